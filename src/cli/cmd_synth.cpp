@@ -1,0 +1,9 @@
+// Placeholder: the commands of this area are registered here once it lands.
+#include "cli/commands.h"
+#include "io/error.h"
+
+namespace navlab::cli {
+
+void add_synth_commands(CLI::App&) {}
+
+}  // namespace navlab::cli

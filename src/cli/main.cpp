@@ -1,0 +1,50 @@
+// navlab — read, check, convert, query and write the AI navigation data of shipped games.
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <exception>
+
+#include "cli/commands.h"
+#include "io/error.h"
+
+namespace navlab::cli {
+namespace {
+int g_exit = kOk;
+}
+void set_exit(int code) {
+    if (code > g_exit) g_exit = code;
+}
+}  // namespace navlab::cli
+
+int main(int argc, char** argv) {
+    using namespace navlab::cli;
+    CLI::App app{
+        "navlab: read, check, convert, query and write the AI navigation data of shipped games\n"
+        "(FromSoftware Sekiro / Elden Ring Havok navmesh binders, Far Cry 2 .nvm, Project IGI graph .dat).\n\n"
+        "Run `navlab COMMAND --help` for a command's inputs, outputs and an example.",
+        "navlab"};
+    app.require_subcommand(1);
+    app.set_help_all_flag("--help-all", "Print help for every command");
+    add_demo_commands(app);
+    add_container_commands(app);
+    add_kraken_commands(app);
+    add_hkx_commands(app);
+    add_audit_commands(app);
+    add_synth_commands(app);
+    add_export_commands(app);
+    add_igi_commands(app);
+    add_fc2_commands(app);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        int code = app.exit(e);
+        return code == 0 ? kOk : kUsage;
+    } catch (const navlab::Error& e) {
+        std::fprintf(stderr, "navlab: %s\n", e.what());
+        return kFailed;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "navlab: error: %s\n", e.what());
+        return kFailed;
+    }
+    return g_exit;
+}

@@ -1,0 +1,39 @@
+#include "cli/progress.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+
+namespace navlab::cli {
+
+Progress::Progress(std::string label, std::size_t total)
+    : label_(std::move(label)), total_(total), active_(::isatty(2) == 1 && total > 1),
+      start_(std::chrono::steady_clock::now()), last_(start_) {}
+
+Progress::~Progress() {
+    if (active_) draw(true);
+}
+
+void Progress::tick(std::size_t n) {
+    done_ += n;
+    if (!active_) return;
+    auto now = std::chrono::steady_clock::now();
+    std::lock_guard lock(mutex_);
+    if (now - last_ < std::chrono::milliseconds(100) && done_ < total_) return;
+    last_ = now;
+    draw(false);
+}
+
+void Progress::draw(bool final) {
+    const std::size_t done = done_.load();
+    const double frac = total_ ? static_cast<double>(done) / static_cast<double>(total_) : 1.0;
+    constexpr int kWidth = 30;
+    const int filled = static_cast<int>(frac * kWidth);
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    std::fprintf(stderr, "\r%s [%.*s%*s] %zu/%zu %.1fs", label_.c_str(), filled,
+                 "##############################", kWidth - filled, "", done, total_, secs);
+    if (final) std::fprintf(stderr, "\n");
+    std::fflush(stderr);
+}
+
+}  // namespace navlab::cli

@@ -1,0 +1,43 @@
+#include "io/byte_reader.h"
+
+#include <fmt/format.h>
+
+namespace navlab {
+
+void ByteReader::fail_at(std::size_t pos, std::string message) const {
+    throw Error(std::move(message), base_ + pos, context_);
+}
+
+void ByteReader::fail_range(std::string_view field, std::size_t pos, std::size_t need) const {
+    if (pos > data_.size())
+        throw Error(fmt::format("{} at {} is past the end of the data ({})", field, hex(base_ + pos),
+                                hex(base_ + data_.size())),
+                    base_ + pos, context_);
+    throw Error(fmt::format("{} needs {} bytes but only {} remain (data ends at {})", field, need,
+                            data_.size() - pos, hex(base_ + data_.size())),
+                base_ + pos, context_);
+}
+
+void ByteReader::expect(std::string_view magic, std::string_view field) {
+    Bytes got = view(pos_, magic.size(), field);
+    if (std::memcmp(got.data(), magic.data(), magic.size()) != 0) {
+        std::string shown;
+        for (auto c : got) shown += (c >= 0x20 && c < 0x7F) ? static_cast<char>(c) : '.';
+        fail(fmt::format("{}: expected \"{}\", found \"{}\"", field, magic, shown));
+    }
+    pos_ += magic.size();
+}
+
+std::string ByteReader::cstring_at(std::size_t offset, std::string_view field, std::size_t max) const {
+    if (offset >= data_.size())
+        throw Error(fmt::format("{} offset {} is past the end of the data ({})", field, hex(base_ + offset),
+                                hex(base_ + data_.size())),
+                    base_ + offset, context_);
+    const std::size_t limit = std::min(data_.size(), offset + max);
+    const auto* begin = data_.data() + offset;
+    const auto* nul = static_cast<const std::uint8_t*>(std::memchr(begin, 0, limit - offset));
+    if (!nul) fail_at(offset, fmt::format("{} is not NUL-terminated before {}", field, hex(base_ + limit)));
+    return std::string(reinterpret_cast<const char*>(begin), nul - begin);
+}
+
+}  // namespace navlab

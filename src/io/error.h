@@ -1,0 +1,51 @@
+// navlab::Error — the one exception type of the library.
+//
+// Every failure caused by input data carries where it happened: the file, the absolute
+// byte offset inside that file (or inside the decompressed payload the message names),
+// and a field path such as "BND4 entry 3". The command prints it as
+//   FILE: offset 0x1F00: BND4 entry 3: name offset 0x1F00 past end of file (0x1E00)
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace navlab {
+
+/// Sentinel for "no byte offset known".
+inline constexpr std::uint64_t kNoOffset = ~std::uint64_t{0};
+
+class Error : public std::runtime_error {
+public:
+    /// @param message what is wrong, e.g. "name offset 0x1F00 past end of file (0x1E00)".
+    /// @param offset  absolute byte offset of the offending field, or kNoOffset.
+    /// @param field   field path, e.g. "BND4 entry 3"; may be empty.
+    explicit Error(std::string message, std::uint64_t offset = kNoOffset, std::string field = {});
+
+    const std::string& message() const noexcept { return message_; }
+    std::uint64_t offset() const noexcept { return offset_; }
+    const std::string& field() const noexcept { return field_; }
+    const std::string& file() const noexcept { return file_; }
+
+    /// Sets the file name once; outer layers call this as the error propagates.
+    Error& set_file(const std::string& file);
+    /// Prepends a context to the field path: in("BND4 entry 3") turns "name" into
+    /// "BND4 entry 3: name".
+    Error& in(const std::string& context);
+
+private:
+    void refresh();
+    std::string message_;
+    std::uint64_t offset_;
+    std::string field_;
+    std::string file_;
+    std::string what_;
+
+public:
+    const char* what() const noexcept override { return what_.c_str(); }
+};
+
+/// Formats an unsigned value as 0x-prefixed upper-case hex ("0x1F00").
+std::string hex(std::uint64_t value);
+
+}  // namespace navlab

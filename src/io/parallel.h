@@ -1,0 +1,53 @@
+// parallel_for — runs fn(i) for i in [0, n) on up to `threads` threads. Results must be
+// stored by index so output is identical whatever the thread count; the first exception
+// thrown by any fn is rethrown after all threads have stopped.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace navlab {
+
+/// Number of worker threads to use by default: the hardware concurrency, at least 1.
+inline unsigned default_threads() { return std::max(1u, std::thread::hardware_concurrency()); }
+
+/// @param n       number of work items.
+/// @param threads worker count (0 = default_threads()); 1 runs inline.
+/// @param fn      callable taking std::size_t; called exactly once per index.
+template <class Fn>
+void parallel_for(std::size_t n, unsigned threads, Fn&& fn) {
+    if (threads == 0) threads = default_threads();
+    threads = static_cast<unsigned>(std::min<std::size_t>(threads, n));
+    if (threads <= 1) {
+        for (std::size_t i = 0; i < n; ++i) fn(i);
+        return;
+    }
+    std::atomic<std::size_t> next{0};
+    std::exception_ptr first_error;
+    std::mutex error_mutex;
+    auto worker = [&] {
+        for (;;) {
+            std::size_t i = next.fetch_add(1);
+            if (i >= n) return;
+            try {
+                fn(i);
+            } catch (...) {
+                std::lock_guard lock(error_mutex);
+                if (!first_error) first_error = std::current_exception();
+                next.store(n);
+            }
+        }
+    };
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
+    worker();
+    for (auto& t : pool) t.join();
+    if (first_error) std::rethrow_exception(first_error);
+}
+
+}  // namespace navlab

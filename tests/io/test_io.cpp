@@ -1,0 +1,100 @@
+#include <gtest/gtest.h>
+
+#include "io/byte_reader.h"
+#include "io/byte_writer.h"
+#include "io/file.h"
+#include "io/parallel.h"
+#include "support/samples.h"
+
+using namespace navlab;
+
+TEST(ByteReader, ReadsBothByteOrders) {
+    const std::uint8_t data[] = {0x12, 0x34, 0x56, 0x78};
+    ByteReader le(data);
+    EXPECT_EQ(le.u32("word"), 0x78563412u);
+    ByteReader be(data, 0, Endian::Big);
+    EXPECT_EQ(be.u16("half"), 0x1234u);
+    EXPECT_EQ(be.u16("half"), 0x5678u);
+    EXPECT_TRUE(be.at_end());
+}
+
+TEST(ByteReader, TruncationNamesFieldAndAbsoluteOffset) {
+    const std::uint8_t data[] = {1, 2, 3};
+    ByteReader r(data, 0x100);
+    r.set_context("BND4 entry 3");
+    r.u16("flags");
+    try {
+        r.u32("name offset");
+        FAIL() << "expected an error";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.offset(), 0x102u);
+        EXPECT_EQ(e.field(), "BND4 entry 3");
+        EXPECT_NE(std::string(e.what()).find("name offset needs 4 bytes but only 1 remain"), std::string::npos)
+            << e.what();
+    }
+}
+
+TEST(ByteReader, SubReaderKeepsAbsoluteOffsets) {
+    std::uint8_t data[16] = {};
+    ByteReader r(data, 0x40);
+    ByteReader s = r.sub(8, 4, "child");
+    EXPECT_EQ(s.absolute(2), 0x4Au);
+    EXPECT_THROW(r.sub(8, 9, "child"), Error);
+    EXPECT_THROW(r.seek(17, "pos"), Error);
+}
+
+TEST(ByteReader, ExpectAndCString) {
+    const std::uint8_t data[] = {'B', 'N', 'D', '4', 'a', 'b', 0, 'x'};
+    ByteReader r(data);
+    r.expect("BND4", "magic");
+    EXPECT_EQ(r.cstring_at(4, "name"), "ab");
+    EXPECT_THROW(r.cstring_at(7, "name"), Error);  // no NUL before the end
+    ByteReader bad(data);
+    EXPECT_THROW(bad.expect("DCX\0", "magic"), Error);
+}
+
+TEST(ByteWriter, ReserveAndFillByName) {
+    ByteWriter w(Endian::Big);
+    w.reserve_u32("data offset");
+    w.u16(0xABCD);
+    w.align(8);
+    w.fill_u32("data offset", static_cast<std::uint32_t>(w.size()));
+    auto bytes = std::move(w).finish();
+    ASSERT_EQ(bytes.size(), 8u);
+    EXPECT_EQ(bytes[3], 8);
+    EXPECT_EQ(bytes[4], 0xAB);
+}
+
+TEST(ByteWriter, UnfilledReservationFails) {
+    ByteWriter w;
+    w.reserve_u64("x");
+    EXPECT_THROW(std::move(w).finish(), Error);
+}
+
+TEST(Error, FormatsFileOffsetField) {
+    Error e("name offset 0x1F00 past end of file (0x1E00)", 0x1F00, "BND4 entry 3");
+    e.set_file("a.bnd");
+    EXPECT_STREQ(e.what(), "a.bnd: offset 0x1F00: BND4 entry 3: name offset 0x1F00 past end of file (0x1E00)");
+    e.in("DCX payload");
+    EXPECT_EQ(e.field(), "DCX payload: BND4 entry 3");
+}
+
+TEST(File, AtomicWriteThenMapRead) {
+    auto dir = test::scratch_dir("io");
+    auto path = dir / "out.bin";
+    const std::uint8_t data[] = {9, 8, 7};
+    write_file_atomic(path, data);
+    InputFile f(path);
+    ASSERT_EQ(f.bytes().size(), 3u);
+    EXPECT_EQ(f.bytes()[2], 7);
+    EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir), {}), 1);  // no temp left
+    EXPECT_THROW(InputFile(dir / "missing"), Error);
+    std::filesystem::remove_all(dir);
+}
+
+TEST(Parallel, EveryIndexOnceAndErrorsPropagate) {
+    std::vector<int> seen(1000, 0);
+    parallel_for(seen.size(), 4, [&](std::size_t i) { seen[i] += 1; });
+    for (int v : seen) EXPECT_EQ(v, 1);
+    EXPECT_THROW(parallel_for(10, 2, [](std::size_t i) { if (i == 5) throw Error("boom"); }), Error);
+}

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs navlab's build and test dependencies from Debian 12 packages.
+# Safe to run repeatedly: it only calls apt-get when a package is missing.
+set -euo pipefail
+packages=(
+  build-essential cmake ninja-build pkg-config
+  zlib1g-dev libdeflate-dev libzstd-dev
+  libcli11-dev libfmt-dev nlohmann-json3-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  librecast-dev
+)
+# clang + compiler-rt give the libFuzzer fuzz targets (optional: NAVLAB_FUZZ=1).
+if [ "${NAVLAB_FUZZ:-0}" = 1 ]; then packages+=(clang libclang-rt-14-dev); fi
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "navlab: installing ${missing[*]}" >&2
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO=sudo
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
