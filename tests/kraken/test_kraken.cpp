@@ -309,3 +309,22 @@ TEST(Kraken, RandomCorruptionNeverCrashes) {
     // Almost every flip is caught by the strict checks; the few that survive hit raw bytes.
     EXPECT_GT(failures, runs / 2);
 }
+
+TEST(KrakenCli, DecodeWithAndWithoutSizePrefix) {
+    const auto dir = test::scratch_dir("kraken_cli");
+    const Bytes stream = from_hex(kT4);
+    Bytes prefixed{0xA3, 0x02, 0x00, 0x00};  // 675
+    prefixed.insert(prefixed.end(), stream.begin(), stream.end());
+    write_file_atomic(dir / "t4.kraken", prefixed);
+    write_file_atomic(dir / "t4.raw", stream);
+    const std::string bin = test::navlab_binary();
+    std::string log;
+    ASSERT_EQ(test::run_command(bin + " kraken decode " + (dir / "t4.kraken").string() + " " + (dir / "a.out").string(), &log), 0) << log;
+    ASSERT_EQ(test::run_command(bin + " kraken decode --size 675 " + (dir / "t4.raw").string() + " " + (dir / "b.out").string(), &log), 0) << log;
+    EXPECT_EQ(test::sha256_hex(read_file(dir / "a.out")), "0bc2bbdca24cfe09f63599ab7842984cc1efac57e6c73aecd33ed9ba411e91a3");
+    EXPECT_EQ(read_file(dir / "a.out"), read_file(dir / "b.out"));
+    // A wrong size fails with exit 1 and names the block.
+    EXPECT_EQ(test::run_command(bin + " kraken decode --size 600 " + (dir / "t4.raw").string() + " " + (dir / "c.out").string(), &log), 1);
+    EXPECT_NE(log.find("Kraken"), std::string::npos) << log;
+    EXPECT_FALSE(std::filesystem::exists(dir / "c.out"));
+}

@@ -167,6 +167,8 @@ void decode(std::span<const std::uint8_t> src, std::span<std::uint8_t> dst, unsi
         if (e) std::rethrow_exception(e);
 }
 
+std::size_t max_decoded_size(std::size_t stream_size) { return stream_size / 3 * kBlockSize; }
+
 std::vector<std::uint8_t> encode_stored(std::span<const std::uint8_t> data) {
     std::vector<std::uint8_t> out;
     out.reserve(data.size() + (data.size() / kBlockSize + 1) * 2);
