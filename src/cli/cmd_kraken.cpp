@@ -1,9 +1,83 @@
-// Placeholder: the commands of this area are registered here once it lands.
+// `navlab kraken decode`: decodes a raw Oodle Kraken stream (no DCX header) to a file.
+#include <fmt/format.h>
+
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+
 #include "cli/commands.h"
+#include "codec/kraken/kraken.h"
 #include "io/error.h"
+#include "io/file.h"
 
 namespace navlab::cli {
+namespace {
 
-void add_kraken_commands(CLI::App&) {}
+struct DecodeRequest {
+    std::string input, output;
+    std::optional<std::uint64_t> size;
+    unsigned threads = 0;
+    bool json = false;
+};
+
+/// Without --size the input starts with the 4-byte little-endian output size (ooz test data).
+int run_decode(const DecodeRequest& req) {
+    InputFile file(req.input);
+    std::span<const std::uint8_t> stream = file.bytes();
+    std::uint64_t size;
+    if (req.size) {
+        size = *req.size;
+    } else {
+        if (stream.size() < 4) throw Error("file shorter than its 4-byte size field", 0, "output size");
+        size = stream[0] | stream[1] << 8 | stream[2] << 16 | std::uint64_t{stream[3]} << 24;
+        stream = stream.subspan(4);
+    }
+    const std::uint64_t base = req.size ? 0 : 4;
+    if (size > kraken::max_decoded_size(stream.size()))
+        throw Error(fmt::format("declared output size {} is more than {} compressed bytes can hold", size,
+                                stream.size()),
+                    0, "output size");
+    std::vector<std::uint8_t> out(size);
+    try {
+        kraken::decode(stream, out, req.threads);
+    } catch (Error& e) {
+        // Offsets inside the stream become file offsets.
+        Error shifted(e.message(), e.offset() == kNoOffset ? kNoOffset : e.offset() + base, e.field());
+        shifted.set_file(req.input);
+        throw shifted;
+    }
+    write_file_atomic(req.output, out);
+    if (req.json) {
+        nlohmann::json j = {{"input", req.input},
+                            {"output", req.output},
+                            {"compressed_size", stream.size()},
+                            {"decoded_size", size}};
+        fmt::print("{}\n", j.dump(1));
+    } else {
+        fmt::print("{}: {} bytes decoded from {} compressed bytes\n", req.output, size, stream.size());
+    }
+    return kOk;
+}
+
+}  // namespace
+
+void add_kraken_commands(CLI::App& app) {
+    auto* kraken = app.add_subcommand("kraken", "Oodle Kraken raw streams (the codec of DCX_KRAK)");
+    kraken->require_subcommand(1);
+    auto req = std::make_shared<DecodeRequest>();
+    auto* cmd = kraken->add_subcommand("decode", "Decode a raw Kraken stream to a file");
+    cmd->footer(
+        "  IN: a raw Kraken stream. Without --size its first 4 bytes are the little-endian output size\n"
+        "      (the layout of the ooz test data); with --size the whole file is the stream.\n"
+        "  OUT: the decoded bytes. Blocks that restart the window decode in parallel.\n"
+        "  For DCX files use `navlab dcx decompress`.\n"
+        "Example: navlab kraken decode mr.kraken mr.out");
+    cmd->add_option("input", req->input, "Raw Kraken stream")->required()->check(CLI::ExistingFile);
+    cmd->add_option("output", req->output, "Output file")->required();
+    cmd->add_option("--size", req->size, "Output size in bytes (the stream then has no size prefix)");
+    cmd->add_option("-j,--threads", req->threads, "Worker threads (0 = all cores)");
+    cmd->add_flag("--json", req->json, "Print a JSON summary");
+    cmd->callback([req] { set_exit(run_decode(*req)); });
+}
 
 }  // namespace navlab::cli

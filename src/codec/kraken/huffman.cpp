@@ -1,0 +1,201 @@
+// Huffman byte arrays, types 2 and 4 (spec 2.3): code-length table forms A, B and C,
+// canonical codes, and the interleaved 3-stream groups.
+#include <algorithm>
+#include <array>
+
+#include "codec/kraken/bit_reader.h"
+#include "codec/kraken/byte_array.h"
+#include "codec/kraken/symbol_ranges.h"
+
+namespace navlab::kraken::detail {
+namespace {
+
+constexpr unsigned kMaxCodeLength = 11;
+constexpr unsigned kLutSize = 1u << kMaxCodeLength;
+
+/// Code lengths in the order the table emits them (which decides canonical order, 2.3.5).
+struct CodeLengths {
+    std::array<std::uint8_t, 256> symbol;
+    std::array<std::uint8_t, 256> length;
+    unsigned count = 0;
+};
+
+/// Form A (spec 2.3.2): sparse list in transmission order.
+void read_form_a(const Context& ctx, const std::uint8_t* at, MsbForward& bits, CodeLengths& table) {
+    const unsigned n = bits.read(8);
+    ctx.check(n >= 2, at, "Huffman form A: fewer than 2 symbols");
+    const unsigned width = bits.read(3);
+    ctx.check(width <= 4, at, "Huffman form A: length width above 4");
+    for (unsigned i = 0; i < n; ++i) {
+        table.symbol[i] = static_cast<std::uint8_t>(bits.read(8));
+        table.length[i] = static_cast<std::uint8_t>(bits.read(width) + 1);
+        ctx.check(table.length[i] <= kMaxCodeLength, at, "Huffman form A: code length above 11");
+    }
+    table.count = n;
+}
+
+/// gamma2 of form B: z zeros (z <= 7), then 2z+2 bits including them, minus 1.
+unsigned read_gamma2(const Context& ctx, const std::uint8_t* at, MsbForward& bits) {
+    const unsigned z = bits.leading_zeros();
+    ctx.check(z <= 7, at, "Huffman form B: run code too long");
+    return bits.read(2 * z + 2) - 1;
+}
+
+/// Form B (spec 2.3.2): runs of present symbols with adaptive Rice-coded lengths.
+void read_form_b(const Context& ctx, const std::uint8_t* at, MsbForward& bits, CodeLengths& table) {
+    const unsigned suffix_bits = bits.read(2);
+    const unsigned max_zeros = 20u >> suffix_bits;
+    int average = 32;
+    unsigned sym = 0;
+    bool skip_gap = bits.read(1) != 0;
+    for (;;) {
+        if (!skip_gap) {
+            sym += read_gamma2(ctx, at, bits);
+            if (sym >= 256) break;
+        }
+        skip_gap = false;
+        const unsigned run = read_gamma2(ctx, at, bits);
+        ctx.check(sym + run <= 256, at, "Huffman form B: run past symbol 255");
+        for (unsigned i = 0; i < run; ++i) {
+            const unsigned z = bits.leading_zeros();
+            ctx.check(z <= max_zeros, at, "Huffman form B: length code too long");
+            bits.consume(z + 1);
+            const unsigned v = (z << suffix_bits) | bits.read(suffix_bits);
+            const int len = zigzag(v) + ((average + 2) >> 2);
+            ctx.check(len >= 1 && len <= static_cast<int>(kMaxCodeLength), at, "Huffman form B: code length out of 1..11");
+            average = len + ((3 * average + 2) >> 2);
+            table.symbol[table.count] = static_cast<std::uint8_t>(sym++);
+            table.length[table.count++] = static_cast<std::uint8_t>(len);
+        }
+        if (sym == 256) break;
+    }
+    ctx.check(sym == 256 && table.count >= 2, at, "Huffman form B: malformed symbol runs");
+}
+
+/// Form C (spec 2.3.3): Golomb-Rice coded length deltas over a symbol range list.
+void read_form_c(const Context& ctx, const std::uint8_t* at, MsbForward& bits, CodeLengths& table) {
+    const unsigned suffix_bits = bits.read(2);
+    const unsigned n = bits.read(8) + 1;
+    ctx.check(n >= 2, at, "Huffman form C: single-symbol table");
+    const unsigned R = read_range_count(bits, n);
+    unsigned values[512];
+    read_unary_values(ctx, at, bits, values, n + R);
+    for (unsigned i = 0; i < n; ++i) values[i] = (values[i] << suffix_bits) | bits.read(suffix_bits);
+    std::uint8_t symbols[256];
+    read_symbol_ranges(ctx, at, bits, n, R, values + n, symbols);
+    int s = 30;
+    for (unsigned i = 0; i < n; ++i) {
+        const int d = zigzag(values[i]);
+        const int len = d + (s >> 2) + 1;
+        ctx.check(len >= 1 && len <= static_cast<int>(kMaxCodeLength), at, "Huffman form C: code length out of 1..11");
+        s += d;
+        table.symbol[i] = symbols[i];
+        table.length[i] = static_cast<std::uint8_t>(len);
+    }
+    table.count = n;
+}
+
+/// LSB-first lookup: entry = symbol | length << 8, indexed by the next 11 stream bits.
+using Lut = std::array<std::uint16_t, kLutSize>;
+
+/// The low `width` bits of v in reverse order.
+unsigned reverse_bits(unsigned v, unsigned width) {
+    unsigned r = 0;
+    for (unsigned i = 0; i < width; ++i) r |= ((v >> i) & 1u) << (width - 1 - i);
+    return r;
+}
+
+/// Canonical code assignment (spec 2.3.5) straight into the bit-reversed lookup table.
+void build_lut(const Context& ctx, const std::uint8_t* at, const CodeLengths& table, Lut& lut) {
+    unsigned kraft = 0;
+    for (unsigned i = 0; i < table.count; ++i) kraft += kLutSize >> table.length[i];
+    ctx.check(kraft == kLutSize, at, "Huffman: code lengths do not form a complete prefix code");
+    unsigned next = 0;  // first free index of the MSB-first 2048-entry table
+    for (unsigned len = 1; len <= kMaxCodeLength; ++len) {
+        for (unsigned i = 0; i < table.count; ++i) {
+            if (table.length[i] != len) continue;
+            const unsigned code = next >> (kMaxCodeLength - len);
+            const unsigned reversed = reverse_bits(code, len);
+            const std::uint16_t entry = static_cast<std::uint16_t>(table.symbol[i] | len << 8);
+            for (unsigned j = reversed; j < kLutSize; j += 1u << len) lut[j] = entry;
+            next += kLutSize >> len;
+        }
+    }
+}
+
+/// One symbol from an LSB-first reader; needs >= 11 buffered bits.
+template <class Reader>
+inline std::uint8_t decode_symbol(Reader& bits, const Lut& lut) {
+    const std::uint16_t e = lut[bits.peek(kMaxCodeLength)];
+    bits.consume(e >> 8);
+    return static_cast<std::uint8_t>(e);
+}
+
+/// A 3-stream group (spec 2.3.6): symbol j from A, C, B for j mod 3 = 0, 1, 2.
+void decode_group(const Context& ctx, const Lut& lut, const std::uint8_t* a, std::size_t a_size,
+                  const std::uint8_t* bc, std::size_t bc_size, std::uint8_t* out, std::size_t count) {
+    LsbForward sa(a, a_size), sb(bc, bc_size);
+    LsbBackward sc(bc, bc_size);
+    std::size_t j = 0;
+    // 5 symbols of at most 11 bits fit the 56 bits a refill guarantees.
+    while (count - j >= 15) {
+        sa.refill(), sb.refill(), sc.refill();
+        for (int r = 0; r < 5; ++r, j += 3) {
+            out[j] = decode_symbol(sa, lut);
+            out[j + 1] = decode_symbol(sc, lut);
+            out[j + 2] = decode_symbol(sb, lut);
+        }
+    }
+    for (; j < count; ++j) {
+        switch (j % 3) {
+            case 0: sa.refill(), out[j] = decode_symbol(sa, lut); break;
+            case 1: sc.refill(), out[j] = decode_symbol(sc, lut); break;
+            default: sb.refill(), out[j] = decode_symbol(sb, lut); break;
+        }
+    }
+    ctx.check(sa.footprint() == a_size, a, "Huffman: stream A does not end at its region end");
+    ctx.check(sb.footprint() + sc.footprint() == bc_size, bc, "Huffman: streams B and C do not meet");
+}
+
+/// Splits one half `[s: u16le][A: s bytes][BC]` and decodes its group.
+void decode_half(const Context& ctx, const Lut& lut, const std::uint8_t* half, std::size_t size, std::uint8_t* out,
+                 std::size_t count, std::size_t min_bc) {
+    ctx.check(size >= 2, half, "Huffman: stream split missing");
+    const std::size_t a_size = u16le(half);
+    ctx.check(a_size + 2 <= size && size - 2 - a_size >= min_bc, half, "Huffman: stream split past the payload");
+    decode_group(ctx, lut, half + 2, a_size, half + 2 + a_size, size - 2 - a_size, out, count);
+}
+
+}  // namespace
+
+void decode_huffman(const Context& ctx, const std::uint8_t* src, std::size_t src_size, std::uint8_t* out,
+                    std::size_t dst_size, bool six_streams) {
+    MsbForward bits(src, src_size);
+    CodeLengths table;
+    switch (bits.read(2)) {
+        case 0: read_form_a(ctx, src, bits, table); break;
+        case 1: read_form_b(ctx, src, bits, table); break;
+        case 2: read_form_c(ctx, src, bits, table); break;
+        default: ctx.fail(src, "Huffman: invalid table form 3");
+    }
+    const std::uint64_t table_size = bits.footprint();
+    ctx.check(table_size <= src_size, src, "Huffman: code-length table runs past the payload");
+    Lut lut;
+    build_lut(ctx, src, table, lut);
+
+    const std::uint8_t* p = src + table_size;
+    const std::size_t size = src_size - table_size;
+    if (!six_streams) {
+        ctx.check(size >= 3, p, "Huffman-3: payload too short for the stream split");
+        decode_half(ctx, lut, p, size, out, dst_size, 0);
+        return;
+    }
+    ctx.check(size >= 6, p, "Huffman-6: payload too short for the stream split");
+    const std::size_t first = u24le(p);
+    ctx.check(first <= size - 3 && size - 3 - first >= 3, p, "Huffman-6: half split past the payload");
+    const std::size_t first_count = (dst_size + 1) / 2;
+    decode_half(ctx, lut, p + 3, first, out, first_count, 2);
+    decode_half(ctx, lut, p + 3 + first, size - 3 - first, out + first_count, dst_size - first_count, 2);
+}
+
+}  // namespace navlab::kraken::detail

@@ -1,0 +1,256 @@
+// Kraken LZ chunks (spec 3). Phase 1 decodes every sub-stream into scratch memory and
+// unpacks distances and lengths; phase 2 runs the command loop with 8/16-byte copies where
+// the output and literal buffers have room, and byte loops near their ends.
+#include "codec/kraken/lz.h"
+
+#include <cstring>
+#include <string>
+
+#include "codec/kraken/bit_reader.h"
+#include "codec/kraken/byte_array.h"
+
+namespace navlab::kraken::detail {
+namespace {
+
+/// Decoded sub-streams of one chunk (spec 3.4).
+struct SubStreams {
+    const std::uint8_t* literals;
+    std::size_t literal_count;
+    const std::uint8_t* literal_readable_end;  ///< fast copies may read literals up to here
+    const std::uint8_t* commands;
+    std::size_t command_count;
+    const std::uint64_t* distances;
+    std::size_t distance_count;
+    const std::uint32_t* lengths;
+    std::size_t length_count;
+};
+
+/// Decodes one sub-stream array at z[pos] and advances pos; errors name the array.
+ArrayResult read_array(const Context& ctx, const std::uint8_t* z, std::size_t size, std::size_t& pos,
+                       std::vector<std::uint8_t>& buffer, std::size_t capacity, const char* name) {
+    try {
+        const ArrayResult r = decode_array(ctx, z + pos, size - pos, ensure(buffer, capacity), capacity, 0, true);
+        pos += r.used;
+        return r;
+    } catch (Error& e) {
+        throw e.in(name);
+    }
+}
+
+/// Spec 3.5: one distance from packed byte v.
+template <class Reader>
+std::uint64_t read_distance(const Context& ctx, const std::uint8_t* at, Reader& bits, unsigned v, unsigned scale,
+                            std::uint8_t low) {
+    if (scale == 0) {
+        if (v < 0xF0) {
+            const unsigned nb = (v >> 4) + 4;
+            const std::uint64_t t = bits.read(nb);
+            return (((std::uint64_t{1} << nb) + t) << 4) + (v & 15) - 248;
+        }
+        const unsigned nb = (v & 15) + 4;
+        const std::uint64_t t = bits.read(nb);
+        const std::uint64_t u = bits.read(12);
+        return 0x7EFF00 + (((std::uint64_t{1} << nb) + t) << 12) + u;
+    }
+    const unsigned k = v >> 3;
+    ctx.check(k <= 26, at, "offset: scaled distance exponent above 26");
+    const std::uint64_t d0 = ((std::uint64_t{8} + (v & 7)) << k) + bits.read(k) - 8;
+    return scale == 1 ? d0 : scale * d0 + low;
+}
+
+/// Spec 3.4 (7): long-length count, distances and long lengths from the bit-stream region.
+void read_bit_region(const Context& ctx, const std::uint8_t* region, std::size_t size, const std::uint8_t* packed,
+                     std::size_t packed_count, unsigned scale, const std::uint8_t* low, std::uint64_t* distances,
+                     std::uint32_t* long_lengths, std::size_t& long_count) {
+    MsbForward fa(region, size);
+    MsbBackward fb(region, size);
+    const unsigned z = fb.leading_zeros();
+    ctx.check(z <= 18, region, "bit region: long-length count code too long");
+    fb.consume(z);
+    long_count = fb.read(z + 1) - 1;
+    ctx.check(long_count <= 512, region, "bit region: more than 512 long lengths");
+    for (std::size_t i = 0; i < packed_count; ++i) {
+        const std::uint8_t lo = scale >= 2 ? low[i] : 0;
+        distances[i] = (i & 1) ? read_distance(ctx, region, fb, packed[i], scale, lo)
+                               : read_distance(ctx, region, fa, packed[i], scale, lo);
+    }
+    auto read_long = [&](auto& bits) {
+        const unsigned zeros = bits.leading_zeros();
+        ctx.check(zeros <= 12, region, "bit region: long length code too long");
+        bits.consume(zeros);
+        return bits.read(zeros + 7) - 64;
+    };
+    for (std::size_t i = 0; i < long_count; ++i) long_lengths[i] = (i & 1) ? read_long(fb) : read_long(fa);
+    ctx.check(fa.footprint() + fb.footprint() == size, region, "bit region: forward and backward streams do not meet");
+}
+
+/// Phase 1 (spec 3.1 to 3.4).
+SubStreams read_substreams(const Context& ctx, const std::uint8_t* z, std::size_t size, std::size_t pos,
+                           std::size_t chunk_size) {
+    Scratch& s = *ctx.scratch;
+    SubStreams sub{};
+    ctx.check(z[pos] < 0x80, z + pos, "LZ chunk: excess-bytes flags byte (unsupported)");
+    const ArrayResult lit = read_array(ctx, z, size, pos, s.literals, chunk_size - pos, "literal array");
+    sub.literals = lit.data;
+    sub.literal_count = lit.size;
+    sub.literal_readable_end = lit.data == s.literals.data() ? s.literals.data() + s.literals.size() : ctx.end;
+    const ArrayResult cmd = read_array(ctx, z, size, pos, s.commands, chunk_size, "command array");
+    sub.commands = cmd.data;
+    sub.command_count = cmd.size;
+    ctx.check(size - pos >= 3, z + pos, "LZ chunk: truncated after the command array");
+    unsigned scale = 0;
+    if (z[pos] >= 0x80) scale = z[pos++] - 127u;
+    const ArrayResult po = read_array(ctx, z, size, pos, s.offsets, cmd.size, "packed offset array");
+    const std::uint8_t* low = nullptr;
+    if (scale >= 2) {
+        const ArrayResult lo = read_array(ctx, z, size, pos, s.low_bits, po.size, "offset low-bits array");
+        ctx.check(lo.size == po.size, z + pos, "offset low-bits array: size differs from the packed offsets");
+        low = lo.data;
+    }
+    const ArrayResult pl = read_array(ctx, z, size, pos, s.lengths, chunk_size / 4, "packed length array");
+
+    if (s.distances.size() < po.size) s.distances.resize(po.size);
+    if (s.length_list.size() < pl.size + 512) s.length_list.resize(pl.size + 512);
+    std::uint32_t* long_lengths = s.length_list.data() + pl.size;
+    std::size_t long_count = 0;
+    try {
+        read_bit_region(ctx, z + pos, size - pos, po.data, po.size, scale, low, s.distances.data(), long_lengths,
+                        long_count);
+    } catch (Error& e) {
+        throw e.in("bit region");
+    }
+    std::size_t next_long = 0;
+    for (std::size_t i = 0; i < pl.size; ++i) {
+        const unsigned v = pl.data[i];
+        if (v < 255) {
+            s.length_list[i] = v + 3;
+        } else {
+            ctx.check(next_long < long_count, z, "LZ chunk: more long lengths used than coded");
+            s.length_list[i] = 255 + 3 + long_lengths[next_long++];
+        }
+    }
+    ctx.check(next_long == long_count, z, "LZ chunk: long lengths left unused");
+    sub.distances = s.distances.data();
+    sub.distance_count = po.size;
+    sub.lengths = s.length_list.data();
+    sub.length_count = pl.size;
+    return sub;
+}
+
+inline std::uint64_t load64(const std::uint8_t* p) {
+    std::uint64_t v;
+    std::memcpy(&v, p, 8);
+    return v;
+}
+inline void store64(std::uint8_t* p, std::uint64_t v) { std::memcpy(p, &v, 8); }
+
+/// Eight byte-wise additions modulo 256 in one word.
+inline std::uint64_t add_bytes(std::uint64_t a, std::uint64_t b) {
+    constexpr std::uint64_t kHigh = 0x8080808080808080ull;
+    return ((a & ~kHigh) + (b & ~kHigh)) ^ ((a ^ b) & kHigh);
+}
+
+/// Copies n literals to op (adding the byte `last` back in delta mode). `room` is how many
+/// bytes may be written at op and `readable` how many may be read at lit.
+template <bool Delta>
+inline void copy_literals(std::uint8_t* op, const std::uint8_t* lit, std::size_t n, std::size_t last,
+                          std::size_t room, std::size_t readable) {
+    if (room >= n + 16 && readable >= n + 16) {
+        if constexpr (Delta) {
+            for (std::size_t i = 0; i < n; i += 8) store64(op + i, add_bytes(load64(lit + i), load64(op + i - last)));
+        } else {
+            for (std::size_t i = 0; i < n; i += 16) std::memcpy(op + i, lit + i, 16);
+        }
+        return;
+    }
+    for (std::size_t i = 0; i < n; ++i) op[i] = Delta ? static_cast<std::uint8_t>(lit[i] + op[i - last]) : lit[i];
+}
+
+/// Copies a match of n bytes from distance d >= 8; `room` as above.
+inline void copy_match(std::uint8_t* op, std::size_t d, std::size_t n, std::size_t room) {
+    const std::uint8_t* from = op - d;
+    if (room >= n + 16) {
+        store64(op, load64(from));
+        store64(op + 8, load64(from + 8));
+        for (std::size_t i = 16; i < n; i += 8) store64(op + i, load64(from + i));
+        return;
+    }
+    for (std::size_t i = 0; i < n; ++i) op[i] = from[i];
+}
+
+/// Phase 2 (spec 3.6, 3.7).
+template <bool Delta>
+void run_commands(const Context& ctx, const std::uint8_t* z, const SubStreams& sub, const ChunkTarget& t,
+                  std::size_t start) {
+    std::uint8_t* op = t.out + start;
+    std::uint8_t* const end = t.out + t.pos + t.size;
+    std::uint8_t* const limit = t.out + t.write_limit;
+    const std::uint8_t* const base = t.out + t.window_base;
+    const std::uint8_t* lit = sub.literals;
+    const std::uint8_t* const lit_end = lit + sub.literal_count;
+    const std::uint64_t* dist = sub.distances;
+    const std::uint64_t* const dist_end = dist + sub.distance_count;
+    const std::uint32_t* len = sub.lengths;
+    const std::uint32_t* const len_end = len + sub.length_count;
+    std::uint64_t recent0 = 8, recent1 = 8, recent2 = 8;
+    auto fail = [&](std::size_t i, const char* what) {
+        ctx.fail(z, "LZ command " + std::to_string(i) + ": " + what);
+    };
+    for (std::size_t i = 0; i < sub.command_count; ++i) {
+        const unsigned c = sub.commands[i];
+        std::size_t lits = c & 3;
+        if (lits == 3) {
+            if (len == len_end) [[unlikely]] fail(i, "length list exhausted");
+            lits = *len++;
+        }
+        if (lits > static_cast<std::size_t>(lit_end - lit) || lits > static_cast<std::size_t>(end - op)) [[unlikely]]
+            fail(i, "literal run past the literals or the chunk");
+        copy_literals<Delta>(op, lit, lits, recent0, limit - op, sub.literal_readable_end - lit);
+        op += lits, lit += lits;
+
+        std::uint64_t d;
+        switch (c >> 6) {
+            case 0: d = recent0; break;
+            case 1: d = recent1, recent1 = recent0, recent0 = d; break;
+            case 2: d = recent2, recent2 = recent1, recent1 = recent0, recent0 = d; break;
+            default:
+                if (dist == dist_end) [[unlikely]] fail(i, "distance list exhausted");
+                d = *dist++, recent2 = recent1, recent1 = recent0, recent0 = d;
+                break;
+        }
+        std::size_t match = (c >> 2) & 15;
+        if (match == 15) {
+            if (len == len_end) [[unlikely]] fail(i, "length list exhausted");
+            match = 14 + *len++;
+        } else {
+            match += 2;
+        }
+        if (d < 8 || d > static_cast<std::uint64_t>(op - base)) [[unlikely]]
+            fail(i, "match distance outside the window");
+        if (match > static_cast<std::size_t>(end - op)) [[unlikely]] fail(i, "match runs past the chunk");
+        copy_match(op, static_cast<std::size_t>(d), match, limit - op);
+        op += match;
+    }
+    ctx.check(dist == dist_end && len == len_end, z, "LZ chunk: distances or lengths left unused");
+    const std::size_t tail = end - op;
+    ctx.check(static_cast<std::size_t>(lit_end - lit) == tail, z, "LZ chunk: trailing literals do not fill the chunk");
+    copy_literals<Delta>(op, lit, tail, recent0, limit - op, sub.literal_readable_end - lit);
+}
+
+}  // namespace
+
+void decode_lz_chunk(const Context& ctx, const std::uint8_t* z, std::size_t size, unsigned mode,
+                     const ChunkTarget& target) {
+    ctx.check(size >= 13, z, "LZ chunk: payload below 13 bytes");
+    ctx.check(mode <= 1, z, "LZ chunk: invalid literal mode");
+    std::size_t pos = 0;
+    if (target.pos == target.window_base) {
+        std::memcpy(target.out + target.pos, z, 8);
+        pos = 8;
+    }
+    const SubStreams sub = read_substreams(ctx, z, size, pos, target.size);
+    if (mode == 0) run_commands<true>(ctx, z, sub, target, target.pos + pos);
+    else run_commands<false>(ctx, z, sub, target, target.pos + pos);
+}
+
+}  // namespace navlab::kraken::detail

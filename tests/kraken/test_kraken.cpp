@@ -1,0 +1,330 @@
+// Kraken decoder tests: every provided sample decodes to its SHA-256, the spec's worked
+// example step by step, stored round trips, parallel = serial, and corrupt input always
+// fails with navlab::Error (run under ASan/UBSan by ./test.sh --sanitize).
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "codec/kraken/byte_array.h"
+#include "codec/kraken/kraken.h"
+#include "io/error.h"
+#include "io/file.h"
+#include "kraken/sha256.h"
+#include "support/samples.h"
+
+using namespace navlab;
+using Bytes = std::vector<std::uint8_t>;
+
+namespace {
+
+Bytes from_hex(const std::string& hex) {
+    Bytes out;
+    for (std::size_t i = 0; i + 1 < hex.size(); i += 2) out.push_back(static_cast<std::uint8_t>(std::stoi(hex.substr(i, 2), nullptr, 16)));
+    return out;
+}
+
+std::string hex_of(std::span<const std::uint8_t> b) {
+    static constexpr char d[] = "0123456789abcdef";
+    std::string s;
+    for (auto v : b) s += d[v >> 4], s += d[v & 15];
+    return s;
+}
+
+Bytes decode(std::span<const std::uint8_t> stream, std::size_t size, unsigned threads = 1) {
+    Bytes out(size);
+    kraken::decode(stream, out, threads);
+    return out;
+}
+
+/// A raw test stream: 4-byte little-endian output size, then the Kraken stream.
+struct RawStream {
+    std::size_t size;
+    Bytes stream;
+};
+RawStream split_raw(const Bytes& file) {
+    if (file.size() < 4) throw Error("raw stream shorter than its size field");
+    const std::size_t size = file[0] | file[1] << 8 | file[2] << 16 | std::size_t{file[3]} << 24;
+    return {size, Bytes(file.begin() + 4, file.end())};
+}
+
+/// The KRAK stream of a DCX file (spec fromsoft-containers 1.2: 0x4C-byte big-endian header).
+RawStream split_dcx(const Bytes& file) {
+    auto be32 = [&](std::size_t o) {
+        return std::size_t{file.at(o)} << 24 | std::size_t{file.at(o + 1)} << 16 | file.at(o + 2) << 8 | file.at(o + 3);
+    };
+    EXPECT_EQ(std::string(file.begin() + 0x28, file.begin() + 0x2C), "KRAK");
+    const std::size_t compressed = be32(0x20);
+    return {be32(0x1C), Bytes(file.begin() + 0x4C, file.begin() + 0x4C + compressed)};
+}
+
+// Spec 5.3 hand-built streams (written in the spec; no sample needed).
+const char* kT2 = "8c06000026501f3c002282300f9c000141300f9c0001420600800501020102008004080809092c5e00002c90";
+const char* kT3 = "8c06000020501f3c001c82300f9c000141300f9c0001420680800581829192002c5e00002c90";
+const char* kT4 =
+    "8c060000c9300a8800c5007778797a000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c"
+    "1d1e1f2021222324252627fb3fa41eb476486f3424725de9933ad523df53ee89a7ec3b906ff0094e6a66f5de"
+    "8abf41e67353e5a02b03bca087874b033817976161ff5c35a252e6bd3e24e12fa06ca5b18a26f94f24995f81"
+    "2506a246b5a8a51e9bc9c8d9b4cefc4217a4b0bcb49ebf8f3ae200619a49ed978d21f21ecf513007d5668fa3"
+    "382592f80a04e9153344ec910a0744b94dbb6db9db07000102020928295c01";
+
+}  // namespace
+
+TEST(Sha256, KnownDigests) {
+    EXPECT_EQ(test::sha256_hex({}), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    const std::string abc = "abc";
+    EXPECT_EQ(test::sha256_hex({reinterpret_cast<const std::uint8_t*>(abc.data()), abc.size()}),
+              "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    const std::string two = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+    EXPECT_EQ(test::sha256_hex({reinterpret_cast<const std::uint8_t*>(two.data()), two.size()}),
+              "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+}
+
+TEST(Kraken, HandBuiltMultiArrayStreams) {
+    for (const char* hex : {kT2, kT3}) {
+        const Bytes out = decode(from_hex(hex), 2000);
+        EXPECT_EQ(test::sha256_hex(out), "970bc48943ddc91ec04ea5eac5cf21d8f7a569b0d5fc7bd93b9626768e5c7325");
+        EXPECT_EQ(out[0], 'A');
+        EXPECT_EQ(out[300], 'B');
+        EXPECT_EQ(out[1999], 'B');
+    }
+}
+
+TEST(Kraken, HandBuiltRleStream) {
+    const Bytes out = decode(from_hex(kT4), 675);
+    EXPECT_EQ(test::sha256_hex(out), "0bc2bbdca24cfe09f63599ab7842984cc1efac57e6c73aecd33ed9ba411e91a3");
+    EXPECT_EQ(hex_of({out.data(), 8}), "78797a7777777777");
+}
+
+struct RawSample {
+    const char* name;
+    const char* sha256;
+};
+
+class RawSamples : public testing::TestWithParam<RawSample> {};
+
+TEST_P(RawSamples, DecodesToReadmeDigest) {
+    NAVLAB_REQUIRE_SAMPLE(path, std::string("kraken/") + GetParam().name);
+    const RawStream raw = split_raw(read_file(path));
+    const Bytes out = decode(raw.stream, raw.size, 0);
+    EXPECT_EQ(test::sha256_hex(out), GetParam().sha256);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Kraken, RawSamples,
+    testing::Values(RawSample{"reymont.kraken", "0eac0114a3dfe6e2ee1f345a0f79d653cb26c3bc9f0ed79238af4933422b7578"},
+                    RawSample{"mr.kraken", "68637ed52e3e4860174ed2dc0840ac77d5f1a60abbcb13770d5754e3774d53e6"},
+                    RawSample{"ooffice.kraken", "e7ee013880d34dd5208283d0d3d91b07f442e067454276095ded14f322a656eb"},
+                    RawSample{"t1.kraken", "aec265f3f8ccb11d1224b12e086b685771fbf03543ad8e0803941ae7a4cebd74"},
+                    RawSample{"t2.kraken", "970bc48943ddc91ec04ea5eac5cf21d8f7a569b0d5fc7bd93b9626768e5c7325"},
+                    RawSample{"t3.kraken", "970bc48943ddc91ec04ea5eac5cf21d8f7a569b0d5fc7bd93b9626768e5c7325"},
+                    RawSample{"t4.kraken", "0bc2bbdca24cfe09f63599ab7842984cc1efac57e6c73aecd33ed9ba411e91a3"}),
+    [](const auto& info) { return std::string(info.param.name).substr(0, std::string(info.param.name).find('.')); });
+
+class DcxSamples : public testing::TestWithParam<RawSample> {};
+
+TEST_P(DcxSamples, DecodesToExpectedPayloadDigest) {
+    NAVLAB_REQUIRE_SAMPLE(path, std::string("fromsoft/") + GetParam().name);
+    const RawStream raw = split_dcx(read_file(path));
+    const Bytes out = decode(raw.stream, raw.size, 0);
+    EXPECT_EQ(test::sha256_hex(out), GetParam().sha256);
+    EXPECT_EQ(std::string(out.begin(), out.begin() + 4), "BND4") << "a binder, except the emevd";
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Kraken, DcxSamples,
+    testing::Values(
+        RawSample{"er_allmaterial.matbinbnd.dcx", "28fcad57053acd942d2db1caa9922fd5b89d4c071f8992bb8d0ca406c78513f5"},
+        RawSample{"er_allmaterial_dlc01.matbinbnd.dcx", "7d4d928c1d8668266e3428b85f832590d56c30bbdf91343c0312daedcc73bb34"},
+        RawSample{"sekiro_allmaterialbnd.mtdbnd.dcx", "1246c9bb834e25a7b90f5db8df5817603daf098ab4c47c778146c141960469df"},
+        RawSample{"sekiro_m00_00_00_00.talkesdbnd.dcx", "3dd5c8abe7dd78960f926849079e27f10924fa36424d52eebef1d20cce9f10ad"},
+        RawSample{"sekiro_spaar_item.msgbnd.dcx", "6070043d141c418ae6c392aa6580ea9704dbfa3f0c8a11eda9ba4523de4e109d"}),
+    [](const auto& info) {
+        std::string n = info.param.name;
+        n = n.substr(0, n.find('.'));
+        for (auto& c : n)
+            if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+        return n;
+    });
+
+TEST(Kraken, EldenRingEmevdWithoutBinder) {
+    NAVLAB_REQUIRE_SAMPLE(path, "fromsoft/er_m10_00_00_00.emevd.dcx");
+    const RawStream raw = split_dcx(read_file(path));
+    ASSERT_EQ(raw.size, 97424u);
+    ASSERT_EQ(raw.stream.size(), 9932u);
+    const Bytes out = decode(raw.stream, raw.size);
+    EXPECT_EQ(test::sha256_hex(out), "53480283d6f01d7ae89ca0eb4f3addb3dedb40f9cf0727b4172921cf6b498a2a");
+}
+
+// Spec section 4: the first steps of er_m10_00_00_00.emevd.dcx, array by array.
+TEST(Kraken, WorkedExampleFirstSteps) {
+    NAVLAB_REQUIRE_SAMPLE(path, "fromsoft/er_m10_00_00_00.emevd.dcx");
+    const RawStream raw = split_dcx(read_file(path));
+    const std::uint8_t* s = raw.stream.data();
+    // 4.1 framing.
+    EXPECT_EQ(hex_of({s, 8}), "8c060026c68026c4");
+    EXPECT_EQ(hex_of({s + 8, 8}), "4556440000ff01ff");
+
+    kraken::detail::Scratch scratch;
+    const kraken::detail::Context ctx{s, s + raw.stream.size(), &scratch};
+    Bytes buf(0x20000 + 64);
+    // 4.2: the Huffman-6 prefix at offset 21 inside the RLE literal array.
+    auto prefix = kraken::detail::decode_array(ctx, s + 21, raw.stream.size() - 21, buf.data(), 0x40000, 1, false);
+    EXPECT_EQ(prefix.size, 4933u);
+    EXPECT_EQ(prefix.used, 5u + 4091u);
+    EXPECT_EQ(hex_of({prefix.data, 16}), "ff88aabc00907d00018d70c3071d0ad0");
+    // 4.2: the literal array (RLE) at offset 16.
+    auto lit = kraken::detail::decode_array(ctx, s + 16, raw.stream.size() - 16, buf.data(), 97424, 0, false);
+    EXPECT_EQ(lit.size, 5304u);
+    EXPECT_EQ(lit.used, 5u + 4245u);
+    EXPECT_EQ(hex_of({lit.data, 16}), "88aabc00907d00018d70c3071d0ad0fb");
+    // 4.4: command array (type 5, k = 3) at 4266, packed offsets at 7359, low bits, lengths.
+    auto cmd = kraken::detail::decode_array(ctx, s + 4266, raw.stream.size() - 4266, buf.data(), 97424, 0, false);
+    EXPECT_EQ(cmd.size, 5184u);
+    EXPECT_EQ(16u + lit.used + cmd.used, 7358u);
+    EXPECT_EQ(hex_of({cmd.data, 12}), "07c9541212484812f8120fd9");
+    EXPECT_EQ(s[7358], 0x9F);  // scale byte: 32
+    auto po = kraken::detail::decode_array(ctx, s + 7359, raw.stream.size() - 7359, buf.data(), cmd.size, 0, false);
+    EXPECT_EQ(po.size, 1781u);
+    EXPECT_EQ(hex_of({po.data, 8}), "0000010100030903");
+    auto lo = kraken::detail::decode_array(ctx, s + 8553, raw.stream.size() - 8553, buf.data(), po.size, 0, false);
+    EXPECT_EQ(lo.size, 1781u);
+    EXPECT_EQ(hex_of({lo.data, 8}), "0c10001008001010");
+    auto pl = kraken::detail::decode_array(ctx, s + 8971, raw.stream.size() - 8971, buf.data(), 97424 / 4, 0, false);
+    EXPECT_EQ(pl.size, 1927u);
+    EXPECT_EQ(hex_of({pl.data, 8}), "0600060d000d0d0d");
+    EXPECT_EQ(8971u + pl.used, 9611u);
+    // 4.5: the output after the first commands (delta literals, matches at distance 8 / 12).
+    const Bytes out = decode(raw.stream, raw.size);
+    EXPECT_EQ(hex_of({out.data(), 64}),
+              "45564400" "00ff01ff" "cd000000" "907c0100" "5a000000" "00000000" "90000000" "00000000"
+              "53070000" "00000000" "70110000" "00000000" "00000000" "00000000" "d0fb0000" "00000000");
+}
+
+TEST(Kraken, StoredRoundTrip) {
+    std::mt19937 rng(7);
+    for (std::size_t size : {std::size_t{0}, std::size_t{1}, std::size_t{0x40000}, std::size_t{0x40000 * 3 + 17}}) {
+        Bytes data(size);
+        for (auto& b : data) b = static_cast<std::uint8_t>(rng());
+        const Bytes stream = kraken::encode_stored(data);
+        EXPECT_EQ(stream.size(), size + 2 * ((size + 0x3FFFF) / 0x40000));
+        if (size) {
+            EXPECT_EQ(stream[0], 0xCC);
+        }
+        EXPECT_EQ(decode(stream, size, 0), data) << size;
+        EXPECT_EQ(decode(stream, size, 1), data) << size;
+    }
+}
+
+TEST(Kraken, ParallelDecodeMatchesSerial) {
+    NAVLAB_REQUIRE_SAMPLE(path, "fromsoft/er_allmaterial_dlc01.matbinbnd.dcx");
+    const RawStream raw = split_dcx(read_file(path));
+    const Bytes serial = decode(raw.stream, raw.size, 1);
+    for (unsigned threads : {0u, 2u, 3u, 8u}) EXPECT_EQ(decode(raw.stream, raw.size, threads), serial) << threads;
+    // A stream with restart blocks and stored blocks mixed: stored round trip of a decoded file.
+    const Bytes stored = kraken::encode_stored(serial);
+    EXPECT_EQ(decode(stored, serial.size(), 4), serial);
+}
+
+TEST(Kraken, OutputSizeMismatchFails) {
+    const Bytes stream = from_hex(kT4);
+    Bytes small(674), large(676);
+    EXPECT_THROW(kraken::decode(stream, small, 1), Error);
+    EXPECT_THROW(kraken::decode(stream, large, 1), Error);
+    Bytes empty;
+    EXPECT_THROW(kraken::decode(stream, empty, 1), Error);  // stream continues after the last block
+}
+
+TEST(Kraken, ErrorNamesBlockAndOffset) {
+    // Three stored blocks; corrupt the header of block 2.
+    Bytes data(0x40000 * 3, 0x41);
+    Bytes stream = kraken::encode_stored(data);
+    const std::size_t header2 = 2 * (0x40000 + 2);
+    stream[header2] = 0xCD;  // magic nibble D
+    try {
+        decode(stream, data.size());
+        FAIL() << "expected an error";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.offset(), header2);
+        EXPECT_EQ(e.field(), "Kraken block 2");
+    }
+    stream[header2] = 0xCC;
+    stream[header2 + 1] = 0x05;  // LZNA
+    EXPECT_THROW(decode(stream, data.size()), Error);
+}
+
+TEST(Kraken, ErrorInsideChunkNamesTheArray) {
+    Bytes stream = from_hex(kT4);
+    // T4: one entropy-only chunk whose RLE array ends with the command bytes; drop a fill command.
+    stream.back() = 0x05;
+    try {
+        decode(stream, 675);
+        FAIL() << "expected an error";
+    } catch (const Error& e) {
+        EXPECT_NE(e.field().find("Kraken block 0: chunk 0"), std::string::npos) << e.what();
+        EXPECT_NE(e.offset(), kNoOffset);
+        EXPECT_LT(e.offset(), stream.size());
+    }
+}
+
+TEST(Kraken, TruncationAlwaysFails) {
+    for (const char* hex : {kT2, kT3, kT4}) {
+        const Bytes stream = from_hex(hex);
+        const std::size_t size = hex == kT4 ? 675 : 2000;
+        for (std::size_t n = 0; n < stream.size(); ++n) {
+            Bytes out(size);
+            EXPECT_THROW(kraken::decode({stream.data(), n}, out, 1), Error) << n;
+        }
+    }
+    auto path = test::sample("fromsoft/sekiro_m00_00_00_00.talkesdbnd.dcx");
+    if (!path) GTEST_SKIP() << "sample fromsoft/sekiro_m00_00_00_00.talkesdbnd.dcx not found: set NAVLAB_SAMPLES";
+    const RawStream raw = split_dcx(read_file(*path));
+    for (std::size_t n = 0; n < raw.stream.size(); n += 37) {
+        Bytes out(raw.size);
+        EXPECT_THROW(kraken::decode({raw.stream.data(), n}, out, 1), Error) << n;
+    }
+}
+
+TEST(Kraken, RandomCorruptionNeverCrashes) {
+    std::vector<RawStream> inputs{{2000, from_hex(kT2)}, {2000, from_hex(kT3)}, {675, from_hex(kT4)}};
+    for (const char* name : {"fromsoft/er_m10_00_00_00.emevd.dcx", "fromsoft/sekiro_spaar_item.msgbnd.dcx"})
+        if (auto path = test::sample(name)) inputs.push_back(split_dcx(read_file(*path)));
+    std::mt19937 rng(1234);
+    int failures = 0, runs = 0;
+    for (const RawStream& input : inputs) {
+        for (int trial = 0; trial < 600; ++trial) {
+            Bytes stream = input.stream;
+            const int flips = 1 + trial % 4;
+            for (int f = 0; f < flips; ++f) stream[rng() % stream.size()] ^= static_cast<std::uint8_t>(1 + rng() % 255);
+            Bytes out(input.size);
+            ++runs;
+            try {
+                kraken::decode(stream, out, 1);
+            } catch (const Error&) {
+                ++failures;
+            }
+        }
+    }
+    // Almost every flip is caught by the strict checks; the few that survive hit raw bytes.
+    EXPECT_GT(failures, runs / 2);
+}
+
+TEST(KrakenCli, DecodeWithAndWithoutSizePrefix) {
+    const auto dir = test::scratch_dir("kraken_cli");
+    const Bytes stream = from_hex(kT4);
+    Bytes prefixed{0xA3, 0x02, 0x00, 0x00};  // 675
+    prefixed.insert(prefixed.end(), stream.begin(), stream.end());
+    write_file_atomic(dir / "t4.kraken", prefixed);
+    write_file_atomic(dir / "t4.raw", stream);
+    const std::string bin = test::navlab_binary();
+    std::string log;
+    ASSERT_EQ(test::run_command(bin + " kraken decode " + (dir / "t4.kraken").string() + " " + (dir / "a.out").string(), &log), 0) << log;
+    ASSERT_EQ(test::run_command(bin + " kraken decode --size 675 " + (dir / "t4.raw").string() + " " + (dir / "b.out").string(), &log), 0) << log;
+    EXPECT_EQ(test::sha256_hex(read_file(dir / "a.out")), "0bc2bbdca24cfe09f63599ab7842984cc1efac57e6c73aecd33ed9ba411e91a3");
+    EXPECT_EQ(read_file(dir / "a.out"), read_file(dir / "b.out"));
+    // A wrong size fails with exit 1 and names the block.
+    EXPECT_EQ(test::run_command(bin + " kraken decode --size 600 " + (dir / "t4.raw").string() + " " + (dir / "c.out").string(), &log), 1);
+    EXPECT_NE(log.find("Kraken"), std::string::npos) << log;
+    EXPECT_FALSE(std::filesystem::exists(dir / "c.out"));
+}
