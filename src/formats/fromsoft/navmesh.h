@@ -27,12 +27,16 @@ inline constexpr std::uint32_t kSdkEldenRing = 20180100;
 
 struct Vec4 {
     float x = 0, y = 0, z = 0, w = 0;
+
+    friend bool operator==(const Vec4&, const Vec4&) = default;
 };
 static_assert(sizeof(Vec4) == 16);
 
 /// hkAabb: min and max corners; the w lanes hold the margin (-m on min, +m on max).
 struct Aabb {
     Vec4 min, max;
+
+    friend bool operator==(const Aabb&, const Aabb&) = default;
 };
 static_assert(sizeof(Aabb) == 32);
 
@@ -44,6 +48,8 @@ struct Face {
     std::int16_t numUserEdges = 0;
     std::int16_t clusterIndex = -1;  ///< Sekiro: graph node; Elden Ring: -1
     std::uint16_t padding = 0xCDCD;  ///< serialized; 0xCDCD on every real face
+
+    friend bool operator==(const Face&, const Face&) = default;
 };
 static_assert(sizeof(Face) == 16);
 
@@ -56,6 +62,8 @@ struct Edge {
     std::uint8_t flags = 4;  ///< 4 on regular edges, 20 or 52 on user edges
     std::uint8_t paddingByte = 0;
     std::uint16_t userEdgeCost = 0;  ///< hkHalf16 bits (half.h)
+
+    friend bool operator==(const Edge&, const Edge&) = default;
 };
 static_assert(sizeof(Edge) == 20);
 
@@ -77,18 +85,24 @@ struct NavMesh {
     /// it is not modelled and the writer does not emit it (the pointer is written null).
     bool hasClearanceCacheSeeding = false;
     std::uint32_t clearanceCacheDataCount = 0;  ///< length of its cacheDatas (read only)
+
+    friend bool operator==(const NavMesh&, const NavMesh&) = default;
 };
 
 /// hkaiDirectedGraphExplicitCost::Node (8 bytes).
 struct GraphNode {
     std::int32_t startEdgeIndex = 0;
     std::int32_t numEdges = 0;
+
+    friend bool operator==(const GraphNode&, const GraphNode&) = default;
 };
 /// hkaiDirectedGraphExplicitCost::Edge (8 bytes).
 struct GraphEdge {
     std::uint16_t cost = 0;  ///< hkHalf16 bits (half.h)
     std::uint16_t flags = 0;
     std::uint32_t target = 0;  ///< node index
+
+    friend bool operator==(const GraphEdge&, const GraphEdge&) = default;
 };
 static_assert(sizeof(GraphNode) == 8 && sizeof(GraphEdge) == 8);
 
@@ -101,6 +115,8 @@ struct DirectedGraph {
     std::int32_t nodeDataStriding = 0;
     std::int32_t edgeDataStriding = 0;
     std::uint32_t streamingSetCount = 0;  ///< length of streamingSets (read only)
+
+    friend bool operator==(const DirectedGraph&, const DirectedGraph&) = default;
 };
 
 /// hkcdStaticTree Aabb6BytesCodec node: 3 axis-nibble bytes, hiData, loData (aabb_tree6.h).
@@ -108,6 +124,8 @@ struct AabbTreeNode6 {
     std::array<std::uint8_t, 3> xyz{};
     std::uint8_t hiData = 0;
     std::uint16_t loData = 0;
+
+    friend bool operator==(const AabbTreeNode6&, const AabbTreeNode6&) = default;
 };
 static_assert(sizeof(AabbTreeNode6) == 6);
 
@@ -127,6 +145,8 @@ struct QueryMediator {
 struct Obb {
     std::array<float, 16> transform{};
     Vec4 halfExtents;
+
+    friend bool operator==(const Obb&, const Obb&) = default;
 };
 static_assert(sizeof(Obb) == 80);
 
@@ -137,6 +157,8 @@ struct UserEdgeSetup {
     float costAtoB = 0, costBtoA = 0;
     Vec4 worldUpA, worldUpB;
     std::uint8_t direction = 0, space = 0, forceAlign = 0;  ///< raw storage bytes
+
+    friend bool operator==(const UserEdgeSetup&, const UserEdgeSetup&) = default;
 };
 
 /// One root variant of the tagfile's hkRootLevelContainer.
