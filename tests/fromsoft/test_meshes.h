@@ -7,7 +7,7 @@
 
 #include "formats/fromsoft/navmesh.h"
 
-namespace navlab::fromsoft::test {
+namespace navlab::fromsoft::fixture {
 
 /// A grid of nx × nz unit quads on the y = height(x, z) surface, wound counter-clockwise seen
 /// from above, with opposite edges/faces filled in, faceData/edgeData 0, aabb = bounds grown by
@@ -51,4 +51,4 @@ inline NavMesh grid_mesh(int nx, int nz, std::function<std::int16_t(int, int)> c
     return m;
 }
 
-}  // namespace navlab::fromsoft::test
+}  // namespace navlab::fromsoft::fixture

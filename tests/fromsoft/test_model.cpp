@@ -117,7 +117,7 @@ TEST(AabbTree6, RejectsBadTrees) {
 }
 
 TEST(AabbTree6, EncodeDecodeRoundTripContainsEveryCorner) {
-    const NavMesh mesh = test::grid_mesh(9, 7, nullptr, [](int i, int j) { return 0.37f * i - 0.11f * j * j; });
+    const NavMesh mesh = fixture::grid_mesh(9, 7, nullptr, [](int i, int j) { return 0.37f * i - 0.11f * j * j; });
     const QueryMediator med = build_query_mediator(mesh);
     ASSERT_EQ(med.nodes.size(), 2 * mesh.faces.size() - 1);
     const DecodedAabbTree t = decode_aabb_tree6(med.nodes, med.domain);
@@ -155,7 +155,7 @@ TEST(AabbTree6, EmptyMeshHasNoNodeAndFltMaxDomain) {
 }
 
 TEST(AabbTree6, EncoderIsDeterministicAndRejectsBadDomain) {
-    const NavMesh mesh = test::grid_mesh(5, 5);
+    const NavMesh mesh = fixture::grid_mesh(5, 5);
     EXPECT_EQ(std::memcmp(build_query_mediator(mesh).nodes.data(), build_query_mediator(mesh).nodes.data(),
                           6 * 49),
               0);
@@ -169,7 +169,7 @@ TEST(AabbTree6, EncoderIsDeterministicAndRejectsBadDomain) {
 
 TEST(ClusterGraph, TwoByThreeClusters) {
     // 4 × 3 quads; cluster = column pair (0..1) + 2 × row band (0 for j = 0, 1 for j >= 1).
-    const NavMesh mesh = test::grid_mesh(4, 3, [](int i, int j) { return std::int16_t(i / 2 + 2 * (j >= 1)); });
+    const NavMesh mesh = fixture::grid_mesh(4, 3, [](int i, int j) { return std::int16_t(i / 2 + 2 * (j >= 1)); });
     const ClusterGraph g = build_cluster_graph(mesh);
     ASSERT_EQ(g.nodeCount, 4u);
     EXPECT_EQ(g.faceCounts, (std::vector<std::uint32_t>{2, 2, 4, 4}));
@@ -193,17 +193,17 @@ TEST(ClusterGraph, TwoByThreeClusters) {
 }
 
 TEST(ClusterGraph, RejectsNegativeClusterAndBadOpposite) {
-    NavMesh mesh = test::grid_mesh(2, 1, [](int, int) { return std::int16_t(0); });
+    NavMesh mesh = fixture::grid_mesh(2, 1, [](int, int) { return std::int16_t(0); });
     EXPECT_EQ(build_cluster_graph(mesh).targets.size(), 0u);  // one cluster: no self-loop
     mesh.edges[0].oppositeFace = 9;
     EXPECT_THROW(build_cluster_graph(mesh), Error);
-    mesh = test::grid_mesh(2, 1);
+    mesh = fixture::grid_mesh(2, 1);
     EXPECT_THROW(build_cluster_graph(mesh), Error);
     EXPECT_EQ(build_cluster_graph(NavMesh{}).nodeCount, 0u);
 }
 
 TEST(MeshViews, RingNeighboursAndUserEdges) {
-    NavMesh mesh = test::grid_mesh(2, 1);
+    NavMesh mesh = fixture::grid_mesh(2, 1);
     EXPECT_EQ(face_vertex_ring(mesh, 0), (std::vector<std::int32_t>{0, 3, 4, 1}));
     const auto n = face_neighbours(mesh, 0);
     EXPECT_EQ(n, (std::vector<std::uint32_t>{kNoOpposite, kNoOpposite, 1, kNoOpposite}));
