@@ -129,6 +129,7 @@ public:
     std::vector<TypeIndex> body_order;
 
 private:
+    std::string full_name_at_depth(TypeIndex t, int depth, std::size_t& budget) const;
     std::vector<Type> types_;  // [0] is the null type
 };
 
