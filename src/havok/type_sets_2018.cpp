@@ -1,0 +1,1 @@
+#include "havok/type_sets.h"
