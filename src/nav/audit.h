@@ -26,6 +26,9 @@ enum class Scope { Both, Sekiro, EldenRing };
 /// The game of a tagfile from its SDKV (audit-rules.md A6).
 Game game_of_sdk(const std::optional<std::string>& sdk);
 
+/// The tagfile's SDKV: the one recorded beside it, else the model's.
+std::optional<std::string> sdk_of(const AuditTagfile& f);
+
 /// One printed exception: where it is and what is wrong.
 struct Example {
     std::string binder;  ///< empty for a loose tagfile

@@ -35,7 +35,7 @@ bool has_root_class(const fromsoft::NavTagfile& t, const std::string& cls) {
 }
 
 TagfileContext::TagfileContext(const AuditTagfile& f)
-    : file(f), tagfile(*f.model), mesh(f.model->mesh), game(game_of_sdk(f.sdk)) {
+    : file(f), tagfile(*f.model), mesh(f.model->mesh), game(game_of_sdk(sdk_of(f))) {
     F = static_cast<std::int64_t>(mesh.faces.size());
     E = static_cast<std::int64_t>(mesh.edges.size());
     V = static_cast<std::int64_t>(mesh.vertices.size());
@@ -60,7 +60,7 @@ TagfileContext::TagfileContext(const AuditTagfile& f)
     geometry.resize(F);
     for (std::int64_t i = 0; i < F; ++i)
         if (read_face_ring(mesh, i, rings[i]) == RingStatus::Ok) geometry[i] = analyse_face(rings[i].corners);
-    if (tagfile.mediator && F > 0) tree = walk_aabb_tree6(tagfile.mediator->nodes, tagfile.mediator->domain);
+    if (tagfile.mediator && F > 0) tree = fromsoft::decode_aabb_tree6(tagfile.mediator->nodes, tagfile.mediator->domain);
 }
 
 std::string TagfileContext::where(const std::string& element, std::int64_t index) const {

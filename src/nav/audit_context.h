@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "nav/aabb_tree_walk.h"
+#include "formats/fromsoft/aabb_tree6.h"
 #include "nav/audit.h"
 #include "nav/convexity.h"
 #include "nav/face_ring.h"
@@ -47,7 +47,7 @@ struct TagfileContext {
     std::vector<std::int32_t> owner;  ///< edge → owning face, kNoOwner or kManyOwners
     std::vector<FaceRing> rings;
     std::vector<std::optional<FaceGeometry>> geometry;  ///< per face, when the ring is Ok
-    std::optional<TreeWalk> tree;  ///< Decoding D of the mediator's tree, for meshes with faces
+    std::optional<fromsoft::DecodedAabbTree> tree;  ///< Decoding D of the mediator's tree, for meshes with faces
 
     /// @param file a readable tagfile (file.model present).
     explicit TagfileContext(const AuditTagfile& file);

@@ -15,6 +15,13 @@ Game game_of_sdk(const std::optional<std::string>& sdk) {
     return Game::Other;
 }
 
+std::optional<std::string> sdk_of(const AuditTagfile& f) {
+    if (f.sdk) return f.sdk;
+    if (f.model && !f.model->sdkString.empty()) return f.model->sdkString;
+    if (f.model && f.model->sdkVersion) return std::to_string(f.model->sdkVersion);
+    return std::nullopt;
+}
+
 std::string float_bits(float f) {
     std::uint32_t b;
     std::memcpy(&b, &f, 4);
@@ -121,7 +128,7 @@ void add_to_summary(GameSummary& s, const AuditTagfile& f) {
     std::int64_t R = 0;
     for (const auto& face : m.faces) R += std::max<std::int64_t>(0, face.numEdges);
     ++s.tagfiles;
-    if (f.sdk) s.sdk.insert(*f.sdk);
+    if (auto sdk = sdk_of(f)) s.sdk.insert(*sdk);
     s.faces += static_cast<std::int64_t>(m.faces.size());
     s.edges += static_cast<std::int64_t>(m.edges.size());
     s.user_edges += std::max<std::int64_t>(0, static_cast<std::int64_t>(m.edges.size()) - R);
@@ -144,12 +151,12 @@ AuditReport merge_audit(std::span<const AuditTagfile> tagfiles, std::span<const 
     std::set<std::string> binders[2];
     for (std::size_t t = 0; t < tagfiles.size(); ++t) {
         const AuditTagfile& f = tagfiles[t];
-        Game g = game_of_sdk(f.sdk);
+        Game g = game_of_sdk(sdk_of(f));
         if (!f.model) {
             ++report.summary.unreadable;
         } else if (g == Game::Other) {
             ++report.summary.other_tagfiles;
-            if (f.sdk) report.summary.other_sdk.insert(*f.sdk);
+            if (auto sdk = sdk_of(f)) report.summary.other_sdk.insert(*sdk);
         } else {
             add_to_summary(g == Game::Sekiro ? report.summary.sekiro : report.summary.elden_ring, f);
             if (!f.binder.empty()) binders[g == Game::Sekiro ? 0 : 1].insert(f.binder);

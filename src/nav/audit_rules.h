@@ -68,6 +68,18 @@ void add_geometry_rules(std::vector<RuleDef>& out);    // R38–R55
 void add_graph_tree_rules(std::vector<RuleDef>& out);  // R56–R73
 void add_user_edge_rules(std::vector<RuleDef>& out);   // R74–R97
 
+/// One member a record layout must have: name, offset and byte size (0 = size not compared).
+struct ExpectedMember {
+    const char* name;
+    std::uint32_t offset;
+    std::uint32_t size;
+};
+
+/// Compares a record layout of the file's type table with the page's; "" when equal.
+/// @param t the record; @param role its name in messages; @param size expected size (0 = any).
+std::string layout_mismatch(const fromsoft::RecordInfo& t, const char* role, std::uint32_t size,
+                            std::span<const ExpectedMember> members);
+
 /// A float as its value and bit pattern: "2.4 (0x40199999)".
 std::string float_bits(float f);
 /// ULP distance of two float32 values (monotone mapping of their bits).

@@ -20,25 +20,6 @@ const fromsoft::DirectedGraph* graph_of(RuleCheck& c) {
     return g ? &*g : nullptr;
 }
 
-std::string member_mismatch(const TypeLayout* t, const char* name, std::uint32_t size,
-                            std::initializer_list<std::tuple<const char*, std::uint32_t, std::uint32_t>> members) {
-    if (!t) return fmt::format("no type {}; ", name);
-    std::string out;
-    if (size && t->size != size) out += fmt::format("{} is {} bytes, expected {}; ", name, t->size, size);
-    for (auto [m, offset, width] : members) {
-        const TypeMember* found = t->member(m);
-        if (!found) out += fmt::format("{} has no member {}; ", name, m);
-        else if (found->offset != offset || (width && found->size != width))
-            out += fmt::format("{}::{} at {} ({} bytes), expected {} ({}); ", name, m, found->offset, found->size, offset, width);
-    }
-    return out;
-}
-
-const TypeLayout* type(const AuditTagfile& f, const std::string& name) {
-    auto it = f.types.find(name);
-    return it == f.types.end() ? nullptr : &it->second;
-}
-
 void r56(RuleCheck& c) {
     const auto* g = graph_of(c);
     if (!g) return;
@@ -52,19 +33,17 @@ void r56(RuleCheck& c) {
             c.values().minimum("cost_min", cost, "");
         }
     }
-    const auto& f = c.ctx().file;
-    if (f.types.empty()) return c.skip();
-    // The page gives the graph class's members but not their offsets: presence is compared.
+    const auto& l = c.ctx().tagfile.layouts;
+    // The page names the graph's members but not their offsets: only presence is compared.
     std::string bad;
-    if (const TypeLayout* t = type(f, kGraph)) {
+    static constexpr ExpectedMember node[] = {{"startEdgeIndex", 0, 4}, {"numEdges", 4, 4}};
+    static constexpr ExpectedMember edge[] = {{"cost", 0, 2}, {"flags", 2, 2}, {"target", 4, 4}};
+    if (!l.graph.present()) bad += fmt::format("no type {}; ", kGraph);
+    else
         for (const char* m : {"positions", "nodes", "edges", "nodeData", "edgeData", "nodeDataStriding",
                               "edgeDataStriding", "streamingSets"})
-            if (!t->member(m)) bad += fmt::format("{} has no member {}; ", kGraph, m);
-    } else {
-        bad += fmt::format("no type {}; ", kGraph);
-    }
-    bad += member_mismatch(type(f, std::string(kGraph) + "::Node"), "Node", 8, {{"startEdgeIndex", 0, 4}, {"numEdges", 4, 4}});
-    bad += member_mismatch(type(f, std::string(kGraph) + "::Edge"), "Edge", 8, {{"cost", 0, 2}, {"flags", 2, 2}, {"target", 4, 4}});
+            if (!l.graph.find(m)) bad += fmt::format("{} has no member {}; ", kGraph, m);
+    bad += layout_mismatch(l.graphNode, "graph Node", 8, node) + layout_mismatch(l.graphEdge, "graph Edge", 8, edge);
     c.check(bad.empty(), "tagfile", -1, [&] { return bad; });
 }
 
@@ -213,11 +192,8 @@ const fromsoft::QueryMediator* mediator_of(RuleCheck& c) {
 
 void r66(RuleCheck& c) {
     if (!mediator_of(c)) return;
-    const auto& f = c.ctx().file;
-    if (f.types.empty()) return c.skip();
-    std::string bad = member_mismatch(type(f, "hkcdCompressedAabbCodecs::Aabb6BytesCodec"),
-                                      "hkcdCompressedAabbCodecs::Aabb6BytesCodec", 6,
-                                      {{"xyz", 0, 3}, {"hiData", 3, 1}, {"loData", 4, 2}});
+    static constexpr ExpectedMember node[] = {{"xyz", 0, 3}, {"hiData", 3, 1}, {"loData", 4, 2}};
+    std::string bad = layout_mismatch(c.ctx().tagfile.layouts.treeNode, "tree node", 6, node);
     c.check(bad.empty(), "tagfile", -1, [&] { return bad; });
 }
 
@@ -228,9 +204,11 @@ void r67(RuleCheck& c) {
 }
 
 void r68(RuleCheck& c) {
-    // The reader builds a QueryMediator only from a non-null hkcdStaticAabbTree with its
-    // implementation; a null or mistyped pointer fails the strict read (R02).
-    if (mediator_of(c)) c.pass();
+    const auto* m = mediator_of(c);
+    if (!m) return;
+    c.check(m->treeClass == "hkcdStaticAabbTree" && m->hasTreeImpl, "mediator", -1, [&] {
+        return fmt::format("tree {}, treePtr {}", m->treeClass.empty() ? "null" : m->treeClass, m->hasTreeImpl ? "set" : "null");
+    });
 }
 
 /// Runs fn(walk) for trees of meshes with faces.
@@ -241,17 +219,17 @@ void for_tree(RuleCheck& c, Fn&& fn) {
 }
 
 void r69(RuleCheck& c) {
-    for_tree(c, [&](const TreeWalk& w) {
-        c.values().count("internal_nodes", w.internal_nodes);
+    for_tree(c, [&](const fromsoft::DecodedAabbTree& w) {
+        c.values().count("internal_nodes", w.internalNodes);
         c.values().count("leaves", static_cast<std::int64_t>(w.leaves.size()));
         const auto& nodes = mediator_of(c)->nodes;
         if (!nodes.empty() && (nodes[0].xyz[0] || nodes[0].xyz[1] || nodes[0].xyz[2])) c.values().count("root_xyz_not_zero");
-        c.check(w.valid, "tree node", w.bad_node, [&] { return w.problem; });
+        c.check(w.valid, "tree node", w.problemNode, [&] { return w.problem; });
     });
 }
 
 void r70(RuleCheck& c) {
-    for_tree(c, [&](const TreeWalk&) {
+    for_tree(c, [&](const fromsoft::DecodedAabbTree&) {
         std::int64_t n = static_cast<std::int64_t>(mediator_of(c)->nodes.size()), F = c.ctx().F;
         c.values().count("tree_nodes", n);
         c.check(n == 2 * F - 1, "tagfile", -1, [&] { return fmt::format("{} nodes for {} faces", n, F); });
@@ -259,7 +237,7 @@ void r70(RuleCheck& c) {
 }
 
 void r71(RuleCheck& c) {
-    for_tree(c, [&](const TreeWalk& w) {
+    for_tree(c, [&](const fromsoft::DecodedAabbTree& w) {
         if (!w.valid) return c.skip();
         std::int64_t F = c.ctx().F;
         std::vector<int> leaves(F, 0);
@@ -275,19 +253,19 @@ void r71(RuleCheck& c) {
 }
 
 void r72(RuleCheck& c) {
-    for_tree(c, [&](const TreeWalk& w) {
+    for_tree(c, [&](const fromsoft::DecodedAabbTree& w) {
         const auto& ctx = c.ctx();
         if (!w.valid) return;
-        std::vector<const TreeLeaf*> leaf_of(ctx.F, nullptr);
+        std::vector<const fromsoft::Box3*> leaf_of(ctx.F, nullptr);
         for (const auto& l : w.leaves)
-            if (l.face < ctx.F && !leaf_of[l.face]) leaf_of[l.face] = &l;
+            if (l.face < ctx.F && !leaf_of[l.face]) leaf_of[l.face] = &w.boxes[l.node];
         for (std::int64_t f = 0; f < ctx.F; ++f) {
             const auto& corners = ctx.rings[f].corners;
             if (!leaf_of[f] || !ctx.geometry[f]) {
                 c.skip(std::max<std::int64_t>(0, ctx.mesh.faces[f].numEdges));
                 continue;
             }
-            const TreeBox& b = leaf_of[f]->box;
+            const fromsoft::Box3& b = *leaf_of[f];
             for (std::size_t k = 0; k < corners.size(); ++k) {
                 const Point& p = corners[k];
                 double P[3] = {p.x, p.y, p.z}, out = -INFINITY;

@@ -26,73 +26,46 @@ std::string join(const std::set<std::string>& s) {
     return out + "}";
 }
 
-/// Compares a type with the expected size and member offsets; "" when equal.
-struct ExpectedMember {
-    const char* name;
-    std::uint32_t offset;
-    std::uint32_t size;  ///< 0 = not compared
-};
-std::string layout_mismatch(const TypeLayout& t, std::uint32_t size, std::span<const ExpectedMember> members) {
-    std::string out;
-    if (size && t.size != size) out += fmt::format("{} is {} bytes, expected {}; ", t.name, t.size, size);
-    for (const auto& m : members) {
-        const TypeMember* found = t.member(m.name);
-        if (!found)
-            out += fmt::format("member {} missing; ", m.name);
-        else if (found->offset != m.offset || (m.size && found->size != m.size))
-            out += fmt::format("{} at {} ({} bytes), expected {} ({} bytes); ", m.name, found->offset, found->size,
-                               m.offset, m.size);
-    }
-    return out;
+void r01(RuleCheck& c) { c.pass(); }
+// Readable; unreadable tagfiles are recorded by the engine. Accepted deviations are counted.
+void r02(RuleCheck& c) {
+    c.pass();
+    c.values().count("strict_read_warnings", static_cast<std::int64_t>(c.ctx().tagfile.warnings.size()));
 }
 
-void r01(RuleCheck& c) { c.pass(); }
-void r02(RuleCheck& c) { c.pass(); }  // readable; unreadable tagfiles are recorded by the engine
-
 void r03(RuleCheck& c) {
-    const auto& s = c.ctx().file.type_section;
-    if (!s) return c.skip();
-    c.check(*s == "TYPE", "tagfile", -1, [&] { return "section " + *s + " instead of TYPE"; });
+    c.check(c.ctx().tagfile.ownTypeTable, "tagfile", -1, [] { return std::string("TCRF: the type table is in a compendium"); });
 }
 
 void r04(RuleCheck& c) {
-    const auto& f = c.ctx().file;
-    std::string sdk = f.sdk.value_or("?");
+    std::string sdk = sdk_of(c.ctx().file).value_or("?");
     c.check(c.ctx().game != Game::Other, "tagfile", -1, [&] { return "SDKV " + sdk; });
 }
 
 void r05(RuleCheck& c) {
-    const auto& types = c.ctx().file.types;
-    auto it = types.find(kMesh);
-    if (types.empty()) return c.skip();
-    if (it == types.end()) return c.fail("tagfile", -1, "no type hkaiNavMesh in the type table");
+    const auto& t = c.ctx().tagfile.layouts.navMesh;
     static constexpr ExpectedMember members[] = {
         {"faces", 24, 0},         {"edges", 40, 0},       {"vertices", 56, 0},
         {"streamingSets", 72, 0}, {"faceData", 88, 0},    {"edgeData", 104, 0},
         {"faceDataStriding", 120, 0}, {"edgeDataStriding", 124, 0}, {"aabb", 144, 0},
         {"erosionRadius", 176, 0}, {"userData", 184, 0}, {"clearanceCacheSeedingDataSet", 192, 0}};
-    std::string bad = layout_mismatch(it->second, 208, members);
-    if (it->second.version != 16) bad += fmt::format("version {}, expected 16", it->second.version);
+    std::string bad = layout_mismatch(t, "hkaiNavMesh", 208, members);
+    if (t.present() && t.version != 16) bad += fmt::format("version {}, expected 16", t.version);
     c.check(bad.empty(), "tagfile", -1, [&] { return bad; });
 }
 
 void r06(RuleCheck& c) {
-    const auto& types = c.ctx().file.types;
-    if (types.empty()) return c.skip();
+    const auto& layouts = c.ctx().tagfile.layouts;
     static constexpr ExpectedMember face[] = {{"startEdgeIndex", 0, 4}, {"startUserEdgeIndex", 4, 4},
                                               {"numEdges", 8, 2},       {"numUserEdges", 10, 2},
                                               {"clusterIndex", 12, 2},  {"padding", 14, 2}};
     static constexpr ExpectedMember edge[] = {{"a", 0, 4},      {"b", 4, 4},           {"oppositeEdge", 8, 4},
                                               {"oppositeFace", 12, 4}, {"flags", 16, 1}, {"paddingByte", 17, 1},
                                               {"userEdgeCost", 18, 2}};
-    std::string bad;
-    auto f = types.find("hkaiNavMesh::Face"), e = types.find("hkaiNavMesh::Edge");
-    if (f == types.end()) bad += "no type hkaiNavMesh::Face; ";
-    else bad += layout_mismatch(f->second, 16, face);
-    if (e == types.end()) bad += "no type hkaiNavMesh::Edge; ";
-    else bad += layout_mismatch(e->second, 20, edge);
-    if (f != types.end()) c.values().insert("face_version", f->second.version);
-    if (e != types.end()) c.values().insert("edge_version", e->second.version);
+    std::string bad = layout_mismatch(layouts.face, "hkaiNavMesh::Face", 16, face) +
+                      layout_mismatch(layouts.edge, "hkaiNavMesh::Edge", 20, edge);
+    if (layouts.face.present()) c.values().insert("face_version", layouts.face.version);
+    if (layouts.edge.present()) c.values().insert("edge_version", layouts.edge.version);
     c.check(bad.empty(), "tagfile", -1, [&] { return bad; });
 }
 
@@ -100,9 +73,10 @@ void r07(RuleCheck& c) {
     const auto& variants = c.ctx().tagfile.variants;
     for (std::size_t i = 0; i < variants.size(); ++i) {
         const auto& v = variants[i];
-        if (v.name != v.className || v.className.rfind("hkai", 0) != 0)
+        if (v.name != v.className || v.className != v.typeName || v.className.rfind("hkai", 0) != 0)
             return c.fail("variant", static_cast<std::int64_t>(i),
-                          fmt::format("name {} className {}", v.name, v.className), {}, "hkRootLevelContainer");
+                          fmt::format("name {}, className {}, object type {}", v.name, v.className, v.typeName), {},
+                          "hkRootLevelContainer");
     }
     c.pass();
 }
@@ -110,9 +84,9 @@ void r07(RuleCheck& c) {
 void r08(RuleCheck& c) {
     int roots = 0;
     for (const auto& v : c.ctx().tagfile.variants) roots += v.className == kMesh;
-    const auto& objects = c.ctx().file.objects_per_class;
+    const auto& objects = c.ctx().tagfile.objectCounts;
     auto it = objects.find(kMesh);
-    int items = objects.empty() ? 1 : (it == objects.end() ? 0 : it->second);
+    std::uint32_t items = it == objects.end() ? 0 : it->second;
     c.check(roots == 1 && items == 1, "tagfile", -1,
             [&] { return fmt::format("{} root variants and {} objects of hkaiNavMesh", roots, items); });
 }
@@ -158,11 +132,10 @@ void r13(RuleCheck& c) {
 }
 
 void r14(RuleCheck& c) {
-    const auto& types = c.ctx().file.types;
-    if (types.empty()) return c.skip();
-    auto it = types.find("hkVector4");
-    c.check(it != types.end() && it->second.size == 16, "tagfile", -1,
-            [&] { return it == types.end() ? std::string("no hkVector4 type") : fmt::format("hkVector4 is {} bytes", it->second.size); });
+    const auto& v = c.ctx().tagfile.layouts.vertex;
+    c.check(v.present() && v.size == 16, "tagfile", -1, [&] {
+        return v.present() ? fmt::format("vertex element {} is {} bytes", v.name, v.size) : std::string("no vertex element type");
+    });
     c.values().count("vertices", c.ctx().V);
 }
 
@@ -201,10 +174,27 @@ void r19(RuleCheck& c) {
 }
 
 void r20(RuleCheck& c) {
+    c.values().count("cache_datas", c.ctx().mesh.clearanceCacheDataCount);
     c.check(c.ctx().mesh.hasClearanceCacheSeeding, "tagfile", -1, [] { return std::string("no clearance-cache seeding data"); });
 }
 
 }  // namespace
+
+std::string layout_mismatch(const fromsoft::RecordInfo& t, const char* role, std::uint32_t size,
+                            std::span<const ExpectedMember> members) {
+    if (!t.present()) return fmt::format("no type {}; ", role);
+    std::string out;
+    if (size && t.size != size) out += fmt::format("{} is {} bytes, expected {}; ", t.name, t.size, size);
+    for (const auto& m : members) {
+        const fromsoft::MemberInfo* found = t.find(m.name);
+        if (!found)
+            out += fmt::format("member {} missing; ", m.name);
+        else if (found->offset != m.offset || (m.size && found->size != m.size))
+            out += fmt::format("{} at {} ({} bytes), expected {} ({} bytes); ", m.name, found->offset, found->size,
+                               m.offset, m.size);
+    }
+    return out;
+}
 
 void add_structure_rules(std::vector<RuleDef>& out) {
     const Scope B = Scope::Both, S = Scope::Sekiro, ER = Scope::EldenRing;

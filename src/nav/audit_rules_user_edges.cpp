@@ -167,13 +167,11 @@ void fail_setup(RuleCheck& c, std::int64_t i, const std::string& detail, const s
 
 void r84(RuleCheck& c) {
     if (!setups_of(c)) return;
-    const auto& types = c.ctx().file.types;
-    if (types.empty()) return c.skip();
-    auto it = types.find("hkaiUserEdgeUtils::UserEdgeSetup");
+    const auto& t = c.ctx().tagfile.layouts.userEdgeSetup;
     std::string missing;
     for (const char* m : {"obbA", "obbB", "userDataA", "userDataB", "costAtoB", "costBtoA", "worldUpA", "worldUpB",
                           "direction", "space", "forceAlign"})
-        if (it == types.end() || !it->second.member(m)) missing += std::string(missing.empty() ? "" : ", ") + m;
+        if (!t.find(m)) missing += std::string(missing.empty() ? "" : ", ") + m;
     if (missing.empty()) c.pass();
     else c.fail("tagfile", -1, "missing " + missing, {}, kSetupArray);
 }
@@ -221,19 +219,13 @@ void r89(RuleCheck& c) {
 
 void r90(RuleCheck& c) {
     if (!setups_of(c)) return;
-    const auto& types = c.ctx().file.types;
-    if (types.empty()) return c.skip();
-    auto it = types.find("hkaiUserEdgeUtils::Obb");
-    std::string bad;
-    if (it == types.end()) bad = "no type hkaiUserEdgeUtils::Obb";
-    else {
-        const TypeLayout& t = it->second;
-        const TypeMember* tr = t.member("transform");
-        const TypeMember* he = t.member("halfExtents");
-        if (t.size != 80) bad += fmt::format("Obb is {} bytes; ", t.size);
-        if (!tr || tr->offset != 0 || tr->size != 64) bad += "transform is not 64 bytes at 0; ";
-        if (!he || he->offset != 64 || he->size != 16) bad += "halfExtents is not 16 bytes at 64; ";
-    }
+    const auto& l = c.ctx().tagfile.layouts;
+    static constexpr ExpectedMember members[] = {{"transform", 0, 64}, {"halfExtents", 64, 16}};
+    std::string bad = layout_mismatch(l.obb, "hkaiUserEdgeUtils::Obb", 80, members);
+    // The transform is serialized as an inline array of 16 floats (format 0x1028 in 2018).
+    if (l.obbTransform.present() && l.obbTransform.size != 64)
+        bad += fmt::format("transform type {} is {} bytes; ", l.obbTransform.name, l.obbTransform.size);
+    if (l.obbTransform.present()) c.values().insert("transform_format", l.obbTransform.format);
     c.check(bad.empty(), "tagfile", -1, [&] { return bad; });
 }
 

@@ -90,7 +90,8 @@ void x10_leaf_slack(const TagfileContext& ctx, Values& v) {
             for (int k = 0; k < 3; ++k) lo[k] = std::min(lo[k], q[k]), hi[k] = std::max(hi[k], q[k]);
         }
         double slack = 0;
-        for (int k = 0; k < 3; ++k) slack = std::max({slack, lo[k] - leaf.box.min[k], leaf.box.max[k] - hi[k]});
+        const fromsoft::Box3& box = ctx.tree->boxes[leaf.node];
+        for (int k = 0; k < 3; ++k) slack = std::max({slack, lo[k] - box.min[k], box.max[k] - hi[k]});
         v.maximum("max_leaf_box_slack_m", slack, ctx.where("face", leaf.face));
     }
 }
@@ -111,7 +112,7 @@ std::map<std::string, Values> supplementary_counters(const TagfileContext& ctx) 
     std::map<std::string, Values> x;
     x01_vertex_w(ctx, x["X01"]);
     x02_domain(ctx, x["X02"]);
-    for (const auto& [cls, n] : ctx.file.objects_per_class) x["X03"].count(cls, n);
+    for (const auto& [cls, n] : ctx.tagfile.objectCounts) x["X03"].count(cls, n);
     x04_x05_x06(ctx, x["X04"], x["X05"], x["X06"]);
     x08_newell_convexity(ctx, x["X08"]);
     x09_user_vertices(ctx, x["X09"]);

@@ -1,13 +1,15 @@
 // Synthetic navmesh tagfiles for the audit tests and benchmark: a W × H grid of square faces
-// that satisfies every rule of audit-rules.md, as Elden Ring (mediator with a valid 6-byte
-// tree, optional user edges and a setup array) or Sekiro (one cluster per grid row and the
-// cluster graph). Tests break one rule at a time on top of it.
+// that satisfies every rule of audit-rules.md, as Elden Ring (mediator with the FromSoftware
+// tree encoder's 6-byte tree, optional user edges and a setup array) or Sekiro (one cluster
+// per grid row and the cluster graph). Tests break one rule at a time on top of it.
 #pragma once
 
 #include <cstring>
 #include <functional>
+#include <tuple>
 #include <string>
 
+#include "formats/fromsoft/aabb_tree6.h"
 #include "nav/audit_input.h"
 
 namespace navlab::test {
@@ -24,60 +26,47 @@ inline float float_from_bits(std::uint32_t b) {
     return f;
 }
 
-/// Pre-order 6-byte tree over faces [lo, hi) with all nibbles 0 (every box is the domain).
-inline void build_tree(std::vector<fromsoft::AabbTreeNode6>& nodes, std::uint32_t lo, std::uint32_t hi) {
-    fromsoft::AabbTreeNode6 n;
-    if (hi - lo == 1) {
-        n.hiData = static_cast<std::uint8_t>(lo >> 16);
-        n.loData = static_cast<std::uint16_t>(lo & 0xFFFF);
-        nodes.push_back(n);
-        return;
-    }
-    std::uint32_t first = (hi - lo) / 2;
-    std::uint32_t data = 0x800000u | first;
-    n.hiData = static_cast<std::uint8_t>(data >> 16);
-    n.loData = static_cast<std::uint16_t>(data & 0xFFFF);
-    nodes.push_back(n);
-    build_tree(nodes, lo, lo + first);
-    build_tree(nodes, lo + first, hi);
+/// A record layout from (name, offset, size) members.
+inline fromsoft::RecordInfo record(const char* name, std::uint32_t size, std::uint32_t version,
+                                   std::initializer_list<std::tuple<const char*, std::uint32_t, std::uint32_t>> members) {
+    fromsoft::RecordInfo r;
+    r.name = name;
+    r.size = size;
+    r.version = version;
+    for (auto [m, offset, bytes] : members) r.members.push_back({m, offset, bytes, "", 0, 0});
+    return r;
 }
 
-/// The type-table facts of a well-formed file (layouts of spec §9).
-inline std::map<std::string, nav::TypeLayout> synthetic_types(bool sekiro) {
-    using nav::TypeLayout;
-    std::map<std::string, TypeLayout> t;
-    t["hkaiNavMesh"] = {"hkaiNavMesh", 208, 16,
-                        {{"faces", 24, 16}, {"edges", 40, 16}, {"vertices", 56, 16}, {"streamingSets", 72, 16},
-                         {"faceData", 88, 16}, {"edgeData", 104, 16}, {"faceDataStriding", 120, 4},
-                         {"edgeDataStriding", 124, 4}, {"aabb", 144, 32}, {"erosionRadius", 176, 4},
-                         {"userData", 184, 8}, {"clearanceCacheSeedingDataSet", 192, 8}}};
-    t["hkaiNavMesh::Face"] = {"hkaiNavMesh::Face", 16, 6,
-                              {{"startEdgeIndex", 0, 4}, {"startUserEdgeIndex", 4, 4}, {"numEdges", 8, 2},
-                               {"numUserEdges", 10, 2}, {"clusterIndex", 12, 2}, {"padding", 14, 2}}};
-    t["hkaiNavMesh::Edge"] = {"hkaiNavMesh::Edge", 20, 8,
-                              {{"a", 0, 4}, {"b", 4, 4}, {"oppositeEdge", 8, 4}, {"oppositeFace", 12, 4},
-                               {"flags", 16, 1}, {"paddingByte", 17, 1}, {"userEdgeCost", 18, 2}}};
-    t["hkVector4"] = {"hkVector4", 16, 0, {}};
-    t["hkaiUserEdgeUtils::UserEdgeSetup"] = {"hkaiUserEdgeUtils::UserEdgeSetup", 224, 0,
-                                             {{"obbA", 0, 80}, {"obbB", 80, 80}, {"userDataA", 160, 4},
-                                              {"userDataB", 164, 4}, {"costAtoB", 168, 4}, {"costBtoA", 172, 4},
-                                              {"worldUpA", 176, 16}, {"worldUpB", 192, 16}, {"direction", 208, 1},
-                                              {"space", 209, 1}, {"forceAlign", 210, 1}}};
-    t["hkaiUserEdgeUtils::Obb"] = {"hkaiUserEdgeUtils::Obb", 80, 0, {{"transform", 0, 64}, {"halfExtents", 64, 16}}};
-    if (sekiro) {
-        t["hkaiDirectedGraphExplicitCost"] = {"hkaiDirectedGraphExplicitCost", 0, 0,
-                                              {{"positions", 16, 16}, {"nodes", 32, 16}, {"edges", 48, 16},
-                                               {"nodeData", 64, 16}, {"edgeData", 80, 16}, {"nodeDataStriding", 96, 4},
-                                               {"edgeDataStriding", 100, 4}, {"streamingSets", 104, 16}}};
-        t["hkaiDirectedGraphExplicitCost::Node"] = {"hkaiDirectedGraphExplicitCost::Node", 8, 0,
-                                                    {{"startEdgeIndex", 0, 4}, {"numEdges", 4, 4}}};
-        t["hkaiDirectedGraphExplicitCost::Edge"] = {"hkaiDirectedGraphExplicitCost::Edge", 8, 0,
-                                                    {{"cost", 0, 2}, {"flags", 2, 2}, {"target", 4, 4}}};
-    } else {
-        t["hkcdCompressedAabbCodecs::Aabb6BytesCodec"] = {"hkcdCompressedAabbCodecs::Aabb6BytesCodec", 6, 0,
-                                                          {{"xyz", 0, 3}, {"hiData", 3, 1}, {"loData", 4, 2}}};
-    }
-    return t;
+/// The layouts of the page's tables and spec §9 (the same in both games).
+inline fromsoft::LayoutSummary standard_layouts() {
+    fromsoft::LayoutSummary l;
+    l.navMesh = record("hkaiNavMesh", 208, 16,
+                       {{"faces", 24, 16}, {"edges", 40, 16}, {"vertices", 56, 16}, {"streamingSets", 72, 16},
+                        {"faceData", 88, 16}, {"edgeData", 104, 16}, {"faceDataStriding", 120, 4},
+                        {"edgeDataStriding", 124, 4}, {"aabb", 144, 32}, {"erosionRadius", 176, 4},
+                        {"userData", 184, 8}, {"clearanceCacheSeedingDataSet", 192, 8}});
+    l.face = record("hkaiNavMesh::Face", 16, 6,
+                    {{"startEdgeIndex", 0, 4}, {"startUserEdgeIndex", 4, 4}, {"numEdges", 8, 2}, {"numUserEdges", 10, 2},
+                     {"clusterIndex", 12, 2}, {"padding", 14, 2}});
+    l.edge = record("hkaiNavMesh::Edge", 20, 8,
+                    {{"a", 0, 4}, {"b", 4, 4}, {"oppositeEdge", 8, 4}, {"oppositeFace", 12, 4}, {"flags", 16, 1},
+                     {"paddingByte", 17, 1}, {"userEdgeCost", 18, 2}});
+    l.vertex = record("hkVector4", 16, 0, {});
+    l.graph = record("hkaiDirectedGraphExplicitCost", 128, 0,
+                     {{"positions", 16, 16}, {"nodes", 32, 16}, {"edges", 48, 16}, {"nodeData", 64, 16},
+                      {"edgeData", 80, 16}, {"nodeDataStriding", 96, 4}, {"edgeDataStriding", 100, 4},
+                      {"streamingSets", 104, 16}});
+    l.graphNode = record("hkaiDirectedGraphExplicitCost::Node", 8, 0, {{"startEdgeIndex", 0, 4}, {"numEdges", 4, 4}});
+    l.graphEdge = record("hkaiDirectedGraphExplicitCost::Edge", 8, 0, {{"cost", 0, 2}, {"flags", 2, 2}, {"target", 4, 4}});
+    l.treeNode = record("hkcdCompressedAabbCodecs::Aabb6BytesCodec", 6, 0, {{"xyz", 0, 3}, {"hiData", 3, 1}, {"loData", 4, 2}});
+    l.userEdgeSetup = record("hkaiUserEdgeUtils::UserEdgeSetup", 224, 0,
+                             {{"obbA", 0, 80}, {"obbB", 80, 80}, {"userDataA", 160, 4}, {"userDataB", 164, 4},
+                              {"costAtoB", 168, 4}, {"costBtoA", 172, 4}, {"worldUpA", 176, 16}, {"worldUpB", 192, 16},
+                              {"direction", 208, 1}, {"space", 209, 1}, {"forceAlign", 210, 1}});
+    l.obb = record("hkaiUserEdgeUtils::Obb", 80, 0, {{"transform", 0, 64}, {"halfExtents", 64, 16}});
+    l.obbTransform = record("hkTransform", 64, 0, {});
+    l.obbTransform.format = 0x1028;
+    return l;
 }
 
 /// Sets the mesh aabb to the vertex bounds grown by `margin` (minus on min, plus on max).
@@ -164,15 +153,7 @@ inline nav::AuditTagfile synthetic_tagfile(const SyntheticOptions& o = {}) {
         t.graph = g;
         t.variants.push_back({"hkaiDirectedGraphExplicitCost", "hkaiDirectedGraphExplicitCost"});
     } else {
-        QueryMediator q;
-        if (F > 0) build_tree(q.nodes, 0, static_cast<std::uint32_t>(F));
-        float lo[4] = {1e30f, 1e30f, 1e30f, 1e30f}, hi[4] = {-1e30f, -1e30f, -1e30f, -1e30f};
-        for (const auto& v : m.vertices) {
-            float c[4] = {v.x, v.y, v.z, v.w};
-            for (int k = 0; k < 4; ++k) lo[k] = std::min(lo[k], c[k]), hi[k] = std::max(hi[k], c[k]);
-        }
-        q.domain = {{lo[0], lo[1], lo[2], lo[3]}, {hi[0], hi[1], hi[2], hi[3]}};
-        t.mediator = q;
+        t.mediator = build_query_mediator(m);
         t.variants.push_back({"hkaiStaticTreeNavMeshQueryMediator", "hkaiStaticTreeNavMeshQueryMediator"});
     }
     if (o.sekiro || o.user_edges) {
@@ -191,12 +172,14 @@ inline nav::AuditTagfile synthetic_tagfile(const SyntheticOptions& o = {}) {
         t.variants.push_back({"hkaiUserEdgeSetupArray", "hkaiUserEdgeSetupArray"});
     }
 
+    // What the strict reader fills from a real file: SDK string, variant object types,
+    // object counts and the record layouts of the file's type table (tagfile spec §9).
+    t.sdkString = std::to_string(t.sdkVersion);
+    for (auto& v : t.variants) v.typeName = v.className;
+    t.objectCounts = {{"hkaiNavMesh", 1}};
+    t.layouts = standard_layouts();
     nav::AuditTagfile f;
     f.entry = o.sekiro ? "n11_00_00_00_000100.hkx" : "n10_00_00_00_000700.hkx";
-    f.sdk = std::to_string(t.sdkVersion);
-    f.type_section = "TYPE";
-    f.types = synthetic_types(o.sekiro);
-    f.objects_per_class = {{"hkaiNavMesh", 1}};
     f.model = std::move(t);
     return f;
 }

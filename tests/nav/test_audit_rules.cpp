@@ -40,18 +40,11 @@ std::string joined(const std::set<std::string>& s) {
     return out;
 }
 
-/// Recomputes the aabb (keeping its margin) and the tree domain after moving vertices.
+/// Recomputes the aabb (keeping its margin) and the query tree after changing the geometry.
 void refit(AuditTagfile& f) {
     auto& m = f.model->mesh;
     test::fit_aabb(m, m.aabb.max.w);
-    if (f.model->mediator && !m.vertices.empty()) {
-        auto& d = f.model->mediator->domain;
-        d.min = d.max = m.vertices[0];
-        for (const auto& v : m.vertices) {
-            d.min = {std::min(d.min.x, v.x), std::min(d.min.y, v.y), std::min(d.min.z, v.z), std::min(d.min.w, v.w)};
-            d.max = {std::max(d.max.x, v.x), std::max(d.max.y, v.y), std::max(d.max.z, v.z), std::max(d.max.w, v.w)};
-        }
-    }
+    if (f.model->mediator) *f.model->mediator = fromsoft::build_query_mediator(m);
 }
 
 /// An Elden Ring tagfile of one face with the given corners (boundary edges only).
@@ -105,16 +98,16 @@ std::vector<Case> cases() {
     using fromsoft::kNoOpposite;
     return {
         {"R02", er(), [](auto& f) { f.model.reset(); f.read_error = "TAG0: truncated"; }, {"R02"}},
-        {"R03", er(), [](auto& f) { f.type_section = "TCRF"; }, {"R03"}},
+        {"R03", er(), [](auto& f) { f.model->ownTypeTable = false; }, {"R03"}},
         {"R04", er(), [](auto& f) { f.sdk = "20150100"; }, {"R04"}},
-        {"R05", er(), [](auto& f) { f.types["hkaiNavMesh"].size = 200; }, {"R05"}},
-        {"R06", er(), [](auto& f) { f.types["hkaiNavMesh::Face"].members[5].offset = 15; }, {"R06"}},
+        {"R05", er(), [](auto& f) { f.model->layouts.navMesh.size = 200; }, {"R05"}},
+        {"R06", er(), [](auto& f) { f.model->layouts.face.members[5].offset = 15; }, {"R06"}},
         {"R07", er(), [](auto& f) { f.model->variants[1].name = "mediator"; }, {"R07"}},
-        {"R08", er(), [](auto& f) { f.model->variants.push_back({"hkaiNavMesh", "hkaiNavMesh"}); }, {"R08"}},
+        {"R08", er(), [](auto& f) { f.model->variants.push_back({"hkaiNavMesh", "hkaiNavMesh", "hkaiNavMesh", 0}); }, {"R08"}},
         {"R09", er(), [](auto& f) { f.model->variants.push_back(f.model->variants[1]); }, {"R09"}},
         {"R10", sekiro(), [](auto& f) { f.model->variants.erase(f.model->variants.begin() + 1); }, {"R10"}},
         {"R12", er(), [](auto& f) { f.model->variants.erase(f.model->variants.begin() + 1); }, {"R12"}},
-        {"R14", er(), [](auto& f) { f.types["hkVector4"].size = 12; }, {"R14"}},
+        {"R14", er(), [](auto& f) { f.model->layouts.vertex.size = 12; }, {"R14"}},
         {"R15", er(), [](auto& f) { mesh(f).faceData.push_back(0); }, {"R15"}},
         {"R16", er(), [](auto& f) { mesh(f).erosionRadius = 0.5f; }, {"R16"}},
         {"R17", sekiro(), [](auto& f) { mesh(f).userData = 1; }, {"R17"}},
@@ -188,7 +181,7 @@ std::vector<Case> cases() {
         {"R53", er(), [](auto& f) { mesh(f).aabb.min.x -= 5.0f; }, {"R53"}},
         {"R54", er(), [](auto& f) { mesh(f).faceData[2] = 2; }, {"R54"}},
         {"R55", er(), [](auto& f) { mesh(f).edgeData[2] = 1; }, {"R55"}},
-        {"R56", sekiro(), [](auto& f) { f.types["hkaiDirectedGraphExplicitCost::Node"].size = 12; }, {"R56"}},
+        {"R56", sekiro(), [](auto& f) { f.model->layouts.graphNode.size = 12; }, {"R56"}},
         {"R57", sekiro(), [](auto& f) { f.model->graph->positions.pop_back(); }, {"R57"}},
         {"R58", sekiro(), [](auto& f) { f.model->graph->nodeDataStriding = 1; }, {"R58"}},
         {"R59", sekiro(), [](auto& f) { f.model->graph->nodes[1].startEdgeIndex += 1; }, {"R59"}},
@@ -210,11 +203,12 @@ std::vector<Case> cases() {
          {"R63"}},
         {"R64", wide_sekiro(), [](auto& f) { f.model->graph->positions[0].x = 0; }, {"R64"}},
         {"R65", sekiro(), [](auto& f) { f.model->graph->positions[0].x = mesh(f).aabb.max.x + 0.5f; }, {"R65"}},
-        {"R66", er(), [](auto& f) { f.types["hkcdCompressedAabbCodecs::Aabb6BytesCodec"].size = 5; }, {"R66"}},
+        {"R66", er(), [](auto& f) { f.model->layouts.treeNode.size = 5; }, {"R66"}},
         {"R67", er(), [](auto& f) { f.model->mediator->navMeshIsFileMesh = false; }, {"R67"}},
+        {"R68", er(), [](auto& f) { f.model->mediator->hasTreeImpl = false; }, {"R68"}},
         {"R69", er(), [](auto& f) { f.model->mediator->nodes[0].loData = 5; }, {"R69"}},
         {"R70", er(), [](auto& f) { f.model->mediator->nodes.push_back({}); }, {"R69", "R70"}},
-        {"R71", er(), [](auto& f) { f.model->mediator->nodes.back().loData = 0; }, {"R71"}},
+        {"R71", er(), [](auto& f) { auto& n = f.model->mediator->nodes.back(); n.loData = static_cast<std::uint16_t>((n.loData + 1) % 12); }, {"R71"}},
         {"R72", er(), [](auto& f) { f.model->mediator->nodes.back().xyz[0] = 0xF0; }, {"R72"}},
         {"R74", sekiro(),
          [](auto& f) {
@@ -244,7 +238,7 @@ std::vector<Case> cases() {
              m.faces.back().startUserEdgeIndex = static_cast<std::int32_t>(R);
          },
          {"R83"}},
-        {"R84", er(), [](auto& f) { f.types["hkaiUserEdgeUtils::UserEdgeSetup"].members.pop_back(); }, {"R84"}},
+        {"R84", er(), [](auto& f) { f.model->layouts.userEdgeSetup.members.pop_back(); }, {"R84"}},
         {"R85", er(), [](auto& f) { (*f.model->userEdgeSetups)[0].worldUpA = {0, 0, 1, 0}; }, {"R85"}},
         {"R86", er(), [](auto& f) { (*f.model->userEdgeSetups)[0].forceAlign = 0; }, {"R86"}},
         {"R87", er(), [](auto& f) { (*f.model->userEdgeSetups)[0].direction = 2; }, {"R87"}},
@@ -255,7 +249,7 @@ std::vector<Case> cases() {
              mesh(f).edgeData.push_back(0);
          },
          {"R34", "R35", "R74", "R89"}},
-        {"R90", er(), [](auto& f) { f.types["hkaiUserEdgeUtils::Obb"].size = 96; }, {"R90"}},
+        {"R90", er(), [](auto& f) { f.model->layouts.obb.size = 96; }, {"R90"}},
         {"R91", er(), [](auto& f) { (*f.model->userEdgeSetups)[0].obbB.transform[0] = 2; }, {"R91"}},
         {"R92", er(), [](auto& f) { (*f.model->userEdgeSetups)[0].obbA.transform[7] = 1; }, {"R92"}},
         {"R93", sekiro(), [](auto& f) { (*f.model->userEdgeSetups)[0].obbA.transform[3] = 0; }, {"R93"}},
