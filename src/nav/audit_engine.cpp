@@ -22,6 +22,16 @@ std::optional<std::string> sdk_of(const AuditTagfile& f) {
     return std::nullopt;
 }
 
+std::string short_sci(double v) {
+    std::string s = fmt::format("{:.1e}", v);  // "9.8e-04"
+    auto e = s.find('e');
+    if (e == std::string::npos) return s;
+    std::string mantissa = s.substr(0, e), exponent = s.substr(e + 1);
+    char sign = exponent[0] == '-' ? '-' : 0;
+    std::size_t digits = exponent.find_first_not_of("+-0");
+    return mantissa + "e" + (sign ? "-" : "") + (digits == std::string::npos ? "0" : exponent.substr(digits));
+}
+
 std::string float_bits(float f) {
     std::uint32_t b;
     std::memcpy(&b, &f, 4);

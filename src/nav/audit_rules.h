@@ -80,6 +80,9 @@ struct ExpectedMember {
 std::string layout_mismatch(const fromsoft::RecordInfo& t, const char* role, std::uint32_t size,
                             std::span<const ExpectedMember> members);
 
+/// A number in short scientific notation as the spec prints it: "9.8e-4".
+std::string short_sci(double v);
+
 /// A float as its value and bit pattern: "2.4 (0x40199999)".
 std::string float_bits(float f);
 /// ULP distance of two float32 values (monotone mapping of their bits).

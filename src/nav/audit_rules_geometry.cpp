@@ -47,7 +47,7 @@ void r39(RuleCheck& c) {
             if (g.convexity.reflex_sine > 1e-3) c.values().count("with_sine_tolerance_1e-3");
         }
         c.check(g.convexity.convex, "face", i, [&] {
-            return fmt::format("{} edges, strongest reflex corner sin {:.2g}", edges_of(c, i), g.convexity.reflex_sine);
+            return fmt::format("{} edges, strongest reflex corner sin {}", edges_of(c, i), short_sci(g.convexity.reflex_sine));
         });
     });
 }
