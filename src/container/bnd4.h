@@ -48,6 +48,7 @@ struct Header {
     std::uint8_t extended = 4;                    ///< 0x32: 4 = hash table present
     std::uint8_t zero33 = 0;                      ///< 0x33
     std::uint32_t zero34 = 0;                     ///< 0x34
+    std::int64_t unused_hash_offset = 0;          ///< 0x38 when there is no hash table (kept as read)
 
     /// The logical format bits (FormatBit), undoing the disk bit order.
     std::uint8_t format() const noexcept;
