@@ -1,9 +1,305 @@
-// Placeholder: the commands of this area are registered here once it lands.
+// `navlab hkx check|types|dump|rewrite`: Havok TAG0 tagfiles, read strictly from their own type
+// table (src/havok).
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <set>
+
 #include "cli/commands.h"
+#include "cli/progress.h"
+#include "havok/object.h"
+#include "havok/tagfile.h"
+#include "havok/writer.h"
 #include "io/error.h"
+#include "io/file.h"
+#include "io/parallel.h"
 
 namespace navlab::cli {
+namespace {
 
-void add_hkx_commands(CLI::App&) {}
+using havok::Kind;
+using Json = nlohmann::ordered_json;
+
+/// A tagfile together with the bytes it views.
+struct Loaded {
+    std::vector<std::uint8_t> bytes;
+    havok::Tagfile tagfile;
+};
+
+/// Reads FILE (or one entry of a binder, when entry is set) strictly.
+std::unique_ptr<Loaded> load(const std::string& path, const std::string& entry) {
+    auto out = std::make_unique<Loaded>();
+    try {
+        if (!entry.empty())
+            throw Error("--entry needs the binder reader (src/container/binder_file.h), which is not merged into "
+                        "this build yet; extract the entry with `navlab unpack` and pass the .hkx file");
+        out->bytes = read_file(path);
+        out->tagfile = havok::read_tagfile(out->bytes);
+    } catch (Error& e) {
+        e.set_file(path);
+        throw;
+    }
+    return out;
+}
+
+std::string kind_name(Kind k) {
+    static const char* names[] = {"void", "opaque", "bool", "string", "int", "float", "pointer", "record", "array"};
+    auto i = static_cast<unsigned>(k);
+    return i < 9 ? names[i] : "?";
+}
+
+// ---- dump ----------------------------------------------------------------------------------
+
+struct DumpOptions {
+    bool full = false;
+    std::size_t summary_elements = 3;  ///< elements shown of a summarised array
+};
+
+class Dumper {
+public:
+    Dumper(const havok::Tagfile& file, DumpOptions options) : file_(file), options_(options) {}
+
+    Json object(havok::ItemIndex item) {
+        const havok::ObjectView obj = file_.object(item);
+        Json j;
+        j["item"] = item;
+        j["class"] = obj.type_name();
+        if (!seen_.insert(item).second) return j;  // shared: printed where first met
+        j["fields"] = record(obj);
+        return j;
+    }
+
+private:
+    Json record(const havok::ObjectView& obj) {
+        Json fields = Json::object();
+        for (const havok::Member& m : file_.types.all_members(obj.type_index())) {
+            if (!m.serialized()) continue;
+            fields[m.name] = value(havok::Value(file_, m.type, obj.offset() + m.offset));
+        }
+        return fields;
+    }
+
+    Json value(const havok::Value& v) {
+        const havok::Type& t = v.type();
+        switch (t.kind()) {
+            case Kind::Bool:
+            case Kind::Int:
+                return (t.resolved_format & havok::kFormatSigned) ? Json(v.as_int()) : Json(v.as_uint());
+            case Kind::Float:
+                return v.as_float();
+            case Kind::String:
+                return v.is_null() ? Json(nullptr) : Json(std::string(v.as_string()));
+            case Kind::Pointer: {
+                const havok::ItemIndex i = v.item();
+                return i ? object(i) : Json(nullptr);
+            }
+            case Kind::Record:
+                return record(v.as_object());
+            case Kind::Array:
+                if (t.is_inline_array() || t.is_hk_array()) return array(v.as_array(), t.is_inline_array());
+                return Json(nullptr);
+            default:
+                return Json(nullptr);
+        }
+    }
+
+    Json array(const havok::ArrayView& a, bool inline_array) {
+        const bool summarise = !options_.full && !inline_array && a.size() > options_.summary_elements;
+        const std::uint32_t shown = summarise ? static_cast<std::uint32_t>(options_.summary_elements) : a.size();
+        Json elements = Json::array();
+        for (std::uint32_t i = 0; i < shown; ++i) elements.push_back(value(a[i]));
+        if (inline_array || !summarise) return elements;
+        Json j;
+        j["count"] = a.size();
+        j["elementType"] = file_.types.full_name(a.element_type());
+        j["first"] = std::move(elements);
+        // Pointers inside the hidden elements still lead to objects: list them so nothing is lost.
+        Json more = Json::array();
+        for (std::uint32_t i = shown; i < a.size(); ++i) collect_pointers(a[i], more);
+        if (!more.empty()) j["objects"] = std::move(more);
+        return j;
+    }
+
+    void collect_pointers(const havok::Value& v, Json& out) {
+        const havok::Type& t = v.type();
+        if (t.kind() == Kind::Pointer) {
+            if (havok::ItemIndex i = v.item()) out.push_back(object(i));
+        } else if (t.kind() == Kind::Record) {
+            const havok::ObjectView o = v.as_object();
+            for (const havok::Member& m : file_.types.all_members(o.type_index()))
+                if (m.serialized()) collect_pointers(havok::Value(file_, m.type, o.offset() + m.offset), out);
+        }
+    }
+
+    const havok::Tagfile& file_;
+    DumpOptions options_;
+    std::set<havok::ItemIndex> seen_;
+};
+
+/// Text rendering of the dump: one line per scalar, indented by depth.
+void print_text(const Json& j, const std::string& key, int depth, std::string& out) {
+    std::string pad(depth * 2, ' ');
+    std::string head = pad + (key.empty() ? "" : key + ": ");
+    if (j.is_object() && j.contains("class") && j.contains("item")) {
+        out += fmt::format("{}{} (item {}){}\n", head, j["class"].get<std::string>(), j["item"].get<int>(),
+                           j.contains("fields") ? "" : " (shown above)");
+        if (j.contains("fields"))
+            for (auto& [k, v] : j["fields"].items()) print_text(v, k, depth + 1, out);
+    } else if (j.is_object()) {
+        out += head.empty() ? "" : head + "\n";
+        for (auto& [k, v] : j.items()) print_text(v, k, depth + 1, out);
+    } else if (j.is_array()) {
+        bool scalars = std::all_of(j.begin(), j.end(), [](const Json& e) { return e.is_primitive(); });
+        if (scalars) {
+            out += head + j.dump() + "\n";
+        } else {
+            out += head + "\n";
+            for (std::size_t i = 0; i < j.size(); ++i) print_text(j[i], fmt::format("[{}]", i), depth + 1, out);
+        }
+    } else {
+        out += head + j.dump() + "\n";
+    }
+}
+
+// ---- types ---------------------------------------------------------------------------------
+
+void print_types(const havok::Tagfile& file) {
+    const havok::TypeTable& types = file.types;
+    fmt::print("SDK {} — {} types, {} items\n", file.sdk_version, types.size(), file.items.size() - 1);
+    for (havok::TypeIndex t = 1; t <= types.size(); ++t) {
+        const havok::Type& type = types[t];
+        std::string line = fmt::format("{:4} {} [{} {}/{}", t, types.full_name(t), kind_name(type.kind()),
+                                       type.resolved_size, type.resolved_alignment);
+        if (type.parent) line += fmt::format(", parent {}", types.full_name(type.parent));
+        if (type.resolved_subtype) line += fmt::format(", subtype {}", types.full_name(type.resolved_subtype));
+        if (type.optionals & havok::kOptVersion) line += fmt::format(", v{}", type.version);
+        if (type.flags) line += fmt::format(", flags {}", type.flags);
+        if (type.hash) line += fmt::format(", hash {}", *type.hash);
+        fmt::print("{}]\n", line);
+        for (const havok::Member& m : type.members)
+            fmt::print("       +{:<4} {} : {}{}\n", m.offset, m.name, types.full_name(m.type),
+                       m.serialized() ? "" : " (not serialized)");
+        for (const havok::Interface& i : type.interfaces)
+            fmt::print("       interface {} @ {}\n", types.full_name(i.type), i.offset);
+    }
+}
+
+}  // namespace
+
+void add_hkx_commands(CLI::App& app) {
+    auto* hkx = app.add_subcommand("hkx", "Havok TAG0 tagfiles: check, list types, dump objects, rewrite");
+    hkx->require_subcommand(1);
+
+    static std::vector<std::string> check_files;
+    static std::string entry;
+    static bool json = false, full = false;
+    auto* check = hkx->add_subcommand("check", "Strictly read tagfiles; exit 0 only when all pass");
+    check->footer(
+        "  Inputs: tagfiles (TAG0). Every section, type record, item, reference, PTCH and THSH entry is\n"
+        "  verified (docs/havok.md). Errors name the file, the byte offset and what was expected;\n"
+        "  warnings (ordering, non-minimal integers) are printed but do not fail.\n"
+        "Example: navlab hkx check n10_01_00_00_001700.hkx");
+    check->add_option("files", check_files, "Tagfiles")->required();
+    check->add_option("--entry", entry, "Binder entry (name or index) to read instead of a plain tagfile");
+    check->add_flag("--json", json, "Print one JSON object per file");
+    check->callback([] {
+        std::vector<std::string> reports(check_files.size());
+        std::vector<char> failed(check_files.size(), 0);
+        Progress progress("check", check_files.size());
+        parallel_for(check_files.size(), 0, [&](std::size_t i) {
+            Json j;
+            j["file"] = check_files[i];
+            try {
+                auto loaded = load(check_files[i], entry);
+                const havok::Tagfile& t = loaded->tagfile;
+                j["ok"] = true;
+                j["sdk"] = t.sdk_version;
+                j["types"] = t.types.size();
+                j["items"] = t.items.size() - 1;
+                Json warnings = Json::array();
+                std::string text = fmt::format("{}: ok (SDK {}, {} types, {} items, {} warnings)\n", check_files[i],
+                                               t.sdk_version, t.types.size(), t.items.size() - 1, t.warnings.size());
+                for (const havok::Warning& w : t.warnings) {
+                    warnings.push_back({{"offset", w.offset}, {"message", w.message}});
+                    text += fmt::format("{}: warning: offset {}: {}\n", check_files[i], hex(w.offset), w.message);
+                }
+                j["warnings"] = warnings;
+                reports[i] = json ? j.dump() + "\n" : text;
+            } catch (const Error& e) {
+                failed[i] = 1;
+                j["ok"] = false;
+                j["error"] = e.what();
+                reports[i] = json ? j.dump() + "\n" : fmt::format("{}\n", e.what());
+            }
+            progress.tick();
+        });
+        for (std::size_t i = 0; i < reports.size(); ++i) std::fputs(reports[i].c_str(), failed[i] ? stderr : stdout);
+        if (std::count(failed.begin(), failed.end(), 1)) set_exit(kFailed);
+    });
+
+    static std::string types_file;
+    auto* types = hkx->add_subcommand("types", "List a tagfile's type table");
+    types->footer(
+        "  Input: one tagfile. Output: every type with kind, size/alignment, parent, subtype, version,\n"
+        "  flags, hash, its declared members (offset, name, type) and interfaces.\n"
+        "Example: navlab hkx types n10_01_00_00_001700.hkx");
+    types->add_option("file", types_file, "Tagfile")->required();
+    types->add_option("--entry", entry, "Binder entry (name or index)");
+    types->callback([] { print_types(load(types_file, entry)->tagfile); });
+
+    static std::string dump_file;
+    auto* dump = hkx->add_subcommand("dump", "Print the object tree of a tagfile");
+    dump->footer(
+        "  Input: one tagfile. Output: the objects from the root hkRootLevelContainer, with class and\n"
+        "  field names; shared objects are printed once. Arrays show their first 3 elements unless --full.\n"
+        "Example: navlab hkx dump n10_01_00_00_001700.hkx --json > mesh.json");
+    dump->add_option("file", dump_file, "Tagfile")->required();
+    dump->add_option("--entry", entry, "Binder entry (name or index)");
+    dump->add_flag("--json", json, "JSON output");
+    dump->add_flag("--full", full, "Print every array element");
+    dump->callback([] {
+        auto loaded = load(dump_file, entry);
+        try {
+            Dumper dumper(loaded->tagfile, DumpOptions{full});
+            Json root = dumper.object(1);
+            if (json) {
+                fmt::print("{}\n", root.dump(2));
+            } else {
+                std::string out;
+                print_text(root, "", 0, out);
+                fmt::print("{}", out);
+            }
+        } catch (Error& e) {
+            e.set_file(dump_file);
+            throw;
+        }
+    });
+
+    static std::string rewrite_in, rewrite_out;
+    auto* rewrite = hkx->add_subcommand("rewrite", "Read a tagfile and write it again with navlab's writer");
+    rewrite->footer(
+        "  Input: a tagfile; output: the same objects written by the round-trip writer (DATA layout, item\n"
+        "  numbering, PTCH, THSH and type order derived again). Reports whether the bytes are identical.\n"
+        "Example: navlab hkx rewrite n10_01_00_00_001700.hkx /tmp/out.hkx");
+    rewrite->add_option("input", rewrite_in, "Tagfile")->required();
+    rewrite->add_option("output", rewrite_out, "Output tagfile")->required();
+    rewrite->add_option("--entry", entry, "Binder entry (name or index)");
+    rewrite->callback([] {
+        auto loaded = load(rewrite_in, entry);
+        std::vector<std::uint8_t> out;
+        try {
+            out = havok::write_tagfile(loaded->tagfile);
+        } catch (Error& e) {
+            e.set_file(rewrite_in);
+            throw;
+        }
+        write_file_atomic(rewrite_out, out);
+        const bool same = out.size() == loaded->tagfile.file.size() &&
+                          std::equal(out.begin(), out.end(), loaded->tagfile.file.begin());
+        fmt::print("{} -> {}: {} bytes, {}\n", rewrite_in, rewrite_out, out.size(),
+                   same ? "byte-identical" : "differs from the input");
+    });
+}
 
 }  // namespace navlab::cli

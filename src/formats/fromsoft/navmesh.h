@@ -3,10 +3,15 @@
 // bytes), so arrays can be filled with one copy from a tagfile and written back unchanged.
 // Every field is kept, including the ones that are "not data" (vertex w, face padding), so a
 // model read from a file writes back byte for byte.
+//
+// Besides the objects, a NavTagfile keeps what the audit needs to judge the file itself: the
+// SDK version, the root variants, the layouts of the modelled records as the file's own type
+// table states them (LayoutSummary), per-class object counts and the strict reader's warnings.
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,14 +21,22 @@ namespace navlab::fromsoft {
 /// Value of oppositeEdge / oppositeFace on the mesh boundary.
 inline constexpr std::uint32_t kNoOpposite = 0xFFFFFFFFu;
 
+/// SDKV values of the two games.
+inline constexpr std::uint32_t kSdkSekiro = 20160200;
+inline constexpr std::uint32_t kSdkEldenRing = 20180100;
+
 struct Vec4 {
     float x = 0, y = 0, z = 0, w = 0;
+
+    friend bool operator==(const Vec4&, const Vec4&) = default;
 };
 static_assert(sizeof(Vec4) == 16);
 
 /// hkAabb: min and max corners; the w lanes hold the margin (-m on min, +m on max).
 struct Aabb {
     Vec4 min, max;
+
+    friend bool operator==(const Aabb&, const Aabb&) = default;
 };
 static_assert(sizeof(Aabb) == 32);
 
@@ -35,6 +48,8 @@ struct Face {
     std::int16_t numUserEdges = 0;
     std::int16_t clusterIndex = -1;  ///< Sekiro: graph node; Elden Ring: -1
     std::uint16_t padding = 0xCDCD;  ///< serialized; 0xCDCD on every real face
+
+    friend bool operator==(const Face&, const Face&) = default;
 };
 static_assert(sizeof(Face) == 16);
 
@@ -46,7 +61,9 @@ struct Edge {
     std::uint32_t oppositeFace = kNoOpposite;
     std::uint8_t flags = 4;  ///< 4 on regular edges, 20 or 52 on user edges
     std::uint8_t paddingByte = 0;
-    std::uint16_t userEdgeCost = 0;  ///< hkHalf16 bits
+    std::uint16_t userEdgeCost = 0;  ///< hkHalf16 bits (half.h)
+
+    friend bool operator==(const Edge&, const Edge&) = default;
 };
 static_assert(sizeof(Edge) == 20);
 
@@ -63,20 +80,29 @@ struct NavMesh {
     Aabb aabb;
     float erosionRadius = 0;
     std::uint64_t userData = 0;
-    std::uint32_t streamingSetCount = 0;  ///< empty on every real mesh
-    bool hasClearanceCacheSeeding = false;  ///< the opaque seeding object is present
+    std::uint32_t streamingSetCount = 0;  ///< length of streamingSets (empty on every real mesh)
+    /// The clearanceCacheSeedingDataSet pointer is non-null. Its content is opaque to navlab:
+    /// it is not modelled and the writer does not emit it (the pointer is written null).
+    bool hasClearanceCacheSeeding = false;
+    std::uint32_t clearanceCacheDataCount = 0;  ///< length of its cacheDatas (read only)
+
+    friend bool operator==(const NavMesh&, const NavMesh&) = default;
 };
 
 /// hkaiDirectedGraphExplicitCost::Node (8 bytes).
 struct GraphNode {
     std::int32_t startEdgeIndex = 0;
     std::int32_t numEdges = 0;
+
+    friend bool operator==(const GraphNode&, const GraphNode&) = default;
 };
 /// hkaiDirectedGraphExplicitCost::Edge (8 bytes).
 struct GraphEdge {
-    std::uint16_t cost = 0;  ///< hkHalf16 bits
+    std::uint16_t cost = 0;  ///< hkHalf16 bits (half.h)
     std::uint16_t flags = 0;
     std::uint32_t target = 0;  ///< node index
+
+    friend bool operator==(const GraphEdge&, const GraphEdge&) = default;
 };
 static_assert(sizeof(GraphNode) == 8 && sizeof(GraphEdge) == 8);
 
@@ -88,14 +114,18 @@ struct DirectedGraph {
     std::vector<std::uint32_t> nodeData, edgeData;
     std::int32_t nodeDataStriding = 0;
     std::int32_t edgeDataStriding = 0;
-    std::uint32_t streamingSetCount = 0;
+    std::uint32_t streamingSetCount = 0;  ///< length of streamingSets (read only)
+
+    friend bool operator==(const DirectedGraph&, const DirectedGraph&) = default;
 };
 
-/// hkcdStaticTree Aabb6BytesCodec node: 3 axis-nibble bytes, hiData, loData.
+/// hkcdStaticTree Aabb6BytesCodec node: 3 axis-nibble bytes, hiData, loData (aabb_tree6.h).
 struct AabbTreeNode6 {
     std::array<std::uint8_t, 3> xyz{};
     std::uint8_t hiData = 0;
     std::uint16_t loData = 0;
+
+    friend bool operator==(const AabbTreeNode6&, const AabbTreeNode6&) = default;
 };
 static_assert(sizeof(AabbTreeNode6) == 6);
 
@@ -103,7 +133,11 @@ static_assert(sizeof(AabbTreeNode6) == 6);
 struct QueryMediator {
     std::vector<AabbTreeNode6> nodes;  ///< pre-order
     Aabb domain;
-    bool navMeshIsFileMesh = true;  ///< the mediator's navMesh is the tagfile's mesh
+    bool navMeshIsFileMesh = true;  ///< navMesh is the item of the hkaiNavMesh root variant
+    std::uint32_t navMeshItem = 0;  ///< item index navMesh points to (0 = null; read only)
+    /// Type name of the object `tree` points to ("hkcdStaticAabbTree"); empty when null.
+    std::string treeClass = "hkcdStaticAabbTree";
+    bool hasTreeImpl = true;  ///< the tree's treePtr is non-null
 };
 
 /// hkaiUserEdgeUtils::Obb: transform as 16 raw floats (3 rotation columns of 4, translation,
@@ -111,6 +145,8 @@ struct QueryMediator {
 struct Obb {
     std::array<float, 16> transform{};
     Vec4 halfExtents;
+
+    friend bool operator==(const Obb&, const Obb&) = default;
 };
 static_assert(sizeof(Obb) == 80);
 
@@ -120,18 +156,74 @@ struct UserEdgeSetup {
     std::uint32_t userDataA = 0, userDataB = 0;
     float costAtoB = 0, costBtoA = 0;
     Vec4 worldUpA, worldUpB;
-    std::uint8_t direction = 0, space = 0, forceAlign = 0;
+    std::uint8_t direction = 0, space = 0, forceAlign = 0;  ///< raw storage bytes
+
+    friend bool operator==(const UserEdgeSetup&, const UserEdgeSetup&) = default;
 };
 
 /// One root variant of the tagfile's hkRootLevelContainer.
 struct RootVariant {
     std::string name, className;
+    std::string typeName;  ///< type of the object `variant` points to; empty when null
+    std::uint32_t item = 0;  ///< item index of that object (0 = null)
+};
+
+/// One member of a record as the file's own type table declares it.
+struct MemberInfo {
+    std::string name;
+    std::uint32_t offset = 0;  ///< from the start of the object (parent members included)
+    std::uint32_t size = 0;  ///< byte size of the member's type
+    std::string typeName;  ///< the member's declared type ("hkaiIndex<hkInt32>", "hkHalf16")
+    /// Format word of the type after following aliases (§4.5 of the tagfile spec): kind in
+    /// bits 0-3 (4 Int, 5 Float, 7 Record, 8 Array...), 0x200 signed, 0x20 inline array.
+    std::uint32_t format = 0;
+    std::uint32_t flags = 0;  ///< member flags (32 = serialized field, 1 = not serialized)
+};
+
+/// The layout of one record type in the file's own type table; absent when name is empty.
+struct RecordInfo {
+    std::string name;
+    std::uint32_t size = 0, alignment = 0, version = 0;
+    std::uint32_t format = 0;  ///< resolved format word (0x7 record, 0x428 hkVector4...)
+    std::vector<MemberInfo> members;  ///< declared by this type and its parents, by offset
+
+    bool present() const noexcept { return !name.empty(); }
+    /// The member called `member`, or nullptr.
+    const MemberInfo* find(const std::string& member) const {
+        for (const MemberInfo& m : members)
+            if (m.name == member) return &m;
+        return nullptr;
+    }
+};
+
+/// Layouts of the modelled records, by role, as found in the file (R05, R06, R14, R56, R66,
+/// R84, R90 of the audit). A role whose class the file does not hold stays absent.
+struct LayoutSummary {
+    RecordInfo navMesh, face, edge;  ///< hkaiNavMesh, hkaiNavMesh::Face, hkaiNavMesh::Edge
+    RecordInfo vertex;  ///< element type of hkaiNavMesh.vertices (hkVector4)
+    RecordInfo graph, graphNode, graphEdge;  ///< hkaiDirectedGraphExplicitCost and its records
+    RecordInfo treeNode;  ///< element type of the tree's nodes (Aabb6BytesCodec)
+    RecordInfo userEdgeSetup, obb;  ///< hkaiUserEdgeUtils::UserEdgeSetup and ::Obb
+    RecordInfo obbTransform;  ///< type of Obb.transform (hkTransform, format 0x1028)
+};
+
+/// A deviation the strict reader accepted but reported (non-zero padding, odd ordering...).
+struct ReadWarning {
+    std::uint64_t offset = 0;  ///< absolute byte offset in the tagfile (or ~0 when unknown)
+    std::string field;  ///< field path
+    std::string message;
 };
 
 /// Everything navlab models in one navmesh tagfile.
 struct NavTagfile {
     std::uint32_t sdkVersion = 0;  ///< 20160200 (Sekiro) or 20180100 (Elden Ring)
-    std::vector<RootVariant> variants;
+    std::string sdkString;  ///< SDKV as stored ("20180100"); read only, the writer uses sdkVersion
+    bool ownTypeTable = true;  ///< TAG0 holds a TYPE section (no compendium reference)
+    std::vector<RootVariant> variants;  ///< in file order (read only; the writer derives them)
+    std::map<std::string, std::uint32_t> objectCounts;  ///< pointer items per type name
+    LayoutSummary layouts;  ///< read only: the writer emits the standard layouts
+    std::vector<ReadWarning> warnings;  ///< strict-read warnings, in file order
+
     NavMesh mesh;
     std::optional<DirectedGraph> graph;
     std::optional<QueryMediator> mediator;

@@ -1,0 +1,68 @@
+// BinderFile — opens any FromSoftware file by path (DCX around BND4, bare BND4, DCX around
+// anything, or a plain file) and presents it as a list of entries. This is what the other
+// areas use to get at navmesh tagfiles without caring about the container chain.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "codec/dcx.h"
+#include "container/bnd4.h"
+
+namespace navlab {
+class InputFile;
+}
+
+namespace navlab::container {
+
+/// One entry of an opened file. `data` stays valid while the BinderFile lives.
+struct Entry {
+    std::size_t index = 0;  ///< position in the binder (0 for a non-binder)
+    std::int32_t id = 0;    ///< binder ID (0 for a non-binder)
+    std::string name;       ///< full entry name, UTF-8 (file name for a non-binder)
+    std::span<const std::uint8_t> data;
+};
+
+class BinderFile {
+public:
+    /// Opens `path`: decompresses a DCX, parses a BND4 payload; anything else becomes one
+    /// entry named by the file name. Errors get the file name and context such as
+    /// "DCX payload: BND4 entry 3".
+    static BinderFile open(const std::filesystem::path& path);
+    /// Same as open() for bytes already in memory; `name` is used for errors and as the
+    /// entry name of a non-binder.
+    static BinderFile from_bytes(std::vector<std::uint8_t> bytes, const std::string& name);
+
+    BinderFile(BinderFile&&) noexcept;
+    BinderFile& operator=(BinderFile&&) noexcept;
+    ~BinderFile();
+
+    const std::vector<Entry>& entries() const noexcept { return entries_; }
+    /// Finds an entry by decimal index ("3"), full name, or name without its folders
+    /// ("n10_00_00_00_001000.hkx"). Throws navlab::Error when none or several match.
+    const Entry& find_entry(std::string_view name_or_index) const;
+    /// The binder (is_binder only).
+    const bnd4::Binder& binder() const;
+    /// The bytes inside the DCX (or the file itself when not compressed).
+    std::span<const std::uint8_t> payload() const noexcept { return payload_; }
+
+    std::optional<dcx::Header> dcx;  ///< set when the file was compressed
+    bool is_binder = false;          ///< payload is a BND4
+
+private:
+    BinderFile() = default;
+    void parse(const std::string& name);
+    std::unique_ptr<InputFile> file_;
+    std::vector<std::uint8_t> owned_;
+    std::span<const std::uint8_t> payload_;
+    bnd4::Binder binder_;
+    std::vector<Entry> entries_;
+};
+
+}  // namespace navlab::container

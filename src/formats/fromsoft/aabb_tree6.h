@@ -1,0 +1,102 @@
+// hkcdStaticAabbTree with 6-byte nodes (hkcdCompressedAabbCodecs::Aabb6BytesCodec), the query
+// tree of Elden Ring navmeshes: decoding into boxes with full validation, and an encoder that
+// builds a valid tree over a mesh's faces.
+//
+// The rule (page ../shared/seeds/000, tagfile spec §15, audit "Decoding D"): nodes are stored
+// in pre-order; data = hiData << 16 | loData. Bit 23 set: internal node, first child the next
+// node, second child 2 × (data & 0x7FFFFF) nodes on (data & 0x7FFFFF = leaves of the first
+// subtree). Bit 23 clear: a leaf, data = face index. Each node's box is its parent's box
+// shrunk per axis k, with e = parent extent, h = xyz[k] >> 4, l = xyz[k] & 15:
+//   min = parent.min + e·h²/226,  max = parent.max − e·l²/226   (float64),
+// and the root shrinks the xyz lanes of the tree's domain the same way.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "formats/fromsoft/navmesh.h"
+
+namespace navlab::fromsoft {
+
+/// Bit 23 of a node's data: set on internal nodes.
+inline constexpr std::uint32_t kTreeInternalBit = 0x800000u;
+/// Mask of the 23 payload bits (face index of a leaf, first-subtree leaves of an internal node).
+inline constexpr std::uint32_t kTreePayloadMask = 0x7FFFFFu;
+
+/// An axis-aligned box in float64 (decoded tree boxes are computed in float64).
+struct Box3 {
+    std::array<double, 3> min{}, max{};
+};
+
+/// data = hiData << 16 | loData of a node.
+constexpr std::uint32_t tree_node_data(const AabbTreeNode6& node) noexcept {
+    return static_cast<std::uint32_t>(node.hiData) << 16 | node.loData;
+}
+constexpr bool tree_node_is_internal(const AabbTreeNode6& node) noexcept {
+    return (tree_node_data(node) & kTreeInternalBit) != 0;
+}
+
+/// A child's box from its parent's box and the child's three nibble bytes.
+/// @param parent the parent's decoded box (the domain's xyz for the root).
+/// @param xyz    the child's axis bytes: high nibble shrinks min, low nibble shrinks max.
+Box3 shrink_box(const Box3& parent, const std::array<std::uint8_t, 3>& xyz) noexcept;
+
+/// The xyz lanes of an hkAabb as a float64 box.
+Box3 box_of(const Aabb& aabb) noexcept;
+
+/// One leaf of a decoded tree.
+struct TreeLeaf {
+    std::uint32_t node = 0;  ///< node index (pre-order)
+    std::uint32_t face = 0;  ///< the leaf's data: a face index (not range-checked here)
+};
+
+/// The result of decoding a tree. When `valid` is false, `problemNode` and `problem` say
+/// where and why the walk stopped; boxes and leaves hold what was decoded up to there.
+struct DecodedAabbTree {
+    bool valid = false;
+    std::uint32_t problemNode = 0;  ///< node index where the walk failed
+    std::string problem;  ///< e.g. "second child 250 out of range (119 nodes)"
+    std::vector<Box3> boxes;  ///< per node (pre-order); nodes not reached keep a zero box
+    std::vector<TreeLeaf> leaves;  ///< in pre-order
+    std::uint32_t internalNodes = 0;
+};
+
+/// Decodes a 6-byte pre-order tree into one box per node and the list of leaves, checking
+/// that every child index is in range, that each first subtree ends exactly where the second
+/// child starts and that the root's subtree covers every node exactly once. Iterative (explicit
+/// stack): safe on degenerate, deep or hostile trees; O(nodes) time and memory. Never throws
+/// for bad tree data. An empty tree is valid (no boxes, no leaves).
+/// @param nodes  the tree's nodes in file order.
+/// @param domain the tree's domain (its xyz lanes are the root's parent box).
+DecodedAabbTree decode_aabb_tree6(std::span<const AabbTreeNode6> nodes, const Aabb& domain);
+
+/// Bounds of each face's corners (the `a` vertex of each of its regular edges), in float64.
+/// Throws navlab::Error (field "face N") when a face's edge range or a vertex index is out of
+/// range or a face has no edge.
+/// @param mesh the navmesh.
+std::vector<Box3> face_corner_boxes(const NavMesh& mesh);
+
+/// Builds a tree over boxes: 2 × boxes − 1 nodes in pre-order, one leaf per box (leaf data =
+/// the box's index), split at the median of the box centres along the widest axis
+/// (deterministic). Nibbles are chosen so every decoded box contains its boxes exactly (the
+/// decode of shrink_box is replayed, so containment holds in float64 without tolerance).
+/// @param boxes  one box per face; at most 2^23 boxes.
+/// @param domain the tree's domain; its xyz lanes must contain every box.
+/// @return the nodes; empty when boxes is empty. Throws navlab::Error on too many boxes or a
+///         domain that does not contain them.
+std::vector<AabbTreeNode6> encode_aabb_tree6(std::span<const Box3> boxes, const Aabb& domain);
+
+/// The domain real Elden Ring files use: the bounds of all the mesh's vertices in all four
+/// lanes, w included (tagfile spec §15); ±FLT_MAX in every lane when the mesh has no face.
+/// @param mesh the navmesh.
+Aabb tree_domain_of(const NavMesh& mesh);
+
+/// A query mediator for `mesh`: the tree over its faces' corner boxes with the domain of
+/// tree_domain_of (no node and a ±FLT_MAX domain for a mesh without faces).
+/// @param mesh the navmesh. Throws navlab::Error as face_corner_boxes does.
+QueryMediator build_query_mediator(const NavMesh& mesh);
+
+}  // namespace navlab::fromsoft

@@ -1,0 +1,314 @@
+// read_nav_tagfile: the navmesh model from a tagfile's own type table, by member name.
+#include <bit>
+#include <charconv>
+#include <cstddef>
+#include <cstring>
+#include <unordered_map>
+
+#include "formats/fromsoft/half.h"
+#include "formats/fromsoft/nav_tagfile.h"
+#include "havok/object.h"
+#include "havok/tagfile.h"
+#include "io/error.h"
+
+namespace navlab::fromsoft {
+namespace {
+
+static_assert(std::endian::native == std::endian::little, "the model's records are copied as little-endian bytes");
+
+using havok::ArrayView;
+using havok::Kind;
+using havok::ObjectView;
+using havok::TypeIndex;
+using havok::Value;
+
+/// How one model field is filled from the file member of the same name.
+enum class FieldKind { Raw, Int, Float, Half };
+
+/// A model field: member name in the file, place and width in the model struct.
+struct FieldMap {
+    const char* name;
+    std::size_t offset, size;
+    FieldKind kind;
+};
+
+#define NAVLAB_FIELD(T, member, kind) FieldMap{#member, offsetof(T, member), sizeof(T::member), FieldKind::kind}
+
+constexpr FieldMap kFaceFields[] = {
+    NAVLAB_FIELD(Face, startEdgeIndex, Int), NAVLAB_FIELD(Face, startUserEdgeIndex, Int),
+    NAVLAB_FIELD(Face, numEdges, Int),       NAVLAB_FIELD(Face, numUserEdges, Int),
+    NAVLAB_FIELD(Face, clusterIndex, Int),   NAVLAB_FIELD(Face, padding, Int),
+};
+constexpr FieldMap kEdgeFields[] = {
+    NAVLAB_FIELD(Edge, a, Int),     NAVLAB_FIELD(Edge, b, Int),           NAVLAB_FIELD(Edge, oppositeEdge, Int),
+    NAVLAB_FIELD(Edge, oppositeFace, Int), NAVLAB_FIELD(Edge, flags, Int), NAVLAB_FIELD(Edge, paddingByte, Int),
+    NAVLAB_FIELD(Edge, userEdgeCost, Half),
+};
+constexpr FieldMap kGraphNodeFields[] = {
+    NAVLAB_FIELD(GraphNode, startEdgeIndex, Int),
+    NAVLAB_FIELD(GraphNode, numEdges, Int),
+};
+constexpr FieldMap kGraphEdgeFields[] = {
+    NAVLAB_FIELD(GraphEdge, cost, Half),
+    NAVLAB_FIELD(GraphEdge, flags, Int),
+    NAVLAB_FIELD(GraphEdge, target, Int),
+};
+constexpr FieldMap kTreeNodeFields[] = {
+    NAVLAB_FIELD(AabbTreeNode6, xyz, Raw),
+    NAVLAB_FIELD(AabbTreeNode6, hiData, Int),
+    NAVLAB_FIELD(AabbTreeNode6, loData, Int),
+};
+constexpr FieldMap kSetupFields[] = {
+    NAVLAB_FIELD(UserEdgeSetup, obbA, Raw),        NAVLAB_FIELD(UserEdgeSetup, obbB, Raw),
+    NAVLAB_FIELD(UserEdgeSetup, userDataA, Int),   NAVLAB_FIELD(UserEdgeSetup, userDataB, Int),
+    NAVLAB_FIELD(UserEdgeSetup, costAtoB, Float),  NAVLAB_FIELD(UserEdgeSetup, costBtoA, Float),
+    NAVLAB_FIELD(UserEdgeSetup, worldUpA, Raw),    NAVLAB_FIELD(UserEdgeSetup, worldUpB, Raw),
+    NAVLAB_FIELD(UserEdgeSetup, direction, Int),   NAVLAB_FIELD(UserEdgeSetup, space, Int),
+    NAVLAB_FIELD(UserEdgeSetup, forceAlign, Int),
+};
+
+#undef NAVLAB_FIELD
+
+class ModelReader {
+public:
+    explicit ModelReader(const havok::Tagfile& file) : file_(file), types_(file.types) {
+        for (havok::ItemIndex i = 1; i < file.items.size(); ++i)
+            if (file.items[i].kind == havok::ItemKind::Pointer) itemAt_.emplace(file.items[i].offset, i);
+    }
+
+    NavTagfile read() {
+        NavTagfile nav;
+        nav.sdkString = file_.sdk_version;
+        std::uint32_t sdk = 0;
+        const char* end = nav.sdkString.data() + nav.sdkString.size();
+        if (std::from_chars(nav.sdkString.data(), end, sdk).ptr == end) nav.sdkVersion = sdk;
+        for (const havok::Warning& w : file_.warnings) nav.warnings.push_back({w.offset, "tagfile", w.message});
+        for (const havok::Item& item : file_.items)
+            if (item.kind == havok::ItemKind::Pointer) ++nav.objectCounts[types_.full_name(item.type)];
+
+        std::optional<ObjectView> mesh, graph, mediator, setups;
+        for (const havok::NamedVariant& v : file_.named_variants()) {
+            RootVariant rv{std::string(v.name), std::string(v.class_name), {}, 0};
+            if (v.object) {
+                rv.typeName = v.object->type_name();
+                rv.item = item_of(*v.object);
+                pick(mesh, *v.object, "hkaiNavMesh");
+                pick(graph, *v.object, "hkaiDirectedGraphExplicitCost");
+                pick(mediator, *v.object, "hkaiStaticTreeNavMeshQueryMediator");
+                pick(setups, *v.object, "hkaiUserEdgeSetupArray");
+            }
+            nav.variants.push_back(std::move(rv));
+        }
+        if (mesh) nav.mesh = read_mesh(*mesh, nav.layouts);
+        if (graph) nav.graph = read_graph(*graph, nav.layouts);
+        if (mediator) nav.mediator = read_mediator(*mediator, mesh ? item_of(*mesh) : 0, nav.layouts);
+        if (setups) nav.userEdgeSetups = read_setups(*setups, nav.layouts);
+        return nav;
+    }
+
+private:
+    static void pick(std::optional<ObjectView>& slot, const ObjectView& object, const char* type) {
+        if (!slot && object.is_a(type)) slot = object;
+    }
+
+    havok::ItemIndex item_of(const ObjectView& object) const {
+        auto it = itemAt_.find(object.offset());
+        return it == itemAt_.end() ? 0 : it->second;
+    }
+
+    [[noreturn]] void fail(const Value& at, const std::string& message) const {
+        throw Error(message, file_.data_offset + at.offset(), types_.full_name(at.type_index()));
+    }
+
+    RecordInfo record_info(TypeIndex t) const {
+        RecordInfo r;
+        if (!types_.valid(t)) return r;
+        const havok::Type& type = types_[t];
+        r.name = types_.full_name(t);
+        r.size = type.resolved_size;
+        r.alignment = type.resolved_alignment;
+        r.version = type.version;
+        r.format = type.resolved_format;
+        for (const havok::Member& m : types_.all_members(t)) {
+            const havok::Type& mt = types_[m.type];
+            r.members.push_back({m.name, m.offset, mt.resolved_size, types_.full_name(m.type), mt.resolved_format, m.flags});
+        }
+        return r;
+    }
+
+    /// The element type declared by an hkArray field (known even when the array is empty).
+    TypeIndex element_type(const Value& array) const { return types_[array.type_index()].resolved_subtype; }
+
+    /// Copies a value's bytes into `out` when it has exactly `size` bytes.
+    void raw_into(const Value& v, void* out, std::size_t size, const char* what) const {
+        const Bytes b = v.bytes();
+        if (b.size() != size)
+            fail(v, std::string(what) + " is " + std::to_string(b.size()) + " bytes, the model needs " + std::to_string(size));
+        std::memcpy(out, b.data(), size);
+    }
+
+    /// Fills one model field from a file member, converting width where the file differs.
+    void read_field(const Value& v, std::uint8_t* out, const FieldMap& f) const {
+        const Bytes b = v.bytes();
+        if (b.size() == f.size && f.kind != FieldKind::Float) {
+            std::memcpy(out, b.data(), f.size);
+            return;
+        }
+        const Kind kind = v.kind();
+        if (f.kind == FieldKind::Int && (kind == Kind::Int || kind == Kind::Bool)) {
+            const std::uint64_t x = static_cast<std::uint64_t>(v.as_int());
+            std::memcpy(out, &x, f.size);  // little-endian truncation
+        } else if (f.kind == FieldKind::Float && kind == Kind::Float) {
+            const float x = static_cast<float>(v.as_float());
+            std::memcpy(out, &x, sizeof x);
+        } else if (f.kind == FieldKind::Half && kind == Kind::Float) {
+            const std::uint16_t x = float_to_half16(static_cast<float>(v.as_float()));
+            std::memcpy(out, &x, sizeof x);
+        } else {
+            fail(v, std::string("member ") + f.name + " (" + std::to_string(b.size()) +
+                        " bytes) cannot be read into the model's " + std::to_string(f.size) + "-byte field");
+        }
+    }
+
+    /// Reads an array of records: one memcpy when the element type has the model's size and
+    /// every model field at the model's offset and width, else member by member.
+    template <class T, std::size_t N>
+    std::vector<T> read_records(const Value& field, const FieldMap (&fields)[N]) const {
+        const ArrayView array = field.as_array();
+        const TypeIndex elem = array.element_type();
+        bool sameLayout = types_[elem].resolved_size == sizeof(T);
+        for (const FieldMap& f : fields) {
+            const havok::Member* m = types_.find_member(elem, f.name);
+            if (!m) fail(field, types_.full_name(elem) + " has no member " + f.name);
+            sameLayout = sameLayout && m->offset == f.offset && types_[m->type].resolved_size == f.size;
+        }
+        std::vector<T> out(array.size());
+        if (sameLayout) {
+            if (!out.empty()) std::memcpy(out.data(), array.bytes().data(), out.size() * sizeof(T));
+            return out;
+        }
+        for (std::uint32_t i = 0; i < array.size(); ++i) {
+            const ObjectView element = array.object(i);
+            for (const FieldMap& f : fields)
+                read_field(element.field(f.name), reinterpret_cast<std::uint8_t*>(&out[i]) + f.offset, f);
+        }
+        return out;
+    }
+
+    /// An hkArray of hkVector4 (16-byte elements).
+    std::vector<Vec4> read_vectors(const Value& field) const {
+        const ArrayView array = field.as_array();
+        std::vector<Vec4> out(array.size());
+        if (out.empty()) return out;
+        if (array.element_size() != sizeof(Vec4))
+            fail(field, "vector elements are " + std::to_string(array.element_size()) + " bytes, not 16");
+        std::memcpy(out.data(), array.bytes().data(), out.size() * sizeof(Vec4));
+        return out;
+    }
+
+    /// An hkArray of 32-bit integers.
+    template <class T>
+    std::vector<T> read_words(const Value& field) const {
+        const ArrayView array = field.as_array();
+        std::vector<T> out(array.size());
+        if (out.empty()) return out;
+        if (array.element_size() == sizeof(T)) {
+            std::memcpy(out.data(), array.bytes().data(), out.size() * sizeof(T));
+        } else {
+            for (std::uint32_t i = 0; i < array.size(); ++i) out[i] = static_cast<T>(array[i].as_int());
+        }
+        return out;
+    }
+
+    NavMesh read_mesh(const ObjectView& o, LayoutSummary& layouts) const {
+        NavMesh m;
+        layouts.navMesh = record_info(o.type_index());
+        const Value faces = o.field("faces"), edges = o.field("edges"), vertices = o.field("vertices");
+        layouts.face = record_info(element_type(faces));
+        layouts.edge = record_info(element_type(edges));
+        layouts.vertex = record_info(element_type(vertices));
+        m.faces = read_records<Face>(faces, kFaceFields);
+        m.edges = read_records<Edge>(edges, kEdgeFields);
+        m.vertices = read_vectors(vertices);
+        m.faceData = read_words<std::int32_t>(o.field("faceData"));
+        m.edgeData = read_words<std::int32_t>(o.field("edgeData"));
+        m.faceDataStriding = static_cast<std::int32_t>(o.field("faceDataStriding").as_int());
+        m.edgeDataStriding = static_cast<std::int32_t>(o.field("edgeDataStriding").as_int());
+        m.flags = static_cast<std::uint8_t>(o.field("flags").as_uint());
+        raw_into(o.field("aabb"), &m.aabb, sizeof m.aabb, "aabb");
+        m.erosionRadius = static_cast<float>(o.field("erosionRadius").as_float());
+        m.userData = o.field("userData").as_uint();
+        m.streamingSetCount = o.field("streamingSets").as_array().size();
+        if (auto seeding = o.find_field("clearanceCacheSeedingDataSet")) {
+            if (auto set = seeding->target()) {
+                m.hasClearanceCacheSeeding = true;
+                if (auto datas = set->find_field("cacheDatas")) m.clearanceCacheDataCount = datas->as_array().size();
+            }
+        }
+        return m;
+    }
+
+    DirectedGraph read_graph(const ObjectView& o, LayoutSummary& layouts) const {
+        DirectedGraph g;
+        layouts.graph = record_info(o.type_index());
+        const Value nodes = o.field("nodes"), edges = o.field("edges");
+        layouts.graphNode = record_info(element_type(nodes));
+        layouts.graphEdge = record_info(element_type(edges));
+        g.positions = read_vectors(o.field("positions"));
+        g.nodes = read_records<GraphNode>(nodes, kGraphNodeFields);
+        g.edges = read_records<GraphEdge>(edges, kGraphEdgeFields);
+        g.nodeData = read_words<std::uint32_t>(o.field("nodeData"));
+        g.edgeData = read_words<std::uint32_t>(o.field("edgeData"));
+        g.nodeDataStriding = static_cast<std::int32_t>(o.field("nodeDataStriding").as_int());
+        g.edgeDataStriding = static_cast<std::int32_t>(o.field("edgeDataStriding").as_int());
+        if (auto sets = o.find_field("streamingSets")) g.streamingSetCount = sets->as_array().size();
+        return g;
+    }
+
+    QueryMediator read_mediator(const ObjectView& o, havok::ItemIndex meshItem, LayoutSummary& layouts) const {
+        QueryMediator m;
+        m.navMeshItem = o.field("navMesh").item();
+        m.navMeshIsFileMesh = m.navMeshItem != 0 && m.navMeshItem == meshItem;
+        const std::optional<ObjectView> tree = o.field("tree").target();
+        m.treeClass = tree ? tree->type_name() : std::string();
+        m.hasTreeImpl = false;
+        if (!tree) return m;
+        const std::optional<Value> implRef = tree->find_field("treePtr");
+        const std::optional<ObjectView> impl = implRef ? implRef->target() : std::nullopt;
+        if (!impl) return m;
+        m.hasTreeImpl = true;
+        const ObjectView storage = impl->field("tree").as_object();
+        const Value nodes = storage.field("nodes");
+        layouts.treeNode = record_info(element_type(nodes));
+        m.nodes = read_records<AabbTreeNode6>(nodes, kTreeNodeFields);
+        raw_into(storage.field("domain"), &m.domain, sizeof m.domain, "domain");
+        return m;
+    }
+
+    std::vector<UserEdgeSetup> read_setups(const ObjectView& o, LayoutSummary& layouts) const {
+        const Value setups = o.field("edgeSetups");
+        const TypeIndex elem = element_type(setups);
+        layouts.userEdgeSetup = record_info(elem);
+        if (const havok::Member* obb = types_.find_member(elem, "obbA")) {
+            layouts.obb = record_info(obb->type);
+            if (const havok::Member* transform = types_.find_member(obb->type, "transform"))
+                layouts.obbTransform = record_info(transform->type);
+        }
+        return read_records<UserEdgeSetup>(setups, kSetupFields);
+    }
+
+    const havok::Tagfile& file_;
+    const havok::TypeTable& types_;
+    std::unordered_map<std::uint32_t, havok::ItemIndex> itemAt_;  // DATA offset -> pointer item
+};
+
+}  // namespace
+
+NavTagfile nav_from_tagfile(const havok::Tagfile& file) { return ModelReader(file).read(); }
+
+NavTagfile read_nav_tagfile(std::span<const std::uint8_t> tagfile) {
+    const havok::Tagfile file = havok::read_tagfile(tagfile);
+    return nav_from_tagfile(file);
+}
+
+}  // namespace navlab::fromsoft

@@ -1,0 +1,76 @@
+#include "formats/fromsoft/nav_source.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "container/binder_file.h"
+#include "io/error.h"
+
+namespace navlab::fromsoft {
+namespace {
+
+bool ends_with_nocase(const std::string& s, std::string_view suffix) {
+    if (s.size() < suffix.size()) return false;
+    return std::equal(suffix.begin(), suffix.end(), s.end() - static_cast<std::ptrdiff_t>(suffix.size()),
+                      [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; });
+}
+
+}  // namespace
+
+bool is_nav_file_name(const std::filesystem::path& path) {
+    const std::string name = path.filename().string();
+    return ends_with_nocase(name, ".nvmhktbnd.dcx") || ends_with_nocase(name, ".nvmhktbnd") ||
+           ends_with_nocase(name, ".hkx");
+}
+
+std::vector<std::filesystem::path> find_nav_files(const std::filesystem::path& path) {
+    std::error_code ec;
+    const auto status = std::filesystem::status(path, ec);
+    if (ec || !std::filesystem::exists(status)) throw Error("no such file or directory: " + path.string());
+    if (!std::filesystem::is_directory(status)) return {path};
+    std::vector<std::filesystem::path> files;
+    for (std::filesystem::recursive_directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec))
+        if (it->is_regular_file() && is_nav_file_name(it->path())) files.push_back(it->path());
+    if (ec) throw Error("cannot list " + path.string() + ": " + ec.message());
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+NavFile NavFile::open(const std::filesystem::path& file) {
+    NavFile nav;
+    nav.binder_ = std::make_unique<container::BinderFile>(container::BinderFile::open(file));
+    const container::BinderFile& b = *nav.binder_;
+    for (const container::Entry& e : b.entries()) {
+        if (b.is_binder && !ends_with_nocase(e.name, ".hkx")) continue;
+        nav.entries_.push_back({file, b.is_binder, e.index, e.name, e.data});
+    }
+    return nav;
+}
+
+NavFile::NavFile(NavFile&&) noexcept = default;
+NavFile& NavFile::operator=(NavFile&&) noexcept = default;
+NavFile::~NavFile() = default;
+
+std::vector<NavSource> list_nav_sources(const std::filesystem::path& path) {
+    std::vector<NavSource> out;
+    for (const std::filesystem::path& file : find_nav_files(path)) {
+        const NavFile nav = NavFile::open(file);
+        for (const NavEntry& e : nav.entries()) {
+            NavSource s;
+            s.binder = e.inBinder ? file : std::filesystem::path();
+            s.file = file;
+            s.entryIndex = e.index;
+            s.entryName = e.name;
+            s.load = [file, index = e.index]() -> std::vector<std::uint8_t> {
+                const NavFile reopened = NavFile::open(file);
+                for (const NavEntry& again : reopened.entries())
+                    if (again.index == index) return {again.bytes.begin(), again.bytes.end()};
+                throw Error("entry " + std::to_string(index) + " is gone", kNoOffset, file.string());
+            };
+            out.push_back(std::move(s));
+        }
+    }
+    return out;
+}
+
+}  // namespace navlab::fromsoft

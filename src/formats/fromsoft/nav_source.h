@@ -1,0 +1,79 @@
+// Finding navmesh tagfiles on disk: binders (.nvmhktbnd.dcx, .nvmhktbnd), loose .hkx
+// tagfiles, or directories searched recursively for those. Used by the audit and the exports.
+//
+// Two levels, so a caller that processes a whole corpus keeps one binder in memory at a time:
+//   find_nav_files(path)      -> the files, sorted, nothing opened;
+//   NavFile::open(file)       -> that file's navmesh tagfiles with their bytes.
+// list_nav_sources(path) flattens both for callers that want one list of tagfiles.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace navlab::container {
+class BinderFile;
+}
+
+namespace navlab::fromsoft {
+
+/// True when the file name looks like a navmesh input: ends in .nvmhktbnd.dcx, .nvmhktbnd
+/// or .hkx (case-insensitive). Other files (such as the .nva.dcx beside binders) are not.
+bool is_nav_file_name(const std::filesystem::path& path);
+
+/// The navmesh files under `path`: a file is returned as is (whatever its name); a directory
+/// is searched recursively for names accepted by is_nav_file_name, sorted by path so the
+/// order is the same on every machine. Throws navlab::Error when `path` does not exist.
+/// @param path a file or a directory.
+std::vector<std::filesystem::path> find_nav_files(const std::filesystem::path& path);
+
+/// One navmesh tagfile of an opened file.
+struct NavEntry {
+    std::filesystem::path file;  ///< the binder or loose tagfile on disk
+    bool inBinder = false;       ///< true for a binder member, false for a loose tagfile
+    std::size_t index = 0;       ///< entry index in the binder (0 for a loose file)
+    std::string name;            ///< binder entry name (full build path), or the file name
+    std::span<const std::uint8_t> bytes;  ///< the tagfile; valid while the NavFile lives
+};
+
+/// An opened navmesh file (binder, compressed binder or loose tagfile).
+class NavFile {
+public:
+    /// Opens `file` through the container layer (DCX, BND4 or plain). Binder members whose
+    /// name ends in .hkx are the navmesh entries; a file that is no binder is one entry.
+    /// Errors carry the file name.
+    static NavFile open(const std::filesystem::path& file);
+
+    NavFile(NavFile&&) noexcept;
+    NavFile& operator=(NavFile&&) noexcept;
+    ~NavFile();
+
+    const std::vector<NavEntry>& entries() const noexcept { return entries_; }
+
+private:
+    NavFile() = default;
+    std::unique_ptr<container::BinderFile> binder_;
+    std::vector<NavEntry> entries_;
+};
+
+/// One navmesh tagfile found under a path, without its bytes held in memory.
+struct NavSource {
+    std::filesystem::path binder;  ///< the binder holding the tagfile; empty for a loose .hkx
+    std::filesystem::path file;    ///< the file on disk (the binder or the .hkx)
+    std::size_t entryIndex = 0;    ///< entry index in the binder (0 for a loose file)
+    std::string entryName;         ///< entry name, or the file name of a loose tagfile
+    /// Loads the tagfile's bytes (reopens and, for a .dcx, decompresses the file: to read many
+    /// entries of one binder, open it once with NavFile instead).
+    std::function<std::vector<std::uint8_t>()> load;
+};
+
+/// Every navmesh tagfile under `path` in input order: files as find_nav_files orders them,
+/// entries in binder order. Opens each file once to list its entries.
+/// @param path a binder, a .hkx tagfile or a directory.
+std::vector<NavSource> list_nav_sources(const std::filesystem::path& path);
+
+}  // namespace navlab::fromsoft

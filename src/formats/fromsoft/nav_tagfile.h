@@ -1,0 +1,56 @@
+// Reading and writing a NavTagfile (navmesh.h) as a Havok TAG0 tagfile.
+//
+// Reading goes through the strict tagfile reader (havok/tagfile.h) and takes every class and
+// member from the file's own type table by name, so Sekiro (SDK 20160200) and Elden Ring
+// (20180100) files both read. Arrays of records whose file layout equals the model's are
+// copied with one memcpy; any other layout is read member by member.
+//
+// Writing builds the tagfile from scratch with the Havok 2018.1 navmesh type set
+// (havok/type_sets.h) and the SDKV of the model: 20180100 for Elden Ring, 20160200 for Sekiro
+// (no public Sekiro file exists, so Sekiro output uses the 2018 type records and hashes, whose
+// navmesh layouts the page states are the same in both games).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "formats/fromsoft/navmesh.h"
+
+namespace navlab::havok {
+struct Tagfile;
+}
+
+namespace navlab::fromsoft {
+
+/// Reads the navmesh model of one tagfile.
+/// @param tagfile the whole TAG0 file (a binder entry or a loose .hkx).
+/// @return the model with the SDK, root variants, record layouts, object counts and the
+///         strict reader's warnings. Objects the file lacks stay empty/absent: a file with no
+///         hkaiNavMesh variant gives an empty mesh (check `variants`).
+/// Throws navlab::Error (absolute offset, field path) when the tagfile is malformed or a
+/// modelled class lacks a member the model needs.
+NavTagfile read_nav_tagfile(std::span<const std::uint8_t> tagfile);
+
+/// Same as read_nav_tagfile for a tagfile already read with havok::read_tagfile.
+NavTagfile nav_from_tagfile(const havok::Tagfile& file);
+
+/// Writes `nav` as a new tagfile: root variants hkaiNavMesh, then hkaiDirectedGraphExplicitCost
+/// (when `graph` is set), hkaiStaticTreeNavMeshQueryMediator (when `mediator` is set, with its
+/// hkcdStaticAabbTree; navMesh points at the mesh when navMeshIsFileMesh, else is null), then
+/// hkaiUserEdgeSetupArray (when `userEdgeSetups` is set), each named for its class.
+/// Clearance-cache seeding is written as an empty CacheDataSet when hasClearanceCacheSeeding
+/// (the real caches are not modelled). Read-only fields (variants, layouts, objectCounts,
+/// warnings, sdkString, navMeshItem, clearanceCacheDataCount) are ignored.
+/// @param nav the model; sdkVersion 0 means 20180100.
+/// @return the tagfile bytes; read_nav_tagfile of them gives back the same model (same_model).
+/// Throws navlab::Error for what the writer cannot express (streaming sets, a mediator whose
+/// treeClass/hasTreeImpl differ from the defaults).
+std::vector<std::uint8_t> write_nav_tagfile(const NavTagfile& nav);
+
+/// True when a and b hold the same written content: SDK version, mesh (except
+/// clearanceCacheDataCount), graph, mediator (nodes, domain, navMeshIsFileMesh) and setups.
+/// Floats compare by value (==).
+bool same_model(const NavTagfile& a, const NavTagfile& b);
+
+}  // namespace navlab::fromsoft

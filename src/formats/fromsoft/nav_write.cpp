@@ -1,0 +1,134 @@
+// write_nav_tagfile: a navmesh model as a new tagfile, built with the Havok Builder against the
+// embedded 2018.1 navmesh type set.
+#include <cstring>
+#include <string>
+
+#include "formats/fromsoft/nav_tagfile.h"
+#include "havok/type_sets.h"
+#include "havok/writer.h"
+#include "io/error.h"
+
+namespace navlab::fromsoft {
+namespace {
+
+using havok::Builder;
+using havok::NodeId;
+
+template <class T>
+Bytes bytes_of(const T& value) {
+    return Bytes(reinterpret_cast<const std::uint8_t*>(&value), sizeof(T));
+}
+template <class T>
+Bytes bytes_of(const std::vector<T>& values) {
+    return Bytes(reinterpret_cast<const std::uint8_t*>(values.data()), values.size() * sizeof(T));
+}
+
+/// Sets hkArray field `path` of `owner` to a new array of the given elements (raw records in
+/// the file's layout); an empty array stays null, as Havok writes it.
+template <class T>
+void put_array(Builder& b, NodeId owner, const char* path, const char* elementType, const std::vector<T>& values) {
+    if (values.empty()) return;
+    if (values.size() > 0xFFFFFFFFu / sizeof(T)) throw Error(std::string("too many elements for ") + path);
+    b.set_array(b.at(owner, path), b.array(elementType, static_cast<std::uint32_t>(values.size()), bytes_of(values)));
+}
+
+NodeId put_mesh(Builder& b, const NavMesh& m) {
+    if (m.streamingSetCount != 0) throw Error("writer: hkaiNavMesh streaming sets are not modelled", kNoOffset, "hkaiNavMesh");
+    const NodeId mesh = b.object("hkaiNavMesh");
+    put_array(b, mesh, "faces", "hkaiNavMesh::Face", m.faces);
+    put_array(b, mesh, "edges", "hkaiNavMesh::Edge", m.edges);
+    put_array(b, mesh, "vertices", "hkVector4", m.vertices);
+    put_array(b, mesh, "faceData", "hkInt32", m.faceData);
+    put_array(b, mesh, "edgeData", "hkInt32", m.edgeData);
+    b.set_int(b.at(mesh, "faceDataStriding"), m.faceDataStriding);
+    b.set_int(b.at(mesh, "edgeDataStriding"), m.edgeDataStriding);
+    b.set_int(b.at(mesh, "flags"), m.flags);
+    b.set_bytes(b.at(mesh, "aabb"), bytes_of(m.aabb));
+    b.set_bytes(b.at(mesh, "erosionRadius"), bytes_of(m.erosionRadius));
+    b.set_int(b.at(mesh, "userData"), static_cast<std::int64_t>(m.userData));
+    if (m.hasClearanceCacheSeeding)
+        b.set_pointer(b.at(mesh, "clearanceCacheSeedingDataSet"),
+                      b.object("hkaiNavMeshClearanceCacheSeeding::CacheDataSet"));
+    return mesh;
+}
+
+NodeId put_graph(Builder& b, const DirectedGraph& g) {
+    if (g.streamingSetCount != 0)
+        throw Error("writer: graph streaming sets are not modelled", kNoOffset, "hkaiDirectedGraphExplicitCost");
+    const NodeId graph = b.object("hkaiDirectedGraphExplicitCost");
+    put_array(b, graph, "positions", "hkVector4", g.positions);
+    put_array(b, graph, "nodes", "hkaiDirectedGraphExplicitCost::Node", g.nodes);
+    put_array(b, graph, "edges", "hkaiDirectedGraphExplicitCost::Edge", g.edges);
+    put_array(b, graph, "nodeData", "hkUint32", g.nodeData);
+    put_array(b, graph, "edgeData", "hkUint32", g.edgeData);
+    b.set_int(b.at(graph, "nodeDataStriding"), g.nodeDataStriding);
+    b.set_int(b.at(graph, "edgeDataStriding"), g.edgeDataStriding);
+    return graph;
+}
+
+NodeId put_mediator(Builder& b, const QueryMediator& q, NodeId mesh) {
+    if (q.treeClass != "hkcdStaticAabbTree" || !q.hasTreeImpl)
+        throw Error("writer: the mediator's tree must be an hkcdStaticAabbTree with its Impl", kNoOffset,
+                    "hkaiStaticTreeNavMeshQueryMediator");
+    const NodeId mediator = b.object("hkaiStaticTreeNavMeshQueryMediator");
+    const NodeId tree = b.object("hkcdStaticAabbTree");
+    const NodeId impl = b.object("hkcdStaticAabbTree::Impl");
+    put_array(b, impl, "tree.nodes", "hkcdCompressedAabbCodecs::Aabb6BytesCodec", q.nodes);
+    b.set_bytes(b.at(impl, "tree.domain"), bytes_of(q.domain));
+    b.set_pointer(b.at(tree, "treePtr"), impl);
+    b.set_pointer(b.at(mediator, "tree"), tree);
+    if (q.navMeshIsFileMesh) b.set_pointer(b.at(mediator, "navMesh"), mesh);
+    return mediator;
+}
+
+NodeId put_setups(Builder& b, const std::vector<UserEdgeSetup>& setups) {
+    const NodeId owner = b.object("hkaiUserEdgeSetupArray");
+    if (setups.empty()) return owner;
+    const NodeId array = b.array("hkaiUserEdgeUtils::UserEdgeSetup", static_cast<std::uint32_t>(setups.size()));
+    for (std::uint32_t i = 0; i < setups.size(); ++i) {
+        const UserEdgeSetup& s = setups[i];
+        b.set_bytes(b.at(array, "obbA", i), bytes_of(s.obbA));
+        b.set_bytes(b.at(array, "obbB", i), bytes_of(s.obbB));
+        b.set_int(b.at(array, "userDataA", i), s.userDataA);
+        b.set_int(b.at(array, "userDataB", i), s.userDataB);
+        b.set_bytes(b.at(array, "costAtoB", i), bytes_of(s.costAtoB));
+        b.set_bytes(b.at(array, "costBtoA", i), bytes_of(s.costBtoA));
+        b.set_bytes(b.at(array, "worldUpA", i), bytes_of(s.worldUpA));
+        b.set_bytes(b.at(array, "worldUpB", i), bytes_of(s.worldUpB));
+        b.set_int(b.at(array, "direction", i), s.direction);
+        b.set_int(b.at(array, "space", i), s.space);
+        b.set_int(b.at(array, "forceAlign", i), s.forceAlign);
+    }
+    b.set_array(b.at(owner, "edgeSetups"), array);
+    return owner;
+}
+
+}  // namespace
+
+std::vector<std::uint8_t> write_nav_tagfile(const NavTagfile& nav) {
+    const std::uint32_t sdk = nav.sdkVersion ? nav.sdkVersion : kSdkEldenRing;
+    Builder b(havok::navmesh_types_2018(), std::to_string(sdk));
+    const NodeId mesh = put_mesh(b, nav.mesh);
+    b.add_variant(mesh);
+    if (nav.graph) b.add_variant(put_graph(b, *nav.graph));
+    if (nav.mediator) b.add_variant(put_mediator(b, *nav.mediator, mesh));
+    if (nav.userEdgeSetups) b.add_variant(put_setups(b, *nav.userEdgeSetups));
+    return b.finish();
+}
+
+bool same_model(const NavTagfile& a, const NavTagfile& b) {
+    auto mesh_equal = [](NavMesh x, NavMesh y) {
+        x.clearanceCacheDataCount = y.clearanceCacheDataCount = 0;
+        return x == y;
+    };
+    auto mediator_equal = [](const std::optional<QueryMediator>& x, const std::optional<QueryMediator>& y) {
+        if (x.has_value() != y.has_value()) return false;
+        return !x || (x->nodes == y->nodes && x->domain == y->domain && x->navMeshIsFileMesh == y->navMeshIsFileMesh);
+    };
+    const std::uint32_t sdkA = a.sdkVersion ? a.sdkVersion : kSdkEldenRing;
+    const std::uint32_t sdkB = b.sdkVersion ? b.sdkVersion : kSdkEldenRing;
+    return sdkA == sdkB && mesh_equal(a.mesh, b.mesh) && a.graph == b.graph && mediator_equal(a.mediator, b.mediator) &&
+           a.userEdgeSetups == b.userEdgeSetups;
+}
+
+}  // namespace navlab::fromsoft

@@ -1,0 +1,86 @@
+#include "havok/layout.h"
+
+#include <fmt/format.h>
+
+#include "io/error.h"
+
+namespace navlab::havok {
+namespace {
+
+/// Marks [offset, offset+size) covered and appends the member's own leaves and zeros shifted.
+void place(Layout& out, std::vector<std::uint8_t>& covered, const Layout& inner, std::uint32_t offset,
+           std::uint32_t size) {
+    std::fill(covered.begin() + offset, covered.begin() + offset + size, 1);
+    for (RefLeaf leaf : inner.refs) leaf.offset += offset, out.refs.push_back(leaf);
+    for (const ZeroRange& z : inner.zeros)
+        std::fill(covered.begin() + offset + z.offset, covered.begin() + offset + z.offset + z.size, 0);
+}
+
+std::vector<ZeroRange> uncovered(const std::vector<std::uint8_t>& covered) {
+    std::vector<ZeroRange> out;
+    for (std::uint32_t i = 0; i < covered.size();) {
+        if (covered[i]) { ++i; continue; }
+        std::uint32_t j = i;
+        while (j < covered.size() && !covered[j]) ++j;
+        out.push_back({i, j - i});
+        i = j;
+    }
+    return out;
+}
+
+}  // namespace
+
+const Layout& Layouts::compute(TypeIndex t, int depth) {
+    const TypeTable& types = *types_;
+    const Type& type = types[t];
+    if (state_[t] == 2) return layouts_[t];
+    if (state_[t] == 1) throw Error(fmt::format("type {} ({}) contains itself", t, types.full_name(t)));
+    if (depth > 64) throw Error(fmt::format("type {} ({}) is nested more than 64 levels deep", t, types.full_name(t)));
+    state_[t] = 1;
+    Layout out;
+    const std::uint32_t size = type.resolved_size;
+    switch (type.kind()) {
+        case Kind::Pointer:
+        case Kind::String:
+            out.refs.push_back({0, t, type.kind()});
+            break;
+        case Kind::Array:
+            if (type.is_inline_array()) {
+                const TypeIndex elem = type.resolved_subtype;
+                const std::uint32_t esize = types[elem].resolved_size;
+                if (std::uint64_t{esize} * type.inline_count() > size)
+                    throw Error(fmt::format("type {} ({}): {} elements of {} bytes do not fit its size {}", t,
+                                            types.full_name(t), type.inline_count(), esize, size));
+                const Layout& inner = compute(elem, depth + 1);
+                std::vector<std::uint8_t> covered(size, 0);
+                for (std::uint32_t i = 0; i < type.inline_count(); ++i) place(out, covered, inner, i * esize, esize);
+                out.zeros = uncovered(covered);
+            } else if (type.is_hk_array()) {
+                out.refs.push_back({0, t, Kind::Array});
+                out.zeros.push_back({8, 8});  // m_size, m_capacityAndFlags
+            } else if (size) {
+                out.zeros.push_back({0, size});  // hkPropertyBag, hkReflect::Any, hkRelArray: no data
+            }
+            break;
+        case Kind::Record: {
+            std::vector<std::uint8_t> covered(size, 0);
+            for (const Member& m : types.all_members(t)) {
+                const std::uint32_t msize = types[m.type].resolved_size;
+                if (std::uint64_t{m.offset} + msize > size)
+                    throw Error(fmt::format("type {} ({}, size {}) does not hold member {} (offset {}, size {})", t,
+                                            types.full_name(t), size, m.name, m.offset, msize));
+                if (!m.serialized()) continue;
+                place(out, covered, compute(m.type, depth + 1), m.offset, msize);
+            }
+            out.zeros = uncovered(covered);
+            break;
+        }
+        default:
+            break;  // Void, Opaque, Bool, Int, Float: all bytes are value
+    }
+    layouts_[t] = std::move(out);
+    state_[t] = 2;
+    return layouts_[t];
+}
+
+}  // namespace navlab::havok

@@ -1,0 +1,47 @@
+// Per-type layout of what DATA holds for one value of a type: the reference leaves (pointer,
+// string and hkArray fields, spec §5.2) in scan order, and the byte ranges that must be zero
+// (record gaps, non-serialized members, vtable slots, non-hkArray array kinds). Computed once per
+// type and shared by the strict reader and the writer.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "havok/types.h"
+
+namespace navlab::havok {
+
+/// One reference field inside a value.
+struct RefLeaf {
+    std::uint32_t offset = 0;  ///< from the start of the value
+    TypeIndex field_type = 0;  ///< declared, outermost type (the PTCH group type)
+    Kind kind = Kind::Pointer; ///< Pointer, String or Array (hkArray)
+};
+
+/// A byte range that is zero in every valid file.
+struct ZeroRange {
+    std::uint32_t offset = 0, size = 0;
+};
+
+struct Layout {
+    std::vector<RefLeaf> refs;     ///< in scan order: members in declaration order, parents first
+    std::vector<ZeroRange> zeros;  ///< sorted, merged
+    bool plain() const noexcept { return refs.empty() && zeros.empty(); }
+};
+
+/// Lazily computed layouts of a table's types.
+class Layouts {
+public:
+    explicit Layouts(const TypeTable& types) : types_(&types), layouts_(types.size() + 1), state_(types.size() + 1) {}
+    /// The layout of type t. Throws navlab::Error on a member outside its type, a type that
+    /// contains itself, or nesting deeper than 64 levels.
+    const Layout& of(TypeIndex t) { return compute(t, 0); }
+
+private:
+    const Layout& compute(TypeIndex t, int depth);
+    const TypeTable* types_;
+    std::vector<Layout> layouts_;
+    std::vector<std::uint8_t> state_;  // 0 new, 1 in progress, 2 done
+};
+
+}  // namespace navlab::havok

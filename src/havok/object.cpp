@@ -1,0 +1,170 @@
+#include "havok/object.h"
+
+#include <cstring>
+#include <fmt/format.h>
+
+namespace navlab::havok {
+namespace {
+
+[[noreturn]] void fail(const Tagfile& file, std::uint32_t offset, const std::string& message) {
+    throw Error(message, file.data_offset + offset, "DATA");
+}
+
+/// Bytes [offset, offset+size) of DATA, bounds-checked.
+Bytes data_bytes(const Tagfile& file, std::uint32_t offset, std::uint64_t size) {
+    if (offset > file.data.size() || size > file.data.size() - offset)
+        fail(file, offset, fmt::format("{} bytes at DATA offset {} run past the end of DATA", size, hex(offset)));
+    return file.data.subspan(offset, size);
+}
+
+std::uint64_t load_le(Bytes b) {
+    std::uint64_t v = 0;
+    for (std::size_t i = b.size(); i-- > 0;) v = (v << 8) | b[i];
+    return v;
+}
+
+}  // namespace
+
+// ---- Value -----------------------------------------------------------------------------------
+
+Bytes Value::bytes() const { return data_bytes(*file_, offset_, type().resolved_size); }
+
+std::uint64_t Value::as_uint() const {
+    if (kind() != Kind::Int && kind() != Kind::Bool)
+        fail(*file_, offset_, fmt::format("{} is not an integer", file_->types.full_name(type_)));
+    return load_le(bytes());
+}
+
+std::int64_t Value::as_int() const {
+    const std::uint64_t raw = as_uint();
+    const unsigned bits = type().resolved_size * 8;
+    if ((type().resolved_format & kFormatSigned) && bits < 64 && (raw >> (bits - 1)) & 1)
+        return static_cast<std::int64_t>(raw | (~std::uint64_t{0} << bits));
+    return static_cast<std::int64_t>(raw);
+}
+
+double Value::as_float() const {
+    if (kind() != Kind::Float) fail(*file_, offset_, fmt::format("{} is not a float", file_->types.full_name(type_)));
+    const Bytes b = bytes();
+    const std::uint64_t raw = load_le(b);
+    if (b.size() == 8) {
+        double d;
+        std::memcpy(&d, &raw, 8);
+        return d;
+    }
+    // hkHalf16 is the upper half of a float32 (spec §5.4).
+    const std::uint32_t bits = b.size() == 4 ? static_cast<std::uint32_t>(raw) : static_cast<std::uint32_t>(raw) << 16;
+    float f;
+    std::memcpy(&f, &bits, 4);
+    return f;
+}
+
+ItemIndex Value::item() const {
+    if (!type().is_reference())
+        fail(*file_, offset_, fmt::format("{} is not a pointer, string or hkArray", file_->types.full_name(type_)));
+    const std::uint64_t index = load_le(data_bytes(*file_, offset_, 8));
+    if (index >= file_->items.size())
+        fail(*file_, offset_, fmt::format("reference to item {} (only {} items)", index, file_->items.size() - 1));
+    return static_cast<ItemIndex>(index);
+}
+
+bool Value::is_null() const { return item() == 0; }
+
+std::string_view Value::as_string() const {
+    if (kind() != Kind::String) fail(*file_, offset_, fmt::format("{} is not a string", file_->types.full_name(type_)));
+    return file_->string(item());
+}
+
+std::optional<ObjectView> Value::target() const {
+    if (kind() != Kind::Pointer) fail(*file_, offset_, fmt::format("{} is not a pointer", file_->types.full_name(type_)));
+    const ItemIndex i = item();
+    if (i == 0) return std::nullopt;
+    return file_->object(i);
+}
+
+ObjectView Value::as_object() const {
+    if (kind() != Kind::Record) fail(*file_, offset_, fmt::format("{} is not a record", file_->types.full_name(type_)));
+    return ObjectView(*file_, type_, offset_);
+}
+
+ArrayView Value::as_array() const {
+    const Type& t = type();
+    if (t.is_inline_array()) return ArrayView(*file_, t.resolved_subtype, offset_, t.inline_count());
+    if (!t.is_hk_array()) fail(*file_, offset_, fmt::format("{} is not an hkArray or inline array", file_->types.full_name(type_)));
+    const ItemIndex i = item();
+    if (i == 0) return ArrayView(*file_, t.resolved_subtype, 0, 0);
+    const Item& it = file_->items[i];
+    if (it.kind != ItemKind::Array) fail(*file_, offset_, fmt::format("hkArray references item {}, not an array item", i));
+    return ArrayView(*file_, it.type, it.offset, it.count);
+}
+
+Value Value::field(std::string_view name) const { return as_object().field(name); }
+
+// ---- ObjectView ------------------------------------------------------------------------------
+
+Bytes ObjectView::bytes() const { return data_bytes(*file_, offset_, type().resolved_size); }
+
+std::optional<Value> ObjectView::find_field(std::string_view name) const {
+    const Member* m = file_->types.find_member(type_, name);
+    if (!m) return std::nullopt;
+    return Value(*file_, m->type, offset_ + m->offset);
+}
+
+Value ObjectView::field(std::string_view name) const {
+    if (auto v = find_field(name)) return *v;
+    fail(*file_, offset_, fmt::format("{} has no field \"{}\"", type_name(), name));
+}
+
+bool ObjectView::is_a(std::string_view name) const {
+    for (TypeIndex t = type_; file_->types.valid(t); t = file_->types[t].parent) {
+        if (file_->types[t].name == name || file_->types.full_name(t) == name) return true;
+        if (t == file_->types[t].parent) break;
+    }
+    return false;
+}
+
+// ---- ArrayView -------------------------------------------------------------------------------
+
+Bytes ArrayView::bytes() const { return data_bytes(*file_, offset_, std::uint64_t{element_size()} * count_); }
+
+Value ArrayView::operator[](std::uint32_t i) const {
+    if (i >= count_) fail(*file_, offset_, fmt::format("array index {} out of range (size {})", i, count_));
+    return Value(*file_, element_type_, offset_ + i * element_size());
+}
+
+// ---- Tagfile accessors -----------------------------------------------------------------------
+
+ObjectView Tagfile::object(ItemIndex item) const {
+    if (item == 0 || item >= items.size() || items[item].kind != ItemKind::Pointer)
+        throw Error(fmt::format("item {} is not a pointer item", item), kNoOffset, "ITEM");
+    return ObjectView(*this, items[item].type, items[item].offset);
+}
+
+ObjectView Tagfile::root() const { return object(1); }
+
+std::vector<NamedVariant> Tagfile::named_variants() const {
+    std::vector<NamedVariant> out;
+    const ArrayView variants = root().field("namedVariants").as_array();
+    for (std::uint32_t i = 0; i < variants.size(); ++i) {
+        const ObjectView v = variants.object(i);
+        out.push_back({v.field("name").as_string(), v.field("className").as_string(), v.field("variant").target()});
+    }
+    return out;
+}
+
+std::optional<ObjectView> Tagfile::find_variant(std::string_view type_name) const {
+    for (const NamedVariant& v : named_variants())
+        if (v.object && v.object->is_a(type_name)) return v.object;
+    return std::nullopt;
+}
+
+std::string_view Tagfile::string(ItemIndex item) const {
+    if (item == 0) return {};
+    if (item >= items.size() || items[item].kind != ItemKind::Array || items[item].count == 0)
+        throw Error(fmt::format("item {} is not a string item", item), kNoOffset, "ITEM");
+    const Item& it = items[item];
+    const Bytes b = data_bytes(*this, it.offset, it.count);
+    return std::string_view(reinterpret_cast<const char*>(b.data()), b.size() - 1);
+}
+
+}  // namespace navlab::havok

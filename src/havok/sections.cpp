@@ -1,0 +1,48 @@
+#include "havok/sections.h"
+
+#include <fmt/format.h>
+
+namespace navlab::havok {
+
+std::vector<Section> parse_sections(Bytes bytes, std::uint64_t base, std::string_view parent) {
+    ByteReader r(bytes, base, Endian::Big);
+    r.set_context(std::string(parent));
+    std::vector<Section> out;
+    while (!r.at_end()) {
+        const std::size_t at = r.pos();
+        const std::uint32_t word = r.u32("section header");
+        Bytes tag = r.bytes(4, "section tag");
+        std::string name(tag.begin(), tag.end());
+        for (char& c : name)
+            if (c < 0x20 || c > 0x7E) c = '?';
+        const std::uint32_t size = word & 0x3FFFFFFF;
+        if (word & 0x80000000u) r.fail_at(at, fmt::format("section {}: size word {} has bit 31 set", name, hex(word)));
+        if (size < 8) r.fail_at(at, fmt::format("section {}: size {} is below the 8-byte header", name, size));
+        if (size % 4) r.fail_at(at, fmt::format("section {}: size {} is not a multiple of 4", name, hex(size)));
+        if (size - 8 > r.remaining())
+            r.fail_at(at, fmt::format("section {}: size {} runs past the end of {} (ends at {}); truncated?", name,
+                                      hex(size), parent, hex(base + bytes.size())));
+        Section s;
+        s.tag = std::move(name);
+        s.offset = base + at;
+        s.size = size;
+        s.leaf = (word & 0x40000000u) != 0;
+        s.payload = r.bytes(size - 8, "section payload");
+        out.push_back(std::move(s));
+    }
+    return out;
+}
+
+void append_section(std::vector<std::uint8_t>& out, std::string_view tag, bool leaf, Bytes payload) {
+    const std::size_t padded = (payload.size() + 3) & ~std::size_t{3};
+    const std::uint32_t word = static_cast<std::uint32_t>(padded + 8) | (leaf ? 0x40000000u : 0u);
+    const std::uint8_t header[8] = {static_cast<std::uint8_t>(word >> 24), static_cast<std::uint8_t>(word >> 16),
+                                    static_cast<std::uint8_t>(word >> 8),  static_cast<std::uint8_t>(word),
+                                    static_cast<std::uint8_t>(tag[0]),     static_cast<std::uint8_t>(tag[1]),
+                                    static_cast<std::uint8_t>(tag[2]),     static_cast<std::uint8_t>(tag[3])};
+    out.insert(out.end(), header, header + 8);
+    out.insert(out.end(), payload.begin(), payload.end());
+    out.resize(out.size() + (padded - payload.size()), 0);
+}
+
+}  // namespace navlab::havok

@@ -1,0 +1,224 @@
+#include <gtest/gtest.h>
+
+#include <cfloat>
+#include <cmath>
+#include <cstring>
+
+#include "formats/fromsoft/aabb_tree6.h"
+#include "formats/fromsoft/cluster_graph.h"
+#include "formats/fromsoft/half.h"
+#include "formats/fromsoft/mesh_views.h"
+#include "fromsoft/test_meshes.h"
+#include "io/error.h"
+
+using namespace navlab;
+using namespace navlab::fromsoft;
+
+TEST(Half16, IsTheUpperHalfOfAFloat32) {
+    EXPECT_EQ(float_to_half16(1.0f), 0x3F80u);
+    EXPECT_EQ(float_to_half16(-2.0f), 0xC000u);
+    EXPECT_EQ(half16_to_float(0x3F80), 1.0f);
+    EXPECT_EQ(half16_to_float(0x4120), 10.0f);
+    // 1 + 2^-8 is halfway between 1 and 1 + 2^-7: ties go to the even mantissa (1.0).
+    EXPECT_EQ(float_to_half16(1.00390625f), 0x3F80u);
+    EXPECT_EQ(float_to_half16(std::nextafter(1.00390625f, 2.0f)), 0x3F81u);  // just above the tie rounds up
+    EXPECT_EQ(float_to_half16_truncated(1.0078124f), 0x3F80u);
+    EXPECT_EQ(float_to_half16(FLT_MAX), 0x7F80u);  // rounds to infinity
+    EXPECT_TRUE(std::isnan(half16_to_float(float_to_half16(std::nanf("1")))));
+    // Every half converts to a float and back unchanged.
+    for (std::uint32_t h = 0; h <= 0xFFFF; ++h) {
+        const float f = half16_to_float(static_cast<std::uint16_t>(h));
+        if (!std::isnan(f)) {
+            ASSERT_EQ(float_to_half16(f), h);
+        }
+    }
+}
+
+namespace {
+
+AabbTreeNode6 node(std::uint8_t x, std::uint8_t y, std::uint8_t z, std::uint32_t data) {
+    AabbTreeNode6 n;
+    n.xyz = {x, y, z};
+    n.hiData = static_cast<std::uint8_t>(data >> 16);
+    n.loData = static_cast<std::uint16_t>(data & 0xFFFF);
+    return n;
+}
+
+Aabb domain(float lo, float hi) {
+    Aabb d;
+    d.min = {lo, lo, lo, 0};
+    d.max = {hi, hi, hi, 0};
+    return d;
+}
+
+}  // namespace
+
+TEST(AabbTree6, DecodesHandMadeTree) {
+    // root(internal, first subtree 2 leaves) -> [n1(internal, 1) -> leaf 7, leaf 3], leaf 5
+    const std::vector<AabbTreeNode6> nodes = {
+        node(0x00, 0x00, 0x00, kTreeInternalBit | 2),
+        node(0x0F, 0x00, 0x00, kTreeInternalBit | 1),  // x max shrinks by 225/226
+        node(0x00, 0x10, 0x00, 7),                     // y min grows by 1/226 of the parent extent
+        node(0x00, 0x00, 0x01, 3),
+        node(0xF0, 0x00, 0x00, 5),
+    };
+    const DecodedAabbTree t = decode_aabb_tree6(nodes, domain(0, 226));
+    ASSERT_TRUE(t.valid) << t.problem;
+    EXPECT_EQ(t.internalNodes, 2u);
+    ASSERT_EQ(t.leaves.size(), 3u);
+    EXPECT_EQ(t.leaves[0].node, 2u);
+    EXPECT_EQ(t.leaves[0].face, 7u);
+    EXPECT_EQ(t.leaves[1].face, 3u);
+    EXPECT_EQ(t.leaves[2].node, 4u);
+    EXPECT_EQ(t.leaves[2].face, 5u);
+    EXPECT_DOUBLE_EQ(t.boxes[0].max[0], 226.0);
+    EXPECT_DOUBLE_EQ(t.boxes[1].max[0], 1.0);  // 226 - 226·225/226
+    EXPECT_DOUBLE_EQ(t.boxes[2].min[1], 1.0);  // 0 + 226·1/226
+    EXPECT_DOUBLE_EQ(t.boxes[2].max[0], 1.0);  // inherits its parent's shrunk x
+    EXPECT_DOUBLE_EQ(t.boxes[3].max[2], 225.0);
+    EXPECT_DOUBLE_EQ(t.boxes[4].min[0], 225.0);  // the second child shrinks the root's box
+}
+
+TEST(AabbTree6, RootNibblesApplyToTheDomain) {
+    const std::vector<AabbTreeNode6> nodes = {node(0x20, 0, 0, 0)};
+    const DecodedAabbTree t = decode_aabb_tree6(nodes, domain(-113, 113));
+    ASSERT_TRUE(t.valid);
+    EXPECT_DOUBLE_EQ(t.boxes[0].min[0], -113.0 + 226.0 * 4 / 226);
+}
+
+TEST(AabbTree6, EmptyTreeIsValid) {
+    const DecodedAabbTree t = decode_aabb_tree6({}, domain(-FLT_MAX, FLT_MAX));
+    EXPECT_TRUE(t.valid);
+    EXPECT_TRUE(t.leaves.empty());
+}
+
+TEST(AabbTree6, RejectsBadTrees) {
+    auto problem = [](std::vector<AabbTreeNode6> nodes) {
+        const DecodedAabbTree t = decode_aabb_tree6(nodes, domain(0, 1));
+        EXPECT_FALSE(t.valid);
+        return t.problem;
+    };
+    // Second child out of range.
+    EXPECT_NE(problem({node(0, 0, 0, kTreeInternalBit | 5), node(0, 0, 0, 0), node(0, 0, 0, 1)}).find("out of range"),
+              std::string::npos);
+    // First subtree has 1 leaf but declares 2: ends before the second child.
+    EXPECT_NE(problem({node(0, 0, 0, kTreeInternalBit | 2), node(0, 0, 0, 0), node(0, 0, 0, 1), node(0, 0, 0, 2),
+                      node(0, 0, 0, 3)})
+                  .find("first subtree"),
+              std::string::npos);
+    // Zero offset (would point at itself).
+    EXPECT_NE(problem({node(0, 0, 0, kTreeInternalBit), node(0, 0, 0, 0)}).find("offset"), std::string::npos);
+    // Nodes left over after the root's subtree.
+    EXPECT_NE(problem({node(0, 0, 0, 0), node(0, 0, 0, 1)}).find("never reached"), std::string::npos);
+    // A chain of internal nodes running off the end (deep, truncated).
+    std::vector<AabbTreeNode6> chain(100000, node(0, 0, 0, kTreeInternalBit | 1));
+    const DecodedAabbTree t = decode_aabb_tree6(chain, domain(0, 1));
+    EXPECT_FALSE(t.valid);
+}
+
+TEST(AabbTree6, EncodeDecodeRoundTripContainsEveryCorner) {
+    const NavMesh mesh = fixture::grid_mesh(9, 7, nullptr, [](int i, int j) { return 0.37f * i - 0.11f * j * j; });
+    const QueryMediator med = build_query_mediator(mesh);
+    ASSERT_EQ(med.nodes.size(), 2 * mesh.faces.size() - 1);
+    const DecodedAabbTree t = decode_aabb_tree6(med.nodes, med.domain);
+    ASSERT_TRUE(t.valid) << t.problem;
+    ASSERT_EQ(t.leaves.size(), mesh.faces.size());
+    std::vector<int> seen(mesh.faces.size(), 0);
+    for (const TreeLeaf& leaf : t.leaves) {
+        ASSERT_LT(leaf.face, mesh.faces.size());
+        ++seen[leaf.face];
+        const Box3& box = t.boxes[leaf.node];
+        for (std::int32_t v : face_vertex_ring(mesh, leaf.face)) {
+            const Vec4& p = mesh.vertices[v];
+            const double c[3] = {p.x, p.y, p.z};
+            for (int k = 0; k < 3; ++k) {
+                EXPECT_LE(box.min[k], c[k]);
+                EXPECT_GE(box.max[k], c[k]);
+            }
+        }
+    }
+    for (int s : seen) EXPECT_EQ(s, 1);
+    // The tree is tight enough to be useful: each leaf box is far smaller than the domain.
+    const Box3& leafBox = t.boxes[t.leaves[0].node];
+    EXPECT_LT(leafBox.max[0] - leafBox.min[0], 3.0);
+    // Domain: the vertex bounds in all four lanes.
+    EXPECT_EQ(med.domain.min.x, 0.0f);
+    EXPECT_EQ(med.domain.max.z, 7.0f);
+    EXPECT_EQ(med.domain.max.w, 1.0f);
+}
+
+TEST(AabbTree6, EmptyMeshHasNoNodeAndFltMaxDomain) {
+    const QueryMediator med = build_query_mediator(NavMesh{});
+    EXPECT_TRUE(med.nodes.empty());
+    EXPECT_EQ(med.domain.min.x, -FLT_MAX);
+    EXPECT_EQ(med.domain.max.y, FLT_MAX);
+}
+
+TEST(AabbTree6, EncoderIsDeterministicAndRejectsBadDomain) {
+    const NavMesh mesh = fixture::grid_mesh(5, 5);
+    EXPECT_EQ(std::memcmp(build_query_mediator(mesh).nodes.data(), build_query_mediator(mesh).nodes.data(),
+                          6 * 49),
+              0);
+    const std::vector<Box3> boxes = face_corner_boxes(mesh);
+    EXPECT_THROW(encode_aabb_tree6(boxes, domain(1, 2)), Error);
+    const std::vector<Box3> one = {Box3{{0, 0, 0}, {1, 1, 1}}};
+    const auto nodes = encode_aabb_tree6(one, domain(0, 1));
+    ASSERT_EQ(nodes.size(), 1u);
+    EXPECT_EQ(tree_node_data(nodes[0]), 0u);
+}
+
+TEST(ClusterGraph, TwoByThreeClusters) {
+    // 4 × 3 quads; cluster = column pair (0..1) + 2 × row band (0 for j = 0, 1 for j >= 1).
+    const NavMesh mesh = fixture::grid_mesh(4, 3, [](int i, int j) { return std::int16_t(i / 2 + 2 * (j >= 1)); });
+    const ClusterGraph g = build_cluster_graph(mesh);
+    ASSERT_EQ(g.nodeCount, 4u);
+    EXPECT_EQ(g.faceCounts, (std::vector<std::uint32_t>{2, 2, 4, 4}));
+    // 0-1, 0-2, 1-3, 2-3 in both directions, targets ascending.
+    EXPECT_EQ(g.offsets, (std::vector<std::uint32_t>{0, 2, 4, 6, 8}));
+    EXPECT_EQ(g.targets, (std::vector<std::uint32_t>{1, 2, 0, 3, 0, 3, 1, 2}));
+
+    const DirectedGraph d = make_directed_graph(mesh, g);
+    ASSERT_EQ(d.nodes.size(), 4u);
+    ASSERT_EQ(d.edges.size(), 8u);
+    EXPECT_EQ(d.nodes[1].startEdgeIndex, 2);
+    EXPECT_EQ(d.nodes[1].numEdges, 2);
+    EXPECT_FLOAT_EQ(d.positions[0].x, 1.0f);  // face centres 0.5 and 1.5
+    EXPECT_FLOAT_EQ(d.positions[0].z, 0.5f);
+    EXPECT_FLOAT_EQ(d.positions[3].x, 3.0f);
+    EXPECT_FLOAT_EQ(d.positions[3].z, 2.0f);
+    EXPECT_EQ(d.edges[0].target, 1u);
+    EXPECT_EQ(d.edges[0].flags, 0u);
+    EXPECT_EQ(half16_to_float(d.edges[0].cost), 2.0f);  // (1, .5) to (3, .5)
+    EXPECT_EQ(d.nodeDataStriding, 0);
+}
+
+TEST(ClusterGraph, RejectsNegativeClusterAndBadOpposite) {
+    NavMesh mesh = fixture::grid_mesh(2, 1, [](int, int) { return std::int16_t(0); });
+    EXPECT_EQ(build_cluster_graph(mesh).targets.size(), 0u);  // one cluster: no self-loop
+    mesh.edges[0].oppositeFace = 9;
+    EXPECT_THROW(build_cluster_graph(mesh), Error);
+    mesh = fixture::grid_mesh(2, 1);
+    EXPECT_THROW(build_cluster_graph(mesh), Error);
+    EXPECT_EQ(build_cluster_graph(NavMesh{}).nodeCount, 0u);
+}
+
+TEST(MeshViews, RingNeighboursAndUserEdges) {
+    NavMesh mesh = fixture::grid_mesh(2, 1);
+    EXPECT_EQ(face_vertex_ring(mesh, 0), (std::vector<std::int32_t>{0, 3, 4, 1}));
+    const auto n = face_neighbours(mesh, 0);
+    EXPECT_EQ(n, (std::vector<std::uint32_t>{kNoOpposite, kNoOpposite, 1, kNoOpposite}));
+    EXPECT_TRUE(face_user_edges(mesh, 0).empty());
+    Edge user;
+    user.flags = 20;
+    mesh.edges.push_back(user);
+    mesh.faces[1].startUserEdgeIndex = 8;
+    mesh.faces[1].numUserEdges = 1;
+    ASSERT_EQ(face_user_edges(mesh, 1).size(), 1u);
+    EXPECT_EQ(face_user_edges(mesh, 1)[0].flags, 20);
+    EXPECT_EQ(regular_edge_count(mesh), 8u);
+    mesh.faces[1].numUserEdges = 2;
+    EXPECT_THROW(face_user_edges(mesh, 1), Error);
+    EXPECT_THROW(face_edges(mesh, 2), Error);
+    mesh.edges[0].a = 99;
+    EXPECT_THROW(face_vertex_ring(mesh, 0), Error);
+}

@@ -1,0 +1,79 @@
+#include <gtest/gtest.h>
+
+#include "codec/dcx.h"
+#include "container/bnd4.h"
+#include "formats/fromsoft/nav_source.h"
+#include "formats/fromsoft/nav_tagfile.h"
+#include "fromsoft/test_meshes.h"
+#include "io/error.h"
+#include "io/file.h"
+#include "support/samples.h"
+
+using namespace navlab;
+using namespace navlab::fromsoft;
+
+namespace {
+
+std::vector<std::uint8_t> grid_tagfile(int n) {
+    NavTagfile nav;
+    nav.mesh = fixture::grid_mesh(n, 1);
+    return write_nav_tagfile(nav);
+}
+
+}  // namespace
+
+TEST(NavSource, FileNames) {
+    EXPECT_TRUE(is_nav_file_name("a/m10_00_00_00.nvmhktbnd.dcx"));
+    EXPECT_TRUE(is_nav_file_name("m10.NVMHKTBND"));
+    EXPECT_TRUE(is_nav_file_name("x/n10_01_00_00_001700.HKX"));
+    EXPECT_FALSE(is_nav_file_name("m10_00_00_00.nva.dcx"));
+    EXPECT_FALSE(is_nav_file_name("readme.txt"));
+    EXPECT_THROW(find_nav_files("/nonexistent/navlab/path"), Error);
+}
+
+TEST(NavSource, DirectoryOfBindersAndTagfilesInSortedOrder) {
+    const auto dir = navlab::test::scratch_dir("fromsoft_nav_source");
+    std::filesystem::create_directories(dir / "b" / "deep");
+    write_file_atomic(dir / "b" / "deep" / "z.hkx", grid_tagfile(2));
+    write_file_atomic(dir / "a.hkx", grid_tagfile(1));
+    write_file_atomic(dir / "m10_00_00_00.nva.dcx", std::string_view("not a navmesh"));
+    std::vector<bnd4::NewEntry> files;
+    files.push_back({bnd4::er_navmesh_entry_name("10_00_00_00", "n10_00_00_00_000100.hkx"), 100, grid_tagfile(3)});
+    files.push_back({bnd4::er_navmesh_entry_name("10_00_00_00", "n10_00_00_00_000200.hkx"), 200, grid_tagfile(4)});
+    files.push_back({"N:\\readme.txt", 300, {'h', 'i'}});
+    const std::vector<std::uint8_t> binder = bnd4::write(bnd4::build_navmesh_binder(std::move(files)));
+    write_file_atomic(dir / "b" / "m10_00_00_00.nvmhktbnd.dcx", dcx::compress(binder, dcx::Variant::Dflt_11000_44_9));
+    write_file_atomic(dir / "b" / "m11.nvmhktbnd", binder);
+
+    const auto found = find_nav_files(dir);
+    ASSERT_EQ(found.size(), 4u);
+    EXPECT_EQ(found[0].filename(), "a.hkx");
+    EXPECT_EQ(found[1].filename(), "z.hkx");  // b/deep/z.hkx sorts before b/m10...
+    EXPECT_EQ(found[2].filename(), "m10_00_00_00.nvmhktbnd.dcx");
+    EXPECT_EQ(found[3].filename(), "m11.nvmhktbnd");
+
+    const NavFile opened = NavFile::open(found[2]);
+    ASSERT_EQ(opened.entries().size(), 2u);  // the .txt member is not a navmesh
+    EXPECT_TRUE(opened.entries()[1].inBinder);
+    EXPECT_EQ(opened.entries()[1].index, 1u);
+    EXPECT_EQ(read_nav_tagfile(opened.entries()[1].bytes).mesh.faces.size(), 4u);
+
+    const auto sources = list_nav_sources(dir);
+    ASSERT_EQ(sources.size(), 6u);
+    EXPECT_TRUE(sources[0].binder.empty());
+    EXPECT_EQ(sources[0].entryName, "a.hkx");
+    EXPECT_EQ(sources[2].binder, found[2]);
+    EXPECT_NE(sources[2].entryName.find("n10_00_00_00_000100.hkx"), std::string::npos);
+    EXPECT_EQ(read_nav_tagfile(sources[3].load()).mesh.faces.size(), 4u);
+    EXPECT_EQ(read_nav_tagfile(sources[1].load()).mesh.faces.size(), 2u);
+    EXPECT_EQ(sources[5].entryIndex, 1u);
+    std::filesystem::remove_all(dir);
+}
+
+TEST(NavSource, SingleSampleFile) {
+    NAVLAB_REQUIRE_SAMPLE(path, "havok/er/n10_01_00_00_001700.hkx");
+    const auto sources = list_nav_sources(path);
+    ASSERT_EQ(sources.size(), 1u);
+    EXPECT_EQ(sources[0].entryName, "n10_01_00_00_001700.hkx");
+    EXPECT_EQ(read_nav_tagfile(sources[0].load()).mesh.faces.size(), 60u);
+}

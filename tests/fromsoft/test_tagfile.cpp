@@ -1,0 +1,277 @@
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cfloat>
+
+#include "formats/fromsoft/aabb_tree6.h"
+#include "formats/fromsoft/cluster_graph.h"
+#include "formats/fromsoft/mesh_views.h"
+#include "formats/fromsoft/nav_tagfile.h"
+#include "fromsoft/test_meshes.h"
+#include "havok/tagfile.h"
+#include "io/error.h"
+#include "io/file.h"
+#include "support/samples.h"
+
+using namespace navlab;
+using namespace navlab::fromsoft;
+
+namespace {
+
+UserEdgeSetup sample_setup(float x) {
+    UserEdgeSetup s;
+    for (Obb* obb : {&s.obbA, &s.obbB}) {
+        obb->transform = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, x, 2, 3, 0};
+        obb->halfExtents = {0.5f, 1, 0.25f, 0};
+    }
+    s.obbB.transform[12] = x + 4;
+    s.obbB.transform[15] = 7;  // ER boxes: the float after the translation is not 0
+    s.userDataA = 11, s.userDataB = 12;
+    s.costAtoB = 1.5f, s.costBtoA = 2.5f;
+    s.worldUpA = {0, 1, 0, 0};
+    s.worldUpB = {0, 1, 0, 9};
+    s.direction = 3, s.space = 1, s.forceAlign = 1;
+    return s;
+}
+
+/// An Elden Ring-like tagfile: grid mesh, two user edges with edgeData, tree and setups.
+NavTagfile elden_ring_like() {
+    NavTagfile nav;
+    nav.sdkVersion = kSdkEldenRing;
+    nav.mesh = fixture::grid_mesh(6, 4, nullptr, [](int i, int j) { return 0.25f * i * j; });
+    nav.mesh.hasClearanceCacheSeeding = true;
+    nav.mesh.userData = 1;
+    nav.mesh.faceData[3] = 0x11041;
+    // User edges 24 and 25 between faces 0 and 23, on their own two vertices.
+    NavMesh& m = nav.mesh;
+    const std::int32_t v0 = static_cast<std::int32_t>(m.vertices.size());
+    m.vertices.push_back({0.5f, 0, 0.5f, 1});
+    m.vertices.push_back({5.5f, 6, 3.5f, 2478.77f});
+    const std::uint32_t e0 = static_cast<std::uint32_t>(m.edges.size());
+    Edge a;
+    a.a = v0, a.b = v0 + 1, a.oppositeEdge = e0 + 1, a.oppositeFace = 23, a.flags = 20;
+    Edge b = a;
+    b.a = v0 + 1, b.b = v0, b.oppositeEdge = e0, b.oppositeFace = 0, b.flags = 52;
+    m.edges.push_back(a), m.edges.push_back(b);
+    m.edgeData.push_back(0x104), m.edgeData.push_back(0x002);
+    m.faces[0].startUserEdgeIndex = static_cast<std::int32_t>(e0), m.faces[0].numUserEdges = 1;
+    m.faces[23].startUserEdgeIndex = static_cast<std::int32_t>(e0 + 1), m.faces[23].numUserEdges = 1;
+    nav.mediator = build_query_mediator(nav.mesh);
+    nav.userEdgeSetups = std::vector<UserEdgeSetup>{sample_setup(1), sample_setup(-3)};
+    return nav;
+}
+
+/// A Sekiro-like tagfile: clustered grid mesh with its cluster graph and a setup array.
+NavTagfile sekiro_like() {
+    NavTagfile nav;
+    nav.sdkVersion = kSdkSekiro;
+    nav.mesh = fixture::grid_mesh(5, 5, [](int i, int j) { return std::int16_t(i / 2 + 3 * (j / 2)); });
+    nav.mesh.aabb.min.w = -1.1f, nav.mesh.aabb.max.w = 1.1f;
+    nav.graph = make_directed_graph(nav.mesh, build_cluster_graph(nav.mesh));
+    nav.userEdgeSetups = std::vector<UserEdgeSetup>{sample_setup(0)};
+    return nav;
+}
+
+void expect_round_trip(const NavTagfile& nav) {
+    const std::vector<std::uint8_t> bytes = write_nav_tagfile(nav);
+    const havok::Tagfile strict = havok::read_tagfile(bytes);
+    EXPECT_TRUE(strict.warnings.empty()) << strict.warnings.front().message;
+    const NavTagfile back = read_nav_tagfile(bytes);
+    EXPECT_TRUE(same_model(nav, back));
+    EXPECT_EQ(back.mesh.faces, nav.mesh.faces);
+    EXPECT_EQ(back.mesh.edges, nav.mesh.edges);
+    EXPECT_EQ(back.mesh.vertices, nav.mesh.vertices);
+    EXPECT_TRUE(back.warnings.empty());
+    // Same model, same bytes.
+    EXPECT_EQ(write_nav_tagfile(back), bytes);
+}
+
+}  // namespace
+
+TEST(NavTagfile, ReadsTheEldenRingSample) {
+    NAVLAB_REQUIRE_SAMPLE(path, "havok/er/n10_01_00_00_001700.hkx");
+    const std::vector<std::uint8_t> bytes = read_file(path);
+    const NavTagfile nav = read_nav_tagfile(bytes);
+    EXPECT_EQ(nav.sdkVersion, kSdkEldenRing);
+    EXPECT_EQ(nav.sdkString, "20180100");
+    EXPECT_TRUE(nav.warnings.empty());
+    ASSERT_EQ(nav.variants.size(), 2u);
+    EXPECT_EQ(nav.variants[0].name, "hkaiNavMesh");
+    EXPECT_EQ(nav.variants[0].className, "hkaiNavMesh");
+    EXPECT_EQ(nav.variants[0].typeName, "hkaiNavMesh");
+    EXPECT_EQ(nav.variants[1].typeName, "hkaiStaticTreeNavMeshQueryMediator");
+
+    const NavMesh& m = nav.mesh;
+    EXPECT_EQ(m.faces.size(), 60u);
+    EXPECT_EQ(m.edges.size(), 261u);
+    EXPECT_EQ(m.vertices.size(), 141u);
+    EXPECT_EQ(regular_edge_count(m), 261u);
+    EXPECT_EQ(m.faceData, std::vector<std::int32_t>(60, 0));
+    EXPECT_EQ(m.edgeData.size(), 261u);
+    EXPECT_EQ(m.faceDataStriding, 1);
+    EXPECT_EQ(m.edgeDataStriding, 1);
+    EXPECT_EQ(m.erosionRadius, 0.0f);
+    EXPECT_EQ(m.streamingSetCount, 0u);
+    EXPECT_TRUE(m.hasClearanceCacheSeeding);
+    EXPECT_EQ(m.clearanceCacheDataCount, 2u);
+    EXPECT_EQ(std::bit_cast<std::uint32_t>(m.aabb.max.w), 0x40199999u);
+    EXPECT_EQ(std::bit_cast<std::uint32_t>(m.aabb.min.w), 0xC0199999u);
+    int ones = 0, minEdges = 99, maxEdges = 0;
+    for (const Face& f : m.faces) {
+        EXPECT_EQ(f.padding, 0xCDCD);
+        EXPECT_EQ(f.clusterIndex, -1);
+        minEdges = std::min<int>(minEdges, f.numEdges), maxEdges = std::max<int>(maxEdges, f.numEdges);
+    }
+    EXPECT_EQ(minEdges, 3);
+    EXPECT_EQ(maxEdges, 14);
+    for (const Vec4& v : m.vertices) ones += v.w == 1.0f;
+    EXPECT_EQ(ones, 92);
+    int withOpposite = 0;
+    for (const Edge& e : m.edges) {
+        EXPECT_EQ(e.flags, 4);
+        withOpposite += e.oppositeEdge != kNoOpposite;
+    }
+    EXPECT_EQ(withOpposite, 122);
+    EXPECT_EQ(nav.objectCounts.at("hkaiNavMeshClearanceCache"), 2u);
+    EXPECT_EQ(nav.objectCounts.at("hkaiNavMesh"), 1u);
+
+    // Layouts from the file's own type table (audit R05, R06, R14, R66).
+    const LayoutSummary& l = nav.layouts;
+    EXPECT_EQ(l.navMesh.size, 208u);
+    EXPECT_EQ(l.navMesh.version, 16u);
+    ASSERT_NE(l.navMesh.find("clearanceCacheSeedingDataSet"), nullptr);
+    EXPECT_EQ(l.navMesh.find("clearanceCacheSeedingDataSet")->offset, 192u);
+    EXPECT_EQ(l.navMesh.find("faces")->offset, 24u);
+    EXPECT_EQ(l.face.name, "hkaiNavMesh::Face");
+    EXPECT_EQ(l.face.size, 16u);
+    EXPECT_EQ(l.face.version, 6u);
+    EXPECT_EQ(l.face.find("padding")->offset, 14u);
+    EXPECT_EQ(l.face.find("padding")->format & 0x200u, 0u);  // unsigned
+    EXPECT_EQ(l.face.find("startEdgeIndex")->format & 0x200u, 0x200u);  // signed
+    EXPECT_EQ(l.edge.size, 20u);
+    EXPECT_EQ(l.edge.version, 8u);
+    EXPECT_EQ(l.edge.find("userEdgeCost")->typeName, "hkHalf16");
+    EXPECT_EQ(l.vertex.name, "hkVector4");
+    EXPECT_EQ(l.vertex.size, 16u);
+    EXPECT_EQ(l.treeNode.size, 6u);
+    EXPECT_EQ(l.treeNode.find("loData")->offset, 4u);
+    EXPECT_FALSE(l.graph.present());
+
+    ASSERT_TRUE(nav.mediator);
+    const QueryMediator& q = *nav.mediator;
+    EXPECT_EQ(q.nodes.size(), 119u);
+    EXPECT_TRUE(q.navMeshIsFileMesh);
+    EXPECT_EQ(q.navMeshItem, nav.variants[0].item);
+    EXPECT_EQ(q.treeClass, "hkcdStaticAabbTree");
+    EXPECT_TRUE(q.hasTreeImpl);
+    EXPECT_EQ(q.domain, tree_domain_of(m));  // spec §15: the vertex bounds in four lanes
+    const DecodedAabbTree t = decode_aabb_tree6(q.nodes, q.domain);
+    ASSERT_TRUE(t.valid) << t.problem;
+    EXPECT_EQ(t.internalNodes, 59u);
+    ASSERT_EQ(t.leaves.size(), 60u);
+    std::vector<int> seen(60, 0);
+    for (const TreeLeaf& leaf : t.leaves) {
+        ASSERT_LT(leaf.face, 60u);
+        ++seen[leaf.face];
+        for (std::int32_t v : face_vertex_ring(m, leaf.face))
+            for (int k = 0; k < 3; ++k) {
+                const double c = k == 0 ? m.vertices[v].x : k == 1 ? m.vertices[v].y : m.vertices[v].z;
+                EXPECT_LE(t.boxes[leaf.node].min[k], c);
+                EXPECT_GE(t.boxes[leaf.node].max[k], c);
+            }
+    }
+    EXPECT_EQ(seen, std::vector<int>(60, 1));
+    EXPECT_FALSE(nav.graph);
+    EXPECT_FALSE(nav.userEdgeSetups);
+}
+
+TEST(NavTagfile, RewritesTheEldenRingSampleModel) {
+    NAVLAB_REQUIRE_SAMPLE(path, "havok/er/n10_01_00_00_001700.hkx");
+    const NavTagfile nav = read_nav_tagfile(read_file(path));
+    expect_round_trip(nav);
+}
+
+TEST(NavTagfile, EldenRingLikeRoundTrip) {
+    const NavTagfile nav = elden_ring_like();
+    expect_round_trip(nav);
+    const NavTagfile back = read_nav_tagfile(write_nav_tagfile(nav));
+    ASSERT_EQ(back.variants.size(), 3u);
+    EXPECT_EQ(back.variants[1].className, "hkaiStaticTreeNavMeshQueryMediator");
+    EXPECT_EQ(back.variants[2].name, "hkaiUserEdgeSetupArray");
+    EXPECT_EQ(back.layouts.userEdgeSetup.size, 224u);
+    EXPECT_EQ(back.layouts.obb.size, 80u);
+    EXPECT_EQ(back.layouts.obbTransform.format, 0x1028u);
+    EXPECT_TRUE(back.mesh.hasClearanceCacheSeeding);
+    ASSERT_TRUE(back.userEdgeSetups);
+    EXPECT_EQ((*back.userEdgeSetups)[1].obbB.transform[15], 7.0f);
+}
+
+TEST(NavTagfile, SekiroLikeRoundTrip) {
+    const NavTagfile nav = sekiro_like();
+    expect_round_trip(nav);
+    const NavTagfile back = read_nav_tagfile(write_nav_tagfile(nav));
+    EXPECT_EQ(back.sdkString, "20160200");
+    ASSERT_EQ(back.variants.size(), 3u);
+    EXPECT_EQ(back.variants[1].typeName, "hkaiDirectedGraphExplicitCost");
+    EXPECT_EQ(back.layouts.graphEdge.size, 8u);
+    EXPECT_EQ(back.layouts.graphNode.find("numEdges")->offset, 4u);
+    ASSERT_TRUE(back.graph);
+    EXPECT_EQ(back.graph->nodes.size(), 9u);
+    EXPECT_FALSE(back.mediator);
+}
+
+TEST(NavTagfile, EmptyMeshesAloneAndWithEmptyTree) {
+    NavTagfile alone;
+    alone.sdkVersion = kSdkEldenRing;
+    alone.mesh.aabb.min = {FLT_MAX, FLT_MAX, FLT_MAX, 0};
+    expect_round_trip(alone);
+    NavTagfile withTree = alone;
+    withTree.mediator = build_query_mediator(withTree.mesh);
+    expect_round_trip(withTree);
+    const NavTagfile back = read_nav_tagfile(write_nav_tagfile(withTree));
+    ASSERT_TRUE(back.mediator);
+    EXPECT_TRUE(back.mediator->nodes.empty());
+    EXPECT_EQ(back.mediator->domain.max.x, FLT_MAX);
+    EXPECT_EQ(back.mediator->domain.min.z, -FLT_MAX);
+}
+
+TEST(NavTagfile, WriterRefusesWhatItCannotExpress) {
+    NavTagfile nav = elden_ring_like();
+    nav.mesh.streamingSetCount = 1;
+    EXPECT_THROW(write_nav_tagfile(nav), Error);
+    nav = elden_ring_like();
+    nav.mediator->hasTreeImpl = false;
+    EXPECT_THROW(write_nav_tagfile(nav), Error);
+}
+
+TEST(NavTagfile, MediatorNotPointingAtTheMesh) {
+    NavTagfile nav = elden_ring_like();
+    nav.mediator->navMeshIsFileMesh = false;
+    const NavTagfile back = read_nav_tagfile(write_nav_tagfile(nav));
+    ASSERT_TRUE(back.mediator);
+    EXPECT_FALSE(back.mediator->navMeshIsFileMesh);
+    EXPECT_EQ(back.mediator->navMeshItem, 0u);
+}
+
+TEST(NavTagfile, TruncatedAndCorruptInputFailsCleanly) {
+    const std::vector<std::uint8_t> good = write_nav_tagfile(elden_ring_like());
+    for (std::size_t n : {std::size_t{0}, std::size_t{7}, good.size() / 2, good.size() - 1}) {
+        const std::vector<std::uint8_t> cut(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(n));
+        EXPECT_THROW(read_nav_tagfile(cut), Error) << n;
+    }
+    // Flip bytes across the whole file: every outcome is a model or a navlab::Error, never a
+    // crash (run under ASan/UBSan).
+    int errors = 0, models = 0;
+    for (std::size_t pos = 0; pos < good.size(); pos += 3) {
+        std::vector<std::uint8_t> bad = good;
+        bad[pos] ^= 0xA5;
+        try {
+            (void)read_nav_tagfile(bad);
+            ++models;
+        } catch (const Error&) {
+            ++errors;
+        }
+    }
+    EXPECT_GT(errors, 0);
+    EXPECT_GT(models, 0);  // e.g. flips inside float data read fine
+}
