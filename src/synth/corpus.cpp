@@ -3,11 +3,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cfloat>
 #include <cstring>
 #include <numeric>
 #include <sstream>
 
+#include "container/bnd4.h"
+#include "formats/fromsoft/aabb_tree6.h"
+#include "formats/fromsoft/cluster_graph.h"
 #include "io/error.h"
 #include "io/parallel.h"
 #include "synth/extras.h"
@@ -114,10 +116,12 @@ std::string archive_path(Game game, const std::string& map) {
     return fmt::format("/map/{}/{}/{}.nvmhktbnd.dcx", map.substr(0, 3), map, map);
 }
 
-/// The build path FromSoftware's tools store as the member name (spec §2.9).
+/// The build path FromSoftware's tools store as the member name (spec §2.9); Sekiro's root is
+/// the one of its other binders (inferred by the spec, not seen on a navmesh binder).
 std::string member_name(Game game, const std::string& map, char prefix, int model) {
-    const char* root = game == Game::Sekiro ? "N:\\NTC\\data\\Target\\INTERROOT_win64" : "N:\\GR\\data\\INTERROOT_win64";
-    return fmt::format("{}\\map\\{}\\navimesh\\bind6\\{}{}_{:06}.hkx", root, map, prefix, map.substr(1), model);
+    const std::string file = fmt::format("{}{}_{:06}.hkx", prefix, map.substr(1), model);
+    if (game == Game::EldenRing) return bnd4::er_navmesh_entry_name(map.substr(1), file);
+    return fmt::format("N:\\NTC\\data\\Target\\INTERROOT_win64\\map\\{}\\navimesh\\bind6\\{}", map, file);
 }
 
 void plan_game(const TotalsAndCap& tc, std::uint64_t seed, std::vector<BinderPlan>& out) {
@@ -184,6 +188,7 @@ void plan_game(const TotalsAndCap& tc, std::uint64_t seed, std::vector<BinderPla
         meshes[withUserEdges[i]]->userEdgesInFaceOrder = true;
 }
 
+/// Empty meshes: the page does not describe their box; a zero box carrying the margin.
 fromsoft::Aabb empty_aabb(float margin) {
     fromsoft::Aabb box;
     box.min.w = -margin;
@@ -262,22 +267,10 @@ fromsoft::NavTagfile make_tagfile(const BinderPlan& binder, const EntryPlan& ent
     }
     mesh.userData = entry.userDataOne ? 1 : 0;
     mesh.hasClearanceCacheSeeding = entry.seeding;
-    t.variants.push_back({"hkaiNavMesh", "hkaiNavMesh"});
-    if (binder.game == Game::Sekiro) {
-        t.graph = fromsoft::DirectedGraph{};
-        t.variants.push_back({"hkaiDirectedGraphExplicitCost", "hkaiDirectedGraphExplicitCost"});
-    } else if (entry.faces > 0 || entry.emptyTree) {
-        fromsoft::QueryMediator mediator;
-        if (entry.faces == 0) {
-            mediator.domain.min = {-FLT_MAX, -FLT_MAX, -FLT_MAX, 0};
-            mediator.domain.max = {FLT_MAX, FLT_MAX, FLT_MAX, 0};
-        }
-        t.mediator = std::move(mediator);
-        t.variants.push_back({"hkaiStaticTreeNavMeshQueryMediator", "hkaiStaticTreeNavMeshQueryMediator"});
-    }
+    if (binder.game == Game::Sekiro) t.graph = fromsoft::make_directed_graph(mesh, fromsoft::build_cluster_graph(mesh));
+    else if (entry.faces > 0 || entry.emptyTree) t.mediator = fromsoft::build_query_mediator(mesh);
     if (entry.setups > 0) {
         t.userEdgeSetups = make_user_edge_setups(binder.game, mesh.aabb, entry.setups, rng);
-        t.variants.push_back({"hkaiUserEdgeSetupArray", "hkaiUserEdgeSetupArray"});
     }
     return t;
 }

@@ -76,8 +76,9 @@ struct TileLibrary {
 /// Builds the tile library of `preset` (Recast on procedural scenes), `threads` at a time.
 TileLibrary build_tile_library(Preset preset, std::uint64_t seed, unsigned threads);
 
-/// Makes the model of one tagfile. The Sekiro cluster graph and the Elden Ring tree nodes of
-/// meshes with faces are attached by the writer stage (they come from the fromsoft builders).
+/// Makes the model of one tagfile: the shaped mesh with its clusters or user edges, the Sekiro
+/// cluster graph or the Elden Ring query mediator (from the fromsoft builders), and the
+/// user-edge setups. Same plan and library, same model.
 fromsoft::NavTagfile make_tagfile(const BinderPlan& binder, const EntryPlan& entry, const TileLibrary& library);
 
 }  // namespace navlab::synth
