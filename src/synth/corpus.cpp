@@ -1,0 +1,278 @@
+#include "synth/corpus.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+#include <numeric>
+#include <sstream>
+
+#include "container/bnd4.h"
+#include "formats/fromsoft/aabb_tree6.h"
+#include "formats/fromsoft/cluster_graph.h"
+#include "io/error.h"
+#include "io/parallel.h"
+#include "synth/extras.h"
+#include "synth/map_names.h"
+#include "synth/scene.h"
+
+namespace navlab::synth {
+
+Preset parse_preset(const std::string& name) {
+    if (name == "small") return Preset::Small;
+    if (name == "sekiro") return Preset::Sekiro;
+    if (name == "eldenring") return Preset::EldenRing;
+    throw Error("unknown preset '" + name + "' (small, sekiro or eldenring)");
+}
+
+namespace {
+
+/// Largest mesh (faces) a tile of the preset can give; beyond it the crop would run out.
+struct TotalsAndCap {
+    GameTotals totals;
+    int maxFaces;
+};
+
+std::vector<TotalsAndCap> preset_table(Preset preset) {
+    // The page's figures: binders, tagfiles, empty meshes (ER: alone + with tree), faces, user
+    // edges (meshes with them, in face order), setup arrays (setups), userData 1, seeding on
+    // empty meshes (6,053 - 3,411).
+    const GameTotals sekiro{Game::Sekiro, 10, 1509, 94, 0, 279053, 0, 0, 0, 430, 1463, 0, 0,
+                            kSekiroStyle.facesPerCluster, 8, 160};
+    const GameTotals eldenRing{Game::EldenRing, 695, 7438, 4027, 2610, 6317094, 2597337, 1696, 82, 188, 673, 40,
+                               2642, 0, 32, 320};
+    switch (preset) {
+        case Preset::Sekiro: return {{sekiro, 1000}};
+        case Preset::EldenRing: return {{eldenRing, 6000}};
+        case Preset::Small:
+            return {{{Game::Sekiro, 2, 24, 2, 0, 4000, 0, 0, 0, 5, 16, 0, 0, kSekiroStyle.facesPerCluster, 2, 96}, 330},
+                    {{Game::EldenRing, 2, 20, 11, 7, 9000, 3600, 5, 1, 2, 7, 1, 4, 0, 2, 192}, 1500}};
+    }
+    return {};
+}
+
+/// Splits `total` into `n` parts of at least `minEach` and at most `cap`, heavy-tailed
+/// (weights 0.05 + u^3), by largest remainder so the parts add up exactly.
+std::vector<std::int64_t> split_total(std::int64_t total, int n, std::int64_t minEach, std::int64_t cap, Rng& rng) {
+    std::vector<std::int64_t> parts(n, minEach);
+    if (n == 0) return parts;
+    std::int64_t rest = total - minEach * n;
+    std::vector<double> w(n);
+    for (double& x : w) {
+        double u = rng.unit();
+        x = 0.05 + u * u * u;
+    }
+    const double sum = std::accumulate(w.begin(), w.end(), 0.0);
+    std::vector<std::pair<double, int>> remainders;
+    std::int64_t given = 0;
+    for (int i = 0; i < n; ++i) {
+        const double ideal = static_cast<double>(rest) * w[i] / sum;
+        const auto whole = static_cast<std::int64_t>(ideal);
+        parts[i] += whole;
+        given += whole;
+        remainders.push_back({ideal - static_cast<double>(whole), i});
+    }
+    std::stable_sort(remainders.begin(), remainders.end(), [](auto& a, auto& b) { return a.first > b.first; });
+    for (std::int64_t k = 0; k < rest - given; ++k) ++parts[remainders[k % n].second];
+    // Parts over the cap give their excess to parts below it.
+    std::int64_t excess = 0;
+    for (auto& p : parts)
+        if (p > cap) {
+            excess += p - cap;
+            p = cap;
+        }
+    for (int i = 0; excess > 0 && i < n; ++i) {
+        const std::int64_t add = std::min(excess, cap - parts[i]);
+        parts[i] += add;
+        excess -= add;
+    }
+    return parts;
+}
+
+/// k distinct indices of [0, n), sorted.
+std::vector<int> pick(int n, int k, Rng& rng) {
+    std::vector<int> all(n);
+    std::iota(all.begin(), all.end(), 0);
+    k = std::min(k, n);
+    for (int i = 0; i < k; ++i) std::swap(all[i], all[i + rng.below(static_cast<std::uint32_t>(n - i))]);
+    all.resize(k);
+    std::sort(all.begin(), all.end());
+    return all;
+}
+
+std::vector<std::string> map_names(Game game, int count) {
+    std::istringstream in(game == Game::Sekiro ? kSekiroMapNames : kEldenRingMapNames);
+    std::vector<std::string> names;
+    for (std::string s; in >> s;) names.push_back(s);
+    // The page counts one more Elden Ring binder than the 2022 dictionary lists.
+    for (int extra = 0; static_cast<int>(names.size()) < count; ++extra)
+        names.push_back(fmt::format("m61_{:02}_00_00", extra));
+    names.resize(count);
+    return names;
+}
+
+std::string archive_path(Game game, const std::string& map) {
+    if (game == Game::Sekiro) return fmt::format("/map/{0}/{0}.nvmhktbnd.dcx", map);
+    return fmt::format("/map/{}/{}/{}.nvmhktbnd.dcx", map.substr(0, 3), map, map);
+}
+
+/// The build path FromSoftware's tools store as the member name (spec §2.9); Sekiro's root is
+/// the one of its other binders (inferred by the spec, not seen on a navmesh binder).
+std::string member_name(Game game, const std::string& map, char prefix, int model) {
+    const std::string file = fmt::format("{}{}_{:06}.hkx", prefix, map.substr(1), model);
+    if (game == Game::EldenRing) return bnd4::er_navmesh_entry_name(map.substr(1), file);
+    return fmt::format("N:\\NTC\\data\\Target\\INTERROOT_win64\\map\\{}\\navimesh\\bind6\\{}", map, file);
+}
+
+void plan_game(const TotalsAndCap& tc, std::uint64_t seed, std::vector<BinderPlan>& out) {
+    const GameTotals& t = tc.totals;
+    Rng rng(derive_seed(seed, static_cast<std::uint64_t>(t.game) + 100));
+    const auto perBinder = split_total(t.tagfiles, t.binders, 1, t.tagfiles, rng);
+    const auto maps = map_names(t.game, t.binders);
+    std::vector<EntryPlan*> all;
+    const std::size_t first = out.size();
+    for (int b = 0; b < t.binders; ++b) {
+        BinderPlan bp{t.game, maps[b], archive_path(t.game, maps[b]), {}};
+        const int k = static_cast<int>(perBinder[b]);
+        // Elden Ring binders hold hi-res n and lo-res o meshes; ids 10000+i and 20000+i.
+        const int nCount = t.game == Game::Sekiro ? k : k - k / 3;
+        for (int i = 0; i < k; ++i) {
+            const bool hi = i < nCount;
+            const int j = hi ? i : i - nCount;
+            EntryPlan e;
+            e.name = member_name(t.game, maps[b], hi ? 'n' : 'o', 1000 + 100 * j);
+            e.id = (hi ? 10000 : 20000) + j;
+            e.seed = derive_seed(derive_seed(seed, (static_cast<std::uint64_t>(t.game) << 32) | b), i);
+            bp.entries.push_back(std::move(e));
+        }
+        out.push_back(std::move(bp));
+    }
+    for (std::size_t b = first; b < out.size(); ++b)
+        for (auto& e : out[b].entries) all.push_back(&e);
+    const int n = static_cast<int>(all.size());
+
+    // Empty meshes, then the faces over the others.
+    std::vector<char> empty(n, 0);
+    const auto empties = pick(n, t.emptyMeshes, rng);
+    for (int i : empties) empty[i] = 1;
+    for (int i : pick(static_cast<int>(empties.size()), t.emptyWithTree, rng)) all[empties[i]]->emptyTree = true;
+    for (int i : pick(static_cast<int>(empties.size()), t.seedingOnEmpty, rng)) all[empties[i]]->seeding = true;
+    std::vector<EntryPlan*> meshes;
+    for (int i = 0; i < n; ++i)
+        if (!empty[i]) meshes.push_back(all[i]);
+    const int m = static_cast<int>(meshes.size());
+    const auto faces = split_total(t.faces, m, 4, tc.maxFaces, rng);
+    for (int i = 0; i < m; ++i) {
+        meshes[i]->faces = static_cast<int>(faces[i]);
+        meshes[i]->seeding = true;
+        meshes[i]->tile = static_cast<int>(rng.below(static_cast<std::uint32_t>(t.libraryTiles)));
+    }
+    // Setup arrays, userData 1 and user edges on meshes with faces.
+    const auto withSetups = pick(m, t.setupArrays, rng);
+    const auto setups = split_total(t.setups, static_cast<int>(withSetups.size()), 1, 64, rng);
+    for (std::size_t i = 0; i < withSetups.size(); ++i) meshes[withSetups[i]]->setups = static_cast<int>(setups[i]);
+    for (int i : pick(m, t.userDataOne, rng)) meshes[i]->userDataOne = true;
+    const auto withUserEdges = pick(m, t.meshesWithUserEdges, rng);
+    std::int64_t facesWithUserEdges = 0;
+    for (int i : withUserEdges) facesWithUserEdges += meshes[i]->faces;
+    std::int64_t given = 0;
+    for (std::size_t k = 0; k < withUserEdges.size(); ++k) {
+        EntryPlan* e = meshes[withUserEdges[k]];
+        const std::int64_t share = k + 1 == withUserEdges.size()
+                                       ? t.userEdges - given
+                                       : t.userEdges * e->faces / std::max<std::int64_t>(1, facesWithUserEdges);
+        e->userEdges = static_cast<int>(share);
+        given += share;
+    }
+    for (int i : pick(static_cast<int>(withUserEdges.size()), t.userEdgesInFaceOrder, rng))
+        meshes[withUserEdges[i]]->userEdgesInFaceOrder = true;
+}
+
+/// Empty meshes: the page does not describe their box; a zero box carrying the margin.
+fromsoft::Aabb empty_aabb(float margin) {
+    fromsoft::Aabb box;
+    box.min.w = -margin;
+    box.max.w = margin;
+    return box;
+}
+
+}  // namespace
+
+std::vector<GameTotals> preset_totals(Preset preset) {
+    std::vector<GameTotals> out;
+    for (const auto& tc : preset_table(preset)) out.push_back(tc.totals);
+    return out;
+}
+
+std::vector<BinderPlan> plan_corpus(Preset preset, std::uint64_t seed) {
+    std::vector<BinderPlan> binders;
+    for (const auto& tc : preset_table(preset)) plan_game(tc, seed, binders);
+    return binders;
+}
+
+TileLibrary build_tile_library(Preset preset, std::uint64_t seed, unsigned threads) {
+    struct Job {
+        Game game;
+        float size;
+        int index;
+    };
+    std::vector<Job> jobs;
+    for (const auto& t : preset_totals(preset))
+        for (int i = 0; i < t.libraryTiles; ++i) jobs.push_back({t.game, t.tileSize, i});
+    std::vector<LibraryTile> tiles(jobs.size());
+    parallel_for(jobs.size(), threads, [&](std::size_t j) {
+        const Job& job = jobs[j];
+        SceneParams sp;
+        sp.size = job.size;
+        sp.buildings = static_cast<int>(job.size * job.size / 1200);
+        sp.bridges = static_cast<int>(job.size / 50) + 1;
+        sp.rocks = static_cast<int>(job.size * job.size / 400);
+        RecastParams rp;
+        const GameStyle& style = style_of(job.game);
+        rp.cellSize = style.cellSize;
+        rp.detailSampleDistance = style.detailSampleDistance;
+        rp.detailMaxError = style.detailMaxError;
+        const std::uint64_t sceneSeed = derive_seed(seed, 0x7113000ull + (static_cast<std::uint64_t>(job.game) << 16) + job.index);
+        tiles[j] = make_library_tile(build_recast_mesh(make_scene(sp, sceneSeed), rp));
+    });
+    TileLibrary lib;
+    for (std::size_t j = 0; j < jobs.size(); ++j)
+        (jobs[j].game == Game::Sekiro ? lib.sekiro : lib.eldenRing).push_back(std::move(tiles[j]));
+    return lib;
+}
+
+fromsoft::NavTagfile make_tagfile(const BinderPlan& binder, const EntryPlan& entry, const TileLibrary& library) {
+    const GameStyle& style = style_of(binder.game);
+    Rng rng(entry.seed);
+    fromsoft::NavTagfile t;
+    t.sdkVersion = style.sdkVersion;
+    // Elden Ring margins: 2.4 most often, then 2, then 8 (the page gives no shares).
+    const double u = rng.unit();
+    const std::uint32_t marginBits = style.margins[style.margins.size() == 1 ? 0 : u < 0.6 ? 1 : u < 0.9 ? 0 : 2];
+    float margin;
+    std::memcpy(&margin, &marginBits, 4);
+    fromsoft::NavMesh& mesh = t.mesh;
+    if (entry.faces > 0) {
+        MeshRecipe recipe;
+        recipe.faces = entry.faces;
+        recipe.seed = rng.next();
+        recipe.offset = {rng.range(-300, 300), rng.range(-40, 40), rng.range(-300, 300)};
+        recipe.quarterTurns = static_cast<int>(rng.below(4));
+        mesh = shape_navmesh(library.of(binder.game)[entry.tile], recipe, style);
+        if (binder.game == Game::Sekiro) assign_clusters(mesh, style.facesPerCluster, rng);
+        add_user_edges(mesh, entry.userEdges, entry.userEdgesInFaceOrder, style.separateUserEdgeEnds, rng);
+        mesh.aabb = mesh_aabb(mesh, marginBits, rng.chance(style.exactAabbShare), rng);
+    } else {
+        mesh.aabb = empty_aabb(margin);
+    }
+    mesh.userData = entry.userDataOne ? 1 : 0;
+    mesh.hasClearanceCacheSeeding = entry.seeding;
+    if (binder.game == Game::Sekiro) t.graph = fromsoft::make_directed_graph(mesh, fromsoft::build_cluster_graph(mesh));
+    else if (entry.faces > 0 || entry.emptyTree) t.mediator = fromsoft::build_query_mediator(mesh);
+    if (entry.setups > 0) {
+        t.userEdgeSetups = make_user_edge_setups(binder.game, mesh.aabb, entry.setups, rng);
+    }
+    return t;
+}
+
+}  // namespace navlab::synth

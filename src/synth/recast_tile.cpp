@@ -1,0 +1,119 @@
+#include "synth/recast_tile.h"
+
+#include <Recast.h>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <unordered_map>
+
+#include "io/error.h"
+
+namespace navlab::synth {
+namespace {
+
+struct RecastFree {
+    void operator()(rcHeightfield* p) const { rcFreeHeightField(p); }
+    void operator()(rcCompactHeightfield* p) const { rcFreeCompactHeightfield(p); }
+    void operator()(rcContourSet* p) const { rcFreeContourSet(p); }
+    void operator()(rcPolyMesh* p) const { rcFreePolyMesh(p); }
+    void operator()(rcPolyMeshDetail* p) const { rcFreePolyMeshDetail(p); }
+};
+template <class T>
+using RecastPtr = std::unique_ptr<T, RecastFree>;
+
+void require(bool ok, const char* step) {
+    if (!ok) throw Error(std::string("Recast step failed: ") + step);
+}
+
+/// N_y of the Newell normal of a ring (positive = counter-clockwise seen from +y).
+double newell_y(const PolyMesh& m, const std::vector<int>& ring) {
+    double s = 0;
+    for (std::size_t k = 0; k < ring.size(); ++k) {
+        const auto& p = m.verts[ring[k]];
+        const auto& q = m.verts[ring[(k + 1) % ring.size()]];
+        s += static_cast<double>(p[2]) * q[0] - static_cast<double>(p[0]) * q[2];
+    }
+    return s;
+}
+
+/// The detail mesh as one welded triangle mesh: Recast keeps each polygon's detail triangles
+/// apart, so corners and edge samples shared by neighbouring polygons are welded when they
+/// sit at the same x, z (to 1 cm) and within half a metre in height (walkable layers are
+/// at least an agent height apart, so floors never weld to the deck above them).
+PolyMesh to_world(const rcPolyMesh& pm, const rcPolyMeshDetail& dm) {
+    PolyMesh out;
+    std::unordered_map<std::uint64_t, std::vector<int>> buckets;
+    auto weld = [&](const float* v) {
+        const auto qx = static_cast<std::int32_t>(std::lround(v[0] * 100.0f));
+        const auto qz = static_cast<std::int32_t>(std::lround(v[2] * 100.0f));
+        const std::uint64_t key = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(qx)) << 32) |
+                                  static_cast<std::uint32_t>(qz);
+        auto& ids = buckets[key];
+        for (int id : ids)
+            if (std::abs(out.verts[id][1] - v[1]) < 0.5f) return id;
+        ids.push_back(static_cast<int>(out.verts.size()));
+        out.verts.push_back({v[0], v[1], v[2]});
+        return ids.back();
+    };
+    for (int p = 0; p < dm.nmeshes; ++p) {
+        const unsigned int* sub = &dm.meshes[p * 4];
+        std::vector<int> ids(sub[1]);
+        for (unsigned int j = 0; j < sub[1]; ++j) ids[j] = weld(&dm.verts[(sub[0] + j) * 3]);
+        for (unsigned int t = 0; t < sub[3]; ++t) {
+            const unsigned char* tri = &dm.tris[(sub[2] + t) * 4];
+            std::vector<int> ring = {ids[tri[0]], ids[tri[1]], ids[tri[2]]};
+            if (ring[0] == ring[1] || ring[1] == ring[2] || ring[0] == ring[2]) continue;
+            if (newell_y(out, ring) < 0) std::swap(ring[1], ring[2]);
+            out.polys.push_back(std::move(ring));
+            out.regions.push_back(pm.regs[p]);
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+PolyMesh build_recast_mesh(const TriangleSoup& scene, const RecastParams& p) {
+    rcContext ctx(false);
+    float bmin[3], bmax[3];
+    rcCalcBounds(scene.verts.data(), scene.vertex_count(), bmin, bmax);
+    int w = 0, h = 0;
+    rcCalcGridSize(bmin, bmax, p.cellSize, &w, &h);
+    const int walkHeight = static_cast<int>(std::ceil(p.agentHeight / p.cellHeight));
+    const int walkClimb = static_cast<int>(std::floor(p.agentClimb / p.cellHeight));
+    const int walkRadius = static_cast<int>(std::ceil(p.agentRadius / p.cellSize));
+
+    RecastPtr<rcHeightfield> solid(rcAllocHeightfield());
+    require(solid && rcCreateHeightfield(&ctx, *solid, w, h, bmin, bmax, p.cellSize, p.cellHeight),
+            "rcCreateHeightfield");
+    std::vector<unsigned char> areas(scene.triangle_count(), 0);
+    rcMarkWalkableTriangles(&ctx, p.maxSlopeDegrees, scene.verts.data(), scene.vertex_count(), scene.tris.data(),
+                            scene.triangle_count(), areas.data());
+    require(rcRasterizeTriangles(&ctx, scene.verts.data(), scene.vertex_count(), scene.tris.data(), areas.data(),
+                                 scene.triangle_count(), *solid, walkClimb),
+            "rcRasterizeTriangles");
+    rcFilterLowHangingWalkableObstacles(&ctx, walkClimb, *solid);
+    rcFilterLedgeSpans(&ctx, walkHeight, walkClimb, *solid);
+    rcFilterWalkableLowHeightSpans(&ctx, walkHeight, *solid);
+
+    RecastPtr<rcCompactHeightfield> chf(rcAllocCompactHeightfield());
+    require(chf && rcBuildCompactHeightfield(&ctx, walkHeight, walkClimb, *solid, *chf), "rcBuildCompactHeightfield");
+    solid.reset();
+    require(rcErodeWalkableArea(&ctx, walkRadius, *chf), "rcErodeWalkableArea");
+    require(rcBuildDistanceField(&ctx, *chf), "rcBuildDistanceField");
+    require(rcBuildRegions(&ctx, *chf, 0, p.minRegionCells, p.mergeRegionCells), "rcBuildRegions");
+
+    RecastPtr<rcContourSet> cset(rcAllocContourSet());
+    require(cset && rcBuildContours(&ctx, *chf, p.maxSimplificationError,
+                                    static_cast<int>(p.maxEdgeLength / p.cellSize), *cset),
+            "rcBuildContours");
+    RecastPtr<rcPolyMesh> pmesh(rcAllocPolyMesh());
+    require(pmesh && rcBuildPolyMesh(&ctx, *cset, 6, *pmesh), "rcBuildPolyMesh");
+    RecastPtr<rcPolyMeshDetail> dmesh(rcAllocPolyMeshDetail());
+    require(dmesh && rcBuildPolyMeshDetail(&ctx, *pmesh, *chf, p.detailSampleDistance, p.detailMaxError, *dmesh),
+            "rcBuildPolyMeshDetail");
+    return to_world(*pmesh, *dmesh);
+}
+
+}  // namespace navlab::synth
