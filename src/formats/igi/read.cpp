@@ -30,10 +30,19 @@ std::vector<RouteEntry> read_route_entries(ByteReader& r, std::int32_t n) {
     return table;
 }
 
-/// Bytes of an N×N table, or an error when N is so large the product cannot be a size.
+/// Bytes of an N×N table (8·N²), saturated at the largest uint64 for absurd N.
 std::uint64_t table_bytes(std::int32_t n) {
     const auto side = static_cast<std::uint64_t>(n);
-    return 8 * side * side;
+    const std::uint64_t entries = side * side;  // < 2^62
+    return entries > UINT64_MAX / 8 ? UINT64_MAX : 8 * entries;
+}
+
+/// 8·N² in decimal, exact even where table_bytes saturates.
+std::string table_bytes_text(std::int32_t n) {
+    unsigned __int128 v = static_cast<unsigned __int128>(8) * static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n);
+    std::string text;
+    do text.insert(text.begin(), static_cast<char>('0' + static_cast<int>(v % 10))); while ((v /= 10) != 0);
+    return text;
 }
 
 class Ids {
@@ -80,6 +89,7 @@ public:
         while (!r_.at_end()) read_record();
         if (node_.active) warn(node_.id_at, "nNodeID", "node never committed (no nNodeCriteria); the engine drops it");
         if (link_.active) warn(link_.id_at[0], "nLinkID1", "link never committed (no eLinkType); the engine drops it");
+        if (g_.layout.empty()) r_.fail("the file ends after the magic: no nMaxNodes field");
         if (g_.routes.empty()) warn(r_.pos(), "RouteTable", "no RouteTable field (not an AIGraph file?)");
         return std::move(g_);
     }
@@ -191,7 +201,7 @@ private:
         if (r_.remaining() < need)
             r_.fail_at(table_at, fmt::format("route table of {}×{} entries needs {} bytes but only {} remain "
                                              "(the table is the wrong size for nMaxNodes)",
-                                             g_.max_nodes, g_.max_nodes, need, r_.remaining()));
+                                             g_.max_nodes, g_.max_nodes, table_bytes_text(g_.max_nodes), r_.remaining()));
         g_.routes = read_route_entries(r_, g_.max_nodes);
         if (!r_.at_end() && r_.data()[r_.pos()] != kTagU32)
             r_.fail_at(r_.pos(), fmt::format("no field starts after the {}-byte route table{}: the table is the "
@@ -337,7 +347,7 @@ std::vector<IntPair> read_pairs(ByteReader& r, std::string_view field) {
 
 Node read_positional_node(ByteReader& r, Graph& g, const Ids& ids) {
     Node node;
-    const std::size_t id_at = r.pos() + 1;
+    const std::size_t id_at = r.pos();
     node.id = read_tagged_i32(r, "id");
     check_new_node_id(r, id_at, node.id, g.max_nodes, ids);
     r.set_context(fmt::format("{} (id {})", r.context(), node.id));
@@ -362,7 +372,7 @@ Graph read_positional(Bytes data) {
     Graph g;
     g.variant = Variant::Positional;
     const std::int32_t node_count = read_count(r, "node count", kMinPositionalNode);
-    const std::size_t n_at = r.pos() + 1;
+    const std::size_t n_at = r.pos();
     g.max_nodes = read_tagged_i32(r, "nMaxNodes");
     if (g.max_nodes < 2) r.fail_at(n_at, fmt::format("nMaxNodes is {}; it must be at least 2", g.max_nodes));
     const std::int32_t link_count = read_count(r, "link count", kPositionalLink);
@@ -377,7 +387,7 @@ Graph read_positional(Bytes data) {
     g.links.reserve(static_cast<std::size_t>(link_count));
     for (std::int32_t i = 0; i < link_count; ++i) {
         r.set_context(fmt::format("link #{}", i));
-        const std::array<std::size_t, 2> at = {r.pos() + 1, r.pos() + 6};
+        const std::array<std::size_t, 2> at = {r.pos(), r.pos() + 5};
         Link link;
         link.id1 = read_tagged_i32(r, "id1");
         link.id2 = read_tagged_i32(r, "id2");
@@ -392,11 +402,14 @@ Graph read_positional(Bytes data) {
         g.warnings.push_back({r.absolute(r.pos()), "RouteTable", "no route table after the links"});
         return g;
     }
-    if (left != need && left != need + kBlobHeaderSize)
+    const bool raw = left == need;
+    const bool with_header = left >= kBlobHeaderSize && left - kBlobHeaderSize == need;
+    if (!raw && !with_header)
         r.fail(fmt::format("{} bytes follow the links; a {}×{} route table takes {} bytes (raw) or {} (with the "
                            "7-byte blob header): the table is the wrong size",
-                           left, g.max_nodes, g.max_nodes, need, need + kBlobHeaderSize));
-    g.route_header = left != need;
+                           left, g.max_nodes, g.max_nodes, table_bytes_text(g.max_nodes),
+                           table_bytes_text(g.max_nodes) + " + 7"));
+    g.route_header = with_header;
     if (g.route_header) {
         BlobHeader h;
         std::memcpy(h.data(), r.bytes(kBlobHeaderSize, "blob header").data(), h.size());
