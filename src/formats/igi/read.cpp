@@ -256,7 +256,10 @@ private:
 
     void commit_node(std::size_t value_at) {
         const Node& node = node_.node;
+        const std::string context = r_.context();
+        r_.set_context(fmt::format("field #{} nNodeID {} (committed by nNodeCriteria)", *node_.record[0], node.id));
         check_new_node_id(r_, node_.id_at, node.id, g_.max_nodes, ids_);
+        r_.set_context(context);
         const std::size_t index = g_.nodes.size();
         ids_.add(node.id, static_cast<std::int32_t>(index));
         std::string missing;
@@ -307,6 +310,7 @@ private:
 
     void commit_link() {
         const Link& link = link_.link;
+        r_.set_context(fmt::format("link #{} (committed by field #{} eLinkType)", g_.links.size(), g_.layout.size() - 1));
         check_link_ends(r_, link, link_.id_at, ids_);
         if (link.id1 == link.id2) warn(link_.id_at[0], "nLinkID1", fmt::format("link from node {} to itself", link.id1));
         const std::size_t index = g_.links.size();
