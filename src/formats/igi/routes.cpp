@@ -235,7 +235,7 @@ void check_target(const Graph& g, const LinkGraph& links, std::int32_t to, Route
         }
         ++report.routes_walked;
         const double difference = std::fabs(static_cast<double>(e.cost) - walked.length);
-        if (difference > report.max_cost_difference || std::isnan(difference)) {
+        if (report.max_difference_from < 0 || difference > report.max_cost_difference || std::isnan(difference)) {
             report.max_cost_difference = difference;
             report.max_difference_from = from, report.max_difference_to = to;
         }
