@@ -7,7 +7,7 @@
 #include "formats/farcry2/grid.h"
 #include "io/file.h"
 
-namespace navlab::farcry2::test {
+namespace navlab::farcry2::fixture {
 namespace {
 
 /// A directed edge in world quanta (1/256 m), to match edges across sectors exactly.
@@ -23,14 +23,16 @@ EdgeKey edge_key(const Vec3& a, const Vec3& b) {
     return {ax, ay, bx, by};
 }
 
-/// Grid of (quads+1)^2 vertices over the cell, heights rising gently to the east.
+/// Grid of (quads+1)^2 vertices over the cell; height rises 1 m per 128 m east, the same function
+/// in every sector so that corners on a shared border coincide.
 void add_geometry(SectorFile& s, const FixtureOptions& o) {
     const Box2 cell = s.header.box;
     const Packing pack = s.packing();
     const std::uint32_t q = o.quads, row = q + 1;
     for (std::uint32_t j = 0; j <= q; ++j)
         for (std::uint32_t i = 0; i <= q; ++i) {
-            Vec3 p{cell.min_x + 64.0 * i / q, cell.min_y + 64.0 * j / q, 20.0 + 0.25 * i};
+            const double x = cell.min_x + 64.0 * i / q;
+            Vec3 p{x, cell.min_y + 64.0 * j / q, 20.0 + x / 128};
             pack.encode(p, s.vertices.emplace_back());
         }
     for (std::uint32_t j = 0; j < q; ++j)
@@ -147,4 +149,4 @@ SectorFile spec_example_sector() {
     return s;
 }
 
-}  // namespace navlab::farcry2::test
+}  // namespace navlab::farcry2::fixture

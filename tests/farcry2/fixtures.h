@@ -10,7 +10,7 @@
 #include "formats/farcry2/level_file.h"
 #include "formats/farcry2/sector_file.h"
 
-namespace navlab::farcry2::test {
+namespace navlab::farcry2::fixture {
 
 struct FixtureOptions {
     std::uint32_t version = kRetailVersion;
@@ -34,4 +34,4 @@ std::filesystem::path write_world(const std::filesystem::path& dir, const std::v
 /// The example of spec §5.7: sector 2576, one triangle, three empty links, no tail; 140 bytes.
 SectorFile spec_example_sector();
 
-}  // namespace navlab::farcry2::test
+}  // namespace navlab::farcry2::fixture

@@ -25,7 +25,7 @@ bool Packing::encode(const Vec3& p, Packed3& out) const {
 
 std::optional<Packing> packing_for(const Box2& box) {
     const double w = double(box.max_x) - box.min_x, h = double(box.max_y) - box.min_y;
-    if (!std::isfinite(w) || !std::isfinite(h)) return std::nullopt;
+    if (!std::isfinite(w) || !std::isfinite(h) || w < 0 || h < 0) return std::nullopt;
     const double span = 2.0 * std::round(std::max(w, h));
     if (!(span >= 1.0 && span <= 65536.0)) return std::nullopt;
     int exponent = 0;

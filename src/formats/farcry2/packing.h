@@ -38,8 +38,8 @@ struct Packing {
     bool encode(const Vec3& p, Packed3& out) const;
 };
 
-/// The packing basis of a sector box, or nullopt when the box is not finite or its span is not
-/// a power of two of at least 1 m (the reader reports such a sector as malformed).
+/// The packing basis of a sector box, or nullopt when the box is not finite, is inverted (max <
+/// min), or its span is not a power of two of at least 1 m (the reader reports such a sector as malformed).
 std::optional<Packing> packing_for(const Box2& box);
 
 }  // namespace navlab::farcry2

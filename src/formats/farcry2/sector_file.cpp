@@ -99,8 +99,8 @@ void read_header(ByteReader& r, SectorHeader& h) {
     h.sector_id = r.u16("sector id");
     h.box = {r.f32("box min x"), r.f32("box min y"), r.f32("box max x"), r.f32("box max y")};
     if (!packing_for(h.box))
-        r.fail_at(0x14, fmt::format("box ({}, {})-({}, {}) gives no packing basis: 2 * round(max(width, height)) "
-                                    "must be a finite power of two",
+        r.fail_at(0x14, fmt::format("box ({}, {})-({}, {}) gives no packing basis: it must not be inverted and "
+                                    "2 * round(max(width, height)) must be a finite power of two",
                                     h.box.min_x, h.box.min_y, h.box.max_x, h.box.max_y));
     h.field_6c = r.u32("field +0x6C");
     h.field_70 = r.u32("field +0x70");
