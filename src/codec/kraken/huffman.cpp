@@ -77,12 +77,9 @@ void read_form_c(const Context& ctx, const std::uint8_t* at, MsbForward& bits, C
     const unsigned suffix_bits = bits.read(2);
     const unsigned n = bits.read(8) + 1;
     ctx.check(n >= 2, at, "Huffman form C: single-symbol table");
-    const unsigned R = read_range_count(bits, n);
-    unsigned values[512];
-    read_unary_values(ctx, at, bits, values, n + R);
-    for (unsigned i = 0; i < n; ++i) values[i] = (values[i] << suffix_bits) | bits.read(suffix_bits);
+    unsigned values[256];
     std::uint8_t symbols[256];
-    read_symbol_ranges(ctx, at, bits, n, R, values + n, symbols);
+    read_coded_symbols(ctx, at, bits, n, suffix_bits, values, symbols);
     int s = 30;
     for (unsigned i = 0; i < n; ++i) {
         const int d = zigzag(values[i]);
@@ -132,7 +129,7 @@ void build_lut(const Context& ctx, const std::uint8_t* at, const CodeLengths& ta
 /// One symbol from an LSB-first reader; needs >= 11 buffered bits.
 template <class Reader>
 inline std::uint8_t decode_symbol(Reader& bits, const Lut& lut) {
-    const std::uint16_t e = lut[bits.peek(kMaxCodeLength)];
+    const std::uint16_t e = lut[bits.buffered(kMaxCodeLength)];
     bits.consume(e >> 8);
     return static_cast<std::uint8_t>(e);
 }
