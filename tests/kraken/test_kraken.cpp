@@ -102,6 +102,15 @@ struct RawSample {
     const char* sha256;
 };
 
+/// Test name from a sample file name: the part before the first dot, alphanumeric.
+std::string sample_test_name(const testing::TestParamInfo<RawSample>& info) {
+    std::string n = info.param.name;
+    n = n.substr(0, n.find('.'));
+    for (auto& c : n)
+        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+    return n;
+}
+
 class RawSamples : public testing::TestWithParam<RawSample> {};
 
 TEST_P(RawSamples, DecodesToReadmeDigest) {
@@ -120,7 +129,7 @@ INSTANTIATE_TEST_SUITE_P(
                     RawSample{"t2.kraken", "970bc48943ddc91ec04ea5eac5cf21d8f7a569b0d5fc7bd93b9626768e5c7325"},
                     RawSample{"t3.kraken", "970bc48943ddc91ec04ea5eac5cf21d8f7a569b0d5fc7bd93b9626768e5c7325"},
                     RawSample{"t4.kraken", "0bc2bbdca24cfe09f63599ab7842984cc1efac57e6c73aecd33ed9ba411e91a3"}),
-    [](const auto& info) { return std::string(info.param.name).substr(0, std::string(info.param.name).find('.')); });
+    sample_test_name);
 
 class DcxSamples : public testing::TestWithParam<RawSample> {};
 
@@ -140,13 +149,7 @@ INSTANTIATE_TEST_SUITE_P(
         RawSample{"sekiro_allmaterialbnd.mtdbnd.dcx", "1246c9bb834e25a7b90f5db8df5817603daf098ab4c47c778146c141960469df"},
         RawSample{"sekiro_m00_00_00_00.talkesdbnd.dcx", "3dd5c8abe7dd78960f926849079e27f10924fa36424d52eebef1d20cce9f10ad"},
         RawSample{"sekiro_spaar_item.msgbnd.dcx", "6070043d141c418ae6c392aa6580ea9704dbfa3f0c8a11eda9ba4523de4e109d"}),
-    [](const auto& info) {
-        std::string n = info.param.name;
-        n = n.substr(0, n.find('.'));
-        for (auto& c : n)
-            if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-        return n;
-    });
+    sample_test_name);
 
 TEST(Kraken, EldenRingEmevdWithoutBinder) {
     NAVLAB_REQUIRE_SAMPLE(path, "fromsoft/er_m10_00_00_00.emevd.dcx");

@@ -36,39 +36,67 @@ struct ByteSource {
     }
 };
 
-/// LSB-first reader (LF when Backward is false, LB when true): the first bit read is the
-/// least significant bit of the value.
-template <bool Backward>
-class LsbReader {
+/// One reader template for all four kinds. LSB-first readers (LF, LB) keep bits
+/// right-aligned: the first bit read is the least significant bit of the value. MSB-first
+/// readers (MF, MB) keep them left-aligned: the first bit read is the most significant.
+template <bool Msb, bool Backward>
+class BitReader {
 public:
-    LsbReader(const std::uint8_t* data, std::size_t size) : src_{data, size} {}
+    BitReader(const std::uint8_t* data, std::size_t size) : src_{data, size} {}
 
     /// Guarantees at least 56 buffered bits.
     void refill() {
         if (pos_ + 8 <= src_.size) {
-            bits_ |= src_.word(pos_) << count_;
+            const std::uint64_t word = src_.word(pos_);
+            bits_ |= Msb ? __builtin_bswap64(word) >> count_ : word << count_;
             pos_ += (63 - count_) >> 3;
             count_ |= 56;
         } else {
-            while (count_ <= 56) {
-                bits_ |= src_.byte(pos_++) << count_;
-                count_ += 8;
-            }
+            for (; count_ <= 56; count_ += 8) bits_ |= src_.byte(pos_++) << (Msb ? 56 - count_ : count_);
         }
     }
-    /// The next n (<= 56) bits without consuming them; needs a refill first.
-    std::uint32_t peek(unsigned n) const { return static_cast<std::uint32_t>(bits_ & ((std::uint64_t{1} << n) - 1)); }
+    /// The next n (1..32) bits without consuming them.
+    std::uint32_t peek(unsigned n) {
+        if (count_ < n) refill();
+        return buffered(n);
+    }
+    /// Like peek, for hot loops that refilled already: n must not exceed the buffered bits.
+    /// LSB-first readers accept n = 0.
+    std::uint32_t buffered(unsigned n) const {
+        return static_cast<std::uint32_t>(Msb ? bits_ >> (64 - n) : bits_ & ((std::uint64_t{1} << n) - 1));
+    }
+    /// Consumes n buffered bits (n <= 56, at most what a refill guarantees).
     void consume(unsigned n) {
-        bits_ >>= n;
+        bits_ = Msb ? bits_ << n : bits_ >> n;
         count_ -= n;
     }
-    /// Reads n (<= 32) bits, refilling when needed.
+    /// Reads n (0..32) bits; read(0) is 0.
     std::uint32_t read(unsigned n) {
-        if (count_ < n) refill();
-        std::uint32_t v = peek(n);
+        if (n == 0) return 0;
+        const std::uint32_t v = peek(n);
         consume(n);
         return v;
     }
+    /// MSB-first only: 0 bits before the next 1 (exact below 56, at least 56 otherwise). Peek only.
+    unsigned leading_zeros() {
+        static_assert(Msb);
+        if (count_ < 56) refill();
+        return static_cast<unsigned>(std::countl_zero(bits_));
+    }
+    /// MSB-first only: a unary value (zeros then a 1) of at most `max` zeros; max+1 when longer.
+    unsigned unary(unsigned max) {
+        for (unsigned n = 0;;) {
+            const unsigned z = leading_zeros();
+            if (z < count_) {
+                consume(z + 1);
+                return n + z;
+            }
+            n += count_;
+            consume(count_ - 1), consume(1);
+            if (n > max) return max + 1;
+        }
+    }
+    /// Bits consumed, counting those past the region (which read as 0).
     std::uint64_t consumed() const { return std::uint64_t{pos_} * 8 - count_; }
     /// Bytes in which at least one bit was consumed.
     std::uint64_t footprint() const { return (consumed() + 7) / 8; }
@@ -80,75 +108,9 @@ private:
     std::size_t pos_ = 0;
 };
 
-/// MSB-first reader (MF when Backward is false, MB when true): the first bit read is the most
-/// significant bit of the value. Bits are kept left-aligned in the buffer.
-template <bool Backward>
-class MsbReader {
-public:
-    MsbReader(const std::uint8_t* data, std::size_t size) : src_{data, size} {}
-
-    /// Guarantees at least 56 buffered bits.
-    void refill() {
-        if (pos_ + 8 <= src_.size) {
-            bits_ |= __builtin_bswap64(src_.word(pos_)) >> count_;
-            pos_ += (63 - count_) >> 3;
-            count_ |= 56;
-        } else {
-            while (count_ <= 56) {
-                bits_ |= src_.byte(pos_++) << (56 - count_);
-                count_ += 8;
-            }
-        }
-    }
-    /// Reads n (<= 32) bits; read(0) is 0.
-    std::uint32_t read(unsigned n) {
-        if (n == 0) return 0;
-        if (count_ < n) refill();
-        std::uint32_t v = static_cast<std::uint32_t>(bits_ >> (64 - n));
-        consume(n);
-        return v;
-    }
-    /// The next n (1..32) bits without consuming them.
-    std::uint32_t peek(unsigned n) {
-        if (count_ < n) refill();
-        return static_cast<std::uint32_t>(bits_ >> (64 - n));
-    }
-    void consume(unsigned n) {
-        bits_ <<= n;
-        count_ -= n;
-    }
-    /// Number of 0 bits before the next 1 (exact below 56; at least 56 otherwise). Peek only.
-    unsigned leading_zeros() {
-        if (count_ < 56) refill();
-        return static_cast<unsigned>(std::countl_zero(bits_));
-    }
-    /// Reads a unary value (zeros then a 1) of at most `max` zeros; returns max+1 when longer.
-    unsigned unary(unsigned max) {
-        unsigned n = 0;
-        for (;;) {
-            unsigned z = leading_zeros();
-            if (z < count_) {
-                consume(z + 1);
-                return n + z;
-            }
-            n += count_;
-            consume(count_ - 1), consume(1);
-            if (n > max) return max + 1;
-        }
-    }
-    std::uint64_t consumed() const { return std::uint64_t{pos_} * 8 - count_; }
-    std::uint64_t footprint() const { return (consumed() + 7) / 8; }
-
-private:
-    ByteSource<Backward> src_;
-    std::uint64_t bits_ = 0;
-    unsigned count_ = 0;
-    std::size_t pos_ = 0;
-};
-
-using LsbForward = LsbReader<false>;
-using LsbBackward = LsbReader<true>;
-using MsbForward = MsbReader<false>;
-using MsbBackward = MsbReader<true>;
+using LsbForward = BitReader<false, false>;
+using LsbBackward = BitReader<false, true>;
+using MsbForward = BitReader<true, false>;
+using MsbBackward = BitReader<true, true>;
 
 }  // namespace navlab::kraken::detail

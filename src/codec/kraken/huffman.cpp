@@ -77,12 +77,9 @@ void read_form_c(const Context& ctx, const std::uint8_t* at, MsbForward& bits, C
     const unsigned suffix_bits = bits.read(2);
     const unsigned n = bits.read(8) + 1;
     ctx.check(n >= 2, at, "Huffman form C: single-symbol table");
-    const unsigned R = read_range_count(bits, n);
-    unsigned values[512];
-    read_unary_values(ctx, at, bits, values, n + R);
-    for (unsigned i = 0; i < n; ++i) values[i] = (values[i] << suffix_bits) | bits.read(suffix_bits);
+    unsigned values[256];
     std::uint8_t symbols[256];
-    read_symbol_ranges(ctx, at, bits, n, R, values + n, symbols);
+    read_coded_symbols(ctx, at, bits, n, suffix_bits, values, symbols);
     int s = 30;
     for (unsigned i = 0; i < n; ++i) {
         const int d = zigzag(values[i]);
@@ -98,35 +95,41 @@ void read_form_c(const Context& ctx, const std::uint8_t* at, MsbForward& bits, C
 /// LSB-first lookup: entry = symbol | length << 8, indexed by the next 11 stream bits.
 using Lut = std::array<std::uint16_t, kLutSize>;
 
-/// The low `width` bits of v in reverse order.
-unsigned reverse_bits(unsigned v, unsigned width) {
-    unsigned r = 0;
-    for (unsigned i = 0; i < width; ++i) r |= ((v >> i) & 1u) << (width - 1 - i);
-    return r;
+/// kReverse11[i] = i with its 11 bits in reverse order.
+constexpr std::array<std::uint16_t, kLutSize> make_reverse_table() {
+    std::array<std::uint16_t, kLutSize> t{};
+    for (unsigned i = 0; i < kLutSize; ++i)
+        for (unsigned b = 0; b < kMaxCodeLength; ++b)
+            if (i >> b & 1) t[i] = static_cast<std::uint16_t>(t[i] | 1u << (kMaxCodeLength - 1 - b));
+    return t;
 }
+constexpr std::array<std::uint16_t, kLutSize> kReverse11 = make_reverse_table();
 
-/// Canonical code assignment (spec 2.3.5) straight into the bit-reversed lookup table.
+/// Canonical code assignment (spec 2.3.5) straight into the bit-reversed lookup table: the
+/// pairs, stably sorted by length, take consecutive 2^(11-len) slices of the MSB-first index
+/// space; a code's first index, bit-reversed, is its LSB-first index.
 void build_lut(const Context& ctx, const std::uint8_t* at, const CodeLengths& table, Lut& lut) {
-    unsigned kraft = 0;
-    for (unsigned i = 0; i < table.count; ++i) kraft += kLutSize >> table.length[i];
-    ctx.check(kraft == kLutSize, at, "Huffman: code lengths do not form a complete prefix code");
-    unsigned next = 0;  // first free index of the MSB-first 2048-entry table
+    unsigned count[kMaxCodeLength + 1] = {};
+    for (unsigned i = 0; i < table.count; ++i) ++count[table.length[i]];
+    unsigned next[kMaxCodeLength + 1];
+    unsigned pos = 0;
     for (unsigned len = 1; len <= kMaxCodeLength; ++len) {
-        for (unsigned i = 0; i < table.count; ++i) {
-            if (table.length[i] != len) continue;
-            const unsigned code = next >> (kMaxCodeLength - len);
-            const unsigned reversed = reverse_bits(code, len);
-            const std::uint16_t entry = static_cast<std::uint16_t>(table.symbol[i] | len << 8);
-            for (unsigned j = reversed; j < kLutSize; j += 1u << len) lut[j] = entry;
-            next += kLutSize >> len;
-        }
+        next[len] = pos;
+        pos += count[len] << (kMaxCodeLength - len);
+    }
+    ctx.check(pos == kLutSize, at, "Huffman: code lengths do not form a complete prefix code");
+    for (unsigned i = 0; i < table.count; ++i) {
+        const unsigned len = table.length[i];
+        const std::uint16_t entry = static_cast<std::uint16_t>(table.symbol[i] | len << 8);
+        for (unsigned j = kReverse11[next[len]]; j < kLutSize; j += 1u << len) lut[j] = entry;
+        next[len] += kLutSize >> len;
     }
 }
 
 /// One symbol from an LSB-first reader; needs >= 11 buffered bits.
 template <class Reader>
 inline std::uint8_t decode_symbol(Reader& bits, const Lut& lut) {
-    const std::uint16_t e = lut[bits.peek(kMaxCodeLength)];
+    const std::uint16_t e = lut[bits.buffered(kMaxCodeLength)];
     bits.consume(e >> 8);
     return static_cast<std::uint8_t>(e);
 }

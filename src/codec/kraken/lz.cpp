@@ -12,6 +12,10 @@
 namespace navlab::kraken::detail {
 namespace {
 
+/// The command loop prefetches the source of the match this many explicit distances ahead:
+/// far matches (megabytes back in non-restart streams) otherwise stall on cache misses.
+constexpr std::size_t kPrefetchAhead = 6;
+
 /// Decoded sub-streams of one chunk (spec 3.4).
 struct SubStreams {
     const std::uint8_t* literals;
@@ -109,7 +113,8 @@ SubStreams read_substreams(const Context& ctx, const std::uint8_t* z, std::size_
     }
     const ArrayResult pl = read_array(ctx, z, size, pos, s.lengths, chunk_size / 4, "packed length array");
 
-    if (s.distances.size() < po.size) s.distances.resize(po.size);
+    // Room for the command loop's look-ahead past the last distance (see kPrefetchAhead).
+    if (s.distances.size() < po.size + kPrefetchAhead) s.distances.resize(po.size + kPrefetchAhead);
     if (s.length_list.size() < pl.size + 512) s.length_list.resize(pl.size + 512);
     std::uint32_t* long_lengths = s.length_list.data() + pl.size;
     std::size_t long_count = 0;
@@ -163,7 +168,8 @@ inline void copy_literals(std::uint8_t* op, const std::uint8_t* lit, std::size_t
         }
         return;
     }
-    for (std::size_t i = 0; i < n; ++i) op[i] = Delta ? static_cast<std::uint8_t>(lit[i] + op[i - last]) : lit[i];
+    const std::uint8_t* back = op - last;
+    for (std::size_t i = 0; i < n; ++i) op[i] = Delta ? static_cast<std::uint8_t>(lit[i] + back[i]) : lit[i];
 }
 
 /// Copies a match of n bytes from distance d >= 8; `room` as above.
@@ -198,6 +204,10 @@ void run_commands(const Context& ctx, const std::uint8_t* z, const SubStreams& s
     };
     for (std::size_t i = 0; i < sub.command_count; ++i) {
         const unsigned c = sub.commands[i];
+        // Integer arithmetic: the look-ahead distance may be stale padding, and a prefetch
+        // of any address is harmless where forming an out-of-range pointer would not be.
+        __builtin_prefetch(reinterpret_cast<const void*>(reinterpret_cast<std::uintptr_t>(op) -
+                                                         static_cast<std::uintptr_t>(dist[kPrefetchAhead])));
         std::size_t lits = c & 3;
         if (lits == 3) {
             if (len == len_end) [[unlikely]] fail(i, "length list exhausted");

@@ -66,4 +66,17 @@ inline void read_symbol_ranges(const Context& ctx, const std::uint8_t* at, MsbFo
     emit_run(pos, n - used);
 }
 
+/// The common part of Huffman form C and the tANS Golomb form: n present symbols (n >= 2
+/// checked by the caller), one Golomb-Rice value per symbol (a unary prefix, then
+/// `suffix_bits` raw bits read after all prefixes) and the symbol range list after them.
+/// Writes n values and n ascending symbols.
+inline void read_coded_symbols(const Context& ctx, const std::uint8_t* at, MsbForward& bits, unsigned n,
+                               unsigned suffix_bits, unsigned* values, std::uint8_t* symbols) {
+    const unsigned R = read_range_count(bits, n);
+    unsigned unary[512];
+    read_unary_values(ctx, at, bits, unary, n + R);
+    for (unsigned i = 0; i < n; ++i) values[i] = (unary[i] << suffix_bits) | bits.read(suffix_bits);
+    read_symbol_ranges(ctx, at, bits, n, R, unary + n, symbols);
+}
+
 }  // namespace navlab::kraken::detail

@@ -21,11 +21,9 @@ void read_golomb_weights(const Context& ctx, const std::uint8_t* at, MsbForward&
     const unsigned q = bits.read(3);
     const unsigned n = bits.read(8) + 1;
     ctx.check(n >= 2, at, "tANS: fewer than 2 symbols");
-    const unsigned R = read_range_count(bits, n);
-    unsigned values[512];
-    read_unary_values(ctx, at, bits, values, n + R);
+    unsigned values[256];
     std::uint8_t symbols[256];
-    read_symbol_ranges(ctx, at, bits, n, R, values + n, symbols);
+    read_coded_symbols(ctx, at, bits, n, 0, values, symbols);
     int average = 6;
     std::uint32_t total = 0;
     for (unsigned i = 0; i < n; ++i) {
@@ -142,7 +140,7 @@ void decode_tans(const Context& ctx, const std::uint8_t* src, std::size_t src_si
             for (int k = 0; k < 5 && i < count; ++k, ++i) {
                 const Entry e = table[state[k]];
                 out[i] = e.symbol;
-                state[k] = e.base + reader.peek(e.nbits);
+                state[k] = e.base + reader.buffered(e.nbits);
                 reader.consume(e.nbits);
             }
         };
