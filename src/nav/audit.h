@@ -109,20 +109,28 @@ struct AuditReport {
     std::map<std::string, Values> supplementary;  ///< X01–X13
 };
 
+/// The audit of one tagfile: everything the merge needs, so the model can be dropped.
+struct TagfileAudit {
+    std::vector<RuleTally> rules;  ///< parallel to all_rules()
+    std::map<std::string, Values> supplementary;
+    bool readable = false;
+    Game game = Game::Other;
+    std::optional<std::string> sdk;
+    std::string binder;
+    GameSummary counts;  ///< this tagfile's contribution to its game's summary
+};
+
 /// Evaluates every rule on one tagfile.
 /// @param tagfile      the tagfile and its facts.
 /// @param max_examples how many first exceptions to keep per rule.
-/// @return one RuleTally per rule of all_rules(), plus the supplementary counters.
-struct TagfileAudit {
-    std::vector<RuleTally> rules;
-    std::map<std::string, Values> supplementary;
-};
 TagfileAudit audit_tagfile(const AuditTagfile& tagfile, std::size_t max_examples);
 
-/// Merges per-tagfile results in input order into a report.
-/// @param tagfiles the inputs, in input order; @param results audit_tagfile() of each.
-AuditReport merge_audit(std::span<const AuditTagfile> tagfiles, std::span<const TagfileAudit> results,
-                        std::vector<std::string> inputs, std::size_t max_examples);
+/// Merges per-tagfile results, given in input order, into a report.
+/// @param results      audit_tagfile() of each tagfile, in input order.
+/// @param inputs       the paths given, for the report.
+/// @param max_examples first exceptions kept per rule.
+AuditReport merge_audit(std::span<const TagfileAudit> results, std::vector<std::string> inputs,
+                        std::size_t max_examples);
 
 /// Status text of rule `i` in the report: pass, fail, vacuous, reported, not_applicable.
 std::string rule_status(const AuditReport& report, std::size_t i);

@@ -95,6 +95,25 @@ bool in_scope(Scope s, Game g) {
     return s == Scope::Both || (s == Scope::Sekiro && g == Game::Sekiro) || (s == Scope::EldenRing && g == Game::EldenRing);
 }
 
+/// One readable tagfile's figures for the summary table (§4).
+GameSummary summary_counts(const TagfileContext& ctx) {
+    GameSummary s;
+    const auto& t = ctx.tagfile;
+    s.tagfiles = 1;
+    if (auto sdk = sdk_of(ctx.file)) s.sdk.insert(*sdk);
+    s.faces = ctx.F;
+    s.edges = ctx.E;
+    s.user_edges = std::max<std::int64_t>(0, ctx.E - ctx.R);
+    s.vertices = ctx.V;
+    s.empty_meshes = ctx.F == 0;
+    s.cost_graphs = t.graph.has_value();
+    s.mediators = t.mediator.has_value();
+    if (t.mediator) s.tree_nodes = static_cast<std::int64_t>(t.mediator->nodes.size());
+    s.setup_arrays = t.userEdgeSetups.has_value();
+    if (t.userEdgeSetups) s.setups = static_cast<std::int64_t>(t.userEdgeSetups->size());
+    return s;
+}
+
 /// Rules that run on a tagfile the strict reader rejected: R02 itself and the binder rules.
 bool runs_on_unreadable(const RuleDef& r) {
     return std::strcmp(r.id, "R02") == 0 || std::strcmp(r.id, "R96") == 0 || std::strcmp(r.id, "R97") == 0;
@@ -126,52 +145,46 @@ TagfileAudit audit_tagfile(const AuditTagfile& file, std::size_t max_examples) {
         else
             r.fn(check);
     }
-    if (readable) out.supplementary = supplementary_counters(ctx);
+    out.readable = readable;
+    out.game = ctx.game;
+    out.sdk = sdk_of(file);
+    out.binder = file.binder;
+    if (readable) {
+        out.supplementary = supplementary_counters(ctx);
+        out.counts = summary_counts(ctx);
+    }
     return out;
 }
 
-namespace {
-
-void add_to_summary(GameSummary& s, const AuditTagfile& f) {
-    const auto& t = *f.model;
-    const auto& m = t.mesh;
-    std::int64_t R = 0;
-    for (const auto& face : m.faces) R += std::max<std::int64_t>(0, face.numEdges);
-    ++s.tagfiles;
-    if (auto sdk = sdk_of(f)) s.sdk.insert(*sdk);
-    s.faces += static_cast<std::int64_t>(m.faces.size());
-    s.edges += static_cast<std::int64_t>(m.edges.size());
-    s.user_edges += std::max<std::int64_t>(0, static_cast<std::int64_t>(m.edges.size()) - R);
-    s.vertices += static_cast<std::int64_t>(m.vertices.size());
-    s.empty_meshes += m.faces.empty();
-    s.cost_graphs += t.graph.has_value();
-    s.mediators += t.mediator.has_value();
-    if (t.mediator) s.tree_nodes += static_cast<std::int64_t>(t.mediator->nodes.size());
-    s.setup_arrays += t.userEdgeSetups.has_value();
-    if (t.userEdgeSetups) s.setups += static_cast<std::int64_t>(t.userEdgeSetups->size());
-}
-
-}  // namespace
-
-AuditReport merge_audit(std::span<const AuditTagfile> tagfiles, std::span<const TagfileAudit> results,
-                        std::vector<std::string> inputs, std::size_t max_examples) {
+AuditReport merge_audit(std::span<const TagfileAudit> results, std::vector<std::string> inputs,
+                        std::size_t max_examples) {
     AuditReport report;
     report.inputs = std::move(inputs);
     report.rules.resize(all_rules().size());
     std::set<std::string> binders[2];
-    for (std::size_t t = 0; t < tagfiles.size(); ++t) {
-        const AuditTagfile& f = tagfiles[t];
-        Game g = game_of_sdk(sdk_of(f));
-        if (!f.model) {
+    for (const TagfileAudit& r : results) {
+        if (!r.readable) {
             ++report.summary.unreadable;
-        } else if (g == Game::Other) {
+        } else if (r.game == Game::Other) {
             ++report.summary.other_tagfiles;
-            if (auto sdk = sdk_of(f)) report.summary.other_sdk.insert(*sdk);
+            if (r.sdk) report.summary.other_sdk.insert(*r.sdk);
         } else {
-            add_to_summary(g == Game::Sekiro ? report.summary.sekiro : report.summary.elden_ring, f);
-            if (!f.binder.empty()) binders[g == Game::Sekiro ? 0 : 1].insert(f.binder);
+            GameSummary& s = r.game == Game::Sekiro ? report.summary.sekiro : report.summary.elden_ring;
+            const GameSummary& c = r.counts;
+            s.tagfiles += c.tagfiles;
+            s.faces += c.faces;
+            s.edges += c.edges;
+            s.user_edges += c.user_edges;
+            s.vertices += c.vertices;
+            s.empty_meshes += c.empty_meshes;
+            s.cost_graphs += c.cost_graphs;
+            s.mediators += c.mediators;
+            s.tree_nodes += c.tree_nodes;
+            s.setup_arrays += c.setup_arrays;
+            s.setups += c.setups;
+            s.sdk.insert(c.sdk.begin(), c.sdk.end());
+            if (!r.binder.empty()) binders[r.game == Game::Sekiro ? 0 : 1].insert(r.binder);
         }
-        const TagfileAudit& r = results[t];
         for (std::size_t i = 0; i < r.rules.size(); ++i) {
             RuleTally& into = report.rules[i];
             const RuleTally& from = r.rules[i];

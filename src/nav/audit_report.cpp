@@ -51,8 +51,8 @@ Tally total(const RuleTally& t) {
 std::string values_text(const Values& v) {
     std::string out;
     for (const auto& [k, n] : v.counts) out += fmt::format("  {} {}", k, grouped(n));
-    for (const auto& [k, e] : v.maxima) out += fmt::format("  {} {:.4g}{}", k, e.value, e.at.empty() ? "" : " (" + e.at + ")");
-    for (const auto& [k, e] : v.minima) out += fmt::format("  {} {:.4g}", k, e.value);
+    for (const auto& [k, e] : v.maxima) out += fmt::format("  {} {:.6g}{}", k, e.value, e.at.empty() ? "" : " (" + e.at + ")");
+    for (const auto& [k, e] : v.minima) out += fmt::format("  {} {:.9g}", k, e.value);
     for (const auto& [k, s] : v.sets) {
         out += fmt::format("  {} {{", k);
         std::size_t shown = 0;

@@ -17,9 +17,8 @@ using navlab::test::synthetic_tagfile;
 namespace {
 
 AuditReport audit_one(const AuditTagfile& f) {
-    std::vector<AuditTagfile> files{f};
     std::vector<TagfileAudit> results{audit_tagfile(f, 5)};
-    return merge_audit(files, results, {f.entry}, 5);
+    return merge_audit(results, {f.entry}, 5);
 }
 
 /// IDs of the rules with at least one exception.

@@ -28,9 +28,8 @@ Audited audit_sample(const std::filesystem::path& path) {
     InputFile in(path);
     Audited a;
     a.file = load_audit_tagfile(in.bytes(), "", path.filename().string(), std::nullopt);
-    std::vector<AuditTagfile> files{a.file};
     std::vector<TagfileAudit> results{audit_tagfile(a.file, 10)};
-    a.report = merge_audit(files, results, {path.filename().string()}, 10);
+    a.report = merge_audit(results, {path.filename().string()}, 10);
     return a;
 }
 

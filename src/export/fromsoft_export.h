@@ -1,0 +1,36 @@
+// Exports of FromSoftware navmeshes: Wavefront OBJ (one `g` group per tagfile, vertices,
+// the page's triangulation of every face, user edges as `l` lines) and JSON (faces with their
+// attributes, triangles, user edges).
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "formats/fromsoft/navmesh.h"
+
+namespace navlab::exporter {
+
+/// One tagfile to export and the names it is shown under.
+struct NamedTagfile {
+    std::string name;    ///< entry name without folders ("n10_00_00_00_000700.hkx")
+    std::string binder;  ///< binder path, empty for a loose tagfile
+    fromsoft::NavTagfile model;
+};
+
+/// The triangles of face `face` as vertex indices of the mesh, from the page's ear clipping
+/// (nav/triangulate.h); empty when the face's ring is malformed.
+std::vector<std::array<std::int32_t, 3>> face_triangles(const fromsoft::NavMesh& mesh, std::size_t face);
+
+/// OBJ text in Blender's importer conventions: `g NAME` per tagfile, `v x y z` (Havok's +y up,
+/// as the importer expects by default), `f` with 1-based indices counting from the first vertex
+/// of the file (triangles wound like their face, so normals point up), `l a b` per user edge.
+std::string fromsoft_obj(std::span<const NamedTagfile> tagfiles);
+
+/// JSON ("format": "navlab-navmesh/1"): per tagfile its vertices, faces (ring of vertex indices,
+/// cluster, faceData, triangles) and user edges (owner face, endpoints, flags, edgeData,
+/// opposite).
+nlohmann::ordered_json fromsoft_json(std::span<const NamedTagfile> tagfiles);
+
+}  // namespace navlab::exporter
