@@ -168,7 +168,7 @@ private:
         for (std::size_t i = 0; i < tptr.payload.size(); ++i)
             if (tptr.payload[i]) throw Error("TPTR byte is not zero", tptr.payload_offset() + i, "TPTR");
         parse_bodies(subs[4], fstr);
-        if (out_.style.thsh) parse_hashes(subs[5]);
+        if (out_.style.thsh) parse_hashes(subs[5]), thsh_offset_ = subs[5].offset;
         if (out_.style.tpad && !subs.back().payload.empty())
             warn(subs.back().offset, "TPAD is not empty");
         resolve_types(subs[4]);
@@ -609,10 +609,10 @@ private:
         for (TypeIndex t = 1; t <= out_.types.size(); ++t) {
             const bool has = out_.types[t].hash.has_value();
             if (want[t] && !has)
-                throw Error(fmt::format("THSH has no hash for {}, an item or patch type", out_.types.full_name(t)), kNoOffset, "THSH");
+                throw Error(fmt::format("THSH has no hash for {}, an item or patch type", out_.types.full_name(t)), thsh_offset_, "THSH");
             if (!want[t] && has)
                 throw Error(fmt::format("THSH hashes {}, which is neither an item nor a patch type", out_.types.full_name(t)),
-                            kNoOffset, "THSH");
+                            thsh_offset_, "THSH");
         }
     }
 
@@ -620,6 +620,7 @@ private:
     const ReadOptions& options_;
     Tagfile& out_;
     std::vector<std::uint64_t> body_offset_;
+    std::uint64_t thsh_offset_ = kNoOffset;
     std::size_t nonminimal_ = 0;
     std::uint64_t nonminimal_at_ = kNoOffset;
 };
