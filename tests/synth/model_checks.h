@@ -11,7 +11,7 @@
 #include "formats/fromsoft/navmesh.h"
 #include "synth/style.h"
 
-namespace navlab::synth::test {
+namespace navlab::synth::checks {
 
 /// Owner face of each edge (-1 when none), from the faces' regular and user ranges.
 inline std::vector<int> edge_owners(const fromsoft::NavMesh& m) {
@@ -138,4 +138,4 @@ inline void check_setups(const std::vector<fromsoft::UserEdgeSetup>& setups, Gam
     }
 }
 
-}  // namespace navlab::synth::test
+}  // namespace navlab::synth::checks

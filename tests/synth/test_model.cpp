@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <set>
 
+#include "formats/fromsoft/aabb_tree6.h"
 #include "synth/corpus.h"
 #include "synth/extras.h"
 #include "synth/recast_tile.h"
@@ -134,8 +136,8 @@ TEST(SynthModel, SmallPresetHoldsTheUniversalProperties) {
             EXPECT_EQ(t.sdkVersion, game == Game::Sekiro ? 20160200u : 20180100u);
             EXPECT_EQ(static_cast<int>(t.mesh.faces.size()), e.faces);
             faces[game == Game::EldenRing] += static_cast<std::int64_t>(t.mesh.faces.size());
-            test::check_mesh(t.mesh, game);
-            if (t.userEdgeSetups) test::check_setups(*t.userEdgeSetups, game);
+            checks::check_mesh(t.mesh, game);
+            if (t.userEdgeSetups) checks::check_setups(*t.userEdgeSetups, game);
             EXPECT_EQ(t.graph.has_value(), game == Game::Sekiro);
             EXPECT_EQ(t.mediator.has_value(), game == Game::EldenRing && (e.faces > 0 || e.emptyTree));
             EXPECT_EQ(t.userEdgeSetups.has_value(), e.setups > 0);
@@ -210,8 +212,46 @@ TEST(SynthModel, SameSeedSameModel) {
         }
 }
 
-TEST(SynthModel, ClusterGraphComesFromTheFromsoftBuilder) {
-    // TODO(synth): once fromsoft's cluster_graph.h is merged, build each Sekiro mesh's graph
-    // with it in make_tagfile and check here: one node per cluster, edges = cluster adjacency.
-    GTEST_SKIP() << "waiting for fromsoft cluster_graph.h (API commit not merged yet)";
+TEST(SynthModel, SekiroGraphsAndEldenRingTreesMatchTheirMeshes) {
+    const auto& c = small_corpus();
+    for (std::size_t b = 0; b < c.plan.size(); ++b)
+        for (const auto& t : c.tagfiles[b]) {
+            const auto& m = t.mesh;
+            if (t.graph) {
+                // One node per cluster; an edge x -> y exactly when faces of x and y are opposite.
+                int clusters = 0;
+                for (const auto& f : m.faces) clusters = std::max(clusters, f.clusterIndex + 1);
+                ASSERT_EQ(static_cast<int>(t.graph->nodes.size()), clusters);
+                std::set<std::pair<int, int>> adjacent, edges;
+                for (const auto& f : m.faces)
+                    for (int k = 0; k < f.numEdges; ++k) {
+                        const auto g = m.edges[f.startEdgeIndex + k].oppositeFace;
+                        if (g != fromsoft::kNoOpposite && m.faces[g].clusterIndex != f.clusterIndex)
+                            adjacent.insert({f.clusterIndex, m.faces[g].clusterIndex});
+                    }
+                int start = 0;
+                for (std::size_t x = 0; x < t.graph->nodes.size(); ++x) {
+                    EXPECT_EQ(t.graph->nodes[x].startEdgeIndex, start);
+                    for (int k = 0; k < t.graph->nodes[x].numEdges; ++k)
+                        edges.insert({static_cast<int>(x), static_cast<int>(t.graph->edges[start + k].target)});
+                    start += t.graph->nodes[x].numEdges;
+                }
+                EXPECT_EQ(edges, adjacent);
+                for (const auto& p : t.graph->positions) {
+                    EXPECT_GE(p.x, m.aabb.min.x);
+                    EXPECT_LE(p.x, m.aabb.max.x);
+                    EXPECT_GE(p.z, m.aabb.min.z);
+                    EXPECT_LE(p.z, m.aabb.max.z);
+                }
+            }
+            if (t.mediator) {
+                EXPECT_EQ(t.mediator->nodes.size(), m.faces.empty() ? 0 : 2 * m.faces.size() - 1);
+                const auto tree = fromsoft::decode_aabb_tree6(t.mediator->nodes, t.mediator->domain);
+                ASSERT_TRUE(tree.valid) << tree.problem;
+                std::vector<int> seen(m.faces.size(), 0);
+                for (const auto& leaf : tree.leaves) ++seen.at(leaf.face);
+                for (int s : seen) EXPECT_EQ(s, 1) << "one leaf per face";
+                if (m.faces.empty()) EXPECT_EQ(t.mediator->domain.max.x, FLT_MAX);
+            }
+        }
 }
