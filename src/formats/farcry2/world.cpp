@@ -16,18 +16,11 @@ namespace fs = std::filesystem;
 /// Retail tolerance of "centroid = mean of the corners" (spec §5.6): two quantisation steps.
 constexpr double kCentroidToleranceXY = 0.01, kCentroidToleranceZ = 0.07;
 
-bool readable_as_sector(Bytes bytes) {
+/// Whether `read` parses the bytes without an error.
+template <class Read>
+bool readable(Read read, Bytes bytes) {
     try {
-        read_sector(bytes);
-        return true;
-    } catch (const Error&) {
-        return false;
-    }
-}
-
-bool readable_as_level(Bytes bytes) {
-    try {
-        read_level(bytes);
+        read(bytes);
         return true;
     } catch (const Error&) {
         return false;
@@ -247,8 +240,8 @@ void add_stats(WorldStats& total, const WorldStats& s) {
 FileKind kind_of(std::string_view file_name, Bytes bytes) {
     if (is_level_file_name(file_name)) return FileKind::Level;
     if (parse_sector_file_name(file_name)) return FileKind::Sector;
-    if (readable_as_sector(bytes)) return FileKind::Sector;
-    return readable_as_level(bytes) ? FileKind::Level : FileKind::Sector;
+    if (readable(read_sector, bytes)) return FileKind::Sector;
+    return readable(read_level, bytes) ? FileKind::Level : FileKind::Sector;
 }
 
 const LoadedSector* World::find(std::uint16_t id) const {
