@@ -486,7 +486,9 @@ std::vector<std::uint8_t> compress(Bytes payload, Variant variant, const Header*
     } else if (codec_is(h, "KRAK")) {
         stream = kraken::encode_stored(payload);
     } else if (codec_is(h, "ZSTD")) {
-        stream = codec::zstd_compress(payload, h.level() ? h.level() : 21, 16);
+        // The level byte is the zstd level, capped at 19: with a 64 KiB window the "ultra"
+        // levels 20..22 only cost time (minutes for a 77 MB binder).
+        stream = codec::zstd_compress(payload, std::clamp<int>(h.level() ? h.level() : 19, 1, 19), 16);
     } else {
         stream = encode_edge(payload, chunks);
         pad16 = false;
