@@ -113,8 +113,8 @@ SubStreams read_substreams(const Context& ctx, const std::uint8_t* z, std::size_
     }
     const ArrayResult pl = read_array(ctx, z, size, pos, s.lengths, chunk_size / 4, "packed length array");
 
-    // Room for the command loop's look-ahead past the last distance (see kPrefetchAhead).
-    if (s.distances.size() < po.size + kPrefetchAhead) s.distances.resize(po.size + kPrefetchAhead);
+    // dist[kPrefetchAhead] is read even when every distance is used: pad one more.
+    if (s.distances.size() < po.size + kPrefetchAhead + 1) s.distances.resize(po.size + kPrefetchAhead + 1);
     if (s.length_list.size() < pl.size + 512) s.length_list.resize(pl.size + 512);
     std::uint32_t* long_lengths = s.length_list.data() + pl.size;
     std::size_t long_count = 0;
