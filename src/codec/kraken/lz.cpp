@@ -172,9 +172,13 @@ inline void copy_literals(std::uint8_t* op, const std::uint8_t* lit, std::size_t
     for (std::size_t i = 0; i < n; ++i) op[i] = Delta ? static_cast<std::uint8_t>(lit[i] + back[i]) : lit[i];
 }
 
-/// Copies a match of n bytes from distance d >= 8; `room` as above.
+/// Copies a match of n bytes from distance d >= 8 (16-byte steps when d >= 16); `room` as above.
 inline void copy_match(std::uint8_t* op, std::size_t d, std::size_t n, std::size_t room) {
     const std::uint8_t* from = op - d;
+    if (room >= n + 16 && d >= 16) {
+        for (std::size_t i = 0; i < n; i += 16) std::memcpy(op + i, from + i, 16);
+        return;
+    }
     if (room >= n + 16) {
         store64(op, load64(from));
         store64(op + 8, load64(from + 8));
