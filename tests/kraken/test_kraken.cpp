@@ -331,3 +331,85 @@ TEST(KrakenCli, DecodeWithAndWithoutSizePrefix) {
     EXPECT_NE(log.find("Kraken"), std::string::npos) << log;
     EXPECT_FALSE(std::filesystem::exists(dir / "c.out"));
 }
+
+namespace {
+
+/// Byte-array header, long form (spec 2.1): 40-bit big-endian type / dst_size - 1 / src_size.
+Bytes long_header(unsigned type, std::size_t src, std::size_t dst) {
+    const std::uint64_t x = std::uint64_t{type} << 36 | std::uint64_t{dst - 1} << 18 | src;
+    Bytes b;
+    for (int i = 4; i >= 0; --i) b.push_back(static_cast<std::uint8_t>(x >> (8 * i)));
+    return b;
+}
+/// Stored array with the 2-byte header.
+Bytes stored_array(const Bytes& data) {
+    Bytes b{static_cast<std::uint8_t>(0x80 | data.size() >> 8), static_cast<std::uint8_t>(data.size())};
+    b.insert(b.end(), data.begin(), data.end());
+    return b;
+}
+/// RLE array whose 1-byte payload fills `size` bytes with `value`.
+Bytes fill_array(std::size_t size, std::uint8_t value) {
+    Bytes b = long_header(3, 1, size);
+    b.push_back(value);
+    return b;
+}
+Bytes array(unsigned type, const Bytes& payload, std::size_t dst) {
+    Bytes b = long_header(type, payload.size(), dst);
+    b.insert(b.end(), payload.begin(), payload.end());
+    return b;
+}
+/// One restart block holding one entropy-only chunk made of `chunk_array`.
+Bytes single_chunk_stream(const Bytes& chunk_array) {
+    const std::size_t c = chunk_array.size();
+    Bytes s{0x8C, 0x06, static_cast<std::uint8_t>((c - 1) >> 16), static_cast<std::uint8_t>((c - 1) >> 8),
+            static_cast<std::uint8_t>(c - 1)};
+    s.insert(s.end(), chunk_array.begin(), chunk_array.end());
+    return s;
+}
+Bytes concat(std::initializer_list<Bytes> parts) {
+    Bytes out;
+    for (const Bytes& p : parts) out.insert(out.end(), p.begin(), p.end());
+    return out;
+}
+
+}  // namespace
+
+// Spec 2.6: multi-array sub-forms no sample contains (K = 0 and K = 1 via 0xC0 / 0xC1).
+TEST(Kraken, MultiArraySingleSourceForms) {
+    const Bytes k0 = single_chunk_stream(array(5, concat({{0xC0}, fill_array(2000, 'A')}), 2000));
+    EXPECT_EQ(decode(k0, 2000), Bytes(2000, 'A'));
+    // K = 1: one source, indexes 1 0, one length 2^10 + 976 (10 bits 1111010000, MSB-first).
+    const Bytes k1 = single_chunk_stream(array(
+        5, concat({{0xC1}, fill_array(2000, 'A'), {0x02, 0x00}, stored_array({1, 0}), stored_array({10}), {0xF4, 0x00}}),
+        2000));
+    EXPECT_EQ(decode(k1, 2000), Bytes(2000, 'A'));
+    // 0x80 / 0x81: k = h & 0x7F < 2 is checked before the form split (spec 7.4 point 12).
+    for (std::uint8_t h : {0x80, 0x81}) {
+        Bytes bad = single_chunk_stream(array(5, concat({{h}, fill_array(2000, 'A')}), 2000));
+        EXPECT_THROW(decode(bad, 2000), Error);
+    }
+}
+
+// Spec 2.1: nesting is capped at 16 levels below the top-level array.
+TEST(Kraken, RecursiveNestingDepthIsCapped) {
+    auto nested = [](int levels) {
+        Bytes a = fill_array(1000, 'A');
+        std::size_t size = 1000;
+        for (int i = 0; i < levels; ++i) {
+            a = array(5, concat({{0x02}, a, stored_array({'B'})}), size + 1);
+            ++size;
+        }
+        return std::pair{single_chunk_stream(a), size};
+    };
+    auto [ok, ok_size] = nested(16);
+    Bytes expected(1000, 'A');
+    expected.insert(expected.end(), 16, 'B');
+    EXPECT_EQ(decode(ok, ok_size), expected);
+    auto [deep, deep_size] = nested(40);
+    try {
+        decode(deep, deep_size);
+        FAIL() << "expected an error";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("nested too deeply"), std::string::npos) << e.what();
+    }
+}

@@ -113,8 +113,8 @@ SubStreams read_substreams(const Context& ctx, const std::uint8_t* z, std::size_
     }
     const ArrayResult pl = read_array(ctx, z, size, pos, s.lengths, chunk_size / 4, "packed length array");
 
-    // Room for the command loop's look-ahead past the last distance (see kPrefetchAhead).
-    if (s.distances.size() < po.size + kPrefetchAhead) s.distances.resize(po.size + kPrefetchAhead);
+    // dist[kPrefetchAhead] is read even when every distance is used: pad one more.
+    if (s.distances.size() < po.size + kPrefetchAhead + 1) s.distances.resize(po.size + kPrefetchAhead + 1);
     if (s.length_list.size() < pl.size + 512) s.length_list.resize(pl.size + 512);
     std::uint32_t* long_lengths = s.length_list.data() + pl.size;
     std::size_t long_count = 0;
@@ -172,9 +172,13 @@ inline void copy_literals(std::uint8_t* op, const std::uint8_t* lit, std::size_t
     for (std::size_t i = 0; i < n; ++i) op[i] = Delta ? static_cast<std::uint8_t>(lit[i] + back[i]) : lit[i];
 }
 
-/// Copies a match of n bytes from distance d >= 8; `room` as above.
+/// Copies a match of n bytes from distance d >= 8 (16-byte steps when d >= 16); `room` as above.
 inline void copy_match(std::uint8_t* op, std::size_t d, std::size_t n, std::size_t room) {
     const std::uint8_t* from = op - d;
+    if (room >= n + 16 && d >= 16) {
+        for (std::size_t i = 0; i < n; i += 16) std::memcpy(op + i, from + i, 16);
+        return;
+    }
     if (room >= n + 16) {
         store64(op, load64(from));
         store64(op + 8, load64(from + 8));
