@@ -78,7 +78,13 @@ public:
         j["item"] = item;
         j["class"] = obj.type_name();
         if (!seen_.insert(item).second) return j;  // shared: printed where first met
+        if (depth_ >= kMaxDepth) {
+            j["truncated"] = "pointer chain deeper than 256 objects";
+            return j;
+        }
+        ++depth_;
         j["fields"] = record(obj);
+        --depth_;
         return j;
     }
 
@@ -144,9 +150,11 @@ private:
         }
     }
 
+    static constexpr int kMaxDepth = 256;  // bounds the recursion on long pointer chains
     const havok::Tagfile& file_;
     DumpOptions options_;
     std::set<havok::ItemIndex> seen_;
+    int depth_ = 0;
 };
 
 /// Text rendering of the dump: one line per scalar, indented by depth.
@@ -155,7 +163,7 @@ void print_text(const Json& j, const std::string& key, int depth, std::string& o
     std::string head = pad + (key.empty() ? "" : key + ": ");
     if (j.is_object() && j.contains("class") && j.contains("item")) {
         out += fmt::format("{}{} (item {}){}\n", head, j["class"].get<std::string>(), j["item"].get<int>(),
-                           j.contains("fields") ? "" : " (shown above)");
+                           j.contains("fields") ? "" : j.contains("truncated") ? " (too deep, not shown)" : " (shown above)");
         if (j.contains("fields"))
             for (auto& [k, v] : j["fields"].items()) print_text(v, k, depth + 1, out);
     } else if (j.is_object()) {

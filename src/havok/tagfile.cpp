@@ -446,6 +446,8 @@ private:
         std::vector<std::uint32_t> refcount(out_.items.size(), 0);
         std::unordered_map<TypeIndex, std::vector<std::uint32_t>> found;
         const Bytes data = out_.data;
+        // Placement first: overlapping items would make the walk revisit bytes without bound.
+        check_item_placement();
         for (ItemIndex i = 1; i < out_.items.size(); ++i) {
             const Item& item = out_.items[i];
             const std::uint32_t esize = types[item.type].resolved_size;
@@ -469,7 +471,7 @@ private:
                 }
             }
         }
-        check_items_layout(refcount);
+        check_references(refcount);
         compare_patches(found);
         compare_hashes(found);
     }
@@ -522,8 +524,8 @@ private:
         found[leaf.field_type].push_back(at);
     }
 
-    /// Items against each other: references, overlaps, zero gaps, alignment (§5.5).
-    void check_items_layout(const std::vector<std::uint32_t>& refcount) {
+    /// Every item but the root referenced; arrays once (§13).
+    void check_references(const std::vector<std::uint32_t>& refcount) {
         const TypeTable& types = out_.types;
         for (ItemIndex i = 2; i < out_.items.size(); ++i) {
             const Item& item = out_.items[i];
@@ -532,6 +534,11 @@ private:
                 warn(data_abs(item.offset), fmt::format("array item {} is referenced {} times", i, refcount[i]));
         }
         if (refcount[1]) warn(data_abs(out_.items[1].offset), "the root item 1 is referenced by a field");
+    }
+
+    /// Items against each other: no overlap, zero gaps, alignment (§5.5), end padding.
+    void check_item_placement() {
+        const TypeTable& types = out_.types;
         std::vector<ItemIndex> order(out_.items.size() - 1);
         for (ItemIndex i = 1; i < out_.items.size(); ++i) order[i - 1] = i;
         std::stable_sort(order.begin(), order.end(), [&](ItemIndex a, ItemIndex b) { return out_.items[a].offset < out_.items[b].offset; });

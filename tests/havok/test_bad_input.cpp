@@ -140,6 +140,9 @@ TEST(HavokBadInput, ItemOffsetsAndCounts) {
     put_u32(b, f.item_record(2) + 8, 0xFFFFFFFFu);  // huge element count
     EXPECT_READ_ERROR(b, "run past the end of DATA");
     b = f.bytes;
+    put_u32(b, f.item_record(2) + 4, f.file.items[1].offset);  // two items on the same bytes
+    EXPECT_READ_ERROR(b, "overlaps the item before it");
+    b = f.bytes;
     put_u32(b, f.item_record(3) + 8, 2);
     EXPECT_READ_ERROR(b, "pointer item count is 2");
     b = f.bytes;
