@@ -4,10 +4,12 @@
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 
 #include "cli/commands.h"
 #include "cli/progress.h"
+#include "container/binder_file.h"
 #include "havok/object.h"
 #include "havok/tagfile.h"
 #include "havok/writer.h"
@@ -21,21 +23,31 @@ namespace {
 using havok::Kind;
 using Json = nlohmann::ordered_json;
 
-/// A tagfile together with the bytes it views.
+/// A tagfile together with what owns the bytes it views.
 struct Loaded {
+    std::optional<container::BinderFile> binder;
     std::vector<std::uint8_t> bytes;
     havok::Tagfile tagfile;
 };
 
-/// Reads FILE (or one entry of a binder, when entry is set) strictly.
+/// Reads FILE strictly; with `entry`, FILE is opened as a (DCX-compressed) binder and the
+/// entry (name or index) is read.
 std::unique_ptr<Loaded> load(const std::string& path, const std::string& entry) {
     auto out = std::make_unique<Loaded>();
     try {
-        if (!entry.empty())
-            throw Error("--entry needs the binder reader (src/container/binder_file.h), which is not merged into "
-                        "this build yet; extract the entry with `navlab unpack` and pass the .hkx file");
-        out->bytes = read_file(path);
-        out->tagfile = havok::read_tagfile(out->bytes);
+        if (entry.empty()) {
+            out->bytes = read_file(path);
+            out->tagfile = havok::read_tagfile(out->bytes);
+        } else {
+            out->binder = container::BinderFile::open(path);
+            const container::Entry& e = out->binder->find_entry(entry);
+            try {
+                out->tagfile = havok::read_tagfile(e.data);
+            } catch (Error& err) {
+                err.in(fmt::format("entry {} ({})", e.index, e.name));
+                throw;
+            }
+        }
     } catch (Error& e) {
         e.set_file(path);
         throw;
@@ -66,7 +78,13 @@ public:
         j["item"] = item;
         j["class"] = obj.type_name();
         if (!seen_.insert(item).second) return j;  // shared: printed where first met
+        if (depth_ >= kMaxDepth) {
+            j["truncated"] = "pointer chain deeper than 256 objects";
+            return j;
+        }
+        ++depth_;
         j["fields"] = record(obj);
+        --depth_;
         return j;
     }
 
@@ -132,9 +150,11 @@ private:
         }
     }
 
+    static constexpr int kMaxDepth = 256;  // bounds the recursion on long pointer chains
     const havok::Tagfile& file_;
     DumpOptions options_;
     std::set<havok::ItemIndex> seen_;
+    int depth_ = 0;
 };
 
 /// Text rendering of the dump: one line per scalar, indented by depth.
@@ -143,7 +163,7 @@ void print_text(const Json& j, const std::string& key, int depth, std::string& o
     std::string head = pad + (key.empty() ? "" : key + ": ");
     if (j.is_object() && j.contains("class") && j.contains("item")) {
         out += fmt::format("{}{} (item {}){}\n", head, j["class"].get<std::string>(), j["item"].get<int>(),
-                           j.contains("fields") ? "" : " (shown above)");
+                           j.contains("fields") ? "" : j.contains("truncated") ? " (too deep, not shown)" : " (shown above)");
         if (j.contains("fields"))
             for (auto& [k, v] : j["fields"].items()) print_text(v, k, depth + 1, out);
     } else if (j.is_object()) {
@@ -253,7 +273,8 @@ void add_hkx_commands(CLI::App& app) {
     dump->footer(
         "  Input: one tagfile. Output: the objects from the root hkRootLevelContainer, with class and\n"
         "  field names; shared objects are printed once. Arrays show their first 3 elements unless --full.\n"
-        "Example: navlab hkx dump n10_01_00_00_001700.hkx --json > mesh.json");
+        "Example: navlab hkx dump n10_01_00_00_001700.hkx --json > mesh.json\n"
+        "Example: navlab hkx dump m10_01_00_00.nvmhktbnd.dcx --entry n10_01_00_00_001700.hkx");
     dump->add_option("file", dump_file, "Tagfile")->required();
     dump->add_option("--entry", entry, "Binder entry (name or index)");
     dump->add_flag("--json", json, "JSON output");

@@ -33,16 +33,23 @@ std::vector<Section> parse_sections(Bytes bytes, std::uint64_t base, std::string
     return out;
 }
 
-void append_section(std::vector<std::uint8_t>& out, std::string_view tag, bool leaf, Bytes payload) {
-    const std::size_t padded = (payload.size() + 3) & ~std::size_t{3};
-    const std::uint32_t word = static_cast<std::uint32_t>(padded + 8) | (leaf ? 0x40000000u : 0u);
-    const std::uint8_t header[8] = {static_cast<std::uint8_t>(word >> 24), static_cast<std::uint8_t>(word >> 16),
-                                    static_cast<std::uint8_t>(word >> 8),  static_cast<std::uint8_t>(word),
-                                    static_cast<std::uint8_t>(tag[0]),     static_cast<std::uint8_t>(tag[1]),
-                                    static_cast<std::uint8_t>(tag[2]),     static_cast<std::uint8_t>(tag[3])};
-    out.insert(out.end(), header, header + 8);
+std::size_t begin_section(std::vector<std::uint8_t>& out, std::string_view tag) {
+    const std::size_t start = out.size();
+    out.resize(start + 4, 0);
+    out.insert(out.end(), tag.begin(), tag.begin() + 4);
+    return start;
+}
+
+void end_section(std::vector<std::uint8_t>& out, std::size_t start, bool leaf) {
+    out.resize((out.size() + 3) & ~std::size_t{3}, 0);
+    const std::uint32_t word = static_cast<std::uint32_t>(out.size() - start) | (leaf ? 0x40000000u : 0u);
+    for (int i = 0; i < 4; ++i) out[start + i] = static_cast<std::uint8_t>(word >> (24 - 8 * i));
+}
+
+void append_leaf(std::vector<std::uint8_t>& out, std::string_view tag, Bytes payload) {
+    const std::size_t start = begin_section(out, tag);
     out.insert(out.end(), payload.begin(), payload.end());
-    out.resize(out.size() + (padded - payload.size()), 0);
+    end_section(out, start, true);
 }
 
 }  // namespace navlab::havok

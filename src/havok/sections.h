@@ -26,7 +26,12 @@ struct Section {
 /// parent's end, or with bit 31 set.
 std::vector<Section> parse_sections(Bytes bytes, std::uint64_t base, std::string_view parent);
 
-/// Appends a section header + payload to out, padding the payload with zeros to 4.
-void append_section(std::vector<std::uint8_t>& out, std::string_view tag, bool leaf, Bytes payload);
+/// Starts a section at the end of out (header with a size to be filled); returns its offset.
+std::size_t begin_section(std::vector<std::uint8_t>& out, std::string_view tag);
+/// Ends the section begun at `start`: pads its payload with zeros to 4 and writes its size
+/// and leaf bit.
+void end_section(std::vector<std::uint8_t>& out, std::size_t start, bool leaf);
+/// A whole leaf section: header, payload, padding.
+void append_leaf(std::vector<std::uint8_t>& out, std::string_view tag, Bytes payload);
 
 }  // namespace navlab::havok

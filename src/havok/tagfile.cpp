@@ -168,7 +168,7 @@ private:
         for (std::size_t i = 0; i < tptr.payload.size(); ++i)
             if (tptr.payload[i]) throw Error("TPTR byte is not zero", tptr.payload_offset() + i, "TPTR");
         parse_bodies(subs[4], fstr);
-        if (out_.style.thsh) parse_hashes(subs[5]);
+        if (out_.style.thsh) parse_hashes(subs[5]), thsh_offset_ = subs[5].offset;
         if (out_.style.tpad && !subs.back().payload.empty())
             warn(subs.back().offset, "TPAD is not empty");
         resolve_types(subs[4]);
@@ -446,6 +446,8 @@ private:
         std::vector<std::uint32_t> refcount(out_.items.size(), 0);
         std::unordered_map<TypeIndex, std::vector<std::uint32_t>> found;
         const Bytes data = out_.data;
+        // Placement first: overlapping items would make the walk revisit bytes without bound.
+        check_item_placement();
         for (ItemIndex i = 1; i < out_.items.size(); ++i) {
             const Item& item = out_.items[i];
             const std::uint32_t esize = types[item.type].resolved_size;
@@ -469,7 +471,7 @@ private:
                 }
             }
         }
-        check_items_layout(refcount);
+        check_references(refcount);
         compare_patches(found);
         compare_hashes(found);
     }
@@ -522,8 +524,8 @@ private:
         found[leaf.field_type].push_back(at);
     }
 
-    /// Items against each other: references, overlaps, zero gaps, alignment (§5.5).
-    void check_items_layout(const std::vector<std::uint32_t>& refcount) {
+    /// Every item but the root referenced; arrays once (§13).
+    void check_references(const std::vector<std::uint32_t>& refcount) {
         const TypeTable& types = out_.types;
         for (ItemIndex i = 2; i < out_.items.size(); ++i) {
             const Item& item = out_.items[i];
@@ -532,6 +534,11 @@ private:
                 warn(data_abs(item.offset), fmt::format("array item {} is referenced {} times", i, refcount[i]));
         }
         if (refcount[1]) warn(data_abs(out_.items[1].offset), "the root item 1 is referenced by a field");
+    }
+
+    /// Items against each other: no overlap, zero gaps, alignment (§5.5), end padding.
+    void check_item_placement() {
+        const TypeTable& types = out_.types;
         std::vector<ItemIndex> order(out_.items.size() - 1);
         for (ItemIndex i = 1; i < out_.items.size(); ++i) order[i - 1] = i;
         std::stable_sort(order.begin(), order.end(), [&](ItemIndex a, ItemIndex b) { return out_.items[a].offset < out_.items[b].offset; });
@@ -609,10 +616,10 @@ private:
         for (TypeIndex t = 1; t <= out_.types.size(); ++t) {
             const bool has = out_.types[t].hash.has_value();
             if (want[t] && !has)
-                throw Error(fmt::format("THSH has no hash for {}, an item or patch type", out_.types.full_name(t)), kNoOffset, "THSH");
+                throw Error(fmt::format("THSH has no hash for {}, an item or patch type", out_.types.full_name(t)), thsh_offset_, "THSH");
             if (!want[t] && has)
                 throw Error(fmt::format("THSH hashes {}, which is neither an item nor a patch type", out_.types.full_name(t)),
-                            kNoOffset, "THSH");
+                            thsh_offset_, "THSH");
         }
     }
 
@@ -620,6 +627,7 @@ private:
     const ReadOptions& options_;
     Tagfile& out_;
     std::vector<std::uint64_t> body_offset_;
+    std::uint64_t thsh_offset_ = kNoOffset;
     std::size_t nonminimal_ = 0;
     std::uint64_t nonminimal_at_ = kNoOffset;
 };

@@ -111,3 +111,6 @@ Tagfile load_tagfile(const std::filesystem::path& path, const ReadOptions& optio
 bool looks_like_tagfile(Bytes bytes) noexcept;
 
 }  // namespace navlab::havok
+
+// Tagfile's accessors return views: make them complete for every includer.
+#include "havok/object.h"

@@ -38,6 +38,10 @@ public:
     void run() {
         if (g_.root >= g_.nodes.size() || g_.nodes[g_.root].is_array) throw Error("writer: the root must be an object node");
         items_.push_back({});
+        std::size_t estimate = 16;
+        for (const Node& n : g_.nodes) estimate += n.bytes.size() + 16;
+        for (const std::string& s : g_.strings) estimate += s.size() + 2;
+        data.reserve(estimate);
         number_object(g_.root);
         while (!queue_.empty()) {
             const std::uint32_t p = queue_.front();
@@ -340,15 +344,6 @@ std::vector<std::uint8_t> write_graph(const Graph& g, const WriteOptions& option
         for (std::uint8_t b : u32_bytes(*types[t].hash)) hashes.u8(b);
     }
 
-    std::vector<std::uint8_t> type_section, index_section, tag0;
-    append_section(type_section, "TPTR", true, std::vector<std::uint8_t>(8 * (order.size() + 1), 0));
-    append_section(type_section, "TSTR", true, tstr.bytes);
-    append_section(type_section, tna1 ? "TNA1" : "TNAM", true, names.data());
-    append_section(type_section, "FSTR", true, fstr.bytes);
-    append_section(type_section, tna1 ? "TBDY" : "TBOD", true, bodies.data());
-    if (options.thsh) append_section(type_section, "THSH", true, hashes.data());
-    if (options.tpad) append_section(type_section, "TPAD", true, {});
-
     std::vector<std::uint8_t> item_bytes(12, 0);
     for (std::size_t i = 1; i < dw.items_.size(); ++i) {
         const OutItem& it = dw.items_[i];
@@ -368,16 +363,28 @@ std::vector<std::uint8_t> write_graph(const Graph& g, const WriteOptions& option
         for (; i < j; ++i)
             for (std::uint8_t b : u32_bytes(patches[i].offset)) patch_bytes.push_back(b);
     }
-    append_section(index_section, "ITEM", true, item_bytes);
-    append_section(index_section, "PTCH", true, patch_bytes);
-
-    std::vector<std::uint8_t> body;
-    append_section(body, "SDKV", true, Bytes(reinterpret_cast<const std::uint8_t*>(g.sdk_version.data()), 8));
-    append_section(body, "DATA", true, dw.data);
-    append_section(body, "TYPE", false, type_section);
-    append_section(body, "INDX", false, index_section);
-    append_section(tag0, "TAG0", false, body);
-    return tag0;
+    // One output buffer, sized up front: page faults are the cost of big files.
+    std::vector<std::uint8_t> out;
+    out.reserve(64 + dw.data.size() + tstr.bytes.size() + fstr.bytes.size() + names.size() + bodies.size() +
+                hashes.size() + 8 * (order.size() + 1) + item_bytes.size() + patch_bytes.size() + 16 * 12);
+    const std::size_t tag0 = begin_section(out, "TAG0");
+    append_leaf(out, "SDKV", Bytes(reinterpret_cast<const std::uint8_t*>(g.sdk_version.data()), 8));
+    append_leaf(out, "DATA", dw.data);
+    const std::size_t type = begin_section(out, "TYPE");
+    append_leaf(out, "TPTR", std::vector<std::uint8_t>(8 * (order.size() + 1), 0));
+    append_leaf(out, "TSTR", tstr.bytes);
+    append_leaf(out, tna1 ? "TNA1" : "TNAM", names.data());
+    append_leaf(out, "FSTR", fstr.bytes);
+    append_leaf(out, tna1 ? "TBDY" : "TBOD", bodies.data());
+    if (options.thsh) append_leaf(out, "THSH", hashes.data());
+    if (options.tpad) append_leaf(out, "TPAD", {});
+    end_section(out, type, false);
+    const std::size_t index = begin_section(out, "INDX");
+    append_leaf(out, "ITEM", item_bytes);
+    append_leaf(out, "PTCH", patch_bytes);
+    end_section(out, index, false);
+    end_section(out, tag0, false);
+    return out;
 }
 
 Graph graph_from_tagfile(const Tagfile& f) {

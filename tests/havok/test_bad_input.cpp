@@ -1,0 +1,199 @@
+// Malformed tagfiles: each gets a navlab::Error with an offset and what was expected; none
+// crashes or allocates without bound (run under ASan+UBSan).
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+
+#include "havok/navmesh_fixture.h"
+#include "havok/tagfile.h"
+#include "havok/type_sets.h"
+#include "havok/writer.h"
+#include "support/samples.h"
+
+using namespace navlab;
+using namespace navlab::havok;
+
+namespace {
+
+std::string error_of(const std::vector<std::uint8_t>& bytes) {
+    try {
+        read_tagfile(bytes);
+    } catch (const Error& e) {
+        EXPECT_NE(e.offset(), kNoOffset) << e.what();
+        return e.what();
+    }
+    return "no error";
+}
+
+#define EXPECT_READ_ERROR(bytes, needle)                                                   \
+    do {                                                                                   \
+        const std::string what_ = error_of(bytes);                                         \
+        EXPECT_NE(what_.find(needle), std::string::npos) << "error was: " << what_;        \
+    } while (0)
+
+std::size_t section(const std::vector<std::uint8_t>& bytes, const char* tag) {
+    for (std::size_t i = 4; i + 4 <= bytes.size(); i += 4)
+        if (std::memcmp(bytes.data() + i, tag, 4) == 0) return i - 4;
+    ADD_FAILURE() << "no section " << tag;
+    return 0;
+}
+void put_u32(std::vector<std::uint8_t>& b, std::size_t at, std::uint32_t v) { std::memcpy(b.data() + at, &v, 4); }
+void put_u64(std::vector<std::uint8_t>& b, std::size_t at, std::uint64_t v) { std::memcpy(b.data() + at, &v, 8); }
+
+/// A small valid navmesh file and its parsed form (for item offsets).
+struct Fixture {
+    std::vector<std::uint8_t> bytes = test::grid_navmesh(2, 1);
+    Tagfile file = read_tagfile(bytes);
+    std::size_t data = file.data_offset;
+    std::size_t item(ItemIndex i) const { return data + file.items[i].offset; }
+    /// File offset of ITEM record i.
+    std::size_t item_record(ItemIndex i) { return section(bytes, "ITEM") + 8 + 12 * i; }
+};
+
+/// Writes the fixture navmesh with a type table changed after resolution (declared values only).
+std::vector<std::uint8_t> with_types(void (*change)(TypeTable&)) {
+    const auto bytes = test::grid_navmesh(2, 1);
+    const Tagfile t = read_tagfile(bytes);
+    Graph g = graph_from_tagfile(t);
+    change(g.types);
+    return write_graph(g);
+}
+
+}  // namespace
+
+TEST(HavokBadInput, EveryTruncationIsAnError) {
+    const auto bytes = test::grid_navmesh(2, 1);
+    for (std::size_t n = 0; n < bytes.size(); n += (n < 64 ? 1 : 13)) {
+        std::vector<std::uint8_t> cut(bytes.begin(), bytes.begin() + n);
+        EXPECT_THROW(read_tagfile(cut), Error) << n;
+    }
+}
+
+TEST(HavokBadInput, SectionSizes) {
+    Fixture f;
+    auto b = f.bytes;
+    b[0] |= 0x80;  // bit 31
+    EXPECT_READ_ERROR(b, "bit 31");
+    b = f.bytes;
+    const std::size_t tptr = section(b, "TPTR");
+    b[tptr + 3] = 0x06;  // TPTR size 6 (< 8, not a multiple of 4)
+    b[tptr + 2] = 0;
+    b[tptr + 1] = 0;
+    EXPECT_READ_ERROR(b, "below the 8-byte header");
+    b = f.bytes;
+    const std::size_t data = section(b, "DATA");
+    b[data + 1] = 0x7F;  // DATA runs past TAG0
+    EXPECT_READ_ERROR(b, "runs past the end of TAG0");
+    b = f.bytes;
+    std::memcpy(b.data() + section(b, "TYPE") + 4, "TCRF", 4);
+    EXPECT_READ_ERROR(b, "compendium (TCRF), and reading with a compendium is not supported");
+    b = f.bytes;
+    std::memcpy(b.data() + section(b, "FSTR") + 4, "XSTR", 4);
+    EXPECT_READ_ERROR(b, "expected section FSTR here, found XSTR");
+}
+
+TEST(HavokBadInput, InvalidAndHugeVarints) {
+    Fixture f;
+    auto b = f.bytes;
+    const std::size_t tna1 = section(b, "TNA1") + 8;
+    b[tna1] = 0xFF;
+    EXPECT_READ_ERROR(b, "invalid packed-integer first byte 0xFF");
+    b = f.bytes;
+    b[tna1] = 0xF9;  // 64-bit type count: bounded by the payload before anything is allocated
+    for (int i = 1; i < 9; ++i) b[tna1 + i] = 0xFF;
+    EXPECT_READ_ERROR(b, "does not fit");
+}
+
+TEST(HavokBadInput, CyclicParentChain) {
+    Fixture f;
+    auto b = f.bytes;
+    const std::size_t tbdy = section(b, "TBDY") + 8;
+    ASSERT_EQ(b[tbdy], 1);  // the first record: type 1, parent 0
+    ASSERT_EQ(b[tbdy + 1], 0);
+    b[tbdy + 1] = 1;        // its own parent
+    EXPECT_READ_ERROR(b, "cyclic parent chain");
+}
+
+TEST(HavokBadInput, TypeTooSmallForItsMembers) {
+    const auto b = with_types([](TypeTable& t) { t.at(t.find("hkaiNavMesh::Face")).size = 12; });
+    EXPECT_READ_ERROR(b, "does not hold member");
+}
+
+TEST(HavokBadInput, TypeWithTwoBodiesOrNone) {
+    Fixture f;
+    auto b = f.bytes;
+    // The first TBDY record is type 1's; renaming it to type 2 leaves 1 without and 2 with two.
+    const std::size_t tbdy = section(b, "TBDY") + 8;
+    b[tbdy] = 0x02;
+    const std::string what = error_of(b);
+    EXPECT_TRUE(what.find("second body for type 2") != std::string::npos || what.find("has no body") != std::string::npos)
+        << what;
+}
+
+TEST(HavokBadInput, ItemOffsetsAndCounts) {
+    Fixture f;
+    auto b = f.bytes;
+    put_u32(b, f.item_record(3) + 4, 0xFFFFFF00u);
+    EXPECT_READ_ERROR(b, "run past the end of DATA");
+    b = f.bytes;
+    put_u32(b, f.item_record(2) + 8, 0xFFFFFFFFu);  // huge element count
+    EXPECT_READ_ERROR(b, "run past the end of DATA");
+    b = f.bytes;
+    put_u32(b, f.item_record(2) + 4, f.file.items[1].offset);  // two items on the same bytes
+    EXPECT_READ_ERROR(b, "overlaps the item before it");
+    b = f.bytes;
+    put_u32(b, f.item_record(3) + 8, 2);
+    EXPECT_READ_ERROR(b, "pointer item count is 2");
+    b = f.bytes;
+    b[f.item_record(3) + 3] = 0x30;
+    EXPECT_READ_ERROR(b, "kind 0x30");
+    b = f.bytes;
+    put_u32(b, f.item_record(1), (f.file.items[3].type) | 0x10000000u);  // item 1 is not the root container
+    EXPECT_READ_ERROR(b, "expected a pointer item of hkRootLevelContainer");
+}
+
+TEST(HavokBadInput, PointerToWrongItemKind) {
+    Fixture f;
+    auto b = f.bytes;
+    put_u64(b, f.item(1), 3);  // namedVariants (hkArray) -> a pointer item
+    EXPECT_READ_ERROR(b, "a pointer item; expected an array item");
+    b = f.bytes;
+    put_u64(b, f.item(2) + 16, 2);  // NamedVariant[0].variant (hkRefVariant) -> the array item
+    EXPECT_READ_ERROR(b, "an array item; expected a pointer item");
+    b = f.bytes;
+    put_u64(b, f.item(2) + 16, 999);
+    EXPECT_READ_ERROR(b, "references item 999");
+}
+
+TEST(HavokBadInput, ZeroWordsPatchesAndReferences) {
+    Fixture f;
+    auto b = f.bytes;
+    b[f.item(1) + 8] = 1;  // hkArray m_size
+    EXPECT_READ_ERROR(b, "size/capacity words");
+    b = f.bytes;
+    // Edge paddingByte (non-serialized, offset 17) of the first edge.
+    const ObjectView mesh = f.file.object(3);
+    b[f.data + mesh.field("edges").as_array().offset() + 17] = 0xAA;
+    EXPECT_READ_ERROR(b, "gap or non-serialized member");
+    b = f.bytes;
+    b[f.item(3) + 130] = 1;  // hkaiNavMesh padding after flags
+    EXPECT_READ_ERROR(b, "gap or non-serialized member");
+    b = f.bytes;
+    const std::size_t ptch = section(b, "PTCH") + 8;
+    put_u32(b, ptch + 8, 0x4);  // first patch offset moved
+    EXPECT_READ_ERROR(b, "PTCH");
+    b = f.bytes;
+    put_u64(b, f.item(2) + 24 + 16, 0);  // NamedVariant[1].variant = null: the mediator is unreferenced
+    EXPECT_READ_ERROR(b, "is not referenced by any field");
+}
+
+TEST(HavokBadInput, HashesMustCoverItemAndPatchTypes) {
+    EXPECT_THROW(with_types([](TypeTable& t) { t.at(t.find("hkaiNavMesh")).hash.reset(); }), Error);  // writer
+    Fixture f;
+    auto b = f.bytes;
+    const std::size_t thsh = section(b, "THSH") + 8;
+    ASSERT_EQ(b[thsh + 1], 1);  // first entry: type 1 (the root container, touched first)
+    b[thsh + 1] = 4;            // now hashes a type that is neither an item nor a patch type
+    EXPECT_READ_ERROR(b, "THSH");
+}

@@ -1,0 +1,223 @@
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+
+#include "havok/navmesh_fixture.h"
+#include "havok/object.h"
+#include "havok/tagfile.h"
+#include "havok/type_sets.h"
+#include "havok/varint.h"
+#include "havok/writer.h"
+#include "io/file.h"
+#include "support/samples.h"
+
+using namespace navlab;
+using namespace navlab::havok;
+
+namespace {
+
+const char* kSamples[] = {
+    "havok/er/n10_01_00_00_001700.hkx",      "havok/dsr/Skeleton_c2240.HKX",
+    "havok/dsr/a00_0000_c2240.hkx",          "havok/dsr/a00_3000_c2240.hkx",
+    "havok/dsr/c2240.hkx",                   "havok/dsr/AnimationTemplate_DSR.hkx",
+    "havok/dsr/MapCollisionTemplate_DSR.hkx",
+};
+
+std::vector<std::uint8_t> small_navmesh() { return test::grid_navmesh(3, 2); }
+
+}  // namespace
+
+// ---- varints -----------------------------------------------------------------------------------
+
+TEST(HavokVarint, SpecExamplesEncodeAndDecode) {
+    const std::pair<std::uint64_t, std::vector<std::uint8_t>> cases[] = {
+        {5, {0x05}}, {189, {0x80, 0xBD}}, {0x8204, {0xC0, 0x82, 0x04}}, {0x174605, {0xD7, 0x46, 0x05}},
+        {0x30001, {0xC3, 0x00, 0x01}}, {0x200000, {0xE0, 0x20, 0x00, 0x00}}};
+    for (const auto& [value, bytes] : cases) {
+        ByteWriter w(Endian::Big);
+        write_varint(w, value);
+        EXPECT_EQ(std::vector<std::uint8_t>(w.data().begin(), w.data().end()), bytes) << value;
+        ByteReader r(bytes);
+        bool minimal = false;
+        EXPECT_EQ(read_varint(r, "v", &minimal), value);
+        EXPECT_TRUE(minimal);
+        EXPECT_TRUE(r.at_end());
+    }
+}
+
+TEST(HavokVarint, EveryFormRoundTrips) {
+    for (std::uint64_t v : {0ull, 0x7Full, 0x3FFFull, 0x1FFFFFull, 0x7FFFFFFull, 0x7FFFFFFFFull, 0xFFFFFFFFFFull,
+                            0x7FFFFFFFFFFFFFFull, ~0ull}) {
+        ByteWriter w(Endian::Big);
+        write_varint(w, v);
+        EXPECT_EQ(w.size(), varint_size(v));
+        ByteReader r(w.data());
+        EXPECT_EQ(read_varint(r, "v"), v);
+    }
+}
+
+TEST(HavokVarint, InvalidTruncatedAndOverlongForms) {
+    for (std::uint8_t b : {0xFA, 0xFB, 0xFF}) {
+        const std::uint8_t bytes[] = {b, 0, 0, 0, 0, 0, 0, 0, 0};
+        ByteReader r(bytes, 0x40);
+        try {
+            read_varint(r, "count");
+            ADD_FAILURE();
+        } catch (const Error& e) {
+            EXPECT_EQ(e.offset(), 0x40u);
+            EXPECT_NE(std::string(e.what()).find("invalid packed-integer"), std::string::npos);
+        }
+    }
+    const std::uint8_t truncated[] = {0xF9, 1, 2};
+    ByteReader r(truncated);
+    EXPECT_THROW(read_varint(r, "count"), Error);
+    const std::uint8_t overlong[] = {0xC0, 0x00, 0x05};  // 5 in the 3-byte form
+    ByteReader o(overlong);
+    bool minimal = true;
+    EXPECT_EQ(read_varint(o, "v", &minimal), 5u);
+    EXPECT_FALSE(minimal);
+}
+
+// ---- real samples ------------------------------------------------------------------------------
+
+TEST(HavokSamples, StrictReadPassesAndRoundTripsByteForByte) {
+    for (const char* name : kSamples) {
+        auto path = test::sample(name);
+        if (!path) GTEST_SKIP() << "sample " << name << " not found: set NAVLAB_SAMPLES to run this test";
+        SCOPED_TRACE(name);
+        const Tagfile t = load_tagfile(*path);
+        EXPECT_TRUE(t.warnings.empty()) << t.warnings.front().message;
+        const std::vector<std::uint8_t> out = write_tagfile(t);
+        ASSERT_EQ(out.size(), t.file.size());
+        EXPECT_TRUE(std::equal(out.begin(), out.end(), t.file.begin())) << "round trip differs";
+    }
+}
+
+TEST(HavokSamples, EldenRingNavmeshObjects) {
+    NAVLAB_REQUIRE_SAMPLE(path, "havok/er/n10_01_00_00_001700.hkx");
+    const Tagfile t = load_tagfile(path);
+    EXPECT_EQ(t.sdk_version, "20180100");
+    EXPECT_EQ(t.types.size(), 126u);
+    EXPECT_EQ(t.items.size() - 1, 26u);
+    const auto variants = t.named_variants();
+    ASSERT_EQ(variants.size(), 2u);
+    EXPECT_EQ(variants[0].name, "hkaiNavMesh");
+    EXPECT_EQ(variants[1].class_name, "hkaiStaticTreeNavMeshQueryMediator");
+    const ObjectView mesh = *variants[0].object;
+    EXPECT_EQ(mesh.type_name(), "hkaiNavMesh");
+    const ArrayView faces = mesh.field("faces").as_array();
+    EXPECT_EQ(faces.size(), 60u);
+    EXPECT_EQ(faces.element_size(), 16u);
+    EXPECT_EQ(faces.bytes().size(), 60u * 16);
+    EXPECT_EQ(faces.bytes().data(), t.data.data() + faces.offset());  // in place, not copied
+    EXPECT_EQ(faces.object(0).field("startUserEdgeIndex").as_int(), -1);
+    EXPECT_EQ(faces.object(0).field("padding").as_uint(), 0xCDCDu);
+    EXPECT_EQ(mesh.field("edges").as_array().size(), 261u);
+    EXPECT_EQ(mesh.field("vertices").as_array().size(), 141u);
+    EXPECT_EQ(mesh.field("edges").as_array().object(0).field("oppositeEdge").as_uint(), 0xFFFFFFFFu);
+    EXPECT_FLOAT_EQ(mesh.field("aabb").field("max").as_array()[3].as_float(), 2.3999998569f);
+    // Shared target: the mediator's navMesh is the same item as variant 0.
+    const ObjectView mediator = *variants[1].object;
+    EXPECT_EQ(mediator.field("navMesh").item(), 3u);
+    EXPECT_EQ(mediator.field("navMesh").target()->offset(), mesh.offset());
+    const ObjectView impl = *mediator.field("tree").target()->field("treePtr").target();
+    EXPECT_EQ(impl.field("tree").field("nodes").as_array().size(), 119u);
+    EXPECT_TRUE(t.find_variant("hkaiNavMeshQueryMediator").has_value());
+    EXPECT_EQ(t.find_variant("hkaiUserEdgeSetupArray"), std::nullopt);
+}
+
+TEST(HavokSamples, EmbeddedTypeSetMatchesEldenRingRecords) {
+    NAVLAB_REQUIRE_SAMPLE(path, "havok/er/n10_01_00_00_001700.hkx");
+    const Tagfile t = load_tagfile(path);
+    const TypeTable set = navmesh_types_2018();
+    EXPECT_EQ(set.size(), 149u);
+    for (TypeIndex i = 1; i <= t.types.size(); ++i) {
+        const std::string name = t.types.full_name(i);
+        SCOPED_TRACE(name);
+        const TypeIndex j = set.find(name);
+        ASSERT_NE(j, 0u);
+        const Type &a = t.types[i], &b = set[j];
+        EXPECT_EQ(a.optionals, b.optionals);
+        // The table also lists inherited values; compare what the record declares, and the resolution.
+        if (a.optionals & kOptFormat) { EXPECT_EQ(a.format, b.format); }
+        if (a.optionals & kOptVersion) { EXPECT_EQ(a.version, b.version); }
+        if (a.optionals & kOptSizeAlign) { EXPECT_EQ(a.size, b.size); EXPECT_EQ(a.alignment, b.alignment); }
+        if (a.optionals & kOptFlags) { EXPECT_EQ(a.flags, b.flags); }
+        EXPECT_EQ(a.resolved_format, b.resolved_format);
+        EXPECT_EQ(a.resolved_size, b.resolved_size);
+        EXPECT_EQ(a.resolved_alignment, b.resolved_alignment);
+        EXPECT_EQ(t.types.full_name(a.resolved_subtype), set.full_name(b.resolved_subtype));
+        EXPECT_EQ(a.property_count, b.property_count);
+        EXPECT_EQ(t.types.full_name(a.parent), set.full_name(b.parent));
+        ASSERT_EQ(a.members.size(), b.members.size());
+        for (std::size_t m = 0; m < a.members.size(); ++m) {
+            EXPECT_EQ(a.members[m].name, b.members[m].name);
+            EXPECT_EQ(a.members[m].flags, b.members[m].flags);
+            EXPECT_EQ(a.members[m].offset, b.members[m].offset);
+            EXPECT_EQ(t.types.full_name(a.members[m].type), set.full_name(b.members[m].type));
+        }
+        if (a.hash) { EXPECT_EQ(*a.hash, *b.hash); }
+    }
+}
+
+TEST(HavokSamples, EldenRingRebuiltFromEmbeddedTypesIsByteIdentical) {
+    // The from-scratch path: the ER objects, typed by the embedded 2018 set instead of the
+    // file's own table, written by the same writer, give back the game's bytes.
+    NAVLAB_REQUIRE_SAMPLE(path, "havok/er/n10_01_00_00_001700.hkx");
+    const Tagfile t = load_tagfile(path);
+    Graph g = graph_from_tagfile(t);
+    TypeTable set = navmesh_types_2018();
+    for (Node& n : g.nodes) n.type = set.find(t.types.full_name(n.type));
+    g.types = std::move(set);
+    const auto out = write_graph(g);
+    ASSERT_EQ(out.size(), t.file.size());
+    EXPECT_TRUE(std::equal(out.begin(), out.end(), t.file.begin()));
+}
+
+// ---- from scratch ------------------------------------------------------------------------------
+
+TEST(HavokBuilder, GridNavmeshReadsBackCleanly) {
+    const auto bytes = small_navmesh();
+    const Tagfile t = read_tagfile(bytes);
+    EXPECT_TRUE(t.warnings.empty());
+    EXPECT_EQ(t.sdk_version, "20180100");
+    EXPECT_TRUE(t.style.tna1);
+    const ObjectView mesh = *t.find_variant("hkaiNavMesh");
+    EXPECT_EQ(mesh.field("faces").as_array().size(), 6u);
+    EXPECT_EQ(mesh.field("edges").as_array().size(), 24u);
+    EXPECT_EQ(mesh.field("vertices").as_array().size(), 12u);
+    EXPECT_EQ(mesh.field("edges").as_array().object(1).field("oppositeFace").as_uint(), 3u);
+    const ObjectView mediator = *t.find_variant("hkaiStaticTreeNavMeshQueryMediator");
+    EXPECT_EQ(mediator.field("navMesh").target()->offset(), mesh.offset());
+    EXPECT_FLOAT_EQ(mesh.field("clearanceCacheSeedingDataSet").target()->field("cacheDatas").as_array().object(0)
+                        .field("initialCache").target()->field("clearanceCeiling").as_float(), 2.0f);
+    // Round trip of our own output is exact too.
+    const auto again = write_tagfile(t);
+    EXPECT_EQ(again, bytes);
+}
+
+TEST(HavokBuilder, OlderSdkStylesUseTheirTags) {
+    const auto sekiro = test::grid_navmesh(2, 2, "20160200");
+    const Tagfile s = read_tagfile(sekiro);
+    EXPECT_TRUE(s.style.tna1);
+    EXPECT_TRUE(s.warnings.empty());
+    const auto dsr = test::grid_navmesh(2, 2, "20150100");
+    const Tagfile d = read_tagfile(dsr);
+    EXPECT_FALSE(d.style.tna1);
+    EXPECT_EQ(d.sdk_version, "20150100");
+    EXPECT_EQ(write_tagfile(d), dsr);
+}
+
+TEST(HavokBuilder, RejectsMisuse) {
+    Builder b(navmesh_types_2018());
+    const NodeId mesh = b.object("hkaiNavMesh");
+    EXPECT_THROW(b.object("noSuchType"), Error);
+    EXPECT_THROW(b.at(mesh, "noSuchField"), Error);
+    EXPECT_THROW(b.set_array(b.at(mesh, "faces"), b.array("hkaiNavMesh::Edge", 1)), Error);  // wrong element type
+    EXPECT_THROW(b.set_int(b.at(mesh, "faces"), 1), Error);                                     // not an integer
+    EXPECT_THROW(b.set_pointer(b.at(mesh, "clearanceCacheSeedingDataSet"), mesh), Error);      // wrong target class
+    const std::vector<std::uint8_t> three(3);
+    EXPECT_THROW(b.array("hkaiNavMesh::Face", 2, three), Error);  // 3 bytes for 2 x 16
+    EXPECT_THROW(b.finish(), Error);                               // no root variant
+}
