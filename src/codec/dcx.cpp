@@ -85,6 +85,24 @@ Variant classify_dcx(const Header& h, const ByteReader& r) {
     return Variant::Dflt_11000_44_9;
 }
 
+/// Reads "DCP\0", the codec and the six words that follow it (at 0x24 of a DCX, at 0 of a DCP).
+void read_dcp_chunk(ByteReader& r, Header& h) {
+    r.expect(std::string_view("DCP\0", 4), "DCP magic");
+    std::memcpy(h.codec, r.bytes(4, "codec").data(), 4);
+    h.dcp_size = r.u32("DCP size");
+    h.level_word = r.u32("level");
+    h.field34 = r.u32("field 0x34");
+    h.field38 = r.u32("field 0x38");
+    h.field3c = r.u32("field 0x3C");
+    h.field40 = r.u32("field 0x40");
+}
+
+void read_dcs_chunk(ByteReader& r, Header& h) {
+    r.expect(std::string_view("DCS\0", 4), "DCS magic");
+    h.uncompressed_size = r.u32("uncompressed size");
+    h.compressed_size = r.u32("compressed size");
+}
+
 /// Reads the 0x4C-byte "DCX\0" header; the reader ends at 0x4C.
 Header read_dcx_header(ByteReader& r) {
     Header h;
@@ -94,17 +112,8 @@ Header read_dcx_header(ByteReader& r) {
     h.dcp_offset = r.u32("DCP offset (0x0C)");
     h.field10 = r.u32("field 0x10");
     h.field14 = r.u32("field 0x14");
-    r.expect(std::string_view("DCS\0", 4), "DCS magic");
-    h.uncompressed_size = r.u32("uncompressed size (0x1C)");
-    h.compressed_size = r.u32("compressed size (0x20)");
-    r.expect(std::string_view("DCP\0", 4), "DCP magic");
-    std::memcpy(h.codec, r.bytes(4, "codec (0x28)").data(), 4);
-    h.dcp_size = r.u32("DCP size (0x2C)");
-    h.level_word = r.u32("level (0x30)");
-    h.field34 = r.u32("field 0x34");
-    h.field38 = r.u32("field 0x38");
-    h.field3c = r.u32("field 0x3C");
-    h.field40 = r.u32("field 0x40");
+    read_dcs_chunk(r, h);
+    read_dcp_chunk(r, h);
     r.expect(std::string_view("DCA\0", 4), "DCA magic");
     h.dca_size = r.u32("DCA size (0x48)");
     h.variant = classify_dcx(h, r);
@@ -114,24 +123,15 @@ Header read_dcx_header(ByteReader& r) {
 }
 
 /// Reads the "DCP\0" header and its "DCS\0" sizes; the reader ends at the stream (DCP_DFLT)
-/// or at the zero word before it (DCP_EDGE).
+/// or at the zero word before it (DCP_EDGE). The DCP words land in the DCX-named fields.
 Header read_dcp_header(ByteReader& r) {
     Header h;
-    r.expect(std::string_view("DCP\0", 4), "DCP magic");
-    std::memcpy(h.codec, r.bytes(4, "codec (0x04)").data(), 4);
+    read_dcp_chunk(r, h);
     if (codec_is(h, "DFLT")) h.variant = Variant::DcpDflt;
     else if (codec_is(h, "EDGE")) h.variant = Variant::DcpEdge;
     else r.fail_at(4, "unknown DCP codec (expected DFLT or EDGE)");
     h.version = 0, h.field10 = 0, h.field14 = 0, h.dcs_offset = 0, h.dcp_offset = 0;
-    h.dcp_size = r.u32("DCP size (0x08)");
-    h.level_word = r.u32("level (0x0C)");
-    h.field34 = r.u32("field 0x10");
-    h.field38 = r.u32("field 0x14");
-    h.field3c = r.u32("field 0x18");
-    h.field40 = r.u32("field 0x1C");
-    r.expect(std::string_view("DCS\0", 4), "DCS magic");
-    h.uncompressed_size = r.u32("uncompressed size (0x24)");
-    h.compressed_size = r.u32("compressed size (0x28)");
+    read_dcs_chunk(r, h);
     return h;
 }
 
@@ -288,7 +288,8 @@ Decoded decode_dcx(Bytes file) {
     const std::size_t end = data_start + h.compressed_size;
     const std::uint64_t csize = h.compressed_size;
     if (h.variant == Variant::Edge) {
-        d.payload.resize(h.uncompressed_size);  // bounded: one chunk record (16 bytes) per 64 KiB
+        check_ratio(r, h, csize * codec::kDeflateMaxRatio, 0x1C);
+        d.payload.resize(h.uncompressed_size);
         decode_edge(stream, chunks, d.payload);
     } else if (codec_is(h, "KRAK")) {
         check_ratio(r, h, (csize + kKrakenMinBlockBytes - 1) / kKrakenMinBlockBytes * kKrakenBlock, 0x1C);
@@ -332,6 +333,7 @@ Decoded decode_dcp(Bytes file) {
             r.fail_at(0x28, "the zlib stream is shorter than the compressed size says");
     } else {
         const auto chunks = read_egdt(r, h, false);
+        check_ratio(r, h, std::uint64_t{h.compressed_size} * codec::kDeflateMaxRatio, 0x24);
         if (h.dca_size != 8 + 0x20 + 16 * chunks.size()) r.fail_at(data_start + h.compressed_size + 4, "DCA size does not match the EgdT table");
         d.payload.resize(h.uncompressed_size);
         decode_edge(stream, chunks, d.payload);
@@ -358,40 +360,32 @@ Decoded decode_zlib(Bytes file) {
     return d;
 }
 
-void put_dcx_header(ByteWriter& w, const Header& h) {
-    w.bytes(std::string_view("DCX\0", 4));
-    w.u32(h.version);
-    w.u32(h.dcs_offset);
-    w.u32(h.dcp_offset);
-    w.u32(h.field10);
-    w.u32(h.field14);
+/// "DCS\0" and the two sizes: the same chunk in both forms.
+void put_dcs_chunk(ByteWriter& w, const Header& h) {
     w.bytes(std::string_view("DCS\0", 4));
     w.u32(h.uncompressed_size);
     w.u32(h.compressed_size);
+}
+
+/// "DCP\0", the codec and six words: the same chunk at 0x24 of a DCX and at 0 of a DCP file.
+void put_dcp_chunk(ByteWriter& w, const Header& h) {
     w.bytes(std::string_view("DCP\0", 4));
     w.bytes(Bytes(reinterpret_cast<const std::uint8_t*>(h.codec), 4));
-    w.u32(h.dcp_size);
-    w.u32(h.level_word);
-    w.u32(h.field34);
-    w.u32(h.field38);
-    w.u32(h.field3c);
-    w.u32(h.field40);
+    for (std::uint32_t v : {h.dcp_size, h.level_word, h.field34, h.field38, h.field3c, h.field40}) w.u32(v);
+}
+
+void put_dcx_header(ByteWriter& w, const Header& h) {
+    w.bytes(std::string_view("DCX\0", 4));
+    for (std::uint32_t v : {h.version, h.dcs_offset, h.dcp_offset, h.field10, h.field14}) w.u32(v);
+    put_dcs_chunk(w, h);
+    put_dcp_chunk(w, h);
     w.bytes(std::string_view("DCA\0", 4));
     w.u32(h.dca_size);
 }
 
 void put_dcp_header(ByteWriter& w, const Header& h) {
-    w.bytes(std::string_view("DCP\0", 4));
-    w.bytes(Bytes(reinterpret_cast<const std::uint8_t*>(h.codec), 4));
-    w.u32(h.dcp_size);
-    w.u32(h.level_word);
-    w.u32(h.field34);
-    w.u32(h.field38);
-    w.u32(h.field3c);
-    w.u32(h.field40);
-    w.bytes(std::string_view("DCS\0", 4));
-    w.u32(h.uncompressed_size);
-    w.u32(h.compressed_size);
+    put_dcp_chunk(w, h);
+    put_dcs_chunk(w, h);
 }
 
 std::uint32_t checked_u32(std::size_t n, const char* what) {
@@ -492,7 +486,9 @@ std::vector<std::uint8_t> compress(Bytes payload, Variant variant, const Header*
     } else if (codec_is(h, "KRAK")) {
         stream = kraken::encode_stored(payload);
     } else if (codec_is(h, "ZSTD")) {
-        stream = codec::zstd_compress(payload, h.level() ? h.level() : 21, 16);
+        // The level byte is the zstd level, capped at 19: with a 64 KiB window the "ultra"
+        // levels 20..22 only cost time (minutes for a 77 MB binder).
+        stream = codec::zstd_compress(payload, std::clamp<int>(h.level() ? h.level() : 19, 1, 19), 16);
     } else {
         stream = encode_edge(payload, chunks);
         pad16 = false;

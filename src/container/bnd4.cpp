@@ -33,14 +33,14 @@ std::uint8_t logical_format(std::uint8_t raw, std::uint8_t bit_big_endian) {
 
 /// Scans a NUL-terminated name at `offset`: UTF-16LE (2-byte terminator, even steps) or
 /// Shift-JIS (1-byte terminator).
-Bytes read_name(const ByteReader& r, std::uint64_t offset, bool unicode) {
+Bytes read_name(const ByteReader& r, std::size_t field_pos, std::uint64_t offset, bool unicode) {
     if (offset >= r.size())
-        r.fail(fmt::format("name offset {} is past the end of the binder ({})", hex(offset), hex(r.size())));
+        r.fail_at(field_pos, fmt::format("name offset {} is past the end of the binder ({})", hex(offset), hex(r.size())));
     Bytes rest = r.data().subspan(offset);
     const std::size_t step = unicode ? 2 : 1;
     for (std::size_t i = 0; i + step <= rest.size(); i += step)
         if (rest[i] == 0 && (!unicode || rest[i + 1] == 0)) return rest.first(i);
-    r.fail_at(offset, fmt::format("name at {} has no terminator before the end of the binder", hex(offset)));
+    r.fail_at(field_pos, fmt::format("name at {} has no terminator before the end of the binder", hex(offset)));
 }
 
 struct HashRecord {
@@ -93,25 +93,26 @@ Entry read_entry(ByteReader& r, const Header& h, std::uint8_t fmt_bits) {
     const Bytes pad = r.bytes(3, "record padding");
     if (pad[0] | pad[1] | pad[2]) r.fail_at(r.pos() - 3, "record padding after the flags is not zero");
     e.field04 = r.i32("field +4");
+    const std::size_t size_pos = r.pos();
     const std::int64_t size = r.i64("stored size");
+    if (size < 0) r.fail_at(size_pos, fmt::format("stored size {} is negative", size));
     if (fmt_bits & kCompression) e.uncompressed_size = r.i64("uncompressed size");
+    const std::size_t offset_pos = r.pos();
     const std::uint64_t data_offset = (fmt_bits & kLongOffsets) ? r.u64("data offset") : r.u32("data offset");
+    if (data_offset > r.size() || r.size() - data_offset < static_cast<std::uint64_t>(size))
+        r.fail_at(offset_pos, fmt::format("data [{}, +{}) runs past the end of the binder ({})", hex(data_offset), size,
+                                          hex(r.size())));
+    e.set_view(r.data().subspan(data_offset, static_cast<std::size_t>(size)));
     if (fmt_bits & kIds) e.id = r.i32("id");
-    std::uint64_t name_offset = 0;
-    const bool names = fmt_bits & (kNames1 | kNames2);
-    if (names) name_offset = r.u32("name offset");
+    if (fmt_bits & (kNames1 | kNames2)) {
+        const std::size_t name_pos = r.pos();
+        const Bytes raw = read_name(r, name_pos, r.u32("name offset"), h.unicode);
+        e.name_raw.assign(raw.begin(), raw.end());
+        e.name = decode_name(raw, h.unicode);
+    }
     if (names1_only(fmt_bits)) {
         e.names1_extra = r.i32("Names1 extra");
         e.names1_zero = r.i32("Names1 zero");
-    }
-    if (size < 0) r.fail(fmt::format("stored size {} is negative", size));
-    if (data_offset > r.size() || r.size() - data_offset < static_cast<std::uint64_t>(size))
-        r.fail(fmt::format("data [{}, +{}) runs past the end of the binder ({})", hex(data_offset), size, hex(r.size())));
-    e.set_view(r.data().subspan(data_offset, static_cast<std::size_t>(size)));
-    if (names) {
-        const Bytes raw = read_name(r, name_offset, h.unicode);
-        e.name_raw.assign(raw.begin(), raw.end());
-        e.name = decode_name(raw, h.unicode);
     }
     return e;
 }

@@ -101,8 +101,9 @@ TEST_P(DcxSample, DecompressesToExpectedSha256AndHeader) {
     }
     EXPECT_EQ(d.payload.size(), h.uncompressed_size);
     EXPECT_EQ(test::sha256_hex(d.payload), x.at("payload_sha256").get<std::string>());
-    if (!xd.at("trailing_zero_pad").is_null())
+    if (!xd.at("trailing_zero_pad").is_null()) {
         EXPECT_EQ(d.header.trailing_padding, xd.at("trailing_zero_pad").get<std::uint32_t>());
+    }
 }
 
 TEST_P(DcxSample, RewriteKeepsVariantAndHeaderConstants) {
@@ -155,7 +156,9 @@ TEST_P(DcxVariant, CompressDecompressRoundTrips) {
                              std::size_t{700000}}) {
         const auto payload = mixed_payload(size);
         const auto file = dcx::compress(payload, v);
-        if (v != dcx::Variant::None) EXPECT_TRUE(dcx::is_dcx(file));
+        if (v != dcx::Variant::None) {
+            EXPECT_TRUE(dcx::is_dcx(file));
+        }
         dcx::Decoded d;
         try {
             d = dcx::decompress(file);

@@ -205,7 +205,9 @@ TEST(Bnd4Write, EveryFormatFlagRoundTrips) {
         expect_round_trip(b);
         const auto back = bnd4::read(bnd4::write(b));
         EXPECT_EQ(back.entries[3].names1_extra, b.entries[3].names1_extra);
-        if (b.has_names()) EXPECT_EQ(back.entries[1].name, "アイテム名.fmg");
+        if (b.has_names()) {
+            EXPECT_EQ(back.entries[1].name, "アイテム名.fmg");
+        }
     }
 }
 
