@@ -275,3 +275,18 @@ TEST(NavTagfile, TruncatedAndCorruptInputFailsCleanly) {
     EXPECT_GT(errors, 0);
     EXPECT_GT(models, 0);  // e.g. flips inside float data read fine
 }
+
+TEST(NavTagfile, VariantNamesFromTheModel) {
+    NavTagfile nav = sekiro_like();
+    nav.variants = {{"hkaiNavMesh", "hkaiNavMesh", {}, 0}, {"graph", "", {}, 0}, {"", "Setups", {}, 0}};
+    const NavTagfile back = read_nav_tagfile(write_nav_tagfile(nav));
+    ASSERT_EQ(back.variants.size(), 3u);
+    EXPECT_EQ(back.variants[1].name, "graph");
+    EXPECT_EQ(back.variants[1].className, "hkaiDirectedGraphExplicitCost");
+    EXPECT_EQ(back.variants[1].typeName, "hkaiDirectedGraphExplicitCost");
+    EXPECT_EQ(back.variants[2].name, "hkaiUserEdgeSetupArray");
+    EXPECT_EQ(back.variants[2].className, "Setups");
+    // A list that does not match the written objects is not used.
+    nav.variants.pop_back();
+    EXPECT_EQ(read_nav_tagfile(write_nav_tagfile(nav)).variants[1].name, "hkaiDirectedGraphExplicitCost");
+}

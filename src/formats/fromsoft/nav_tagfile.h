@@ -38,10 +38,13 @@ NavTagfile nav_from_tagfile(const havok::Tagfile& file);
 /// Writes `nav` as a new tagfile: root variants hkaiNavMesh, then hkaiDirectedGraphExplicitCost
 /// (when `graph` is set), hkaiStaticTreeNavMeshQueryMediator (when `mediator` is set, with its
 /// hkcdStaticAabbTree; navMesh points at the mesh when navMeshIsFileMesh, else is null), then
-/// hkaiUserEdgeSetupArray (when `userEdgeSetups` is set), each named for its class.
+/// hkaiUserEdgeSetupArray (when `userEdgeSetups` is set). Each variant is named for its class,
+/// unless `variants` has exactly one entry per written object: then its name and className
+/// are used (an empty string still means the class name), so a read model keeps its names and
+/// a test can write a misnamed variant.
 /// Clearance-cache seeding is written as an empty CacheDataSet when hasClearanceCacheSeeding
-/// (the real caches are not modelled). Read-only fields (variants, layouts, objectCounts,
-/// warnings, sdkString, navMeshItem, clearanceCacheDataCount) are ignored.
+/// (the real caches are not modelled). Read-only fields (layouts, objectCounts, warnings,
+/// sdkString, variants' typeName and item, navMeshItem, clearanceCacheDataCount) are ignored.
 /// @param nav the model; sdkVersion 0 means 20180100.
 /// @return the tagfile bytes; read_nav_tagfile of them gives back the same model (same_model).
 /// Throws navlab::Error for what the writer cannot express (streaming sets, a mediator whose

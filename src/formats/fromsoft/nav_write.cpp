@@ -108,11 +108,16 @@ NodeId put_setups(Builder& b, const std::vector<UserEdgeSetup>& setups) {
 std::vector<std::uint8_t> write_nav_tagfile(const NavTagfile& nav) {
     const std::uint32_t sdk = nav.sdkVersion ? nav.sdkVersion : kSdkEldenRing;
     Builder b(havok::navmesh_types_2018(), std::to_string(sdk));
-    const NodeId mesh = put_mesh(b, nav.mesh);
-    b.add_variant(mesh);
-    if (nav.graph) b.add_variant(put_graph(b, *nav.graph));
-    if (nav.mediator) b.add_variant(put_mediator(b, *nav.mediator, mesh));
-    if (nav.userEdgeSetups) b.add_variant(put_setups(b, *nav.userEdgeSetups));
+    std::vector<NodeId> roots{put_mesh(b, nav.mesh)};
+    if (nav.graph) roots.push_back(put_graph(b, *nav.graph));
+    if (nav.mediator) roots.push_back(put_mediator(b, *nav.mediator, roots[0]));
+    if (nav.userEdgeSetups) roots.push_back(put_setups(b, *nav.userEdgeSetups));
+    // Variant names come from the model when it lists one per written object (a model read
+    // from a file, or one made to break the naming rule on purpose); else from the classes.
+    const bool named = nav.variants.size() == roots.size();
+    for (std::size_t i = 0; i < roots.size(); ++i)
+        b.add_variant(roots[i], named ? nav.variants[i].name : std::string(),
+                      named ? nav.variants[i].className : std::string());
     return b.finish();
 }
 

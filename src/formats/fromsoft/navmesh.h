@@ -219,7 +219,7 @@ struct NavTagfile {
     std::uint32_t sdkVersion = 0;  ///< 20160200 (Sekiro) or 20180100 (Elden Ring)
     std::string sdkString;  ///< SDKV as stored ("20180100"); read only, the writer uses sdkVersion
     bool ownTypeTable = true;  ///< TAG0 holds a TYPE section (no compendium reference)
-    std::vector<RootVariant> variants;  ///< in file order (read only; the writer derives them)
+    std::vector<RootVariant> variants;  ///< in file order (the writer uses only their names)
     std::map<std::string, std::uint32_t> objectCounts;  ///< pointer items per type name
     LayoutSummary layouts;  ///< read only: the writer emits the standard layouts
     std::vector<ReadWarning> warnings;  ///< strict-read warnings, in file order
