@@ -105,8 +105,11 @@ nlohmann::ordered_json summary_json(const GameSummary& s) {
 nlohmann::ordered_json values_json(const Values& v) {
     nlohmann::ordered_json j = nlohmann::ordered_json::object();
     for (const auto& [k, n] : v.counts) j[k] = n;
-    for (const auto& [k, e] : v.maxima) j[k] = {{"value", e.value}, {"at", e.at}};
-    for (const auto& [k, e] : v.minima) j[k] = {{"value", e.value}, {"at", e.at}};
+    for (const auto* extremes : {&v.maxima, &v.minima})
+        for (const auto& [k, e] : *extremes) {
+            j[k] = e.value;
+            if (!e.at.empty()) j[k + "_at"] = e.at;
+        }
     for (const auto& [k, s] : v.sets) j[k] = s;
     return j;
 }
@@ -217,7 +220,8 @@ nlohmann::ordered_json audit_json(const AuditReport& report) {
                                       std::tuple{"elden_ring", Game::EldenRing, Scope::EldenRing}}) {
             const Tally& tg = t.by_game[static_cast<std::size_t>(g)];
             bool in_scope = r.scope == Scope::Both || r.scope == scope;
-            if (!in_scope || (tg.checked == 0 && tg.skipped == 0 && !t.applicable)) {
+            const GameSummary& present = g == Game::Sekiro ? report.summary.sekiro : report.summary.elden_ring;
+            if (!in_scope || present.tagfiles == 0) {
                 by_game[name] = nullptr;
                 continue;
             }

@@ -232,6 +232,7 @@ void r70(RuleCheck& c) {
     for_tree(c, [&](const fromsoft::DecodedAabbTree&) {
         std::int64_t n = static_cast<std::int64_t>(mediator_of(c)->nodes.size()), F = c.ctx().F;
         c.values().count("tree_nodes", n);
+        c.values().count("faces", F);
         c.check(n == 2 * F - 1, "tagfile", -1, [&] { return fmt::format("{} nodes for {} faces", n, F); });
     });
 }

@@ -21,7 +21,7 @@ inline void two_product(double a, double b, double& x, double& y) {
 }
 
 /// e + b, keeping the terms nonoverlapping and increasing.
-void grow(const std::vector<double>& e, double b, std::vector<double>& h) {
+void grow(const TermBuffer& e, double b, TermBuffer& h) {
     h.clear();
     double q = b;
     for (double ei : e) {
@@ -35,7 +35,7 @@ void grow(const std::vector<double>& e, double b, std::vector<double>& h) {
 }
 
 /// e * b.
-void scale(const std::vector<double>& e, double b, std::vector<double>& h) {
+void scale(const TermBuffer& e, double b, TermBuffer& h) {
     h.clear();
     if (e.empty() || b == 0) return;
     double q, low;
@@ -52,15 +52,17 @@ void scale(const std::vector<double>& e, double b, std::vector<double>& h) {
     if (q != 0) h.push_back(q);
 }
 
-std::vector<double> sum(const std::vector<double>& a, const std::vector<double>& b) {
-    const std::vector<double>& big = a.size() >= b.size() ? a : b;
-    const std::vector<double>& small = a.size() >= b.size() ? b : a;
-    std::vector<double> acc = big, tmp;
+TermBuffer sum(const TermBuffer& a, const TermBuffer& b) {
+    const TermBuffer& big = a.size() >= b.size() ? a : b;
+    const TermBuffer& small = a.size() >= b.size() ? b : a;
+    TermBuffer acc[2];
+    acc[0] = big;
+    int cur = 0;
     for (double t : small) {
-        grow(acc, t, tmp);
-        acc.swap(tmp);
+        grow(acc[cur], t, acc[1 - cur]);
+        cur = 1 - cur;
     }
-    return acc;
+    return acc[cur];
 }
 
 }  // namespace
@@ -79,7 +81,7 @@ Expansion operator+(const Expansion& a, const Expansion& b) {
 
 Expansion Expansion::operator-() const {
     Expansion r = *this;
-    for (double& t : r.terms_) t = -t;
+    for (double* t = r.terms_.begin(); t != r.terms_.end(); ++t) *t = -*t;
     return r;
 }
 
@@ -87,7 +89,7 @@ Expansion operator-(const Expansion& a, const Expansion& b) { return a + (-b); }
 
 Expansion operator*(const Expansion& a, const Expansion& b) {
     Expansion r;
-    std::vector<double> part;
+    TermBuffer part;
     for (double t : b.terms_) {
         scale(a.terms_, t, part);
         r.terms_ = sum(r.terms_, part);

@@ -14,6 +14,50 @@
 
 namespace navlab::nav {
 
+/// A vector of doubles that keeps up to 32 elements inline: expansions of the audit's
+/// predicates are short, and heap allocation dominated their cost.
+class TermBuffer {
+public:
+    TermBuffer() = default;
+    TermBuffer(const TermBuffer& o) { assign(o); }
+    TermBuffer& operator=(const TermBuffer& o) {
+        if (this != &o) assign(o);
+        return *this;
+    }
+    std::size_t size() const noexcept { return size_; }
+    bool empty() const noexcept { return size_ == 0; }
+    void clear() noexcept { size_ = 0; }
+    const double* begin() const noexcept { return data(); }
+    const double* end() const noexcept { return data() + size_; }
+    double* begin() noexcept { return data(); }
+    double* end() noexcept { return data() + size_; }
+    double back() const noexcept { return data()[size_ - 1]; }
+    double operator[](std::size_t i) const noexcept { return data()[i]; }
+    void push_back(double v) {
+        if (heap_.empty() && size_ < kInline) {
+            inline_[size_++] = v;
+            return;
+        }
+        if (heap_.empty()) heap_.assign(inline_, inline_ + size_);
+        heap_.resize(size_);
+        heap_.push_back(v);
+        ++size_;
+    }
+
+private:
+    static constexpr std::size_t kInline = 32;
+    const double* data() const noexcept { return heap_.empty() ? inline_ : heap_.data(); }
+    double* data() noexcept { return heap_.empty() ? inline_ : heap_.data(); }
+    void assign(const TermBuffer& o) {
+        size_ = 0;
+        heap_.clear();
+        for (double v : o) push_back(v);
+    }
+    double inline_[kInline];
+    std::vector<double> heap_;
+    std::size_t size_ = 0;
+};
+
 /// An exact real as a nonoverlapping sum of doubles in increasing magnitude (no zeros).
 class Expansion {
 public:
@@ -32,7 +76,7 @@ public:
     Expansion operator-() const;
 
 private:
-    std::vector<double> terms_;
+    TermBuffer terms_;
 };
 
 /// A double with a rigorous bound on its distance from the exact value of the same

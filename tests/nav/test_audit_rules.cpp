@@ -163,6 +163,7 @@ std::vector<Case> cases() {
          },
          {"R38"}},
         {"R39", er(), [](auto& f) {}, {"R39"}},  // replaced below by a single face
+        {"R40", er(), [](auto& f) {}, {"R40"}},
         {"R41", er(), [](auto& f) {}, {"R39", "R41"}},
         {"R43", er(), [](auto& f) {}, {"R39", "R41", "R43", "R44"}},
         {"R47", er(), [](auto& f) {}, {"R38", "R39", "R47", "R48"}},
@@ -277,6 +278,8 @@ AuditTagfile geometry_case(const std::string& id) {
     auto v = [](float x, float y, float z) { return fromsoft::Vec4{x, y, z, 1}; };
     if (id == "R39")  // reflex corner opposite ring position 0: the fan stays right
         return single_face({v(0, 0, 0), v(0, 0, 1), v(0.3f, 0, 0.3f), v(1, 0, 0)});
+    if (id == "R40")  // a 20 m square with one corner 8 m up: corners 1.92 m off the mean plane
+        return single_face({v(0, 0, 0), v(0, 0, 20), v(20, 8, 20), v(20, 0, 0)});
     if (id == "R41")  // reflex corner next to ring position 0: the fan is wrong
         return single_face({v(0, 0, 0), v(0.4f, 0, 0.3f), v(1, 0, 1), v(1, 0, 0)});
     if (id == "R43")  // a repeated corner: the page's ear clipping ends with a turned triangle

@@ -251,3 +251,16 @@ TEST(Triangulate, ManyCornersConvex) {
     expect_complete(plane, triangulate_newell(plane), 38);
     EXPECT_TRUE(convexity_from_above(circle, 1).convex);
 }
+
+TEST(Exact, LongExpansionsSpillToTheHeapAndStayExact) {
+    // 18 powers of two 55 binary digits apart cannot merge; their square has more terms than
+    // the inline buffer holds (exponents stay inside double's range).
+    Expansion sum(0.0);
+    for (int k = 0; k < 18; ++k) sum = sum + Expansion(std::ldexp(1.0, 500 - 55 * k));
+    Expansion copy = sum;
+    EXPECT_EQ((sum - copy).sign(), 0);
+    EXPECT_EQ((sum - Expansion(std::ldexp(1.0, 500))).sign(), 1);
+    Expansion sq = sum * sum;
+    EXPECT_EQ(sq.sign(), 1);
+    EXPECT_EQ((sq - sum * copy).sign(), 0);
+}
