@@ -140,6 +140,62 @@ Ring join(const Ring& a, std::size_t ia, const Ring& b, std::size_t jb) {
     return out;
 }
 
+/// Whether a ring is simple in its own (Newell) plane: no two edges cross or touch there
+/// (a small tolerance keeps clear of near-misses). Faces bent over a step can fold in that
+/// plane though simple from above, and ear clipping in the Newell plane (the audit's
+/// triangulation) would then turn a triangle against the face.
+bool simple_in_own_plane(const Work& w, const Ring& r) {
+    const std::size_t n = r.size();
+    if (n <= 3) return true;
+    const RingPlane pl = w.plane(r);
+    // An orthonormal basis (u, v) of the plane.
+    double u[3] = {pl.n[1], -pl.n[0], 0};
+    if (std::abs(pl.n[2]) > 0.9) u[0] = 1, u[1] = 0, u[2] = 0;
+    const double d = u[0] * pl.n[0] + u[1] * pl.n[1] + u[2] * pl.n[2];
+    for (int i = 0; i < 3; ++i) u[i] -= d * pl.n[i];
+    const double len = std::sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+    if (len == 0) return false;
+    for (double& x : u) x /= len;
+    const double v[3] = {pl.n[1] * u[2] - pl.n[2] * u[1], pl.n[2] * u[0] - pl.n[0] * u[2], pl.n[0] * u[1] - pl.n[1] * u[0]};
+    std::vector<std::array<double, 2>> q(n);
+    for (std::size_t k = 0; k < n; ++k) {
+        const Point& p = w.verts[r[k]];
+        q[k] = {p[0] * u[0] + p[1] * u[1] + p[2] * u[2], p[0] * v[0] + p[1] * v[1] + p[2] * v[2]};
+    }
+    auto cross = [](const std::array<double, 2>& a, const std::array<double, 2>& b, const std::array<double, 2>& c) {
+        return (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
+    };
+    auto seg_len = [&](std::size_t i) { return std::hypot(q[(i + 1) % n][0] - q[i][0], q[(i + 1) % n][1] - q[i][1]); };
+    for (std::size_t i = 0; i < n; ++i) {
+        const auto &a = q[i], &b = q[(i + 1) % n];
+        const double tA = 1e-5 * seg_len(i);  // 10 micrometres off the line, times its length
+        for (std::size_t j = i + 1; j < n; ++j) {
+            const auto &c = q[j], &e = q[(j + 1) % n];
+            const double tC = 1e-5 * seg_len(j);
+            if (j == i + 1 || (i == 0 && j == n - 1)) {
+                // Neighbouring edges share a corner; they must not fold back onto each other.
+                const auto& near = j == i + 1 ? a : c;
+                const auto& mid = j == i + 1 ? b : a;
+                const auto& far = j == i + 1 ? e : b;
+                const double dot = (mid[0] - near[0]) * (far[0] - mid[0]) + (mid[1] - near[1]) * (far[1] - mid[1]);
+                if (std::abs(cross(near, mid, far)) <= tA * seg_len(j) && dot < 0) return false;
+                continue;
+            }
+            const double c1 = cross(a, b, c), c2 = cross(a, b, e), c3 = cross(c, e, a), c4 = cross(c, e, b);
+            const bool apart = (c1 > tA && c2 > tA) || (c1 < -tA && c2 < -tA) || (c3 > tC && c4 > tC) ||
+                               (c3 < -tC && c4 < -tC);
+            if (apart) continue;
+            // Not apart by orientation: they cross, touch, or lie on one line (then the boxes tell).
+            const double m = 1e-5;
+            if (std::max(a[0], b[0]) + m < std::min(c[0], e[0]) || std::max(c[0], e[0]) + m < std::min(a[0], b[0]) ||
+                std::max(a[1], b[1]) + m < std::min(c[1], e[1]) || std::max(c[1], e[1]) + m < std::min(a[1], b[1]))
+                continue;
+            return false;
+        }
+    }
+    return true;
+}
+
 /// Whether a counter-clockwise ring turns left (or goes straight) at every corner, seen from
 /// above: turn t = u_z w_x - u_x w_z with u, w the edges into and out of the corner.
 bool convex_from_above(const Work& w, const Ring& r) {
@@ -186,6 +242,7 @@ void merge_faces(Work& w, int merges, int maxEdges, double nonConvexShare, float
         if (shared != 2 || b[(jb + 1) % b.size()] != u) continue;
         Ring joined = join(a, ia, b, jb);
         if (w.off_plane(joined) > maxOffPlane * 0.5) continue;  // keep room for the pushed corners
+        if (!simple_in_own_plane(w, joined)) continue;
         const bool isConcave = !convex_from_above(w, joined);
         const bool stuck = attempts >= budget;
         const int concaveAfter = concaveCount - concave[fa] - concave[fb] + isConcave;
@@ -215,6 +272,7 @@ void merge_faces(Work& w, int merges, int maxEdges, double nonConvexShare, float
 /// Pushes corners off plane: small noise everywhere, larger bumps on a few corners, then
 /// faces beyond the game's maximum are pulled back towards their plane.
 void push_off_plane(Work& w, float cap, Rng& rng) {
+    const std::vector<Point> original = w.verts;
     for (Point& p : w.verts) {
         p[1] += rng.range(-0.03, 0.03);
         if (rng.chance(0.01)) p[1] += rng.range(-1.0, 1.0) * cap;
@@ -231,6 +289,18 @@ void push_off_plane(Work& w, float cap, Rng& rng) {
             changed = true;
         }
         if (!changed) break;
+    }
+    // Faces that fold in their own plane get their corners' original heights back (the
+    // merged faces were simple there), until none folds.
+    for (bool again = true; again;) {
+        again = false;
+        for (const Ring& r : w.rings)
+            if (!simple_in_own_plane(w, r))
+                for (int v : r)
+                    if (w.verts[v][1] != original[v][1]) {
+                        w.verts[v][1] = original[v][1];
+                        again = true;
+                    }
     }
 }
 

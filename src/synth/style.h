@@ -48,7 +48,7 @@ inline constexpr GameStyle kSekiroStyle{Game::Sekiro, 20160200, 0.65f, 199.0 / 2
                                         279053.0 / 20803, 0.0, 0.4f, 3.0f, 0.3f};
 inline constexpr GameStyle kEldenRingStyle{Game::EldenRing, 20180100, 1.38f, 8835.0 / 6317094, 2061.0 / 6317094,
                                            23716604.0 / 6317094, 135629.0 / 6317094, 16, kMarginEldenRing, 39.0 / 3411,
-                                           kFaceDataEldenRing, 0.0, 0.75, 0.5f, 2.5f, 0.2f};
+                                           kFaceDataEldenRing, 0.0, 1.0, 0.5f, 2.5f, 0.2f};
 
 /// The style of `game`.
 inline const GameStyle& style_of(Game game) { return game == Game::Sekiro ? kSekiroStyle : kEldenRingStyle; }

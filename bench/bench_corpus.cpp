@@ -1,0 +1,123 @@
+// Issue 6's benchmark: the whole audit of a synthetic corpus (eldenring preset by default)
+// beside the time it takes only to decompress the same binders, as faces/s and MB/s of
+// decompressed tagfile data, with the peak memory of each pass next to the largest binder.
+//
+//   bench_corpus [--preset eldenring|sekiro|small] [--seed N] [--dir DIR] [--threads N]
+//
+// DIR (default /tmp/navlab-bench-<preset>-<seed>) is generated with `navlab synth`'s code when
+// it holds no binder yet, and reused on later runs.
+#include <fmt/format.h>
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cstring>
+#include <fstream>
+#include <string>
+
+#include "synth/audit_corpus.h"  // tests/synth
+#include "synth/write.h"
+
+using namespace navlab;
+
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+/// Resets the kernel's peak-RSS mark (Linux: "5" to clear_refs), so each pass reports its own.
+void reset_peak_memory() { std::ofstream("/proc/self/clear_refs") << "5"; }
+
+/// Peak resident set since the last reset, MB (VmHWM).
+double peak_memory_mb() {
+    std::ifstream status("/proc/self/status");
+    for (std::string line; std::getline(status, line);)
+        if (line.rfind("VmHWM:", 0) == 0) return std::stod(line.substr(6)) / 1024.0;
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return static_cast<double>(u.ru_maxrss) / 1024.0;
+}
+
+std::vector<std::filesystem::path> binders_in(const std::filesystem::path& dir) {
+    std::vector<std::filesystem::path> files;
+    if (!std::filesystem::exists(dir)) return files;
+    for (const auto& e : std::filesystem::recursive_directory_iterator(dir))
+        if (e.is_regular_file() && e.path().string().ends_with(".nvmhktbnd.dcx")) files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::string preset = "eldenring", dir;
+    std::uint64_t seed = 1;
+    unsigned threads = 0;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        const std::string a = argv[i], v = argv[i + 1];
+        if (a == "--preset") preset = v;
+        else if (a == "--seed") seed = std::stoull(v);
+        else if (a == "--dir") dir = v;
+        else if (a == "--threads") threads = static_cast<unsigned>(std::stoul(v));
+        else {
+            fmt::print(stderr, "usage: bench_corpus [--preset P] [--seed N] [--dir DIR] [--threads N]\n");
+            return 2;
+        }
+    }
+    if (dir.empty()) dir = fmt::format("/tmp/navlab-bench-{}-{}", preset, seed);
+    auto files = binders_in(dir);
+    if (files.empty()) {
+        synth::CorpusOptions o;
+        o.preset = synth::parse_preset(preset);
+        o.seed = seed;
+        o.out = dir;
+        o.threads = threads;
+        const auto t0 = std::chrono::steady_clock::now();
+        const auto r = synth::generate_corpus(o);
+        fmt::print("generate   {:>8.1f} s   {} binders, {:.1f} MB of DCX, {:.1f} MB of BND4, peak {:.0f} MB\n",
+                   seconds_since(t0), r.files.size(), r.fileBytes / 1e6, r.binderBytes / 1e6, peak_memory_mb());
+        files = binders_in(dir);
+    }
+
+    // Pass 1: decompression only (DCX + BND4 read, every entry touched).
+    reset_peak_memory();
+    std::vector<std::uint64_t> tagBytes(files.size()), binderBytes(files.size());
+    std::vector<std::uint64_t> checksum(files.size());
+    auto t0 = std::chrono::steady_clock::now();
+    parallel_for(files.size(), threads, [&](std::size_t i) {
+        const dcx::Decoded d = dcx::decompress(read_file(files[i]));
+        const bnd4::Binder b = bnd4::read(d.payload);
+        binderBytes[i] = d.payload.size();
+        for (const auto& e : b.entries) {
+            tagBytes[i] += e.data().size();
+            checksum[i] += e.data().empty() ? 0 : e.data()[e.data().size() / 2];
+        }
+    });
+    const double decompressSeconds = seconds_since(t0);
+    const double decompressPeak = peak_memory_mb();
+    std::uint64_t totalTagBytes = 0, largestBinder = 0;
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        totalTagBytes += tagBytes[i];
+        largestBinder = std::max(largestBinder, binderBytes[i]);
+    }
+
+    // Pass 2: the whole audit.
+    reset_peak_memory();
+    t0 = std::chrono::steady_clock::now();
+    const auto audit = synth::checks::audit_binders(files, threads);
+    const double auditSeconds = seconds_since(t0);
+    const double auditPeak = peak_memory_mb();
+    const auto& s = audit.report.summary;
+    const double faces = static_cast<double>(s.sekiro.faces + s.elden_ring.faces);
+    const double mb = static_cast<double>(totalTagBytes) / 1e6;
+
+    fmt::print("corpus     {} binders, {} tagfiles, {:.0f} faces, {:.1f} MB of tagfiles, largest binder {:.1f} MB\n",
+               files.size(), s.sekiro.tagfiles + s.elden_ring.tagfiles, faces, mb, largestBinder / 1e6);
+    fmt::print("decompress {:>8.2f} s  {:>12.0f} faces/s  {:>8.1f} MB/s  peak {:.0f} MB\n", decompressSeconds,
+               faces / decompressSeconds, mb / decompressSeconds, decompressPeak);
+    fmt::print("audit      {:>8.2f} s  {:>12.0f} faces/s  {:>8.1f} MB/s  peak {:.0f} MB\n", auditSeconds,
+               faces / auditSeconds, mb / auditSeconds, auditPeak);
+    fmt::print("audit / decompression = {:.2f} (aim: at most 2); audit {}\n", auditSeconds / decompressSeconds,
+               nav::audit_failed(audit.report) ? "FAILED" : "passed");
+    return 0;
+}
