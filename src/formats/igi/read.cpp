@@ -132,6 +132,8 @@ private:
                                             tag_name(type), info->declared_type, tag_name(info->declared_type)));
         if (number == 0 && (!info || info->role != FieldRole::MaxNodes))
             r_.fail_at(start, "the first field must be nMaxNodes (the engine discards what comes before it)");
+        if (number != 0 && info && info->role == FieldRole::MaxNodes)
+            r_.fail_at(start, "second nMaxNodes field (the engine would discard the nodes and table read so far)");
 
         FieldRecord record{hash, type, FieldRole::Raw, 0, {}};
         const std::size_t value_at = r_.pos();
