@@ -142,6 +142,9 @@ TEST(IgiMalformed, MaxNodesRules) {
     std::vector<std::uint8_t> no_n(good.begin(), good.begin() + 4);
     no_n.insert(no_n.end(), good.begin() + 0x66, good.end());
     expect_error(no_n, 4, "the first field must be nMaxNodes");
+    std::vector<std::uint8_t> twice(good.begin(), good.begin() + 0x10);
+    twice.insert(twice.end(), good.begin() + 4, good.end());
+    expect_error(twice, 0x10, "second nMaxNodes field");  // found by the fuzzer
 }
 
 TEST(IgiMalformed, RouteTableOfTheWrongSize) {

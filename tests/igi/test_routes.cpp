@@ -2,6 +2,8 @@
 // passes the check and keeps valid stored choices.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "formats/igi/graph_io.h"
 #include "formats/igi/routes.h"
 #include "igi/fixtures.h"
@@ -207,4 +209,16 @@ TEST(IgiRoutes, CostTolerance) {
     EXPECT_TRUE(costs_match(1e6 + 5, 1e6));
     EXPECT_FALSE(costs_match(1e6 + 20, 1e6));
     EXPECT_FALSE(costs_match(0.5, 0.0));
+}
+
+TEST(IgiRoutes, NonFinitePositionsAndCostsTooLargeForFloat) {
+    Graph g = grid();
+    g.nodes[0].position.x = std::nan("");  // node 1: its links have no usable length
+    g.routes = rebuild_routes(g).table;
+    EXPECT_TRUE(check_routes(g).ok());
+    EXPECT_EQ(at(g, 2, 1).next, -1);
+    EXPECT_FALSE(read_graph(write_graph(g)).warnings.empty());
+    g = grid();
+    g.nodes[0].position.x = 1e100;  // a cost no float32 holds (found by the fuzzer)
+    EXPECT_THROW(rebuild_routes(g), Error);
 }

@@ -31,6 +31,8 @@ Vec3 world_position(const Node& node, const Vec3& task_position) {
     return {task_position.x + node.position.x, task_position.y + node.position.y, task_position.z + node.position.z};
 }
 
+bool is_finite(const Vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+
 double distance(const Vec3& a, const Vec3& b) {
     const double dx = a.x - b.x, dy = a.y - b.y, dz = a.z - b.z;
     return std::sqrt(dx * dx + dy * dy + dz * dz);

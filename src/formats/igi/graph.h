@@ -111,6 +111,9 @@ std::optional<std::uint32_t> criteria_flags(const std::string& criteria);
 /// World position of a node: task position (the AIGraph task's "Graph position") + local.
 Vec3 world_position(const Node& node, const Vec3& task_position);
 
+/// Whether all three coordinates are finite (neither NaN nor infinite).
+bool is_finite(const Vec3& v);
+
 /// Euclidean distance between two positions (world units).
 double distance(const Vec3& a, const Vec3& b);
 

@@ -132,6 +132,8 @@ private:
                                             tag_name(type), info->declared_type, tag_name(info->declared_type)));
         if (number == 0 && (!info || info->role != FieldRole::MaxNodes))
             r_.fail_at(start, "the first field must be nMaxNodes (the engine discards what comes before it)");
+        if (number != 0 && info && info->role == FieldRole::MaxNodes)
+            r_.fail_at(start, "second nMaxNodes field (the engine would discard the nodes and table read so far)");
 
         FieldRecord record{hash, type, FieldRole::Raw, 0, {}};
         const std::size_t value_at = r_.pos();
@@ -270,6 +272,8 @@ private:
         }
         if (!missing.empty())
             warn(node_.id_at, "nNodeID", fmt::format("node {} has no{}; the engine uses 0 (no material)", node.id, missing));
+        if (!is_finite(node.position))
+            warn(node_.id_at, "nNodeID", fmt::format("node {} has a non-finite position; routes cannot reach it", node.id));
         if (!criteria_flags(node.criteria))
             warn(value_at, "nNodeCriteria",
                  fmt::format("criteria \"{}\" is not a NODECRITERIA_* name", node.criteria.c_str()));
@@ -365,6 +369,8 @@ Node read_positional_node(ByteReader& r, Graph& g, const Ids& ids) {
         g.warnings.push_back({r.absolute(r.pos()), r.context(),
                               "no material: the engine reuses the previous node's material (or garbage)"});
     node.criteria = read_tagged_string(r, "criteria");
+    if (!is_finite(node.position))
+        g.warnings.push_back({r.absolute(id_at), r.context(), "non-finite position; routes cannot reach the node"});
     node.list_a = read_pairs(r, "first pair list count");
     node.list_b = read_pairs(r, "second pair list count");
     return node;

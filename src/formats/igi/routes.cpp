@@ -25,10 +25,11 @@ public:
         for (const Link& link : g.links) {
             if (link.id1 == link.id2) continue;  // a self-link never shortens a path
             const auto a = static_cast<std::size_t>(link.id1), b = static_cast<std::size_t>(link.id2);
+            linked_[a * slots_ + b] = linked_[b * slots_ + a] = true;
             const double length = distance(node_[a]->position, node_[b]->position);
+            if (!std::isfinite(length)) continue;  // NaN/inf positions: no usable length
             neighbours_[a].push_back({link.id2, length});
             neighbours_[b].push_back({link.id1, length});
-            linked_[a * slots_ + b] = linked_[b * slots_ + a] = true;
         }
     }
 
@@ -306,9 +307,14 @@ RouteRebuild rebuild_routes(const Graph& graph, bool keep_valid) {
         ++out.rebuilt_targets;
         if (!links.is_node(to)) continue;
         const LinkGraph::Tree tree = links.grow(to);
-        for (std::size_t from = 0; from < links.slots(); ++from)
-            if (static_cast<std::int32_t>(from) != to && tree.dist[from] != kUnreachable)
-                out.table[column + from] = {tree.parent[from], static_cast<float>(tree.dist[from])};
+        for (std::size_t from = 0; from < links.slots(); ++from) {
+            if (static_cast<std::int32_t>(from) == to || tree.dist[from] == kUnreachable) continue;
+            if (tree.dist[from] > std::numeric_limits<float>::max())
+                throw Error(fmt::format("the route from {} to {} is {:g} units long, more than a float32 cost holds",
+                                        from, to, tree.dist[from]),
+                            kNoOffset, "RouteTable");
+            out.table[column + from] = {tree.parent[from], static_cast<float>(tree.dist[from])};
+        }
     }
     return out;
 }

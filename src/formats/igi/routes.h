@@ -74,7 +74,8 @@ struct RouteRebuild {
 /// (check_routes) and `keep_valid` is set; otherwise the column is rebuilt from a Dijkstra
 /// tree grown from the target over Euclidean link lengths. Ties are broken
 /// deterministically: smaller distance, then fewer links, then the lower node id as the
-/// next node. Throws Error when N·N entries would exceed 64 MiB.
+/// next node. Links of non-finite length are never used. Throws Error when N·N entries
+/// would exceed 64 MiB or a path is longer than a float32 cost can hold.
 RouteRebuild rebuild_routes(const Graph& graph, bool keep_valid = true);
 
 }  // namespace navlab::igi
