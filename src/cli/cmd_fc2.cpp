@@ -189,7 +189,7 @@ void add_fc2_commands(CLI::App& app) {
     auto* fc2 = app.add_subcommand("fc2", "Far Cry 2 navigation meshes (.nvm level and sector files)");
     fc2->require_subcommand(1);
     fc2->footer("Sector files are nv_<id>.nvm (or nv<id>_<id>.nvm), the level file is nv.nvm.\n"
-                "Example: navlab fc2 check worlds/w1_c_2/generated/nv");
+                "Example: navlab fc2 check levels/w1_c_2/generated/nv");
 
     struct Options {
         std::string input, output;
@@ -231,6 +231,9 @@ int export_fc2(const ExportRequest& request) {
         throw Error("Far Cry 2 export writes obj or json, not '" + request.format + "'");
     World world = load_world(request.input);
     for (const auto& f : world.failures) fmt::print(stderr, "navlab: skipped {}\n", finding_line(f));
+    if (world.sectors.empty())
+        throw Error("no sector files (nv_<id>.nvm) to export; the level file nv.nvm holds no triangles")
+            .set_file(request.input);
     WorldMesh mesh = stitch(world, parse_entry(request.entry));
     if (request.format == "obj") write_file_atomic(request.output, to_obj(mesh));
     else write_file_atomic(request.output, to_json(mesh).dump(1));

@@ -104,4 +104,10 @@ TEST(Fc2Cli, CheckFailsOnBrokenLinksAndMalformedFiles) {
     EXPECT_FALSE(std::filesystem::exists(dir / "out.nvm"));
     EXPECT_EQ(navlab_run("export " + bad.string() + " --format obj -o " + (dir / "x.obj").string(), &out), 1);
     EXPECT_EQ(navlab_run("export " + dir.string() + " --format ply -o " + (dir / "x.ply").string(), &out), 1);
+    const auto level = dir / "nv" / "sectors" / "nv.nvm";
+    EXPECT_EQ(navlab_run("export " + level.string() + " --format obj -o " + (dir / "x.obj").string(), &out), 1);
+    EXPECT_NE(out.find("no sector files"), std::string::npos) << out;
+    const auto empty = navlab::test::scratch_dir("fc2_cli_empty");
+    EXPECT_EQ(navlab_run("fc2 check " + empty.string(), &out), 1) << out;
+    EXPECT_NE(out.find("no .nvm files found"), std::string::npos) << out;
 }

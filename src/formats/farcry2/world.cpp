@@ -252,6 +252,7 @@ const LoadedSector* World::find(std::uint16_t id) const {
 
 World load_world(const fs::path& path, unsigned threads) {
     World world;
+    world.source = path.string();
     if (!fs::is_directory(path)) {
         InputFile in(path);
         try {
@@ -292,6 +293,8 @@ World load_world(const fs::path& path, unsigned threads) {
 CheckReport check_world(const World& world, unsigned threads) {
     CheckReport report;
     std::vector<Finding> head = world.failures;
+    if (world.complete && world.sectors.empty() && !world.level && head.empty())
+        head.push_back({Finding::Error, world.source, kNoOffset, "no .nvm files found"});
     check_level(world, head);
     merge(report, head);
     std::vector<SectorCheck> checks(world.sectors.size());

@@ -37,6 +37,7 @@ struct LoadedSector {
 };
 
 struct World {
+    std::string source;  ///< the folder or file it was loaded from
     std::optional<LevelFile> level;
     std::string level_path;
     std::vector<LoadedSector> sectors;  ///< sorted by sector id, ids unique
