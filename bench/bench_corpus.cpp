@@ -125,8 +125,11 @@ int main(int argc, char** argv) {
     const double faces = static_cast<double>(s.sekiro.faces + s.elden_ring.faces);
     const double mb = static_cast<double>(totalTagBytes) / 1e6;
 
-    fmt::print("corpus     {} binders, {} tagfiles, {:.0f} faces, {:.1f} MB of tagfiles, largest binder {:.1f} MB\n",
-               files.size(), s.sekiro.tagfiles + s.elden_ring.tagfiles, faces, mb, largestBinder / 1e6);
+    fmt::print("corpus     {} binders, {} tagfiles, {:.0f} faces, {} edges ({} user), {} vertices, "
+               "{:.1f} MB of tagfiles, largest binder {:.1f} MB\n",
+               files.size(), s.sekiro.tagfiles + s.elden_ring.tagfiles, faces, s.sekiro.edges + s.elden_ring.edges,
+               s.sekiro.user_edges + s.elden_ring.user_edges, s.sekiro.vertices + s.elden_ring.vertices, mb,
+               largestBinder / 1e6);
     auto line = [&](const char* pass, double wall, double cpu, double peak) {
         fmt::print("{:<10} wall {:>8.2f} s  cpu {:>8.2f} s  {:>10.0f} faces/cpu-s  {:>7.1f} MB/cpu-s  "
                    "{:>10.0f} faces/s  {:>7.1f} MB/s  peak {:.0f} MB\n",
