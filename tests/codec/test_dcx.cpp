@@ -7,7 +7,7 @@
 #include <random>
 
 #include "codec/dcx.h"
-#include "container/sha256.h"
+#include "support/sha256.h"
 #include "io/error.h"
 #include "io/file.h"
 #include "support/samples.h"

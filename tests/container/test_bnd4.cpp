@@ -8,7 +8,7 @@
 
 #include "codec/dcx.h"
 #include "container/bnd4.h"
-#include "container/sha256.h"
+#include "support/sha256.h"
 #include "io/error.h"
 #include "io/file.h"
 #include "support/samples.h"

@@ -11,7 +11,7 @@
 #include "codec/kraken/kraken.h"
 #include "io/error.h"
 #include "io/file.h"
-#include "kraken/sha256.h"
+#include "support/sha256.h"
 #include "support/samples.h"
 
 using namespace navlab;

@@ -1,16 +1,14 @@
-// A small SHA-256 (FIPS 180-4) for tests: hashes decoded outputs to compare them with the
-// expected digests of the sample READMEs. Test-only; not tuned for speed.
+// SHA-256 (FIPS 180-4), test-only: compares decoded payloads with the samples' expected hashes.
 #pragma once
 
 #include <array>
 #include <cstdint>
-#include <cstring>
+#include <cstdio>
 #include <span>
 #include <string>
 
 namespace navlab::test {
 
-/// Lower-case hex SHA-256 of data.
 inline std::string sha256_hex(std::span<const std::uint8_t> data) {
     static constexpr std::uint32_t k[64] = {
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
@@ -21,23 +19,23 @@ inline std::string sha256_hex(std::span<const std::uint8_t> data) {
         0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
         0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
         0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
-    std::uint32_t h[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-                          0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+    std::array<std::uint32_t, 8> h = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                                      0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
     auto rotr = [](std::uint32_t x, int n) { return (x >> n) | (x << (32 - n)); };
     auto block = [&](const std::uint8_t* p) {
         std::uint32_t w[64];
         for (int i = 0; i < 16; ++i)
-            w[i] = std::uint32_t{p[4 * i]} << 24 | std::uint32_t{p[4 * i + 1]} << 16 | std::uint32_t{p[4 * i + 2]} << 8 |
+            w[i] = std::uint32_t(p[4 * i]) << 24 | std::uint32_t(p[4 * i + 1]) << 16 | std::uint32_t(p[4 * i + 2]) << 8 |
                    p[4 * i + 3];
         for (int i = 16; i < 64; ++i) {
-            const std::uint32_t s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3);
-            const std::uint32_t s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10);
+            std::uint32_t s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3);
+            std::uint32_t s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10);
             w[i] = w[i - 16] + s0 + w[i - 7] + s1;
         }
         std::uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
         for (int i = 0; i < 64; ++i) {
-            const std::uint32_t t1 = hh + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + k[i] + w[i];
-            const std::uint32_t t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
+            std::uint32_t t1 = hh + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + k[i] + w[i];
+            std::uint32_t t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
             hh = g, g = f, f = e, e = d + t1, d = c, c = b, b = a, a = t1 + t2;
         }
         h[0] += a, h[1] += b, h[2] += c, h[3] += d, h[4] += e, h[5] += f, h[6] += g, h[7] += hh;
@@ -45,18 +43,20 @@ inline std::string sha256_hex(std::span<const std::uint8_t> data) {
     std::size_t full = data.size() / 64 * 64;
     for (std::size_t i = 0; i < full; i += 64) block(data.data() + i);
     std::uint8_t tail[128] = {};
-    const std::size_t rest = data.size() - full;
-    if (rest) std::memcpy(tail, data.data() + full, rest);
+    std::size_t rest = data.size() - full;
+    for (std::size_t i = 0; i < rest; ++i) tail[i] = data[full + i];
     tail[rest] = 0x80;
-    const std::size_t tail_size = rest + 9 <= 64 ? 64 : 128;
-    const std::uint64_t bits = std::uint64_t{data.size()} * 8;
-    for (int i = 0; i < 8; ++i) tail[tail_size - 1 - i] = static_cast<std::uint8_t>(bits >> (8 * i));
-    for (std::size_t i = 0; i < tail_size; i += 64) block(tail + i);
-    static constexpr char digits[] = "0123456789abcdef";
-    std::string hex;
-    for (std::uint32_t v : h)
-        for (int s = 28; s >= 0; s -= 4) hex += digits[(v >> s) & 15];
-    return hex;
+    std::size_t tail_len = rest + 9 <= 64 ? 64 : 128;
+    std::uint64_t bits = std::uint64_t(data.size()) * 8;
+    for (int i = 0; i < 8; ++i) tail[tail_len - 1 - i] = static_cast<std::uint8_t>(bits >> (8 * i));
+    for (std::size_t i = 0; i < tail_len; i += 64) block(tail + i);
+    std::string out;
+    char buf[9];
+    for (auto v : h) {
+        std::snprintf(buf, sizeof buf, "%08x", v);
+        out += buf;
+    }
+    return out;
 }
 
 }  // namespace navlab::test
