@@ -17,7 +17,7 @@ BinderFile BinderFile::open(const std::filesystem::path& path) {
     BinderFile f;
     f.file_ = std::make_unique<InputFile>(path);
     f.payload_ = f.file_->bytes();
-    f.parse(path.filename().string());
+    f.parse(path.filename().string(), path.string());
     if (f.dcx) f.file_.reset();  // the payload is decompressed; the mapping is no longer needed
     return f;
 }
@@ -26,11 +26,11 @@ BinderFile BinderFile::from_bytes(std::vector<std::uint8_t> bytes, const std::st
     BinderFile f;
     f.owned_ = std::move(bytes);
     f.payload_ = f.owned_;
-    f.parse(name);
+    f.parse(name, name);
     return f;
 }
 
-void BinderFile::parse(const std::string& name) {
+void BinderFile::parse(const std::string& name, const std::string& file) {
     try {
         if (dcx::is_dcx(payload_)) {
             dcx::Decoded d = dcx::decompress(payload_);
@@ -46,7 +46,7 @@ void BinderFile::parse(const std::string& name) {
             throw;
         }
     } catch (Error& e) {
-        e.set_file(name);
+        e.set_file(file);
         throw;
     }
     if (!is_binder) {

@@ -57,7 +57,8 @@ public:
 
 private:
     BinderFile() = default;
-    void parse(const std::string& name);
+    /// @param name entry name of a non-binder payload; @param file path named in errors.
+    void parse(const std::string& name, const std::string& file);
     std::unique_ptr<InputFile> file_;
     std::vector<std::uint8_t> owned_;
     std::span<const std::uint8_t> payload_;
