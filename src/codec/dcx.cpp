@@ -20,10 +20,6 @@ namespace {
 constexpr std::size_t kDcxHeaderSize = 0x4C;
 constexpr std::size_t kDcaOffset = 0x44;
 constexpr std::uint32_t kEdgeChunkSize = 0x10000;
-constexpr std::size_t kKrakenBlock = 0x40000;
-/// The smallest Kraken block that produces output is a 6-byte memset block (2-byte block
-/// header, 3-byte quantum header, 1 value byte) expanding to 256 KiB.
-constexpr std::size_t kKrakenMinBlockBytes = 6;
 /// A zstd RLE block is 4 bytes for up to 128 KiB of output.
 constexpr std::uint64_t kZstdMaxRatio = 32768;
 
@@ -292,7 +288,7 @@ Decoded decode_dcx(Bytes file) {
         d.payload.resize(h.uncompressed_size);
         decode_edge(stream, chunks, d.payload);
     } else if (codec_is(h, "KRAK")) {
-        check_ratio(r, h, (csize + kKrakenMinBlockBytes - 1) / kKrakenMinBlockBytes * kKrakenBlock, 0x1C);
+        check_ratio(r, h, kraken::max_decoded_size(csize), 0x1C);
         d.payload.resize(h.uncompressed_size);
         kraken::decode(stream.data(), d.payload, 0);
     } else if (codec_is(h, "ZSTD")) {

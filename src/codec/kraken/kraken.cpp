@@ -167,7 +167,10 @@ void decode(std::span<const std::uint8_t> src, std::span<std::uint8_t> dst, unsi
         if (e) std::rethrow_exception(e);
 }
 
-std::size_t max_decoded_size(std::size_t stream_size) { return stream_size / 3 * kBlockSize; }
+std::size_t max_decoded_size(std::size_t stream_size) {
+    constexpr std::size_t kMinFullBlockBytes = 6;  // memset block: header 2 + quantum 3 + value 1
+    return (stream_size + kMinFullBlockBytes - 1) / kMinFullBlockBytes * kBlockSize;
+}
 
 std::vector<std::uint8_t> encode_stored(std::span<const std::uint8_t> data) {
     std::vector<std::uint8_t> out;

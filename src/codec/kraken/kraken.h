@@ -15,9 +15,10 @@ namespace navlab::kraken {
 /// Throws navlab::Error naming the block and the byte offset in src on corrupt input.
 void decode(std::span<const std::uint8_t> src, std::span<std::uint8_t> dst, unsigned threads = 0);
 
-/// Upper bound on the output of any valid stream of `stream_size` bytes: every block takes
-/// at least 3 input bytes (a 1-byte stored block; a memset block takes 6) and produces at
-/// most 256 KiB. Callers bound a declared output size by it before allocating.
+/// Upper bound on the output of any valid stream of `stream_size` bytes. A block produces at
+/// most 256 KiB, and the smallest block that produces that much is a 6-byte memset block
+/// (2-byte block header, 3-byte quantum header, 1 value byte); a stored block produces
+/// fewer bytes than it takes. Callers bound a declared output size by it before allocating.
 std::size_t max_decoded_size(std::size_t stream_size);
 
 /// Encodes data as a Kraken stream of stored (uncompressed) blocks: each 256 KiB block is
