@@ -9,12 +9,14 @@ set -euo pipefail
 cd "$(dirname "$0")"
 tools/install-deps.sh
 dir=build
-flags=(-DCMAKE_BUILD_TYPE=Release)
+flags=(-DCMAKE_BUILD_TYPE=Release -DNAVLAB_TESTS=ON -DNAVLAB_BENCH=ON)
 if [ "${1:-}" = "--sanitize" ]; then
   dir=build-asan
-  flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DNAVLAB_SANITIZE=ON -DNAVLAB_BENCH=OFF)
+  flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DNAVLAB_SANITIZE=ON -DNAVLAB_TESTS=ON -DNAVLAB_BENCH=OFF)
   export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 fi
 cmake -S . -B "$dir" -G Ninja "${flags[@]}" >/dev/null
 cmake --build "$dir"
-ctest --test-dir "$dir" --output-on-failure -j"$(nproc)"
+# --no-tests=error: a build that made no tests (e.g. a build/ configured by ./run.sh with
+# tests off, before the options above were explicit) must fail, not pass quietly.
+ctest --test-dir "$dir" --output-on-failure --no-tests=error -j"$(nproc)"

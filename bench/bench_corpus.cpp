@@ -14,7 +14,7 @@
 #include <fstream>
 #include <string>
 
-#include "nav/audit_rules.h"
+#include "audit/audit_rules.h"
 #include "synth/audit_corpus.h"  // tests/synth
 #include "synth/write.h"
 
@@ -138,11 +138,11 @@ int main(int argc, char** argv) {
     line("decompress", decompressSeconds, decompressCpu, decompressPeak);
     line("audit", auditSeconds, auditCpu, auditPeak);
     std::string failed;
-    const auto rules = nav::all_rules();
+    const auto rules = audit::all_rules();
     for (std::size_t i = 0; i < rules.size(); ++i)
-        if (nav::rule_status(audit.report, i) == "fail") failed += std::string(" ") + rules[i].id;
+        if (audit::rule_status(audit.report, i) == "fail") failed += std::string(" ") + rules[i].id;
     fmt::print("audit / decompression: cpu {:.2f}, wall {:.2f} (aim: at most 2); audit {}{}\n",
                auditCpu / decompressCpu, auditSeconds / decompressSeconds,
-               nav::audit_failed(audit.report) ? "FAILED:" : "passed", failed);
+               audit::audit_failed(audit.report) ? "FAILED:" : "passed", failed);
     return 0;
 }

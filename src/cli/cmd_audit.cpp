@@ -12,9 +12,9 @@
 #include "io/error.h"
 #include "io/file.h"
 #include "io/parallel.h"
-#include "nav/audit.h"
-#include "nav/audit_load.h"
-#include "nav/audit_report.h"
+#include "audit/audit.h"
+#include "audit/audit_load.h"
+#include "audit/audit_report.h"
 
 namespace navlab::cli {
 namespace {
@@ -28,24 +28,24 @@ struct AuditOptions {
 
 /// Audits every tagfile of one file (binder or loose .hkx). A file that does not open is one
 /// unreadable tagfile (R02), so one bad binder does not stop a corpus run.
-std::vector<nav::TagfileAudit> audit_file(const std::filesystem::path& file, std::size_t examples) {
-    std::vector<nav::TagfileAudit> out;
+std::vector<audit::TagfileAudit> audit_file(const std::filesystem::path& file, std::size_t examples) {
+    std::vector<audit::TagfileAudit> out;
     std::string path = file.string();
     try {
         fromsoft::NavFile nav = fromsoft::NavFile::open(file);
         for (const fromsoft::NavEntry& e : nav.entries()) {
-            nav::AuditTagfile t = nav::load_audit_tagfile(e.bytes, e.inBinder ? path : std::string(), e.name,
+            audit::AuditTagfile t = audit::load_audit_tagfile(e.bytes, e.inBinder ? path : std::string(), e.name,
                                                           e.inBinder ? std::optional<std::size_t>(e.index) : std::nullopt);
-            out.push_back(nav::audit_tagfile(t, examples));
+            out.push_back(audit::audit_tagfile(t, examples));
         }
     } catch (const Error& err) {
-        nav::AuditTagfile t;
+        audit::AuditTagfile t;
         bool binder = !fromsoft::is_nav_file_name(file) || file.extension() != ".hkx";
         t.binder = binder ? path : std::string();
         t.entry = binder ? std::string() : file.filename().string();
         t.starts_with_tag0 = false;
         t.read_error = err.what();
-        out.push_back(nav::audit_tagfile(t, examples));
+        out.push_back(audit::audit_tagfile(t, examples));
     }
     return out;
 }
@@ -56,19 +56,19 @@ void run_audit(const AuditOptions& o) {
         auto found = fromsoft::find_nav_files(p);
         files.insert(files.end(), found.begin(), found.end());
     }
-    std::vector<std::vector<nav::TagfileAudit>> per_file(files.size());
+    std::vector<std::vector<audit::TagfileAudit>> per_file(files.size());
     Progress progress("audit", files.size());
     parallel_for(files.size(), o.threads, [&](std::size_t i) {
         per_file[i] = audit_file(files[i], o.examples);
         progress.tick();
     });
-    std::vector<nav::TagfileAudit> results;
+    std::vector<audit::TagfileAudit> results;
     for (auto& v : per_file)
         for (auto& r : v) results.push_back(std::move(r));
-    nav::AuditReport report = nav::merge_audit(results, o.paths, o.examples);
-    fmt::print("{}", nav::format_audit_text(report));
-    if (!o.json.empty()) write_file_atomic(o.json, nav::audit_json(report).dump(2) + "\n");
-    if (nav::audit_failed(report)) set_exit(kFailed);
+    audit::AuditReport report = audit::merge_audit(results, o.paths, o.examples);
+    fmt::print("{}", audit::format_audit_text(report));
+    if (!o.json.empty()) write_file_atomic(o.json, audit::audit_json(report).dump(2) + "\n");
+    if (audit::audit_failed(report)) set_exit(kFailed);
 }
 
 }  // namespace

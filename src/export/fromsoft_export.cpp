@@ -4,9 +4,9 @@
 
 #include <set>
 
-#include "nav/face_plane.h"
-#include "nav/face_ring.h"
-#include "nav/triangulate.h"
+#include "geometry/face_plane.h"
+#include "geometry/face_ring.h"
+#include "geometry/triangulate.h"
 
 namespace navlab::exporter {
 namespace {
@@ -48,12 +48,12 @@ std::vector<std::string> group_names(std::span<const NamedTagfile> tagfiles) {
 }  // namespace
 
 std::vector<std::array<std::int32_t, 3>> face_triangles(const fromsoft::NavMesh& mesh, std::size_t face) {
-    nav::FaceRing ring;
-    if (nav::read_face_ring(mesh, face, ring) != nav::RingStatus::Ok) return {};
-    nav::FacePlane plane(ring.corners);
-    nav::Triangulation t = nav::triangulate_newell(plane);
+    geometry::FaceRing ring;
+    if (geometry::read_face_ring(mesh, face, ring) != geometry::RingStatus::Ok) return {};
+    geometry::FacePlane plane(ring.corners);
+    geometry::Triangulation t = geometry::triangulate_newell(plane);
     std::vector<std::array<std::int32_t, 3>> out;
-    for (const nav::Cut& c : t.triangles) out.push_back({ring.vertices[c[0]], ring.vertices[c[1]], ring.vertices[c[2]]});
+    for (const geometry::Cut& c : t.triangles) out.push_back({ring.vertices[c[0]], ring.vertices[c[1]], ring.vertices[c[2]]});
     return out;
 }
 
@@ -97,8 +97,8 @@ nlohmann::ordered_json fromsoft_json(std::span<const NamedTagfile> tagfiles) {
         tj["vertices"] = vertices;
         json faces = json::array();
         for (std::size_t f = 0; f < m.faces.size(); ++f) {
-            nav::FaceRing ring;
-            nav::read_face_ring(m, f, ring);
+            geometry::FaceRing ring;
+            geometry::read_face_ring(m, f, ring);
             json fj;
             fj["index"] = f;
             fj["vertices"] = ring.vertices;

@@ -11,14 +11,14 @@
 #include "container/bnd4.h"
 #include "io/file.h"
 #include "io/parallel.h"
-#include "nav/audit.h"
-#include "nav/audit_load.h"
+#include "audit/audit.h"
+#include "audit/audit_load.h"
 
 namespace navlab::synth::checks {
 
 /// Figures of one audit run.
 struct CorpusAudit {
-    nav::AuditReport report;
+    audit::AuditReport report;
     std::uint64_t tagfileBytes = 0;  ///< decompressed tagfile bytes audited
 };
 
@@ -27,27 +27,27 @@ struct CorpusAudit {
 /// per-tagfile tallies are merged in input order by merge_audit.
 inline CorpusAudit audit_binders(const std::vector<std::filesystem::path>& files, unsigned threads,
                                  std::size_t maxExamples = 5) {
-    std::vector<std::vector<nav::TagfileAudit>> perBinder(files.size());
+    std::vector<std::vector<audit::TagfileAudit>> perBinder(files.size());
     std::vector<std::uint64_t> bytes(files.size(), 0);
     parallel_for(files.size(), threads, [&](std::size_t i) {
         const dcx::Decoded d = dcx::decompress(read_file(files[i]));
         const bnd4::Binder binder = bnd4::read(d.payload);
         for (std::size_t e = 0; e < binder.entries.size(); ++e) {
-            const nav::AuditTagfile input =
-                nav::load_audit_tagfile(binder.entries[e].data(), files[i].string(), binder.entries[e].name, e);
-            perBinder[i].push_back(nav::audit_tagfile(input, maxExamples));
+            const audit::AuditTagfile input =
+                audit::load_audit_tagfile(binder.entries[e].data(), files[i].string(), binder.entries[e].name, e);
+            perBinder[i].push_back(audit::audit_tagfile(input, maxExamples));
             bytes[i] += input.byte_size;
         }
     });
     CorpusAudit out;
-    std::vector<nav::TagfileAudit> results;
+    std::vector<audit::TagfileAudit> results;
     std::vector<std::string> names;
     for (std::size_t i = 0; i < files.size(); ++i) {
         for (auto& r : perBinder[i]) results.push_back(std::move(r));
         names.push_back(files[i].string());
         out.tagfileBytes += bytes[i];
     }
-    out.report = nav::merge_audit(results, names, maxExamples);
+    out.report = audit::merge_audit(results, names, maxExamples);
     return out;
 }
 

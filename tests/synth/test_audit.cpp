@@ -2,8 +2,8 @@
 // states as universal, and --inject makes exactly the named rule fail where synth says.
 #include <gtest/gtest.h>
 
-#include "nav/audit_report.h"
-#include "nav/audit_rules.h"
+#include "audit/audit_report.h"
+#include "audit/audit_rules.h"
 #include "support/samples.h"
 #include "synth/audit_corpus.h"  // tests/synth
 #include "synth/write.h"
@@ -23,11 +23,11 @@ CorpusResult make_small(const std::filesystem::path& dir, const std::string& inj
     return generate_corpus(o);
 }
 
-std::vector<std::string> failed_rules(const nav::AuditReport& report) {
+std::vector<std::string> failed_rules(const audit::AuditReport& report) {
     std::vector<std::string> failed;
-    const auto rules = nav::all_rules();
+    const auto rules = audit::all_rules();
     for (std::size_t i = 0; i < rules.size(); ++i)
-        if (nav::rule_status(report, i) == "fail") failed.push_back(rules[i].id);
+        if (audit::rule_status(report, i) == "fail") failed.push_back(rules[i].id);
     return failed;
 }
 
@@ -37,7 +37,7 @@ TEST(SynthAudit, SmallPresetPassesTheAudit) {
     const auto dir = navlab::test::scratch_dir("synth_audit_small");
     const CorpusResult r = make_small(dir);
     const auto audit = checks::audit_binders(r.files, 2);
-    EXPECT_FALSE(nav::audit_failed(audit.report)) << nav::format_audit_text(audit.report);
+    EXPECT_FALSE(audit::audit_failed(audit.report)) << audit::format_audit_text(audit.report);
     EXPECT_EQ(failed_rules(audit.report), std::vector<std::string>{});
     EXPECT_EQ(audit.report.summary.sekiro.faces, r.sekiro.faces);
     EXPECT_EQ(audit.report.summary.elden_ring.user_edges, r.eldenRing.userEdges);

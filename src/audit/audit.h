@@ -1,0 +1,141 @@
+// `navlab audit`: every Proven (and Observed) statement of the FromSoftware navmesh page,
+// checked on the input and counted (shared/spec/audit-rules.md, rules R01–R97).
+//
+// Rules are small functions in a table (audit_rules.h). Each tagfile is evaluated on its own
+// into one RuleTally per rule; tallies are merged in input order, so the report is identical
+// whatever the number of threads.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "audit/audit_input.h"
+
+namespace navlab::audit {
+
+enum class Game { Sekiro, EldenRing, Other };
+enum class Kind { Invariant, Statistic, Observed };
+enum class Scope { Both, Sekiro, EldenRing };
+
+/// The game of a tagfile from its SDKV (audit-rules.md A6).
+Game game_of_sdk(const std::optional<std::string>& sdk);
+
+/// The tagfile's SDKV: the one recorded beside it, else the model's.
+std::optional<std::string> sdk_of(const AuditTagfile& f);
+
+/// One printed exception: where it is and what is wrong.
+struct Example {
+    std::string binder;  ///< empty for a loose tagfile
+    std::string entry;
+    std::optional<std::size_t> entry_index;
+    std::string object;   ///< hkaiNavMesh, hkaiDirectedGraphExplicitCost, …
+    std::string element;  ///< tagfile, face, edge, corner, node, tree node, setup, box, vertex, member
+    std::int64_t index = -1;
+    std::string sub;      ///< corner k, box A/B
+    std::string detail;
+};
+
+/// A largest (or smallest) value and where it occurs.
+struct Extreme {
+    double value = 0;
+    std::string at;
+    bool set = false;
+};
+
+/// Rule-specific figures, merged deterministically: counts add, extremes keep the first
+/// strictly larger value in input order, sets unite.
+struct Values {
+    std::map<std::string, std::int64_t> counts;
+    std::map<std::string, Extreme> maxima;
+    std::map<std::string, Extreme> minima;
+    std::map<std::string, std::set<std::uint64_t>> sets;
+    void count(const std::string& key, std::int64_t n = 1) { counts[key] += n; }
+    void maximum(const std::string& key, double v, const std::string& at);
+    void minimum(const std::string& key, double v, const std::string& at);
+    void insert(const std::string& key, std::uint64_t v) { sets[key].insert(v); }
+    void merge(const Values& other);
+    bool empty() const { return counts.empty() && maxima.empty() && minima.empty() && sets.empty(); }
+};
+
+/// Checked/exception counts of one rule over some tagfiles.
+struct Tally {
+    std::int64_t checked = 0;
+    std::int64_t exceptions = 0;
+    std::int64_t skipped = 0;
+};
+
+/// One rule's result on one tagfile, or merged over many.
+struct RuleTally {
+    std::array<Tally, 3> by_game{};  ///< indexed by Game
+    bool applicable = false;         ///< the rule's scope matched some tagfile
+    std::vector<Example> examples;   ///< first exceptions in input order
+    Values values;
+};
+
+/// The page's figure for one game: cases checked and exceptions; −1 where it gives none.
+struct PageFigure {
+    std::int64_t checked = -1;
+    std::int64_t exceptions = -1;
+};
+
+/// The per-game summary rows of audit-rules.md §4.
+struct GameSummary {
+    std::int64_t binders = 0, tagfiles = 0, faces = 0, edges = 0, user_edges = 0, vertices = 0,
+                 empty_meshes = 0, cost_graphs = 0, mediators = 0, tree_nodes = 0, setup_arrays = 0,
+                 setups = 0;
+    std::set<std::string> sdk;
+};
+
+struct Summary {
+    GameSummary sekiro, elden_ring;
+    std::int64_t other_tagfiles = 0;
+    std::set<std::string> other_sdk;
+    std::int64_t unreadable = 0;
+};
+
+struct RuleDef;
+
+/// The whole audit.
+struct AuditReport {
+    std::vector<std::string> inputs;
+    Summary summary;
+    std::vector<RuleTally> rules;  ///< parallel to all_rules()
+    std::map<std::string, Values> supplementary;  ///< X01–X13
+};
+
+/// The audit of one tagfile: everything the merge needs, so the model can be dropped.
+struct TagfileAudit {
+    std::vector<RuleTally> rules;  ///< parallel to all_rules()
+    std::map<std::string, Values> supplementary;
+    bool readable = false;
+    Game game = Game::Other;
+    std::optional<std::string> sdk;
+    std::string binder;
+    GameSummary counts;  ///< this tagfile's contribution to its game's summary
+};
+
+/// Evaluates every rule on one tagfile.
+/// @param tagfile      the tagfile and its facts.
+/// @param max_examples how many first exceptions to keep per rule.
+TagfileAudit audit_tagfile(const AuditTagfile& tagfile, std::size_t max_examples);
+
+/// Merges per-tagfile results, given in input order, into a report.
+/// @param results      audit_tagfile() of each tagfile, in input order.
+/// @param inputs       the paths given, for the report.
+/// @param max_examples first exceptions kept per rule.
+AuditReport merge_audit(std::span<const TagfileAudit> results, std::vector<std::string> inputs,
+                        std::size_t max_examples);
+
+/// Status text of rule `i` in the report: pass, fail, vacuous, reported, not_applicable.
+std::string rule_status(const AuditReport& report, std::size_t i);
+
+/// Whether an INVARIANT failed (the exit status is then non-zero).
+bool audit_failed(const AuditReport& report);
+
+}  // namespace navlab::audit

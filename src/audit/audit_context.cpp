@@ -1,0 +1,73 @@
+#include "audit/audit_context.h"
+
+#include <fmt/format.h>
+
+#include "geometry/fan.h"
+
+namespace navlab::audit {
+namespace {
+
+FaceGeometry analyse_face(std::span<const Point> corners) {
+    FaceGeometry g;
+    FacePlane plane(corners);
+    g.winding = winding_from_above(plane);
+    g.zero_normal = plane.normal_is_zero();
+    if (g.winding == Winding::Degenerate) g.collinear = corners_collinear(corners);
+    g.convexity = convexity_from_above(corners, plane.normal_sign(1));
+    if (!g.zero_normal) {
+        g.off_plane = max_distance_from_mean_plane(corners, plane.normal());
+        g.bad_fan = first_bad_fan_triangle(plane);
+    }
+    g.triangulation = triangulate_newell(plane);
+    g.check = check_triangulation(plane, g.triangulation);
+    Triangulation axis = triangulate_axis_plane(plane);
+    for (const Cut& cut : axis.dropped)
+        if (!zero_area_3d(corners[cut[0]], corners[cut[1]], corners[cut[2]]) && g.lost++ == 0) g.first_lost = cut;
+    return g;
+}
+
+}  // namespace
+
+bool has_root_class(const fromsoft::NavTagfile& t, const std::string& cls) {
+    for (const auto& v : t.variants)
+        if (v.className == cls) return true;
+    return false;
+}
+
+TagfileContext::TagfileContext(const AuditTagfile& f)
+    : file(f), tagfile(*f.model), mesh(f.model->mesh), game(game_of_sdk(sdk_of(f))) {
+    F = static_cast<std::int64_t>(mesh.faces.size());
+    E = static_cast<std::int64_t>(mesh.edges.size());
+    V = static_cast<std::int64_t>(mesh.vertices.size());
+    regular_tiled = true;
+    for (std::int64_t i = 0; i < F; ++i) {
+        const auto& face = mesh.faces[i];
+        if (face.startEdgeIndex != R) regular_tiled = false;
+        R += std::max<std::int64_t>(0, face.numEdges);
+    }
+    if (R > E) regular_tiled = false;
+    owner.assign(E, kNoOwner);
+    auto own = [&](std::int64_t start, std::int64_t n, std::int32_t face) {
+        for (std::int64_t e = std::max<std::int64_t>(0, start); e < start + n && e < E; ++e)
+            owner[e] = owner[e] == kNoOwner ? face : kManyOwners;
+    };
+    for (std::int64_t i = 0; i < F; ++i) {
+        const auto& face = mesh.faces[i];
+        own(face.startEdgeIndex, face.numEdges, static_cast<std::int32_t>(i));
+        if (face.numUserEdges > 0) own(face.startUserEdgeIndex, face.numUserEdges, static_cast<std::int32_t>(i));
+    }
+    rings.resize(F);
+    geometry.resize(F);
+    for (std::int64_t i = 0; i < F; ++i)
+        if (read_face_ring(mesh, i, rings[i]) == RingStatus::Ok) geometry[i] = analyse_face(rings[i].corners);
+    if (tagfile.mediator && F > 0) tree = fromsoft::decode_aabb_tree6(tagfile.mediator->nodes, tagfile.mediator->domain);
+}
+
+std::string TagfileContext::where(const std::string& element, std::int64_t index) const {
+    std::string prefix = file.binder.empty() ? file.entry : file.binder + " | " + file.entry;
+    return index < 0 ? prefix : fmt::format("{} {} {}", prefix, element, index);
+}
+
+bool TagfileContext::has_class(const std::string& cls) const { return has_root_class(tagfile, cls); }
+
+}  // namespace navlab::audit

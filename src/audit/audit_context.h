@@ -1,0 +1,66 @@
+// Everything the rules share about one tagfile, computed once: the game, R (regular edges),
+// edge owners, each face's ring and its geometry (winding, convexity, planarity, the page's
+// triangulation and its checks).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "formats/fromsoft/aabb_tree6.h"
+#include "audit/audit.h"
+#include "geometry/convexity.h"
+#include "geometry/face_ring.h"
+#include "geometry/planarity.h"
+#include "geometry/triangle_checks.h"
+#include "geometry/triangulate.h"
+#include "geometry/winding.h"
+
+namespace navlab::audit {
+
+// The rules are written in the geometry layer's vocabulary (rings, planes, triangulations).
+using namespace navlab::geometry;
+
+inline constexpr std::int32_t kNoOwner = -1;
+inline constexpr std::int32_t kManyOwners = -2;
+
+/// Geometry of one face whose ring is well formed.
+struct FaceGeometry {
+    Winding winding = Winding::CounterClockwise;
+    bool zero_normal = false;
+    bool collinear = false;      ///< computed for degenerate faces only
+    Convexity convexity;
+    PlaneDistance off_plane;     ///< valid when !zero_normal
+    int bad_fan = -1;            ///< R41: first bad fan triangle k, or −1
+    Triangulation triangulation;
+    TriangulationCheck check;
+    int lost = 0;                ///< R48 lost triangles
+    Cut first_lost{-1, -1, -1};
+};
+
+struct TagfileContext {
+    const AuditTagfile& file;
+    const fromsoft::NavTagfile& tagfile;
+    const fromsoft::NavMesh& mesh;
+    Game game;
+    std::int64_t F = 0, E = 0, V = 0;
+    std::int64_t R = 0;            ///< Σ numEdges (negative counts as 0)
+    bool regular_tiled = false;    ///< R21 holds and R ≤ E
+    std::vector<std::int32_t> owner;  ///< edge → owning face, kNoOwner or kManyOwners
+    std::vector<FaceRing> rings;
+    std::vector<std::optional<FaceGeometry>> geometry;  ///< per face, when the ring is Ok
+    std::optional<fromsoft::DecodedAabbTree> tree;  ///< Decoding D of the mediator's tree, for meshes with faces
+
+    /// @param file a readable tagfile (file.model present).
+    explicit TagfileContext(const AuditTagfile& file);
+
+    /// "entry face 12" for Extreme::at.
+    std::string where(const std::string& element, std::int64_t index) const;
+    bool has_class(const std::string& cls) const;
+};
+
+/// Whether `cls` is among the tagfile's root-variant classes.
+bool has_root_class(const fromsoft::NavTagfile& t, const std::string& cls);
+
+}  // namespace navlab::audit

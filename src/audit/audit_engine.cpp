@@ -1,0 +1,228 @@
+// The audit engine: the rule table, per-tagfile evaluation and the deterministic merge.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "audit/audit_rules.h"
+#include "audit/audit_supplementary.h"
+
+namespace navlab::audit {
+
+Game game_of_sdk(const std::optional<std::string>& sdk) {
+    if (sdk == "20160200") return Game::Sekiro;
+    if (sdk == "20180100") return Game::EldenRing;
+    return Game::Other;
+}
+
+std::optional<std::string> sdk_of(const AuditTagfile& f) {
+    if (f.sdk) return f.sdk;
+    if (f.model && !f.model->sdkString.empty()) return f.model->sdkString;
+    if (f.model && f.model->sdkVersion) return std::to_string(f.model->sdkVersion);
+    return std::nullopt;
+}
+
+std::string short_sci(double v) {
+    std::string s = fmt::format("{:.1e}", v);  // "9.8e-04"
+    auto e = s.find('e');
+    if (e == std::string::npos) return s;
+    std::string mantissa = s.substr(0, e), exponent = s.substr(e + 1);
+    char sign = exponent[0] == '-' ? '-' : 0;
+    std::size_t digits = exponent.find_first_not_of("+-0");
+    return mantissa + "e" + (sign ? "-" : "") + (digits == std::string::npos ? "0" : exponent.substr(digits));
+}
+
+std::string float_bits(float f) {
+    std::uint32_t b;
+    std::memcpy(&b, &f, 4);
+    return fmt::format("{} (0x{:08X})", f, b);
+}
+
+std::int64_t ulp_distance(float a, float b) {
+    auto key = [](float f) {
+        std::uint32_t u;
+        std::memcpy(&u, &f, 4);
+        return (u & 0x80000000u) ? -static_cast<std::int64_t>(u & 0x7FFFFFFFu) : static_cast<std::int64_t>(u);
+    };
+    std::int64_t d = key(a) - key(b);
+    return d < 0 ? -d : d;
+}
+
+void Values::maximum(const std::string& key, double v, const std::string& at) {
+    Extreme& e = maxima[key];
+    if (!e.set || v > e.value) e = {v, at, true};
+}
+
+void Values::minimum(const std::string& key, double v, const std::string& at) {
+    Extreme& e = minima[key];
+    if (!e.set || v < e.value) e = {v, at, true};
+}
+
+void Values::merge(const Values& other) {
+    for (const auto& [k, n] : other.counts) counts[k] += n;
+    for (const auto& [k, e] : other.maxima)
+        if (e.set) maximum(k, e.value, e.at);
+    for (const auto& [k, e] : other.minima)
+        if (e.set) minimum(k, e.value, e.at);
+    for (const auto& [k, s] : other.sets) sets[k].insert(s.begin(), s.end());
+}
+
+void RuleCheck::fail(const std::string& element, std::int64_t index, const std::string& detail, const std::string& sub,
+                     const std::string& object) {
+    ++tally_.by_game[game_].checked;
+    ++tally_.by_game[game_].exceptions;
+    if (tally_.examples.size() >= max_) return;
+    const AuditTagfile& f = ctx_.file;
+    tally_.examples.push_back({f.binder, f.entry, f.entry_index, object, element, index, sub, detail});
+}
+
+std::span<const RuleDef> all_rules() {
+    static const std::vector<RuleDef> table = [] {
+        std::vector<RuleDef> t;
+        add_structure_rules(t);
+        add_topology_rules(t);
+        add_geometry_rules(t);
+        add_graph_tree_rules(t);
+        add_user_edge_rules(t);
+        return t;
+    }();
+    return table;
+}
+
+namespace {
+
+bool in_scope(Scope s, Game g) {
+    return s == Scope::Both || (s == Scope::Sekiro && g == Game::Sekiro) || (s == Scope::EldenRing && g == Game::EldenRing);
+}
+
+/// One readable tagfile's figures for the summary table (§4).
+GameSummary summary_counts(const TagfileContext& ctx) {
+    GameSummary s;
+    const auto& t = ctx.tagfile;
+    s.tagfiles = 1;
+    if (auto sdk = sdk_of(ctx.file)) s.sdk.insert(*sdk);
+    s.faces = ctx.F;
+    s.edges = ctx.E;
+    s.user_edges = std::max<std::int64_t>(0, ctx.E - ctx.R);
+    s.vertices = ctx.V;
+    s.empty_meshes = ctx.F == 0;
+    s.cost_graphs = t.graph.has_value();
+    s.mediators = t.mediator.has_value();
+    if (t.mediator) s.tree_nodes = static_cast<std::int64_t>(t.mediator->nodes.size());
+    s.setup_arrays = t.userEdgeSetups.has_value();
+    if (t.userEdgeSetups) s.setups = static_cast<std::int64_t>(t.userEdgeSetups->size());
+    return s;
+}
+
+/// Rules that run on a tagfile the strict reader rejected: R02 itself and the binder rules.
+bool runs_on_unreadable(const RuleDef& r) {
+    return std::strcmp(r.id, "R02") == 0 || std::strcmp(r.id, "R96") == 0 || std::strcmp(r.id, "R97") == 0;
+}
+
+}  // namespace
+
+TagfileAudit audit_tagfile(const AuditTagfile& file, std::size_t max_examples) {
+    static const AuditTagfile kNoFile;
+    auto rules = all_rules();
+    TagfileAudit out;
+    out.rules.resize(rules.size());
+    const bool readable = file.model.has_value();
+    AuditTagfile stand_in;
+    if (!readable) {  // a context over an empty model, for the rules that still run
+        stand_in = file;
+        stand_in.model.emplace();
+    }
+    TagfileContext ctx(readable ? file : stand_in);
+    for (std::size_t i = 0; i < rules.size(); ++i) {
+        const RuleDef& r = rules[i];
+        if (!readable && !runs_on_unreadable(r)) continue;
+        // A tagfile of another SDK runs only "both"-scope rules (R04).
+        if (!in_scope(r.scope, ctx.game)) continue;
+        out.rules[i].applicable = true;
+        RuleCheck check(ctx, out.rules[i], max_examples);
+        if (!readable && std::strcmp(r.id, "R02") == 0)
+            check.fail("tagfile", -1, file.read_error, {}, "TAG0");
+        else
+            r.fn(check);
+    }
+    out.readable = readable;
+    out.game = ctx.game;
+    out.sdk = sdk_of(file);
+    out.binder = file.binder;
+    if (readable) {
+        out.supplementary = supplementary_counters(ctx);
+        out.counts = summary_counts(ctx);
+    }
+    return out;
+}
+
+AuditReport merge_audit(std::span<const TagfileAudit> results, std::vector<std::string> inputs,
+                        std::size_t max_examples) {
+    AuditReport report;
+    report.inputs = std::move(inputs);
+    report.rules.resize(all_rules().size());
+    std::set<std::string> binders[2];
+    for (const TagfileAudit& r : results) {
+        if (!r.readable) {
+            ++report.summary.unreadable;
+        } else if (r.game == Game::Other) {
+            ++report.summary.other_tagfiles;
+            if (r.sdk) report.summary.other_sdk.insert(*r.sdk);
+        } else {
+            GameSummary& s = r.game == Game::Sekiro ? report.summary.sekiro : report.summary.elden_ring;
+            const GameSummary& c = r.counts;
+            s.tagfiles += c.tagfiles;
+            s.faces += c.faces;
+            s.edges += c.edges;
+            s.user_edges += c.user_edges;
+            s.vertices += c.vertices;
+            s.empty_meshes += c.empty_meshes;
+            s.cost_graphs += c.cost_graphs;
+            s.mediators += c.mediators;
+            s.tree_nodes += c.tree_nodes;
+            s.setup_arrays += c.setup_arrays;
+            s.setups += c.setups;
+            s.sdk.insert(c.sdk.begin(), c.sdk.end());
+            if (!r.binder.empty()) binders[r.game == Game::Sekiro ? 0 : 1].insert(r.binder);
+        }
+        for (std::size_t i = 0; i < r.rules.size(); ++i) {
+            RuleTally& into = report.rules[i];
+            const RuleTally& from = r.rules[i];
+            into.applicable = into.applicable || from.applicable;
+            for (std::size_t k = 0; k < 3; ++k) {
+                into.by_game[k].checked += from.by_game[k].checked;
+                into.by_game[k].exceptions += from.by_game[k].exceptions;
+                into.by_game[k].skipped += from.by_game[k].skipped;
+            }
+            for (const Example& e : from.examples)
+                if (into.examples.size() < max_examples) into.examples.push_back(e);
+            into.values.merge(from.values);
+        }
+        for (const auto& [id, v] : r.supplementary) report.supplementary[id].merge(v);
+    }
+    report.summary.sekiro.binders = static_cast<std::int64_t>(binders[0].size());
+    report.summary.elden_ring.binders = static_cast<std::int64_t>(binders[1].size());
+    return report;
+}
+
+std::string rule_status(const AuditReport& report, std::size_t i) {
+    const RuleDef& def = all_rules()[i];
+    const RuleTally& t = report.rules[i];
+    if (!t.applicable) return "not_applicable";
+    std::int64_t checked = 0, exceptions = 0;
+    for (const Tally& g : t.by_game) {
+        checked += g.checked;
+        exceptions += g.exceptions;
+    }
+    if (def.kind != Kind::Invariant) return "reported";
+    if (exceptions > 0) return "fail";
+    return checked == 0 ? "vacuous" : "pass";
+}
+
+bool audit_failed(const AuditReport& report) {
+    for (std::size_t i = 0; i < report.rules.size(); ++i)
+        if (rule_status(report, i) == "fail") return true;
+    return false;
+}
+
+}  // namespace navlab::audit

@@ -1,0 +1,31 @@
+#include "audit/audit_load.h"
+
+#include <cstring>
+
+#include "formats/fromsoft/nav_tagfile.h"
+#include "io/error.h"
+
+namespace navlab::audit {
+
+AuditTagfile load_audit_tagfile(std::span<const std::uint8_t> bytes, std::string binder, std::string entry,
+                                std::optional<std::size_t> entry_index) {
+    AuditTagfile f;
+    f.binder = std::move(binder);
+    f.entry = std::move(entry);
+    f.entry_index = entry_index;
+    f.byte_size = bytes.size();
+    // A TAG0 file starts with its section header (4 bytes of size and flags, then the tag),
+    // and its first child is SDKV with 8 characters of version.
+    auto tag_at = [&](std::size_t at, const char* tag) { return bytes.size() >= at + 4 && std::memcmp(&bytes[at], tag, 4) == 0; };
+    f.starts_with_tag0 = tag_at(4, "TAG0");
+    if (f.starts_with_tag0 && tag_at(12, "SDKV") && bytes.size() >= 24)
+        f.sdk = std::string(reinterpret_cast<const char*>(&bytes[16]), 8);
+    try {
+        f.model = fromsoft::read_nav_tagfile(bytes);
+    } catch (const Error& e) {
+        f.read_error = e.what();
+    }
+    return f;
+}
+
+}  // namespace navlab::audit

@@ -1,0 +1,22 @@
+// Turning one tagfile's bytes into an AuditTagfile: the strict read (R02: a failure is kept
+// as the tagfile's read error, not thrown), the TAG0 check of R96 and the SDKV even when the
+// rest of the file does not read.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+
+#include "audit/audit_input.h"
+
+namespace navlab::audit {
+
+/// @param bytes       the whole tagfile.
+/// @param binder      the binder path, or empty for a loose tagfile.
+/// @param entry       the member name (or the file name).
+/// @param entry_index the member index in the binder, when in a binder.
+AuditTagfile load_audit_tagfile(std::span<const std::uint8_t> bytes, std::string binder, std::string entry,
+                                std::optional<std::size_t> entry_index);
+
+}  // namespace navlab::audit

@@ -1,0 +1,95 @@
+// The rule table: one entry per rule R01–R97 of audit-rules.md, each a small function that
+// evaluates its statement on one tagfile through a RuleCheck.
+#pragma once
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include "audit/audit.h"
+#include "audit/audit_context.h"
+
+namespace navlab::audit {
+
+/// The recorder a rule writes to for one tagfile.
+class RuleCheck {
+public:
+    RuleCheck(const TagfileContext& ctx, RuleTally& tally, std::size_t max_examples)
+        : ctx_(ctx), tally_(tally), game_(static_cast<std::size_t>(ctx.game)), max_(max_examples) {}
+
+    /// One case checked that holds.
+    void pass(std::int64_t n = 1) { tally_.by_game[game_].checked += n; }
+    /// One case checked that is an exception; keeps it as an example while there is room.
+    void fail(const std::string& element, std::int64_t index, const std::string& detail,
+              const std::string& sub = {}, const std::string& object = "hkaiNavMesh");
+    /// A case whose prerequisites do not hold (not counted as checked).
+    void skip(std::int64_t n = 1) { tally_.by_game[game_].skipped += n; }
+    /// pass() or fail() by `ok`; `detail` is only called on failure.
+    template <class Detail>
+    void check(bool ok, const std::string& element, std::int64_t index, Detail&& detail) {
+        if (ok)
+            pass();
+        else
+            fail(element, index, detail());
+    }
+    Values& values() { return tally_.values; }
+    const TagfileContext& ctx() const { return ctx_; }
+
+private:
+    const TagfileContext& ctx_;
+    RuleTally& tally_;
+    std::size_t game_;
+    std::size_t max_;
+};
+
+using RuleFn = void (*)(RuleCheck&);
+
+struct RuleDef {
+    const char* id;
+    const char* group;
+    Scope scope;
+    Kind kind;
+    const char* page_tag;
+    const char* unit;
+    const char* title;
+    bool total;  ///< a pure total: exceptions is null (R01, R11, R13, R42, R79)
+    PageFigure page_sekiro, page_elden_ring;
+    const char* page_text;  ///< the page's figure as printed beside the input's
+    RuleFn fn;
+};
+
+/// Every rule, in ID order.
+std::span<const RuleDef> all_rules();
+
+/// Rules of each group file (audit_rules_*.cpp), appended to `out`.
+void add_structure_rules(std::vector<RuleDef>& out);   // R01–R20
+void add_topology_rules(std::vector<RuleDef>& out);    // R21–R37
+void add_geometry_rules(std::vector<RuleDef>& out);    // R38–R55
+void add_graph_tree_rules(std::vector<RuleDef>& out);  // R56–R73
+void add_user_edge_rules(std::vector<RuleDef>& out);   // R74–R97
+
+/// One member a record layout must have: name, offset and byte size (0 = size not compared).
+struct ExpectedMember {
+    const char* name;
+    std::uint32_t offset;
+    std::uint32_t size;
+};
+
+/// Compares a record layout of the file's type table with the page's; "" when equal.
+/// @param t the record; @param role its name in messages; @param size expected size (0 = any).
+std::string layout_mismatch(const fromsoft::RecordInfo& t, const char* role, std::uint32_t size,
+                            std::span<const ExpectedMember> members);
+
+/// A number in short scientific notation as the spec prints it: "9.8e-4".
+std::string short_sci(double v);
+
+/// A float as its value and bit pattern: "2.4 (0x40199999)".
+std::string float_bits(float f);
+/// ULP distance of two float32 values (monotone mapping of their bits).
+std::int64_t ulp_distance(float a, float b);
+
+/// Shorthands for the table.
+inline constexpr PageFigure kNoPage{};
+inline constexpr PageFigure page(std::int64_t checked, std::int64_t exceptions = 0) { return {checked, exceptions}; }
+
+}  // namespace navlab::audit

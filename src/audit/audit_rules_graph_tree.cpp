@@ -1,0 +1,324 @@
+// Rules R56–R73: the Sekiro cluster graph and the Elden Ring AABB tree.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <set>
+
+#include "audit/audit_rules.h"
+
+namespace navlab::audit {
+namespace {
+
+constexpr const char* kGraph = "hkaiDirectedGraphExplicitCost";
+constexpr const char* kMediator = "hkaiStaticTreeNavMeshQueryMediator";
+
+const fromsoft::DirectedGraph* graph_of(RuleCheck& c) {
+    const auto& g = c.ctx().tagfile.graph;
+    if (!g) c.skip();
+    return g ? &*g : nullptr;
+}
+
+void r56(RuleCheck& c) {
+    const auto* g = graph_of(c);
+    if (!g) return;
+    for (const auto& e : g->edges) {
+        std::uint32_t bits = std::uint32_t(e.cost) << 16;
+        float cost;
+        std::memcpy(&cost, &bits, 4);
+        if (!std::isfinite(cost)) c.values().count("non_finite_costs");
+        else {
+            c.values().maximum("cost_max", cost, "");
+            c.values().minimum("cost_min", cost, "");
+        }
+    }
+    const auto& l = c.ctx().tagfile.layouts;
+    // The page names the graph's members but not their offsets: only presence is compared.
+    std::string bad;
+    static constexpr ExpectedMember node[] = {{"startEdgeIndex", 0, 4}, {"numEdges", 4, 4}};
+    static constexpr ExpectedMember edge[] = {{"cost", 0, 2}, {"flags", 2, 2}, {"target", 4, 4}};
+    if (!l.graph.present()) bad += fmt::format("no type {}; ", kGraph);
+    else
+        for (const char* m : {"positions", "nodes", "edges", "nodeData", "edgeData", "nodeDataStriding",
+                              "edgeDataStriding", "streamingSets"})
+            if (!l.graph.find(m)) bad += fmt::format("{} has no member {}; ", kGraph, m);
+    bad += layout_mismatch(l.graphNode, "graph Node", 8, node) + layout_mismatch(l.graphEdge, "graph Edge", 8, edge);
+    c.check(bad.empty(), "tagfile", -1, [&] { return bad; });
+}
+
+void r57(RuleCheck& c) {
+    const auto* g = graph_of(c);
+    if (!g) return;
+    c.check(g->positions.size() == g->nodes.size(), "tagfile", -1,
+            [&] { return fmt::format("{} positions, {} nodes", g->positions.size(), g->nodes.size()); });
+}
+
+void r58(RuleCheck& c) {
+    const auto* g = graph_of(c);
+    if (!g) return;
+    bool ok = g->nodeData.empty() && g->edgeData.empty() && g->nodeDataStriding == 0 && g->edgeDataStriding == 0 &&
+              g->streamingSetCount == 0;
+    c.check(ok, "tagfile", -1, [&] {
+        return fmt::format("nodeData {}, edgeData {}, strides {}/{}, streamingSets {}", g->nodeData.size(),
+                           g->edgeData.size(), g->nodeDataStriding, g->edgeDataStriding, g->streamingSetCount);
+    });
+}
+
+/// Whether the node ranges tile the edges (R59 holds).
+bool graph_ranges_ok(const fromsoft::DirectedGraph& g) {
+    std::int64_t expected = 0;
+    for (const auto& n : g.nodes) {
+        if (n.startEdgeIndex != expected || n.numEdges < 0) return false;
+        expected += n.numEdges;
+    }
+    return expected == static_cast<std::int64_t>(g.edges.size());
+}
+
+void r59(RuleCheck& c) {
+    const auto* g = graph_of(c);
+    if (!g) return;
+    std::int64_t expected = 0, K = static_cast<std::int64_t>(g->nodes.size());
+    for (std::int64_t i = 0; i < K; ++i) {
+        const auto& n = g->nodes[i];
+        bool last_bad = i + 1 == K && expected + std::max(0, n.numEdges) != static_cast<std::int64_t>(g->edges.size());
+        c.check(n.startEdgeIndex == expected && n.numEdges >= 0 && !last_bad, "node", i, [&] {
+            return fmt::format("startEdgeIndex {} (expected {}), numEdges {}, {} edges", n.startEdgeIndex, expected,
+                               n.numEdges, g->edges.size());
+        });
+        expected += std::max(0, n.numEdges);
+    }
+}
+
+void r60(RuleCheck& c) {
+    const auto* g = graph_of(c);
+    if (!g) return;
+    for (std::size_t e = 0; e < g->edges.size(); ++e)
+        c.check(g->edges[e].target < g->nodes.size(), "graph edge", e,
+                [&] { return fmt::format("target {}, {} nodes", g->edges[e].target, g->nodes.size()); });
+}
+
+void r61(RuleCheck& c) {
+    const auto* g = graph_of(c);
+    if (!g) return;
+    for (std::size_t e = 0; e < g->edges.size(); ++e)
+        c.check(g->edges[e].flags == 0, "graph edge", e, [&] { return fmt::format("flags {}", g->edges[e].flags); });
+}
+
+void r62(RuleCheck& c) {
+    const auto* g = graph_of(c);
+    if (!g) return;
+    std::set<int> used;
+    for (const auto& f : c.ctx().mesh.faces) used.insert(f.clusterIndex);
+    for (std::size_t i = 0; i < g->nodes.size(); ++i)
+        c.check(used.count(static_cast<int>(i)) > 0, "node", i, [] { return std::string("no face has this clusterIndex"); });
+}
+
+void r63(RuleCheck& c) {
+    const auto* g = graph_of(c);
+    if (!g) return;
+    if (!graph_ranges_ok(*g)) return c.skip(static_cast<std::int64_t>(g->edges.size()));
+    const auto& ctx = c.ctx();
+    // Expected pairs from the mesh, with one mesh edge that creates each.
+    std::map<std::pair<int, int>, std::int64_t> expected;
+    for (std::int64_t e = 0; e < std::min(ctx.R, ctx.E); ++e) {
+        std::uint32_t o = ctx.mesh.edges[e].oppositeEdge;
+        if (o == fromsoft::kNoOpposite || o >= ctx.E || ctx.owner[e] < 0 || ctx.owner[o] < 0) continue;
+        int x = ctx.mesh.faces[ctx.owner[e]].clusterIndex, y = ctx.mesh.faces[ctx.owner[o]].clusterIndex;
+        if (x != y) expected.emplace(std::make_pair(x, y), e);
+    }
+    std::set<std::pair<int, int>> seen;
+    for (std::size_t i = 0; i < g->nodes.size(); ++i) {
+        for (int k = 0; k < g->nodes[i].numEdges; ++k) {
+            std::int64_t e = g->nodes[i].startEdgeIndex + k;
+            std::pair<int, int> p{static_cast<int>(i), static_cast<int>(g->edges[e].target)};
+            std::string problem = p.first == p.second        ? "self-loop"
+                                  : !seen.insert(p).second    ? "duplicate"
+                                  : !expected.count(p)        ? "not adjacent in the mesh"
+                                                              : "";
+            c.check(problem.empty(), "graph edge", e, [&] { return fmt::format("{} -> {}: {}", p.first, p.second, problem); });
+        }
+    }
+    for (const auto& [p, e] : expected)
+        if (!seen.count(p))
+            c.fail("graph edge", -1, fmt::format("{} -> {}: missing (mesh edge {})", p.first, p.second, e), {}, kGraph);
+}
+
+void r64(RuleCheck& c) {
+    const auto* g = graph_of(c);
+    if (!g) return;
+    const auto& ctx = c.ctx();
+    std::int64_t K = static_cast<std::int64_t>(g->nodes.size());
+    std::vector<Point> sum(K, Point{0, 0, 0});
+    std::vector<std::int64_t> count(K, 0);
+    for (std::int64_t i = 0; i < ctx.F; ++i) {
+        int k = ctx.mesh.faces[i].clusterIndex;
+        if (k < 0 || k >= K || !ctx.geometry[i]) continue;
+        sum[k] = sum[k] + corner_centroid(ctx.rings[i].corners);
+        ++count[k];
+    }
+    for (std::int64_t k = 0; k < K; ++k) {
+        if (count[k] == 0 || k >= static_cast<std::int64_t>(g->positions.size())) {
+            c.skip();
+            continue;
+        }
+        double n = static_cast<double>(count[k]);
+        Point mean{sum[k].x / n, sum[k].y / n, sum[k].z / n};
+        Point d = to_point(g->positions[k]) - mean;
+        double dist = std::sqrt(dot(d, d));
+        c.values().maximum("max_distance_m", dist, ctx.where("node", k));
+        c.check(dist <= 10, "node", k, [&] { return fmt::format("{:.2f} m from the mean centre of its {} faces", dist, count[k]); });
+    }
+}
+
+void r65(RuleCheck& c) {
+    const auto* g = graph_of(c);
+    if (!g) return;
+    const auto& box = c.ctx().mesh.aabb;
+    for (std::size_t i = 0; i < g->positions.size(); ++i) {
+        const auto& p = g->positions[i];
+        bool ok = box.min.x <= p.x && p.x <= box.max.x && box.min.y <= p.y && p.y <= box.max.y && box.min.z <= p.z &&
+                  p.z <= box.max.z;
+        c.check(ok, "node", i, [&] { return fmt::format("position ({}, {}, {}) outside the aabb", p.x, p.y, p.z); });
+    }
+}
+
+// ---- Elden Ring tree ----
+
+const fromsoft::QueryMediator* mediator_of(RuleCheck& c) {
+    const auto& m = c.ctx().tagfile.mediator;
+    return m ? &*m : nullptr;
+}
+
+void r66(RuleCheck& c) {
+    if (!mediator_of(c)) return;
+    static constexpr ExpectedMember node[] = {{"xyz", 0, 3}, {"hiData", 3, 1}, {"loData", 4, 2}};
+    std::string bad = layout_mismatch(c.ctx().tagfile.layouts.treeNode, "tree node", 6, node);
+    c.check(bad.empty(), "tagfile", -1, [&] { return bad; });
+}
+
+void r67(RuleCheck& c) {
+    const auto* m = mediator_of(c);
+    if (!m) return;
+    c.check(m->navMeshIsFileMesh, "mediator", -1, [] { return std::string("navMesh is not the tagfile's mesh"); });
+}
+
+void r68(RuleCheck& c) {
+    const auto* m = mediator_of(c);
+    if (!m) return;
+    c.check(m->treeClass == "hkcdStaticAabbTree" && m->hasTreeImpl, "mediator", -1, [&] {
+        return fmt::format("tree {}, treePtr {}", m->treeClass.empty() ? "null" : m->treeClass, m->hasTreeImpl ? "set" : "null");
+    });
+}
+
+/// Runs fn(walk) for trees of meshes with faces.
+template <class Fn>
+void for_tree(RuleCheck& c, Fn&& fn) {
+    if (!mediator_of(c) || c.ctx().F == 0 || !c.ctx().tree) return;
+    fn(*c.ctx().tree);
+}
+
+void r69(RuleCheck& c) {
+    for_tree(c, [&](const fromsoft::DecodedAabbTree& w) {
+        c.values().count("internal_nodes", w.internalNodes);
+        c.values().count("leaves", static_cast<std::int64_t>(w.leaves.size()));
+        const auto& nodes = mediator_of(c)->nodes;
+        if (!nodes.empty() && (nodes[0].xyz[0] || nodes[0].xyz[1] || nodes[0].xyz[2])) c.values().count("root_xyz_not_zero");
+        c.check(w.valid, "tree node", w.problemNode, [&] { return w.problem; });
+    });
+}
+
+void r70(RuleCheck& c) {
+    for_tree(c, [&](const fromsoft::DecodedAabbTree&) {
+        std::int64_t n = static_cast<std::int64_t>(mediator_of(c)->nodes.size()), F = c.ctx().F;
+        c.values().count("tree_nodes", n);
+        c.values().count("faces", F);
+        c.check(n == 2 * F - 1, "tagfile", -1, [&] { return fmt::format("{} nodes for {} faces", n, F); });
+    });
+}
+
+void r71(RuleCheck& c) {
+    for_tree(c, [&](const fromsoft::DecodedAabbTree& w) {
+        if (!w.valid) return c.skip();
+        std::int64_t F = c.ctx().F;
+        std::vector<int> leaves(F, 0);
+        std::string bad;
+        for (const auto& l : w.leaves) {
+            if (l.face >= F) bad += fmt::format("leaf node {} holds face {} (of {}); ", l.node, l.face, F);
+            else ++leaves[l.face];
+        }
+        for (std::int64_t f = 0; f < F && bad.size() < 200; ++f)
+            if (leaves[f] != 1) bad += fmt::format("face {} has {} leaves; ", f, leaves[f]);
+        c.check(bad.empty(), "tagfile", -1, [&] { return bad; });
+    });
+}
+
+void r72(RuleCheck& c) {
+    for_tree(c, [&](const fromsoft::DecodedAabbTree& w) {
+        const auto& ctx = c.ctx();
+        if (!w.valid) return;
+        std::vector<const fromsoft::Box3*> leaf_of(ctx.F, nullptr);
+        for (const auto& l : w.leaves)
+            if (l.face < ctx.F && !leaf_of[l.face]) leaf_of[l.face] = &w.boxes[l.node];
+        for (std::int64_t f = 0; f < ctx.F; ++f) {
+            const auto& corners = ctx.rings[f].corners;
+            if (!leaf_of[f] || !ctx.geometry[f]) {
+                c.skip(std::max<std::int64_t>(0, ctx.mesh.faces[f].numEdges));
+                continue;
+            }
+            const fromsoft::Box3& b = *leaf_of[f];
+            for (std::size_t k = 0; k < corners.size(); ++k) {
+                const Point& p = corners[k];
+                double P[3] = {p.x, p.y, p.z}, out = -INFINITY;
+                for (int a = 0; a < 3; ++a) out = std::max({out, b.min[a] - P[a], P[a] - b.max[a]});
+                c.values().maximum("max_distance_outside_m", std::max(0.0, out), ctx.where("face", f));
+                if (out <= 0.0005) c.pass();
+                else c.fail("corner", f, fmt::format("corner {} is {:.4f} m outside its leaf box", k, out), std::to_string(k));
+            }
+        }
+    });
+}
+
+void r73(RuleCheck& c) {
+    const auto* m = mediator_of(c);
+    if (!m || c.ctx().F > 0) return;
+    auto bits = [](float f) { std::uint32_t b; std::memcpy(&b, &f, 4); return b; };
+    const auto& d = m->domain;
+    bool ok = m->nodes.empty() && bits(d.min.x) == 0xFF7FFFFF && bits(d.min.y) == 0xFF7FFFFF &&
+              bits(d.min.z) == 0xFF7FFFFF && bits(d.max.x) == 0x7F7FFFFF && bits(d.max.y) == 0x7F7FFFFF &&
+              bits(d.max.z) == 0x7F7FFFFF;
+    c.values().insert("domain_w_bits", (std::uint64_t(bits(d.min.w)) << 32) | bits(d.max.w));
+    c.check(ok, "tagfile", -1, [&] {
+        return fmt::format("{} nodes, domain min 0x{:08X} 0x{:08X} 0x{:08X} max 0x{:08X} 0x{:08X} 0x{:08X}", m->nodes.size(),
+                           bits(d.min.x), bits(d.min.y), bits(d.min.z), bits(d.max.x), bits(d.max.y), bits(d.max.z));
+    });
+}
+
+}  // namespace
+
+void add_graph_tree_rules(std::vector<RuleDef>& out) {
+    const Scope S = Scope::Sekiro, ER = Scope::EldenRing;
+    const Kind I = Kind::Invariant, ST = Kind::Statistic;
+    out.insert(out.end(), {
+        {"R56", "cluster graph", S, I, "Proven · Sekiro", "tagfile", "Graph class and Node/Edge records as in the page's tables", false, page(1509), kNoPage, "all 1,509", r56},
+        {"R57", "cluster graph", S, I, "Proven · Sekiro", "graph", "One position per node", false, page(1509), kNoPage, "all 1,509", r57},
+        {"R58", "cluster graph", S, I, "Proven · Sekiro", "graph", "No node or edge data (strides 0), no streaming sets", false, page(1509), kNoPage, "all 1,509", r58},
+        {"R59", "cluster graph", S, I, "Proven · Sekiro", "node", "Node edge ranges tile the edges in node order", false, page(20803), kNoPage, "all 20,803 nodes", r59},
+        {"R60", "cluster graph", S, I, "Proven · Sekiro", "graph edge", "Every edge target is a node", false, page(52200), kNoPage, "all 52,200 edges", r60},
+        {"R61", "cluster graph", S, I, "Proven · Sekiro", "graph edge", "Every edge's flags is 0", false, page(52200), kNoPage, "all 52,200 edges", r61},
+        {"R62", "cluster graph", S, I, "Proven · Sekiro", "node", "One node per cluster, every cluster number used", false, page(20803), kNoPage, "all 1,509 tagfiles, 20,803 nodes", r62},
+        {"R63", "cluster graph", S, I, "Proven · Sekiro", "graph edge", "Graph edges are the cluster adjacency, once, both directions", false, page(52200), kNoPage, "all 1,509 tagfiles, 52,200 edges", r63},
+        {"R64", "cluster graph", S, ST, "Proven · Sekiro", "node", "Node position within 10 m of its faces' mean centre", false, page(20803, 3), kNoPage, "3 of 20,803", r64},
+        {"R65", "cluster graph", S, I, "Proven · Sekiro", "node", "Node position inside the mesh's aabb", false, page(20803), kNoPage, "all 20,803 nodes", r65},
+        {"R66", "aabb tree", ER, I, "Proven · Elden Ring", "tagfile with a mediator", "Tree node record: 6 bytes, xyz / hiData / loData", false, kNoPage, page(6021), "all 6,021 mediators", r66},
+        {"R67", "aabb tree", ER, I, "Proven · Elden Ring", "mediator", "The mediator's navMesh is the tagfile's mesh", false, kNoPage, page(6021), "all 6,021", r67},
+        {"R68", "aabb tree", ER, I, "Proven · Elden Ring", "mediator", "The mediator names an hkcdStaticAabbTree", false, kNoPage, page(6021), "all 6,021", r68},
+        {"R69", "aabb tree", ER, I, "Proven · Elden Ring", "tree of a mesh with faces", "Tree is valid under the page's decoding rule", false, kNoPage, page(3411), "all 3,411", r69},
+        {"R70", "aabb tree", ER, I, "Proven · Elden Ring", "tree of a mesh with faces", "Tree has 2 x faces - 1 nodes", false, kNoPage, page(3411), "all 3,411 (12,630,777 nodes)", r70},
+        {"R71", "aabb tree", ER, I, "Proven · Elden Ring", "tree of a mesh with faces", "One leaf for each face", false, kNoPage, page(3411), "all 3,411", r71},
+        {"R72", "aabb tree", ER, I, "Proven · Elden Ring", "corner", "Face corners inside their leaf's box within 0.5 mm", false, kNoPage, kNoPage, "every corner of the 6,317,094 faces", r72},
+        {"R73", "aabb tree", ER, I, "Proven · Elden Ring", "tree of an empty mesh", "Trees of empty meshes: no node, domain ±FLT_MAX", false, kNoPage, page(2610), "2,610", r73},
+    });
+}
+
+}  // namespace navlab::audit

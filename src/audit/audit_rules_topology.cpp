@@ -1,0 +1,255 @@
+// Rules R21–R37: faces, edges and topology.
+#include <fmt/format.h>
+
+#include "audit/audit_rules.h"
+
+namespace navlab::audit {
+namespace {
+
+using fromsoft::kNoOpposite;
+
+std::string hex32(std::uint32_t v) { return fmt::format("0x{:08X}", v); }
+
+void r21(RuleCheck& c) {
+    const auto& ctx = c.ctx();
+    std::int64_t expected = 0;
+    for (std::int64_t i = 0; i < ctx.F; ++i) {
+        const auto& f = ctx.mesh.faces[i];
+        bool last_overflows = i + 1 == ctx.F && ctx.R > ctx.E;
+        c.check(f.startEdgeIndex == expected && !last_overflows, "face", i, [&] {
+            return f.startEdgeIndex != expected ? fmt::format("startEdgeIndex {}, expected {}", f.startEdgeIndex, expected)
+                                                : fmt::format("regular edges {} exceed the {} edges", ctx.R, ctx.E);
+        });
+        expected += std::max<std::int64_t>(0, f.numEdges);
+    }
+    c.values().count("regular_edges", ctx.R);
+}
+
+void r22(RuleCheck& c) {
+    const auto& ctx = c.ctx();
+    for (std::int64_t i = 0; i < ctx.F; ++i) {
+        const auto& f = ctx.mesh.faces[i];
+        bool ok = f.numUserEdges >= 0 && ((f.numUserEdges == 0) == (f.startUserEdgeIndex == -1));
+        c.check(ok, "face", i, [&] {
+            return fmt::format("startUserEdgeIndex {}, numUserEdges {}", f.startUserEdgeIndex, f.numUserEdges);
+        });
+    }
+}
+
+void r23(RuleCheck& c) {
+    const auto& ctx = c.ctx();
+    for (std::int64_t i = 0; i < ctx.F; ++i) {
+        int n = ctx.mesh.faces[i].numEdges;
+        c.values().count(fmt::format("numEdges_{:03}", n));
+        c.check(n >= 3, "face", i, [&] { return fmt::format("numEdges {}", n); });
+    }
+}
+
+void r24(RuleCheck& c) {
+    const auto& ctx = c.ctx();
+    if (!ctx.tagfile.graph) return c.skip(ctx.F);
+    std::int64_t K = static_cast<std::int64_t>(ctx.tagfile.graph->nodes.size());
+    for (std::int64_t i = 0; i < ctx.F; ++i) {
+        int k = ctx.mesh.faces[i].clusterIndex;
+        c.check(k >= 0 && k < K, "face", i, [&] { return fmt::format("clusterIndex {}, {} nodes", k, K); });
+    }
+}
+
+void r25(RuleCheck& c) {
+    const auto& ctx = c.ctx();
+    for (std::int64_t i = 0; i < ctx.F; ++i) {
+        int k = ctx.mesh.faces[i].clusterIndex;
+        c.check(k == -1, "face", i, [&] { return fmt::format("clusterIndex {}", k); });
+    }
+}
+
+void r26(RuleCheck& c) {
+    const auto& ctx = c.ctx();
+    for (std::int64_t i = 0; i < ctx.F; ++i) {
+        unsigned p = ctx.mesh.faces[i].padding;
+        c.check(p == 0xCDCD, "face", i, [&] { return fmt::format("padding 0x{:04X}", p); });
+    }
+}
+
+void r27(RuleCheck& c) {
+    const auto& ctx = c.ctx();
+    for (std::int64_t e = 0; e < ctx.E; ++e) {
+        const auto& d = ctx.mesh.edges[e];
+        c.check(d.a >= 0 && d.a < ctx.V && d.b >= 0 && d.b < ctx.V, "edge", e,
+                [&] { return fmt::format("a {}, b {}, {} vertices", d.a, d.b, ctx.V); });
+    }
+}
+
+void r28(RuleCheck& c) {
+    const auto& ctx = c.ctx();
+    for (std::int64_t e = 0; e < ctx.E; ++e) {
+        std::uint32_t o = ctx.mesh.edges[e].oppositeEdge;
+        c.check(o == kNoOpposite || o < ctx.E, "edge", e, [&] { return fmt::format("oppositeEdge {}, {} edges", hex32(o), ctx.E); });
+    }
+}
+
+void r29(RuleCheck& c) {
+    const auto& ctx = c.ctx();
+    for (std::int64_t e = 0; e < ctx.E; ++e) {
+        const auto& d = ctx.mesh.edges[e];
+        if ((d.oppositeEdge == kNoOpposite) != (d.oppositeFace == kNoOpposite)) {
+            c.fail("edge", e, fmt::format("oppositeEdge {} but oppositeFace {}", hex32(d.oppositeEdge), hex32(d.oppositeFace)));
+            continue;
+        }
+        if (d.oppositeEdge == kNoOpposite) {
+            c.pass();
+            continue;
+        }
+        if (d.oppositeEdge >= ctx.E || ctx.owner[d.oppositeEdge] < 0) {
+            c.skip();
+            continue;
+        }
+        std::int32_t owner = ctx.owner[d.oppositeEdge];
+        c.check(d.oppositeFace == static_cast<std::uint32_t>(owner), "edge", e, [&] {
+            return fmt::format("oppositeEdge {}, oppositeFace {}, owner of that edge {}", d.oppositeEdge, d.oppositeFace, owner);
+        });
+    }
+}
+
+void r30(RuleCheck& c) {
+    const auto& ctx = c.ctx();
+    for (std::int64_t e = 0; e < std::min(ctx.R, ctx.E); ++e) {
+        unsigned f = ctx.mesh.edges[e].flags;
+        c.check(f == 4, "edge", e, [&] { return fmt::format("flags {}", f); });
+    }
+}
+
+void r31(RuleCheck& c) {
+    const auto& ctx = c.ctx();
+    for (std::int64_t e = 0; e < ctx.E; ++e) {
+        unsigned p = ctx.mesh.edges[e].paddingByte;
+        c.check(p == 0, "edge", e, [&] { return fmt::format("paddingByte {}", p); });
+    }
+}
+
+void r32(RuleCheck& c) {
+    const auto& ctx = c.ctx();
+    for (std::int64_t e = 0; e < ctx.E; ++e) {
+        unsigned h = ctx.mesh.edges[e].userEdgeCost;
+        c.check(h == 0, "edge", e, [&] { return fmt::format("userEdgeCost bits 0x{:04X}", h); });
+    }
+}
+
+void r33(RuleCheck& c) {
+    const auto& ctx = c.ctx();
+    for (std::int64_t i = 0; i < ctx.F; ++i) {
+        const FaceRing& ring = ctx.rings[i];
+        if (ring.status == RingStatus::RangeOutside) {
+            c.skip();
+            continue;
+        }
+        c.check(ring.status != RingStatus::Open, "face", i, [&] {
+            const auto& f = ctx.mesh.faces[i];
+            int k = ring.break_at, n = f.numEdges;
+            const auto& e = ctx.mesh.edges[f.startEdgeIndex + k];
+            const auto& next = ctx.mesh.edges[f.startEdgeIndex + (k + 1) % n];
+            return fmt::format("break at k = {}: b {} then a {}", k, e.b, next.a);
+        });
+    }
+}
+
+void r34(RuleCheck& c) {
+    const auto& ctx = c.ctx();
+    auto outside = [&](std::int64_t start, std::int64_t n) { return n > 0 && (start < 0 || start + n > ctx.E); };
+    for (std::int64_t i = 0; i < ctx.F; ++i) {
+        const auto& f = ctx.mesh.faces[i];
+        if (outside(f.startEdgeIndex, f.numEdges) || outside(f.startUserEdgeIndex, f.numUserEdges))
+            c.fail("face", i, fmt::format("edge range leaves the {} edges", ctx.E));
+    }
+    for (std::int64_t e = 0; e < ctx.E; ++e) {
+        std::int32_t o = ctx.owner[e];
+        c.check(o >= 0, "edge", e, [&] {
+            if (o == kNoOwner) return std::string("owned by no face");
+            std::string faces;
+            for (std::int64_t i = 0; i < ctx.F; ++i) {
+                const auto& f = ctx.mesh.faces[i];
+                bool in = (e >= f.startEdgeIndex && e < f.startEdgeIndex + f.numEdges) ||
+                          (f.numUserEdges > 0 && e >= f.startUserEdgeIndex && e < f.startUserEdgeIndex + f.numUserEdges);
+                if (in) faces += (faces.empty() ? "" : ", ") + std::to_string(i);
+            }
+            return "owned by several faces: " + faces;
+        });
+    }
+}
+
+void r35(RuleCheck& c) {
+    const auto& ctx = c.ctx();
+    if (!ctx.regular_tiled) return c.skip();
+    std::int64_t users = 0;
+    for (std::int64_t i = 0; i < ctx.F; ++i) {
+        const auto& f = ctx.mesh.faces[i];
+        if (f.numUserEdges <= 0) continue;
+        users += f.numUserEdges;
+        if (f.startUserEdgeIndex < ctx.R || f.startUserEdgeIndex + f.numUserEdges > ctx.E)
+            return c.fail("face", i, fmt::format("user edges {}+{} outside [R = {}, E = {})", f.startUserEdgeIndex,
+                                                 f.numUserEdges, ctx.R, ctx.E));
+    }
+    c.check(users == ctx.E - ctx.R, "tagfile", -1,
+            [&] { return fmt::format("R {}, E {}, sum of numUserEdges {}", ctx.R, ctx.E, users); });
+}
+
+/// Calls fn(e, o) for each regular edge e whose opposite o is an edge index.
+template <class Fn>
+void for_regular_opposites(RuleCheck& c, Fn&& fn) {
+    const auto& ctx = c.ctx();
+    for (std::int64_t e = 0; e < std::min(ctx.R, ctx.E); ++e) {
+        std::uint32_t o = ctx.mesh.edges[e].oppositeEdge;
+        if (o == kNoOpposite) continue;
+        if (o >= ctx.E) {
+            c.skip();
+            continue;
+        }
+        fn(e, static_cast<std::int64_t>(o));
+    }
+}
+
+void r36(RuleCheck& c) {
+    const auto& edges = c.ctx().mesh.edges;
+    for_regular_opposites(c, [&](std::int64_t e, std::int64_t o) {
+        c.check(edges[o].oppositeEdge == static_cast<std::uint32_t>(e), "edge", e, [&] {
+            return fmt::format("opposite {} has opposite {}", o, hex32(edges[o].oppositeEdge));
+        });
+    });
+}
+
+void r37(RuleCheck& c) {
+    const auto& edges = c.ctx().mesh.edges;
+    for_regular_opposites(c, [&](std::int64_t e, std::int64_t o) {
+        c.check(edges[o].a == edges[e].b && edges[o].b == edges[e].a, "edge", e, [&] {
+            return fmt::format("{} ({}->{}), opposite {} ({}->{})", e, edges[e].a, edges[e].b, o, edges[o].a, edges[o].b);
+        });
+    });
+}
+
+}  // namespace
+
+void add_topology_rules(std::vector<RuleDef>& out) {
+    const Scope B = Scope::Both, S = Scope::Sekiro, ER = Scope::EldenRing;
+    const Kind I = Kind::Invariant, ST = Kind::Statistic;
+    out.insert(out.end(), {
+        {"R21", "faces", B, I, "Proven", "face", "Face ranges tile the regular edges from 0", false, page(279053), page(6317094), "all 6,596,147 faces", r21},
+        {"R22", "faces", B, I, "Proven", "face", "startUserEdgeIndex is -1 exactly when the face has no user edges", false, page(279053), page(6317094), "all 6,596,147 faces", r22},
+        {"R23", "faces", B, I, "Proven", "face", "numEdges is 3 or more", false, page(279053), page(6317094), "all 6,596,147 faces", r23},
+        {"R24", "faces", S, I, "Proven", "face", "clusterIndex from 0 to below the graph's node count", false, page(279053), kNoPage, "all 279,053 faces", r24},
+        {"R25", "faces", ER, I, "Proven", "face", "clusterIndex is -1", false, kNoPage, page(6317094), "all 6,317,094 faces", r25},
+        {"R26", "faces", B, I, "Proven", "face", "Face padding is 0xCDCD", false, page(279053), page(6317094), "all 6,596,147 faces", r26},
+        {"R27", "edges", B, I, "Proven", "edge", "Edge endpoints a, b are vertices", false, page(1160836), page(26313941), "all 27,474,777 edges", r27},
+        {"R28", "edges", B, I, "Proven", "edge", "oppositeEdge is NONE or an edge index", false, page(1160836), page(26313941), "all 27,474,777 edges", r28},
+        {"R29", "edges", B, I, "Proven", "edge", "oppositeFace is NONE with oppositeEdge, else the owner of that edge", false, page(1160836), page(26313941), "all 27,474,777 edges", r29},
+        {"R30", "edges", B, I, "Unknown (values stated)", "regular edge", "Regular edge flags are 4", false, page(1160836), page(23716604), "all regular edges (1,160,836 / 23,716,604)", r30},
+        {"R31", "edges", B, I, "Proven", "edge", "paddingByte is 0", false, page(1160836), page(26313941), "all 27,474,777 edges", r31},
+        {"R32", "edges", B, I, "Proven", "edge", "userEdgeCost is 0", false, page(1160836), page(26313941), "all 27,474,777 edges", r32},
+        {"R33", "topology", B, I, "Proven", "face", "Every face is a closed ring", false, page(279053), page(6317094), "all 6,596,147 faces", r33},
+        {"R34", "topology", B, I, "Proven", "edge", "Every edge belongs to exactly one face", false, page(1160836), page(26313941), "all 27,474,777 edges", r34},
+        {"R35", "topology", B, I, "Proven", "tagfile", "Edges are the regular edges in face order, then the user edges", false, page(1509), page(7438), "all 1,509 / 7,438", r35},
+        {"R36", "topology", B, I, "Proven", "regular edge with an opposite", "Regular opposites are mutual", false, page(842440), page(18446796), "all 842,440 / 18,446,796", r36},
+        {"R37", "topology", B, ST, "Proven", "regular edge with an opposite", "Opposites that are not each other's reverse", false, page(842440, 266), page(18446796, 274614), "Sekiro 266 of 842,440 / Elden Ring 274,614 of 18,446,796", r37},
+    });
+}
+
+}  // namespace navlab::audit

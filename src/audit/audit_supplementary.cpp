@@ -1,0 +1,126 @@
+#include "audit/audit_supplementary.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <limits>
+
+namespace navlab::audit {
+namespace {
+
+void x01_vertex_w(const TagfileContext& ctx, Values& v) {
+    for (std::int64_t i = 0; i < ctx.V; ++i) {
+        float w = ctx.mesh.vertices[i].w;
+        if (w == 1.0f) v.count("w_equal_1");
+        v.maximum("w_max", w, ctx.where("vertex", i));
+        v.minimum("w_min", w, ctx.where("vertex", i));
+    }
+}
+
+void x02_domain(const TagfileContext& ctx, Values& v) {
+    if (!ctx.tagfile.mediator || ctx.V == 0) return;
+    float lo[4], hi[4];
+    for (int k = 0; k < 4; ++k) {
+        lo[k] = std::numeric_limits<float>::infinity();
+        hi[k] = -lo[k];
+    }
+    for (const auto& p : ctx.mesh.vertices) {
+        float c[4] = {p.x, p.y, p.z, p.w};
+        for (int k = 0; k < 4; ++k) lo[k] = std::min(lo[k], c[k]), hi[k] = std::max(hi[k], c[k]);
+    }
+    const auto& d = ctx.tagfile.mediator->domain;
+    bool equal = d.min.x == lo[0] && d.min.y == lo[1] && d.min.z == lo[2] && d.min.w == lo[3] && d.max.x == hi[0] &&
+                 d.max.y == hi[1] && d.max.z == hi[2] && d.max.w == hi[3];
+    v.count(equal ? "domain_equals_vertex_bounds" : "domain_differs");
+}
+
+void x04_x05_x06(const TagfileContext& ctx, Values& x04, Values& x05, Values& x06) {
+    for (std::int64_t e = 0; e < ctx.E; ++e) {
+        const auto& d = ctx.mesh.edges[e];
+        std::uint32_t o = d.oppositeEdge;
+        bool user = e >= ctx.R;
+        if (user && d.flags == 52 && o != fromsoft::kNoOpposite) x06.count("flags_52_with_opposite");
+        if (o == fromsoft::kNoOpposite || o >= ctx.E) continue;
+        if (!user) {
+            if (static_cast<std::int64_t>(o) >= ctx.R) x04.count("opposite_is_user_edge");
+            if (ctx.owner[o] >= 0 && ctx.owner[o] == ctx.owner[e]) x04.count("opposite_in_same_face");
+        } else if (ctx.mesh.edges[o].oppositeEdge != static_cast<std::uint32_t>(e)) {
+            x05.count("opposite_not_mutual");
+        }
+    }
+}
+
+void x08_newell_convexity(const TagfileContext& ctx, Values& v) {
+    for (std::int64_t i = 0; i < ctx.F; ++i) {
+        if (!ctx.geometry[i]) continue;
+        const auto& c = ctx.rings[i].corners;
+        FacePlane plane(c);
+        bool pos = false, neg = false;
+        for (std::size_t k = 0; k < c.size(); ++k) {
+            int s = plane.orient(c[(k + c.size() - 1) % c.size()], c[k], c[(k + 1) % c.size()]);
+            pos |= s > 0;
+            neg |= s < 0;
+        }
+        if (pos && neg) v.count("not_convex_in_newell_plane");
+    }
+}
+
+void x09_user_vertices(const TagfileContext& ctx, Values& v) {
+    if (ctx.E <= ctx.R) return;
+    std::vector<bool> corner(ctx.V, false);
+    for (const auto& ring : ctx.rings)
+        for (std::int32_t k : ring.vertices)
+            if (k >= 0 && k < ctx.V) corner[k] = true;
+    std::set<std::int32_t> ends;
+    for (std::int64_t e = ctx.R; e < ctx.E; ++e) ends.insert({ctx.mesh.edges[e].a, ctx.mesh.edges[e].b});
+    for (std::int32_t k : ends) {
+        v.count("user_edge_vertices");
+        if (k >= 0 && k < ctx.V && corner[k]) v.count("that_are_face_corners");
+    }
+}
+
+void x10_leaf_slack(const TagfileContext& ctx, Values& v) {
+    if (!ctx.tree || !ctx.tree->valid) return;
+    for (const auto& leaf : ctx.tree->leaves) {
+        if (leaf.face >= ctx.F || !ctx.geometry[leaf.face]) continue;
+        const auto& c = ctx.rings[leaf.face].corners;
+        double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+        for (const Point& p : c) {
+            double q[3] = {p.x, p.y, p.z};
+            for (int k = 0; k < 3; ++k) lo[k] = std::min(lo[k], q[k]), hi[k] = std::max(hi[k], q[k]);
+        }
+        double slack = 0;
+        const fromsoft::Box3& box = ctx.tree->boxes[leaf.node];
+        for (int k = 0; k < 3; ++k) slack = std::max({slack, lo[k] - box.min[k], box.max[k] - hi[k]});
+        v.maximum("max_leaf_box_slack_m", slack, ctx.where("face", leaf.face));
+    }
+}
+
+void x13_handedness(const TagfileContext& ctx, Values& v) {
+    if (!ctx.tagfile.userEdgeSetups) return;
+    for (const auto& s : *ctx.tagfile.userEdgeSetups)
+        for (const auto* o : {&s.obbA, &s.obbB}) {
+            const auto& T = o->transform;
+            Vec3<double> c0{T[0], T[1], T[2]}, c1{T[4], T[5], T[6]}, c2{T[8], T[9], T[10]};
+            v.count(dot(cross(c0, c1), c2) < 0 ? "determinant_negative" : "determinant_positive");
+        }
+}
+
+}  // namespace
+
+std::map<std::string, Values> supplementary_counters(const TagfileContext& ctx) {
+    std::map<std::string, Values> x;
+    x01_vertex_w(ctx, x["X01"]);
+    x02_domain(ctx, x["X02"]);
+    for (const auto& [cls, n] : ctx.tagfile.objectCounts) x["X03"].count(cls, n);
+    x04_x05_x06(ctx, x["X04"], x["X05"], x["X06"]);
+    x08_newell_convexity(ctx, x["X08"]);
+    x09_user_vertices(ctx, x["X09"]);
+    x10_leaf_slack(ctx, x["X10"]);
+    x["X11"].insert("flags", ctx.mesh.flags);
+    x13_handedness(ctx, x["X13"]);
+    for (auto it = x.begin(); it != x.end();) it = it->second.empty() ? x.erase(it) : std::next(it);
+    return x;
+}
+
+}  // namespace navlab::audit

@@ -1,0 +1,49 @@
+#include "geometry/convexity.h"
+
+#include <cmath>
+#include <vector>
+
+namespace navlab::geometry {
+
+int turn_sign(std::span<const Point> c, std::size_t k) {
+    std::size_t n = c.size();
+    const Point& prev = c[(k + n - 1) % n];
+    const Point& here = c[k];
+    const Point& next = c[(k + 1) % n];
+    return exact_sign([&](auto zero) {
+        using T = decltype(zero);
+        T ux = T(here.x) - T(prev.x), uz = T(here.z) - T(prev.z);
+        T wx = T(next.x) - T(here.x), wz = T(next.z) - T(here.z);
+        return uz * wx - ux * wz;
+    });
+}
+
+Convexity convexity_from_above(std::span<const Point> c, int winding_y) {
+    std::size_t n = c.size();
+    std::vector<int> turns(n);
+    int positive = 0, negative = 0;
+    for (std::size_t k = 0; k < n; ++k) {
+        turns[k] = turn_sign(c, k);
+        positive += turns[k] > 0;
+        negative += turns[k] < 0;
+    }
+    Convexity result;
+    result.convex = positive == 0 || negative == 0;
+    if (result.convex) return result;
+    int reflex = winding_y != 0 ? -winding_y : (positive < negative ? 1 : -1);
+    for (std::size_t k = 0; k < n; ++k) {
+        if (turns[k] != reflex) continue;
+        const Point& prev = c[(k + n - 1) % n];
+        const Point& here = c[k];
+        const Point& next = c[(k + 1) % n];
+        double ux = here.x - prev.x, uz = here.z - prev.z, wx = next.x - here.x, wz = next.z - here.z;
+        double sine = std::fabs(uz * wx - ux * wz) / (std::hypot(ux, uz) * std::hypot(wx, wz));
+        if (result.reflex_corner < 0 || sine > result.reflex_sine) {
+            result.reflex_corner = static_cast<int>(k);
+            result.reflex_sine = sine;
+        }
+    }
+    return result;
+}
+
+}  // namespace navlab::geometry

@@ -1,0 +1,27 @@
+// Convexity of a face seen from above (audit-rules.md §1 "Turn", R39): the exact turn
+// t_k = (u × w)_y at each corner, u = P_k − P_{k−1}, w = P_{k+1} − P_k. A face is not convex
+// when it turns both ways; straight corners (t_k = 0) are ignored.
+#pragma once
+
+#include <span>
+
+#include "geometry/exact.h"
+
+namespace navlab::geometry {
+
+struct Convexity {
+    bool convex = true;       ///< no two corners turn opposite ways (exact)
+    int reflex_corner = -1;   ///< ring position of the strongest reflex corner, or −1
+    double reflex_sine = 0;   ///< |sine| of that corner's angle seen from above (x, z plane)
+};
+
+/// Classifies the face's corners seen from above.
+/// @param corners   P_0 … P_{n−1} in ring order.
+/// @param winding_y sign of the face's Newell N_y: turns against it are reflex. When it is 0,
+///                  the less frequent turn sign is taken as reflex (ties: negative turns).
+Convexity convexity_from_above(std::span<const Point> corners, int winding_y);
+
+/// The exact sign of the turn at ring position k seen from above.
+int turn_sign(std::span<const Point> corners, std::size_t k);
+
+}  // namespace navlab::geometry

@@ -1,0 +1,64 @@
+#include "geometry/face_plane.h"
+
+namespace navlab::geometry {
+namespace {
+
+template <class T>
+T component(const Vec3<T>& v, int axis) {
+    return axis == 0 ? v.x : (axis == 1 ? v.y : v.z);
+}
+
+}  // namespace
+
+FacePlane::FacePlane(std::span<const Point> corners) : corners_(corners) {
+    normal_.value = newell_normal<double>(corners);
+    normal_.bound = newell_normal<Approx>(corners);
+}
+
+const Vec3<Expansion>& FacePlane::exact_normal() const {
+    if (!exact_) exact_ = newell_normal<Expansion>(corners_);
+    return *exact_;
+}
+
+int FacePlane::normal_sign(int axis) const {
+    Approx a = component(normal_.bound, axis);
+    if (a.sign_known()) return a.sign();
+    return component(exact_normal(), axis).sign();
+}
+
+bool FacePlane::normal_is_zero() const {
+    return normal_sign(0) == 0 && normal_sign(1) == 0 && normal_sign(2) == 0;
+}
+
+int FacePlane::orient(const Point& p, const Point& q, const Point& r) const {
+    Vec3<Approx> ap = lift<Approx>(p), aq = lift<Approx>(q), ar = lift<Approx>(r);
+    Approx a = dot(cross(aq - ap, ar - aq), normal_.bound);
+    if (a.sign_known()) return a.sign();
+    Vec3<Expansion> ep = lift<Expansion>(p), eq = lift<Expansion>(q), er = lift<Expansion>(r);
+    return dot(cross(eq - ep, er - eq), exact_normal()).sign();
+}
+
+bool FacePlane::same_projected(const Point& p, const Point& q) const {
+    if (same_point(p, q)) return true;
+    Vec3<Approx> d = lift<Approx>(p) - lift<Approx>(q);
+    Vec3<Approx> c = cross(d, normal_.bound);
+    // Any component whose sign is known non-zero settles it; otherwise compute exactly.
+    if ((c.x.sign_known() && c.x.sign() != 0) || (c.y.sign_known() && c.y.sign() != 0) ||
+        (c.z.sign_known() && c.z.sign() != 0))
+        return false;
+    Vec3<Expansion> e = cross(lift<Expansion>(p) - lift<Expansion>(q), exact_normal());
+    return e.x.sign() == 0 && e.y.sign() == 0 && e.z.sign() == 0;
+}
+
+bool zero_area_3d(const Point& p, const Point& q, const Point& r) {
+    auto component_zero = [&](int axis) {
+        return exact_sign([&](auto zero) {
+            using T = decltype(zero);
+            Vec3<T> c = cross(lift<T>(q) - lift<T>(p), lift<T>(r) - lift<T>(q));
+            return component(c, axis);
+        }) == 0;
+    };
+    return component_zero(0) && component_zero(1) && component_zero(2);
+}
+
+}  // namespace navlab::geometry

@@ -1,0 +1,61 @@
+// A face's corners and its Newell normal, with the exact predicates that are decided in the
+// plane of that normal (audit-rules.md §1): the sign of each normal component, orientation
+// of three corners seen along the normal, and "same projected position".
+#pragma once
+
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "geometry/exact.h"
+
+namespace navlab::geometry {
+
+class FacePlane {
+public:
+    /// @param corners the face's corner positions P_0 … P_{n−1} in ring order (float32 values
+    ///                as doubles); the span must outlive the FacePlane.
+    explicit FacePlane(std::span<const Point> corners);
+
+    std::span<const Point> corners() const noexcept { return corners_; }
+    /// The Newell normal N = Σ (P_k − P_0) × (P_{k+1} − P_0) in double (twice the vector area).
+    const Vec3<double>& normal() const noexcept { return normal_.value; }
+    /// Exact sign (−1, 0, +1) of N's component `axis` (0 = x, 1 = y, 2 = z).
+    int normal_sign(int axis) const;
+    /// Whether N is exactly the zero vector.
+    bool normal_is_zero() const;
+    /// Exact sign of ((q − p) × (r − q)) · N: positive when p, q, r turn like the face.
+    int orient(const Point& p, const Point& q, const Point& r) const;
+    /// Whether (p − q) × N = 0 exactly: p and q project to the same point along N.
+    bool same_projected(const Point& p, const Point& q) const;
+    /// The exact N (computed on first use).
+    const Vec3<Expansion>& exact_normal() const;
+
+private:
+    struct ApproxNormal {
+        Vec3<double> value;
+        Vec3<Approx> bound;
+    };
+    std::span<const Point> corners_;
+    ApproxNormal normal_;
+    mutable std::optional<Vec3<Expansion>> exact_;
+};
+
+/// Whether (q − p) × (r − q) = (0, 0, 0) exactly: the cut p, q, r has no area in 3-space.
+bool zero_area_3d(const Point& p, const Point& q, const Point& r);
+
+/// Whether two points are exactly equal.
+inline bool same_point(const Point& a, const Point& b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
+
+/// The Newell normal of `corners` over number type T (computed relative to P_0).
+template <class T>
+Vec3<T> newell_normal(std::span<const Point> corners) {
+    Vec3<T> n{T(0.0), T(0.0), T(0.0)};
+    if (corners.size() < 3) return n;
+    Vec3<T> p0 = lift<T>(corners[0]);
+    for (std::size_t k = 1; k + 1 < corners.size(); ++k)
+        n = n + cross(lift<T>(corners[k]) - p0, lift<T>(corners[k + 1]) - p0);
+    return n;
+}
+
+}  // namespace navlab::geometry

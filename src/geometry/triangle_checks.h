@@ -1,0 +1,23 @@
+// Checks of a triangulation against its face (R43–R45): no triangle turned against the face,
+// projected areas equal within a relative 1e-9, area vectors summing to the face's within
+// 2e-11 m² per component.
+#pragma once
+
+#include "geometry/triangulate.h"
+
+namespace navlab::geometry {
+
+struct TriangulationCheck {
+    int turned = 0;             ///< triangles with orient < 0 (R43)
+    int first_turned = -1;      ///< index into triangles of the first one
+    double projected_face = 0;  ///< P_f = |N|/2 (m²)
+    double projected_sum = 0;   ///< P_t = Σ |A·N|/|N| (m²)
+    double projected_relative = 0;  ///< |P_t − P_f| / P_f (0 when P_f = 0)
+    Vec3<double> area_difference;   ///< Σ A − N/2, computed exactly then rounded (m²)
+    double area_difference_max = 0;  ///< largest |component| of area_difference
+};
+
+/// @param plane the face; @param t its triangulation (Algorithm T).
+TriangulationCheck check_triangulation(const FacePlane& plane, const Triangulation& t);
+
+}  // namespace navlab::geometry

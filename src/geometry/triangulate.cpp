@@ -1,0 +1,111 @@
+#include "geometry/triangulate.h"
+
+namespace navlab::geometry {
+namespace {
+
+/// Algorithm T over a projection: `orient(a, c, d)` is the exact orientation of three ring
+/// positions, `droppable(a, c, d)` decides rule (i), `same(r, x)` "same projected position".
+template <class Orient, class Droppable, class Same>
+Triangulation ear_clip(int n, bool has_plane, Orient orient, Droppable droppable, Same same) {
+    Triangulation out;
+    std::vector<int> ring(n);
+    for (int i = 0; i < n; ++i) ring[i] = i;
+    auto remove = [&](int j) { ring.erase(ring.begin() + j); };
+    auto inside = [&](int a, int c, int d, int r) {
+        if (same(r, a) || same(r, c) || same(r, d)) return false;
+        return orient(a, c, r) >= 0 && orient(c, d, r) >= 0 && orient(d, a, r) >= 0;
+    };
+    while (ring.size() > 3) {
+        int m = static_cast<int>(ring.size());
+        int chosen = -1;
+        bool drop = false;
+        for (int j = 0; j < m && chosen < 0; ++j) {
+            int a = ring[(j + m - 1) % m], c = ring[j], d = ring[(j + 1) % m];
+            if (droppable(a, c, d)) {
+                chosen = j;
+                drop = true;
+                break;
+            }
+            if (orient(a, c, d) <= 0) continue;
+            bool empty = true;
+            for (int r : ring)
+                if (r != a && r != c && r != d && inside(a, c, d, r)) {
+                    empty = false;
+                    break;
+                }
+            if (empty) chosen = j;
+        }
+        if (chosen < 0 && has_plane) {
+            for (int j = 0; j < m && chosen < 0; ++j)
+                if (orient(ring[(j + m - 1) % m], ring[j], ring[(j + 1) % m]) == 0) chosen = j;
+            if (chosen >= 0) ++out.fallbacks;
+        }
+        if (chosen < 0) {
+            out.no_ear = true;
+            out.corners_left = m;
+            return out;
+        }
+        Cut cut{ring[(chosen + m - 1) % m], ring[chosen], ring[(chosen + 1) % m]};
+        (drop ? out.dropped : out.triangles).push_back(cut);
+        remove(chosen);
+    }
+    if (ring.size() == 3) {
+        Cut cut{ring[0], ring[1], ring[2]};
+        (droppable(cut[0], cut[1], cut[2]) ? out.dropped : out.triangles).push_back(cut);
+    }
+    return out;
+}
+
+}  // namespace
+
+Triangulation triangulate_newell(const FacePlane& plane) {
+    auto c = plane.corners();
+    auto orient = [&](int a, int b, int d) { return plane.orient(c[a], c[b], c[d]); };
+    auto droppable = [&](int a, int b, int d) { return zero_area_3d(c[a], c[b], c[d]); };
+    auto same = [&](int r, int x) { return plane.same_projected(c[r], c[x]); };
+    return ear_clip(static_cast<int>(c.size()), !plane.normal_is_zero(), orient, droppable, same);
+}
+
+Triangulation triangulate_axis_plane(const FacePlane& plane) {
+    auto c = plane.corners();
+    // Largest |N_k|, compared exactly; ties go to the lower axis.
+    int sign[3] = {plane.normal_sign(0), plane.normal_sign(1), plane.normal_sign(2)};
+    const Vec3<Expansion>* exact = nullptr;
+    auto magnitude_greater = [&](int i, int j) {
+        if (sign[i] == 0) return false;
+        if (sign[j] == 0) return true;
+        if (!exact) exact = &plane.exact_normal();
+        const Expansion* e[3] = {&exact->x, &exact->y, &exact->z};
+        Expansion ai = sign[i] > 0 ? *e[i] : -*e[i];
+        Expansion aj = sign[j] > 0 ? *e[j] : -*e[j];
+        return (ai - aj).sign() > 0;
+    };
+    int axis = 0;
+    for (int k = 1; k < 3; ++k)
+        if (magnitude_greater(k, axis)) axis = k;
+    int s = sign[axis] == 0 ? 1 : sign[axis];
+    int u = (axis + 1) % 3, v = (axis + 2) % 3;
+    auto coord = [](const Point& p, int k) { return k == 0 ? p.x : (k == 1 ? p.y : p.z); };
+    auto orient = [&](int a, int b, int d) {
+        const Point &p = c[a], &q = c[b], &r = c[d];
+        // ((q − p) × (r − q))_axis over the two other coordinates (u, v) in cyclic order.
+        return s * exact_sign([&](auto zero) {
+            using T = decltype(zero);
+            T ux = T(coord(q, u)) - T(coord(p, u)), uy = T(coord(q, v)) - T(coord(p, v));
+            T wx = T(coord(r, u)) - T(coord(q, u)), wy = T(coord(r, v)) - T(coord(q, v));
+            return ux * wy - uy * wx;
+        });
+    };
+    auto droppable = [&](int a, int b, int d) { return orient(a, b, d) == 0; };
+    auto same = [&](int r, int x) { return coord(c[r], u) == coord(c[x], u) && coord(c[r], v) == coord(c[x], v); };
+    return ear_clip(static_cast<int>(c.size()), !plane.normal_is_zero(), orient, droppable, same);
+}
+
+int lost_triangles(const FacePlane& plane, const Triangulation& t) {
+    auto c = plane.corners();
+    int lost = 0;
+    for (const Cut& cut : t.dropped) lost += !zero_area_3d(c[cut[0]], c[cut[1]], c[cut[2]]);
+    return lost;
+}
+
+}  // namespace navlab::geometry

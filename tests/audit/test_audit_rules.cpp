@@ -1,0 +1,348 @@
+// Each rule of the audit broken once on a synthetic navmesh: the audit must name exactly the
+// rules listed (one, or the few that the same change necessarily breaks).
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <set>
+
+#include "audit/audit.h"
+#include "audit/audit_rules.h"
+#include "synthetic_navmesh.h"
+
+using namespace navlab;
+using namespace navlab::audit;
+using navlab::test::SyntheticOptions;
+using navlab::test::synthetic_tagfile;
+
+namespace {
+
+AuditReport audit_one(const AuditTagfile& f) {
+    std::vector<TagfileAudit> results{audit_tagfile(f, 5)};
+    return merge_audit(results, {f.entry}, 5);
+}
+
+/// IDs of the rules with at least one exception.
+std::set<std::string> rules_with_exceptions(const AuditReport& r) {
+    std::set<std::string> out;
+    auto defs = all_rules();
+    for (std::size_t i = 0; i < defs.size(); ++i) {
+        std::int64_t n = 0;
+        for (const auto& g : r.rules[i].by_game) n += g.exceptions;
+        if (n > 0) out.insert(defs[i].id);
+    }
+    return out;
+}
+
+std::string joined(const std::set<std::string>& s) {
+    std::string out;
+    for (const auto& x : s) out += x + " ";
+    return out;
+}
+
+/// Recomputes the aabb (keeping its margin) and the query tree after changing the geometry.
+void refit(AuditTagfile& f) {
+    auto& m = f.model->mesh;
+    test::fit_aabb(m, m.aabb.max.w);
+    if (f.model->mediator) *f.model->mediator = fromsoft::build_query_mediator(m);
+}
+
+/// An Elden Ring tagfile of one face with the given corners (boundary edges only).
+AuditTagfile single_face(const std::vector<fromsoft::Vec4>& corners) {
+    SyntheticOptions o;
+    o.width = o.height = 1;
+    o.user_edges = false;
+    AuditTagfile f = synthetic_tagfile(o);
+    auto& m = f.model->mesh;
+    m.vertices = corners;
+    m.edges.clear();
+    int n = static_cast<int>(corners.size());
+    for (int k = 0; k < n; ++k) m.edges.push_back({k, (k + 1) % n, fromsoft::kNoOpposite, fromsoft::kNoOpposite, 4, 0, 0});
+    m.faces[0].numEdges = static_cast<std::int16_t>(n);
+    m.edgeData.assign(n, 0);
+    refit(f);
+    return f;
+}
+
+struct Case {
+    const char* name;
+    SyntheticOptions options;
+    std::function<void(AuditTagfile&)> mutate;
+    std::set<std::string> expected;
+};
+
+SyntheticOptions er() { return {}; }
+SyntheticOptions sekiro() {
+    SyntheticOptions o;
+    o.sekiro = true;
+    return o;
+}
+SyntheticOptions one_face() {
+    SyntheticOptions o;
+    o.width = o.height = 1;
+    o.user_edges = false;
+    return o;
+}
+SyntheticOptions wide_sekiro() {
+    SyntheticOptions o = sekiro();
+    o.width = 30;
+    return o;
+}
+
+fromsoft::NavMesh& mesh(AuditTagfile& f) { return f.model->mesh; }
+std::uint32_t R_of(AuditTagfile& f) { return static_cast<std::uint32_t>(4 * mesh(f).faces.size()); }
+
+const std::string kGoodMember = "N:\\FDP\\data\\Model\\map\\m10_00_00_00\\navimesh\\bind6\\n10_00_00_00_000700.hkx";
+
+std::vector<Case> cases() {
+    using fromsoft::kNoOpposite;
+    return {
+        {"R02", er(), [](auto& f) { f.model.reset(); f.read_error = "TAG0: truncated"; }, {"R02"}},
+        {"R03", er(), [](auto& f) { f.model->ownTypeTable = false; }, {"R03"}},
+        {"R04", er(), [](auto& f) { f.sdk = "20150100"; }, {"R04"}},
+        {"R05", er(), [](auto& f) { f.model->layouts.navMesh.size = 200; }, {"R05"}},
+        {"R06", er(), [](auto& f) { f.model->layouts.face.members[5].offset = 15; }, {"R06"}},
+        {"R07", er(), [](auto& f) { f.model->variants[1].name = "mediator"; }, {"R07"}},
+        {"R08", er(), [](auto& f) { f.model->variants.push_back({"hkaiNavMesh", "hkaiNavMesh", "hkaiNavMesh", 0}); }, {"R08"}},
+        {"R09", er(), [](auto& f) { f.model->variants.push_back(f.model->variants[1]); }, {"R09"}},
+        {"R10", sekiro(), [](auto& f) { f.model->variants.erase(f.model->variants.begin() + 1); }, {"R10"}},
+        {"R12", er(), [](auto& f) { f.model->variants.erase(f.model->variants.begin() + 1); }, {"R12"}},
+        {"R14", er(), [](auto& f) { f.model->layouts.vertex.size = 12; }, {"R14"}},
+        {"R15", er(), [](auto& f) { mesh(f).faceData.push_back(0); }, {"R15"}},
+        {"R16", er(), [](auto& f) { mesh(f).erosionRadius = 0.5f; }, {"R16"}},
+        {"R17", sekiro(), [](auto& f) { mesh(f).userData = 1; }, {"R17"}},
+        {"R18", er(), [](auto& f) { mesh(f).userData = 1; }, {"R18"}},
+        {"R19", er(), [](auto& f) { mesh(f).streamingSetCount = 1; }, {"R19"}},
+        {"R20", er(), [](auto& f) { mesh(f).hasClearanceCacheSeeding = false; }, {"R20"}},
+        {"R21", er(),
+         [](auto& f) {  // swap the edge blocks of faces 0 and 1, remapping opposites
+             auto& m = mesh(f);
+             auto remap = [](std::uint32_t e) { return e == kNoOpposite ? e : (e < 4 ? e + 4 : (e < 8 ? e - 4 : e)); };
+             std::swap_ranges(m.edges.begin(), m.edges.begin() + 4, m.edges.begin() + 4);
+             for (auto& e : m.edges) e.oppositeEdge = remap(e.oppositeEdge);
+             m.faces[0].startEdgeIndex = 4;
+             m.faces[1].startEdgeIndex = 0;
+         },
+         {"R21"}},
+        {"R22", er(), [](auto& f) { mesh(f).faces[1].startUserEdgeIndex = 5; }, {"R22"}},
+        {"R23", sekiro(),
+         [](auto& f) {  // an extra face of two edges after the others
+             auto& m = mesh(f);
+             fromsoft::Face face;
+             face.startEdgeIndex = static_cast<std::int32_t>(m.edges.size());
+             face.numEdges = 2;
+             face.clusterIndex = 0;
+             m.faces.push_back(face);
+             m.edges.push_back({0, 1, kNoOpposite, kNoOpposite, 4, 0, 0});
+             m.edges.push_back({1, 0, kNoOpposite, kNoOpposite, 4, 0, 0});
+             m.faceData.push_back(0);
+             m.edgeData.resize(m.edges.size());
+         },
+         {"R23"}},
+        {"R24", sekiro(), [](auto& f) { mesh(f).faces[0].clusterIndex = 99; }, {"R24", "R63"}},
+        {"R25", er(), [](auto& f) { mesh(f).faces[0].clusterIndex = 0; }, {"R25"}},
+        {"R26", er(), [](auto& f) { mesh(f).faces[3].padding = 0; }, {"R26"}},
+        {"R27", er(), [](auto& f) { mesh(f).edges[R_of(f)].a = 9999; }, {"R27", "R75"}},
+        {"R28", er(), [](auto& f) { mesh(f).edges[0].oppositeEdge = 999999; mesh(f).edges[0].oppositeFace = 0; }, {"R28"}},
+        {"R29", er(), [](auto& f) { mesh(f).edges[2].oppositeFace = 7; }, {"R29"}},
+        {"R30", er(), [](auto& f) { mesh(f).edges[5].flags = 5; }, {"R30"}},
+        {"R31", er(), [](auto& f) { mesh(f).edges[5].paddingByte = 1; }, {"R31"}},
+        {"R32", er(), [](auto& f) { mesh(f).edges[5].userEdgeCost = 0x8000; }, {"R32"}},
+        {"R33", er(), [](auto& f) { mesh(f).edges[0].b = 7; }, {"R33"}},
+        {"R34", er(), [](auto& f) { mesh(f).faces.back().startUserEdgeIndex = static_cast<std::int32_t>(R_of(f)); }, {"R34", "R83"}},
+        {"R35", er(),
+         [](auto& f) {  // a user range that starts inside the regular edges
+             mesh(f).faces[0].startUserEdgeIndex = 3;
+         },
+         {"R34", "R35", "R83"}},
+        {"R36", er(), [](auto& f) { mesh(f).edges[2].oppositeEdge = 5; }, {"R36", "R37"}},
+        {"R38", one_face(),
+         [](auto& f) {  // face 0 of a 1 × 1 mesh turned clockwise
+             auto& m = mesh(f);
+             std::reverse(m.edges.begin(), m.edges.begin() + 4);
+             for (int k = 0; k < 4; ++k) std::swap(m.edges[k].a, m.edges[k].b);
+         },
+         {"R38"}},
+        {"R39", er(), [](auto& f) {}, {"R39"}},  // replaced below by a single face
+        {"R40", er(), [](auto& f) {}, {"R40"}},
+        {"R41", er(), [](auto& f) {}, {"R39", "R41"}},
+        {"R43", er(), [](auto& f) {}, {"R39", "R41", "R43", "R44"}},
+        {"R47", er(), [](auto& f) {}, {"R38", "R39", "R47", "R48"}},
+        {"R48", er(), [](auto& f) {}, {"R48"}},
+        {"R49", er(), [](auto& f) { mesh(f).aabb.max.x = 2.5f; }, {"R49", "R52", "R53"}},
+        {"R50", er(),
+         [](auto& f) {
+             test::fit_aabb(mesh(f), 0.0f);
+             mesh(f).aabb.min.w = -2.4f;
+             mesh(f).aabb.max.w = 2.4f;
+         },
+         {"R50", "R52", "R53"}},
+        {"R51", er(), [](auto& f) { mesh(f).aabb.min.w = -2.0f; }, {"R51"}},
+        {"R52", er(), [](auto& f) { mesh(f).aabb.min.x += 1.0f; }, {"R52", "R53"}},
+        {"R53", er(), [](auto& f) { mesh(f).aabb.min.x -= 5.0f; }, {"R53"}},
+        {"R54", er(), [](auto& f) { mesh(f).faceData[2] = 2; }, {"R54"}},
+        {"R55", er(), [](auto& f) { mesh(f).edgeData[2] = 1; }, {"R55"}},
+        {"R56", sekiro(), [](auto& f) { f.model->layouts.graphNode.size = 12; }, {"R56"}},
+        {"R57", sekiro(), [](auto& f) { f.model->graph->positions.pop_back(); }, {"R57"}},
+        {"R58", sekiro(), [](auto& f) { f.model->graph->nodeDataStriding = 1; }, {"R58"}},
+        {"R59", sekiro(), [](auto& f) { f.model->graph->nodes[1].startEdgeIndex += 1; }, {"R59"}},
+        {"R60", sekiro(), [](auto& f) { f.model->graph->edges[0].target = 99; }, {"R60", "R63"}},
+        {"R61", sekiro(), [](auto& f) { f.model->graph->edges[0].flags = 1; }, {"R61"}},
+        {"R62", sekiro(),
+         [](auto& f) {
+             auto& g = *f.model->graph;
+             g.nodes.push_back({static_cast<std::int32_t>(g.edges.size()), 0});
+             g.positions.push_back(g.positions.back());
+         },
+         {"R62"}},
+        {"R63", sekiro(),
+         [](auto& f) {
+             auto& g = *f.model->graph;
+             g.edges.push_back(g.edges.back());
+             g.nodes.back().numEdges += 1;
+         },
+         {"R63"}},
+        {"R64", wide_sekiro(), [](auto& f) { f.model->graph->positions[0].x = 0; }, {"R64"}},
+        {"R65", sekiro(), [](auto& f) { f.model->graph->positions[0].x = mesh(f).aabb.max.x + 0.5f; }, {"R65"}},
+        {"R66", er(), [](auto& f) { f.model->layouts.treeNode.size = 5; }, {"R66"}},
+        {"R67", er(), [](auto& f) { f.model->mediator->navMeshIsFileMesh = false; }, {"R67"}},
+        {"R68", er(), [](auto& f) { f.model->mediator->hasTreeImpl = false; }, {"R68"}},
+        {"R69", er(), [](auto& f) { f.model->mediator->nodes[0].loData = 5; }, {"R69"}},
+        {"R70", er(), [](auto& f) { f.model->mediator->nodes.push_back({}); }, {"R69", "R70"}},
+        {"R71", er(), [](auto& f) { auto& n = f.model->mediator->nodes.back(); n.loData = static_cast<std::uint16_t>((n.loData + 1) % 12); }, {"R71"}},
+        {"R72", er(), [](auto& f) { f.model->mediator->nodes.back().xyz[0] = 0xF0; }, {"R72"}},
+        {"R74", sekiro(),
+         [](auto& f) {
+             mesh(f).faces[0].numUserEdges = 1;
+             mesh(f).faces[0].startUserEdgeIndex = static_cast<std::int32_t>(R_of(f));
+         },
+         {"R34", "R35", "R74"}},
+        {"R75", er(), [](auto& f) { mesh(f).edges[R_of(f)].a = 0; }, {"R75"}},
+        {"R76", er(), [](auto& f) { mesh(f).edges[R_of(f)].flags = 36; }, {"R76"}},
+        {"R77", er(), [](auto& f) { mesh(f).edges[5].flags = 20; }, {"R30", "R77"}},
+        {"R78", er(), [](auto& f) { mesh(f).edgeData[R_of(f)] = 0x10102; }, {"R78"}},
+        {"R80", er(), [](auto& f) { mesh(f).edges[R_of(f)].oppositeEdge = 0; mesh(f).edges[R_of(f)].oppositeFace = 0; }, {"R80"}},
+        {"R81", er(),
+         [](auto& f) {
+             mesh(f).edges[R_of(f) + 1].oppositeEdge = kNoOpposite;
+             mesh(f).edges[R_of(f) + 1].oppositeFace = kNoOpposite;
+         },
+         {"R81"}},
+        {"R83", er(),
+         [](auto& f) {
+             auto& m = mesh(f);
+             std::uint32_t R = R_of(f);
+             std::swap(m.edges[R], m.edges[R + 1]);
+             m.edges[R].oppositeEdge = R + 1;
+             m.edges[R + 1].oppositeEdge = R;
+             m.faces[0].startUserEdgeIndex = static_cast<std::int32_t>(R + 1);
+             m.faces.back().startUserEdgeIndex = static_cast<std::int32_t>(R);
+         },
+         {"R83"}},
+        {"R84", er(), [](auto& f) { f.model->layouts.userEdgeSetup.members.pop_back(); }, {"R84"}},
+        {"R85", er(), [](auto& f) { (*f.model->userEdgeSetups)[0].worldUpA = {0, 0, 1, 0}; }, {"R85"}},
+        {"R86", er(), [](auto& f) { (*f.model->userEdgeSetups)[0].forceAlign = 0; }, {"R86"}},
+        {"R87", er(), [](auto& f) { (*f.model->userEdgeSetups)[0].direction = 2; }, {"R87"}},
+        {"R88", er(), [](auto& f) { (*f.model->userEdgeSetups)[0].space = 2; }, {"R88"}},
+        {"R89", sekiro(),
+         [](auto& f) {  // a Sekiro mesh with an extra edge after the regular ones
+             mesh(f).edges.push_back(mesh(f).edges[0]);
+             mesh(f).edgeData.push_back(0);
+         },
+         {"R34", "R35", "R74", "R89"}},
+        {"R90", er(), [](auto& f) { f.model->layouts.obb.size = 96; }, {"R90"}},
+        {"R91", er(), [](auto& f) { (*f.model->userEdgeSetups)[0].obbB.transform[0] = 2; }, {"R91"}},
+        {"R92", er(), [](auto& f) { (*f.model->userEdgeSetups)[0].obbA.transform[7] = 1; }, {"R92"}},
+        {"R93", sekiro(), [](auto& f) { (*f.model->userEdgeSetups)[0].obbA.transform[3] = 0; }, {"R93"}},
+        {"R94", er(), [](auto& f) { (*f.model->userEdgeSetups)[0].obbA.transform[15] = 0; }, {"R94"}},
+        {"R95", er(), [](auto& f) { (*f.model->userEdgeSetups)[0].obbA.halfExtents.y = 0; }, {"R95"}},
+        {"R96", er(),
+         [](auto& f) {
+             f.binder = "m10_00_00_00.nvmhktbnd.dcx";
+             f.entry = kGoodMember;
+             f.entry_index = 0;
+             f.starts_with_tag0 = false;
+         },
+         {"R96"}},
+        {"R97", er(),
+         [](auto& f) {
+             f.binder = "m10_00_00_00.nvmhktbnd.dcx";
+             f.entry = "navimesh\\n10_00_00_00_000700.hkx";
+             f.entry_index = 0;
+         },
+         {"R97"}},
+    };
+}
+
+/// Single-face models for the geometry rules.
+AuditTagfile geometry_case(const std::string& id) {
+    auto v = [](float x, float y, float z) { return fromsoft::Vec4{x, y, z, 1}; };
+    if (id == "R39")  // reflex corner opposite ring position 0: the fan stays right
+        return single_face({v(0, 0, 0), v(0, 0, 1), v(0.3f, 0, 0.3f), v(1, 0, 0)});
+    if (id == "R40")  // a 20 m square with one corner 8 m up: corners 1.92 m off the mean plane
+        return single_face({v(0, 0, 0), v(0, 0, 20), v(20, 8, 20), v(20, 0, 0)});
+    if (id == "R41")  // reflex corner next to ring position 0: the fan is wrong
+        return single_face({v(0, 0, 0), v(0.4f, 0, 0.3f), v(1, 0, 1), v(1, 0, 0)});
+    if (id == "R43")  // a repeated corner: the page's ear clipping ends with a turned triangle
+        return single_face({v(0, 0, 0), v(0, 0, 2), v(1, 0, 2), v(1, 0, 1), v(3, 0, 1), v(1, 0, 1), v(1, 0, 0)});
+    if (id == "R47")  // a bow tie of zero vector area
+        return single_face({v(0, 0, 0), v(0, 0, 1), v(1, 0, 0), v(1, 0, 1)});
+    if (id == "R48")  // straight seen from above, stepping off the plane
+        return single_face({v(0, 0.5f, 1), v(0, 0, 2), v(1, 0, 2), v(1, 0, 0), v(0, 0, 0)});
+    return {};
+}
+
+}  // namespace
+
+TEST(AuditRules, SyntheticModelsPassEveryRule) {
+    for (SyntheticOptions o : {er(), sekiro(), wide_sekiro()}) {
+        AuditReport r = audit_one(synthetic_tagfile(o));
+        EXPECT_EQ(rules_with_exceptions(r), std::set<std::string>{}) << (o.sekiro ? "Sekiro" : "Elden Ring");
+        EXPECT_FALSE(audit_failed(r));
+    }
+}
+
+TEST(AuditRules, EmptyEldenRingMeshWithEmptyTreePasses) {
+    SyntheticOptions o;
+    o.width = 0;
+    o.user_edges = false;
+    AuditTagfile f = synthetic_tagfile(o);
+    auto& d = f.model->mediator->domain;
+    d.min = {-3.40282347e38f, -3.40282347e38f, -3.40282347e38f, 0};
+    d.max = {3.40282347e38f, 3.40282347e38f, 3.40282347e38f, 0};
+    EXPECT_EQ(rules_with_exceptions(audit_one(f)), std::set<std::string>{});
+    f.model->mediator->nodes.push_back({});
+    EXPECT_EQ(rules_with_exceptions(audit_one(f)), std::set<std::string>{"R73"});
+}
+
+TEST(AuditRules, EachRuleBrokenOnceIsNamed) {
+    for (const Case& c : cases()) {
+        AuditTagfile f = geometry_case(c.name);
+        if (!f.model) {
+            f = synthetic_tagfile(c.options);
+            c.mutate(f);
+        } else {
+            ASSERT_EQ(rules_with_exceptions(audit_one(synthetic_tagfile())), std::set<std::string>{});
+        }
+        AuditReport r = audit_one(f);
+        EXPECT_EQ(rules_with_exceptions(r), c.expected)
+            << c.name << ": got " << joined(rules_with_exceptions(r)) << ", expected " << joined(c.expected);
+    }
+}
+
+TEST(AuditRules, TableHasEveryRuleOnceInOrder) {
+    auto defs = all_rules();
+    ASSERT_EQ(defs.size(), 97u);
+    int invariants = 0, statistics = 0, observed = 0;
+    for (std::size_t i = 0; i < defs.size(); ++i) {
+        char id[8];
+        std::snprintf(id, sizeof id, "R%02zu", i + 1);
+        EXPECT_STREQ(defs[i].id, id);
+        invariants += defs[i].kind == Kind::Invariant;
+        statistics += defs[i].kind == Kind::Statistic;
+        observed += defs[i].kind == Kind::Observed;
+    }
+    // audit-rules.md §10.
+    EXPECT_EQ(invariants, 67);
+    EXPECT_EQ(statistics, 21);
+    EXPECT_EQ(observed, 9);
+}

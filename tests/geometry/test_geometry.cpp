@@ -1,0 +1,266 @@
+// Unit tests of the navmesh geometry: exact arithmetic, Newell normal, winding, convexity,
+// planarity, the page's ear clipping and its checks, the axis-plane variant.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "geometry/convexity.h"
+#include "geometry/exact.h"
+#include "geometry/face_plane.h"
+#include "geometry/fan.h"
+#include "geometry/planarity.h"
+#include "geometry/triangle_checks.h"
+#include "geometry/triangulate.h"
+#include "geometry/winding.h"
+
+using namespace navlab::geometry;
+
+namespace {
+
+/// A polygon in the horizontal plane y = h from (x, z) pairs.
+std::vector<Point> flat(std::initializer_list<std::pair<double, double>> xz, double h = 0) {
+    std::vector<Point> p;
+    for (auto [x, z] : xz) p.push_back({x, h, z});
+    return p;
+}
+
+/// Counter-clockwise seen from above (+y up, right-handed): N_y = Σ z_k x_{k+1} − x_k z_{k+1} > 0,
+/// i.e. the (x, z) ring goes x → −z.
+std::vector<Point> ccw_square() { return flat({{0, 0}, {0, 1}, {1, 1}, {1, 0}}); }
+
+std::vector<Point> reversed(std::vector<Point> p) { return {p.rbegin(), p.rend()}; }
+
+void expect_complete(const FacePlane& plane, const Triangulation& t, std::size_t triangles) {
+    EXPECT_FALSE(t.no_ear);
+    EXPECT_EQ(t.triangles.size(), triangles);
+    TriangulationCheck check = check_triangulation(plane, t);
+    EXPECT_EQ(check.turned, 0);
+    EXPECT_LE(check.projected_relative, 1e-9);
+    EXPECT_LE(check.area_difference_max, 2e-11);
+}
+
+}  // namespace
+
+TEST(Exact, ExpansionSignsBeyondDoublePrecision) {
+    // (1 + 2^-60) - 1 is lost in double but kept by the expansion.
+    Expansion a = Expansion(1.0) + Expansion(0x1p-60);
+    EXPECT_EQ((a - Expansion(1.0)).sign(), 1);
+    EXPECT_EQ((Expansion(1.0) - a).sign(), -1);
+    EXPECT_EQ((a - a).sign(), 0);
+    Expansion sq = a * a;  // 1 + 2^-59 + 2^-120
+    EXPECT_EQ((sq - Expansion(1.0) - Expansion(0x1p-59)).sign(), 1);
+    EXPECT_DOUBLE_EQ(sq.estimate(), 1.0 + 0x1p-59);
+}
+
+TEST(Exact, FilterFallsBackOnNearZero) {
+    // A product difference that cancels below double rounding.
+    double x = 1.0 + 0x1p-30, y = 1.0 - 0x1p-30;
+    int s = exact_sign([&](auto zero) {
+        using T = decltype(zero);
+        return T(x) * T(y) - T(1.0);  // = -2^-60 exactly
+    });
+    EXPECT_EQ(s, -1);
+    EXPECT_EQ(exact_sign([](auto zero) { using T = decltype(zero); return T(3.0) * T(2.0) - T(6.0); }), 0);
+}
+
+TEST(Newell, NormalIsTwiceTheVectorArea) {
+    auto sq = ccw_square();
+    FacePlane plane(sq);
+    EXPECT_DOUBLE_EQ(plane.normal().y, 2.0);
+    EXPECT_DOUBLE_EQ(plane.normal().x, 0.0);
+    EXPECT_EQ(plane.normal_sign(1), 1);
+    EXPECT_FALSE(plane.normal_is_zero());
+    // Tilted triangle: N = (b − a) × (c − a).
+    std::vector<Point> tri{{0, 0, 0}, {0, 1, 2}, {3, 0, 0}};
+    FacePlane tp(tri);
+    EXPECT_DOUBLE_EQ(tp.normal().x, 0.0);
+    EXPECT_DOUBLE_EQ(tp.normal().y, 6.0);
+    EXPECT_DOUBLE_EQ(tp.normal().z, -3.0);
+}
+
+TEST(Winding, CounterClockwiseFromAboveIsPositiveNy) {
+    auto sq = ccw_square();
+    EXPECT_EQ(winding_from_above(FacePlane(sq)), Winding::CounterClockwise);
+    auto cw = reversed(sq);
+    EXPECT_EQ(winding_from_above(FacePlane(cw)), Winding::Clockwise);
+    // A vertical wall: zero area seen from above.
+    std::vector<Point> wall{{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}};
+    FacePlane wp(wall);
+    EXPECT_EQ(winding_from_above(wp), Winding::Degenerate);
+    EXPECT_FALSE(wp.normal_is_zero());
+    EXPECT_FALSE(corners_collinear(wall));
+}
+
+TEST(Winding, TinyAreaDecidedExactly) {
+    // A sliver whose N_y is far below double rounding of the coordinates' magnitude.
+    float big = 4096.0f, tiny = std::nextafter(4096.0f, 5000.0f);
+    std::vector<Point> sliver{{big, 0, big}, {big, 0, tiny}, {tiny, 0, tiny}};
+    EXPECT_NE(winding_from_above(FacePlane(sliver)), Winding::Degenerate);
+    std::vector<Point> line{{0, 0, 0}, {1, 2, 3}, {2, 4, 6}};
+    FacePlane lp(line);
+    EXPECT_TRUE(lp.normal_is_zero());
+    EXPECT_TRUE(corners_collinear(line));
+    EXPECT_EQ(winding_from_above(lp), Winding::Degenerate);
+}
+
+TEST(Convexity, ConvexAndReflexCorners) {
+    auto sq = ccw_square();
+    EXPECT_TRUE(convexity_from_above(sq, 1).convex);
+    // An L-shaped hexagon counter-clockwise from above: one reflex corner at ring position 3.
+    auto l = flat({{0, 0}, {0, 2}, {1, 2}, {1, 1}, {2, 1}, {2, 0}});
+    FacePlane lp(l);
+    ASSERT_EQ(lp.normal_sign(1), 1);
+    Convexity c = convexity_from_above(l, 1);
+    EXPECT_FALSE(c.convex);
+    EXPECT_EQ(c.reflex_corner, 3);
+    EXPECT_NEAR(c.reflex_sine, 1.0, 1e-12);
+    // Straight corners are ignored.
+    auto straight = flat({{0, 0}, {0, 1}, {0, 2}, {1, 2}, {1, 0}});
+    EXPECT_TRUE(convexity_from_above(straight, 1).convex);
+    EXPECT_EQ(turn_sign(straight, 1), 0);
+}
+
+TEST(Planarity, OffPlaneCornerDistance) {
+    std::vector<Point> warped{{0, 0, 0}, {0, 0, 1}, {1, 0.4, 1}, {1, 0, 0}};
+    FacePlane plane(warped);
+    PlaneDistance d = max_distance_from_mean_plane(warped, plane.normal());
+    EXPECT_GT(d.distance, 0.09);
+    EXPECT_LT(d.distance, 0.11);
+    auto sq = ccw_square();
+    EXPECT_EQ(max_distance_from_mean_plane(sq, FacePlane(sq).normal()).distance, 0.0);
+}
+
+TEST(Triangulate, ConvexQuadGivesTwoTriangles) {
+    auto sq = ccw_square();
+    FacePlane plane(sq);
+    Triangulation t = triangulate_newell(plane);
+    expect_complete(plane, t, 2);
+    EXPECT_EQ(t.dropped.size(), 0u);
+    EXPECT_EQ(t.triangles[0], (Cut{3, 0, 1}));
+    EXPECT_EQ(first_bad_fan_triangle(plane), -1);
+}
+
+TEST(Triangulate, ClockwiseFaceUsesItsOwnNormal) {
+    auto cw = reversed(flat({{0, 0}, {0, 2}, {1, 2}, {1, 1}, {2, 1}, {2, 0}}));
+    FacePlane plane(cw);
+    ASSERT_EQ(winding_from_above(plane), Winding::Clockwise);
+    expect_complete(plane, triangulate_newell(plane), 4);
+}
+
+TEST(Triangulate, NonConvexFaceAvoidsTheReflexCorner) {
+    // Arrow head: the fan from corner 0 crosses outside the face.
+    auto arrow = flat({{0, 0}, {2, 1}, {0, 2}, {1, 1}});
+    FacePlane plane(arrow);
+    ASSERT_EQ(plane.normal_sign(1), -1);
+    // Counter-clockwise, starting at a corner whose fan crosses the notch at (1, 1).
+    auto ccw = flat({{0, 2}, {2, 1}, {0, 0}, {1, 1}});
+    FacePlane p2(ccw);
+    ASSERT_EQ(p2.normal_sign(1), 1);
+    Triangulation t = triangulate_newell(p2);
+    expect_complete(p2, t, 2);
+    EXPECT_NE(first_bad_fan_triangle(p2), -1);
+}
+
+TEST(Triangulate, CollinearCornerWithoutAreaIsDropped) {
+    // A straight corner on a flat face: its cut has zero area in 3-space.
+    // Ring position 0 is the straight corner, so the first cut examined is dropped.
+    auto straight = flat({{0, 1}, {0, 2}, {1, 2}, {1, 0}, {0, 0}});
+    FacePlane plane(straight);
+    Triangulation t = triangulate_newell(plane);
+    ASSERT_EQ(t.dropped.size(), 1u);
+    EXPECT_EQ(t.dropped[0], (Cut{4, 0, 1}));
+    expect_complete(plane, t, 2);
+}
+
+TEST(Triangulate, StraightInProjectionButSteppingOffThePlane) {
+    // Corner 1 is straight seen from above but rises: its cut has area in 3-space, so
+    // Algorithm T keeps it while the axis-plane variant drops it (R48).
+    std::vector<Point> face{{0, 0.5, 1}, {0, 0, 2}, {1, 0, 2}, {1, 0, 0}, {0, 0, 0}};
+    FacePlane plane(face);
+    Triangulation t = triangulate_newell(plane);
+    expect_complete(plane, t, 3);
+    EXPECT_EQ(t.dropped.size(), 0u);
+    Triangulation axis = triangulate_axis_plane(plane);
+    EXPECT_EQ(lost_triangles(plane, axis), 1);
+    EXPECT_FALSE(axis.no_ear);
+}
+
+TEST(Triangulate, OffPlaneCornersStillTileTheVectorArea) {
+    std::vector<Point> warped{{0, 0, 0}, {0, 0.3, 1}, {0.5, 1.2, 2}, {1, 0.1, 2}, {1.5, -0.4, 1}, {1, 0, 0}};
+    FacePlane plane(warped);
+    expect_complete(plane, triangulate_newell(plane), 4);
+}
+
+TEST(Triangulate, ZeroAreaFaceHasNoEar) {
+    // A face that goes out and back along a line has N = 0 and no droppable first cut... the
+    // collinear cuts are dropped, the rest has no plane.
+    std::vector<Point> line{{0, 0, 0}, {1, 0, 0}, {2, 0, 0}, {1, 0, 0}};
+    FacePlane plane(line);
+    ASSERT_TRUE(plane.normal_is_zero());
+    Triangulation t = triangulate_newell(plane);
+    EXPECT_TRUE(t.triangles.empty());
+    // Every cut of a collinear ring has zero area in 3-space, so all are dropped.
+    EXPECT_FALSE(t.no_ear);
+    TriangulationCheck check = check_triangulation(plane, t);
+    EXPECT_EQ(check.area_difference_max, 0.0);
+
+    // Zero vector area but not collinear: a bow tie with opposite lobes.
+    std::vector<Point> bow{{0, 0, 0}, {0, 0, 1}, {1, 0, 0}, {1, 0, 1}};
+    FacePlane bp(bow);
+    ASSERT_TRUE(bp.normal_is_zero());
+    Triangulation bt = triangulate_newell(bp);
+    EXPECT_TRUE(bt.no_ear);
+    EXPECT_EQ(bt.corners_left, 4);
+}
+
+TEST(Triangulate, DegenerateTriangleIsDropped) {
+    std::vector<Point> tri{{0, 0, 0}, {1, 1, 1}, {2, 2, 2}};
+    FacePlane plane(tri);
+    Triangulation t = triangulate_newell(plane);
+    EXPECT_TRUE(t.triangles.empty());
+    EXPECT_EQ(t.dropped.size(), 1u);
+}
+
+TEST(Triangulate, RepeatedCornerSpikeEndsWithATurnedTriangle) {
+    // Corner (1, 1) repeats in the ring (a spike of zero width). Algorithm T ignores corners at
+    // the same projected position as the cut's, so it clips (6, 3, 4) and the last triangle is
+    // turned against the face: R43 and R44 report such a face, while the signed area vectors
+    // still add up (R45).
+    auto spike = flat({{0, 0}, {0, 2}, {1, 2}, {1, 1}, {3, 1}, {1, 1}, {1, 0}});
+    FacePlane plane(spike);
+    Triangulation t = triangulate_newell(plane);
+    EXPECT_FALSE(t.no_ear);
+    ASSERT_EQ(t.triangles.size(), 5u);
+    EXPECT_EQ(t.triangles[3], (Cut{6, 3, 4}));
+    TriangulationCheck check = check_triangulation(plane, t);
+    EXPECT_EQ(check.turned, 1);
+    EXPECT_EQ(check.first_turned, 4);
+    EXPECT_GT(check.projected_relative, 1e-9);
+    EXPECT_EQ(check.area_difference_max, 0.0);
+}
+
+TEST(Triangulate, ManyCornersConvex) {
+    std::vector<Point> circle;
+    for (int i = 0; i < 40; ++i) {
+        double a = -2 * M_PI * i / 40;  // clockwise in (x, z) angle = counter-clockwise from above
+        circle.push_back({static_cast<float>(std::cos(a) * 10), 0.0, static_cast<float>(std::sin(a) * 10)});
+    }
+    FacePlane plane(circle);
+    ASSERT_EQ(plane.normal_sign(1), 1);
+    expect_complete(plane, triangulate_newell(plane), 38);
+    EXPECT_TRUE(convexity_from_above(circle, 1).convex);
+}
+
+TEST(Exact, LongExpansionsSpillToTheHeapAndStayExact) {
+    // 18 powers of two 55 binary digits apart cannot merge; their square has more terms than
+    // the inline buffer holds (exponents stay inside double's range).
+    Expansion sum(0.0);
+    for (int k = 0; k < 18; ++k) sum = sum + Expansion(std::ldexp(1.0, 500 - 55 * k));
+    Expansion copy = sum;
+    EXPECT_EQ((sum - copy).sign(), 0);
+    EXPECT_EQ((sum - Expansion(std::ldexp(1.0, 500))).sign(), 1);
+    Expansion sq = sum * sum;
+    EXPECT_EQ(sq.sign(), 1);
+    EXPECT_EQ((sq - sum * copy).sign(), 0);
+}
