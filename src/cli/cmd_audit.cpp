@@ -109,7 +109,7 @@ void add_audit_commands(CLI::App& app) {
     cmd->add_option("--examples", o->examples, "First exceptions printed per rule (default 5)");
     cmd->callback([o] {
         if (o->paths.empty() && o->gameDir.dir.empty())
-            throw CLI::RequiredError("audit needs binders, tagfiles or directories, or --game-dir GAME_DIR");
+            throw CLI::ValidationError("paths", "give binders, tagfiles or directories, or --game-dir GAME_DIR");
         run_audit(*o);
     });
 }
