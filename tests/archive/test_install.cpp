@@ -98,6 +98,19 @@ TEST_P(ArchiveInstall, NamesResolveInAnySpelling) {
     EXPECT_EQ(install.read(named[0].ref), test::test_install(game).binders.begin()->second);
 }
 
+TEST_P(ArchiveInstall, PrefixReadsMatchWholeReads) {
+    // read_prefix decrypts only the AES blocks over the first bytes; it must agree with read.
+    const GameInstall install = test::open_test_install(GetParam());
+    for (std::size_t a = 0; a < install.archives().size(); ++a)
+        for (std::size_t f = 0; f < install.archives()[a].files.size(); ++f) {
+            const auto whole = install.read({a, f});
+            for (std::size_t n : {0, 1, 4, 15, 16, 17, 40}) {
+                const std::vector<std::uint8_t> expected(whole.begin(), whole.begin() + std::min(n, whole.size()));
+                EXPECT_EQ(install.read_prefix({a, f}, n), expected) << a << "/" << f << " n=" << n;
+            }
+        }
+}
+
 INSTANTIATE_TEST_SUITE_P(Games, ArchiveInstall, ::testing::Values(Game::Sekiro, Game::EldenRing),
                          [](const auto& info) { return std::string(game_name(info.param)); });
 
