@@ -61,10 +61,12 @@ void report_audit(std::vector<audit::TagfileAudit> results, std::vector<std::str
 }
 
 void run_audit(const AuditOptions& o) {
-    if (!o.gameDir.dir.empty()) {
+    // A game install given as a path (a Game/ folder with .bhd files) is read from its archives.
+    if (!o.gameDir.dir.empty() || (o.paths.size() == 1 && archive::is_game_dir(o.paths[0]))) {
         GameDirOptions source = o.gameDir;
+        if (source.dir.empty()) source.dir = o.paths[0];
         source.threads = o.threads;
-        report_audit(audit_game_dir(source, o.examples), {o.gameDir.dir}, o);
+        report_audit(audit_game_dir(source, o.examples), {source.dir}, o);
         return;
     }
     std::vector<std::filesystem::path> files;
@@ -95,7 +97,8 @@ void add_audit_commands(CLI::App& app) {
         "  cases checked, exceptions and the first exceptions (binder, entry, index). Exit status 1 when\n"
         "  a rule the page states as holding everywhere (INVARIANT) fails; statistics are only reported.\n"
         "  The output is identical whatever --threads is.\n"
-        "  --game-dir GAME_DIR reads the binders from a game install's archives instead (nothing is written).\n"
+        "  --game-dir GAME_DIR (or a Game/ folder with .bhd files as the one path) reads the binders from a\n"
+        "  Sekiro / Elden Ring install's archives instead; nothing is written (docs/archives.md).\n"
         "Example: navlab audit Game/map/m10_00_00_00 --json audit.json\n"
         "         navlab audit --game-dir ~/ELDEN\\ RING/Game --json audit.json");
     auto* paths = cmd->add_option("paths", o->paths, "Binders, tagfiles or directories");

@@ -89,6 +89,9 @@ TEST_P(ArchiveCli, AuditOfInstallEqualsAuditOfUnpackedFolder) {
         run("audit --game-dir " + install_args(game) + " --json " + (dir / "install.json").string(), &text);
     const int fromFolder = run("audit " + (dir / "out").string() + " --json " + (dir / "folder.json").string(), &text);
     EXPECT_EQ(fromInstall, fromFolder);
+    // A Game/ folder given as the path is recognised and read the same way.
+    EXPECT_EQ(run("audit " + install_args(game) + " --json " + (dir / "as_path.json").string(), &text), fromInstall);
+    EXPECT_EQ(read_json(dir / "as_path.json"), read_json(dir / "install.json"));
     nlohmann::json a = read_json(dir / "install.json"), b = read_json(dir / "folder.json");
     a.erase("inputs"), b.erase("inputs");
     // Binder names differ only in their prefix: "data2:/map/..." against "<out>/map/...".
