@@ -117,6 +117,9 @@ void run_extract(const ExtractOptions& o) {
         chosen = archive::find_navmesh_binders(g);
     } else {
         for (const std::string& p : o.paths) {
+            // Paths are written below OUT_DIR: a ".." component could leave it.
+            for (const auto& part : fs::path(archive::normalize_archive_path(p)))
+                if (part == "..") throw Error("--path " + p + " has a \"..\" component");
             auto found = archive::resolve_paths(g, {p});
             if (found.empty())
                 throw Error(fmt::format("{} (hash {}) is in no {} archive of {}", archive::normalize_archive_path(p),

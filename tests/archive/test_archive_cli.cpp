@@ -78,6 +78,8 @@ TEST_P(ArchiveCli, ExtractWritesBindersByteIdentical) {
     EXPECT_EQ(read_file(one / sibling.substr(1)), padded);
     EXPECT_EQ(run("archive extract " + install_args(game) + " " + one.string() + " --path /no/such.bin", &text), 1);
     EXPECT_NE(text.find("/no/such.bin"), std::string::npos) << text;
+    EXPECT_EQ(run("archive extract " + install_args(game) + " " + one.string() + " --path /map/../../x", &text), 1);
+    EXPECT_NE(text.find("\"..\" component"), std::string::npos) << text;
 }
 
 TEST_P(ArchiveCli, AuditOfInstallEqualsAuditOfUnpackedFolder) {
