@@ -167,6 +167,11 @@ archive::GameInstall open_game_dir(const GameDirOptions& o) {
 void add_archive_commands(CLI::App& app) {
     auto* cmd = app.add_subcommand("archive", "Sekiro / Elden Ring BHD5+BDT game archives, read in place: ls, extract");
     cmd->require_subcommand(1);
+    cmd->footer(
+        "  GAME_DIR is a Sekiro or Elden Ring install's Game/ folder. The .bhd headers are RSA-decrypted with\n"
+        "  the games' public keys (bundled), the .bdt data read in place (AES ranges decrypted): no unpacking,\n"
+        "  no name list. `navlab audit --game-dir GAME_DIR` audits the navmesh binders the same way.\n"
+        "Example: navlab archive ls ~/Sekiro/Game && navlab archive extract ~/Sekiro/Game navmeshes");
 
     auto ls = std::make_shared<LsOptions>();
     auto* lsCmd = cmd->add_subcommand("ls", "List the navmesh binders (or every entry) of a game install");

@@ -122,6 +122,18 @@ TEST(ArchiveInstallDetect, ByKeyWhenNamesDoNotTell) {
     fs::copy(t.gameDir / "Data1.bhd", dir / "Game" / "Data1.bhd");
     fs::copy(t.gameDir / "Data1.bdt", dir / "Game" / "Data1.bdt");
     EXPECT_EQ(detect_game(dir / "Game", t.keysDir), Game::Sekiro);
+    // A plaintext Data1.bhd: its salt decides ("GR_" Elden Ring, "NTC_" Sekiro).
+    const auto plainDir = test::scratch_dir("archive_detect_salt");
+    for (const auto& [salt, game] : {std::pair{"GR_x", Game::EldenRing}, std::pair{"NTC_x", Game::Sekiro}}) {
+        ArchiveWriteOptions o;
+        o.game = game;
+        o.salt = salt;
+        const WrittenArchive w = write_archive({{"/a.bin", {}, {1, 2, 3}, false, true}}, o);
+        fs::create_directories(plainDir / salt);
+        write_file_atomic(plainDir / salt / "Data1.bhd", w.bhd);
+        write_file_atomic(plainDir / salt / "Data1.bdt", w.bdt);
+        EXPECT_EQ(detect_game(plainDir / salt), game) << salt;
+    }
     try {
         detect_game(dir / "Game", {});  // the bundled keys open neither game's reading of it
         FAIL();
