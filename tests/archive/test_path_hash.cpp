@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <map>
+#include <set>
 
 #include "container/archive/navmesh_search.h"
 #include "container/archive/path_hash.h"
@@ -46,4 +49,27 @@ TEST(ArchivePathHash, CandidateRule) {
     EXPECT_EQ(navmesh_binder_path(Game::Sekiro, "m10_00_00_00"), "/map/m10_00_00_00/m10_00_00_00.nvmhktbnd.dcx");
     EXPECT_EQ(navmesh_nva_path(Game::EldenRing, "m10_00_00_00"), "/map/m10/m10_00_00_00/m10_00_00_00.nva.dcx");
     EXPECT_EQ(msb_path("m10_00_00_00"), "/map/mapstudio/m10_00_00_00.msb.dcx");
+}
+
+TEST(ArchivePathHash, CandidateRuleCoversEveryRealBinderPath) {
+    // The real archive dictionaries' navmesh binder paths (shared/spec/fromsoft-navmesh-paths.txt:
+    // 10 Sekiro, 694 Elden Ring): each is a candidate id's binder path in its game's layout.
+    const std::filesystem::path list = std::filesystem::path(NAVLAB_SOURCE_DIR) / ".." / "shared" / "spec" /
+                                       "fromsoft-navmesh-paths.txt";
+    if (!std::filesystem::exists(list)) GTEST_SKIP() << list << " not found (shared specs absent)";
+    std::map<Game, std::set<std::string>> candidates;
+    for (Game g : {Game::Sekiro, Game::EldenRing})
+        for (const auto& id : navmesh_candidate_ids(g)) candidates[g].insert(navmesh_binder_path(g, id));
+    std::map<Game, int> seen;
+    Game game = Game::Sekiro;
+    for (const std::string& line : read_name_list(list)) {
+        if (line.starts_with("[sekiro]")) game = Game::Sekiro;
+        else if (line.starts_with("[eldenring]")) game = Game::EldenRing;
+        else {
+            EXPECT_TRUE(candidates[game].count(line)) << game_name(game) << " " << line;
+            ++seen[game];
+        }
+    }
+    EXPECT_EQ(seen[Game::Sekiro], 10);
+    EXPECT_EQ(seen[Game::EldenRing], 694);
 }
