@@ -12,8 +12,8 @@ void x01_vertex_w(const TagfileContext& ctx, Values& v) {
     for (std::int64_t i = 0; i < ctx.V; ++i) {
         float w = ctx.mesh.vertices[i].w;
         if (w == 1.0f) v.count("w_equal_1");
-        v.maximum("w_max", w, ctx.where("vertex", i));
-        v.minimum("w_min", w, ctx.where("vertex", i));
+        v.maximum_at("w_max", w, [&] { return ctx.where("vertex", i); });
+        v.minimum_at("w_min", w, [&] { return ctx.where("vertex", i); });
     }
 }
 
@@ -92,7 +92,7 @@ void x10_leaf_slack(const TagfileContext& ctx, Values& v) {
         double slack = 0;
         const fromsoft::Box3& box = ctx.tree->boxes[leaf.node];
         for (int k = 0; k < 3; ++k) slack = std::max({slack, lo[k] - box.min[k], box.max[k] - hi[k]});
-        v.maximum("max_leaf_box_slack_m", slack, ctx.where("face", leaf.face));
+        v.maximum_at("max_leaf_box_slack_m", slack, [&] { return ctx.where("face", leaf.face); });
     }
 }
 

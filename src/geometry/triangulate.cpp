@@ -1,5 +1,7 @@
 #include "geometry/triangulate.h"
 
+#include <cmath>
+
 namespace navlab::geometry {
 namespace {
 
@@ -74,6 +76,10 @@ Triangulation triangulate_axis_plane(const FacePlane& plane) {
     auto magnitude_greater = [&](int i, int j) {
         if (sign[i] == 0) return false;
         if (sign[j] == 0) return true;
+        // |N_i| − |N_j| through the filter first; the exact normal only when it cannot decide.
+        Approx fi = plane.normal_bound(i), fj = plane.normal_bound(j);
+        Approx d = Approx(std::fabs(fi.value), fi.error) - Approx(std::fabs(fj.value), fj.error);
+        if (d.sign_known()) return d.sign() > 0;
         if (!exact) exact = &plane.exact_normal();
         const Expansion* e[3] = {&exact->x, &exact->y, &exact->z};
         Expansion ai = sign[i] > 0 ? *e[i] : -*e[i];
