@@ -10,7 +10,10 @@ namespace {
 template <class Orient, class Droppable, class Same>
 Triangulation ear_clip(int n, bool has_plane, Orient orient, Droppable droppable, Same same) {
     Triangulation out;
-    std::vector<int> ring(n);
+    out.triangles.reserve(n > 2 ? static_cast<std::size_t>(n - 2) : 0);
+    // The shrinking ring reuses one buffer per thread: the audit triangulates every face twice.
+    thread_local std::vector<int> ring;
+    ring.resize(static_cast<std::size_t>(n));
     for (int i = 0; i < n; ++i) ring[i] = i;
     auto remove = [&](int j) { ring.erase(ring.begin() + j); };
     auto inside = [&](int a, int c, int d, int r) {
