@@ -138,6 +138,24 @@ struct TagfileAudit {
 /// @param max_examples how many first exceptions to keep per rule.
 TagfileAudit audit_tagfile(const AuditTagfile& tagfile, std::size_t max_examples);
 
+/// The merge of per-tagfile results in input order, one at a time, so a corpus run can drop
+/// each tagfile's result as soon as it is merged. merge_audit() is add() over a span.
+class AuditMerger {
+public:
+    /// @param max_examples first exceptions kept per rule.
+    explicit AuditMerger(std::size_t max_examples);
+    /// Adds the next tagfile's result (input order).
+    void add(const TagfileAudit& result);
+    /// The report; the merger is spent afterwards.
+    /// @param inputs the paths given, for the report.
+    AuditReport finish(std::vector<std::string> inputs);
+
+private:
+    AuditReport report_;
+    std::set<std::string> binders_[2];  ///< Sekiro, Elden Ring binder paths
+    std::size_t max_examples_;
+};
+
 /// Merges per-tagfile results, given in input order, into a report.
 /// @param results      audit_tagfile() of each tagfile, in input order.
 /// @param inputs       the paths given, for the report.

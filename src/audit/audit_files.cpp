@@ -51,23 +51,29 @@ AuditRun audit_files(const std::vector<std::string>& paths, const AuditFilesOpti
         sizes[i] = ec ? 0 : size;
         done.bytes_total += sizes[i];
     }
+    // Each file's results are merged as soon as every file before it is merged, then freed:
+    // memory holds the files in flight, not the whole corpus's tallies.
     std::vector<std::vector<TagfileAudit>> per_file(run.files.size());
-    std::vector<std::uint64_t> bytes(run.files.size(), 0);
+    std::vector<bool> finished(run.files.size(), false);
+    std::size_t next_to_merge = 0;
+    AuditMerger merger(options.max_examples);
     std::mutex mutex;
     parallel_for(run.files.size(), options.threads, [&](std::size_t i) {
-        per_file[i] = audit_file(run.files[i], options.max_examples, &bytes[i]);
-        if (!progress) return;
+        std::uint64_t bytes = 0;
+        std::vector<TagfileAudit> results = audit_file(run.files[i], options.max_examples, &bytes);
         std::lock_guard lock(mutex);
+        per_file[i] = std::move(results);
+        finished[i] = true;
+        run.tagfile_bytes += bytes;
+        for (; next_to_merge < finished.size() && finished[next_to_merge]; ++next_to_merge) {
+            for (const TagfileAudit& r : per_file[next_to_merge]) merger.add(r);
+            std::vector<TagfileAudit>().swap(per_file[next_to_merge]);
+        }
         ++done.files_done;
         done.bytes_done += sizes[i];
-        progress(done);
+        if (progress) progress(done);
     });
-    std::vector<TagfileAudit> results;
-    for (std::size_t i = 0; i < per_file.size(); ++i) {
-        for (auto& r : per_file[i]) results.push_back(std::move(r));
-        run.tagfile_bytes += bytes[i];
-    }
-    run.report = merge_audit(results, paths, options.max_examples);
+    run.report = merger.finish(paths);
     return run;
 }
 
