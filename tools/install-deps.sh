@@ -8,6 +8,7 @@ packages=(
   libcli11-dev libfmt-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   librecast-dev
+  libassimp-dev
 )
 # clang + compiler-rt give the libFuzzer fuzz targets (optional: NAVLAB_FUZZ=1).
 if [ "${NAVLAB_FUZZ:-0}" = 1 ]; then packages+=(clang libclang-rt-14-dev); fi

@@ -5,6 +5,8 @@
 #include <cstring>
 #include <unordered_map>
 
+#include "build/opposites.h"
+
 namespace navlab::synth {
 namespace {
 
@@ -361,24 +363,7 @@ fromsoft::NavMesh lay_out(const Work& w, const GameStyle& style, Rng& rng) {
             mesh.edges.push_back(e);
         }
     }
-    // Opposites: the two edges of different faces over the same vertex pair, linked both ways.
-    std::unordered_map<std::uint64_t, std::array<std::uint32_t, 3>> pairs;  // edge, edge, count
-    pairs.reserve(mesh.edges.size());
-    for (std::uint32_t e = 0; e < mesh.edges.size(); ++e) {
-        auto& p = pairs[edge_key(mesh.edges[e].a, mesh.edges[e].b)];
-        if (p[2] < 2) p[p[2]] = e;
-        ++p[2];
-    }
-    std::vector<std::uint32_t> owner(mesh.edges.size());
-    for (std::uint32_t f = 0; f < mesh.faces.size(); ++f)
-        for (int k = 0; k < mesh.faces[f].numEdges; ++k) owner[mesh.faces[f].startEdgeIndex + k] = f;
-    for (const auto& [key, p] : pairs) {
-        if (p[2] != 2 || owner[p[0]] == owner[p[1]]) continue;
-        mesh.edges[p[0]].oppositeEdge = p[1];
-        mesh.edges[p[0]].oppositeFace = owner[p[1]];
-        mesh.edges[p[1]].oppositeEdge = p[0];
-        mesh.edges[p[1]].oppositeFace = owner[p[0]];
-    }
+    build::link_opposites(mesh);
     for (const Point& p : w.verts) mesh.vertices.push_back({p[0], p[1], p[2], stale_w(rng, w.verts)});
     const std::uint64_t dataSeed = rng.next();
     for (std::uint16_t region : w.regions) mesh.faceData.push_back(face_data_for(region, style, dataSeed));
