@@ -96,8 +96,9 @@ PolyMesh to_world(const rcPolyMesh& pm, const rcPolyMeshDetail& dm) {
 
 /// The pipeline on a heightfield of w x h cells from bmin; `border` cells on each x/z side
 /// belong to the neighbours (0 for a whole scene).
-PolyMesh run_recast(const TriangleSoup& scene, const RecastParams& p, const float* bmin, const float* bmax, int w,
-                    int h, int border, const std::vector<AreaPrism>& volumes) {
+PolyMesh run_recast(const float* verts, int nverts, const int* tris, int ntris, const RecastParams& p,
+                    const float* bmin, const float* bmax, int w, int h, int border,
+                    const std::vector<AreaPrism>& volumes) {
     rcContext ctx(false);
     const int walkHeight = static_cast<int>(std::ceil(p.agentHeight / p.cellHeight));
     const int walkClimb = static_cast<int>(std::floor(p.agentClimb / p.cellHeight));
@@ -106,11 +107,9 @@ PolyMesh run_recast(const TriangleSoup& scene, const RecastParams& p, const floa
     RecastPtr<rcHeightfield> solid(rcAllocHeightfield());
     require(solid && rcCreateHeightfield(&ctx, *solid, w, h, bmin, bmax, p.cellSize, p.cellHeight),
             "rcCreateHeightfield");
-    std::vector<unsigned char> areas(scene.triangle_count(), 0);
-    rcMarkWalkableTriangles(&ctx, p.maxSlopeDegrees, scene.verts.data(), scene.vertex_count(), scene.tris.data(),
-                            scene.triangle_count(), areas.data());
-    require(rcRasterizeTriangles(&ctx, scene.verts.data(), scene.vertex_count(), scene.tris.data(), areas.data(),
-                                 scene.triangle_count(), *solid, walkClimb),
+    std::vector<unsigned char> areas(ntris, 0);
+    rcMarkWalkableTriangles(&ctx, p.maxSlopeDegrees, verts, nverts, tris, ntris, areas.data());
+    require(rcRasterizeTriangles(&ctx, verts, nverts, tris, areas.data(), ntris, *solid, walkClimb),
             "rcRasterizeTriangles");
     rcFilterLowHangingWalkableObstacles(&ctx, walkClimb, *solid);
     rcFilterLedgeSpans(&ctx, walkHeight, walkClimb, *solid);
@@ -147,19 +146,22 @@ PolyMesh build_recast_mesh(const TriangleSoup& scene, const RecastParams& p) {
     rcCalcBounds(scene.verts.data(), scene.vertex_count(), bmin, bmax);
     int w = 0, h = 0;
     rcCalcGridSize(bmin, bmax, p.cellSize, &w, &h);
-    return run_recast(scene, p, bmin, bmax, w, h, 0, {});
+    return run_recast(scene.verts.data(), scene.vertex_count(), scene.tris.data(), scene.triangle_count(), p, bmin,
+                      bmax, w, h, 0, {});
 }
 
-PolyMesh build_recast_tile(const TriangleSoup& scene, const RecastParams& p, const TileBox& tile,
-                           const std::vector<AreaPrism>& volumes) {
-    float sceneMin[3], sceneMax[3];
-    rcCalcBounds(scene.verts.data(), scene.vertex_count(), sceneMin, sceneMax);
+PolyMesh build_recast_tile(const TriangleSoup& scene, std::span<const int> tris, const RecastParams& p,
+                           const TileBox& tile, const std::vector<AreaPrism>& volumes) {
+    std::vector<int> indices;
+    indices.reserve(tris.size() * 3);
+    for (int t : tris) indices.insert(indices.end(), &scene.tris[t * 3], &scene.tris[t * 3] + 3);
     const float pad = static_cast<float>(tile.borderCells) * p.cellSize;
-    const float bmin[3] = {tile.minX - pad, sceneMin[1], tile.minZ - pad};
-    const float bmax[3] = {tile.maxX + pad, sceneMax[1] + p.agentHeight, tile.maxZ + pad};
+    const float bmin[3] = {tile.minX - pad, tile.minY, tile.minZ - pad};
+    const float bmax[3] = {tile.maxX + pad, tile.maxY, tile.maxZ + pad};
     const int w = static_cast<int>(std::lround((tile.maxX - tile.minX) / p.cellSize)) + 2 * tile.borderCells;
     const int h = static_cast<int>(std::lround((tile.maxZ - tile.minZ) / p.cellSize)) + 2 * tile.borderCells;
-    return run_recast(scene, p, bmin, bmax, w, h, tile.borderCells, volumes);
+    return run_recast(scene.verts.data(), scene.vertex_count(), indices.data(), static_cast<int>(tris.size()), p,
+                      bmin, bmax, w, h, tile.borderCells, volumes);
 }
 
 }  // namespace navlab::build

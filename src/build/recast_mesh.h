@@ -11,6 +11,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "build/triangle_soup.h"
@@ -45,10 +46,11 @@ struct AreaPrism {
 /// Recast's own area id of walkable cells no volume marked.
 inline constexpr std::uint8_t kWalkableArea = 63;
 
-/// One tile of a grid: its own x/z rectangle (metres) and the border Recast voxelises
-/// around it so that erosion and regions agree with the neighbours.
+/// One tile of a grid: its own x/z rectangle (metres), the scene's height range, and the
+/// border Recast voxelises around it so that erosion and regions agree with the neighbours.
 struct TileBox {
     float minX = 0, minZ = 0, maxX = 0, maxZ = 0;
+    float minY = 0, maxY = 0;
     int borderCells = 0;
 };
 
@@ -69,10 +71,11 @@ struct PolyMesh {
 /// Recast step fails.
 PolyMesh build_recast_mesh(const TriangleSoup& scene, const RecastParams& params);
 
-/// Runs Recast on one tile of `scene`: the heightfield covers the tile grown by its border on
-/// x/z and the scene's height range; the polygons are cut at the tile's edges. `volumes`
-/// mark areas after erosion. Throws navlab::Error when a Recast step fails.
-PolyMesh build_recast_tile(const TriangleSoup& scene, const RecastParams& params, const TileBox& tile,
-                           const std::vector<AreaPrism>& volumes);
+/// Runs Recast on one tile: the heightfield covers the tile grown by its border on x/z and
+/// the tile's height range; the polygons are cut at the tile's edges. Only the triangles
+/// `tris` (indices into scene.tris / 3) are rasterised. `volumes` mark areas after erosion.
+/// Throws navlab::Error when a Recast step fails.
+PolyMesh build_recast_tile(const TriangleSoup& scene, std::span<const int> tris, const RecastParams& params,
+                           const TileBox& tile, const std::vector<AreaPrism>& volumes);
 
 }  // namespace navlab::build
