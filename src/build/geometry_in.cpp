@@ -4,7 +4,11 @@
 #include <assimp/scene.h>
 
 #include <assimp/Importer.hpp>
+#include <cctype>
 #include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
 #include <fmt/format.h>
 
 #include "io/error.h"
@@ -16,8 +20,31 @@ std::string mesh_label(const aiMesh& mesh, unsigned index) {
     return mesh.mName.length > 0 ? fmt::format("mesh {} ('{}')", index, mesh.mName.C_Str()) : fmt::format("mesh {}", index);
 }
 
+/// Assimp's OBJ reader turns "nan" into 0 without a word: check the vertex lines first.
+void check_obj_numbers(const std::filesystem::path& file) {
+    std::ifstream in(file);
+    std::string line;
+    int vertex = 0;
+    for (int number = 1; std::getline(in, line); ++number) {
+        if (line.size() < 2 || line[0] != 'v' || (line[1] != ' ' && line[1] != '\t')) continue;
+        std::istringstream words(line.substr(2));
+        std::string word;
+        for (int k = 0; k < 3 && words >> word; ++k) {
+            char* end = nullptr;
+            const double v = std::strtod(word.c_str(), &end);
+            if (*end != '\0' || !std::isfinite(v))
+                throw Error(fmt::format("coordinate '{}' is not a finite number", word), kNoOffset,
+                            fmt::format("{}: line {}: vertex {}", file.string(), number, vertex));
+        }
+        ++vertex;
+    }
+}
+
 /// Appends one file's triangles to `out`; returns how many.
 int append_file(const std::filesystem::path& file, const GeometryOptions& options, TriangleSoup& out) {
+    std::string ext = file.extension().string();
+    for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (ext == ".obj") check_obj_numbers(file);
     Assimp::Importer importer;
     // Node transforms baked in, polygons triangulated, exact duplicates joined. Not
     // aiProcess_FindDegenerates: it would turn bad faces into lines silently.

@@ -176,6 +176,8 @@ BuildResult build_fromsoft(const TriangleSoup& scene, const BuildOptions& option
     std::vector<std::size_t> used;
     for (std::size_t i = 0; i < tiles.size(); ++i)
         if (!tiles[i].rings.empty()) used.push_back(i);
+    if (used.empty())
+        throw Error("no walkable face in the scene: check the bounds printed above (--up, --scale) and the agent size");
     result.tiles.resize(used.size());
     parallel_for(used.size(), options.threads, [&](std::size_t k) {
         const TileFaces& t = tiles[used[k]];

@@ -3,7 +3,7 @@
 
 #include "build/triangle_soup.h"
 
-namespace navlab::build::test {
+namespace navlab::build::scenes {
 
 /// Adds an axis-aligned box [x0,x1] x [y0,y1] x [z0,z1] (all six sides, outward facing).
 inline void add_box(TriangleSoup& s, float x0, float y0, float z0, float x1, float y1, float z1) {
@@ -62,4 +62,4 @@ inline TriangleSoup two_platforms() {
     return s;
 }
 
-}  // namespace navlab::build::test
+}  // namespace navlab::build::scenes

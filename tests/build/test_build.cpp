@@ -88,7 +88,7 @@ BuildSpec small_tiles(float tile) {
 }  // namespace
 
 TEST(Build, FlatFloorWithPillarOneTile) {
-    const BuildResult r = make(test::floor_with_pillar(20), small_tiles(32));
+    const BuildResult r = make(scenes::floor_with_pillar(20), small_tiles(32));
     ASSERT_EQ(r.tiles.size(), 1u);
     EXPECT_TRUE(failed_invariants(r).empty()) << ::testing::PrintToString(failed_invariants(r));
     expect_area_matches_recast(r);
@@ -104,7 +104,7 @@ TEST(Build, FlatFloorWithPillarOneTile) {
 }
 
 TEST(Build, FlatFloorInTilesHasCoincidentSeams) {
-    const BuildResult r = make(test::floor_with_pillar(40), small_tiles(16));
+    const BuildResult r = make(scenes::floor_with_pillar(40), small_tiles(16));
     EXPECT_EQ(r.stats.cols, 3);
     EXPECT_EQ(r.tiles.size(), 9u);
     EXPECT_TRUE(failed_invariants(r).empty()) << ::testing::PrintToString(failed_invariants(r));
@@ -132,7 +132,7 @@ TEST(Build, FlatFloorInTilesHasCoincidentSeams) {
 }
 
 TEST(Build, StairsAndBridgeAuditClean) {
-    for (const auto& scene : {test::stairs(), test::bridge_over_road()}) {
+    for (const auto& scene : {scenes::stairs(), scenes::bridge_over_road()}) {
         const BuildResult r = make(scene, small_tiles(16));
         EXPECT_TRUE(failed_invariants(r).empty()) << ::testing::PrintToString(failed_invariants(r));
         expect_area_matches_recast(r);
@@ -142,7 +142,7 @@ TEST(Build, StairsAndBridgeAuditClean) {
 }
 
 TEST(Build, BridgeKeepsBothLayers) {
-    const BuildResult r = make(test::bridge_over_road(), small_tiles(64));
+    const BuildResult r = make(scenes::bridge_over_road(), small_tiles(64));
     ASSERT_EQ(r.tiles.size(), 1u);
     // Faces under the deck (road, y 0) and on it (y 4.5) at the same x, z.
     bool road = false, deck = false;
@@ -161,7 +161,7 @@ TEST(Build, BridgeKeepsBothLayers) {
 TEST(Build, TwoPlatformsJoinedOnlyByALink) {
     BuildSpec s = small_tiles(64);
     s.links.push_back({"jump", {5, 0, 5}, {21, 0, 5}, 1, true, 20, 0x0102});
-    const BuildResult r = make(test::two_platforms(), s);
+    const BuildResult r = make(scenes::two_platforms(), s);
     ASSERT_EQ(r.tiles.size(), 1u);
     EXPECT_TRUE(failed_invariants(r).empty()) << ::testing::PrintToString(failed_invariants(r));
     const auto& m = r.tiles[0].tagfile.mesh;
@@ -181,7 +181,7 @@ TEST(Build, TwoPlatformsJoinedOnlyByALink) {
     BuildSpec oneWay = s;
     oneWay.links[0].bothWays = false;
     oneWay.links[0].flags = 52;
-    const BuildResult one = make(test::two_platforms(), oneWay);
+    const BuildResult one = make(scenes::two_platforms(), oneWay);
     EXPECT_EQ(one.stats.userEdges, 1);
     EXPECT_TRUE(failed_invariants(one).empty());
 }
@@ -190,7 +190,7 @@ TEST(Build, LinkOffTheMeshIsAnError) {
     BuildSpec s = small_tiles(64);
     s.links.push_back({"", {5, 0, 5}, {13, 0, 5}, 1, true, 20, 0x0102});
     try {
-        make(test::two_platforms(), s);
+        make(scenes::two_platforms(), s);
         FAIL() << "no error";
     } catch (const Error& e) {
         EXPECT_NE(std::string(e.what()).find("link 0"), std::string::npos) << e.what();
@@ -206,7 +206,7 @@ TEST(Build, AreaVolumeSetsFaceData) {
     v.yMin = -1, v.yMax = 1;
     v.faceData = 1 << 12;
     s.volumes.push_back(v);
-    const BuildResult r = make(test::floor_with_pillar(20), s);
+    const BuildResult r = make(scenes::floor_with_pillar(20), s);
     const auto& m = r.tiles[0].tagfile.mesh;
     int marked = 0;
     for (std::size_t f = 0; f < m.faces.size(); ++f) {
@@ -225,14 +225,14 @@ TEST(Build, AreaVolumeSetsFaceData) {
 }
 
 TEST(Build, SameBytesWhateverTheThreads) {
-    const TriangleSoup scene = test::bridge_over_road();
+    const TriangleSoup scene = scenes::bridge_over_road();
     const BuildResult a = make(scene, small_tiles(16), FromGame::EldenRing, 1);
     const BuildResult b = make(scene, small_tiles(16), FromGame::EldenRing, 2);
     EXPECT_EQ(a.binder, b.binder);
 }
 
 TEST(Build, SekiroHasClusterGraphs) {
-    const BuildResult r = make(test::floor_with_pillar(40), small_tiles(16), FromGame::Sekiro);
+    const BuildResult r = make(scenes::floor_with_pillar(40), small_tiles(16), FromGame::Sekiro);
     EXPECT_TRUE(failed_invariants(r).empty()) << ::testing::PrintToString(failed_invariants(r));
     for (const auto& t : r.tiles) {
         EXPECT_EQ(t.tagfile.sdkVersion, 20160200u);
@@ -244,7 +244,7 @@ TEST(Build, SekiroHasClusterGraphs) {
 
 TEST(Build, BinderReadsBackInEveryCompression) {
     for (Compression c : {Compression::Dflt, Compression::Zstd, Compression::Krak}) {
-        const BuildResult r = make(test::floor_with_pillar(40), small_tiles(16), FromGame::EldenRing, 1, c);
+        const BuildResult r = make(scenes::floor_with_pillar(40), small_tiles(16), FromGame::EldenRing, 1, c);
         const dcx::Header h = dcx::read_header(r.binder);
         if (c == Compression::Krak) {
             EXPECT_EQ(h.variant, dcx::Variant::Krak);
