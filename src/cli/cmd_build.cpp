@@ -7,9 +7,11 @@
 #include <nlohmann/json.hpp>
 
 #include "build/geometry_in.h"
+#include "build/igi_graph_in.h"
 #include "build/pipeline.h"
 #include "build/replace.h"
 #include "cli/commands.h"
+#include "formats/igi/graph_io.h"
 #include "io/error.h"
 #include "io/file.h"
 
@@ -123,6 +125,31 @@ void add_build_commands(CLI::App& app) {
     cmd->add_option("--threads", args->threads, "Worker threads (0 = all cores)");
     cmd->add_option("--json", args->json, "Also write the figures as JSON to this file");
     cmd->callback([args] { run_build(*args); });
+
+    // `igi build` joins the igi command (registered before this one).
+    if (CLI::App* igi = app.get_subcommand("igi")) {
+        struct IgiArgs {
+            std::string json, out;
+        };
+        auto iargs = std::make_shared<IgiArgs>();
+        auto* ib = igi->add_subcommand("build", "Make a graph<id>.dat from GRAPH.json with a fresh route table");
+        ib->footer(
+            "  GRAPH.json: {\"max_nodes\": N, \"nodes\": [{\"id\", \"position\": [x,y,z], \"radius\", \"material\",\n"
+            "  \"criteria\", \"gamma\"}], \"links\": [{\"from\", \"to\", \"type\"}]} (docs/build.md). Output: the named\n"
+            "  variant in the retail field order, its N x N route table computed (shortest paths), so that\n"
+            "  `navlab igi check` passes.\n"
+            "Example: navlab igi build graph.json -o graph8.dat");
+        ib->add_option("graph", iargs->json, "GRAPH.json")->required();
+        ib->add_option("-o,--out", iargs->out, "Output graph<id>.dat")->required();
+        ib->callback([iargs] {
+            const auto text = read_file(iargs->json);
+            const igi::Graph g = build::graph_from_json(std::string(text.begin(), text.end()), iargs->json);
+            const auto bytes = igi::write_graph(g, igi::Layout::Retail);
+            write_file_atomic(iargs->out, bytes);
+            fmt::print("{} nodes, {} links, nMaxNodes {}, route table {} entries; wrote {} ({} bytes)\n", g.nodes.size(),
+                       g.links.size(), g.max_nodes, g.routes.size(), iargs->out, bytes.size());
+        });
+    }
 
     struct ReplaceArgs {
         std::string binder, entry, file, out;
