@@ -134,32 +134,29 @@ std::vector<std::vector<UserEdgeIn>> place_links(const std::vector<TileFaces>& t
 
 }  // namespace
 
-BuildResult build_fromsoft(const TriangleSoup& scene, const BuildOptions& options) {
-    const BuildSpec& spec = options.spec;
-    validate_build_spec(spec, "BUILD.json");
-    if (options.game == FromGame::Sekiro && !spec.links.empty())
-        throw Error("Sekiro meshes carry no user edges (rule R74): remove the links or build for eldenring", kNoOffset,
-                    "BUILD.json: links");
+TiledFaces build_tiles(const TriangleSoup& scene, const BuildSpec& spec, unsigned threads, int maxCorners,
+                       std::vector<StageTime>& stages) {
     if (scene.triangle_count() == 0) throw Error("the scene has no triangle");
-    BuildResult result;
-    Stopwatch clock(result.stages);
+    Stopwatch clock(stages);
     const RecastParams rp = recast_params(spec);
     float minY = 0, maxY = 0;
-    const TileGrid grid = make_grid(scene, spec, minY, maxY);
+    TiledFaces out;
+    out.grid = make_grid(scene, spec, minY, maxY);
+    const TileGrid& grid = out.grid;
     const int border = static_cast<int>(std::ceil(spec.agentRadius / spec.cellSize)) + 3;
     const auto buckets = bucket_triangles(scene, grid, static_cast<float>(border) * spec.cellSize);
     const auto prisms = area_prisms(spec);
     clock.lap("tiling");
 
-    std::vector<TileFaces> tiles(buckets.size());
-    parallel_for(tiles.size(), options.threads, [&](std::size_t i) {
+    out.tiles.resize(buckets.size());
+    parallel_for(out.tiles.size(), threads, [&](std::size_t i) {
         const int tx = static_cast<int>(i % grid.cols), tz = static_cast<int>(i / grid.cols);
-        TileFaces& t = tiles[i];
+        TileFaces& t = out.tiles[i];
         if (!buckets[i].empty()) {
             TileBox box{grid.line_x(tx), grid.line_z(tz), grid.line_x(tx + 1), grid.line_z(tz + 1), minY, maxY, border};
             try {
                 t = merge_detail_triangles(build_recast_tile(scene, buckets[i], rp, box, prisms), spec.mergeOffPlane,
-                                           kMaxFaceCorners - 4);  // room for seam corners
+                                           std::max(3, maxCorners - 4));
             } catch (Error& e) {
                 throw e.in(fmt::format("tile ({}, {})", tx, tz));
             }
@@ -168,10 +165,23 @@ BuildResult build_fromsoft(const TriangleSoup& scene, const BuildOptions& option
         snap_to_tile_lines(t, grid, spec.cellSize * 0.01f);
     });
     clock.lap("recast + merge");
-
-    result.stats.seams = stitch_seams(tiles, grid, spec.agentClimb);
+    out.seams = stitch_seams(out.tiles, grid, spec.agentClimb);
     clock.lap("seams");
+    return out;
+}
 
+BuildResult build_fromsoft(const TriangleSoup& scene, const BuildOptions& options) {
+    const BuildSpec& spec = options.spec;
+    validate_build_spec(spec, "BUILD.json");
+    if (options.game == FromGame::Sekiro && !spec.links.empty())
+        throw Error("Sekiro meshes carry no user edges (rule R74): remove the links or build for eldenring", kNoOffset,
+                    "BUILD.json: links");
+    BuildResult result;
+    TiledFaces tiled = build_tiles(scene, spec, options.threads, kMaxFaceCorners, result.stages);
+    const TileGrid& grid = tiled.grid;
+    const std::vector<TileFaces>& tiles = tiled.tiles;
+    result.stats.seams = tiled.seams;
+    Stopwatch clock(result.stages);
     const auto links = place_links(tiles, grid, spec);
     std::vector<std::size_t> used;
     for (std::size_t i = 0; i < tiles.size(); ++i)

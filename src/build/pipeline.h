@@ -57,6 +57,20 @@ struct BuildResult {
     std::vector<StageTime> stages;
 };
 
+/// The scene cut into tiles, each with its merged faces, seams stitched.
+struct TiledFaces {
+    TileGrid grid;
+    std::vector<TileFaces> tiles;  ///< indexed by grid.index(tx, tz), empty tiles included
+    SeamReport seams;
+};
+
+/// Recast per tile (parallel), faces merged (up to `maxCorners - 4` corners, so seam
+/// stitching has room; 3 keeps Recast's detail triangles), border vertices snapped and seams
+/// stitched. Appends stage times to `stages`. Throws navlab::Error naming the tile when
+/// Recast fails.
+TiledFaces build_tiles(const TriangleSoup& scene, const BuildSpec& spec, unsigned threads, int maxCorners,
+                       std::vector<StageTime>& stages);
+
 /// Builds the binder. Throws navlab::Error for a Recast failure, a link whose end is off
 /// the mesh or crosses tiles, and a tile beyond a field's limit (with a tile size to try).
 BuildResult build_fromsoft(const TriangleSoup& scene, const BuildOptions& options);

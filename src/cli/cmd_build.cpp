@@ -6,6 +6,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "build/farcry2_out.h"
 #include "build/geometry_in.h"
 #include "build/igi_graph_in.h"
 #include "build/pipeline.h"
@@ -55,11 +56,30 @@ nlohmann::json stats_json(const build::BuildResult& r, const build::LoadedGeomet
             {"seconds", stages}};
 }
 
+void print_stages(const std::vector<build::StageTime>& stages) {
+    std::string times;
+    for (const auto& st : stages) times += fmt::format("{}{} {:.2f} s", times.empty() ? "" : ", ", st.stage, st.seconds);
+    fmt::print("time: {}\n", times);
+}
+
+void write_farcry2(const BuildArgs& a, const build::LoadedGeometry& g, const build::BuildSpec& spec, double load) {
+    build::Fc2Result r = build::build_farcry2(g.soup, spec, a.threads);
+    r.stages.insert(r.stages.begin(), {"load", load});
+    // Everything was made in memory first: an error above leaves the folder untouched.
+    std::filesystem::create_directories(a.out);
+    for (const auto& f : r.files) write_file_atomic(std::filesystem::path(a.out) / f.name, f.bytes);
+    fmt::print("{} sector file(s) + {}: {} triangles, {} same-sector and {} cross-sector links\n", r.files.size() - 1,
+               r.files[0].name, r.triangles, r.sameSectorLinks, r.crossSectorLinks);
+    fmt::print("seams: {} edge pairs coincide, {} border edges without a partner\n", r.seams.seamEdges, r.seams.unmatchedEdges);
+    if (!r.warnings.empty()) fmt::print("note: {} (and {} more sectors)\n", r.warnings[0], r.warnings.size() - 1);
+    print_stages(r.stages);
+    fmt::print("wrote {}\n", a.out);
+}
+
 void run_build(const BuildArgs& a) {
-    build::FromGame game;
-    if (a.game == "eldenring") game = build::FromGame::EldenRing;
-    else if (a.game == "sekiro") game = build::FromGame::Sekiro;
-    else throw Error("--game '" + a.game + "': eldenring or sekiro (farcry2 is not built yet)");
+    build::FromGame game = build::FromGame::EldenRing;
+    if (a.game == "sekiro") game = build::FromGame::Sekiro;
+    else if (a.game != "eldenring" && a.game != "farcry2") throw Error("--game '" + a.game + "': eldenring, sekiro or farcry2");
     build::BuildOptions o;
     o.game = game;
     o.compression = build::parse_compression(a.dcx);
@@ -81,6 +101,7 @@ void run_build(const BuildArgs& a) {
                g.soup.triangle_count(), files.size(), g.min[0], g.min[1], g.min[2], g.max[0], g.max[1], g.max[2],
                g.max[0] - g.min[0], g.max[1] - g.min[1], g.max[2] - g.min[2]);
     std::fflush(stdout);
+    if (a.game == "farcry2") return write_farcry2(a, g, o.spec, load);
     build::BuildResult r = build::build_fromsoft(g.soup, o);
     r.stages.insert(r.stages.begin(), {"load", load});
     write_file_atomic(a.out, r.binder);
@@ -94,9 +115,7 @@ void run_build(const BuildArgs& a) {
                s.recastArea > 0 ? 100 * (s.faceArea / s.recastArea - 1) : 0.0);
     fmt::print("seams: {} edge pairs coincide, {} border edges without a partner, {} vertices moved, {} inserted\n",
                s.seams.seamEdges, s.seams.unmatchedEdges, s.seams.movedVertices, s.seams.insertedVertices);
-    std::string times;
-    for (const auto& st : r.stages) times += fmt::format("{}{} {:.2f} s", times.empty() ? "" : ", ", st.stage, st.seconds);
-    fmt::print("time: {}\n", times);
+    print_stages(r.stages);
     fmt::print("wrote {} ({} bytes)\n", a.out, r.binder.size());
     if (!a.json.empty()) write_file_atomic(a.json, stats_json(r, g).dump(2) + "\n");
 }
@@ -110,13 +129,14 @@ void add_build_commands(CLI::App& app) {
         "  Input: OBJ, glTF/GLB, PLY or FBX files (Assimp), merged into one scene, y up and metres unless\n"
         "  --up z / --scale say otherwise. The scene's bounds and triangle count are printed first.\n"
         "  Output: one .nvmhktbnd.dcx binder: one Havok tagfile per tile (hkaiNavMesh + Elden Ring AABB-tree\n"
-        "  mediator or Sekiro cluster graph), FromSoftware member names and ids for --map.\n"
+        "  mediator or Sekiro cluster graph), FromSoftware member names and ids for --map. Far Cry 2:\n"
+        "  a folder with nv.nvm and one nv_<id>.nvm per 64 m sector, cross-sector links filled in.\n"
         "  BUILD.json (--spec; docs/build.md): agent size, cell and tile size, map, area volumes (faceData),\n"
         "  links (user edges), aabb margin. Same input, same bytes, whatever --threads.\n"
         "Example: navlab build level.obj --game eldenring --map m10_00_00_00 -o m10_00_00_00.nvmhktbnd.dcx");
     cmd->add_option("geometry", args->geometry, "Geometry files (OBJ, glTF/GLB, PLY, FBX)")->required();
-    cmd->add_option("--game", args->game, "eldenring or sekiro")->capture_default_str();
-    cmd->add_option("-o,--out", args->out, "Output binder (.nvmhktbnd.dcx)")->required();
+    cmd->add_option("--game", args->game, "eldenring, sekiro or farcry2")->capture_default_str();
+    cmd->add_option("-o,--out", args->out, "Output binder (.nvmhktbnd.dcx); Far Cry 2: output folder")->required();
     cmd->add_option("--map", args->map, "Map name mAA_BB_CC_DD (default m10_00_00_00, or the spec's)");
     cmd->add_option("--spec", args->spec, "BUILD.json with the build settings");
     cmd->add_option("--dcx", args->dcx, "krak (stored Kraken blocks), dflt or zstd")->capture_default_str();

@@ -9,13 +9,17 @@
 #include "audit/audit.h"
 #include "audit/audit_load.h"
 #include "audit/audit_rules.h"
+#include "build/farcry2_out.h"
 #include "build/pipeline.h"
 #include "build/scenes.h"
 #include "codec/dcx.h"
 #include "container/bnd4.h"
 #include "formats/fromsoft/aabb_tree6.h"
 #include "formats/fromsoft/nav_tagfile.h"
+#include "formats/farcry2/world.h"
 #include "io/error.h"
+#include "io/file.h"
+#include "support/samples.h"
 #include "synth/scene.h"
 
 using namespace navlab;
@@ -275,4 +279,25 @@ TEST(Build, SynthTerrainInTilesAuditsClean) {
     std::printf("terrain: %zu tiles, %lld faces, seams %d matched / %d unmatched, %d moved, %d inserted\n",
                 r.tiles.size(), static_cast<long long>(r.stats.faces), r.stats.seams.seamEdges,
                 r.stats.seams.unmatchedEdges, r.stats.seams.movedVertices, r.stats.seams.insertedVertices);
+}
+
+TEST(Build, FarCry2SectorsCheckCleanWithCrossSectorLinks) {
+    const auto dir = navlab::test::scratch_dir("fc2_build");
+    const Fc2Result r = build_farcry2(scenes::floor_with_pillar(100), BuildSpec{}, 2);
+    ASSERT_EQ(r.files.size(), 1u + 4u);  // 2 x 2 sectors of 64 m
+    EXPECT_EQ(r.files[0].name, "nv.nvm");
+    EXPECT_EQ(r.crossSectorLinks, 8);  // 4 seam edges of a flat floor, both ways
+    for (const auto& f : r.files) write_file_atomic(dir / f.name, f.bytes);
+    const farcry2::World world = farcry2::load_world(dir, 1);
+    ASSERT_TRUE(world.failures.empty());
+    const farcry2::CheckReport check = farcry2::check_world(world, 1);
+    EXPECT_TRUE(check.ok()) << (check.findings.empty() ? "" : check.findings[0].message);
+    EXPECT_EQ(check.stats.broken_links, 0u);
+    EXPECT_EQ(check.stats.cross_sector_links, static_cast<std::size_t>(r.crossSectorLinks));
+    EXPECT_EQ(check.stats.triangles, static_cast<std::size_t>(r.triangles));
+    // Same bytes whatever the threads.
+    const Fc2Result one = build_farcry2(scenes::floor_with_pillar(100), BuildSpec{}, 1);
+    for (std::size_t i = 0; i < r.files.size(); ++i) EXPECT_EQ(one.files[i].bytes, r.files[i].bytes);
+    std::string log;
+    EXPECT_EQ(navlab::test::run_command(navlab::test::navlab_binary() + " fc2 check " + dir.string(), &log), 0) << log;
 }
