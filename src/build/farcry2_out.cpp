@@ -140,7 +140,7 @@ Fc2Result build_farcry2(const TriangleSoup& scene, BuildSpec spec, unsigned thre
         }
         farcry2::WrittenSector w = farcry2::write_sector(f);
         sectorFiles[si] = {farcry2::sector_file_name(s.id, farcry2::SectorNaming::Satellite), std::move(w.bytes)};
-        for (auto& m : w.warnings) warnings[si].push_back(fmt::format("sector {}: {}", s.id, m));
+        for (auto& m : w.warnings) warnings[si].push_back(std::move(m));
     });
     farcry2::LevelFile level = farcry2::header_only_level(farcry2::kGridColumns, static_cast<std::uint32_t>(g.rows));
     result.files.push_back({std::string(farcry2::kLevelFileName), farcry2::write_level(level)});

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "build/opposites.h"
+#include "build/tile_faces.h"
 
 namespace navlab::synth {
 namespace {
@@ -133,15 +134,6 @@ EdgeMap edge_map(const std::vector<Ring>& rings, const std::vector<char>* alive 
     return map;
 }
 
-/// Joins ring b into ring a across their one shared edge u->v (in a) / v->u (in b).
-Ring join(const Ring& a, std::size_t ia, const Ring& b, std::size_t jb) {
-    Ring out;
-    const std::size_t na = a.size(), nb = b.size();
-    for (std::size_t k = 1; k <= na; ++k) out.push_back(a[(ia + k) % na]);        // v ... u
-    for (std::size_t k = 2; k < nb; ++k) out.push_back(b[(jb + k) % nb]);         // after u, before v
-    return out;
-}
-
 /// Whether a ring is simple in its own (Newell) plane: no two edges cross or touch there
 /// (a small tolerance keeps clear of near-misses). Faces bent over a step can fold in that
 /// plane though simple from above, and ear clipping in the Newell plane (the audit's
@@ -242,7 +234,7 @@ void merge_faces(Work& w, int merges, int maxEdges, double nonConvexShare, float
         auto jt = std::find(b.begin(), b.end(), v);
         std::size_t jb = static_cast<std::size_t>(jt - b.begin());
         if (shared != 2 || b[(jb + 1) % b.size()] != u) continue;
-        Ring joined = join(a, ia, b, jb);
+        Ring joined = build::join_rings(a, ia, b, jb);
         if (w.off_plane(joined) > maxOffPlane * 0.5) continue;  // keep room for the pushed corners
         if (!simple_in_own_plane(w, joined)) continue;
         const bool isConcave = !convex_from_above(w, joined);
