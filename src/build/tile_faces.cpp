@@ -31,6 +31,34 @@ bool convex_from_above(const std::vector<std::array<float, 3>>& verts, const std
     return true;
 }
 
+bool convex_in_own_plane(const std::vector<std::array<float, 3>>& verts, const std::vector<int>& ring) {
+    const std::size_t count = ring.size();
+    double n[3] = {0, 0, 0};
+    for (std::size_t k = 0; k < count; ++k) {
+        const auto& p = verts[ring[k]];
+        const auto& q = verts[ring[(k + 1) % count]];
+        n[0] += static_cast<double>(p[1]) * q[2] - static_cast<double>(p[2]) * q[1];
+        n[1] += static_cast<double>(p[2]) * q[0] - static_cast<double>(p[0]) * q[2];
+        n[2] += static_cast<double>(p[0]) * q[1] - static_cast<double>(p[1]) * q[0];
+    }
+    const double len = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    if (len == 0) return false;
+    for (std::size_t k = 0; k < count; ++k) {
+        const auto& a = verts[ring[k]];
+        const auto& b = verts[ring[(k + 1) % count]];
+        const auto& c = verts[ring[(k + 2) % count]];
+        double u[3], v[3];
+        for (int i = 0; i < 3; ++i) u[i] = static_cast<double>(b[i]) - a[i], v[i] = static_cast<double>(c[i]) - b[i];
+        const double turn = ((u[1] * v[2] - u[2] * v[1]) * n[0] + (u[2] * v[0] - u[0] * v[2]) * n[1] +
+                             (u[0] * v[1] - u[1] * v[0]) * n[2]) / len;
+        const double scale = std::sqrt((u[0] * u[0] + u[1] * u[1] + u[2] * u[2]) * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]));
+        // Strictly convex corners only: a straight corner in the face's own plane is where the
+        // audit's ear clipping (in that plane) finds no ear on bent faces.
+        if (turn <= 1e-3 * scale) return false;
+    }
+    return true;
+}
+
 double ring_off_plane(const std::vector<std::array<float, 3>>& verts, const std::vector<int>& ring) {
     double n[3] = {0, 0, 0}, c[3] = {0, 0, 0};
     const std::size_t count = ring.size();
@@ -81,7 +109,7 @@ void merge_group(const PolyMesh& mesh, const std::vector<int>& group, double max
             if (b[(jb + 1) % b.size()] != u) continue;
             std::vector<int> joined = join_rings(a, k, b, jb);
             if (static_cast<int>(joined.size()) > maxCorners || !convex_from_above(mesh.verts, joined) ||
-                ring_off_plane(mesh.verts, joined) > maxOffPlane)
+                !convex_in_own_plane(mesh.verts, joined) || ring_off_plane(mesh.verts, joined) > maxOffPlane)
                 continue;
             owner.erase({u, v}), owner.erase({v, u});
             for (std::size_t m = 0; m < b.size(); ++m) {

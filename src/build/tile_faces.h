@@ -31,12 +31,18 @@ std::vector<int> join_rings(const std::vector<int>& a, std::size_t ia, const std
 /// allowed (they come from Recast's edge samples) but no corner turning back.
 bool convex_from_above(const std::vector<std::array<float, 3>>& verts, const std::vector<int>& ring);
 
+/// Whether a ring turns the same way at every corner in its own (Newell) plane, each turn
+/// strictly (sine of the turn above 1e-3): then ear clipping in that plane, as the audit
+/// does it, finds an ear at every step and never turns a triangle against the face, even on
+/// bent faces of steep slopes that are convex seen from above.
+bool convex_in_own_plane(const std::vector<std::array<float, 3>>& verts, const std::vector<int>& ring);
+
 /// Largest distance of a ring's corners from its Newell plane (through the corner
 /// centroid), metres; 0 when the ring has no normal.
 double ring_off_plane(const std::vector<std::array<float, 3>>& verts, const std::vector<int>& ring);
 
 /// Merges the detail triangles of each Recast polygon greedily (in triangle order) into as few
-/// faces as possible, each convex from above, within `maxOffPlane` of its plane and of at
+/// faces as possible, each convex from above and strictly convex in its own plane, within `maxOffPlane` of its plane and of at
 /// most `maxCorners` corners. Vertices are kept as they are.
 TileFaces merge_detail_triangles(const PolyMesh& mesh, double maxOffPlane, int maxCorners);
 

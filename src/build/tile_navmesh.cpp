@@ -35,19 +35,26 @@ bool inside_from_above(const TileFaces& t, const std::vector<int>& ring, float x
     return true;
 }
 
-void check_limits(const fromsoft::NavMesh& mesh, FromGame game, const BuildSpec& spec, const std::string& label) {
-    constexpr std::size_t kTreeFaces = 0x7FFFFF;
-    if (game == FromGame::EldenRing && mesh.faces.size() > kTreeFaces) {
-        const double shrink = std::sqrt(static_cast<double>(kTreeFaces) / static_cast<double>(mesh.faces.size()));
-        throw Error(fmt::format("{} faces: the AABB tree's face index holds {} (23 bits); try tile_size {} m", mesh.faces.size(),
-                                kTreeFaces, std::floor(spec.tileSize * shrink / spec.cellSize * 0.9) * spec.cellSize),
-                    kNoOffset, label);
-    }
-    if (mesh.edges.size() > 0x7FFFFFFF || mesh.vertices.size() > 0x7FFFFFFF)
-        throw Error("more than 2^31 − 1 edges or vertices (int32 indices); use a smaller tile_size", kNoOffset, label);
-}
-
 }  // namespace
+
+void check_tile_limits(const TileCounts& counts, FromGame game, const BuildSpec& spec, const std::string& label) {
+    // Sekiro's clusterIndex (int16) is checked while the clusters grow (grow_clusters).
+    auto smaller_tile = [&](double limit, double count) {
+        // Faces grow with the tile's area: shrink the edge by the square root, 10 % to spare.
+        const double cells = std::floor(spec.tileSize * std::sqrt(limit / count) * 0.9 / spec.cellSize);
+        return std::max(8.0, cells) * spec.cellSize;
+    };
+    if (game == FromGame::EldenRing && counts.faces > kMaxTreeFaces)
+        throw Error(fmt::format("{} faces: the AABB tree's face index holds {} (23 bits); try \"tile_size\": {}", counts.faces,
+                                kMaxTreeFaces, smaller_tile(kMaxTreeFaces, static_cast<double>(counts.faces))),
+                    kNoOffset, label);
+    constexpr std::size_t kInt32 = 0x7FFFFFFF;
+    if (counts.edges > kInt32 || counts.vertices > kInt32)
+        throw Error(fmt::format("{} edges, {} vertices: indices are int32; try \"tile_size\": {}", counts.edges,
+                                counts.vertices,
+                                smaller_tile(kInt32, static_cast<double>(std::max(counts.edges, counts.vertices)))),
+                    kNoOffset, label);
+}
 
 float face_height_at(const TileFaces& t, int face, float x, float z) {
     const auto& ring = t.rings[face];
@@ -145,7 +152,7 @@ fromsoft::NavTagfile make_tile_tagfile(const TileFaces& tile, FromGame game, con
         mesh.edges.push_back(e);
         mesh.edgeData.push_back(static_cast<std::int32_t>(u.edgeData));
     }
-    check_limits(mesh, game, spec, label);
+    check_tile_limits({mesh.faces.size(), mesh.edges.size(), mesh.vertices.size()}, game, spec, label);
 
     const float margin = stored_margin(game, spec.aabbMargin);
     if (!mesh.vertices.empty()) {

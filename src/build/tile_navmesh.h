@@ -35,6 +35,19 @@ float face_height_at(const TileFaces& tile, int face, float x, float z);
 /// Sekiro faces per cluster the page's counts give (279,053 faces, 20,803 nodes).
 inline constexpr double kSekiroFacesPerCluster = 279053.0 / 20803.0;
 
+/// Largest face count of an Elden Ring mesh: a tree leaf stores the face index in 23 bits.
+inline constexpr std::size_t kMaxTreeFaces = 0x7FFFFF;
+
+/// What a tile's mesh holds, for the field limits.
+struct TileCounts {
+    std::size_t faces = 0, edges = 0, vertices = 0;
+};
+
+/// Throws navlab::Error naming `label` with the count, the limit and a tile_size to try when
+/// a count passes a field: Elden Ring faces above kMaxTreeFaces, edges or vertices above
+/// int32.
+void check_tile_limits(const TileCounts& counts, FromGame game, const BuildSpec& spec, const std::string& label);
+
 /// Builds the tagfile of one tile.
 /// @param label   "tile (tx, tz)" for error messages.
 /// Throws navlab::Error (naming the tile and suggesting a smaller tile_size) when a count

@@ -30,12 +30,13 @@ inline TriangleSoup floor_with_pillar(float size) {
     return s;
 }
 
-/// A floor [0,30]x[0,10] at y 0 and a flight of 10 steps of 0.25 m up to a landing at 2.5 m.
+/// A floor [0,10]x[0,10] at y 0, a flight of 10 steps (0.2 m rise, 0.5 m run: one step per
+/// 0.5 m cell, each below the 0.45 m climb) and a landing at 2 m from x 15 to 30.
 inline TriangleSoup stairs() {
     TriangleSoup s;
     add_box(s, 0, -0.5f, 0, 10, 0, 10);
-    for (int i = 0; i < 10; ++i) add_box(s, 10 + i * 0.4f, -0.5f, 0, 10 + (i + 1) * 0.4f, 0.25f * (i + 1), 10);
-    add_box(s, 14, -0.5f, 0, 30, 2.5f, 10);
+    for (int i = 0; i < 10; ++i) add_box(s, 10 + i * 0.5f, -0.5f, 0, 10 + (i + 1) * 0.5f, 0.2f * (i + 1), 10);
+    add_box(s, 15, -0.5f, 0, 30, 2.0f, 10);
     return s;
 }
 

@@ -11,10 +11,12 @@
 #include "audit/audit_rules.h"
 #include "build/farcry2_out.h"
 #include "build/pipeline.h"
+#include "build/tile_navmesh.h"
 #include "build/scenes.h"
 #include "codec/dcx.h"
 #include "container/bnd4.h"
 #include "formats/fromsoft/aabb_tree6.h"
+#include "formats/fromsoft/cluster_graph.h"
 #include "formats/fromsoft/nav_tagfile.h"
 #include "formats/farcry2/world.h"
 #include "io/error.h"
@@ -267,11 +269,11 @@ TEST(Build, BinderReadsBackInEveryCompression) {
 
 TEST(Build, SynthTerrainInTilesAuditsClean) {
     synth::SceneParams sp;
-    sp.size = 64;
-    sp.buildings = 3;
+    sp.size = 96;
+    sp.buildings = 8;
     sp.bridges = 1;
     sp.rocks = 8;
-    const BuildResult r = make(synth::make_scene(sp, 3), small_tiles(16));
+    const BuildResult r = make(synth::make_scene(sp, 3), small_tiles(24));
     EXPECT_TRUE(failed_invariants(r).empty()) << ::testing::PrintToString(failed_invariants(r));
     expect_area_matches_recast(r);
     EXPECT_GT(r.stats.seams.seamEdges, 20);
@@ -300,4 +302,79 @@ TEST(Build, FarCry2SectorsCheckCleanWithCrossSectorLinks) {
     for (std::size_t i = 0; i < r.files.size(); ++i) EXPECT_EQ(one.files[i].bytes, r.files[i].bytes);
     std::string log;
     EXPECT_EQ(navlab::test::run_command(navlab::test::navlab_binary() + " fc2 check " + dir.string(), &log), 0) << log;
+}
+
+TEST(Build, FieldLimitsSuggestATileSize) {
+    BuildSpec s;
+    s.tileSize = 256;
+    try {
+        check_tile_limits({kMaxTreeFaces + 1000, 10, 10}, FromGame::EldenRing, s, "tile (0, 0)");
+        FAIL() << "no error";
+    } catch (const Error& e) {
+        const std::string m = e.what();
+        EXPECT_NE(m.find("tile (0, 0)"), std::string::npos) << m;
+        EXPECT_NE(m.find("23 bits"), std::string::npos) << m;
+        EXPECT_NE(m.find("\"tile_size\": 230"), std::string::npos) << m;  // 256 x sqrt(limit/count) x 0.9
+    }
+    EXPECT_NO_THROW(check_tile_limits({kMaxTreeFaces, 10, 10}, FromGame::EldenRing, s, "t"));
+    EXPECT_NO_THROW(check_tile_limits({kMaxTreeFaces + 1, 10, 10}, FromGame::Sekiro, s, "t"));
+    EXPECT_THROW(check_tile_limits({1, 0x80000000ull, 10}, FromGame::Sekiro, s, "t"), Error);
+}
+
+namespace {
+
+/// Faces reachable from `from` across opposites (regular edges, and user edges when asked).
+std::set<std::uint32_t> reachable(const fromsoft::NavMesh& m, std::uint32_t from, bool userEdges) {
+    std::set<std::uint32_t> seen{from};
+    std::vector<std::uint32_t> todo{from};
+    while (!todo.empty()) {
+        const auto f = todo.back();
+        todo.pop_back();
+        const auto& face = m.faces[f];
+        std::vector<std::uint32_t> edges;
+        for (int k = 0; k < face.numEdges; ++k) edges.push_back(face.startEdgeIndex + k);
+        if (userEdges)
+            for (int k = 0; k < face.numUserEdges; ++k) edges.push_back(face.startUserEdgeIndex + k);
+        for (auto e : edges) {
+            const auto g = m.edges[e].oppositeFace;
+            if (g != fromsoft::kNoOpposite && seen.insert(g).second) todo.push_back(g);
+        }
+    }
+    return seen;
+}
+
+/// The face whose corner centroid is nearest (x, y, z).
+std::uint32_t face_near(const fromsoft::NavMesh& m, float x, float y, float z) {
+    std::uint32_t best = 0;
+    double bestD = 1e30;
+    for (std::uint32_t f = 0; f < m.faces.size(); ++f) {
+        const auto c = fromsoft::face_centre(m, f);
+        const double d = (c.x - x) * (c.x - x) + (c.y - y) * (c.y - y) + (c.z - z) * (c.z - z);
+        if (d < bestD) bestD = d, best = f;
+    }
+    return best;
+}
+
+}  // namespace
+
+TEST(Build, PathsExistWhereTheSceneConnects) {
+    // Two platforms: only the link joins them.
+    BuildSpec s = small_tiles(64);
+    s.links.push_back({"jump", {5, 0, 5}, {21, 0, 5}, 1, true, 20, 0x0102});
+    const BuildResult platforms = make(scenes::two_platforms(), s);
+    const auto& m = platforms.tiles[0].tagfile.mesh;
+    const auto west = face_near(m, 5, 0, 5), east = face_near(m, 21, 0, 5);
+    EXPECT_FALSE(reachable(m, west, false).count(east));
+    EXPECT_TRUE(reachable(m, west, true).count(east));
+    // The bridge: south and north ends meet over the deck; the road below stays apart.
+    const BuildResult bridge = make(scenes::bridge_over_road(), small_tiles(64));
+    const auto& b = bridge.tiles[0].tagfile.mesh;
+    const auto south = face_near(b, 20, 0, -10), north = face_near(b, 20, 0, 42), road = face_near(b, 4, 0, 16);
+    const auto fromSouth = reachable(b, south, false);
+    EXPECT_TRUE(fromSouth.count(north));
+    EXPECT_FALSE(fromSouth.count(road));
+    // Stairs: the floor reaches the landing 2 m up.
+    const BuildResult stairs = make(scenes::stairs(), small_tiles(64));
+    const auto& st = stairs.tiles[0].tagfile.mesh;
+    EXPECT_TRUE(reachable(st, face_near(st, 2, 0, 5), false).count(face_near(st, 25, 2.0f, 5)));
 }
