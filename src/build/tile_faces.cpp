@@ -31,17 +31,26 @@ bool convex_from_above(const std::vector<std::array<float, 3>>& verts, const std
     return true;
 }
 
-bool convex_in_own_plane(const std::vector<std::array<float, 3>>& verts, const std::vector<int>& ring) {
+RingPlane ring_plane(const std::vector<std::array<float, 3>>& verts, const std::vector<int>& ring) {
+    RingPlane pl;
     const std::size_t count = ring.size();
-    double n[3] = {0, 0, 0};
     for (std::size_t k = 0; k < count; ++k) {
         const auto& p = verts[ring[k]];
         const auto& q = verts[ring[(k + 1) % count]];
-        n[0] += static_cast<double>(p[1]) * q[2] - static_cast<double>(p[2]) * q[1];
-        n[1] += static_cast<double>(p[2]) * q[0] - static_cast<double>(p[0]) * q[2];
-        n[2] += static_cast<double>(p[0]) * q[1] - static_cast<double>(p[1]) * q[0];
+        pl.n[0] += static_cast<double>(p[1]) * q[2] - static_cast<double>(p[2]) * q[1];
+        pl.n[1] += static_cast<double>(p[2]) * q[0] - static_cast<double>(p[0]) * q[2];
+        pl.n[2] += static_cast<double>(p[0]) * q[1] - static_cast<double>(p[1]) * q[0];
+        for (int i = 0; i < 3; ++i) pl.centroid[i] += p[i] / static_cast<double>(count);
     }
-    const double len = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    pl.length = std::sqrt(pl.n[0] * pl.n[0] + pl.n[1] * pl.n[1] + pl.n[2] * pl.n[2]);
+    return pl;
+}
+
+bool convex_in_own_plane(const std::vector<std::array<float, 3>>& verts, const std::vector<int>& ring) {
+    const std::size_t count = ring.size();
+    const RingPlane plane = ring_plane(verts, ring);
+    const double* n = plane.n;
+    const double len = plane.length;
     if (len == 0) return false;
     for (std::size_t k = 0; k < count; ++k) {
         const auto& a = verts[ring[k]];
@@ -60,22 +69,12 @@ bool convex_in_own_plane(const std::vector<std::array<float, 3>>& verts, const s
 }
 
 double ring_off_plane(const std::vector<std::array<float, 3>>& verts, const std::vector<int>& ring) {
-    double n[3] = {0, 0, 0}, c[3] = {0, 0, 0};
-    const std::size_t count = ring.size();
-    for (std::size_t k = 0; k < count; ++k) {
-        const auto& p = verts[ring[k]];
-        const auto& q = verts[ring[(k + 1) % count]];
-        n[0] += static_cast<double>(p[1]) * q[2] - static_cast<double>(p[2]) * q[1];
-        n[1] += static_cast<double>(p[2]) * q[0] - static_cast<double>(p[0]) * q[2];
-        n[2] += static_cast<double>(p[0]) * q[1] - static_cast<double>(p[1]) * q[0];
-        for (int i = 0; i < 3; ++i) c[i] += p[i];
-    }
-    const double len = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-    if (len == 0) return 0;
+    const RingPlane plane = ring_plane(verts, ring);
+    if (plane.length == 0) return 0;
     double worst = 0;
     for (int v : ring) {
         double d = 0;
-        for (int i = 0; i < 3; ++i) d += (verts[v][i] - c[i] / static_cast<double>(count)) * n[i] / len;
+        for (int i = 0; i < 3; ++i) d += (verts[v][i] - plane.centroid[i]) * plane.n[i] / plane.length;
         worst = std::max(worst, std::abs(d));
     }
     return worst;

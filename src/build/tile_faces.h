@@ -31,6 +31,15 @@ std::vector<int> join_rings(const std::vector<int>& a, std::size_t ia, const std
 /// allowed (they come from Recast's edge samples) but no corner turning back.
 bool convex_from_above(const std::vector<std::array<float, 3>>& verts, const std::vector<int>& ring);
 
+/// A ring's Newell normal (not normalised; navlab's orientation: n[1] > 0 for
+/// counter-clockwise from +y) and its corner centroid.
+struct RingPlane {
+    double n[3] = {0, 0, 0};
+    double centroid[3] = {0, 0, 0};
+    double length = 0;  ///< |n|; 0 when the ring has no normal
+};
+RingPlane ring_plane(const std::vector<std::array<float, 3>>& verts, const std::vector<int>& ring);
+
 /// Whether a ring turns the same way at every corner in its own (Newell) plane, each turn
 /// strictly (sine of the turn above 1e-3): then ear clipping in that plane, as the audit
 /// does it, finds an ear at every step and never turns a triangle against the face, even on

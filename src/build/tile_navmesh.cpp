@@ -57,16 +57,9 @@ void check_tile_limits(const TileCounts& counts, FromGame game, const BuildSpec&
 }
 
 float face_height_at(const TileFaces& t, int face, float x, float z) {
-    const auto& ring = t.rings[face];
-    double n[3] = {0, 0, 0}, c[3] = {0, 0, 0};
-    for (std::size_t k = 0; k < ring.size(); ++k) {
-        const auto& p = t.verts[ring[k]];
-        const auto& q = t.verts[ring[(k + 1) % ring.size()]];
-        n[0] += static_cast<double>(p[1]) * q[2] - static_cast<double>(p[2]) * q[1];
-        n[1] += static_cast<double>(p[2]) * q[0] - static_cast<double>(p[0]) * q[2];
-        n[2] += static_cast<double>(p[0]) * q[1] - static_cast<double>(p[1]) * q[0];
-        for (int i = 0; i < 3; ++i) c[i] += p[i] / static_cast<double>(ring.size());
-    }
+    const RingPlane plane = ring_plane(t.verts, t.rings[face]);
+    const double* n = plane.n;
+    const double* c = plane.centroid;
     if (std::abs(n[1]) < 1e-12) return static_cast<float>(c[1]);
     return static_cast<float>(c[1] - (n[0] * (x - c[0]) + n[2] * (z - c[2])) / n[1]);
 }
