@@ -116,6 +116,9 @@ void validate_build_spec(const BuildSpec& s, const std::string& source) {
             throw Error(fmt::format("edge_data {:#x}: low byte must be 2, 4, 18 or 20, nothing above the second byte", l.edgeData),
                         kNoOffset, where);
         if (!(l.width > 0)) throw Error("width must be positive", kNoOffset, where);
+        if (l.setupHalfExtents)
+            for (float h : *l.setupHalfExtents)
+                if (!(h > 0) || !std::isfinite(h)) throw Error("setup half_extents must be positive", kNoOffset, where);
     }
 }
 
@@ -170,7 +173,7 @@ BuildSpec parse_build_spec(const std::string& text, const std::string& source) {
         for (std::size_t i = 0; i < j["links"].size(); ++i) {
             const json& v = j["links"][i];
             const std::string where = fmt::format("links[{}]", i);
-            only_keys(v, {"name", "from", "to", "width", "both_ways", "flags", "edge_data"}, where, source);
+            only_keys(v, {"name", "from", "to", "width", "both_ways", "flags", "edge_data", "setup"}, where, source);
             if (!v.contains("from") || !v.contains("to")) throw Error("needs from and to", kNoOffset, source + ": " + where);
             LinkSpec l;
             read(v, "name", l.name, where, source), read(v, "from", l.from, where, source), read(v, "to", l.to, where, source);
@@ -180,6 +183,12 @@ BuildSpec parse_build_spec(const std::string& text, const std::string& source) {
             if (flags < 0 || flags > 255) throw Error("flags out of range", kNoOffset, source + ": " + where);
             l.flags = static_cast<std::uint8_t>(flags);
             read(v, "edge_data", l.edgeData, where, source);
+            if (v.contains("setup")) {
+                only_keys(v["setup"], {"half_extents"}, where + ".setup", source);
+                std::array<float, 3> h{1, 1, 1};
+                read(v["setup"], "half_extents", h, where + ".setup", source);
+                l.setupHalfExtents = h;
+            }
             s.links.push_back(std::move(l));
         }
     }

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,10 @@ struct LinkSpec {
     bool bothWays = true;            ///< false: one user edge from `from` to `to` only
     std::uint8_t flags = 20;         ///< 20 or 52 (one-way links must use 52: rule R81)
     std::uint32_t edgeData = 0x0102; ///< low byte 2, 4, 18 or 20; second byte free (R78)
+    /// When set, the link also gets an hkaiUserEdgeSetup: two boxes of these half extents
+    /// (metres, x along the link) at `from` and `to`. Sekiro links must have one: Sekiro
+    /// meshes carry setups but no user edges.
+    std::optional<std::array<float, 3>> setupHalfExtents;
 };
 
 struct BuildSpec {

@@ -85,10 +85,17 @@ std::string link_label(const LinkSpec& l, std::size_t i) {
     return l.name.empty() ? fmt::format("link {}", i) : fmt::format("link {} ('{}')", i, l.name);
 }
 
-/// Places every link's user edges in the tile both its ends fall in.
-std::vector<std::vector<UserEdgeIn>> place_links(const std::vector<TileFaces>& tiles, const TileGrid& g,
-                                                 const BuildSpec& s) {
-    std::vector<std::vector<UserEdgeIn>> perTile(tiles.size());
+struct PlacedLinks {
+    std::vector<std::vector<UserEdgeIn>> userEdges;                 ///< per tile
+    std::vector<std::vector<fromsoft::UserEdgeSetup>> setups;       ///< per tile
+};
+
+/// Places every link's user edges (Elden Ring) and setups in the tile both its ends fall in.
+PlacedLinks place_links(const std::vector<TileFaces>& tiles, const TileGrid& g, const BuildSpec& s, FromGame game) {
+    PlacedLinks placed;
+    placed.userEdges.resize(tiles.size());
+    placed.setups.resize(tiles.size());
+    auto& perTile = placed.userEdges;
     auto tile_of = [&](const std::array<float, 3>& p) {
         const int tx = std::clamp(static_cast<int>(std::floor((p[0] - g.originX) / g.tileSize)), 0, g.cols - 1);
         const int tz = std::clamp(static_cast<int>(std::floor((p[2] - g.originZ) / g.tileSize)), 0, g.rows - 1);
@@ -109,6 +116,8 @@ std::vector<std::vector<UserEdgeIn>> place_links(const std::vector<TileFaces>& t
         if (!f) throw Error(fmt::format("'from' ({}, {}, {}) is off the mesh", l.from[0], l.from[1], l.from[2]), kNoOffset, where);
         if (!gface) throw Error(fmt::format("'to' ({}, {}, {}) is off the mesh", l.to[0], l.to[1], l.to[2]), kNoOffset, where);
         if (*f == *gface) throw Error("both ends are on the same face", kNoOffset, where);
+        if (l.setupHalfExtents) placed.setups[ta].push_back(link_setup(game, l.from, l.to, *l.setupHalfExtents, l.bothWays));
+        if (game == FromGame::Sekiro) continue;  // Sekiro meshes have no user edges (R74)
         // Each user edge is a segment across the link at the far end, on the far face.
         double dx = l.to[0] - l.from[0], dz = l.to[2] - l.from[2];
         const double len = std::hypot(dx, dz);
@@ -129,7 +138,7 @@ std::vector<std::vector<UserEdgeIn>> place_links(const std::vector<TileFaces>& t
             list.push_back({*gface, c, d, first, l.flags, l.edgeData});
         }
     }
-    return perTile;
+    return placed;
 }
 
 }  // namespace
@@ -173,16 +182,19 @@ TiledFaces build_tiles(const TriangleSoup& scene, const BuildSpec& spec, unsigne
 BuildResult build_fromsoft(const TriangleSoup& scene, const BuildOptions& options) {
     const BuildSpec& spec = options.spec;
     validate_build_spec(spec, "BUILD.json");
-    if (options.game == FromGame::Sekiro && !spec.links.empty())
-        throw Error("Sekiro meshes carry no user edges (rule R74): remove the links or build for eldenring", kNoOffset,
-                    "BUILD.json: links");
+    if (options.game == FromGame::Sekiro)
+        for (std::size_t i = 0; i < spec.links.size(); ++i)
+            if (!spec.links[i].setupHalfExtents)
+                throw Error("Sekiro meshes carry no user edges (rule R74): give the link a \"setup\" (a user-edge setup) "
+                            "or build for eldenring",
+                            kNoOffset, "BUILD.json: links: " + link_label(spec.links[i], i));
     BuildResult result;
     TiledFaces tiled = build_tiles(scene, spec, options.threads, kMaxFaceCorners, result.stages);
     const TileGrid& grid = tiled.grid;
     const std::vector<TileFaces>& tiles = tiled.tiles;
     result.stats.seams = tiled.seams;
     Stopwatch clock(result.stages);
-    const auto links = place_links(tiles, grid, spec);
+    const PlacedLinks links = place_links(tiles, grid, spec, options.game);
     std::vector<std::size_t> used;
     for (std::size_t i = 0; i < tiles.size(); ++i)
         if (!tiles[i].rings.empty()) used.push_back(i);
@@ -195,7 +207,8 @@ BuildResult build_fromsoft(const TriangleSoup& scene, const BuildOptions& option
         out.tx = t.tx, out.tz = t.tz;
         out.name = navmesh_member_name(options.game, spec.map, 'n', navmesh_model_number(static_cast<int>(k)));
         out.id = navmesh_member_id('n', static_cast<int>(k));
-        out.tagfile = make_tile_tagfile(t, options.game, spec, links[used[k]], fmt::format("tile ({}, {})", t.tx, t.tz));
+        out.tagfile = make_tile_tagfile(t, options.game, spec, links.userEdges[used[k]], links.setups[used[k]],
+                                        fmt::format("tile ({}, {})", t.tx, t.tz));
     });
     clock.lap("navmesh + tree");
     parallel_for(result.tiles.size(), options.threads,

@@ -94,8 +94,39 @@ double faces_area_from_above(const fromsoft::NavMesh& mesh) {
     return area;
 }
 
+fromsoft::UserEdgeSetup link_setup(FromGame game, const std::array<float, 3>& from, const std::array<float, 3>& to,
+                                   const std::array<float, 3>& halfExtents, bool bothWays) {
+    double dx = static_cast<double>(to[0]) - from[0], dz = static_cast<double>(to[2]) - from[2];
+    const double ground = std::hypot(dx, dz);
+    if (ground > 0) dx /= ground, dz /= ground;
+    else dx = 1, dz = 0;
+    auto box = [&](const std::array<float, 3>& at) {
+        fromsoft::Obb o;
+        const float cols[3][3] = {{static_cast<float>(dx), 0, static_cast<float>(dz)},
+                                  {0, 1, 0},
+                                  {static_cast<float>(-dz), 0, static_cast<float>(dx)}};
+        for (int c = 0; c < 3; ++c)
+            for (int r = 0; r < 3; ++r) o.transform[c * 4 + r] = cols[c][r];
+        o.transform[12] = at[0], o.transform[13] = at[1], o.transform[14] = at[2];
+        o.transform[15] = game == FromGame::EldenRing ? 1.0f : 0.0f;
+        o.halfExtents = {halfExtents[0], halfExtents[1], halfExtents[2], 0};
+        return o;
+    };
+    fromsoft::UserEdgeSetup s;
+    s.obbA = box(from);
+    s.obbB = box(to);
+    const double d = std::hypot(ground, static_cast<double>(to[1]) - from[1]);
+    s.costAtoB = s.costBtoA = static_cast<float>(d);
+    s.worldUpA = s.worldUpB = {0, 1, 0, 0};
+    s.direction = bothWays ? 3 : 1;
+    s.space = 1;
+    s.forceAlign = 1;
+    return s;
+}
+
 fromsoft::NavTagfile make_tile_tagfile(const TileFaces& tile, FromGame game, const BuildSpec& spec,
-                                       const std::vector<UserEdgeIn>& userEdges, const std::string& label) {
+                                       const std::vector<UserEdgeIn>& userEdges,
+                                       const std::vector<fromsoft::UserEdgeSetup>& setups, const std::string& label) {
     fromsoft::NavTagfile t;
     t.sdkVersion = game == FromGame::Sekiro ? fromsoft::kSdkSekiro : fromsoft::kSdkEldenRing;
     fromsoft::NavMesh& mesh = t.mesh;
@@ -169,6 +200,7 @@ fromsoft::NavTagfile make_tile_tagfile(const TileFaces& tile, FromGame game, con
     } else {
         t.mediator = fromsoft::build_query_mediator(mesh);
     }
+    if (!setups.empty()) t.userEdgeSetups = setups;
     return t;
 }
 

@@ -52,8 +52,17 @@ void check_tile_limits(const TileCounts& counts, FromGame game, const BuildSpec&
 /// @param label   "tile (tx, tz)" for error messages.
 /// Throws navlab::Error (naming the tile and suggesting a smaller tile_size) when a count
 /// passes a field's limit: faces above 2^23 − 1 (the tree's face index), clusters above int16.
+/// `setups` (may be empty) become the tagfile's hkaiUserEdgeSetupArray.
 fromsoft::NavTagfile make_tile_tagfile(const TileFaces& tile, FromGame game, const BuildSpec& spec,
-                                       const std::vector<UserEdgeIn>& userEdges, const std::string& label);
+                                       const std::vector<UserEdgeIn>& userEdges,
+                                       const std::vector<fromsoft::UserEdgeSetup>& setups, const std::string& label);
+
+/// The setup of a link from `from` to `to`: two boxes (rotation columns: x along the link on
+/// the ground, y up, z across), translations at the two points, the float after the
+/// translation 1 (Elden Ring) or 0 (Sekiro) as the page has them, costs = the distance,
+/// direction 3 both ways / 1 one way, space 1, forceAlign 1, worldUp (0, 1, 0).
+fromsoft::UserEdgeSetup link_setup(FromGame game, const std::array<float, 3>& from, const std::array<float, 3>& to,
+                                   const std::array<float, 3>& halfExtents, bool bothWays);
 
 /// Area seen from above of the tile's faces, m² (corners taken as stored).
 double faces_area_from_above(const fromsoft::NavMesh& mesh);

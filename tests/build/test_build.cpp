@@ -378,3 +378,27 @@ TEST(Build, PathsExistWhereTheSceneConnects) {
     const auto& st = stairs.tiles[0].tagfile.mesh;
     EXPECT_TRUE(reachable(st, face_near(st, 2, 0, 5), false).count(face_near(st, 25, 2.0f, 5)));
 }
+
+TEST(Build, LinkSetupsInBothGames) {
+    BuildSpec s = small_tiles(64);
+    LinkSpec l{"ladder", {5, 0, 5}, {21, 0, 5}, 1, true, 20, 0x0102};
+    l.setupHalfExtents = std::array<float, 3>{1, 2, 0.5f};
+    s.links.push_back(l);
+    for (FromGame game : {FromGame::EldenRing, FromGame::Sekiro}) {
+        const BuildResult r = make(scenes::two_platforms(), s, game);
+        EXPECT_TRUE(failed_invariants(r).empty()) << ::testing::PrintToString(failed_invariants(r));
+        const auto& t = r.tiles[0].tagfile;
+        ASSERT_TRUE(t.userEdgeSetups);
+        ASSERT_EQ(t.userEdgeSetups->size(), 1u);
+        const auto& setup = (*t.userEdgeSetups)[0];
+        EXPECT_EQ(setup.obbA.transform[12], 5);
+        EXPECT_EQ(setup.obbB.transform[12], 21);
+        EXPECT_FLOAT_EQ(setup.costAtoB, 16);
+        EXPECT_EQ(setup.direction, 3);
+        EXPECT_EQ(r.stats.userEdges, game == FromGame::EldenRing ? 2 : 0);
+        const auto back = fromsoft::read_nav_tagfile(r.tiles[0].bytes);
+        EXPECT_TRUE(fromsoft::same_model(back, t));
+    }
+    s.links[0].setupHalfExtents.reset();
+    EXPECT_THROW(make(scenes::two_platforms(), s, FromGame::Sekiro), Error);
+}
