@@ -10,7 +10,6 @@
 #include <limits>
 #include <map>
 #include <memory>
-#include <unordered_map>
 
 #include "io/byte_writer.h"
 #include "io/error.h"
@@ -23,6 +22,7 @@ constexpr std::int32_t kSetMagic = 'M' << 24 | 'S' << 16 | 'E' << 8 | 'T';
 constexpr std::int32_t kSetVersion = 1;
 constexpr std::uint16_t kNullIndex = 0xFFFF;
 constexpr std::size_t kMaxTileVertices = 0xFFFE;  // 0xFFFF marks an unused polygon corner
+constexpr std::size_t kMaxTilePolygons = 0x7FFF;  // neighbour words with bit 15 are portals
 constexpr float kOffMeshRadius = 0.25f;           // metres; user edges end on face centres
 constexpr float kQuantumSteps = 60000.0f;         // quantisation steps over the scene's extent
 
@@ -102,8 +102,12 @@ struct Bounds {
 /// One tile being assembled: welded quantised vertices, polygons, off-mesh connections.
 struct TileData {
     std::vector<std::uint16_t> verts;  // x, y, z quanta
-    std::unordered_map<std::uint64_t, std::uint16_t> weld;
+    /// Quantised position (and welding scope) -> tile vertex.
+    std::map<std::pair<std::uint32_t, std::uint64_t>, std::uint16_t> weld;
     std::vector<Ring> polys;           // tile vertex indices
+    /// Per polygon side, the polygon the navmesh's own opposites put across it (-1 none):
+    /// used where no other polygon shares the side's two corners (T-junctions).
+    std::vector<std::array<std::int32_t, kNvp>> across;
     std::vector<float> off_verts, off_radius;
     std::vector<std::uint16_t> off_flags;
     std::vector<std::uint8_t> off_areas, off_dir;
@@ -121,15 +125,17 @@ struct Quantiser {
     }
 };
 
-std::uint16_t tile_vertex(TileData& tile, const std::array<std::uint16_t, 3>& q) {
+/// The tile vertex at quantised position `q`; vertices weld only inside one `scope`.
+std::uint16_t tile_vertex(TileData& tile, std::uint32_t scope, const std::array<std::uint16_t, 3>& q) {
     const std::uint64_t key = std::uint64_t{q[0]} << 32 | std::uint64_t{q[1]} << 16 | q[2];
-    auto [it, added] = tile.weld.emplace(key, static_cast<std::uint16_t>(tile.verts.size() / 3));
+    auto [it, added] = tile.weld.emplace(std::pair{scope, key}, static_cast<std::uint16_t>(tile.verts.size() / 3));
     if (added) tile.verts.insert(tile.verts.end(), q.begin(), q.end());
     return it->second;
 }
 
-/// Detour polygon records: nvp corner indices, then nvp neighbour words (poly + 1, 0 = wall),
-/// neighbours found by shared (welded) corner pairs.
+/// Detour polygon records as rcPolyMesh holds them: nvp corner indices, then nvp neighbour
+/// words (the polygon index; 0xFFFF, a border with direction 0xF, for a wall):
+/// the polygon sharing the side's two (welded) corners, else the one the stored opposite names.
 std::vector<std::uint16_t> polygon_records(const TileData& tile) {
     std::vector<std::uint16_t> out(tile.polys.size() * 2 * kNvp, kNullIndex);
     std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<std::pair<std::size_t, std::size_t>>> sides;
@@ -137,38 +143,80 @@ std::vector<std::uint16_t> polygon_records(const TileData& tile) {
         const Ring& r = tile.polys[p];
         for (std::size_t k = 0; k < r.size(); ++k) {
             out[p * 2 * kNvp + k] = static_cast<std::uint16_t>(r[k]);
-            out[p * 2 * kNvp + kNvp + k] = 0;
             const std::uint32_t a = r[k], b = r[(k + 1) % r.size()];
             sides[{std::min(a, b), std::max(a, b)}].push_back({p, k});
         }
     }
     for (const auto& [key, users] : sides)
         if (users.size() == 2 && users[0].first != users[1].first) {
-            out[users[0].first * 2 * kNvp + kNvp + users[0].second] = static_cast<std::uint16_t>(users[1].first + 1);
-            out[users[1].first * 2 * kNvp + kNvp + users[1].second] = static_cast<std::uint16_t>(users[0].first + 1);
+            out[users[0].first * 2 * kNvp + kNvp + users[0].second] = static_cast<std::uint16_t>(users[1].first);
+            out[users[1].first * 2 * kNvp + kNvp + users[1].second] = static_cast<std::uint16_t>(users[0].first);
+        }
+    for (std::size_t p = 0; p < tile.polys.size(); ++p)
+        for (std::size_t k = 0; k < tile.polys[p].size(); ++k) {
+            std::uint16_t& word = out[p * 2 * kNvp + kNvp + k];
+            if (word == kNullIndex && tile.across[p][k] >= 0) word = static_cast<std::uint16_t>(tile.across[p][k]);
         }
     return out;
 }
 
 /// Adds one member's polygons and user edges to `tile`; false when its vertices do not fit.
-bool add_member(TileData& tile, const SceneMember& m, const Quantiser& quantise, std::uint32_t member) {
+/// Vertices weld inside `weld_scope`: FromSoftware tagfiles are separate meshes (and may lie
+/// on top of one another), Far Cry 2 sectors are one stitched world.
+bool add_member(TileData& tile, const SceneMember& m, const Quantiser& quantise, std::uint32_t member,
+                std::uint32_t weld_scope) {
     const TileData before = tile;
+    // Each face boundary side (corner k -> k+1) lands on one side of one polygon.
+    struct Side {
+        std::int32_t poly = -1;
+        std::int32_t side = -1;
+    };
+    std::vector<Side> corner_side(m.corners.size());
+    std::vector<std::vector<std::int32_t>> face_polys(m.face_count());
     std::size_t t = 0;
     for (std::size_t f = 0; f < m.face_count(); ++f) {
         const std::size_t first = t;
         while (t < m.triangles.size() && m.triangle_face[t] == f) ++t;
-        for (Ring& ring : convex_polygons(m, first, t)) {
-            for (auto& v : ring) v = tile_vertex(tile, quantise(m.vertices[v]));
+        const std::uint32_t c0 = m.face_start[f], n = m.face_start[f + 1] - c0;
+        for (const Ring& ring : convex_polygons(m, first, t)) {
+            Ring welded = ring;
+            for (auto& v : welded) v = tile_vertex(tile, weld_scope, quantise(m.vertices[v]));
             // Welding can fold a sliver polygon onto itself: it would have repeated corners.
-            Ring unique = ring;
+            Ring unique = welded;
             std::sort(unique.begin(), unique.end());
             if (std::adjacent_find(unique.begin(), unique.end()) != unique.end()) continue;
-            tile.polys.push_back(std::move(ring));
+            const auto p = static_cast<std::int32_t>(tile.polys.size());
+            for (std::size_t j = 0; j < ring.size(); ++j)
+                for (std::uint32_t k = 0; k < n; ++k)
+                    if (m.corners[c0 + k] == ring[j] && m.corners[c0 + (k + 1) % n] == ring[(j + 1) % ring.size()])
+                        corner_side[c0 + k] = {p, static_cast<std::int32_t>(j)};
+            face_polys[f].push_back(p);
+            tile.polys.push_back(std::move(welded));
+            tile.across.emplace_back().fill(-1);
         }
-        if (tile.verts.size() / 3 > kMaxTileVertices) {
+        if (tile.verts.size() / 3 > kMaxTileVertices || tile.polys.size() > kMaxTilePolygons) {
             tile = before;
             return false;
         }
+    }
+    // The stored opposites: across a face side, the opposite face's polygon nearest to it.
+    for (std::size_t c = 0; c < m.corners.size(); ++c) {
+        const std::int32_t g = m.corner_opposite[c];
+        if (g < 0 || corner_side[c].poly < 0 || face_polys[g].empty()) continue;
+        const Ring& own = tile.polys[corner_side[c].poly];
+        const auto side_mid = [&](const Ring& r, std::size_t j) {
+            const std::uint16_t* a = &tile.verts[3 * r[j]];
+            const std::uint16_t* b = &tile.verts[3 * r[(j + 1) % r.size()]];
+            return std::array<double, 3>{(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0, (a[2] + b[2]) / 2.0};
+        };
+        const auto mid = side_mid(own, static_cast<std::size_t>(corner_side[c].side));
+        double best = std::numeric_limits<double>::max();
+        for (std::int32_t q : face_polys[g])
+            for (std::size_t j = 0; j < tile.polys[q].size(); ++j) {
+                const auto o = side_mid(tile.polys[q], j);
+                const double d = std::hypot(o[0] - mid[0], o[1] - mid[1], o[2] - mid[2]);
+                if (d < best) best = d, tile.across[corner_side[c].poly][corner_side[c].side] = q;
+            }
     }
     for (const SceneLine& l : m.lines) {
         if (!l.directed || l.face < 0 || l.target_face < 0) continue;
@@ -257,10 +305,13 @@ DetourSet scene_to_detour_set(const Scene& scene) {
         tiles.emplace_back();
         for (std::size_t i = 0; i < scene.members.size(); ++i) {
             if (scene.members[i].face_count() == 0) continue;
-            if (add_member(tiles.back(), scene.members[i], quantise, static_cast<std::uint32_t>(i))) continue;
+            const auto member = static_cast<std::uint32_t>(i);
+            const std::uint32_t scope = scene.family == Family::FarCry2 ? 0 : member;
+            if (add_member(tiles.back(), scene.members[i], quantise, member, scope)) continue;
             tiles.emplace_back();
-            if (!add_member(tiles.back(), scene.members[i], quantise, static_cast<std::uint32_t>(i)))
-                throw Error(fmt::format("{}: more than {} vertices for one Detour tile", scene.members[i].name, kMaxTileVertices));
+            if (!add_member(tiles.back(), scene.members[i], quantise, member, scope))
+                throw Error(fmt::format("{}: more than {} vertices or {} polygons for one Detour tile",
+                                        scene.members[i].name, kMaxTileVertices, kMaxTilePolygons));
         }
         if (tiles.size() > static_cast<std::size_t>(kMaxDetourTiles))
             throw Error(fmt::format("the input needs {} Detour tiles, more than the {} one query can see; "

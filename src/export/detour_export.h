@@ -10,7 +10,7 @@
 // by quantised position, so Far Cry 2 sectors and FromSoftware tagfiles of one tile join up).
 // FromSoftware user edges become one-way off-mesh connections from the owning face's centre to
 // the opposite face's centre. Members are packed into as few tiles as fit Detour's limits
-// (65,534 vertices per tile), all in grid cell (0, 0) on successive layers.
+// (65,534 vertices and 32,767 polygons per tile), all in grid cell (0, 0) on successive layers.
 #pragma once
 
 #include <cstdint>
