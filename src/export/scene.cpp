@@ -255,16 +255,26 @@ Scene igi_scene(const igi::Graph& graph, const std::string& source) {
     return scene;
 }
 
+namespace {
+/// A member name without its folders (binders use backslashes).
+std::string leaf_name(const std::string& name) {
+    const auto slash = name.find_last_of("\\/");
+    return slash == std::string::npos ? name : name.substr(slash + 1);
+}
+}  // namespace
+
+bool entry_matches(const std::string& entry, const std::string& name, std::size_t index) {
+    return entry.empty() || entry == name || entry == leaf_name(name) || entry == std::to_string(index);
+}
+
 std::vector<NamedTagfile> load_fromsoft_tagfiles(const std::string& input, const std::string& entry) {
     std::vector<NamedTagfile> tagfiles;
     try {
         fromsoft::NavFile nav = fromsoft::NavFile::open(input);
         for (const fromsoft::NavEntry& e : nav.entries()) {
-            std::string leaf = e.name;
-            if (auto slash = e.name.find_last_of("\\/"); slash != std::string::npos) leaf = e.name.substr(slash + 1);
-            if (!entry.empty() && entry != e.name && entry != leaf && entry != std::to_string(e.index)) continue;
+            if (!entry_matches(entry, e.name, e.index)) continue;
             try {
-                tagfiles.push_back({leaf, e.inBinder ? input : std::string(), fromsoft::read_nav_tagfile(e.bytes)});
+                tagfiles.push_back({leaf_name(e.name), e.inBinder ? input : std::string(), fromsoft::read_nav_tagfile(e.bytes)});
             } catch (Error& err) {
                 err.in(fmt::format("entry {} ({})", e.index, e.name));
                 throw;

@@ -99,6 +99,10 @@ Scene igi_scene(const igi::Graph& graph, const std::string& source);
 /// an entry that matches nothing.
 Scene load_scene(const std::string& input, const std::string& entry);
 
+/// Whether binder member `name` (full build path) at `index` is the one `entry` asks for: its
+/// full name, its name without folders, or its index; an empty `entry` matches every member.
+bool entry_matches(const std::string& entry, const std::string& name, std::size_t index);
+
 /// The FromSoftware tagfiles of a binder or loose tagfile, optionally one `entry`.
 std::vector<NamedTagfile> load_fromsoft_tagfiles(const std::string& input, const std::string& entry);
 
