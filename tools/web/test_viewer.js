@@ -72,7 +72,7 @@ async function testPage(context, file, shots) {
   await page.waitForSelector('body[data-ready="1"]', { timeout: 60000 });
   await nextFrame(page);
   const readyMs = Date.now() - started;
-  const result = { page: name, ready_ms: readyMs };
+  const result = { page: name, ready_ms: readyMs, timings: await page.evaluate(() => window.navlab.timings) };
   const meta = await page.evaluate(() => window.navlab.meta);
   const faces = meta.members.reduce((n, m) => n + m.faces, 0);
   const before = await pixels(page, 40);

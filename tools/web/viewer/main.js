@@ -113,8 +113,6 @@ class Viewer {
     this.bounds = new THREE.Box3();
     for (const m of this.members) this.buildMember(m);
     this.layers.edges = this.buildLines();
-    this.layers.outlines = this.buildOutlines();
-    this.layers.outlines.visible = false;
     this.layers.grid = this.buildGrid();
     this.layers.points = this.buildPoints();
     if (this.meta.path) this.layers.path = this.buildPath(this.meta.path);
@@ -207,7 +205,7 @@ class Viewer {
     return this.addSegments(xyz, 0x0d1014, 1);
   }
 
-  // Boxes are many (one per face); built on first use.
+  // Outlines and boxes are many (per corner, per face): built on first use.
   buildBoxes() {
     const xyz = [];
     for (const m of this.members) {
@@ -331,7 +329,10 @@ class Viewer {
       if (!this.layers.boxes) { this.layers.boxes = this.buildBoxes(); this.layers.boxes.visible = false; }
       this.toggle('boxes');
     } else if (k === 'g') this.toggle('grid');
-    else if (k === 'w') this.toggle('outlines');
+    else if (k === 'w') {
+      if (!this.layers.outlines) { this.layers.outlines = this.buildOutlines(); this.layers.outlines.visible = false; }
+      this.toggle('outlines');
+    }
     else if (k === 'f') this.frame();
     else if (k === 'Escape') this.select(null);
     else if (k === '?') document.getElementById('help').hidden = !document.getElementById('help').hidden;
@@ -348,7 +349,8 @@ class Viewer {
     const box = this.bounds.isEmpty() ? new THREE.Box3(new THREE.Vector3(-1, -1, -1), new THREE.Vector3(1, 1, 1)) : this.bounds;
     const centre = box.getCenter(new THREE.Vector3());
     const size = box.getSize(new THREE.Vector3());
-    const near = [];  // [distance², area, centroid] of the triangles nearest the middle
+    // The triangles nearest the middle (in x, z), then the largest of the first 64 of them.
+    const d2 = [], area = [], mid = [];
     const a = new THREE.Vector3(), b = new THREE.Vector3(), c = new THREE.Vector3(), tri = new THREE.Triangle();
     for (const mesh of this.meshes) {
       const pos = mesh.geometry.attributes.position, index = mesh.geometry.index.array;
@@ -356,13 +358,15 @@ class Viewer {
         a.fromBufferAttribute(pos, index[t]);
         b.fromBufferAttribute(pos, index[t + 1]);
         c.fromBufferAttribute(pos, index[t + 2]);
-        const m = a.clone().add(b).add(c).divideScalar(3);
-        near.push([(m.x - centre.x) ** 2 + (m.z - centre.z) ** 2, tri.set(a, b, c).getArea(), m]);
+        const x = (a.x + b.x + c.x) / 3, y = (a.y + b.y + c.y) / 3, z = (a.z + b.z + c.z) / 3;
+        d2.push((x - centre.x) ** 2 + (z - centre.z) ** 2);
+        area.push(tri.set(a, b, c).getArea());
+        mid.push(x, y, z);
       }
     }
-    near.sort((p, q) => p[0] - q[0]);
-    const pool = near.slice(0, 64);
-    const target = pool.length ? pool.reduce((p, q) => (q[1] > p[1] ? q : p))[2] : centre;
+    const order = Array.from(d2.keys()).sort((p, q) => d2[p] - d2[q]).slice(0, 64);
+    const pool = order.length ? [order.reduce((p, q) => (area[q] > area[p] ? q : p))] : [];
+    const target = pool.length ? new THREE.Vector3(mid[pool[0] * 3], mid[pool[0] * 3 + 1], mid[pool[0] * 3 + 2]) : centre;
     // Faces: close enough to tell them apart; nodes and lines only: everything in view.
     const radius = pool.length ? Math.max(size.x, size.z, 1) * 0.6 : Math.max(size.length(), 1) * 1.1;
     this.camera.near = radius / 1000;
@@ -472,8 +476,14 @@ class Viewer {
     this.render();
   }
 
+  // Draws on the next animation frame; several changes in one task cost one frame.
   render() {
-    if (this.renderer) this.renderer.render(this.scene, this.camera);
+    if (!this.renderer || this.framePending) return;
+    this.framePending = true;
+    requestAnimationFrame(() => {
+      this.framePending = false;
+      this.renderer.render(this.scene, this.camera);
+    });
   }
 }
 
@@ -482,12 +492,17 @@ function escapeHtml(s) {
 }
 
 function start() {
+  const t0 = performance.now();
   const meta = JSON.parse(document.getElementById('navlab-meta').textContent);
   const buffer = decodeBase64(document.getElementById('navlab-data').textContent);
+  const t1 = performance.now();
   window.navlab = { meta, selected: null, ready: false };
   const viewer = new Viewer(meta, buffer);
+  const t2 = performance.now();
   Object.assign(window.navlab, {
     viewer, ready: true,
+    // Milliseconds spent decoding the data and building the scene (first frame included).
+    timings: { decode: Math.round(t1 - t0), build: Math.round(t2 - t1), since_navigation: Math.round(t2) },
     setMode: (m) => viewer.setMode(m),
     // The hook for path overlays (navlab path, when the query library lands): points in
     // metres, +y up; corridor faces as [member, face] pairs.
