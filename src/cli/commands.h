@@ -29,7 +29,7 @@ void add_view_commands(CLI::App& app);       // view (HTML viewer page)
 struct ExportRequest {
     std::string input;   ///< file or folder
     std::string output;  ///< output file (or folder for multi-file formats)
-    std::string format;  ///< obj, json, graphml, glb, ply
+    std::string format;  ///< obj, json, graphml, glb, ply, detour
     std::string entry;   ///< binder entry name or index, or FC2 sector; empty = all
 };
 
