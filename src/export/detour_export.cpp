@@ -35,6 +35,18 @@ double area_xz(const Point3& a, const Point3& b, const Point3& c) {
 
 int sign(double v) { return (v > 0) - (v < 0); }
 
+/// Twice the signed area of a ring in xz; positive = counter-clockwise seen from +y (Newell
+/// N_y > 0), the winding Havok stores and Detour's portals and raycasts expect.
+double ring_area_xz(const std::vector<Point3>& v, const std::vector<std::uint32_t>& ring) {
+    double s = 0;
+    for (std::size_t k = 0; k < ring.size(); ++k) {
+        const Point3& p = v[ring[k]];
+        const Point3& q = v[ring[(k + 1) % ring.size()]];
+        s += double{p[2]} * q[0] - double{p[0]} * q[2];
+    }
+    return s;
+}
+
 /// Whether `ring` is strictly convex in xz with turns of sign `s`, without repeated corners.
 bool convex_xz(const std::vector<Point3>& v, const Ring& ring, int s) {
     const std::size_t n = ring.size();
@@ -178,7 +190,9 @@ bool add_member(TileData& tile, const SceneMember& m, const Quantiser& quantise,
         const std::size_t first = t;
         while (t < m.triangles.size() && m.triangle_face[t] == f) ++t;
         const std::uint32_t c0 = m.face_start[f], n = m.face_start[f + 1] - c0;
-        for (const Ring& ring : convex_polygons(m, first, t)) {
+        for (Ring ring : convex_polygons(m, first, t)) {
+            // Faces stored clockwise are turned, so every polygon winds as Detour expects.
+            if (ring_area_xz(m.vertices, ring) < 0) std::reverse(ring.begin(), ring.end());
             Ring welded = ring;
             for (auto& v : welded) v = tile_vertex(tile, weld_scope, quantise(m.vertices[v]));
             // Welding can fold a sliver polygon onto itself: it would have repeated corners.
@@ -187,9 +201,11 @@ bool add_member(TileData& tile, const SceneMember& m, const Quantiser& quantise,
             if (std::adjacent_find(unique.begin(), unique.end()) != unique.end()) continue;
             const auto p = static_cast<std::int32_t>(tile.polys.size());
             for (std::size_t j = 0; j < ring.size(); ++j)
-                for (std::uint32_t k = 0; k < n; ++k)
-                    if (m.corners[c0 + k] == ring[j] && m.corners[c0 + (k + 1) % n] == ring[(j + 1) % ring.size()])
-                        corner_side[c0 + k] = {p, static_cast<std::int32_t>(j)};
+                for (std::uint32_t k = 0; k < n; ++k) {
+                    const std::uint32_t u = m.corners[c0 + k], w = m.corners[c0 + (k + 1) % n];
+                    const std::uint32_t r0 = ring[j], r1 = ring[(j + 1) % ring.size()];
+                    if ((u == r0 && w == r1) || (u == r1 && w == r0)) corner_side[c0 + k] = {p, static_cast<std::int32_t>(j)};
+                }
             face_polys[f].push_back(p);
             tile.polys.push_back(std::move(welded));
             tile.across.emplace_back().fill(-1);

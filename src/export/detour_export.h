@@ -6,8 +6,10 @@
 //   numTiles × { NavMeshTileHeader { dtTileRef tileRef; int32 dataSize }, dataSize bytes }
 // where each tile's bytes come from dtCreateNavMeshData. navlab's faces are split into convex
 // polygons of at most 6 corners (DT_VERTS_PER_POLYGON) by merging the triangles of navlab's
-// triangulation inside each face; polygons are linked where they share two corners (welded
-// by quantised position, so Far Cry 2 sectors and FromSoftware tagfiles of one tile join up).
+// triangulation inside each face, wound counter-clockwise seen from +y as Detour expects (faces
+// stored clockwise are turned); polygons are linked where they share two corners (welded by
+// quantised position: inside a tagfile, or across the whole Far Cry 2 world so sectors join)
+// and, where no polygon shares a side, across the face's stored opposite.
 // FromSoftware user edges become one-way off-mesh connections from the owning face's centre to
 // the opposite face's centre. Members are packed into as few tiles as fit Detour's limits
 // (65,534 vertices and 32,767 polygons per tile), all in grid cell (0, 0) on successive layers.

@@ -353,6 +353,58 @@ TEST(ExportDetour, DetourLoadsTheSetAndFindsPathsBetweenFaceCentres) {
     EXPECT_GT(paths, 0);
 }
 
+/// Three unit squares in an L (x, z): A [0,1]², B [1,2]×[0,1], C [0,1]×[1,2], each wound as
+/// stored (`clockwise` flips every ring), triangulated in two.
+exporter::Scene l_shape(bool clockwise) {
+    exporter::Scene s;
+    exporter::SceneMember m;
+    m.name = "L";
+    m.vertices = {{0, 0, 0}, {1, 0, 0}, {2, 0, 0}, {0, 0, 1}, {1, 0, 1}, {2, 0, 1}, {0, 0, 2}, {1, 0, 2}};
+    // Counter-clockwise seen from +y (Newell N_y > 0), as Havok stores faces.
+    std::vector<std::vector<std::uint32_t>> faces = {{3, 4, 1, 0}, {4, 5, 2, 1}, {6, 7, 4, 3}};
+    for (std::size_t f = 0; f < faces.size(); ++f) {
+        auto ring = faces[f];
+        if (clockwise) std::reverse(ring.begin(), ring.end());
+        for (auto v : ring) m.corners.push_back(v), m.corner_flags.push_back(4), m.corner_opposite.push_back(-1);
+        m.face_start.push_back(static_cast<std::uint32_t>(m.corners.size()));
+        m.face_data.push_back(0);
+        m.cluster.push_back(-1);
+        m.triangles.push_back({ring[0], ring[1], ring[2]});
+        m.triangles.push_back({ring[0], ring[2], ring[3]});
+        m.triangle_face.insert(m.triangle_face.end(), 2, static_cast<std::uint32_t>(f));
+    }
+    s.members.push_back(m);
+    return s;
+}
+
+TEST(ExportDetour, StraightPathsAndRaycastsAreRightWhateverTheStoredWinding) {
+    for (bool clockwise : {false, true}) {
+        const auto set = exporter::scene_to_detour_set(l_shape(clockwise));
+        EXPECT_EQ(set.polygons, 3) << "each square merges into one convex polygon";
+        int tiles = 0;
+        auto nav = load_mset(std::string(set.bytes.begin(), set.bytes.end()), &tiles);
+        std::unique_ptr<dtNavMeshQuery, NavMeshDeleter> query(dtAllocNavMeshQuery());
+        ASSERT_FALSE(dtStatusFailed(query->init(nav.get(), 64)));
+        dtQueryFilter filter;
+        const float a[3] = {1.8f, 0, 0.5f}, b[3] = {0.5f, 0, 1.8f}, extents[3] = {0.1f, 1, 0.1f};
+        dtPolyRef start = 0, end = 0, path[8];
+        float pa[3], pb[3], straight[3 * 8], hit = 0, normal[3];
+        ASSERT_FALSE(dtStatusFailed(query->findNearestPoly(a, extents, &filter, &start, pa)));
+        ASSERT_FALSE(dtStatusFailed(query->findNearestPoly(b, extents, &filter, &end, pb)));
+        int count = 0, corners = 0, visited = 0;
+        ASSERT_FALSE(dtStatusFailed(query->findPath(start, end, pa, pb, &filter, path, &count, 8)));
+        EXPECT_EQ(count, 3);  // B -> A -> C
+        ASSERT_FALSE(dtStatusFailed(query->findStraightPath(pa, pb, path, count, straight, nullptr, nullptr, &corners, 8)));
+        // Around the L's inner corner (1, 1): the only bend a shortest path can have.
+        ASSERT_EQ(corners, 3) << "clockwise " << clockwise;
+        EXPECT_NEAR(straight[3], 1.0f, 1e-3) << "clockwise " << clockwise;
+        EXPECT_NEAR(straight[5], 1.0f, 1e-3) << "clockwise " << clockwise;
+        // The straight segment leaves B into the missing square at z = 1: t = 0.5 / 1.3.
+        ASSERT_FALSE(dtStatusFailed(query->raycast(start, pa, pb, &filter, &hit, normal, path, &visited, 8)));
+        EXPECT_NEAR(hit, 0.5f / 1.3f, 1e-3) << "clockwise " << clockwise;
+    }
+}
+
 TEST(ExportDetour, UserEdgesBecomeOffMeshConnections) {
     const auto& in = export_inputs();
     const auto scene = exporter::load_scene(in.er_binder, "");
