@@ -8,7 +8,7 @@ packages=(
   libcli11-dev libfmt-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   librecast-dev
-  libtinygltf-dev chromium
+  libtinygltf-dev libassimp-dev chromium
 )
 # node + npm run the pinned web tools (tools/web/package.json: three.js for viewer pages, the
 # Khronos glTF validator, playwright-core for the browser test); any node >= 18 will do.

@@ -2,6 +2,8 @@
 // tinygltf's loader (GLB), a small PLY parser written here from the PLY format (PLY), Detour
 // itself (MSET navmesh sets: load, findNearestPoly, findPath), and the model read directly (JSON).
 #include <DetourNavMesh.h>
+#include <assimp/cimport.h>
+#include <assimp/scene.h>
 #include <DetourNavMeshQuery.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -259,6 +261,41 @@ TEST(ExportPly, EmptyInputGivesAValidEmptyFileAndSaysSo) {
     EXPECT_NE(out.find("holds no faces"), std::string::npos) << out;
     const Ply ply = read_ply(slurp(path));
     EXPECT_EQ(ply.faces, 0u);
+}
+
+// ---- Assimp reads both back ---------------------------------------------------------------
+
+TEST(ExportAssimp, ReadsThePlyPolygonsAndTheGlbTrianglesLinesAndNodes) {
+    const auto& in = export_inputs();
+    const auto scene = exporter::load_scene(in.er_binder, "");
+    std::size_t faces = 0, vertices = 0, triangles = 0;
+    for (const auto& m : scene.members) {
+        vertices += m.vertices.size();
+        triangles += m.triangles.size();
+        for (std::size_t f = 0; f < m.face_count(); ++f) faces += m.corner_count(f) > 0;
+    }
+    const aiScene* ply = aiImportFile(export_to(in.er_binder, "ply", "assimp.ply").c_str(), 0);
+    ASSERT_NE(ply, nullptr) << aiGetErrorString();
+    ASSERT_EQ(ply->mNumMeshes, 1u);
+    EXPECT_EQ(ply->mMeshes[0]->mNumFaces, faces);
+    std::size_t corners = 0, expected_corners = 0;
+    for (unsigned f = 0; f < ply->mMeshes[0]->mNumFaces; ++f) corners += ply->mMeshes[0]->mFaces[f].mNumIndices;
+    for (const auto& m : scene.members) expected_corners += m.corners.size();
+    EXPECT_EQ(corners, expected_corners) << "polygons as stored, not triangulated";
+    EXPECT_LE(ply->mMeshes[0]->mNumVertices, std::max(vertices, corners));
+    aiReleaseImport(ply);
+
+    const aiScene* glb = aiImportFile(export_to(in.er_binder, "glb", "assimp.glb").c_str(), 0);
+    ASSERT_NE(glb, nullptr) << aiGetErrorString();
+    std::size_t tris = 0, lines = 0;
+    for (unsigned m = 0; m < glb->mNumMeshes; ++m)
+        for (unsigned f = 0; f < glb->mMeshes[m]->mNumFaces; ++f) (glb->mMeshes[m]->mFaces[f].mNumIndices == 2 ? lines : tris)++;
+    EXPECT_EQ(tris, triangles);
+    EXPECT_EQ(lines, scene.line_count());
+    EXPECT_EQ(glb->mRootNode->mNumChildren, scene.members.size());
+    for (unsigned c = 0; c < glb->mRootNode->mNumChildren && c < scene.members.size(); ++c)
+        EXPECT_EQ(std::string(glb->mRootNode->mChildren[c]->mName.C_Str()), scene.members[c].name);
+    aiReleaseImport(glb);
 }
 
 // ---- Detour -------------------------------------------------------------------------------
