@@ -51,7 +51,10 @@ void add_export_commands(CLI::App& app) {
             req->format = ext.empty() ? "obj" : ext.substr(1);
         }
         if (exporter::is_scene_format(req->format)) {
-            fmt::print("{}\n", exporter::export_scene(req->input, req->entry, req->format, req->output));
+            const auto result = exporter::export_scene(req->input, req->entry, req->format, req->output);
+            for (const auto& s : result.skipped) fmt::print(stderr, "navlab: skipped {}\n", s);
+            fmt::print("{}\n", result.summary);
+            set_exit(result.skipped.empty() ? kOk : kFailed);
             return;
         }
         switch (detect(req->input)) {

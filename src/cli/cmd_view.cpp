@@ -60,6 +60,8 @@ void run_view(const ViewArgs& a) {
     const std::vector<std::string> files = expand(a.inputs);
     for (const auto& file : files) {
         exporter::Scene scene = exporter::load_scene(file, a.entry);
+        for (const auto& s : scene.skipped) fmt::print(stderr, "navlab: skipped {}\n", s);
+        if (!scene.skipped.empty()) set_exit(kFailed);
         if (a.audit) {
             std::vector<view::FaceAudit> audits(scene.members.size());
             if (scene.family == exporter::Family::FromSoft) audits = view::audit_faces(file, a.entry, input.rules);

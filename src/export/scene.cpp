@@ -294,7 +294,11 @@ Scene load_scene(const std::string& input, const std::string& entry) {
         farcry2::World world = farcry2::load_world(p);
         if (!world.complete && world.sectors.empty() && !world.failures.empty())
             throw Error(world.failures.front().message).set_file(world.failures.front().path);
-        return farcry2_scene(farcry2::stitch(world, parse_sector(entry)), input);
+        Scene scene = farcry2_scene(farcry2::stitch(world, parse_sector(entry)), input);
+        for (const auto& f : world.failures)
+            scene.skipped.push_back(f.offset == kNoOffset ? fmt::format("{}: {}", f.path, f.message)
+                                                          : fmt::format("{}: offset 0x{:X}: {}", f.path, f.offset, f.message));
+        return scene;
     }
     if (has_extension(p, ".dat")) {
         try {

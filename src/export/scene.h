@@ -78,6 +78,9 @@ struct Scene {
     /// node ids; n = max_nodes). Empty when the graph has no table.
     std::vector<std::int32_t> next_hop;
     std::int32_t max_nodes = 0;
+    /// Files of the input that did not load and are not shown ("path: offset 0x..: message";
+    /// Far Cry 2 folders keep going past a malformed sector file).
+    std::vector<std::string> skipped;
 
     std::size_t face_count() const;
     std::size_t line_count() const;

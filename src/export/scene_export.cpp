@@ -13,8 +13,8 @@ namespace navlab::exporter {
 
 bool is_scene_format(const std::string& format) { return format == "glb" || format == "ply" || format == "detour"; }
 
-std::string export_scene(const std::string& input, const std::string& entry, const std::string& format,
-                         const std::string& output) {
+SceneExportResult export_scene(const std::string& input, const std::string& entry, const std::string& format,
+                               const std::string& output) {
     const Scene scene = load_scene(input, entry);
     std::vector<std::uint8_t> bytes;
     if (format == "glb") bytes = scene_to_glb(scene);
@@ -26,7 +26,7 @@ std::string export_scene(const std::string& input, const std::string& entry, con
     std::string summary = fmt::format("{}: {} members, {} faces, {} lines", output, scene.members.size(), faces,
                                       scene.line_count());
     if (faces == 0 && scene.line_count() == 0) summary += " (the input holds no faces: the file is valid but empty)";
-    return summary;
+    return {summary, scene.skipped};
 }
 
 }  // namespace navlab::exporter
