@@ -9,6 +9,8 @@
 //   - pages with faces: a click in the centre selects a face and the side panel shows its index
 //     (an integer below the member's face count); pages with nodes only: a click on a node
 //     selects it and the panel shows its id;
+//   - pages with Elden Ring query trees: 'b' shows the leaf boxes (pixels change);
+//   - pages with faces: the path hook (navlab.showPath) draws a path and its corridor;
 //   - pages written with --audit: switching to audit colouring changes the pixels;
 //   - screenshots SCREENSHOT_DIR/<page>-{initial,selected,audit}.png.
 // Prints one JSON line per page. Exit status: 0 all passed, 1 a check failed, 77 Chromium is
@@ -76,6 +78,7 @@ async function testPage(context, file, shots) {
   const meta = await page.evaluate(() => window.navlab.meta);
   const faces = meta.members.reduce((n, m) => n + m.faces, 0);
   const before = await pixels(page, 40);
+  let picked = null;
   result.non_background = Number(before.share.toFixed(3));
   result.middle = Number(before.middle.toFixed(3));
   await page.screenshot({ path: path.join(shots, `${name}-initial.png`) });
@@ -87,6 +90,7 @@ async function testPage(context, file, shots) {
     const index = await page.locator('#face-index').textContent({ timeout: 5000 }).catch(() => null);
     if (index === null) fail(`${name}: clicking the centre selected no face`);
     const selected = await page.evaluate(() => window.navlab.selected);
+    picked = selected;
     const member = meta.members[selected.member];
     if (!/^\d+$/.test(index) || Number(index) >= member.faces) fail(`${name}: the panel shows face "${index}" (member has ${member.faces})`);
     result.selected = { member: member.name, face: Number(index) };
@@ -106,6 +110,31 @@ async function testPage(context, file, shots) {
     if (id === null || !/^\d+$/.test(id)) fail(`${name}: clicking a node selected nothing`);
     result.selected = { node: Number(id) };
     await page.screenshot({ path: path.join(shots, `${name}-selected.png`) });
+  }
+  if (meta.members.some((m) => m.boxes > 0)) {
+    // Elden Ring query-tree leaf boxes appear on 'b'.
+    const plain = await pixels(page, 40);
+    await page.keyboard.press('b');
+    await nextFrame(page);
+    const boxes = await pixels(page, 40);
+    await page.screenshot({ path: path.join(shots, `${name}-boxes.png`) });
+    await page.keyboard.press('b');
+    if (boxes.checksum === plain.checksum) fail(`${name}: the leaf boxes did not show`);
+    result.boxes_changed = true;
+  }
+  if (faces > 0) {
+    // The path hook: a path across the face picked in the centre, that face as its corridor.
+    const plain = await pixels(page, 40);
+    await page.evaluate(([member, face]) => {
+      const v = window.navlab.viewer, mesh = v.meshes.find((x) => x.userData.member.index === member);
+      const fs = mesh.userData.faceStart, p = mesh.geometry.attributes.position.array;
+      const corner = (k) => [p[k * 3], p[k * 3 + 1], p[k * 3 + 2]];
+      window.navlab.showPath({ points: [corner(fs[face]), corner(fs[face] + 1)], corridor: [[member, face]] });
+    }, [picked.member, picked.face]);
+    await nextFrame(page);
+    const withPath = await pixels(page, 40);
+    if (withPath.checksum === plain.checksum) fail(`${name}: the path overlay drew nothing`);
+    result.path_hook = true;
   }
   if (meta.audit) {
     const plain = await pixels(page, 40);

@@ -258,10 +258,30 @@ class Viewer {
     return points;
   }
 
+  // A path: its polyline and, lighter, the corridor of faces it crosses ([member, face] pairs).
   buildPath(path) {
+    const group = new THREE.Group();
     const xyz = [];
     for (let i = 0; i + 1 < path.points.length; ++i) xyz.push(...path.points[i], ...path.points[i + 1]);
-    return this.addSegments(xyz, 0x66ff99, 6);
+    group.add(this.addSegments(xyz, 0x66ff99, 6));
+    const tri = [];
+    for (const [member, f] of path.corridor || []) {
+      const mesh = this.meshes.find((x) => x.userData.member.index === member);
+      if (!mesh || f >= mesh.userData.member.faces) continue;
+      const fs = mesh.userData.faceStart, pos = mesh.geometry.attributes.position.array;
+      for (let k = fs[f] + 1; k + 1 < fs[f + 1]; ++k)
+        tri.push(...pos.subarray(fs[f] * 3, fs[f] * 3 + 3), ...pos.subarray(k * 3, k * 3 + 6));
+    }
+    if (tri.length) {
+      const g = new THREE.BufferGeometry();
+      g.setAttribute('position', new THREE.Float32BufferAttribute(tri, 3));
+      const corridor = new THREE.Mesh(g, new THREE.MeshBasicMaterial({ color: 0x66ff99, transparent: true, opacity: 0.35,
+        side: THREE.DoubleSide, depthWrite: false }));
+      corridor.renderOrder = 5;
+      group.add(corridor);
+    }
+    this.scene.add(group);
+    return group;
   }
 
   addSegments(xyz, colour, order) {
@@ -505,7 +525,7 @@ function start() {
     timings: { decode: Math.round(t1 - t0), build: Math.round(t2 - t1), since_navigation: Math.round(t2) },
     setMode: (m) => viewer.setMode(m),
     // The hook for path overlays (navlab path, when the query library lands): points in
-    // metres, +y up; corridor faces as [member, face] pairs.
+    // metres, +y up; corridor faces as [member, face] pairs (meta.path has the same shape).
     showPath: (path) => { if (viewer.layers.path) viewer.scene.remove(viewer.layers.path); viewer.layers.path = viewer.buildPath(path); viewer.render(); },
   });
   document.body.dataset.ready = '1';
