@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <limits>
 #include <numeric>
+#include <tuple>
 
 #include "formats/fromsoft/aabb_tree6.h"
 #include "geometry/convexity.h"
@@ -304,6 +305,46 @@ void NavMeshQuery::Impl::build(const NavView& view, const fromsoft::QueryMediato
         }
     }
 
+    // Welded positions, the edge index on the other side of each portal, corners.
+    {
+        std::vector<std::uint32_t> order(V);
+        std::iota(order.begin(), order.end(), 0u);
+        auto key = [&](std::uint32_t v) { return std::tuple(verts[v].x, verts[v].y, verts[v].z); };
+        std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return key(a) < key(b); });
+        canon.assign(V, 0);
+        std::uint32_t next = 0;
+        for (std::size_t i = 0; i < V; ++i) {
+            if (i > 0 && key(order[i]) != key(order[i - 1])) ++next;
+            canon[order[i]] = next;
+        }
+        std::uint32_t C = V ? next + 1 : 0;
+        canon_corner.assign(C, 0);
+        std::vector<std::uint32_t> count(C + 1, 0);
+        piece_nbr_edge.assign(piece_nbr.size(), kNone);
+        for (std::uint32_t p = 0; p < P; ++p) {
+            std::uint32_t n = corners(p);
+            for (std::uint32_t k = 0; k < n; ++k) {
+                std::uint32_t a = canon[piece_vert[piece_first[p] + k]], b = canon[piece_vert[piece_first[p] + (k + 1) % n]];
+                ++count[a + 1];
+                std::int32_t q = piece_nbr[piece_first[p] + k];
+                if (q < 0) {
+                    canon_corner[a] = canon_corner[b] = 1;
+                    continue;
+                }
+                for (std::uint32_t j = 0; j < corners(q); ++j)
+                    if (canon[piece_vert[piece_first[q] + j]] == b && canon[piece_vert[piece_first[q] + (j + 1) % corners(q)]] == a)
+                        piece_nbr_edge[piece_first[p] + k] = static_cast<std::int32_t>(j);
+                // A portal whose two sides do not match exactly is a wall for the exact search.
+                if (piece_nbr_edge[piece_first[p] + k] == kNone) canon_corner[a] = canon_corner[b] = 1;
+            }
+        }
+        for (std::uint32_t c = 0; c < C; ++c) count[c + 1] += count[c];
+        canon_piece_first = count;
+        canon_piece.assign(count[C], 0);
+        for (std::uint32_t p = 0; p < P; ++p)
+            for (std::uint32_t k = 0; k < corners(p); ++k) canon_piece[count[canon[piece_vert[piece_first[p] + k]]]++] = p;
+    }
+
     // Links, snapped onto their pieces.
     piece_link_first.assign(1, 0);
     std::vector<std::vector<PieceLink>> per_piece(P);
@@ -356,6 +397,14 @@ void NavMeshQuery::Impl::build(const NavView& view, const fromsoft::QueryMediato
             boxes[p] = box_of_points(verts, &piece_vert[piece_first[p]], &piece_vert[0] + piece_first[p + 1]);
         tree = build_bvh(boxes);
     }
+}
+
+bool NavMeshQuery::Impl::is_corner(std::uint32_t c, const QueryFilter& f) const {
+    if (canon_corner[c]) return true;
+    if (f.exclude_bits == 0) return false;
+    for (std::uint32_t i = canon_piece_first[c]; i < canon_piece_first[c + 1]; ++i)
+        if (face_bits[piece_face[canon_piece[i]]] & f.exclude_bits) return true;
+    return false;
 }
 
 bool NavMeshQuery::Impl::reach(std::uint32_t from_face, std::uint32_t to_face, bool use_links) const {

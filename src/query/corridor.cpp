@@ -195,6 +195,7 @@ PathResult NavMeshQuery::Impl::finish_path(PathMode mode, std::uint32_t sp, std:
         for (; step < steps.size() && steps[step].link < 0; ++step) {
             Vec3 pr, pl;
             portal(steps[step], pr, pl);
+            add_face(steps[step].from);
             add_face(steps[step].to);
             while (ti + 1 < t.size()) {
                 const Vec3 &A = t[ti], &B = t[ti + 1];
