@@ -74,14 +74,16 @@ Vec3 NavMeshQuery::Impl::closest_on_piece(std::size_t p, const Vec3& q) const {
 
 std::int64_t NavMeshQuery::Impl::nearest_piece(const Vec3& q, const Vec3& ext, Vec3& point, bool linear) const {
     std::int64_t best = -1;
-    double bd = std::numeric_limits<double>::max();
+    double bd = std::numeric_limits<double>::max(), btrue = bd;
     auto consider = [&](std::uint32_t p) {
         Vec3 c = closest_on_piece(p, q);
-        double d = dist3(c, q);
+        double true_d = dist3(c, q), d = true_d;
         // Detour's rule: a face the point is over counts its vertical distance less the climb.
         if (c.x == q.x && c.z == q.z) d = std::max(0.0, d - kNearestClimb);
-        // Ties go to the lower piece so answers do not depend on the tree.
-        if (d < bd || (d == bd && static_cast<std::int64_t>(p) < best)) bd = d, best = p, point = c;
+        // Ties (layers within the climb) go to the truly closer face, then the lower piece,
+        // so answers do not depend on the tree.
+        if (d < bd || (d == bd && (true_d < btrue || (true_d == btrue && static_cast<std::int64_t>(p) < best))))
+            bd = d, btrue = true_d, best = p, point = c;
     };
     if (linear) {
         for (std::uint32_t p = 0; p < pieces(); ++p) {

@@ -67,7 +67,12 @@ struct Scratch {
 thread_local Scratch t_scratch;
 
 double dist2(P2 a, P2 b) { return std::hypot(a.x - b.x, a.z - b.z); }
-P2 at(P2 a, P2 b, double t) { return {a.x + (b.x - a.x) * t, a.z + (b.z - a.z) * t}; }
+/// The point at parameter t of a -> b; exactly a or b at 0 and 1 (turns test endpoints by ==).
+P2 at(P2 a, P2 b, double t) {
+    if (t <= 0) return a;
+    if (t >= 1) return b;
+    return {a.x + (b.x - a.x) * t, a.z + (b.z - a.z) * t};
+}
 
 /// The parameter range [lo, hi] ∩ [0, 1] where the affine c(t) = c0 + t (c1 - c0) has sign
 /// `want` (>= 0 when want > 0, <= 0 when want < 0). Empty when lo > hi.

@@ -179,7 +179,9 @@ TEST(QueryNearest, TreeScanAndExtents) {
         Vec3 p{u(rng), u(rng) / 4, u(rng)};
         NearestResult a = q.nearest_face(p, {1.5, 3, 1.5}), b = q.nearest_face_linear(p, {1.5, 3, 1.5});
         ASSERT_EQ(a.found, b.found);
-        if (a.found) EXPECT_NEAR(a.distance, b.distance, 1e-12);
+        if (a.found) {
+            EXPECT_NEAR(a.distance, b.distance, 1e-12);
+        }
     }
     NearestResult n = q.nearest_face({5.5, 10, 5.25}, {0.5, 20, 0.5});
     ASSERT_TRUE(n.found);

@@ -34,8 +34,9 @@ struct DetourMesh {
     navlab::query::PolygonView view() const { return navlab::query::PolygonView(verts, polys); }
 };
 
-/// Builds a one-tile Detour mesh of convex polygons (at most 6 corners, < 65535 vertices).
-/// Detour wants its rcPolyMesh winding, the reverse of navlab's, so rings are reversed.
+/// Builds a one-tile Detour mesh of convex polygons (at most 6 corners, < 65535 vertices),
+/// each ring in either winding: Detour gets every ring clockwise seen from +y (rcPolyMesh's
+/// winding, negative by navlab's cross2), whatever the input's.
 inline std::unique_ptr<DetourMesh> make_detour_mesh(const std::vector<std::array<float, 3>>& in_verts,
                                                     const std::vector<std::vector<std::uint32_t>>& polys, float cs = 0.01f,
                                                     float ch = 0.01f) {
@@ -56,7 +57,14 @@ inline std::unique_ptr<DetourMesh> make_detour_mesh(const std::vector<std::array
     std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> owner;
     std::vector<std::vector<std::uint32_t>> rev(polys.size());
     for (std::size_t p = 0; p < polys.size(); ++p) {
-        rev[p].assign(polys[p].rbegin(), polys[p].rend());
+        double area = 0;
+        for (std::size_t k = 0; k < polys[p].size(); ++k) {
+            const auto& a = in_verts[polys[p][k]];
+            const auto& b = in_verts[polys[p][(k + 1) % polys[p].size()]];
+            area += static_cast<double>(a[0]) * b[2] - static_cast<double>(a[2]) * b[0];
+        }
+        if (area > 0) rev[p].assign(polys[p].rbegin(), polys[p].rend());
+        else rev[p] = polys[p];
         for (std::size_t k = 0; k < rev[p].size(); ++k) owner[{rev[p][k], rev[p][(k + 1) % rev[p].size()]}] = p;
     }
     for (std::size_t p = 0; p < polys.size(); ++p) {
