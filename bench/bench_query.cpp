@@ -10,6 +10,7 @@
 //
 // Usage: bench_query [--pairs N] [--large-only] [--small-only]
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -66,6 +67,63 @@ fromsoft::NavMesh to_navmesh(const std::vector<Vec3>& verts, const std::vector<s
         }
     m.faceData.assign(polys.size(), 0);
     return m;
+}
+
+/// Greedy Hertel-Mehlhorn: joins neighbouring polygons while the union stays convex seen from
+/// above and has at most 6 corners (Detour's limit), as Recast merges its own polygons. Both
+/// libraries then get the same merged polygons.
+std::vector<std::vector<std::uint32_t>> merge_convex(const std::vector<std::array<float, 3>>& v,
+                                                     std::vector<std::vector<std::uint32_t>> polys) {
+    auto turn = [&](std::uint32_t a, std::uint32_t b, std::uint32_t c) {
+        return (double(v[b][0]) - v[a][0]) * (double(v[c][2]) - v[a][2]) - (double(v[b][2]) - v[a][2]) * (double(v[c][0]) - v[a][0]);
+    };
+    double sign = 0;  // winding of the input (all rings alike)
+    for (std::size_t k = 0; k < 3; ++k) sign += turn(polys[0][0], polys[0][1], polys[0][2]);
+    sign = sign > 0 ? 1 : -1;
+    std::vector<bool> alive(polys.size(), true);
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> owner;
+    for (std::uint32_t p = 0; p < polys.size(); ++p)
+        for (std::size_t k = 0; k < polys[p].size(); ++k) owner[{polys[p][k], polys[p][(k + 1) % polys[p].size()]}] = p;
+    for (std::uint32_t p = 0; p < polys.size(); ++p) {
+        bool merged = true;
+        while (alive[p] && merged) {
+            merged = false;
+            auto& a = polys[p];
+            for (std::size_t k = 0; k < a.size() && !merged; ++k) {
+                auto it = owner.find({a[(k + 1) % a.size()], a[k]});
+                if (it == owner.end() || it->second == p || !alive[it->second]) continue;
+                auto& b = polys[it->second];
+                if (a.size() + b.size() - 2 > 6) continue;
+                // Union ring: a from k+1 round to k, then b's corners between the shared edge.
+                std::size_t j = 0;
+                while (b[j] != a[(k + 1) % a.size()]) ++j;
+                std::vector<std::uint32_t> ring;
+                for (std::size_t i = 0; i < a.size(); ++i) ring.push_back(a[(k + 1 + i) % a.size()]);
+                for (std::size_t i = 2; i < b.size(); ++i) ring.push_back(b[(j + i) % b.size()]);
+                bool convex = true;
+                // Convex with a margin (sine of the turn > 1e-4), so a float ulp in either library
+                // cannot make a corner straight or reflex.
+                for (std::size_t i = 0; i < ring.size() && convex; ++i) {
+                    std::uint32_t x = ring[i], y = ring[(i + 1) % ring.size()], z = ring[(i + 2) % ring.size()];
+                    double l1 = std::hypot(double(v[y][0]) - v[x][0], double(v[y][2]) - v[x][2]);
+                    double l2 = std::hypot(double(v[z][0]) - v[y][0], double(v[z][2]) - v[y][2]);
+                    convex = turn(x, y, z) * sign > 1e-4 * l1 * l2;
+                }
+                std::vector<std::uint32_t> sorted = ring;
+                std::sort(sorted.begin(), sorted.end());
+                if (!convex || std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) continue;
+                std::uint32_t q = it->second;
+                alive[q] = false;
+                a = ring;
+                for (std::size_t i = 0; i < a.size(); ++i) owner[{a[i], a[(i + 1) % a.size()]}] = p;
+                merged = true;
+            }
+        }
+    }
+    std::vector<std::vector<std::uint32_t>> out;
+    for (std::uint32_t p = 0; p < polys.size(); ++p)
+        if (alive[p]) out.push_back(polys[p]);
+    return out;
 }
 
 struct Pair {
@@ -143,13 +201,30 @@ void run(const char* label, const synth::SceneParams& sp, std::uint64_t seed, in
     synth::PolyMesh pm = synth::build_recast_mesh(scene, synth::RecastParams{});
     std::vector<std::vector<std::uint32_t>> polys;
     for (const auto& r : pm.polys) polys.push_back({std::uint32_t(r[0]), std::uint32_t(r[1]), std::uint32_t(r[2])});
-    std::printf("\n== %s: scene %.0f m, %zu polygons, %zu vertices (Recast %.1f s)\n", label, sp.size, polys.size(), pm.verts.size(),
-                seconds_since(t0));
+    std::size_t triangles = polys.size();
+    // Quantise onto Detour's grid first, so the merged polygons are convex in the coordinates
+    // both libraries see (quantising is stable: a second pass gives the same values).
+    std::vector<std::array<float, 3>> grid_verts;
+    if (pm.verts.size() < 65535 && polys.size() < 65535)
+        for (const Vec3& v : testing::make_detour_mesh(pm.verts, polys)->verts)
+            grid_verts.push_back({float(v.x), float(v.y), float(v.z)});
+    else
+        grid_verts = pm.verts;
+    // Quantising turns a few slivers over or flat; both libraries get the mesh without them.
+    std::erase_if(polys, [&](const std::vector<std::uint32_t>& t) {
+        const auto &a = grid_verts[t[0]], &b = grid_verts[t[1]], &c = grid_verts[t[2]];
+        return (double(b[0]) - a[0]) * (double(c[2]) - a[2]) - (double(b[2]) - a[2]) * (double(c[0]) - a[0]) >= 0;
+    });
+    std::size_t dropped = triangles - polys.size();
+    polys = merge_convex(grid_verts, std::move(polys));
+    std::printf("\n== %s: scene %.0f m, %zu convex polygons (merged from %zu triangles, %zu slivers dropped), %zu vertices "
+                "(Recast %.1f s)\n",
+                label, sp.size, polys.size(), triangles, dropped, pm.verts.size(), seconds_since(t0));
     if (pm.verts.size() >= 65535 || polys.size() >= 65535) {
         std::printf("   too large for one Detour tile (16-bit vertex and neighbour indices): skipped\n");
         return;
     }
-    auto dt = testing::make_detour_mesh(pm.verts, polys);
+    auto dt = testing::make_detour_mesh(grid_verts, polys);
     // Detour wants its own winding; navlab reads the rings as Havok stores them (counter-clockwise).
     fromsoft::NavMesh mesh = to_navmesh(dt->verts, polys);
     mesh.aabb = fromsoft::tree_domain_of(mesh);
@@ -167,9 +242,23 @@ void run(const char* label, const synth::SceneParams& sp, std::uint64_t seed, in
     // Fixed random pairs of polygon centres in one island.
     std::mt19937_64 rng(1234);
     std::vector<Pair> pairs;
+    // The corner centroid seen from above, lifted onto the polygon's fan from corner 0 (the
+    // surface both libraries use for a polygon without detail triangles).
     auto centre = [&](std::uint32_t p) {
         Vec3 c{};
-        for (std::uint32_t v : polys[p]) c = {c.x + dt->verts[v].x / 3, c.y + dt->verts[v].y / 3, c.z + dt->verts[v].z / 3};
+        double n = static_cast<double>(polys[p].size());
+        for (std::uint32_t v : polys[p]) c = {c.x + dt->verts[v].x / n, 0, c.z + dt->verts[v].z / n};
+        const Vec3& a = dt->verts[polys[p][0]];
+        for (std::size_t k = 1; k + 1 < polys[p].size(); ++k) {
+            const Vec3 &b = dt->verts[polys[p][k]], &d = dt->verts[polys[p][k + 1]];
+            double det = (b.x - a.x) * (d.z - a.z) - (b.z - a.z) * (d.x - a.x);
+            double u = ((c.x - a.x) * (d.z - a.z) - (c.z - a.z) * (d.x - a.x)) / det;
+            double w = ((b.x - a.x) * (c.z - a.z) - (b.z - a.z) * (c.x - a.x)) / det;
+            if (u >= -1e-12 && w >= -1e-12 && u + w <= 1 + 1e-12) {
+                c.y = a.y + u * (b.y - a.y) + w * (d.y - a.y);
+                break;
+            }
+        }
         return c;
     };
     for (int tries = 0; static_cast<int>(pairs.size()) < pair_count && tries < pair_count * 50; ++tries) {

@@ -40,13 +40,48 @@ bool convex_xz(const std::vector<Vec3>& pts) {
     return true;
 }
 
+/// Ear clipping seen from above (the fallback for faces whose Newell-plane triangles fold in
+/// xz): ears turned like the ring with no other corner inside; a fan when none is left
+/// (degenerate rings), so the face stays connected.
+std::vector<std::array<int, 3>> ear_clip_xz(const std::vector<Vec3>& pts) {
+    std::vector<int> ring(pts.size());
+    std::iota(ring.begin(), ring.end(), 0);
+    double s = area2(pts) >= 0 ? 1 : -1;
+    auto o = [&](int a, int b, int c) { return s * orient2(xz(pts[a]), xz(pts[b]), xz(pts[c])); };
+    std::vector<std::array<int, 3>> out;
+    while (ring.size() > 3) {
+        std::size_t m = ring.size();
+        std::size_t chosen = m;
+        for (std::size_t j = 0; j < m && chosen == m; ++j) {
+            int a = ring[(j + m - 1) % m], b = ring[j], c = ring[(j + 1) % m];
+            if (o(a, b, c) <= 0) continue;
+            bool empty = true;
+            for (int r : ring)
+                if (r != a && r != b && r != c && !same_xz(pts[r], pts[a]) && !same_xz(pts[r], pts[b]) &&
+                    !same_xz(pts[r], pts[c]) && o(a, b, r) >= 0 && o(b, c, r) >= 0 && o(c, a, r) >= 0)
+                    empty = false;
+            if (empty) chosen = j;
+        }
+        if (chosen == m) break;
+        out.push_back({ring[(chosen + m - 1) % m], ring[chosen], ring[(chosen + 1) % m]});
+        ring.erase(ring.begin() + static_cast<std::ptrdiff_t>(chosen));
+    }
+    for (std::size_t k = 1; k + 1 < ring.size(); ++k) out.push_back({ring[0], ring[k], ring[k + 1]});
+    return out;
+}
+
 std::vector<RawPiece> split_face(const NavView& view, std::uint32_t f, const std::vector<Vec3>& pts) {
     int n = static_cast<int>(pts.size());
     std::vector<RawPiece> out;
     auto add = [&](std::vector<int> ring) {
         std::vector<Vec3> q;
         for (int i : ring) q.push_back(pts[i]);
-        if (area2(q) < 0) std::reverse(ring.begin(), ring.end());
+        if (area2(q) < 0) {
+            // Reversed but still starting at the face's first corner: heights come from the fan
+            // of corner 0 (height_at), which then is the fan Detour and the face's own order use.
+            std::reverse(ring.begin(), ring.end());
+            std::rotate(ring.begin(), std::min_element(ring.begin(), ring.end()), ring.end());
+        }
         out.push_back({f, std::move(ring)});
     };
     if (convex_xz(pts)) {
@@ -59,12 +94,18 @@ std::vector<RawPiece> split_face(const NavView& view, std::uint32_t f, const std
     for (const Vec3& p : pts) corners.push_back({p.x, p.y, p.z});
     geometry::FacePlane plane(corners);
     geometry::Triangulation t = geometry::triangulate_newell(plane);
-    if (t.no_ear || t.triangles.empty()) {
-        // No valid ear clipping (degenerate face): a fan keeps the face connected.
-        for (int k = 1; k + 1 < n; ++k) add({0, k, k + 1});
+    // The Newell-plane triangles are the face's own; a face bent over a step can fold seen
+    // from above, and a triangle turned against the face's winding would overlap its
+    // neighbours in the xz search. Then the face is clipped in xz instead.
+    const double face_area = area2(pts);
+    bool folded = t.no_ear || t.triangles.empty() || face_area == 0;
+    for (const geometry::Cut& c : t.triangles)
+        folded = folded || orient2(xz(pts[c[0]]), xz(pts[c[1]]), xz(pts[c[2]])) * face_area <= 0;
+    if (!folded) {
+        for (const geometry::Cut& c : t.triangles) add({c[0], c[1], c[2]});
         return out;
     }
-    for (const geometry::Cut& c : t.triangles) add({c[0], c[1], c[2]});
+    for (const auto& tri : ear_clip_xz(pts)) add({tri[0], tri[1], tri[2]});
     return out;
 }
 
