@@ -54,7 +54,10 @@ PathResult NavMeshQuery::Impl::corridor_path(std::uint32_t sp, const Vec3& s, st
     sc.f[sp] = sp == ep ? 0 : dist3(s, e) * kHeuristicScale;
     open.push({sc.f[sp], sp});
     bool found = false;
-    while (!open.empty()) {
+    // Reopening is bounded in practice; the cap makes it bounded on any input.
+    std::size_t pops = 0;
+    const std::size_t cap = 16 * (pieces() + links.size()) + 1024;
+    while (!open.empty() && ++pops <= cap) {
         auto [fv, p] = open.top();
         open.pop();
         if (sc.closed[p] || fv != sc.f[p]) continue;  // stale entry
