@@ -58,7 +58,8 @@ PathResult NavMeshQuery::Impl::corridor_path(std::uint32_t sp, const Vec3& s, st
     std::size_t pops = 0;
     const std::size_t cap = 16 * (pieces() + links.size()) + 1024;
     while (!open.empty() && ++pops <= cap) {
-        auto [fv, p] = open.top();
+        const double fv = open.top().first;
+        const std::uint32_t p = open.top().second;  // not a structured binding: lambdas capture it
         open.pop();
         if (sc.closed[p] || fv != sc.f[p]) continue;  // stale entry
         sc.closed[p] = true;

@@ -236,7 +236,7 @@ PathResult NavMeshQuery::Impl::exact_path(std::uint32_t sp, const Vec3& s, std::
     std::int32_t final_node = -1;
     std::size_t guard = 0, limit = 64 * (pieces() + links.size()) + 1024;
     while (!open.empty() && ++guard < limit * 16) {
-        auto [fv, id] = open.top();
+        const std::int32_t id = open.top().second;  // not a structured binding: lambdas capture it
         open.pop();
         const Node cur = sc.nodes[id];
         if (cur.kind == Kind::Final) {
