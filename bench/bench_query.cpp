@@ -425,6 +425,7 @@ void run(const char* label, const synth::SceneParams& sp, std::uint64_t seed, in
 }  // namespace
 
 int main(int argc, char** argv) {
+    std::setvbuf(stdout, nullptr, _IOLBF, 0);  // progress shows when piped to a file
     int pairs = 10000, large_pairs = 1000;
     bool small = true, large = true;
     for (int i = 1; i < argc; ++i) {
