@@ -23,6 +23,7 @@ void add_synth_commands(CLI::App& app);      // synth
 void add_igi_commands(CLI::App& app);        // igi check|routes|rewrite|dump
 void add_fc2_commands(CLI::App& app);        // fc2 info|check|rewrite
 void add_export_commands(CLI::App& app);     // export (dispatches to the format below)
+void add_query_commands(CLI::App& app);      // path, nearest, raycast, islands
 void add_demo_commands(CLI::App& app);       // demo (the README's main job)
 void add_build_commands(CLI::App& app);      // build, replace
 void add_view_commands(CLI::App& app);       // view (HTML viewer page)

@@ -35,6 +35,7 @@ int main(int argc, char** argv) {
     add_export_commands(app);
     add_igi_commands(app);
     add_fc2_commands(app);
+    add_query_commands(app);
     add_build_commands(app);
     add_view_commands(app);
     try {

@@ -1,0 +1,432 @@
+// `navlab path | nearest | raycast | islands`: queries on FromSoftware, Far Cry 2 and IGI
+// navigation data (src/query, docs/query.md).
+#include <fmt/format.h>
+
+#include <cmath>
+#include <filesystem>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <sstream>
+
+#include "cli/commands.h"
+#include "formats/farcry2/world.h"
+#include "formats/fromsoft/nav_source.h"
+#include "formats/fromsoft/nav_tagfile.h"
+#include "formats/igi/graph_io.h"
+#include "io/error.h"
+#include "io/file.h"
+#include "io/parallel.h"
+#include "query/igi_path.h"
+#include "query/navmesh_query.h"
+
+namespace navlab::cli {
+namespace {
+
+using query::Vec3;
+using json = nlohmann::ordered_json;
+
+/// A command-line mistake (exit 2).
+struct UsageError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+std::optional<Vec3> parse_point(const std::string& text) {
+    Vec3 v;
+    char c1 = 0, c2 = 0;
+    std::istringstream in(text);
+    if (!(in >> v.x >> c1 >> v.y >> c2 >> v.z) || c1 != ',' || c2 != ',') return std::nullopt;
+    in >> std::ws;
+    if (!in.eof()) return std::nullopt;
+    return v;
+}
+
+Vec3 point_option(const std::string& text, const char* name) {
+    auto p = parse_point(text);
+    if (!p) throw UsageError(fmt::format("{} wants X,Y,Z (three numbers), not '{}'", name, text));
+    return *p;
+}
+
+/// One navmesh of the input with its query structures.
+struct Mesh {
+    std::string name;
+    std::unique_ptr<query::NavView> view;
+    std::unique_ptr<query::NavMeshQuery> query;
+    bool zup = false;  ///< Far Cry 2: the user's points are z-up
+    Vec3 in(const Vec3& p) const { return zup ? query::Fc2View::to_view(p) : p; }
+    Vec3 out(const Vec3& p) const { return zup ? query::Fc2View::from_view(p) : p; }
+};
+
+/// Everything loaded from INPUT; the models outlive the views that read them.
+struct Input {
+    std::vector<std::unique_ptr<fromsoft::NavTagfile>> tagfiles;
+    std::unique_ptr<farcry2::World> world;
+    std::unique_ptr<farcry2::WorldMesh> world_mesh;
+    std::vector<Mesh> meshes;
+};
+
+bool is_fc2(const std::filesystem::path& p) {
+    if (std::filesystem::is_directory(p)) {
+        for (const auto& e : std::filesystem::recursive_directory_iterator(p))
+            if (e.path().extension() == ".nvm") return true;
+        return false;
+    }
+    return p.extension() == ".nvm";
+}
+
+bool is_igi(const std::filesystem::path& p) { return p.extension() == ".dat"; }
+
+Input load_input(const std::string& path, const std::string& entry) {
+    Input in;
+    if (!std::filesystem::exists(path)) throw Error("no such file or folder", kNoOffset, path);
+    if (is_fc2(path)) {
+        in.world = std::make_unique<farcry2::World>(farcry2::load_world(path));
+        std::optional<std::uint16_t> sector;
+        if (!entry.empty()) sector = static_cast<std::uint16_t>(std::stoul(entry));
+        in.world_mesh = std::make_unique<farcry2::WorldMesh>(farcry2::stitch(*in.world, sector));
+        Mesh m;
+        m.name = path;
+        m.view = std::make_unique<query::Fc2View>(*in.world_mesh, path);
+        m.query = std::make_unique<query::NavMeshQuery>(*m.view);
+        m.zup = true;
+        in.meshes.push_back(std::move(m));
+        return in;
+    }
+    try {
+        fromsoft::NavFile nav = fromsoft::NavFile::open(path);
+        for (const fromsoft::NavEntry& e : nav.entries()) {
+            std::string leaf = e.name.substr(e.name.find_last_of("\\/") == std::string::npos ? 0 : e.name.find_last_of("\\/") + 1);
+            if (!entry.empty() && entry != e.name && entry != leaf && entry != std::to_string(e.index)) continue;
+            try {
+                in.tagfiles.push_back(std::make_unique<fromsoft::NavTagfile>(fromsoft::read_nav_tagfile(e.bytes)));
+            } catch (Error& err) {
+                err.in(fmt::format("entry {} ({})", e.index, e.name));
+                throw;
+            }
+            const fromsoft::NavTagfile& t = *in.tagfiles.back();
+            Mesh m;
+            m.name = e.inBinder ? fmt::format("{} | {}", path, leaf) : path;
+            m.view = std::make_unique<query::FromSoftView>(t.mesh, m.name);
+            m.query = std::make_unique<query::NavMeshQuery>(*m.view, t.mediator ? &*t.mediator : nullptr);
+            in.meshes.push_back(std::move(m));
+        }
+    } catch (Error& e) {
+        e.set_file(path);
+        throw;
+    }
+    if (in.meshes.empty()) throw Error(entry.empty() ? "no navmesh in the input" : "no navmesh tagfile matches --entry " + entry, kNoOffset, path);
+    return in;
+}
+
+/// The mesh a point belongs to: the one whose nearest face is closest (a binder without --entry).
+const Mesh& mesh_for(const Input& in, const Vec3& p) {
+    if (in.meshes.size() == 1) return in.meshes[0];
+    const Mesh* best = &in.meshes[0];
+    double bd = INFINITY;
+    for (const Mesh& m : in.meshes) {
+        query::NearestResult r = m.query->nearest_face_anywhere(m.in(p));
+        if (r.found && r.distance < bd) bd = r.distance, best = &m;
+    }
+    return *best;
+}
+
+json point_json(const Vec3& p) { return json::array({p.x, p.y, p.z}); }
+
+json path_json(const Mesh& m, const query::PathResult& r, bool named) {
+    json j;
+    j["status"] = query::status_name(r.status);
+    bool found = r.status == query::PathStatus::Found;
+    j["length"] = found ? json(r.length) : json(nullptr);
+    j["length_xz"] = found ? json(r.length_xz) : json(nullptr);
+    json pts = json::array();
+    for (const Vec3& p : r.points) pts.push_back(point_json(m.out(p)));
+    j["points"] = pts;
+    j["faces"] = r.faces;
+    j["links"] = r.links;
+    j["start_face"] = r.status == query::PathStatus::OffMesh ? json(nullptr) : json(r.start_face);
+    j["end_face"] = r.status == query::PathStatus::OffMesh ? json(nullptr) : json(r.end_face);
+    j["mode"] = query::mode_name(r.mode);
+    if (r.status == query::PathStatus::OffMesh) j["distance"] = r.off_mesh_distance;
+    if (named) j["mesh"] = m.name;
+    return j;
+}
+
+std::string path_text(const Mesh& m, const query::PathResult& r) {
+    if (r.status == query::PathStatus::OffMesh)
+        return fmt::format("off_mesh: a point is {:.3f} m from the nearest face\n", r.off_mesh_distance);
+    if (r.status == query::PathStatus::NoPath)
+        return fmt::format("no_path from face {} to face {} [{}]\n", r.start_face, r.end_face, query::mode_name(r.mode));
+    std::string s = fmt::format("found: {:.3f} m (xz {:.3f} m), face {} -> face {}, {} faces, {} user edges [{}]\n", r.length,
+                                r.length_xz, r.start_face, r.end_face, r.faces.size(), r.links.size(), query::mode_name(r.mode));
+    for (const Vec3& p : r.points) {
+        Vec3 q = m.out(p);
+        s += fmt::format("  {:.3f}, {:.3f}, {:.3f}\n", q.x, q.y, q.z);
+    }
+    return s;
+}
+
+/// PAIRS.csv: sx,sy,sz,ex,ey,ez per line; a first line starting with a letter is a header.
+std::vector<std::pair<Vec3, Vec3>> read_pairs(const std::string& path) {
+    InputFile file(path);
+    std::string text(reinterpret_cast<const char*>(file.bytes().data()), file.bytes().size());
+    std::vector<std::pair<Vec3, Vec3>> out;
+    std::istringstream lines(text);
+    std::string line;
+    for (std::size_t n = 1; std::getline(lines, line); ++n) {
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        if (line.find_first_not_of(" \t") == std::string::npos) continue;
+        if (n == 1 && std::isalpha(static_cast<unsigned char>(line[line.find_first_not_of(" \t")]))) continue;
+        std::vector<double> v;
+        std::istringstream in(line);
+        std::string cell;
+        bool ok = true;
+        while (std::getline(in, cell, ',')) {
+            try {
+                std::size_t used = 0;
+                v.push_back(std::stod(cell, &used));
+                ok = ok && cell.find_first_not_of(" \t", used) == std::string::npos;
+            } catch (const std::exception&) {
+                ok = false;
+            }
+        }
+        if (!ok || v.size() != 6)
+            throw Error(fmt::format("line {}: expected sx,sy,sz,ex,ey,ez (six numbers), got '{}'", n, line), kNoOffset, "pairs").set_file(path);
+        out.push_back({{v[0], v[1], v[2]}, {v[3], v[4], v[5]}});
+    }
+    return out;
+}
+
+struct PathOptions {
+    std::string input, entry, from, to, mode = "exact", json, pairs, extents;
+    bool no_user_edges = false;
+    unsigned threads = 1;
+    std::int64_t exclude = 0;
+    std::vector<std::string> costs;
+    std::optional<std::int32_t> from_node, to_node;
+};
+
+query::QueryFilter filter_of(const PathOptions& o) {
+    query::QueryFilter f;
+    f.use_links = !o.no_user_edges;
+    f.exclude_bits = static_cast<std::uint32_t>(o.exclude);
+    for (const std::string& c : o.costs) {
+        auto eq = c.find('=');
+        try {
+            if (eq == std::string::npos) throw std::invalid_argument(c);
+            int bit = std::stoi(c.substr(0, eq));
+            double m = std::stod(c.substr(eq + 1));
+            if (bit < 0 || bit > 31 || !(m >= 1)) throw std::invalid_argument(c);
+            f.cost_multipliers.push_back({bit, m});
+        } catch (const std::exception&) {
+            throw UsageError(fmt::format("--cost wants BIT=MULTIPLIER (bit 0-31, multiplier >= 1), not '{}'", c));
+        }
+    }
+    return f;
+}
+
+void write_or_print(const std::string& json_path, const json& j, const std::string& text) {
+    if (!json_path.empty()) write_file_atomic(json_path, j.dump(1) + "\n");
+    else fmt::print("{}", text);
+}
+
+int run_igi_path(const PathOptions& o) {
+    if (!o.from_node || !o.to_node) throw UsageError("an IGI graph needs --from-node A --to-node B");
+    igi::Graph g;
+    try {
+        InputFile file(o.input);
+        g = igi::read_graph(file.bytes());
+    } catch (Error& e) {
+        e.set_file(o.input);
+        throw;
+    }
+    query::IgiPathReport r = query::igi_path(g, *o.from_node, *o.to_node);
+    auto route = [](const query::IgiRoute& x) {
+        return json{{"reached", x.reached}, {"nodes", x.nodes}, {"length", x.length}, {"problem", x.problem}};
+    };
+    json j{{"from", *o.from_node}, {"to", *o.to_node}, {"table", route(r.table)}, {"stored_cost", r.stored_cost},
+           {"dijkstra", route(r.shortest)}, {"match", r.match}};
+    auto line = [](const char* what, const query::IgiRoute& x) {
+        std::string nodes;
+        for (std::int32_t n : x.nodes) nodes += (nodes.empty() ? "" : " ") + std::to_string(n);
+        return fmt::format("{}: {} ({:.3f}){}\n", what, nodes, x.length, x.reached ? "" : "  stopped: " + x.problem);
+    };
+    std::string text = line("route table", r.table) + line("dijkstra   ", r.shortest) +
+                       fmt::format("stored cost {:.3f}; {}\n", r.stored_cost, r.match ? "match" : "MISMATCH");
+    write_or_print(o.json, j, text);
+    return r.match ? kOk : kFailed;
+}
+
+int run_path(const PathOptions& o) {
+    if (is_igi(o.input)) return run_igi_path(o);
+    if (o.mode != "exact" && o.mode != "corridor") throw UsageError("--mode is exact or corridor, not " + o.mode);
+    query::PathMode mode = o.mode == "exact" ? query::PathMode::Exact : query::PathMode::Corridor;
+    query::QueryFilter filter = filter_of(o);
+    Vec3 ext = o.extents.empty() ? query::kDefaultExtents : point_option(o.extents, "--extents");
+    if (o.pairs.empty() == (o.from.empty() || o.to.empty()))
+        throw UsageError("give either --from X,Y,Z --to X,Y,Z or --pairs PAIRS.csv");
+    if (!o.pairs.empty() && o.json.empty()) throw UsageError("--pairs needs --json FILE");
+    std::vector<std::pair<Vec3, Vec3>> pairs;
+    if (!o.pairs.empty()) pairs = read_pairs(o.pairs);
+    else pairs.push_back({point_option(o.from, "--from"), point_option(o.to, "--to")});
+    Input in = load_input(o.input, o.entry);
+    bool named = in.meshes.size() > 1;
+    std::vector<json> results(pairs.size());
+    std::vector<std::string> texts(pairs.size());
+    parallel_for(pairs.size(), std::max(1u, o.threads), [&](std::size_t i) {
+        const Mesh& m = mesh_for(in, pairs[i].first);
+        query::PathResult r = m.query->find_path(m.in(pairs[i].first), m.in(pairs[i].second), mode, filter, ext);
+        results[i] = path_json(m, r, named);
+        texts[i] = path_text(m, r);
+    });
+    if (!o.pairs.empty()) write_file_atomic(o.json, json(results).dump(1) + "\n");
+    else write_or_print(o.json, results[0], texts[0]);
+    return kOk;
+}
+
+struct PointOptions {
+    std::string input, entry, point, from, to, extents, json;
+};
+
+int run_nearest(const PointOptions& o) {
+    Vec3 p = point_option(o.point, "X,Y,Z");
+    Vec3 ext = o.extents.empty() ? query::kDefaultExtents : point_option(o.extents, "--extents");
+    Input in = load_input(o.input, o.entry);
+    const Mesh& m = mesh_for(in, p);
+    query::NearestResult r = m.query->nearest_face(m.in(p), m.in(ext));
+    if (m.zup) r.point = m.out(r.point);
+    json j{{"found", r.found}};
+    if (r.found) j.update(json{{"face", r.face}, {"point", point_json(r.point)}, {"distance", r.distance}});
+    else j["distance_to_mesh"] = m.query->nearest_face_anywhere(m.in(p)).distance;
+    if (in.meshes.size() > 1) j["mesh"] = m.name;
+    std::string text = r.found ? fmt::format("face {}: {:.3f}, {:.3f}, {:.3f} ({:.3f} m away)\n", r.face, r.point.x, r.point.y,
+                                             r.point.z, r.distance)
+                               : fmt::format("off_mesh: no face within the extents; the mesh is {:.3f} m away\n",
+                                             j["distance_to_mesh"].get<double>());
+    write_or_print(o.json, j, text);
+    return kOk;
+}
+
+int run_raycast(const PointOptions& o) {
+    Vec3 a = point_option(o.from, "--from"), b = point_option(o.to, "--to");
+    Input in = load_input(o.input, o.entry);
+    const Mesh& m = mesh_for(in, a);
+    query::RaycastResult r = m.query->raycast(m.in(a), m.in(b));
+    json j{{"status", r.off_mesh ? "off_mesh" : (r.hit ? "hit" : "clear")}, {"t", r.t}};
+    if (!r.off_mesh) {
+        j["point"] = point_json(m.out(r.hit_point));
+        j["faces"] = r.faces;
+        if (r.hit) j.update(json{{"wall_face", r.wall_face}, {"wall_edge", r.wall_edge}, {"normal", point_json(m.out(r.normal))}});
+    }
+    if (in.meshes.size() > 1) j["mesh"] = m.name;
+    std::string text = r.off_mesh ? "off_mesh: the start point is on no face\n"
+                       : r.hit    ? fmt::format("hit at t = {:.6f}: wall edge {} of face {}, normal {:.3f}, {:.3f}, {:.3f}; {} faces crossed\n",
+                                                r.t, r.wall_edge, r.wall_face, m.out(r.normal).x, m.out(r.normal).y, m.out(r.normal).z, r.faces.size())
+                                  : fmt::format("clear: the target is reached; {} faces crossed\n", r.faces.size());
+    write_or_print(o.json, j, text);
+    return kOk;
+}
+
+int run_islands(const PointOptions& o) {
+    Input in = load_input(o.input, o.entry);
+    json all = json::array();
+    std::string text;
+    for (const Mesh& m : in.meshes) {
+        auto islands = m.query->islands(true);
+        json list = json::array();
+        text += fmt::format("{}: {} faces, {} islands (user edges included, one way)\n", m.name, m.query->face_count(), islands.size());
+        for (std::size_t i = 0; i < islands.size(); ++i) {
+            const query::Island& s = islands[i];
+            Vec3 lo = m.out(s.min), hi = m.out(s.max);
+            list.push_back({{"island", i}, {"face_count", s.faces.size()}, {"area_xz", s.area_xz}, {"min", point_json(lo)},
+                            {"max", point_json(hi)}, {"faces", s.faces}});
+            text += fmt::format("  island {}: {} faces, {:.1f} m2, box {:.1f},{:.1f},{:.1f} .. {:.1f},{:.1f},{:.1f}\n", i, s.faces.size(),
+                                s.area_xz, lo.x, lo.y, lo.z, hi.x, hi.y, hi.z);
+        }
+        all.push_back({{"mesh", m.name}, {"faces", m.query->face_count()}, {"islands", list}});
+    }
+    write_or_print(o.json, all, text);
+    return kOk;
+}
+
+/// Runs a command body, mapping usage mistakes to exit 2.
+template <class F>
+void guarded(F&& f) {
+    try {
+        set_exit(f());
+    } catch (const UsageError& e) {
+        fmt::print(stderr, "navlab: usage: {}\n", e.what());
+        set_exit(kUsage);
+    }
+}
+
+}  // namespace
+
+void add_query_commands(CLI::App& app) {
+    auto inputs = "INPUT: a FromSoftware binder (.nvmhktbnd.dcx) or .hkx tagfile (every navmesh in it, or --entry NAME|INDEX),\n"
+                  "a Far Cry 2 world folder or .nvm file (points in its z-up world coordinates; --entry SECTOR), or\n"
+                  "for `path` an IGI graph<id>.dat.\n";
+    {
+        auto o = std::make_shared<PathOptions>();
+        auto* cmd = app.add_subcommand(
+            "path",
+            std::string("Shortest path between two points over a navmesh (or an IGI route)\n\n") + inputs +
+                "Modes: exact (default; the true shortest path seen from above, any angle, Polyanya) or corridor\n"
+                "(Detour-style A* over faces + funnel). User edges are one-way links unless --no-user-edges.\n"
+                "Output: status found|no_path|off_mesh, 3-D and xz length, points, faces, user edges taken; --json FILE\n"
+                "writes {status, length, length_xz, points, faces, links, start_face, end_face, mode} (an array with --pairs).\n"
+                "PAIRS.csv: sx,sy,sz,ex,ey,ez per line (a first line starting with a letter is a header).\n\n"
+                "Examples: navlab path m10.nvmhktbnd.dcx --from 10,2,5 --to 80,4,60\n"
+                "          navlab path n10.hkx --pairs pairs.csv --json out.json --mode corridor --threads 2\n"
+                "          navlab path graph1.dat --from-node 3 --to-node 17");
+        cmd->add_option("input", o->input, "Navmesh file or folder, or IGI graph .dat")->required();
+        cmd->add_option("--entry", o->entry, "Binder entry (name or index) or Far Cry 2 sector");
+        cmd->add_option("--from", o->from, "Start point X,Y,Z");
+        cmd->add_option("--to", o->to, "End point X,Y,Z");
+        cmd->add_option("--pairs", o->pairs, "CSV of queries (needs --json)");
+        cmd->add_option("--mode", o->mode, "exact (default) or corridor");
+        cmd->add_flag("--no-user-edges", o->no_user_edges, "Do not take user edges (jumps, drops, ladders)");
+        cmd->add_option("--exclude", o->exclude, "Avoid faces whose faceData has any of these bits (mask)");
+        cmd->add_option("--cost", o->costs, "BIT=MULTIPLIER: scale the cost inside faces with that faceData bit (corridor)");
+        cmd->add_option("--extents", o->extents, "Half extents X,Y,Z of the search box around each point (default 1,2,1)");
+        cmd->add_option("--threads", o->threads, "Worker threads for --pairs (default 1)");
+        cmd->add_option("--from-node", o->from_node, "IGI: start node id");
+        cmd->add_option("--to-node", o->to_node, "IGI: end node id");
+        cmd->add_option("--json", o->json, "Write the result as JSON to FILE");
+        cmd->callback([o] { guarded([&] { return run_path(*o); }); });
+    }
+    {
+        auto o = std::make_shared<PointOptions>();
+        auto* cmd = app.add_subcommand("nearest", std::string("The face nearest to a point and the closest point on it\n\n") + inputs +
+                                                      "Example: navlab nearest n10.hkx 12.5,3,40 --extents 2,4,2");
+        cmd->add_option("input", o->input, "Navmesh file or folder")->required();
+        cmd->add_option("point", o->point, "X,Y,Z")->required();
+        cmd->add_option("--entry", o->entry, "Binder entry (name or index) or Far Cry 2 sector");
+        cmd->add_option("--extents", o->extents, "Half extents X,Y,Z of the search box (default 1,2,1)");
+        cmd->add_option("--json", o->json, "Write the result as JSON to FILE");
+        cmd->callback([o] { guarded([&] { return run_nearest(*o); }); });
+    }
+    {
+        auto o = std::make_shared<PointOptions>();
+        auto* cmd = app.add_subcommand("raycast", std::string("Walk a straight line (seen from above) along the surface until a wall\n\n") +
+                                                      inputs + "Output: hit fraction t, wall edge and normal, faces crossed.\n"
+                                                               "Example: navlab raycast n10.hkx --from 10,2,5 --to 30,2,5");
+        cmd->add_option("input", o->input, "Navmesh file or folder")->required();
+        cmd->add_option("--entry", o->entry, "Binder entry (name or index) or Far Cry 2 sector");
+        cmd->add_option("--from", o->from, "Start point X,Y,Z")->required();
+        cmd->add_option("--to", o->to, "Target point X,Y,Z")->required();
+        cmd->add_option("--json", o->json, "Write the result as JSON to FILE");
+        cmd->callback([o] { guarded([&] { return run_raycast(*o); }); });
+    }
+    {
+        auto o = std::make_shared<PointOptions>();
+        auto* cmd = app.add_subcommand("islands", std::string("Islands: sets of faces that reach each other (user edges one way)\n\n") +
+                                                      inputs + "Output per island: faces, area seen from above, bounding box.\n"
+                                                               "Example: navlab islands m10.nvmhktbnd.dcx --json islands.json");
+        cmd->add_option("input", o->input, "Navmesh file or folder")->required();
+        cmd->add_option("--entry", o->entry, "Binder entry (name or index) or Far Cry 2 sector");
+        cmd->add_option("--json", o->json, "Write the result as JSON to FILE");
+        cmd->callback([o] { guarded([&] { return run_islands(*o); }); });
+    }
+}
+
+}  // namespace navlab::cli

@@ -1,0 +1,301 @@
+// Path queries on generated meshes with known answers, and against Detour.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+
+#include "formats/fromsoft/navmesh.h"
+#include "io/error.h"
+#include "meshes.h"
+#include "query/navmesh_query.h"
+#include "support/detour_mesh.h"
+
+namespace navlab::query {
+namespace {
+
+using testing::grid_mesh;
+
+constexpr PathMode kModes[] = {PathMode::Exact, PathMode::Corridor};
+
+double polyline_xz(const std::vector<Vec3>& pts) {
+    double s = 0;
+    for (std::size_t i = 1; i < pts.size(); ++i) s += std::hypot(pts[i].x - pts[i - 1].x, pts[i].z - pts[i - 1].z);
+    return s;
+}
+
+TEST(QueryPath, SquareWithHoleGoesAroundACorner) {
+    PolygonView view = testing::square_with_hole();
+    NavMeshQuery q(view);
+    const double expected = 2 * std::sqrt(10.0) + 2;
+    for (PathMode mode : kModes) {
+        PathResult r = q.find_path({1, 0, 5}, {9, 0, 5}, mode);
+        ASSERT_EQ(r.status, PathStatus::Found);
+        EXPECT_NEAR(r.length_xz, expected, 1e-9) << mode_name(mode);
+        EXPECT_NEAR(r.length, expected, 1e-9);
+        EXPECT_NEAR(polyline_xz(r.points), expected, 1e-9);
+        EXPECT_EQ(r.start_face, 3u);
+        EXPECT_EQ(r.end_face, 1u);
+        EXPECT_EQ(r.faces.front(), 3u);
+        EXPECT_EQ(r.faces.back(), 1u);
+    }
+}
+
+TEST(QueryPath, NonConvexFaceIsSplitByEarClipping) {
+    PolygonView view = testing::square_with_hole_one_face();
+    NavMeshQuery q(view);
+    PathResult r = q.find_path({1, 0, 5}, {9, 0, 5}, PathMode::Exact);
+    ASSERT_EQ(r.status, PathStatus::Found);
+    EXPECT_NEAR(r.length_xz, 2 * std::sqrt(10.0) + 2, 1e-9);
+    EXPECT_EQ(r.faces, std::vector<std::uint32_t>{0});
+}
+
+TEST(QueryPath, UShape) {
+    PolygonView view = grid_mesh(10, 10, [](int i, int j) { return i < 2 || i >= 8 || j < 2; });
+    NavMeshQuery q(view);
+    const double expected = 2 * std::hypot(1.0, 7.5) + 6;
+    PathResult exact = q.find_path({1, 0, 9.5}, {9, 0, 9.5}, PathMode::Exact);
+    ASSERT_EQ(exact.status, PathStatus::Found);
+    EXPECT_NEAR(exact.length_xz, expected, 1e-9);
+    PathResult corridor = q.find_path({1, 0, 9.5}, {9, 0, 9.5}, PathMode::Corridor);
+    ASSERT_EQ(corridor.status, PathStatus::Found);
+    EXPECT_GE(corridor.length_xz, expected - 1e-9);
+    EXPECT_LE(corridor.length_xz, expected * 1.1);
+}
+
+TEST(QueryPath, StairsLiftTheLength) {
+    // A straight ramp of 10 unit quads rising 0.3 m per metre: planar, so the lifted length is
+    // exactly the slope length.
+    PolygonView view = grid_mesh(10, 1, [](int, int) { return true; }, [](double x, double) { return 0.3 * x; });
+    NavMeshQuery q(view);
+    for (PathMode mode : kModes) {
+        PathResult r = q.find_path({0.5, 0.15, 0.5}, {9.5, 2.85, 0.5}, mode);
+        ASSERT_EQ(r.status, PathStatus::Found);
+        EXPECT_NEAR(r.length_xz, 9.0, 1e-9);
+        EXPECT_NEAR(r.length, std::hypot(9.0, 2.7), 1e-9);
+        EXPECT_EQ(r.faces.size(), 10u);
+        EXPECT_NEAR(r.points.back().y, 2.85, 1e-9);
+    }
+}
+
+TEST(QueryPath, BridgeOverGroundFollowsAdjacency) {
+    // Ground: 10 × 10 at y 0. Bridge deck: x 4..6, z -2..12 at y 5, not connected to the ground.
+    std::vector<Vec3> v = {{0, 0, 0}, {10, 0, 0}, {10, 0, 10}, {0, 0, 10}, {4, 5, -2}, {6, 5, -2}, {6, 5, 12}, {4, 5, 12}};
+    PolygonView view(v, {{0, 1, 2, 3}, {4, 5, 6, 7}});
+    NavMeshQuery q(view);
+    for (PathMode mode : kModes) {
+        PathResult deck = q.find_path({5, 5, -1}, {5, 5, 11}, mode);
+        ASSERT_EQ(deck.status, PathStatus::Found);
+        EXPECT_EQ(deck.faces, std::vector<std::uint32_t>{1});
+        EXPECT_NEAR(deck.length, 12, 1e-9);
+        for (const Vec3& p : deck.points) EXPECT_EQ(p.y, 5);
+        PathResult under = q.find_path({5, 0, 1}, {5, 0, 9}, mode);
+        ASSERT_EQ(under.status, PathStatus::Found);
+        EXPECT_EQ(under.faces, std::vector<std::uint32_t>{0});
+        EXPECT_EQ(q.find_path({5, 0, 1}, {5, 5, 11}, mode).status, PathStatus::NoPath);
+    }
+    EXPECT_EQ(q.islands().size(), 2u);
+}
+
+PolygonView gap_mesh() {
+    std::vector<Vec3> v = {{0, 0, 0}, {4, 0, 0}, {4, 0, 4}, {0, 0, 4}, {6, 0, 0}, {10, 0, 0}, {10, 0, 4}, {6, 0, 4}};
+    return PolygonView(v, {{0, 1, 2, 3}, {4, 5, 6, 7}}, {{0, 1, {4, 0, 2}, {6, 0, 2}}});
+}
+
+TEST(QueryPath, GapCrossedOnlyByAOneWayUserEdge) {
+    PolygonView view = gap_mesh();
+    NavMeshQuery q(view);
+    for (PathMode mode : kModes) {
+        PathResult r = q.find_path({1, 0, 2}, {9, 0, 2}, mode);
+        ASSERT_EQ(r.status, PathStatus::Found) << mode_name(mode);
+        EXPECT_NEAR(r.length, 8, 1e-9);
+        EXPECT_EQ(r.links, std::vector<std::uint32_t>{0});
+        EXPECT_EQ(r.faces, (std::vector<std::uint32_t>{0, 1}));
+        EXPECT_EQ(q.find_path({9, 0, 2}, {1, 0, 2}, mode).status, PathStatus::NoPath);  // one way
+        QueryFilter no_links;
+        no_links.use_links = false;
+        EXPECT_EQ(q.find_path({1, 0, 2}, {9, 0, 2}, mode, no_links).status, PathStatus::NoPath);
+    }
+    EXPECT_EQ(q.islands(true).size(), 2u);  // one-way: still two strongly connected islands
+    EXPECT_TRUE(q.reachable(0, 1, true));
+    EXPECT_FALSE(q.reachable(1, 0, true));
+    EXPECT_FALSE(q.reachable(0, 1, false));
+}
+
+TEST(QueryPath, DisconnectedIslandsAndOffMesh) {
+    PolygonView view = grid_mesh(10, 3, [](int i, int) { return i < 3 || i > 6; });
+    NavMeshQuery q(view);
+    auto islands = q.islands();
+    ASSERT_EQ(islands.size(), 2u);
+    EXPECT_NEAR(islands[0].area_xz, 9, 1e-12);
+    EXPECT_EQ(islands[0].faces.size(), 9u);
+    EXPECT_EQ(islands[1].min.x, 7);
+    PathResult r = q.find_path({1, 0, 1}, {8, 0, 1}, PathMode::Exact);
+    EXPECT_EQ(r.status, PathStatus::NoPath);
+    PathResult off = q.find_path({1, 0, 1}, {5, 0, 1.5}, PathMode::Exact);
+    EXPECT_EQ(off.status, PathStatus::OffMesh);
+    EXPECT_NEAR(off.off_mesh_distance, 2, 1e-9);
+    EXPECT_EQ(q.find_path({NAN, 0, 0}, {1, 0, 1}, PathMode::Corridor).status, PathStatus::OffMesh);
+}
+
+TEST(QueryPath, FilterExcludesAndWeighsFaces) {
+    // A 3-wide strip; the middle row's faces carry bit 0. Excluded, the path goes around.
+    std::vector<Vec3> verts;
+    std::vector<std::vector<std::uint32_t>> polys;
+    std::vector<std::uint32_t> bits;
+    {
+        PolygonView g = grid_mesh(5, 3, [](int, int) { return true; });
+        for (std::size_t i = 0; i < g.vertex_count(); ++i) verts.push_back(g.vertex(i));
+        for (std::size_t f = 0; f < g.face_count(); ++f) {
+            polys.push_back({g.corner(f, 0), g.corner(f, 1), g.corner(f, 2), g.corner(f, 3)});
+            bool middle = f / 5 == 1 && f % 5 >= 1 && f % 5 <= 3;
+            bits.push_back(middle ? 1u : 0u);
+        }
+    }
+    PolygonView view(verts, polys, {}, bits);
+    NavMeshQuery q(view);
+    QueryFilter f;
+    f.exclude_bits = 1;
+    for (PathMode mode : kModes) {
+        EXPECT_NEAR(q.find_path({0.5, 0, 1.5}, {4.5, 0, 1.5}, mode).length_xz, 4, 1e-9);
+        PathResult r = q.find_path({0.5, 0, 1.5}, {4.5, 0, 1.5}, mode, f);
+        ASSERT_EQ(r.status, PathStatus::Found);
+        EXPECT_NEAR(r.length_xz, 2 * std::hypot(0.5, 0.5) + 3, 1e-9) << mode_name(mode);
+    }
+    EXPECT_EQ(q.find_path({2.5, 0, 1.5}, {4.5, 0, 1.5}, PathMode::Corridor, f).status, PathStatus::NoPath);
+    QueryFilter costly;
+    costly.cost_multipliers = {{0, 10.0}};
+    PathResult r = q.find_path({0.5, 0, 1.5}, {4.5, 0, 1.5}, PathMode::Corridor, costly);
+    EXPECT_GT(r.length_xz, 4.1);  // walks around the expensive row
+}
+
+TEST(QueryNearest, TreeScanAndExtents) {
+    PolygonView view = grid_mesh(20, 20, [](int i, int j) { return (i + j) % 7 != 0; }, [](double x, double z) { return 0.1 * x - 0.05 * z; });
+    NavMeshQuery q(view);
+    std::mt19937 rng(5);
+    std::uniform_real_distribution<double> u(-2, 22);
+    for (int i = 0; i < 500; ++i) {
+        Vec3 p{u(rng), u(rng) / 4, u(rng)};
+        NearestResult a = q.nearest_face(p, {1.5, 3, 1.5}), b = q.nearest_face_linear(p, {1.5, 3, 1.5});
+        ASSERT_EQ(a.found, b.found);
+        if (a.found) {
+            EXPECT_NEAR(a.distance, b.distance, 1e-12);
+        }
+    }
+    NearestResult n = q.nearest_face({5.5, 10, 5.25}, {0.5, 20, 0.5});
+    ASSERT_TRUE(n.found);
+    EXPECT_NEAR(n.point.y, 0.1 * 5.5 - 0.05 * 5.25, 1e-12);
+}
+
+TEST(QueryRaycast, DetourSemantics) {
+    PolygonView view = testing::square_with_hole();
+    NavMeshQuery q(view);
+    RaycastResult hit = q.raycast({1, 0, 5}, {9, 0, 5});
+    ASSERT_TRUE(hit.hit);
+    EXPECT_NEAR(hit.t, 3.0 / 8.0, 1e-12);
+    EXPECT_NEAR(hit.hit_point.x, 4, 1e-12);
+    EXPECT_EQ(hit.wall_face, 3u);
+    EXPECT_NEAR(hit.normal.x, -1, 1e-12);  // back towards the start
+    EXPECT_NEAR(hit.normal.z, 0, 1e-12);
+    RaycastResult clear = q.raycast({1, 0, 2}, {9, 0, 2});
+    EXPECT_FALSE(clear.hit);
+    EXPECT_EQ(clear.t, 1);
+    EXPECT_EQ(clear.faces.front(), 3u);
+    EXPECT_EQ(clear.faces, (std::vector<std::uint32_t>{3, 0, 1}));
+    RaycastResult out = q.raycast({1, 0, 1}, {1, 0, -5});
+    ASSERT_TRUE(out.hit);
+    EXPECT_NEAR(out.t, 1.0 / 6.0, 1e-12);
+    EXPECT_TRUE(q.raycast({50, 0, 50}, {1, 0, 1}).off_mesh);
+}
+
+TEST(QueryView, BrokenFromSoftMeshIsRefusedNamingTheEdge) {
+    fromsoft::NavMesh m;
+    m.vertices = {{0, 0, 0, 0}, {1, 0, 0, 0}, {1, 0, 1, 0}};
+    m.faces = {{0, -1, 3, 0, -1, 0xCDCD}};
+    m.edges = {{0, 1}, {1, 2}, {2, 0}};
+    EXPECT_NO_THROW(FromSoftView(m, "a.hkx"));
+    m.edges[1].oppositeFace = 7;
+    try {
+        FromSoftView v(m, "a.hkx");
+        FAIL();
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("a.hkx"), std::string::npos);
+        EXPECT_NE(std::string(e.what()).find("hkaiNavMesh edge 1"), std::string::npos) << e.what();
+    }
+    m.edges[1].oppositeFace = fromsoft::kNoOpposite;
+    m.edges[1].b = 0;  // the ring no longer closes
+    EXPECT_THROW(FromSoftView(m, "a.hkx"), Error);
+}
+
+// ---- against Detour ----------------------------------------------------------------------
+
+/// Random convex polygons: a jittered grid of quads, some split into triangles, holes punched.
+struct RandomPolys {
+    std::vector<std::array<float, 3>> verts;
+    std::vector<std::vector<std::uint32_t>> polys;
+};
+RandomPolys random_polys(int n, std::uint32_t seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> jitter(-0.3f, 0.3f);
+    RandomPolys out;
+    for (int j = 0; j <= n; ++j)
+        for (int i = 0; i <= n; ++i)
+            out.verts.push_back({i + (i > 0 && i < n ? jitter(rng) : 0), 0.1f * i, j + (j > 0 && j < n ? jitter(rng) : 0)});
+    auto id = [&](int i, int j) { return static_cast<std::uint32_t>(j * (n + 1) + i); };
+    for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i) {
+            if (rng() % 6 == 0) continue;  // a hole
+            std::uint32_t a = id(i, j), b = id(i + 1, j), c = id(i + 1, j + 1), d = id(i, j + 1);
+            if (rng() % 2) {
+                out.polys.push_back({a, b, c});
+                out.polys.push_back({a, c, d});
+            } else {
+                out.polys.push_back({a, b, c, d});
+            }
+        }
+    return out;
+}
+
+TEST(QueryDetour, CorridorMatchesDetourOnTheSamePolygons) {
+    RandomPolys rp = random_polys(24, 11);
+    auto dt = testing::make_detour_mesh(rp.verts, rp.polys);
+    PolygonView view = dt->view();
+    NavMeshQuery q(view);
+    std::mt19937 rng(3);
+    int compared = 0, equal = 0;
+    for (int i = 0; i < 400; ++i) {
+        std::uint32_t a = rng() % rp.polys.size(), b = rng() % rp.polys.size();
+        auto centre = [&](std::uint32_t p) {
+            Vec3 c{};
+            for (std::uint32_t v : rp.polys[p]) c = {c.x + view.vertex(v).x, c.y + view.vertex(v).y, c.z + view.vertex(v).z};
+            double n = static_cast<double>(rp.polys[p].size());
+            return Vec3{c.x / n, c.y / n, c.z / n};
+        };
+        Vec3 s = centre(a), e = centre(b);
+        PathResult r = q.find_path(s, e, PathMode::Corridor, {}, {0.01, 1, 0.01});
+        PathResult x = q.find_path(s, e, PathMode::Exact, {}, {0.01, 1, 0.01});
+        float fs[3] = {float(s.x), float(s.y), float(s.z)}, fe[3] = {float(e.x), float(e.y), float(e.z)};
+        std::vector<float> dpts;
+        double d = testing::detour_path_length(*dt, a, fs, b, fe, &dpts);
+        if (std::getenv("NAVLAB_DEBUG_DETOUR") && std::fabs(r.length_xz - d) > 1e-4) {
+            std::printf("pair %d: navlab %.6f detour %.6f\n navlab:", i, r.length_xz, d);
+            for (auto& p : r.points) std::printf(" (%.3f %.3f)", p.x, p.z);
+            std::printf("\n detour:");
+            for (std::size_t k = 0; k < dpts.size(); k += 3) std::printf(" (%.3f %.3f)", dpts[k], dpts[k + 2]);
+            std::printf("\n");
+        }
+        ASSERT_EQ(d < 0, r.status != PathStatus::Found) << i;
+        if (d < 0) continue;
+        ++compared;
+        EXPECT_NEAR(r.length_xz, d, 0.05 * std::max(1.0, d)) << i;  // same A* and funnel, ties aside
+        equal += std::fabs(r.length_xz - d) < 1e-4;
+        EXPECT_LE(x.length_xz, r.length_xz + 1e-9) << i;  // exact is never longer
+        EXPECT_GE(x.length_xz, std::hypot(s.x - e.x, s.z - e.z) - 1e-9);
+    }
+    EXPECT_GT(compared, 200);
+    EXPECT_GT(equal, compared * 9 / 10);
+}
+
+}  // namespace
+}  // namespace navlab::query

@@ -1,0 +1,128 @@
+// The real Elden Ring sample, the commands, and IGI routes.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "formats/fromsoft/cluster_graph.h"
+#include "formats/fromsoft/nav_tagfile.h"
+#include "formats/igi/graph_io.h"
+#include "formats/igi/routes.h"
+#include "io/file.h"
+#include "query/igi_path.h"
+#include "query/navmesh_query.h"
+#include "support/samples.h"
+
+namespace navlab::query {
+namespace {
+
+constexpr const char* kEr = "havok/er/n10_01_00_00_001700.hkx";
+
+TEST(QuerySample, EveryPairOfFaceCentresInAnIsland) {
+    NAVLAB_REQUIRE_SAMPLE(path, kEr);
+    InputFile file(path.string());
+    fromsoft::NavTagfile t = fromsoft::read_nav_tagfile(file.bytes());
+    FromSoftView view(t.mesh, path.string());
+    ASSERT_TRUE(t.mediator.has_value());
+    NavMeshQuery q(view, &*t.mediator);
+    EXPECT_TRUE(q.uses_stored_tree());
+    const std::size_t F = t.mesh.faces.size();
+    std::vector<Vec3> centre(F);
+    std::vector<std::uint32_t> face(F);
+    for (std::size_t f = 0; f < F; ++f) {
+        fromsoft::Vec4 c = fromsoft::face_centre(t.mesh, f);
+        NearestResult n = q.nearest_face({c.x, c.y, c.z});
+        ASSERT_TRUE(n.found);
+        centre[f] = n.point;
+        face[f] = n.face;
+        // The stored tree and a scan agree.
+        NearestResult lin = q.nearest_face_linear({c.x, c.y, c.z});
+        EXPECT_EQ(lin.face, n.face);
+    }
+    auto on_mesh = [&](const Vec3& p) { return q.nearest_face_linear(p, {1e-3, 1e-3, 1e-3}).distance < 1e-4; };
+    std::size_t found = 0;
+    for (std::size_t a = 0; a < F; ++a)
+        for (std::size_t b = 0; b < F; ++b) {
+            if (q.island_of(face[a]) != q.island_of(face[b])) continue;
+            const Vec3 &s = centre[a], &e = centre[b];
+            PathResult x = q.find_path(s, e, PathMode::Exact), c = q.find_path(s, e, PathMode::Corridor);
+            ASSERT_EQ(x.status, PathStatus::Found) << a << " -> " << b;
+            ASSERT_EQ(c.status, PathStatus::Found) << a << " -> " << b;
+            double straight = std::sqrt((s.x - e.x) * (s.x - e.x) + (s.y - e.y) * (s.y - e.y) + (s.z - e.z) * (s.z - e.z));
+            for (const PathResult* r : {&x, &c}) {
+                EXPECT_GE(r->length, straight - 1e-9);
+                EXPECT_GE(r->length, r->length_xz - 1e-9);
+                for (const Vec3& p : r->points) EXPECT_TRUE(on_mesh(p)) << a << " -> " << b << " at " << p.x << "," << p.y << "," << p.z;
+            }
+            EXPECT_LE(x.length_xz, c.length_xz * (1 + 1e-9) + 1e-9) << a << " -> " << b;
+            ++found;
+        }
+    EXPECT_GT(found, 2700u);
+}
+
+TEST(QuerySample, CommandsOnTheSample) {
+    NAVLAB_REQUIRE_SAMPLE(path, kEr);
+    auto dir = test::scratch_dir("query_cli");
+    std::string out;
+    std::string nav = test::navlab_binary();
+    ASSERT_EQ(test::run_command(nav + " islands " + path.string() + " --json " + (dir / "i.json").string(), &out), 0) << out;
+    auto islands = nlohmann::json::parse(std::ifstream(dir / "i.json"));
+    EXPECT_EQ(islands[0]["faces"], 60);
+    // Off the mesh: off_mesh with the distance.
+    ASSERT_EQ(test::run_command(nav + " path " + path.string() + " --from -31,26,-137 --to -24,29,-112 --json " + (dir / "p.json").string(), &out), 0);
+    auto p = nlohmann::json::parse(std::ifstream(dir / "p.json"));
+    EXPECT_EQ(p["status"], "off_mesh");
+    EXPECT_GT(p["distance"].get<double>(), 1);
+    // A malformed PAIRS line names its line.
+    std::ofstream(dir / "pairs.csv") << "sx,sy,sz,ex,ey,ez\n-27,25.3,-120,-27,25.3,-121\n1,2,oops,4,5,6\n";
+    EXPECT_EQ(test::run_command(nav + " path " + path.string() + " --pairs " + (dir / "pairs.csv").string() + " --json " +
+                                    (dir / "o.json").string(), &out), 1);
+    EXPECT_NE(out.find("line 3"), std::string::npos) << out;
+    std::ofstream(dir / "pairs.csv") << "-27,25.3,-120,-27,25.3,-125\n-27,25.3,-120,500,0,0\n";
+    ASSERT_EQ(test::run_command(nav + " path " + path.string() + " --pairs " + (dir / "pairs.csv").string() + " --json " +
+                                    (dir / "o.json").string() + " --mode corridor --threads 2", &out), 0) << out;
+    auto o = nlohmann::json::parse(std::ifstream(dir / "o.json"));
+    ASSERT_EQ(o.size(), 2u);
+    EXPECT_EQ(o[0]["status"], "found");
+    EXPECT_EQ(o[0]["mode"], "corridor");
+    EXPECT_EQ(o[1]["status"], "off_mesh");
+    EXPECT_EQ(test::run_command(nav + " path " + path.string() + " --from 1,2 --to 1,2,3", &out), 2);
+}
+
+igi::Graph square_graph() {
+    igi::Graph g;
+    g.max_nodes = 8;
+    for (int i = 0; i < 4; ++i) {
+        igi::Node n;
+        n.id = i;
+        n.position = {static_cast<double>(i % 2) * 10, 0, static_cast<double>(i / 2) * 10};
+        g.nodes.push_back(n);
+    }
+    g.links = {{0, 1, 1}, {1, 3, 1}, {0, 2, 1}, {2, 3, 1}, {0, 3, 1}};
+    g.routes = igi::rebuild_routes(g, false).table;
+    return g;
+}
+
+TEST(QueryIgi, RouteTableAgainstDijkstra) {
+    igi::Graph g = square_graph();
+    IgiPathReport r = igi_path(g, 1, 2);
+    EXPECT_TRUE(r.match);
+    EXPECT_NEAR(r.shortest.length, 20, 1e-9);  // 1 -> 0 -> 2 or 1 -> 3 -> 2
+    // A stale table: from 0 to 3 go round by 1 instead of the diagonal.
+    g.routes[g.route_index(0, 3)] = {1, 20.0f};
+    r = igi_path(g, 0, 3);
+    EXPECT_FALSE(r.match);
+    EXPECT_EQ(r.table.nodes, (std::vector<std::int32_t>{0, 1, 3}));
+    EXPECT_NEAR(r.shortest.length, std::sqrt(200.0), 1e-9);
+    auto dir = test::scratch_dir("query_igi");
+    write_file_atomic(dir / "graph1.dat", igi::write_graph(g));
+    std::string out;
+    EXPECT_EQ(test::run_command(test::navlab_binary() + " path " + (dir / "graph1.dat").string() + " --from-node 0 --to-node 3", &out), 1);
+    EXPECT_NE(out.find("MISMATCH"), std::string::npos) << out;
+    EXPECT_EQ(test::run_command(test::navlab_binary() + " path " + (dir / "graph1.dat").string() + " --from-node 1 --to-node 2", &out), 0) << out;
+    EXPECT_THROW(igi_path(g, 0, 7), Error);
+}
+
+}  // namespace
+}  // namespace navlab::query
