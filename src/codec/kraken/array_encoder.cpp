@@ -1,0 +1,262 @@
+// Byte-array encoder (spec 2): stored, RLE fill and Huffman arrays, whichever is smallest.
+// Huffman arrays use form-B code-length tables (spec 2.3.2), the form every Sekiro stream
+// uses, with canonical codes (2.3.5) written into 3-stream groups (2.3.6).
+#include "codec/kraken/array_encoder.h"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <optional>
+#include <queue>
+
+#include "codec/kraken/bit_writer.h"
+
+namespace navlab::kraken::detail {
+namespace {
+
+constexpr unsigned kMaxCodeLength = 11;
+/// Below this size a Huffman table (tens of bytes) cannot pay for itself.
+constexpr std::size_t kMinHuffmanSize = 24;
+
+enum ArrayType : unsigned { kStored = 0, kHuffman3 = 2, kRle = 3, kHuffman6 = 4 };
+
+std::size_t stored_header_size(std::size_t n, bool long_header) { return !long_header && n <= 0xFFF ? 2 : 3; }
+
+void put_stored_header(std::vector<std::uint8_t>& out, std::size_t n, bool long_header) {
+    if (stored_header_size(n, long_header) == 2) {
+        out.push_back(static_cast<std::uint8_t>(0x80 | n >> 8));
+        out.push_back(static_cast<std::uint8_t>(n));
+    } else {
+        put_u24be(out, static_cast<std::uint32_t>(n));
+    }
+}
+
+/// Spec 2.1 coded header: short form when both 10-bit fields fit. Needs src < dst.
+std::size_t coded_header_size(std::size_t src, std::size_t dst, bool long_header) {
+    return !long_header && src <= 0x3FF && dst - src - 1 <= 0x3FF ? 3 : 5;
+}
+
+void put_coded_header(std::vector<std::uint8_t>& out, unsigned type, std::size_t src, std::size_t dst, bool long_header) {
+    if (coded_header_size(src, dst, long_header) == 3) {
+        put_u24be(out, static_cast<std::uint32_t>(0x800000 | type << 20 | (dst - src - 1) << 10 | src));
+    } else {
+        const std::uint64_t x = std::uint64_t{type} << 36 | std::uint64_t{dst - 1} << 18 | src;
+        for (int shift = 32; shift >= 0; shift -= 8) out.push_back(static_cast<std::uint8_t>(x >> shift));
+    }
+}
+
+using Histogram = std::array<std::uint32_t, 256>;
+using Lengths = std::array<std::uint8_t, 256>;
+
+/// Huffman code lengths of the present symbols (>= 2 of them), at most 11 bits: when the
+/// optimal tree is deeper, the counts are halved (keeping every symbol present) and the tree
+/// rebuilt, which converges because 256 symbols fit in 11 bits.
+Lengths huffman_lengths(const Histogram& histogram) {
+    Histogram freq = histogram;
+    for (;;) {
+        struct Node { std::uint64_t weight; int parent; };
+        std::vector<Node> nodes;
+        std::array<int, 256> leaf{};
+        using Item = std::pair<std::uint64_t, int>;
+        std::priority_queue<Item, std::vector<Item>, std::greater<>> queue;
+        for (unsigned s = 0; s < 256; ++s) {
+            leaf[s] = -1;
+            if (freq[s] == 0) continue;
+            leaf[s] = static_cast<int>(nodes.size());
+            queue.push({freq[s], leaf[s]});
+            nodes.push_back({freq[s], -1});
+        }
+        while (queue.size() > 1) {
+            const Item a = queue.top();
+            queue.pop();
+            const Item b = queue.top();
+            queue.pop();
+            const int parent = static_cast<int>(nodes.size());
+            nodes.push_back({a.first + b.first, -1});
+            nodes[a.second].parent = nodes[b.second].parent = parent;
+            queue.push({a.first + b.first, parent});
+        }
+        // Parents are created after their children: depths in one backward pass.
+        std::vector<std::uint8_t> depth(nodes.size(), 0);
+        for (int i = static_cast<int>(nodes.size()) - 2; i >= 0; --i) depth[i] = depth[nodes[i].parent] + 1;
+        Lengths lengths{};
+        unsigned deepest = 0;
+        for (unsigned s = 0; s < 256; ++s)
+            if (leaf[s] >= 0) lengths[s] = depth[leaf[s]], deepest = std::max<unsigned>(deepest, lengths[s]);
+        if (deepest <= kMaxCodeLength) return lengths;
+        for (auto& f : freq) f = f ? (f + 1) / 2 : 0;
+    }
+}
+
+/// gamma2 of form B: x >= 1 written as V = x + 1 in 2z + 2 bits, z = bit_width(V) - 2.
+void write_gamma2(MsbWriter& w, unsigned x) {
+    const unsigned v = x + 1;
+    const unsigned z = static_cast<unsigned>(std::bit_width(v)) - 2;
+    w.write(v, 2 * z + 2);
+}
+
+/// Form-B table (spec 2.3.2) with `suffix_bits` F; false when a length code needs more
+/// zeros than the form allows for this F.
+bool write_form_b(MsbWriter& w, const Lengths& lengths, unsigned suffix_bits) {
+    const unsigned max_zeros = 20u >> suffix_bits;
+    w.write(1, 2);  // form B
+    w.write(suffix_bits, 2);
+    w.write(lengths[0] ? 1 : 0, 1);  // skip the first gap when symbol 0 is present
+    int average = 32;
+    unsigned sym = 0;
+    bool first = true;
+    while (sym < 256) {
+        unsigned start = sym;
+        while (start < 256 && lengths[start] == 0) ++start;
+        if (!first || start != 0) write_gamma2(w, start - sym);
+        first = false;
+        if (start == 256) break;
+        unsigned end = start;
+        while (end < 256 && lengths[end] != 0) ++end;
+        write_gamma2(w, end - start);
+        for (unsigned s = start; s < end; ++s) {
+            const int d = lengths[s] - ((average + 2) >> 2);
+            const unsigned v = d >= 0 ? 2u * d : static_cast<unsigned>(-2 * d - 1);
+            const unsigned z = v >> suffix_bits;
+            if (z > max_zeros) return false;
+            w.zeros(z);
+            w.write(1, 1);
+            w.write(v, suffix_bits);
+            average = lengths[s] + ((3 * average + 2) >> 2);
+        }
+        sym = end;
+    }
+    return true;
+}
+
+/// Canonical code words (spec 2.3.5), bit-reversed for the LSB-first streams.
+std::array<std::uint16_t, 256> canonical_codes(const Lengths& lengths) {
+    std::array<std::uint16_t, 256> codes{};
+    std::uint32_t code = 0;
+    unsigned previous = 0;
+    bool first = true;
+    for (unsigned len = 1; len <= kMaxCodeLength; ++len) {
+        for (unsigned s = 0; s < 256; ++s) {
+            if (lengths[s] != len) continue;
+            code = first ? 0 : (code + 1) << (len - previous);
+            first = false, previous = len;
+            std::uint16_t reversed = 0;
+            for (unsigned b = 0; b < len; ++b) reversed = static_cast<std::uint16_t>(reversed | ((code >> b) & 1) << (len - 1 - b));
+            codes[s] = reversed;
+        }
+    }
+    return codes;
+}
+
+/// One 3-stream group (spec 2.3.6): [|A| u16le][A][B][C reversed]. Returns |BC|, or nothing
+/// when A outgrows its 16-bit size field.
+std::optional<std::size_t> write_group(std::span<const std::uint8_t> data, const Lengths& lengths,
+                                       const std::array<std::uint16_t, 256>& codes, std::vector<std::uint8_t>& out) {
+    LsbWriter a, b, c;
+    for (std::size_t j = 0; j < data.size(); ++j) {
+        LsbWriter& w = j % 3 == 0 ? a : j % 3 == 1 ? c : b;
+        w.write(codes[data[j]], lengths[data[j]]);
+    }
+    const auto& a_bytes = a.finish();
+    if (a_bytes.size() > 0xFFFF) return std::nullopt;
+    out.push_back(static_cast<std::uint8_t>(a_bytes.size()));
+    out.push_back(static_cast<std::uint8_t>(a_bytes.size() >> 8));
+    append(out, a_bytes);
+    const auto& b_bytes = b.finish();
+    const auto& c_bytes = c.finish();
+    append(out, b_bytes);
+    append_reversed(out, c_bytes);
+    return b_bytes.size() + c_bytes.size();
+}
+
+/// A Huffman payload (table + streams), 3 or 6 streams; nothing when the layout's limits fail.
+std::optional<std::vector<std::uint8_t>> huffman_payload(std::span<const std::uint8_t> data, const Lengths& lengths,
+                                                         const std::vector<std::uint8_t>& table, bool six) {
+    const auto codes = canonical_codes(lengths);
+    std::vector<std::uint8_t> out = table;
+    if (!six) {
+        if (!write_group(data, lengths, codes, out)) return std::nullopt;
+        return out;
+    }
+    const std::size_t split = out.size();
+    out.resize(split + 3);
+    const std::size_t first = (data.size() + 1) / 2;
+    const auto bc1 = write_group(data.first(first), lengths, codes, out);
+    const std::size_t h1 = out.size() - split - 3;
+    const auto bc2 = write_group(data.subspan(first), lengths, codes, out);
+    // Spec 2.3.6: both halves need |BC| >= 2 (H2 then has >= 3 bytes).
+    if (!bc1 || !bc2 || *bc1 < 2 || *bc2 < 2) return std::nullopt;
+    out[split] = static_cast<std::uint8_t>(h1), out[split + 1] = static_cast<std::uint8_t>(h1 >> 8);
+    out[split + 2] = static_cast<std::uint8_t>(h1 >> 16);
+    return out;
+}
+
+/// The smallest coded form of `data` (header included), if any is smaller than `limit` bytes.
+std::optional<std::vector<std::uint8_t>> best_coded(std::span<const std::uint8_t> data, const ArrayPolicy& policy,
+                                                    std::size_t limit) {
+    const std::size_t n = data.size();
+    if (n < 2) return std::nullopt;
+    Histogram histogram{};
+    for (std::uint8_t b : data) ++histogram[b];
+    const unsigned present = static_cast<unsigned>(std::count_if(histogram.begin(), histogram.end(), [](auto f) { return f > 0; }));
+    std::optional<std::vector<std::uint8_t>> best;
+    auto consider = [&](unsigned type, const std::vector<std::uint8_t>& payload) {
+        if (payload.size() >= n) return;
+        const std::size_t size = coded_header_size(payload.size(), n, policy.long_header) + payload.size();
+        if (size >= limit || (best && size >= best->size())) return;
+        std::vector<std::uint8_t> out;
+        out.reserve(size);
+        put_coded_header(out, type, payload.size(), n, policy.long_header);
+        append(out, payload);
+        best = std::move(out);
+    };
+    if (present == 1) {  // spec 2.5: a 1-byte RLE payload is a fill
+        consider(kRle, {data[0]});
+        return best;
+    }
+    if (n < kMinHuffmanSize) return best;
+    const Lengths lengths = huffman_lengths(histogram);
+    std::uint64_t bits = 0;
+    for (unsigned s = 0; s < 256; ++s) bits += std::uint64_t{histogram[s]} * lengths[s];
+    if (bits / 8 + 2 >= limit) return best;  // the streams alone cannot win
+    std::vector<std::uint8_t> table;
+    for (unsigned f = 0; f < 4; ++f) {
+        MsbWriter w;
+        if (!write_form_b(w, lengths, f)) continue;
+        const auto& bytes = w.finish();
+        if (table.empty() || bytes.size() < table.size()) table = bytes;
+    }
+    if (auto three = huffman_payload(data, lengths, table, false)) consider(kHuffman3, *three);
+    // Six streams decode faster; the layout's 5 extra bytes only matter on small arrays.
+    if (policy.six_streams && n >= 64)
+        if (auto six = huffman_payload(data, lengths, table, true)) {
+            auto three_streams = best;
+            if (best && six->size() <= best->size() + (n >= 4096 ? 8 : 0)) best.reset();
+            consider(kHuffman6, *six);
+            if (!best) best = std::move(three_streams);
+        }
+    return best;
+}
+
+}  // namespace
+
+std::size_t encode_array(std::span<const std::uint8_t> data, const ArrayPolicy& policy, std::vector<std::uint8_t>& out) {
+    const std::size_t stored = stored_header_size(data.size(), policy.long_header) + data.size();
+    if (auto coded = best_coded(data, policy, stored)) {
+        append(out, *coded);
+        return coded->size();
+    }
+    put_stored_header(out, data.size(), policy.long_header);
+    out.insert(out.end(), data.begin(), data.end());
+    return stored;
+}
+
+bool encode_coded_array(std::span<const std::uint8_t> data, const ArrayPolicy& policy, std::vector<std::uint8_t>& out) {
+    const std::size_t stored = stored_header_size(data.size(), policy.long_header) + data.size();
+    auto coded = best_coded(data, policy, stored);
+    if (!coded) return false;
+    append(out, *coded);
+    return true;
+}
+
+}  // namespace navlab::kraken::detail
