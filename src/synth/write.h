@@ -16,7 +16,7 @@ namespace navlab::synth {
 
 enum class Compression { Dflt, Zstd, Krak };
 
-/// Parses "dflt", "zstd" or "krak" (stored Kraken blocks); throws navlab::Error otherwise.
+/// Parses "dflt", "zstd" or "krak" (Kraken encoder, level 6); throws navlab::Error otherwise.
 Compression parse_compression(const std::string& name);
 
 /// The page's table rows, counted on generated tagfiles of one game.

@@ -158,3 +158,25 @@ TEST(KrakenEncoder, GameSamplesRoundTripSmallerThanStored) {
     }
     if (tested == 0) GTEST_SKIP() << "no DCX_KRAK sample found";
 }
+
+TEST(KrakenEncoder, DcxRecompressionKeepsTheGameHeader) {
+    NAVLAB_REQUIRE_SAMPLE(path, "fromsoft/sekiro_m00_00_00_00.talkesdbnd.dcx");
+    const ByteVec game = read_file(path);
+    const dcx::Decoded d = dcx::decompress(game);
+    for (int level : {-1, 0, 1, 9}) {
+        const ByteVec file = dcx::compress(d.payload, d.header.variant, &d.header, level);
+        // Every header byte but the compressed size (0x20..0x23) is the game's.
+        ASSERT_GE(file.size(), 0x4Cu);
+        for (std::size_t i = 0; i < 0x4C; ++i) {
+            if (i < 0x20 || i >= 0x24) {
+                EXPECT_EQ(file[i], game[i]) << "header byte " << i << " level " << level;
+            }
+        }
+        EXPECT_EQ(file.size() % 16, 0u);
+        EXPECT_EQ(file[0x4C], level == 0 ? 0xCC : 0x8C);
+        EXPECT_EQ(dcx::decompress(file).payload, d.payload);
+        if (level != 0) {
+            EXPECT_LT(file.size(), d.payload.size() / 4) << level;
+        }
+    }
+}

@@ -42,12 +42,11 @@ void encode_chunk(MatchFinder& finder, std::span<const std::uint8_t> block, std:
 
 std::vector<std::uint8_t> encode_block(std::span<const std::uint8_t> block, int level) {
     const std::size_t size = block.size();
-    std::vector<std::uint8_t> out{0x8C, 0x06};
     // Memset block (spec 1.3): 6 bytes for the whole block.
-    if (size > 4 && std::all_of(block.begin(), block.end(), [&](std::uint8_t b) { return b == block[0]; })) {
-        out.insert(out.end(), {0x07, 0xFF, 0xFF, block[0]});
-        return out;
-    }
+    if (size > 4 && std::all_of(block.begin(), block.end(), [&](std::uint8_t b) { return b == block[0]; }))
+        return {0x8C, 0x06, 0x07, 0xFF, 0xFF, block[0]};
+    std::vector<std::uint8_t> out{0x8C, 0x06};
+    out.reserve(size + 2);
     std::vector<std::uint8_t> quantum;
     if (size > 16) {
         MatchFinder finder(block);

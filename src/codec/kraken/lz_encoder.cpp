@@ -262,6 +262,7 @@ std::optional<LzChunk> encode_lz_chunk(MatchFinder& finder, std::span<const std:
 
     LzChunk chunk{{}, use_delta ? 0u : 1u};
     std::vector<std::uint8_t>& z = chunk.payload;
+    z.reserve(n);
     if (window_start) z.insert(z.end(), block.begin(), block.begin() + 8);
     append(z, use_delta ? delta_array : raw_array);
     encode_array(command_bytes, {}, z);
