@@ -191,51 +191,71 @@ std::optional<std::vector<std::uint8_t>> huffman_payload(std::span<const std::ui
     return out;
 }
 
-/// The smallest coded form of `data` (header included), if any is smaller than `limit` bytes.
+/// What a Huffman array of some data would be: code lengths, table and estimated size.
+struct HuffmanPlan {
+    Lengths lengths{};
+    std::vector<std::uint8_t> table;
+    std::size_t estimate = 0;  ///< payload bytes (table, stream splits, streams), +-3
+};
+
+Histogram histogram_of(std::span<const std::uint8_t> data) {
+    // Four partial histograms: consecutive equal bytes would otherwise serialise on one counter.
+    std::array<Histogram, 4> h{};
+    std::size_t i = 0;
+    for (; i + 4 <= data.size(); i += 4) ++h[0][data[i]], ++h[1][data[i + 1]], ++h[2][data[i + 2]], ++h[3][data[i + 3]];
+    for (; i < data.size(); ++i) ++h[0][data[i]];
+    for (unsigned s = 0; s < 256; ++s) h[0][s] += h[1][s] + h[2][s] + h[3][s];
+    return h[0];
+}
+
+unsigned present_symbols(const Histogram& histogram) {
+    return static_cast<unsigned>(std::count_if(histogram.begin(), histogram.end(), [](auto f) { return f > 0; }));
+}
+
+HuffmanPlan plan_huffman(const Histogram& histogram) {
+    HuffmanPlan plan;
+    plan.lengths = huffman_lengths(histogram);
+    std::uint64_t bits = 0;
+    for (unsigned s = 0; s < 256; ++s) bits += std::uint64_t{histogram[s]} * plan.lengths[s];
+    for (unsigned f = 0; f < 4; ++f) {
+        MsbWriter w;
+        if (!write_form_b(w, plan.lengths, f)) continue;
+        const auto& bytes = w.finish();
+        if (plan.table.empty() || bytes.size() < plan.table.size()) plan.table = bytes;
+    }
+    plan.estimate = plan.table.size() + bits / 8 + 2;
+    return plan;
+}
+
+/// Six streams decode faster; their 5 extra bytes of splits only matter on small arrays.
+bool use_six_streams(std::size_t n, const ArrayPolicy& policy) { return policy.six_streams && n >= 1024; }
+
+/// The coded form of `data` (header included) if it is smaller than `limit` bytes: an RLE fill
+/// for a single repeated byte, else Huffman with 3 or 6 streams.
 std::optional<std::vector<std::uint8_t>> best_coded(std::span<const std::uint8_t> data, const ArrayPolicy& policy,
                                                     std::size_t limit) {
     const std::size_t n = data.size();
     if (n < 2) return std::nullopt;
-    Histogram histogram{};
-    for (std::uint8_t b : data) ++histogram[b];
-    const unsigned present = static_cast<unsigned>(std::count_if(histogram.begin(), histogram.end(), [](auto f) { return f > 0; }));
-    std::optional<std::vector<std::uint8_t>> best;
-    auto consider = [&](unsigned type, const std::vector<std::uint8_t>& payload) {
-        if (payload.size() >= n) return;
+    const Histogram histogram = histogram_of(data);
+    auto finish = [&](unsigned type, const std::vector<std::uint8_t>& payload) -> std::optional<std::vector<std::uint8_t>> {
+        if (payload.size() >= n) return std::nullopt;
         const std::size_t size = coded_header_size(payload.size(), n, policy.long_header) + payload.size();
-        if (size >= limit || (best && size >= best->size())) return;
+        if (size >= limit) return std::nullopt;
         std::vector<std::uint8_t> out;
         out.reserve(size);
         put_coded_header(out, type, payload.size(), n, policy.long_header);
         append(out, payload);
-        best = std::move(out);
+        return out;
     };
-    if (present == 1) {  // spec 2.5: a 1-byte RLE payload is a fill
-        consider(kRle, {data[0]});
-        return best;
-    }
-    if (n < kMinHuffmanSize) return best;
-    const Lengths lengths = huffman_lengths(histogram);
-    std::uint64_t bits = 0;
-    for (unsigned s = 0; s < 256; ++s) bits += std::uint64_t{histogram[s]} * lengths[s];
-    if (bits / 8 + 2 >= limit) return best;  // the streams alone cannot win
-    std::vector<std::uint8_t> table;
-    for (unsigned f = 0; f < 4; ++f) {
-        MsbWriter w;
-        if (!write_form_b(w, lengths, f)) continue;
-        const auto& bytes = w.finish();
-        if (table.empty() || bytes.size() < table.size()) table = bytes;
-    }
-    if (auto three = huffman_payload(data, lengths, table, false)) consider(kHuffman3, *three);
-    // Six streams decode faster; the layout's 5 extra bytes only matter on small arrays.
-    if (policy.six_streams && n >= 64)
-        if (auto six = huffman_payload(data, lengths, table, true)) {
-            auto three_streams = best;
-            if (best && six->size() <= best->size() + (n >= 4096 ? 8 : 0)) best.reset();
-            consider(kHuffman6, *six);
-            if (!best) best = std::move(three_streams);
-        }
-    return best;
+    const unsigned present = present_symbols(histogram);
+    if (present == 1) return finish(kRle, {data[0]});  // spec 2.5: a 1-byte RLE payload is a fill
+    if (n < kMinHuffmanSize) return std::nullopt;
+    const HuffmanPlan plan = plan_huffman(histogram);
+    if (plan.estimate + 3 >= limit) return std::nullopt;
+    if (use_six_streams(n, policy))
+        if (auto six = huffman_payload(data, plan.lengths, plan.table, true)) return finish(kHuffman6, *six);
+    if (auto three = huffman_payload(data, plan.lengths, plan.table, false)) return finish(kHuffman3, *three);
+    return std::nullopt;
 }
 
 }  // namespace
@@ -257,6 +277,18 @@ bool encode_coded_array(std::span<const std::uint8_t> data, const ArrayPolicy& p
     if (!coded) return false;
     append(out, *coded);
     return true;
+}
+
+}  // namespace navlab::kraken::detail
+
+namespace navlab::kraken::detail {
+
+std::size_t estimate_array_size(std::span<const std::uint8_t> data) {
+    const std::size_t stored = 3 + data.size();
+    if (data.size() < kMinHuffmanSize) return stored;
+    const Histogram histogram = histogram_of(data);
+    if (present_symbols(histogram) == 1) return 6;
+    return std::min(stored, 5 + plan_huffman(histogram).estimate);
 }
 
 }  // namespace navlab::kraken::detail

@@ -30,4 +30,8 @@ std::size_t encode_array(std::span<const std::uint8_t> data, const ArrayPolicy& 
 /// hold a stored array (spec 1.4, 7.3).
 bool encode_coded_array(std::span<const std::uint8_t> data, const ArrayPolicy& policy, std::vector<std::uint8_t>& out);
 
+/// About the size encode_array() would write (within a few bytes), from the histogram and
+/// Huffman code lengths alone: for choices between alternatives without writing them.
+std::size_t estimate_array_size(std::span<const std::uint8_t> data);
+
 }  // namespace navlab::kraken::detail

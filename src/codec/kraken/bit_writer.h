@@ -17,27 +17,33 @@ namespace navlab::kraken::detail {
 template <bool Msb>
 class BitWriter {
 public:
-    /// Appends the low `n` (0..32) bits of `value`.
+    /// Appends the low `n` (0..32) bits of `value`. Whole 32-bit words go out at once.
     void write(std::uint32_t value, unsigned n) {
         if (n == 0) return;
-        value &= n == 32 ? ~0u : (1u << n) - 1;
+        const std::uint64_t v = value & (n == 32 ? ~0u : (1u << n) - 1);
         if constexpr (Msb) {
-            acc_ = acc_ << n | value;
+            acc_ = acc_ << n | v;
             count_ += n;
-            while (count_ >= 8) {
-                count_ -= 8;
-                bytes_.push_back(static_cast<std::uint8_t>(acc_ >> count_));
+            if (count_ >= 32) {
+                count_ -= 32;
+                const std::uint32_t word = static_cast<std::uint32_t>(acc_ >> count_);
+                bytes_.insert(bytes_.end(), {static_cast<std::uint8_t>(word >> 24), static_cast<std::uint8_t>(word >> 16),
+                                             static_cast<std::uint8_t>(word >> 8), static_cast<std::uint8_t>(word)});
             }
         } else {
-            acc_ |= std::uint64_t{value} << count_;
+            acc_ |= v << count_;
             count_ += n;
-            while (count_ >= 8) {
-                bytes_.push_back(static_cast<std::uint8_t>(acc_));
-                acc_ >>= 8;
-                count_ -= 8;
+            if (count_ >= 32) {
+                const std::uint32_t word = static_cast<std::uint32_t>(acc_);
+                bytes_.insert(bytes_.end(), {static_cast<std::uint8_t>(word), static_cast<std::uint8_t>(word >> 8),
+                                             static_cast<std::uint8_t>(word >> 16), static_cast<std::uint8_t>(word >> 24)});
+                acc_ >>= 32;
+                count_ -= 32;
             }
         }
     }
+    /// Reserves room for about `bits` bits.
+    void reserve(std::size_t bits) { bytes_.reserve(bits / 8 + 8); }
     /// n zero bits (n may exceed 32).
     void zeros(unsigned n) {
         for (; n > 32; n -= 32) write(0, 32);
@@ -47,10 +53,16 @@ public:
     std::size_t bits() const { return bytes_.size() * 8 + count_; }
     /// Pads the last byte with zero bits and returns all bytes (the footprint of the bits).
     const std::vector<std::uint8_t>& finish() {
-        if (count_ > 0) {
-            bytes_.push_back(static_cast<std::uint8_t>(Msb ? acc_ << (8 - count_) : acc_));
-            count_ = 0, acc_ = 0;
+        for (; count_ >= 8; count_ -= 8) {
+            if constexpr (Msb) {
+                bytes_.push_back(static_cast<std::uint8_t>(acc_ >> (count_ - 8)));
+            } else {
+                bytes_.push_back(static_cast<std::uint8_t>(acc_));
+                acc_ >>= 8;
+            }
         }
+        if (count_ > 0) bytes_.push_back(static_cast<std::uint8_t>(Msb ? acc_ << (8 - count_) : acc_));
+        count_ = 0, acc_ = 0;
         return bytes_;
     }
 

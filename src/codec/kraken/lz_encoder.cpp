@@ -255,16 +255,13 @@ std::optional<LzChunk> encode_lz_chunk(MatchFinder& finder, std::span<const std:
     }
     literals(end - p);
 
-    std::vector<std::uint8_t> raw_array, delta_array;
-    encode_array(raw, {.long_header = true}, raw_array);
-    encode_array(delta, {.long_header = true}, delta_array);
-    const bool use_delta = delta_array.size() < raw_array.size();
-
+    // Literal mode per chunk (spec 1.4): whichever literal array is estimated smaller.
+    const bool use_delta = estimate_array_size(delta) < estimate_array_size(raw);
     LzChunk chunk{{}, use_delta ? 0u : 1u};
     std::vector<std::uint8_t>& z = chunk.payload;
     z.reserve(n);
     if (window_start) z.insert(z.end(), block.begin(), block.begin() + 8);
-    append(z, use_delta ? delta_array : raw_array);
+    encode_array(use_delta ? delta : raw, {.long_header = true}, z);
     encode_array(command_bytes, {}, z);
     std::vector<std::uint8_t> packed_offsets(offsets.size());
     for (std::size_t i = 0; i < offsets.size(); ++i) packed_offsets[i] = offsets[i].packed;
