@@ -18,7 +18,12 @@ constexpr unsigned kMaxCodeLength = 11;
 /// Below this size a Huffman table (tens of bytes) cannot pay for itself.
 constexpr std::size_t kMinHuffmanSize = 24;
 
-enum ArrayType : unsigned { kStored = 0, kHuffman3 = 2, kRle = 3, kHuffman6 = 4 };
+enum ArrayType : unsigned { kStored = 0, kHuffman3 = 2, kRle = 3, kHuffman6 = 4, kSequential = 5 };
+
+/// Smallest part of an array given its own table by a type-5 split.
+constexpr std::size_t kMinSplitPart = 1024;
+/// Deepest halving of a split: at most 2^3 = 8 parts.
+constexpr int kMaxSplitDepth = 3;
 
 std::size_t stored_header_size(std::size_t n, bool long_header) { return !long_header && n <= 0xFFF ? 2 : 3; }
 
@@ -230,8 +235,49 @@ HuffmanPlan plan_huffman(const Histogram& histogram) {
 /// Six streams decode faster; their 5 extra bytes of splits only matter on small arrays.
 bool use_six_streams(std::size_t n, const ArrayPolicy& policy) { return policy.six_streams && n >= 1024; }
 
+/// About the size of the array encode_array() would write without a split (spec 2.1 header included).
+std::size_t estimate_size(std::span<const std::uint8_t> data) {
+    const std::size_t stored = 3 + data.size();
+    if (data.size() < kMinHuffmanSize) return stored;
+    const Histogram histogram = histogram_of(data);
+    if (present_symbols(histogram) == 1) return 6;
+    return std::min(stored, 5 + plan_huffman(histogram).estimate);
+}
+
+/// Cut points (offsets into the array) where separate Huffman tables are estimated to pay:
+/// the best of three cuts (1/4, 1/2, 3/4), then each side again, up to kMaxSplitDepth.
+void plan_split(std::span<const std::uint8_t> data, std::size_t offset, int depth, std::vector<std::size_t>& cuts) {
+    if (depth == 0 || data.size() < 2 * kMinSplitPart) return;
+    std::size_t best_cut = 0, best_size = estimate_size(data);
+    for (std::size_t quarter = 1; quarter <= 3; ++quarter) {
+        const std::size_t cut = data.size() * quarter / 4;
+        if (cut < kMinSplitPart || data.size() - cut < kMinSplitPart) continue;
+        const std::size_t size = estimate_size(data.first(cut)) + estimate_size(data.subspan(cut));
+        if (size + 8 < best_size) best_size = size, best_cut = cut;
+    }
+    if (best_cut == 0) return;
+    plan_split(data.first(best_cut), offset, depth - 1, cuts);
+    cuts.push_back(offset + best_cut);
+    plan_split(data.subspan(best_cut), offset + best_cut, depth - 1, cuts);
+}
+
+/// Type-5 sequential payload (spec 2.6): k, then k nested arrays, one per part.
+std::vector<std::uint8_t> sequential_payload(std::span<const std::uint8_t> data, const std::vector<std::size_t>& cuts,
+                                             const ArrayPolicy& policy) {
+    std::vector<std::uint8_t> out{static_cast<std::uint8_t>(cuts.size() + 1)};
+    ArrayPolicy part_policy{.long_header = false, .six_streams = policy.six_streams, .split = false};
+    std::size_t start = 0;
+    for (std::size_t i = 0; i <= cuts.size(); ++i) {
+        const std::size_t end = i < cuts.size() ? cuts[i] : data.size();
+        encode_array(data.subspan(start, end - start), part_policy, out);
+        start = end;
+    }
+    return out;
+}
+
 /// The coded form of `data` (header included) if it is smaller than `limit` bytes: an RLE fill
-/// for a single repeated byte, else Huffman with 3 or 6 streams.
+/// for a single repeated byte, else Huffman with 3 or 6 streams, or a type-5 array of parts
+/// with their own tables when that is smaller.
 std::optional<std::vector<std::uint8_t>> best_coded(std::span<const std::uint8_t> data, const ArrayPolicy& policy,
                                                     std::size_t limit) {
     const std::size_t n = data.size();
@@ -252,10 +298,19 @@ std::optional<std::vector<std::uint8_t>> best_coded(std::span<const std::uint8_t
     if (n < kMinHuffmanSize) return std::nullopt;
     const HuffmanPlan plan = plan_huffman(histogram);
     if (plan.estimate + 3 >= limit) return std::nullopt;
+    std::optional<std::vector<std::uint8_t>> best;
     if (use_six_streams(n, policy))
-        if (auto six = huffman_payload(data, plan.lengths, plan.table, true)) return finish(kHuffman6, *six);
-    if (auto three = huffman_payload(data, plan.lengths, plan.table, false)) return finish(kHuffman3, *three);
-    return std::nullopt;
+        if (auto six = huffman_payload(data, plan.lengths, plan.table, true)) best = finish(kHuffman6, *six);
+    if (!best)
+        if (auto three = huffman_payload(data, plan.lengths, plan.table, false)) best = finish(kHuffman3, *three);
+    if (policy.split && n >= 2 * kMinSplitPart) {
+        std::vector<std::size_t> cuts;
+        plan_split(data, 0, kMaxSplitDepth, cuts);
+        if (!cuts.empty())
+            if (auto split = finish(kSequential, sequential_payload(data, cuts, policy)); split && (!best || split->size() < best->size()))
+                best = std::move(split);
+    }
+    return best;
 }
 
 }  // namespace
@@ -279,16 +334,6 @@ bool encode_coded_array(std::span<const std::uint8_t> data, const ArrayPolicy& p
     return true;
 }
 
-}  // namespace navlab::kraken::detail
-
-namespace navlab::kraken::detail {
-
-std::size_t estimate_array_size(std::span<const std::uint8_t> data) {
-    const std::size_t stored = 3 + data.size();
-    if (data.size() < kMinHuffmanSize) return stored;
-    const Histogram histogram = histogram_of(data);
-    if (present_symbols(histogram) == 1) return 6;
-    return std::min(stored, 5 + plan_huffman(histogram).estimate);
-}
+std::size_t estimate_array_size(std::span<const std::uint8_t> data) { return estimate_size(data); }
 
 }  // namespace navlab::kraken::detail

@@ -1,6 +1,7 @@
 // Kraken byte-array encoding (spec 2): each sub-stream of a chunk is written as the cheapest
-// of a stored array (type 0), a single-byte RLE fill (type 3 with a 1-byte payload) and a
-// Huffman array with 3 or 6 streams (types 2 and 4, form-B code-length table).
+// of a stored array (type 0), a single-byte RLE fill (type 3 with a 1-byte payload), a
+// Huffman array with 3 or 6 streams (types 2 and 4, form-B code-length table) and a type-5
+// sequential array of parts that each get their own Huffman table.
 #pragma once
 
 #include <cstddef>
@@ -16,8 +17,10 @@ struct ArrayPolicy {
     /// literal array (flags-byte test, spec 3.3), the packed-offset array without a scale byte
     /// (3.4) and the array of an entropy-only chunk (1.4).
     bool long_header = false;
-    /// Try the 6-stream Huffman layout (type 4) beside the 3-stream one.
+    /// Use the 6-stream Huffman layout (type 4) for large arrays.
     bool six_streams = true;
+    /// Try a type-5 array of parts with their own Huffman tables (spec 2.6) for large arrays.
+    bool split = true;
 };
 
 /// Appends `data` as one byte array (header + payload) to `out`; returns the bytes appended.

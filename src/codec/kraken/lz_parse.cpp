@@ -40,6 +40,37 @@ Candidate best_at(MatchFinder& finder, std::size_t p, std::size_t limit, const R
     return best;
 }
 
+/// The greedy/lazy loop over [p, end): best(q, recent) gives the candidate at q. A match is
+/// put off by one position at a time (up to lazy_steps) while the next position gains more
+/// than the literal it costs.
+template <class Best>
+std::vector<Command> lazy_loop(std::size_t p, std::size_t end, const LzParams& params, Best&& best) {
+    std::vector<Command> commands;
+    Recent recent;
+    std::size_t literal_start = p;
+    unsigned misses = 0;
+    while (p + kMinMatch <= end) {
+        Candidate c = best(p, recent);
+        if (c.gain <= 0) {
+            ++misses;
+            p += params.skip_literals ? 1 + (misses >> 5) : 1;
+            continue;
+        }
+        misses = 0;
+        for (unsigned step = 0; step < params.lazy_steps && c.length < params.nice_length && p + 1 + kMinMatch <= end;
+             ++step) {
+            const Candidate next = best(p + 1, recent);
+            if (next.gain <= c.gain + 7) break;
+            c = next, ++p;
+        }
+        commands.push_back({static_cast<std::uint32_t>(p - literal_start), c.length, c.distance});
+        recent.use(recent.index_of(c.distance), c.distance);
+        p += c.length;
+        literal_start = p;
+    }
+    return commands;
+}
+
 // ---- optimal --------------------------------------------------------------------------
 
 /// Prices in 1/16 bit of each byte value of the four arrays a command writes to.
@@ -145,42 +176,24 @@ public:
         starts_[n] = static_cast<std::uint32_t>(matches_.size());
     }
 
-    /// A lazy parse over the gathered candidates (the finder has moved on): the first prices.
+    /// A lazy parse (two steps) over the gathered candidates (the finder has moved on).
     std::vector<Command> lazy() const {
-        std::vector<Command> commands;
-        Recent recent;
-        std::size_t p = first_, literal_start = first_;
-        auto best = [&](std::size_t q) {
+        LzParams lazy_params = params_;
+        lazy_params.lazy_steps = 2, lazy_params.skip_literals = false;
+        return lazy_loop(first_, end_, lazy_params, [&](std::size_t q, const Recent& recent) {
             Candidate c;
             for (unsigned k = 0; k < 3; ++k) {
                 const std::uint32_t len = match_length(q, recent.slot[k]);
                 if (len >= 2 && match_gain(len, recent.slot[k], true) > c.gain)
                     c = {len, recent.slot[k], match_gain(len, recent.slot[k], true)};
             }
-            const std::uint32_t i = static_cast<std::uint32_t>(q - first_);
+            const std::size_t i = q - first_;
             if (starts_[i + 1] > starts_[i]) {
-                const MatchFinder::Match& m = matches_[starts_[i + 1] - 1];
+                const MatchFinder::Match& m = matches_[starts_[i + 1] - 1];  // the longest
                 if (match_gain(m.length, m.distance, false) > c.gain) c = {m.length, m.distance, match_gain(m.length, m.distance, false)};
             }
             return c;
-        };
-        while (p + kMinMatch <= end_) {
-            Candidate c = best(p);
-            if (c.gain <= 0) {
-                ++p;
-                continue;
-            }
-            for (unsigned step = 0; step < 2 && p + 1 + kMinMatch <= end_; ++step) {
-                const Candidate next = best(p + 1);
-                if (next.gain <= c.gain + 7) break;
-                c = next, ++p;
-            }
-            commands.push_back({static_cast<std::uint32_t>(p - literal_start), c.length, c.distance});
-            recent.use(recent.index_of(c.distance), c.distance);
-            p += c.length;
-            literal_start = p;
-        }
-        return commands;
+        });
     }
 
     std::vector<Command> run(const Prices& prices, bool delta) {
@@ -297,31 +310,9 @@ private:
 
 }  // namespace
 
-std::vector<Command> parse_lazy(MatchFinder& finder, std::size_t p, std::size_t end, const LzParams& params) {
-    std::vector<Command> commands;
-    Recent recent;
-    std::size_t literal_start = p;
-    unsigned misses = 0;
-    while (p + kMinMatch <= end) {
-        Candidate c = best_at(finder, p, end, recent, params);
-        if (c.gain <= 0) {
-            ++misses;
-            p += params.skip_literals ? 1 + (misses >> 5) : 1;
-            continue;
-        }
-        misses = 0;
-        for (unsigned step = 0; step < params.lazy_steps && c.length < params.nice_length && p + 1 + kMinMatch <= end;
-             ++step) {
-            const Candidate next = best_at(finder, p + 1, end, recent, params);
-            if (next.gain <= c.gain + 7) break;
-            c = next, ++p;
-        }
-        commands.push_back({static_cast<std::uint32_t>(p - literal_start), c.length, c.distance});
-        recent.use(recent.index_of(c.distance), c.distance);
-        p += c.length;
-        literal_start = p;
-    }
-    return commands;
+std::vector<Command> parse_lazy(MatchFinder& finder, std::size_t first, std::size_t end, const LzParams& params) {
+    return lazy_loop(first, end, params,
+                     [&](std::size_t q, const Recent& recent) { return best_at(finder, q, end, recent, params); });
 }
 
 std::vector<std::vector<Command>> parse_optimal(MatchFinder& finder, std::span<const std::uint8_t> block,
