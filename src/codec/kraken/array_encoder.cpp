@@ -7,7 +7,6 @@
 #include <array>
 #include <bit>
 #include <optional>
-#include <queue>
 
 #include "codec/kraken/bit_writer.h"
 
@@ -22,8 +21,7 @@ enum ArrayType : unsigned { kStored = 0, kHuffman3 = 2, kRle = 3, kHuffman6 = 4,
 
 /// Smallest part of an array given its own table by a type-5 split.
 constexpr std::size_t kMinSplitPart = 1024;
-/// Deepest halving of a split: at most 2^3 = 8 parts.
-constexpr int kMaxSplitDepth = 3;
+
 
 std::size_t stored_header_size(std::size_t n, bool long_header) { return !long_header && n <= 0xFFF ? 2 : 3; }
 
@@ -55,39 +53,34 @@ using Lengths = std::array<std::uint8_t, 256>;
 
 /// Huffman code lengths of the present symbols (>= 2 of them), at most 11 bits: when the
 /// optimal tree is deeper, the counts are halved (keeping every symbol present) and the tree
-/// rebuilt, which converges because 256 symbols fit in 11 bits.
+/// rebuilt, which converges because 256 symbols fit in 11 bits. Two-queue construction over
+/// the symbols sorted by count: no heap, no allocation.
 Lengths huffman_lengths(const Histogram& histogram) {
     Histogram freq = histogram;
     for (;;) {
-        struct Node { std::uint64_t weight; int parent; };
-        std::vector<Node> nodes;
-        std::array<int, 256> leaf{};
-        using Item = std::pair<std::uint64_t, int>;
-        std::priority_queue<Item, std::vector<Item>, std::greater<>> queue;
-        for (unsigned s = 0; s < 256; ++s) {
-            leaf[s] = -1;
-            if (freq[s] == 0) continue;
-            leaf[s] = static_cast<int>(nodes.size());
-            queue.push({freq[s], leaf[s]});
-            nodes.push_back({freq[s], -1});
+        std::array<std::uint8_t, 256> order;
+        unsigned n = 0;
+        for (unsigned s = 0; s < 256; ++s)
+            if (freq[s]) order[n++] = static_cast<std::uint8_t>(s);
+        std::sort(order.begin(), order.begin() + n, [&](auto a, auto b) { return freq[a] != freq[b] ? freq[a] < freq[b] : a < b; });
+        // Nodes 0..n-1: the leaves in ascending count; n..2n-2: internal nodes, made in
+        // ascending weight, so the two smallest are always at the front of one of the queues.
+        std::array<std::uint64_t, 512> weight;
+        std::array<std::uint16_t, 512> parent;
+        for (unsigned i = 0; i < n; ++i) weight[i] = freq[order[i]];
+        unsigned leaf = 0, inner = n, next = n;
+        auto pick = [&] { return leaf < n && (inner >= next || weight[leaf] <= weight[inner]) ? leaf++ : inner++; };
+        for (; next < 2 * n - 1; ++next) {
+            const unsigned a = pick(), b = pick();
+            weight[next] = weight[a] + weight[b];
+            parent[a] = parent[b] = static_cast<std::uint16_t>(next);
         }
-        while (queue.size() > 1) {
-            const Item a = queue.top();
-            queue.pop();
-            const Item b = queue.top();
-            queue.pop();
-            const int parent = static_cast<int>(nodes.size());
-            nodes.push_back({a.first + b.first, -1});
-            nodes[a.second].parent = nodes[b.second].parent = parent;
-            queue.push({a.first + b.first, parent});
-        }
-        // Parents are created after their children: depths in one backward pass.
-        std::vector<std::uint8_t> depth(nodes.size(), 0);
-        for (int i = static_cast<int>(nodes.size()) - 2; i >= 0; --i) depth[i] = depth[nodes[i].parent] + 1;
+        std::array<std::uint8_t, 512> depth;
+        depth[2 * n - 2] = 0;
+        for (unsigned i = 2 * n - 2; i-- > 0;) depth[i] = static_cast<std::uint8_t>(depth[parent[i]] + 1);
         Lengths lengths{};
         unsigned deepest = 0;
-        for (unsigned s = 0; s < 256; ++s)
-            if (leaf[s] >= 0) lengths[s] = depth[leaf[s]], deepest = std::max<unsigned>(deepest, lengths[s]);
+        for (unsigned i = 0; i < n; ++i) lengths[order[i]] = depth[i], deepest = std::max<unsigned>(deepest, depth[i]);
         if (deepest <= kMaxCodeLength) return lengths;
         for (auto& f : freq) f = f ? (f + 1) / 2 : 0;
     }
@@ -245,7 +238,7 @@ std::size_t estimate_size(std::span<const std::uint8_t> data) {
 }
 
 /// Cut points (offsets into the array) where separate Huffman tables are estimated to pay:
-/// the best of three cuts (1/4, 1/2, 3/4), then each side again, up to kMaxSplitDepth.
+/// the best of three cuts (1/4, 1/2, 3/4), then each side again, `depth` levels deep.
 void plan_split(std::span<const std::uint8_t> data, std::size_t offset, int depth, std::vector<std::size_t>& cuts) {
     if (depth == 0 || data.size() < 2 * kMinSplitPart) return;
     std::size_t best_cut = 0, best_size = estimate_size(data);
@@ -265,7 +258,7 @@ void plan_split(std::span<const std::uint8_t> data, std::size_t offset, int dept
 std::vector<std::uint8_t> sequential_payload(std::span<const std::uint8_t> data, const std::vector<std::size_t>& cuts,
                                              const ArrayPolicy& policy) {
     std::vector<std::uint8_t> out{static_cast<std::uint8_t>(cuts.size() + 1)};
-    ArrayPolicy part_policy{.long_header = false, .six_streams = policy.six_streams, .split = false};
+    ArrayPolicy part_policy{.long_header = false, .six_streams = policy.six_streams, .split_depth = 0};
     std::size_t start = 0;
     for (std::size_t i = 0; i <= cuts.size(); ++i) {
         const std::size_t end = i < cuts.size() ? cuts[i] : data.size();
@@ -303,9 +296,9 @@ std::optional<std::vector<std::uint8_t>> best_coded(std::span<const std::uint8_t
         if (auto six = huffman_payload(data, plan.lengths, plan.table, true)) best = finish(kHuffman6, *six);
     if (!best)
         if (auto three = huffman_payload(data, plan.lengths, plan.table, false)) best = finish(kHuffman3, *three);
-    if (policy.split && n >= 2 * kMinSplitPart) {
+    if (policy.split_depth > 0 && n >= 2 * kMinSplitPart) {
         std::vector<std::size_t> cuts;
-        plan_split(data, 0, kMaxSplitDepth, cuts);
+        plan_split(data, 0, policy.split_depth, cuts);
         if (!cuts.empty())
             if (auto split = finish(kSequential, sequential_payload(data, cuts, policy)); split && (!best || split->size() < best->size()))
                 best = std::move(split);

@@ -19,8 +19,9 @@ struct ArrayPolicy {
     bool long_header = false;
     /// Use the 6-stream Huffman layout (type 4) for large arrays.
     bool six_streams = true;
-    /// Try a type-5 array of parts with their own Huffman tables (spec 2.6) for large arrays.
-    bool split = true;
+    /// Try a type-5 array of up to 2^split_depth parts with their own Huffman tables (spec
+    /// 2.6) for large arrays; 0 = never.
+    int split_depth = 3;
 };
 
 /// Appends `data` as one byte array (header + payload) to `out`; returns the bytes appended.

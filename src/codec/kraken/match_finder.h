@@ -17,6 +17,8 @@ struct LzParams {
     unsigned nice_length;  ///< stop searching once a match this long is found
     bool skip_literals;    ///< speed up through incompressible runs (fast levels)
     bool optimal;          ///< price-based optimal parse (lz_parse.h) instead of greedy/lazy
+    int split_depth;       ///< 0: plain arrays, legacy offsets; else also try offset scales and
+                           ///< type-5 split arrays of up to 2^split_depth parts (slower, smaller)
 };
 
 /// The settings of levels 1..9.
