@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "codec/dcx.h"
+#include "codec/kraken/array_encoder.h"
+#include "codec/kraken/byte_array.h"
 #include "codec/kraken/kraken.h"
 #include "io/error.h"
 #include "io/file.h"
@@ -178,5 +180,45 @@ TEST(KrakenEncoder, DcxRecompressionKeepsTheGameHeader) {
         if (level != 0) {
             EXPECT_LT(file.size(), d.payload.size() / 4) << level;
         }
+    }
+}
+
+// Every array type the encoder writes, decoded by the decoder's own array reader: a skewed
+// distribution (tANS wins: Huffman cannot go below 1 bit a byte), a flat one (Huffman), a
+// fill (RLE), and a two-part array (type-5 split with a table per part).
+TEST(KrakenEncoder, ArrayTypesRoundTrip) {
+    using namespace kraken::detail;
+    std::mt19937 rng(42);
+    auto skewed = [&](std::size_t n, unsigned percent_zero) {
+        ByteVec b(n);
+        for (auto& v : b) v = rng() % 100 < percent_zero ? 0 : static_cast<std::uint8_t>(1 + rng() % 20);
+        return b;
+    };
+    ByteVec two_parts = skewed(6000, 95);
+    const ByteVec text = text_bytes(6000, 12);
+    two_parts.insert(two_parts.end(), text.begin(), text.end());
+    struct Case {
+        ByteVec data;
+        unsigned type;  // expected array type (spec 2.1)
+        ArrayPolicy policy;
+    };
+    const std::vector<Case> cases{{skewed(5000, 95), 1, {}},
+                                  {skewed(300, 97), 1, {}},
+                                  {text_bytes(5000, 13), 4, {.tans = false}},
+                                  {text_bytes(500, 14), 2, {.tans = false}},
+                                  {ByteVec(777, 9), 3, {}},
+                                  {two_parts, 5, {}}};
+    for (const Case& c : cases) {
+        ByteVec encoded;
+        encode_array(c.data, c.policy, encoded);
+        ASSERT_GE(encoded.size(), 3u);
+        EXPECT_EQ((encoded[0] >> 4) & 7, c.type) << c.data.size();
+        Scratch scratch;
+        const Context ctx{encoded.data(), encoded.data() + encoded.size(), &scratch};
+        ByteVec out(c.data.size() + 64);
+        const ArrayResult r = decode_array(ctx, encoded.data(), encoded.size(), out.data(), c.data.size(), 0, false);
+        EXPECT_EQ(r.used, encoded.size());
+        ASSERT_EQ(r.size, c.data.size());
+        EXPECT_TRUE(std::equal(c.data.begin(), c.data.end(), r.data)) << "type " << c.type;
     }
 }

@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "codec/kraken/bit_writer.h"
+#include "codec/kraken/tans_encoder.h"
 
 namespace navlab::kraken::detail {
 namespace {
@@ -17,7 +18,7 @@ constexpr unsigned kMaxCodeLength = 11;
 /// Below this size a Huffman table (tens of bytes) cannot pay for itself.
 constexpr std::size_t kMinHuffmanSize = 24;
 
-enum ArrayType : unsigned { kStored = 0, kHuffman3 = 2, kRle = 3, kHuffman6 = 4, kSequential = 5 };
+enum ArrayType : unsigned { kStored = 0, kTans = 1, kHuffman3 = 2, kRle = 3, kHuffman6 = 4, kSequential = 5 };
 
 /// Smallest part of an array given its own table by a type-5 split.
 constexpr std::size_t kMinSplitPart = 1024;
@@ -258,7 +259,7 @@ void plan_split(std::span<const std::uint8_t> data, std::size_t offset, int dept
 std::vector<std::uint8_t> sequential_payload(std::span<const std::uint8_t> data, const std::vector<std::size_t>& cuts,
                                              const ArrayPolicy& policy) {
     std::vector<std::uint8_t> out{static_cast<std::uint8_t>(cuts.size() + 1)};
-    ArrayPolicy part_policy{.long_header = false, .six_streams = policy.six_streams, .split_depth = 0};
+    ArrayPolicy part_policy{.long_header = false, .six_streams = policy.six_streams, .split_depth = 0, .tans = policy.tans};
     std::size_t start = 0;
     for (std::size_t i = 0; i <= cuts.size(); ++i) {
         const std::size_t end = i < cuts.size() ? cuts[i] : data.size();
@@ -290,12 +291,17 @@ std::optional<std::vector<std::uint8_t>> best_coded(std::span<const std::uint8_t
     if (present == 1) return finish(kRle, {data[0]});  // spec 2.5: a 1-byte RLE payload is a fill
     if (n < kMinHuffmanSize) return std::nullopt;
     const HuffmanPlan plan = plan_huffman(histogram);
-    if (plan.estimate + 3 >= limit) return std::nullopt;
     std::optional<std::vector<std::uint8_t>> best;
-    if (use_six_streams(n, policy))
-        if (auto six = huffman_payload(data, plan.lengths, plan.table, true)) best = finish(kHuffman6, *six);
-    if (!best)
-        if (auto three = huffman_payload(data, plan.lengths, plan.table, false)) best = finish(kHuffman3, *three);
+    if (plan.estimate + 3 < limit) {
+        if (use_six_streams(n, policy))
+            if (auto six = huffman_payload(data, plan.lengths, plan.table, true)) best = finish(kHuffman6, *six);
+        if (!best)
+            if (auto three = huffman_payload(data, plan.lengths, plan.table, false)) best = finish(kHuffman3, *three);
+    }
+    // tANS codes skewed distributions in fractions of a bit, where Huffman rounds up to 1 bit.
+    if (policy.tans && n >= kMinHuffmanSize && tans_estimate(n, histogram) + 8 < (best ? best->size() : limit))
+        if (auto tans = tans_payload(data, histogram))
+            if (auto coded = finish(kTans, *tans); coded && (!best || coded->size() < best->size())) best = std::move(coded);
     if (policy.split_depth > 0 && n >= 2 * kMinSplitPart) {
         std::vector<std::size_t> cuts;
         plan_split(data, 0, policy.split_depth, cuts);

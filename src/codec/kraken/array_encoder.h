@@ -22,6 +22,8 @@ struct ArrayPolicy {
     /// Try a type-5 array of up to 2^split_depth parts with their own Huffman tables (spec
     /// 2.6) for large arrays; 0 = never.
     int split_depth = 3;
+    /// Try tANS (type 1, spec 2.4) beside Huffman.
+    bool tans = true;
 };
 
 /// Appends `data` as one byte array (header + payload) to `out`; returns the bytes appended.
