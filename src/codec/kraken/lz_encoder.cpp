@@ -3,9 +3,7 @@
 #include "codec/kraken/lz_encoder.h"
 
 #include <algorithm>
-#include <array>
 #include <bit>
-#include <cmath>
 #include <cstring>
 
 #include "codec/kraken/array_encoder.h"
@@ -28,56 +26,6 @@ struct Lengths {
         }
     }
 };
-
-/// Largest offset scale tried (spec 3.5 allows 1..128). Structured game data (4-, 8-, 16- or
-/// 32-byte records) is where scales pay; each candidate costs one pass over the distances.
-constexpr unsigned kMaxScale = 32;
-/// Allowance in bits for the Huffman table of the extra low-bits array.
-constexpr double kLowArrayBits = 240;
-
-/// Spec 3.5 scaled code of distance d with scale s >= 1: d = s * d0 + low (low = 0 for s = 1),
-/// d0 + 8 = (8 + (c & 7)) << k plus k raw bits.
-OffsetCode scaled_code(std::uint32_t d, unsigned scale, std::uint8_t& low) {
-    const std::uint32_t d0 = scale >= 2 ? d / scale : d;
-    low = static_cast<std::uint8_t>(scale >= 2 ? d % scale : 0);
-    const std::uint32_t x = d0 + 8;
-    const unsigned k = static_cast<unsigned>(std::bit_width(x)) - 4;
-    return {static_cast<std::uint8_t>(k << 3 | ((x >> k) & 7)), k, x & ((1u << k) - 1)};
-}
-
-double entropy_bits(const std::array<std::uint32_t, 256>& h) {
-    double total = 0, bits = 0;
-    for (auto c : h) total += c;
-    for (auto c : h)
-        if (c) bits += c * std::log2(total / c);
-    return bits;
-}
-
-/// Estimated bits of the offsets coded with `scale` (0 = legacy): packed-byte entropy, raw
-/// bits, and the low-bits array for scales of 2 and more.
-double offset_bits(const std::vector<std::uint32_t>& distances, unsigned scale) {
-    std::array<std::uint32_t, 256> packed{}, low{};
-    double raw = 0;
-    for (std::uint32_t d : distances) {
-        std::uint8_t lo = 0;
-        const OffsetCode code = scale == 0 ? offset_code(d) : scaled_code(d, scale, lo);
-        ++packed[code.packed], ++low[lo];
-        raw += code.bits;
-    }
-    return entropy_bits(packed) + raw + (scale >= 2 ? entropy_bits(low) + kLowArrayBits : 0);
-}
-
-/// The offset coding (0 = legacy, else the scale) estimated smallest for these distances.
-unsigned choose_scale(const std::vector<std::uint32_t>& distances) {
-    unsigned best = 0;
-    double best_bits = offset_bits(distances, 0);
-    if (distances.size() < 16) return best;  // too few for a low-bits table to pay
-    for (unsigned scale = 1; scale <= kMaxScale; ++scale) {
-        const double bits = offset_bits(distances, scale);
-        if (bits < best_bits) best_bits = bits, best = scale;
-    }
-    return best;
-}
 
 /// Spec 3.4 (7): E, the offsets' raw bits and the long lengths, on alternating readers.
 std::vector<std::uint8_t> bit_region(const std::vector<OffsetCode>& offsets, const std::vector<std::uint32_t>& long_values) {

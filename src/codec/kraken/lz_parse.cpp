@@ -9,6 +9,36 @@
 namespace navlab::kraken::detail {
 namespace {
 
+// ---- offset coding --------------------------------------------------------------------
+
+double entropy_bits(const std::array<std::uint32_t, 256>& h) {
+    double total = 0, bits = 0;
+    for (auto c : h) total += c;
+    for (auto c : h)
+        if (c) bits += c * std::log2(total / c);
+    return bits;
+}
+
+/// Largest offset scale tried (spec 3.5 allows 1..128). Structured game data (4-, 8-, 16- or
+/// 32-byte records) is where scales pay; each candidate costs one pass over the distances.
+constexpr unsigned kMaxScale = 32;
+/// Allowance in bits for the Huffman table of the extra low-bits array.
+constexpr double kLowArrayBits = 240;
+
+/// Estimated bits of the offsets coded with `scale` (0 = legacy): packed-byte entropy, raw
+/// bits, and the low-bits array for scales of 2 and more.
+double offset_bits(const std::vector<std::uint32_t>& distances, unsigned scale) {
+    std::array<std::uint32_t, 256> packed{}, low{};
+    double raw = 0;
+    for (std::uint32_t d : distances) {
+        std::uint8_t lo = 0;
+        const OffsetCode code = coded_offset(d, scale, lo);
+        ++packed[code.packed], ++low[lo];
+        raw += code.bits;
+    }
+    return entropy_bits(packed) + raw + (scale >= 2 ? entropy_bits(low) + kLowArrayBits : 0);
+}
+
 // ---- greedy / lazy --------------------------------------------------------------------
 
 /// Rough bit price of a match, against about 7 bits a literal: the fast levels' cost model.
@@ -75,7 +105,8 @@ std::vector<Command> lazy_loop(std::size_t p, std::size_t end, const LzParams& p
 
 /// Prices in 1/16 bit of each byte value of the four arrays a command writes to.
 struct Prices {
-    std::array<std::uint32_t, 256> literal, command, offset, length;
+    std::array<std::uint32_t, 256> literal, command, offset, length, low;
+    unsigned scale;  ///< offset coding the offset and low prices are for (0 = legacy)
 };
 
 using Histogram = std::array<std::uint32_t, 256>;
@@ -98,11 +129,11 @@ std::array<std::uint32_t, 256> prices_of(const Histogram& h, std::uint32_t flat_
 
 /// Statistics of a parse: what its arrays would hold.
 struct Stats {
-    Histogram raw{}, delta{}, command{}, offset{}, length{};
+    Histogram raw{}, delta{}, command{}, offset{}, length{}, low{};
 };
 
 Stats collect_stats(std::span<const std::uint8_t> block, std::size_t first, std::size_t end,
-                    const std::vector<Command>& commands) {
+                    const std::vector<Command>& commands, unsigned scale) {
     Stats s;
     Recent recent;
     std::size_t p = first;
@@ -118,7 +149,11 @@ Stats collect_stats(std::span<const std::uint8_t> block, std::size_t first, std:
         literals(c.literals);
         if (c.literals >= 3) length(c.literals);
         const unsigned index = recent.index_of(c.distance);
-        if (index == 3) ++s.offset[offset_code(c.distance).packed];
+        if (index == 3) {
+            std::uint8_t low = 0;
+            ++s.offset[coded_offset(c.distance, scale, low).packed];
+            ++s.low[low];
+        }
         recent.use(index, c.distance);
         if (c.length > 16) length(c.length - 14);
         ++s.command[std::min(c.literals, 3u) | std::min(c.length - 2, 15u) << 2 | index << 6];
@@ -128,13 +163,6 @@ Stats collect_stats(std::span<const std::uint8_t> block, std::size_t first, std:
     return s;
 }
 
-double entropy_bits(const Histogram& h) {
-    double total = 0, bits = 0;
-    for (auto c : h) total += c;
-    for (auto c : h)
-        if (c) bits += c * std::log2(total / c);
-    return bits;
-}
 
 /// One parse state: the cheapest known way to reach a position.
 struct Node {
@@ -224,8 +252,9 @@ public:
                 const unsigned k = s.recent.index_of(match.distance);
                 std::uint32_t extra = 0;
                 if (k == 3) {
-                    const OffsetCode code = offset_code(match.distance);
-                    extra = prices.offset[code.packed] + 16 * code.bits;
+                    std::uint8_t low = 0;
+                    const OffsetCode code = coded_offset(match.distance, prices.scale, low);
+                    extra = prices.offset[code.packed] + 16 * code.bits + (prices.scale >= 2 ? prices.low[low] : 0);
                 }
                 try_lengths(prices, s, i, tried + 1, match.length, match.distance, k, s.cost + run_price, lit_field, extra);
                 tried = match.length;
@@ -310,6 +339,17 @@ private:
 
 }  // namespace
 
+unsigned choose_scale(const std::vector<std::uint32_t>& distances) {
+    unsigned best = 0;
+    double best_bits = offset_bits(distances, 0);
+    if (distances.size() < 16) return best;  // too few for a low-bits table to pay
+    for (unsigned scale = 1; scale <= kMaxScale; ++scale) {
+        const double bits = offset_bits(distances, scale);
+        if (bits < best_bits) best_bits = bits, best = scale;
+    }
+    return best;
+}
+
 std::vector<Command> parse_lazy(MatchFinder& finder, std::size_t first, std::size_t end, const LzParams& params) {
     return lazy_loop(first, end, params,
                      [&](std::size_t q, const Recent& recent) { return best_at(finder, q, end, recent, params); });
@@ -323,10 +363,19 @@ std::vector<std::vector<Command>> parse_optimal(MatchFinder& finder, std::span<c
     // (literals in the cheaper mode).
     std::vector<std::vector<Command>> parses{parser.lazy()};
     for (int pass = 0; pass < 2; ++pass) {
-        const Stats stats = collect_stats(block, first, end, parses.back());
+        // The offset coding the chunk will use (the writer chooses it the same way).
+        std::vector<std::uint32_t> distances;
+        Recent recent;
+        for (const Command& c : parses.back()) {
+            const unsigned index = recent.index_of(c.distance);
+            if (index == 3) distances.push_back(c.distance);
+            recent.use(index, c.distance);
+        }
+        const unsigned scale = params.split_depth > 0 ? choose_scale(distances) : 0;
+        const Stats stats = collect_stats(block, first, end, parses.back(), scale);
         const bool delta = entropy_bits(stats.delta) < entropy_bits(stats.raw);
         const Prices prices{prices_of(delta ? stats.delta : stats.raw, 8), prices_of(stats.command, 8),
-                            prices_of(stats.offset, 8), prices_of(stats.length, 8)};
+                            prices_of(stats.offset, 8), prices_of(stats.length, 8), prices_of(stats.low, 8), scale};
         parses.push_back(parser.run(prices, delta));
     }
     return parses;

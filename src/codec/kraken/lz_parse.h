@@ -32,6 +32,26 @@ inline OffsetCode offset_code(std::uint32_t d) {
     return {static_cast<std::uint8_t>((nb - 4) << 4 | (x & 15)), nb, high - (1u << nb)};
 }
 
+/// Spec 3.5 scaled code of distance d with scale s >= 1: d = s * d0 + low (low = 0 for s = 1),
+/// d0 + 8 = (8 + (c & 7)) << k plus k raw bits.
+inline OffsetCode scaled_code(std::uint32_t d, unsigned scale, std::uint8_t& low) {
+    const std::uint32_t d0 = scale >= 2 ? d / scale : d;
+    low = static_cast<std::uint8_t>(scale >= 2 ? d % scale : 0);
+    const std::uint32_t x = d0 + 8;
+    const unsigned k = static_cast<unsigned>(std::bit_width(x)) - 4;
+    return {static_cast<std::uint8_t>(k << 3 | ((x >> k) & 7)), k, x & ((1u << k) - 1)};
+}
+
+/// The code of d under `scale`: 0 = legacy (no scale byte), else scaled_code.
+inline OffsetCode coded_offset(std::uint32_t d, unsigned scale, std::uint8_t& low) {
+    low = 0;
+    return scale == 0 ? offset_code(d) : scaled_code(d, scale, low);
+}
+
+/// The offset coding (0 = legacy, else the scale 1..32) estimated smallest for the explicit
+/// distances of a chunk, from the entropy of the packed bytes and low bits and the raw bits.
+unsigned choose_scale(const std::vector<std::uint32_t>& distances);
+
 /// Recent-offset slots with the move-to-front of spec 3.7 (reset to 8, 8, 8 per chunk).
 struct Recent {
     std::uint32_t slot[3] = {8, 8, 8};
