@@ -267,12 +267,7 @@ public:
     }
 
 private:
-    std::uint32_t match_length(std::size_t p, std::size_t d) const {
-        if (d > p || d < kMinDistance) return 0;
-        std::uint32_t n = 0;
-        while (p + n < end_ && block_[p + n] == block_[p + n - d]) ++n;
-        return n;
-    }
+    std::uint32_t match_length(std::size_t p, std::size_t d) const { return detail::match_length(block_, p, d, end_); }
 
     /// LEN entry price (spec 3.4 item 8): the packed byte, plus the long value's bits.
     static std::uint32_t length_price(const Prices& prices, std::uint32_t value) {

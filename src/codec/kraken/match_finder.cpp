@@ -53,9 +53,9 @@ void MatchFinder::insert_up_to(std::size_t p) {
     inserted_ = std::max(inserted_, p);
 }
 
-std::uint32_t MatchFinder::match_length(std::size_t p, std::size_t d, std::size_t limit) const {
+std::uint32_t match_length(std::span<const std::uint8_t> block, std::size_t p, std::size_t d, std::size_t limit) {
     if (d < kMinDistance || d > p) return 0;
-    const std::uint8_t* a = block_.data() + p;
+    const std::uint8_t* a = block.data() + p;
     const std::uint8_t* b = a - d;
     const std::size_t max = limit - p;
     std::size_t n = 0;

@@ -30,6 +30,9 @@ inline constexpr std::size_t kMinDistance = 8;
 /// Shortest match the finder reports (recent-offset matches may be 2 bytes, spec 3.6).
 inline constexpr std::uint32_t kMinMatch = 4;
 
+/// Length of the match at block[p] with distance d (0 when d < 8 or d > p), capped at limit - p.
+std::uint32_t match_length(std::span<const std::uint8_t> block, std::size_t p, std::size_t d, std::size_t limit);
+
 /// Hash chains over one block. Positions are inserted in order as the parser advances, so a
 /// search at p sees exactly the positions before p; searches must come in increasing p.
 class MatchFinder {
@@ -46,7 +49,9 @@ public:
     /// params.chain_depth candidates; appended to `out`.
     void find_all(std::size_t p, std::size_t limit, const LzParams& params, std::vector<Match>& out);
     /// Length of the match at p with distance d (0 when d < 8 or d > p), capped at limit - p.
-    std::uint32_t match_length(std::size_t p, std::size_t d, std::size_t limit) const;
+    std::uint32_t match_length(std::size_t p, std::size_t d, std::size_t limit) const {
+        return detail::match_length(block_, p, d, limit);
+    }
 
 private:
     void insert_up_to(std::size_t p);
