@@ -299,7 +299,7 @@ std::optional<std::vector<std::uint8_t>> best_coded(std::span<const std::uint8_t
             if (auto three = huffman_payload(data, plan.lengths, plan.table, false)) best = finish(kHuffman3, *three);
     }
     // tANS codes skewed distributions in fractions of a bit, where Huffman rounds up to 1 bit.
-    if (policy.tans && n >= kMinHuffmanSize && tans_estimate(n, histogram) + 8 < (best ? best->size() : limit))
+    if (policy.tans && n >= kMinHuffmanSize && tans_estimate(n, histogram) < (best ? best->size() + 16 : limit))
         if (auto tans = tans_payload(data, histogram))
             if (auto coded = finish(kTans, *tans); coded && (!best || coded->size() < best->size())) best = std::move(coded);
     if (policy.split_depth > 0 && n >= 2 * kMinSplitPart) {

@@ -175,6 +175,8 @@ struct Node {
 
 /// Lengths tried one by one up to here; longer matches only at their full length.
 constexpr std::uint32_t kMaxTriedLength = 40;
+/// Re-priced dynamic-programming passes after the lazy start.
+constexpr int kPasses = 3;
 
 class OptimalParser {
 public:
@@ -357,7 +359,7 @@ std::vector<std::vector<Command>> parse_optimal(MatchFinder& finder, std::span<c
     // Start from a lazy parse; each pass is priced by what the previous one put in each array
     // (literals in the cheaper mode).
     std::vector<std::vector<Command>> parses{parser.lazy()};
-    for (int pass = 0; pass < 2; ++pass) {
+    for (int pass = 0; pass < kPasses; ++pass) {
         // The offset coding the chunk will use (the writer chooses it the same way).
         std::vector<std::uint32_t> distances;
         Recent recent;
