@@ -73,8 +73,8 @@ Candidate best_at(MatchFinder& finder, std::size_t p, std::size_t limit, const R
 /// The greedy/lazy loop over [p, end): best(q, recent) gives the candidate at q. A match is
 /// put off by one position at a time (up to lazy_steps) while the next position gains more
 /// than the literal it costs.
-template <class Best>
-std::vector<Command> lazy_loop(std::size_t p, std::size_t end, const LzParams& params, Best&& best) {
+template <class Best, class Matched>
+std::vector<Command> lazy_loop(std::size_t p, std::size_t end, const LzParams& params, Best&& best, Matched&& matched) {
     std::vector<Command> commands;
     Recent recent;
     std::size_t literal_start = p;
@@ -95,6 +95,7 @@ std::vector<Command> lazy_loop(std::size_t p, std::size_t end, const LzParams& p
         }
         commands.push_back({static_cast<std::uint32_t>(p - literal_start), c.length, c.distance});
         recent.use(recent.index_of(c.distance), c.distance);
+        matched(p, c.length);
         p += c.length;
         literal_start = p;
     }
@@ -223,7 +224,7 @@ public:
                 if (match_gain(m.length, m.distance, false) > c.gain) c = {m.length, m.distance, match_gain(m.length, m.distance, false)};
             }
             return c;
-        });
+        }, [](std::size_t, std::uint32_t) {});
     }
 
     std::vector<Command> run(const Prices& prices, bool delta) {
@@ -348,8 +349,12 @@ unsigned choose_scale(const std::vector<std::uint32_t>& distances) {
 }
 
 std::vector<Command> parse_lazy(MatchFinder& finder, std::size_t first, std::size_t end, const LzParams& params) {
-    return lazy_loop(first, end, params,
-                     [&](std::size_t q, const Recent& recent) { return best_at(finder, q, end, recent, params); });
+    return lazy_loop(
+        first, end, params, [&](std::size_t q, const Recent& recent) { return best_at(finder, q, end, recent, params); },
+        [&](std::size_t p, std::uint32_t length) {
+            // Level 1: the inside of a match is not hashed (its last bytes are).
+            if (!params.hash_matches && length > 8) finder.skip_to(p + length - 4);
+        });
 }
 
 std::vector<std::vector<Command>> parse_optimal(MatchFinder& finder, std::span<const std::uint8_t> block,

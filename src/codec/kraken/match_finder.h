@@ -3,6 +3,7 @@
 // the finder and the parser.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -17,8 +18,9 @@ struct LzParams {
     unsigned nice_length;  ///< stop searching once a match this long is found
     bool skip_literals;    ///< speed up through incompressible runs (fast levels)
     bool optimal;          ///< price-based optimal parse (lz_parse.h) instead of greedy/lazy
-    int split_depth;       ///< 0: plain arrays, legacy offsets; else also try offset scales and
-                           ///< type-5 split arrays of up to 2^split_depth parts (slower, smaller)
+    bool hash_matches;     ///< hash every position inside matches (level 1 hashes only their ends)
+    int split_depth;       ///< 0: Huffman arrays, legacy offsets; else also try offset scales,
+                           ///< tANS and type-5 split arrays of up to 2^split_depth parts
 };
 
 /// The settings of levels 1..9.
@@ -48,6 +50,8 @@ public:
     /// Every match at p that is longer than all nearer ones (so lengths increase), up to
     /// params.chain_depth candidates; appended to `out`.
     void find_all(std::size_t p, std::size_t limit, const LzParams& params, std::vector<Match>& out);
+    /// Leaves positions before p unhashed (fast levels skip the inside of matches).
+    void skip_to(std::size_t p) { inserted_ = std::max(inserted_, p); }
     /// Length of the match at p with distance d (0 when d < 8 or d > p), capped at limit - p.
     std::uint32_t match_length(std::size_t p, std::size_t d, std::size_t limit) const {
         return detail::match_length(block_, p, d, limit);
