@@ -36,7 +36,7 @@ void encode_chunk(MatchFinder& finder, std::span<const std::uint8_t> block, std:
         append(best, lz->payload);
     }
     std::vector<std::uint8_t> entropy;
-    if (estimate_array_size(data) < best.size() + 8 && encode_coded_array(data, {.long_header = true, .split_depth = params.split_depth, .tans = params.split_depth > 0}, entropy) &&
+    if (estimate_array_size(data) < best.size() + 8 && encode_coded_array(data, {.long_header = true, .split_depth = params.split_depth, .tans = params.search_entropy}, entropy) &&
         entropy.size() < best.size())
         best = std::move(entropy);
     append(quantum, best);

@@ -49,7 +49,9 @@ std::vector<std::uint8_t> bit_region(const std::vector<OffsetCode>& offsets, con
 
 /// Writes the chunk payload of one parse (spec 3.1): sub-streams, then the bit region.
 LzChunk write_chunk(std::span<const std::uint8_t> block, std::size_t start, std::size_t first, std::size_t end,
-                    const std::vector<Command>& commands, int split_depth) {
+                    const std::vector<Command>& commands, const LzParams& params) {
+    const int split_depth = params.split_depth;
+    const bool tans = params.search_entropy;
     std::vector<std::uint8_t> raw, delta, command_bytes;
     std::vector<std::uint32_t> distances;
     Lengths lengths;
@@ -84,11 +86,11 @@ LzChunk write_chunk(std::span<const std::uint8_t> block, std::size_t start, std:
     std::vector<std::uint8_t>& z = chunk.payload;
     z.reserve(end - start);
     if (first != start) z.insert(z.end(), block.begin() + start, block.begin() + first);  // window start
-    const ArrayPolicy policy{.split_depth = split_depth, .tans = split_depth > 0};
-    encode_array(use_delta ? delta : raw, {.long_header = true, .split_depth = split_depth, .tans = split_depth > 0}, z);
+    const ArrayPolicy policy{.split_depth = split_depth, .tans = tans};
+    encode_array(use_delta ? delta : raw, {.long_header = true, .split_depth = split_depth, .tans = tans}, z);
     encode_array(command_bytes, policy, z);
     // Offsets (spec 3.4, 3.5): legacy, or scaled with a scale byte (and low bits for scale >= 2).
-    const unsigned scale = split_depth > 0 ? choose_scale(distances) : 0;
+    const unsigned scale = params.search_entropy ? choose_scale(distances) : 0;
     std::vector<OffsetCode> offsets(distances.size());
     std::vector<std::uint8_t> packed_offsets(distances.size()), low(distances.size());
     for (std::size_t i = 0; i < distances.size(); ++i) {
@@ -97,7 +99,7 @@ LzChunk write_chunk(std::span<const std::uint8_t> block, std::size_t start, std:
     }
     if (scale != 0) z.push_back(static_cast<std::uint8_t>(127 + scale));
     // Without a scale byte the array must not start with a byte >= 0x80 (it would be one).
-    encode_array(packed_offsets, {.long_header = scale == 0, .split_depth = split_depth, .tans = split_depth > 0}, z);
+    encode_array(packed_offsets, {.long_header = scale == 0, .split_depth = split_depth, .tans = tans}, z);
     if (scale >= 2) encode_array(low, policy, z);
     encode_array(lengths.packed, policy, z);
     append(z, bit_region(offsets, lengths.long_values));
@@ -114,7 +116,7 @@ std::optional<LzChunk> encode_lz_chunk(MatchFinder& finder, std::span<const std:
     if (n < 16) return std::nullopt;
     std::optional<LzChunk> best;
     auto consider = [&](const std::vector<Command>& commands) {
-        LzChunk chunk = write_chunk(block, start, first, end, commands, params.split_depth);
+        LzChunk chunk = write_chunk(block, start, first, end, commands, params);
         if (chunk.payload.size() < 13 || chunk.payload.size() >= n) return;
         if (!best || chunk.payload.size() < best->payload.size()) best = std::move(chunk);
     };

@@ -373,7 +373,7 @@ std::vector<std::vector<Command>> parse_optimal(MatchFinder& finder, std::span<c
             if (index == 3) distances.push_back(c.distance);
             recent.use(index, c.distance);
         }
-        const unsigned scale = params.split_depth > 0 ? choose_scale(distances) : 0;
+        const unsigned scale = params.search_entropy ? choose_scale(distances) : 0;
         const Stats stats = collect_stats(block, first, end, parses.back(), scale);
         const bool delta = entropy_bits(stats.delta) < entropy_bits(stats.raw);
         const Prices prices{prices_of(delta ? stats.delta : stats.raw, 8), prices_of(stats.command, 8),

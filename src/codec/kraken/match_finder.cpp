@@ -28,15 +28,17 @@ inline std::uint32_t hash4(const std::uint8_t* p) { return (load32(p) * 26544357
 
 LzParams lz_params(int level) {
     switch (level) {
-        case 1: return {1, 0, 32, true, false, false, 0};
-        case 2: return {2, 0, 48, true, false, true, 0};
-        case 3: return {4, 0, 64, false, false, true, 1};
-        case 4: return {8, 1, 96, false, false, true, 1};
-        case 5: return {16, 1, 128, false, false, true, 1};
-        case 6: return {32, 1, 192, false, false, true, 1};
-        case 7: return {24, 0, 128, false, true, true, 2};
-        case 8: return {48, 0, 256, false, true, true, 3};
-        default: return {128, 0, 512, false, true, true, 3};
+        // Levels 1-6 write Huffman arrays and legacy offsets only: they decode fastest (tANS,
+        // split arrays and low-bits arrays cost decode time for 1-3 % of size, docs/kraken.md).
+        case 1: return {1, 0, 32, true, false, false, false, 0};
+        case 2: return {2, 0, 48, true, false, true, false, 0};
+        case 3: return {4, 0, 64, false, false, true, false, 0};
+        case 4: return {8, 1, 96, false, false, true, false, 0};
+        case 5: return {16, 1, 128, false, false, true, false, 0};
+        case 6: return {32, 1, 192, false, false, true, false, 0};
+        case 7: return {24, 0, 128, false, true, true, true, 2};
+        case 8: return {48, 0, 256, false, true, true, true, 3};
+        default: return {128, 0, 512, false, true, true, true, 3};
     }
 }
 

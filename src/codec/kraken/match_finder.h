@@ -19,8 +19,8 @@ struct LzParams {
     bool skip_literals;    ///< speed up through incompressible runs (fast levels)
     bool optimal;          ///< price-based optimal parse (lz_parse.h) instead of greedy/lazy
     bool hash_matches;     ///< hash every position inside matches (level 1 hashes only their ends)
-    int split_depth;       ///< 0: Huffman arrays, legacy offsets; else also try offset scales,
-                           ///< tANS and type-5 split arrays of up to 2^split_depth parts
+    bool search_entropy;   ///< also try offset scales and tANS arrays (slower, smaller)
+    int split_depth;       ///< try type-5 split arrays of up to 2^split_depth parts (0 = never)
 };
 
 /// The settings of levels 1..9.
