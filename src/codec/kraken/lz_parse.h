@@ -73,8 +73,8 @@ struct Recent {
 /// trailing literals.
 std::vector<Command> parse_lazy(MatchFinder& finder, std::size_t first, std::size_t end, const LzParams& params);
 
-/// Optimal parse of block[first, end): a lazy parse, then two passes of price-based dynamic
-/// programming, each priced by the statistics of the parse before it. Returns all three: the
+/// Optimal parse of block[first, end): a lazy parse, then three passes of price-based dynamic
+/// programming, each priced by the statistics of the parse before it. Returns all four: the
 /// caller keeps whichever codes smallest (the prices ignore Huffman tables and rounding).
 std::vector<std::vector<Command>> parse_optimal(MatchFinder& finder, std::span<const std::uint8_t> block, std::size_t first,
                                    std::size_t end, const LzParams& params);
