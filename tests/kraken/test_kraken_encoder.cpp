@@ -110,6 +110,13 @@ TEST(KrakenEncoder, CompressesWhatIsCompressible) {
     EXPECT_EQ(round_trip(ByteVec(2 * kBlock, 7), 6).size(), 12u);
     const ByteVec noise = random_bytes(kBlock, 10);
     EXPECT_EQ(round_trip(noise, 6).size(), kBlock + 2);
+    // Periods below 8 need distances that are multiples of the period (>= 8): even level 1,
+    // whose hash chain holds one candidate, finds them (the closer ones are not counted).
+    for (unsigned period : {3u, 5u, 7u}) {
+        ByteVec periodic(4 * kBlock);
+        for (std::size_t i = 0; i < periodic.size(); ++i) periodic[i] = static_cast<std::uint8_t>(i % period * 50);
+        for (int level : {1, 6, 9}) EXPECT_LT(round_trip(periodic, level).size(), periodic.size() / 100) << period << " " << level;
+    }
 }
 
 TEST(KrakenEncoder, SameStreamForEveryThreadCount) {

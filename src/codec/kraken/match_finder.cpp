@@ -79,9 +79,13 @@ void MatchFinder::walk(std::size_t p, std::size_t limit, const LzParams& params,
     const std::uint32_t head4 = load32(block_.data() + p);
     std::uint32_t best = 0;
     std::int32_t c = head_[hash4(block_.data() + p)];
-    for (unsigned depth = 0; c >= 0 && depth < params.chain_depth; ++depth, c = prev_[c]) {
+    for (unsigned depth = 0; c >= 0 && depth < params.chain_depth; c = prev_[c]) {
         const std::size_t d = p - static_cast<std::size_t>(c);
-        if (d < kMinDistance || load32(block_.data() + c) != head4) continue;
+        // The (at most 7) candidates closer than 8 are not counted: on data with a period
+        // below 8 they would use up a shallow chain before the first usable distance.
+        if (d < kMinDistance) continue;
+        ++depth;
+        if (load32(block_.data() + c) != head4) continue;
         // A longer match must also agree at the byte just past the current best.
         if (best && (p + best >= limit || block_[c + best] != block_[p + best])) continue;
         const std::uint32_t len = match_length(p, d, limit);
