@@ -35,8 +35,13 @@ void encode_chunk(MatchFinder& finder, std::span<const std::uint8_t> block, std:
         put_chunk_header(best, lz->mode, lz->payload.size());
         append(best, lz->payload);
     }
+    // Without tANS an entropy-only chunk codes at least 1 bit a byte unless the chunk is one
+    // repeated byte (an RLE fill): below that the histogram pass over the chunk is skipped.
+    const bool may_win = params.search_entropy || best.size() > n / 8 ||
+                         std::all_of(data.begin(), data.end(), [&](std::uint8_t b) { return b == data[0]; });
     std::vector<std::uint8_t> entropy;
-    if (estimate_array_size(data) < best.size() + 8 && encode_coded_array(data, {.long_header = true, .split_depth = params.split_depth, .tans = params.search_entropy}, entropy) &&
+    const ArrayPolicy policy{.long_header = true, .split_depth = params.split_depth, .tans = params.search_entropy};
+    if (may_win && estimate_array_size(data) < best.size() + 8 && encode_coded_array(data, policy, entropy) &&
         entropy.size() < best.size())
         best = std::move(entropy);
     append(quantum, best);
