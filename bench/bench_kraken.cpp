@@ -1,6 +1,16 @@
-// Kraken decode throughput on the samples, in MB/s of decoded output. The "/threads:1" runs
-// are the per-core speed; "/all_cores" decodes restart-flagged blocks in parallel.
-//   build/bench/bench_kraken [--benchmark_filter=er_allmaterial]
+// Kraken encoder and decoder on the samples, side by side in one run.
+// 1. A table (printed first): for each sample the payload is decoded, then re-encoded by
+//    navlab at levels 1, 6 and 9 and by zstd -19 / zlib -9 (their DCX settings); sizes are
+//    printed as a ratio to the game's (Oodle's) own Kraken bytes for the same blocks, speeds
+//    as MB/s of input per core (CPU time of one thread, one run). Decode speed of navlab's
+//    level-6 stream is printed beside the decoder's speed on the game's stream (the two
+//    alternate, median of 5 each, over the same blocks).
+//    Large payloads are cut to their first --max-mb MiB (whole blocks; default 16) to keep the
+//    run short: every FromSoftware block restarts the window, so the game's bytes for those
+//    blocks are exactly known.
+// 2. Decode throughput (Google Benchmark) in MB/s of decoded output: "/threads:1" is the
+//    per-core speed; "/all_cores" decodes restart-flagged blocks in parallel.
+//   build/bench/bench_kraken [--table-only] [--no-table] [--max-mb=16] [--benchmark_filter=er_allmaterial]
 // Samples: $NAVLAB_SAMPLES, else ../shared/samples beside the source tree.
 #include <benchmark/benchmark.h>
 
@@ -9,7 +19,13 @@
 #include <string>
 #include <vector>
 
+#include <algorithm>
+#include <cstring>
+#include <ctime>
+#include <functional>
+
 #include "codec/kraken/kraken.h"
+#include "codec/stream_codecs.h"
 #include "io/file.h"
 #include "io/parallel.h"
 
@@ -62,10 +78,109 @@ void decode_sample(benchmark::State& state, const Sample* sample, unsigned threa
     state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(sample->size));
 }
 
+double thread_seconds() {
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+/// CPU seconds of one call on this thread; the median of `runs` calls.
+double cpu_time(const std::function<void()>& fn, int runs = 1) {
+    std::vector<double> times;
+    for (int i = 0; i < runs; ++i) {
+        const double t0 = thread_seconds();
+        fn();
+        times.push_back(thread_seconds() - t0);
+    }
+    std::sort(times.begin(), times.end());
+    return std::max(times[times.size() / 2], 1e-9);
+}
+
+/// Bytes the first `blocks` blocks take in a stream (spec 1.3 header walk).
+std::size_t prefix_bytes(const std::vector<std::uint8_t>& stream, std::size_t out_size, std::size_t blocks) {
+    std::size_t ip = 0;
+    for (std::size_t b = 0; b < blocks && ip + 2 <= stream.size(); ++b) {
+        const std::size_t block = std::min<std::size_t>(0x40000, out_size - b * 0x40000);
+        if (stream[ip] & 0x40) {
+            ip += 2 + block;
+            continue;
+        }
+        const std::size_t v = std::size_t{stream[ip + 2]} << 16 | stream[ip + 3] << 8 | stream[ip + 4];
+        ip += (v & 0x3FFFF) == 0x3FFFF ? 6 : 5 + (v & 0x3FFFF) + 1 + (stream[ip + 1] & 0x80 ? 3 : 0);
+    }
+    return ip;
+}
+
+void print_table(const std::vector<Sample>& samples, std::size_t max_bytes) {
+    std::printf("Kraken encoder vs the game's Oodle streams (sizes: ratio to the game's bytes; speeds: MB/s per core)\n");
+    std::printf("%-34s %9s %9s | %6s %6s %6s | %6s %6s | %7s %7s %7s %7s | %7s %7s\n", "sample", "input", "game",
+                "L1", "L6", "L9", "zstd19", "zlib9", "enc L1", "enc L6", "zstd19", "zlib9", "dec L6", "dec game");
+    for (const Sample& s : samples) {
+        std::vector<std::uint8_t> payload(s.size);
+        navlab::kraken::decode(s.stream, payload, 0);
+        const std::size_t blocks = std::min((payload.size() + 0x3FFFF) / 0x40000, std::max<std::size_t>(1, max_bytes / 0x40000));
+        const std::size_t n = std::min(payload.size(), blocks * 0x40000);
+        // The game's bytes for the first blocks: a block only refers to earlier output, so
+        // this is exact for restart and non-restart streams alike.
+        const std::size_t used = n;
+        const std::span<const std::uint8_t> data(payload.data(), used);
+        const std::size_t game = used == payload.size() ? s.stream.size() : prefix_bytes(s.stream, s.size, blocks);
+        std::size_t size[10] = {};
+        double enc_time[10] = {};
+        std::vector<std::uint8_t> ours6;
+        for (int level : {1, 6, 9}) {
+            std::vector<std::uint8_t> stream;
+            if (level == 9) {
+                stream = navlab::kraken::encode(data, level, 0);  // size only: all cores
+            } else {
+                enc_time[level] = cpu_time([&] { stream = navlab::kraken::encode(data, level, 1); });
+            }
+            size[level] = stream.size();
+            if (level == 6) ours6 = std::move(stream);
+        }
+        std::vector<std::uint8_t> zstd, zlib;
+        const double zstd_time = cpu_time([&] { zstd = navlab::codec::zstd_compress(data, 19, 16); });
+        const double zlib_time = cpu_time([&] { zlib = navlab::codec::zlib_deflate(data, 9); });
+        // Both outputs touched before timing; the two decoders alternate, median of 5 each.
+        // The game's first blocks are a stream of their own (they refer to nothing later).
+        const std::span<const std::uint8_t> game_prefix(s.stream.data(), game);
+        std::vector<std::uint8_t> out(used, 0), game_out(used, 0);
+        std::vector<double> ours_times, game_times;
+        for (int run = 0; run < 5; ++run) {
+            ours_times.push_back(cpu_time([&] { navlab::kraken::decode(ours6, out, 1); }));
+            game_times.push_back(cpu_time([&] { navlab::kraken::decode(game_prefix, game_out, 1); }));
+        }
+        std::sort(ours_times.begin(), ours_times.end());
+        std::sort(game_times.begin(), game_times.end());
+        const double dec_ours = ours_times[2];
+        const double dec_game = game_times[2];
+        const bool exact = std::equal(out.begin(), out.end(), payload.begin()) && out == game_out;
+        const double mb = used / 1e6;
+        auto ratio = [&](std::size_t v) { return static_cast<double>(v) / static_cast<double>(game); };
+        std::printf("%-34s %9zu %9zu | %6.3f %6.3f %6.3f | %6.3f %6.3f | %7.1f %7.1f %7.1f %7.1f | %7.0f %7.0f%s\n",
+                    s.name.c_str(), used, game, ratio(size[1]), ratio(size[6]), ratio(size[9]), ratio(zstd.size()),
+                    ratio(zlib.size()), mb / enc_time[1], mb / enc_time[6], mb / zstd_time, mb / zlib_time,
+                    mb / dec_ours, mb / dec_game, exact ? "" : "  ROUND TRIP FAILED");
+        std::fflush(stdout);
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     static const std::vector<Sample> samples = load_samples();
+    bool table = true, benchmarks = true;
+    std::size_t max_mb = 16;
+    int kept = 1;
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--table-only") == 0) benchmarks = false;
+        else if (std::strcmp(argv[i], "--no-table") == 0) table = false;
+        else if (std::strncmp(argv[i], "--max-mb=", 9) == 0) max_mb = std::strtoul(argv[i] + 9, nullptr, 10);
+        else argv[kept++] = argv[i];
+    }
+    argc = kept;
+    if (table) print_table(samples, max_mb << 20);
+    if (!benchmarks) return 0;
     if (samples.empty()) std::fprintf(stderr, "bench_kraken: no samples found in %s\n", samples_dir().c_str());
     for (const Sample& s : samples) {
         // One thread: CPU time of the calling thread is the per-core speed even on a busy machine.

@@ -12,8 +12,8 @@ enum class Compression { Dflt, Zstd, Krak };
 /// Parses "dflt", "zstd" or "krak"; throws navlab::Error otherwise.
 Compression parse_compression(const std::string& name);
 
-/// The DCX variant written: DCX_DFLT_11000_44_9, DCX_ZSTD or DCX_KRAK (what dcx::compress
-/// offers for Kraken: stored blocks until a Kraken encoder lands).
+/// The DCX variant written: DCX_DFLT_11000_44_9, DCX_ZSTD or DCX_KRAK (navlab's Kraken
+/// encoder at the header's level 6).
 dcx::Variant dcx_variant(Compression compression);
 
 }  // namespace navlab::build

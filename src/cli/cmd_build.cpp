@@ -139,7 +139,7 @@ void add_build_commands(CLI::App& app) {
     cmd->add_option("-o,--out", args->out, "Output binder (.nvmhktbnd.dcx); Far Cry 2: output folder")->required();
     cmd->add_option("--map", args->map, "Map name mAA_BB_CC_DD (default m10_00_00_00, or the spec's)");
     cmd->add_option("--spec", args->spec, "BUILD.json with the build settings");
-    cmd->add_option("--dcx", args->dcx, "krak (stored Kraken blocks), dflt or zstd")->capture_default_str();
+    cmd->add_option("--dcx", args->dcx, "krak (Kraken, level 6), dflt or zstd")->capture_default_str();
     cmd->add_option("--up", args->up, "The files' up axis: y or z")->capture_default_str();
     cmd->add_option("--scale", args->scale, "Scale to metres (0.01 for centimetres)")->capture_default_str();
     cmd->add_option("--threads", args->threads, "Worker threads (0 = all cores)");

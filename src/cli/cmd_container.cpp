@@ -283,7 +283,7 @@ bnd4::Entry entry_from_manifest(const json& j, const fs::path& dir, const bnd4::
     return e;
 }
 
-void run_pack(const std::string& dir, const std::string& out) {
+void run_pack(const std::string& dir, const std::string& out, int kraken_level) {
     const fs::path manifest_path = fs::path(dir) / kManifestName;
     json m;
     try {
@@ -312,7 +312,7 @@ void run_pack(const std::string& dir, const std::string& out) {
         std::vector<std::uint8_t> file = payload;
         if (!m.at("dcx").is_null()) {
             const dcx::Header keep = dcx_from_json(m.at("dcx"));
-            file = dcx::compress(payload, keep.variant, &keep);
+            file = dcx::compress(payload, keep.variant, &keep, kraken_level);
         }
         write_file_atomic(out, file);
         fmt::print("{}: packed {} entries ({} bytes)\n", out, m.at("entries").size(), file.size());
@@ -384,13 +384,13 @@ void run_dcx_decompress(const std::string& in_path, const std::string& out) {
     fmt::print("{}: {} -> {} bytes ({})\n", out, in.bytes().size(), d.payload.size(), dcx::variant_name(d.header.variant));
 }
 
-void run_dcx_compress(const std::string& in_path, const std::string& out, const std::string& variant_name) {
+void run_dcx_compress(const std::string& in_path, const std::string& out, const std::string& variant_name, int level) {
     const InputFile in(in_path);
     const auto d = decompress_file(in_path, in);
     const bool was_compressed = d.header.variant != dcx::Variant::None;
     dcx::Variant v = variant_name.empty() ? (was_compressed ? d.header.variant : dcx::Variant::Krak)
                                           : dcx::parse_variant_name(variant_name);
-    const auto bytes = dcx::compress(d.payload, v, was_compressed ? &d.header : nullptr);
+    const auto bytes = dcx::compress(d.payload, v, was_compressed ? &d.header : nullptr, level);
     write_file_atomic(out, bytes);
     fmt::print("{}: {} -> {} bytes ({})\n", out, d.payload.size(), bytes.size(), dcx::variant_name(v));
 }
@@ -407,6 +407,7 @@ void add_container_commands(CLI::App& app) {
     struct Args {
         std::string input, output, variant;
         bool json = false;
+        int level = -1;  ///< Kraken encoder level; -1 = the DCX header's level byte
     };
     auto a = std::make_shared<Args>();
 
@@ -437,11 +438,14 @@ void add_container_commands(CLI::App& app) {
         "Input: DIR with navlab-manifest.json and the entry files it names (edit or replace them freely;\n"
         "  order, ids, names and flags come from the manifest).\n"
         "Output: OUT, the BND4 in FromSoftware's layout (hash table rebuilt), compressed with the manifest's\n"
-        "  DCX variant and header constants (KRAK as stored Kraken blocks, DFLT with zlib level 9).\n"
+        "  DCX variant and header constants (KRAK with navlab's Kraken encoder at the header's level,\n"
+        "  or --level N; DFLT with zlib level 9).\n"
         "Example: navlab pack m10 m10_00_00_00.nvmhktbnd.dcx");
     pack->add_option("dir", a->input, "Folder made by navlab unpack")->required();
     pack->add_option("out", a->output, "Output file")->required();
-    pack->callback([a] { run_pack(a->input, a->output); });
+    pack->add_option("-l,--level", a->level, "Kraken level 0..9 for KRAK (0 = stored blocks; default: the header's 6 or 9)")
+        ->check(CLI::Range(0, 9));
+    pack->callback([a] { run_pack(a->input, a->output, a->level); });
 
     auto* dcx_cmd = app.add_subcommand("dcx", "DCX compression wrapper: info, decompress, compress");
     dcx_cmd->require_subcommand(1);
@@ -471,13 +475,17 @@ void add_container_commands(CLI::App& app) {
     com->footer(
         "Input: IN, a plain file, or a DCX to rewrite (its payload is recompressed).\n"
         "Output: OUT, compressed as --variant; by default a DCX input keeps its variant and raw header\n"
-        "  constants, and a plain file becomes DCX_KRAK (stored Kraken blocks, level 6).\n"
+        "  constants, and a plain file becomes DCX_KRAK (navlab's Kraken encoder, level 6; a game\n"
+        "  DCX_KRAK keeps its header constants, so the output compares byte for byte with the game's).\n"
+        "  --level N (KRAK only): Kraken encoder level, 0 = stored blocks, 1 fastest ... 9 smallest.\n"
         "Variants: " + variant_list() + " (also DCX_KRAK_6, DCX_KRAK_9, DFLT, KRAK, ZSTD, EDGE).\n"
         "Example: navlab dcx compress m10_00_00_00.nvmhktbnd m10_00_00_00.nvmhktbnd.dcx --variant DCX_DFLT_11000_44_9");
     com->add_option("in", a->input, "Input file")->required();
     com->add_option("out", a->output, "Output file")->required();
     com->add_option("--variant", a->variant, "DCX variant name (default: keep, or DCX_KRAK)");
-    com->callback([a] { run_dcx_compress(a->input, a->output, a->variant); });
+    com->add_option("-l,--level", a->level, "Kraken level 0..9 (KRAK only; default: the header's 6 or 9)")
+        ->check(CLI::Range(0, 9));
+    com->callback([a] { run_dcx_compress(a->input, a->output, a->variant, a->level); });
 }
 
 }  // namespace navlab::cli

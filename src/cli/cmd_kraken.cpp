@@ -1,4 +1,4 @@
-// `navlab kraken decode`: decodes a raw Oodle Kraken stream (no DCX header) to a file.
+// `navlab kraken decode` / `encode`: raw Oodle Kraken streams (no DCX header) to and from files.
 #include <fmt/format.h>
 
 #include <memory>
@@ -59,6 +59,56 @@ int run_decode(const DecodeRequest& req) {
     return kOk;
 }
 
+struct EncodeRequest {
+    std::string input, output;
+    int level = kraken::kDefaultLevel;
+    unsigned threads = 0;
+    bool json = false;
+};
+
+/// Writes the 4-byte little-endian input size, then the stream: the form `decode` reads.
+int run_encode(const EncodeRequest& req) {
+    InputFile file(req.input);
+    const std::span<const std::uint8_t> data = file.bytes();
+    if (data.size() > 0xFFFFFFFFu)
+        throw Error(fmt::format("{} bytes do not fit the 4-byte size field", data.size()), kNoOffset, req.input);
+    const std::vector<std::uint8_t> stream = kraken::encode(data, req.level, req.threads);
+    std::vector<std::uint8_t> out(4);
+    for (int i = 0; i < 4; ++i) out[i] = static_cast<std::uint8_t>(data.size() >> (8 * i));
+    out.insert(out.end(), stream.begin(), stream.end());
+    write_file_atomic(req.output, out);
+    if (req.json) {
+        nlohmann::json j = {{"input", req.input},
+                            {"output", req.output},
+                            {"level", req.level},
+                            {"decoded_size", data.size()},
+                            {"compressed_size", stream.size()}};
+        fmt::print("{}\n", j.dump(1));
+    } else {
+        fmt::print("{}: {} bytes encoded to {} (level {}, {:.2f}%)\n", req.output, data.size(), stream.size(),
+                   req.level, data.empty() ? 100.0 : 100.0 * stream.size() / data.size());
+    }
+    return kOk;
+}
+
+void add_encode_command(CLI::App& kraken) {
+    auto req = std::make_shared<EncodeRequest>();
+    auto* cmd = kraken.add_subcommand("encode", "Encode a file as a raw Kraken stream");
+    cmd->footer(
+        "  IN: any file.\n"
+        "  OUT: its 4-byte little-endian size, then a Kraken stream in the FromSoftware layout\n"
+        "       (256 KiB blocks, each restarting the window) that `navlab kraken decode` and any\n"
+        "       conforming Kraken decoder read. Level 0 writes stored blocks, 1 is fastest, 9 smallest.\n"
+        "  For DCX files use `navlab dcx compress --variant DCX_KRAK --level N`.\n"
+        "Example: navlab kraken encode m10.emevd m10.kraken --level 9");
+    cmd->add_option("input", req->input, "File to encode")->required()->check(CLI::ExistingFile);
+    cmd->add_option("output", req->output, "Output stream")->required();
+    cmd->add_option("-l,--level", req->level, "Compression level 0..9 (default 6)")->check(CLI::Range(0, 9));
+    cmd->add_option("-j,--threads", req->threads, "Worker threads (0 = all cores)");
+    cmd->add_flag("--json", req->json, "Print a JSON summary");
+    cmd->callback([req] { set_exit(run_encode(*req)); });
+}
+
 }  // namespace
 
 void add_kraken_commands(CLI::App& app) {
@@ -78,6 +128,7 @@ void add_kraken_commands(CLI::App& app) {
     cmd->add_option("-j,--threads", req->threads, "Worker threads (0 = all cores)");
     cmd->add_flag("--json", req->json, "Print a JSON summary");
     cmd->callback([req] { set_exit(run_decode(*req)); });
+    add_encode_command(*kraken);
 }
 
 }  // namespace navlab::cli

@@ -77,7 +77,7 @@ void add_synth_commands(CLI::App& app) {
     cmd->add_option("--preset", args->preset, "small, sekiro or eldenring")->capture_default_str();
     cmd->add_option("--seed", args->seed, "Random seed")->capture_default_str();
     cmd->add_option("-o,--out", args->out, "Output folder")->required();
-    cmd->add_option("--dcx", args->dcx, "Binder compression: dflt, zstd or krak (stored Kraken blocks)")
+    cmd->add_option("--dcx", args->dcx, "Binder compression: dflt, zstd or krak (Kraken, level 6)")
         ->capture_default_str();
     cmd->add_option("--threads", args->threads, "Worker threads (0 = all cores)");
     cmd->add_option("--inject", args->inject, "Audit rule id to break once (see --help footer)");

@@ -465,7 +465,7 @@ Header standard_header(Variant variant) {
     return h;
 }
 
-std::vector<std::uint8_t> compress(Bytes payload, Variant variant, const Header* keep) {
+std::vector<std::uint8_t> compress(Bytes payload, Variant variant, const Header* keep, int kraken_level) {
     if (variant == Variant::None) return {payload.begin(), payload.end()};
     if (variant == Variant::Zlib) return codec::zlib_deflate(payload, 9);
     Header h = keep && keep->variant == variant ? *keep : standard_header(variant);
@@ -480,7 +480,8 @@ std::vector<std::uint8_t> compress(Bytes payload, Variant variant, const Header*
         stream = codec::zlib_deflate(payload, std::clamp<int>(h.level() ? h.level() : 9, 1, 9));
         pad16 = false;
     } else if (codec_is(h, "KRAK")) {
-        stream = kraken::encode_stored(payload);
+        const int level = kraken_level >= 0 ? kraken_level : std::clamp<int>(h.level() ? h.level() : 6, 1, kraken::kMaxLevel);
+        stream = kraken::encode(payload, level);
     } else if (codec_is(h, "ZSTD")) {
         // The level byte is the zstd level, capped at 19: with a 64 KiB window the "ultra"
         // levels 20..22 only cost time (minutes for a 77 MB binder).

@@ -82,12 +82,16 @@ Decoded decompress(Bytes file);
 
 /// Compresses `payload` as `variant`, writing that variant's exact header constants:
 /// DFLT with zlib level 9, ZSTD with its level byte (window log 16, no content size),
-/// KRAK as stored Kraken blocks (CC 06 every 256 KiB), EDGE as 64 KiB raw-deflate chunks.
+/// KRAK with navlab's Kraken encoder (256 KiB restart blocks, 8C 06), EDGE as 64 KiB
+/// raw-deflate chunks.
 /// @param keep when non-null and of the same codec as `variant`, its raw constants
 ///             (version, 0x10, 0x14 rule, level, 0x34..0x40) are written instead of the
 ///             standard ones, so a rewrite keeps the original header.
+/// @param kraken_level KRAK only: the encoder level, 0 (stored blocks) to 9; -1 = the
+///             header's level byte (6 for DCX_KRAK, 9 for DCX_KRAK_MAX). The header keeps
+///             its level byte whatever the encoder level.
 /// Variant::None returns the payload unchanged.
-std::vector<std::uint8_t> compress(Bytes payload, Variant variant, const Header* keep = nullptr);
+std::vector<std::uint8_t> compress(Bytes payload, Variant variant, const Header* keep = nullptr, int kraken_level = -1);
 
 /// The standard header constants of a variant (sizes zero).
 Header standard_header(Variant variant);

@@ -181,7 +181,7 @@ INSTANTIATE_TEST_SUITE_P(All, DcxVariant, ::testing::ValuesIn(dcx::all_variants(
 
 TEST(Dcx, KrakWritesStoredBlocksWithExactHeader) {
     const auto payload = mixed_payload(0x40000 + 5);
-    const auto file = dcx::compress(payload, dcx::Variant::Krak);
+    const auto file = dcx::compress(payload, dcx::Variant::Krak, nullptr, 0);  // Kraken level 0: stored
     // §1.2 constants for DCX_KRAK; sizes: 0x40005 payload, 2 blocks of CC 06 + data.
     const std::uint8_t expected[0x4C] = {
         'D', 'C', 'X', 0, 0, 1, 0x10, 0, 0, 0, 0, 0x18, 0, 0, 0, 0x24, 0, 0, 0, 0x44, 0, 0, 0, 0x4C,

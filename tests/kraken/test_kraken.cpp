@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "codec/kraken/bit_reader.h"
 #include "codec/kraken/byte_array.h"
 #include "codec/kraken/kraken.h"
 #include "io/error.h"
@@ -412,4 +413,26 @@ TEST(Kraken, RecursiveNestingDepthIsCapped) {
     } catch (const Error& e) {
         EXPECT_NE(std::string(e.what()).find("nested too deeply"), std::string::npos) << e.what();
     }
+}
+
+// Regression (UBSan "shift exponent 64" in BitReader::consume via unary()): a 10-byte
+// Huffman form-C payload whose first unary value is 63 zeros ending on the payload's last
+// bit. After the 16 table-header bits the byte-wise refill near the region end leaves 64
+// bits buffered, so unary() saw z = 63 and consumed 64 bits in one shift. Hand-built from
+// spec 2.3.3: payload 8F A8 = form C, F 0, n 251, range count 8 (R 4); then 00 x7, 01.
+TEST(Kraken, UnaryValueEndingOnTheLastBufferedBit) {
+    const Bytes stream = from_hex("8c0600000e20018c000a8fa80000000000000001");
+    Bytes out(100);
+    try {
+        kraken::decode(stream, out, 1);
+        FAIL() << "expected an error";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("unary value too large"), std::string::npos) << e.what();
+    }
+    // The reader itself: 8 bits, then a unary value of 63 that fills the whole 64-bit buffer.
+    const std::uint8_t bytes[] = {0xFF, 0, 0, 0, 0, 0, 0, 0, 0x01};
+    kraken::detail::MsbForward bits(bytes, sizeof bytes);
+    EXPECT_EQ(bits.read(8), 0xFFu);
+    EXPECT_EQ(bits.unary(255), 63u);
+    EXPECT_EQ(bits.consumed(), 72u);
 }

@@ -102,27 +102,19 @@ TEST(SynthCorpus, ZstdAndKrakenOnRequest) {
         EXPECT_EQ(dcx::read_header(read_file(path)).variant, dcx::Variant::Zstd);
         EXPECT_FALSE(read_binder(path).empty());
     }
-    // KRAK is written as stored Kraken blocks (spec §4.3): 2-byte header CC 06, then up to
-    // 256 KiB of the BND4 image. Unwrapped here by hand, so no Kraken decoder is needed.
+    // KRAK is written with navlab's Kraken encoder (level 6): restart blocks (8C 06) that
+    // decode back to the BND4 image and are smaller than it.
     const CorpusResult krak = make_small(dir / "krak", 2, Compression::Krak);
     for (const auto& path : krak.files) {
         const auto file = read_file(path);
         const auto header = dcx::read_header(file);
         ASSERT_EQ(header.variant, dcx::Variant::Krak);
         EXPECT_EQ(file.size() % 16, 0u);
-        std::vector<std::uint8_t> image;
-        std::size_t pos = 0x4C;
-        while (image.size() < header.uncompressed_size) {
-            ASSERT_LE(pos + 2, file.size());
-            EXPECT_EQ(file[pos], 0xCC);
-            EXPECT_EQ(file[pos + 1], 0x06);
-            const std::size_t n = std::min<std::size_t>(0x40000, header.uncompressed_size - image.size());
-            ASSERT_LE(pos + 2 + n, file.size());
-            image.insert(image.end(), file.begin() + static_cast<std::ptrdiff_t>(pos + 2),
-                         file.begin() + static_cast<std::ptrdiff_t>(pos + 2 + n));
-            pos += 2 + n;
-        }
-        EXPECT_EQ(pos - 0x4C, header.compressed_size);
+        ASSERT_GT(file.size(), 0x4Eu);
+        EXPECT_EQ(file[0x4C], 0x8C);
+        EXPECT_EQ(file[0x4D], 0x06);
+        EXPECT_LT(header.compressed_size, header.uncompressed_size);
+        const std::vector<std::uint8_t> image = dcx::decompress(file).payload;
         const bnd4::Binder binder = bnd4::read(image);
         EXPECT_FALSE(binder.entries.empty());
         EXPECT_NO_THROW(fromsoft::read_nav_tagfile(binder.entries[0].data()));

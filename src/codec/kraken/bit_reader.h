@@ -88,7 +88,9 @@ public:
         for (unsigned n = 0;;) {
             const unsigned z = leading_zeros();
             if (z < count_) {
-                consume(z + 1);
+                // Two steps: a byte-wise refill near the region end can leave 64 bits
+                // buffered, so z + 1 may be 64, beyond what one shift allows.
+                consume(z), consume(1);
                 return n + z;
             }
             n += count_;

@@ -21,6 +21,23 @@ void decode(std::span<const std::uint8_t> src, std::span<std::uint8_t> dst, unsi
 /// fewer bytes than it takes. Callers bound a declared output size by it before allocating.
 std::size_t max_decoded_size(std::size_t stream_size);
 
+/// Compression levels of encode(): 0 = stored blocks, 1 (fastest) ... 9 (smallest).
+inline constexpr int kDefaultLevel = 6;
+inline constexpr int kMaxLevel = 9;
+
+/// Encodes data as a Kraken stream in the FromSoftware layout (spec 1): 256 KiB blocks, every
+/// block header 8C 06 (restart: blocks are independent, so they encode - and decode - in
+/// parallel), each block the smallest of a memset block, a compressed quantum of 128 KiB
+/// chunks (LZ, entropy-only or stored) and a stored block. Any conforming decoder reads it.
+/// @param level   0 = stored blocks (encode_stored), 1..9 (faster ... smaller); others throw.
+/// @param threads 0 = all cores; the output is identical for every thread count.
+/// @return at most max_encoded_size(data.size()) bytes.
+std::vector<std::uint8_t> encode(std::span<const std::uint8_t> data, int level = kDefaultLevel, unsigned threads = 0);
+
+/// Largest stream encode() returns for n input bytes: n plus a 2-byte header per 256 KiB
+/// block (a block that does not shrink is written stored).
+std::size_t max_encoded_size(std::size_t n);
+
 /// Encodes data as a Kraken stream of stored (uncompressed) blocks: each 256 KiB block is
 /// preceded by the 2-byte header CC 06. The result decodes with decode().
 std::vector<std::uint8_t> encode_stored(std::span<const std::uint8_t> data);

@@ -1,0 +1,338 @@
+// Byte-array encoder (spec 2): stored, RLE fill and Huffman arrays, whichever is smallest.
+// Huffman arrays use form-B code-length tables (spec 2.3.2), the form every Sekiro stream
+// uses, with canonical codes (2.3.5) written into 3-stream groups (2.3.6).
+#include "codec/kraken/array_encoder.h"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <optional>
+
+#include "codec/kraken/bit_writer.h"
+#include "codec/kraken/tans_encoder.h"
+
+namespace navlab::kraken::detail {
+namespace {
+
+constexpr unsigned kMaxCodeLength = 11;
+/// Below this size a Huffman table (tens of bytes) cannot pay for itself.
+constexpr std::size_t kMinHuffmanSize = 24;
+
+enum ArrayType : unsigned { kStored = 0, kTans = 1, kHuffman3 = 2, kRle = 3, kHuffman6 = 4, kSequential = 5 };
+
+/// Smallest part of an array given its own table by a type-5 split.
+constexpr std::size_t kMinSplitPart = 1024;
+
+
+std::size_t stored_header_size(std::size_t n, bool long_header) { return !long_header && n <= 0xFFF ? 2 : 3; }
+
+void put_stored_header(std::vector<std::uint8_t>& out, std::size_t n, bool long_header) {
+    if (stored_header_size(n, long_header) == 2) {
+        out.push_back(static_cast<std::uint8_t>(0x80 | n >> 8));
+        out.push_back(static_cast<std::uint8_t>(n));
+    } else {
+        put_u24be(out, static_cast<std::uint32_t>(n));
+    }
+}
+
+/// Spec 2.1 coded header: short form when both 10-bit fields fit. Needs src < dst.
+std::size_t coded_header_size(std::size_t src, std::size_t dst, bool long_header) {
+    return !long_header && src <= 0x3FF && dst - src - 1 <= 0x3FF ? 3 : 5;
+}
+
+void put_coded_header(std::vector<std::uint8_t>& out, unsigned type, std::size_t src, std::size_t dst, bool long_header) {
+    if (coded_header_size(src, dst, long_header) == 3) {
+        put_u24be(out, static_cast<std::uint32_t>(0x800000 | type << 20 | (dst - src - 1) << 10 | src));
+    } else {
+        const std::uint64_t x = std::uint64_t{type} << 36 | std::uint64_t{dst - 1} << 18 | src;
+        for (int shift = 32; shift >= 0; shift -= 8) out.push_back(static_cast<std::uint8_t>(x >> shift));
+    }
+}
+
+using Histogram = std::array<std::uint32_t, 256>;
+using Lengths = std::array<std::uint8_t, 256>;
+
+/// Huffman code lengths of the present symbols (>= 2 of them), at most 11 bits: when the
+/// optimal tree is deeper, the counts are halved (keeping every symbol present) and the tree
+/// rebuilt, which converges because 256 symbols fit in 11 bits. Two-queue construction over
+/// the symbols sorted by count: no heap, no allocation.
+Lengths huffman_lengths(const Histogram& histogram) {
+    Histogram freq = histogram;
+    for (;;) {
+        std::array<std::uint8_t, 256> order;
+        unsigned n = 0;
+        for (unsigned s = 0; s < 256; ++s)
+            if (freq[s]) order[n++] = static_cast<std::uint8_t>(s);
+        std::sort(order.begin(), order.begin() + n, [&](auto a, auto b) { return freq[a] != freq[b] ? freq[a] < freq[b] : a < b; });
+        // Nodes 0..n-1: the leaves in ascending count; n..2n-2: internal nodes, made in
+        // ascending weight, so the two smallest are always at the front of one of the queues.
+        std::array<std::uint64_t, 512> weight;
+        std::array<std::uint16_t, 512> parent;
+        for (unsigned i = 0; i < n; ++i) weight[i] = freq[order[i]];
+        unsigned leaf = 0, inner = n, next = n;
+        auto pick = [&] { return leaf < n && (inner >= next || weight[leaf] <= weight[inner]) ? leaf++ : inner++; };
+        for (; next < 2 * n - 1; ++next) {
+            const unsigned a = pick(), b = pick();
+            weight[next] = weight[a] + weight[b];
+            parent[a] = parent[b] = static_cast<std::uint16_t>(next);
+        }
+        std::array<std::uint8_t, 512> depth;
+        depth[2 * n - 2] = 0;
+        for (unsigned i = 2 * n - 2; i-- > 0;) depth[i] = static_cast<std::uint8_t>(depth[parent[i]] + 1);
+        Lengths lengths{};
+        unsigned deepest = 0;
+        for (unsigned i = 0; i < n; ++i) lengths[order[i]] = depth[i], deepest = std::max<unsigned>(deepest, depth[i]);
+        if (deepest <= kMaxCodeLength) return lengths;
+        for (auto& f : freq) f = f ? (f + 1) / 2 : 0;
+    }
+}
+
+/// gamma2 of form B: x >= 1 written as V = x + 1 in 2z + 2 bits, z = bit_width(V) - 2.
+void write_gamma2(MsbWriter& w, unsigned x) {
+    const unsigned v = x + 1;
+    const unsigned z = static_cast<unsigned>(std::bit_width(v)) - 2;
+    w.write(v, 2 * z + 2);
+}
+
+/// Form-B table (spec 2.3.2) with `suffix_bits` F; false when a length code needs more
+/// zeros than the form allows for this F.
+bool write_form_b(MsbWriter& w, const Lengths& lengths, unsigned suffix_bits) {
+    const unsigned max_zeros = 20u >> suffix_bits;
+    w.write(1, 2);  // form B
+    w.write(suffix_bits, 2);
+    w.write(lengths[0] ? 1 : 0, 1);  // skip the first gap when symbol 0 is present
+    int average = 32;
+    unsigned sym = 0;
+    bool first = true;
+    while (sym < 256) {
+        unsigned start = sym;
+        while (start < 256 && lengths[start] == 0) ++start;
+        if (!first || start != 0) write_gamma2(w, start - sym);
+        first = false;
+        if (start == 256) break;
+        unsigned end = start;
+        while (end < 256 && lengths[end] != 0) ++end;
+        write_gamma2(w, end - start);
+        for (unsigned s = start; s < end; ++s) {
+            const int d = lengths[s] - ((average + 2) >> 2);
+            const unsigned v = d >= 0 ? 2u * d : static_cast<unsigned>(-2 * d - 1);
+            const unsigned z = v >> suffix_bits;
+            if (z > max_zeros) return false;
+            w.zeros(z);
+            w.write(1, 1);
+            w.write(v, suffix_bits);
+            average = lengths[s] + ((3 * average + 2) >> 2);
+        }
+        sym = end;
+    }
+    return true;
+}
+
+/// Canonical code words (spec 2.3.5), bit-reversed for the LSB-first streams.
+std::array<std::uint16_t, 256> canonical_codes(const Lengths& lengths) {
+    std::array<std::uint16_t, 256> codes{};
+    std::uint32_t code = 0;
+    unsigned previous = 0;
+    bool first = true;
+    for (unsigned len = 1; len <= kMaxCodeLength; ++len) {
+        for (unsigned s = 0; s < 256; ++s) {
+            if (lengths[s] != len) continue;
+            code = first ? 0 : (code + 1) << (len - previous);
+            first = false, previous = len;
+            std::uint16_t reversed = 0;
+            for (unsigned b = 0; b < len; ++b) reversed = static_cast<std::uint16_t>(reversed | ((code >> b) & 1) << (len - 1 - b));
+            codes[s] = reversed;
+        }
+    }
+    return codes;
+}
+
+/// One 3-stream group (spec 2.3.6): [|A| u16le][A][B][C reversed]. Returns |BC|, or nothing
+/// when A outgrows its 16-bit size field.
+std::optional<std::size_t> write_group(std::span<const std::uint8_t> data, const Lengths& lengths,
+                                       const std::array<std::uint16_t, 256>& codes, std::vector<std::uint8_t>& out) {
+    LsbWriter a, b, c;
+    for (std::size_t j = 0; j < data.size(); ++j) {
+        LsbWriter& w = j % 3 == 0 ? a : j % 3 == 1 ? c : b;
+        w.write(codes[data[j]], lengths[data[j]]);
+    }
+    const auto& a_bytes = a.finish();
+    if (a_bytes.size() > 0xFFFF) return std::nullopt;
+    out.push_back(static_cast<std::uint8_t>(a_bytes.size()));
+    out.push_back(static_cast<std::uint8_t>(a_bytes.size() >> 8));
+    append(out, a_bytes);
+    const auto& b_bytes = b.finish();
+    const auto& c_bytes = c.finish();
+    append(out, b_bytes);
+    append_reversed(out, c_bytes);
+    return b_bytes.size() + c_bytes.size();
+}
+
+/// A Huffman payload (table + streams), 3 or 6 streams; nothing when the layout's limits fail.
+std::optional<std::vector<std::uint8_t>> huffman_payload(std::span<const std::uint8_t> data, const Lengths& lengths,
+                                                         const std::vector<std::uint8_t>& table, bool six) {
+    const auto codes = canonical_codes(lengths);
+    std::vector<std::uint8_t> out = table;
+    if (!six) {
+        if (!write_group(data, lengths, codes, out)) return std::nullopt;
+        return out;
+    }
+    const std::size_t split = out.size();
+    out.resize(split + 3);
+    const std::size_t first = (data.size() + 1) / 2;
+    const auto bc1 = write_group(data.first(first), lengths, codes, out);
+    const std::size_t h1 = out.size() - split - 3;
+    const auto bc2 = write_group(data.subspan(first), lengths, codes, out);
+    // Spec 2.3.6: both halves need |BC| >= 2 (H2 then has >= 3 bytes).
+    if (!bc1 || !bc2 || *bc1 < 2 || *bc2 < 2) return std::nullopt;
+    out[split] = static_cast<std::uint8_t>(h1), out[split + 1] = static_cast<std::uint8_t>(h1 >> 8);
+    out[split + 2] = static_cast<std::uint8_t>(h1 >> 16);
+    return out;
+}
+
+/// What a Huffman array of some data would be: code lengths, table and estimated size.
+struct HuffmanPlan {
+    Lengths lengths{};
+    std::vector<std::uint8_t> table;
+    std::size_t estimate = 0;  ///< payload bytes (table, stream splits, streams), +-3
+};
+
+Histogram histogram_of(std::span<const std::uint8_t> data) {
+    // Four partial histograms: consecutive equal bytes would otherwise serialise on one counter.
+    std::array<Histogram, 4> h{};
+    std::size_t i = 0;
+    for (; i + 4 <= data.size(); i += 4) ++h[0][data[i]], ++h[1][data[i + 1]], ++h[2][data[i + 2]], ++h[3][data[i + 3]];
+    for (; i < data.size(); ++i) ++h[0][data[i]];
+    for (unsigned s = 0; s < 256; ++s) h[0][s] += h[1][s] + h[2][s] + h[3][s];
+    return h[0];
+}
+
+unsigned present_symbols(const Histogram& histogram) {
+    return static_cast<unsigned>(std::count_if(histogram.begin(), histogram.end(), [](auto f) { return f > 0; }));
+}
+
+HuffmanPlan plan_huffman(const Histogram& histogram) {
+    HuffmanPlan plan;
+    plan.lengths = huffman_lengths(histogram);
+    std::uint64_t bits = 0;
+    for (unsigned s = 0; s < 256; ++s) bits += std::uint64_t{histogram[s]} * plan.lengths[s];
+    for (unsigned f = 0; f < 4; ++f) {
+        MsbWriter w;
+        if (!write_form_b(w, plan.lengths, f)) continue;
+        const auto& bytes = w.finish();
+        if (plan.table.empty() || bytes.size() < plan.table.size()) plan.table = bytes;
+    }
+    plan.estimate = plan.table.size() + bits / 8 + 2;
+    return plan;
+}
+
+/// Six streams decode faster; their 5 extra bytes of splits only matter on small arrays.
+bool use_six_streams(std::size_t n, const ArrayPolicy& policy) { return policy.six_streams && n >= 1024; }
+
+/// About the size of the array encode_array() would write without a split (spec 2.1 header included).
+std::size_t estimate_size(std::span<const std::uint8_t> data) {
+    const std::size_t stored = 3 + data.size();
+    if (data.size() < kMinHuffmanSize) return stored;
+    const Histogram histogram = histogram_of(data);
+    if (present_symbols(histogram) == 1) return 6;
+    return std::min(stored, 5 + plan_huffman(histogram).estimate);
+}
+
+/// Cut points (offsets into the array) where separate Huffman tables are estimated to pay:
+/// the best of three cuts (1/4, 1/2, 3/4), then each side again, `depth` levels deep.
+void plan_split(std::span<const std::uint8_t> data, std::size_t offset, int depth, std::vector<std::size_t>& cuts) {
+    if (depth == 0 || data.size() < 2 * kMinSplitPart) return;
+    std::size_t best_cut = 0, best_size = estimate_size(data);
+    for (std::size_t quarter = 1; quarter <= 3; ++quarter) {
+        const std::size_t cut = data.size() * quarter / 4;
+        if (cut < kMinSplitPart || data.size() - cut < kMinSplitPart) continue;
+        const std::size_t size = estimate_size(data.first(cut)) + estimate_size(data.subspan(cut));
+        if (size + 8 < best_size) best_size = size, best_cut = cut;
+    }
+    if (best_cut == 0) return;
+    plan_split(data.first(best_cut), offset, depth - 1, cuts);
+    cuts.push_back(offset + best_cut);
+    plan_split(data.subspan(best_cut), offset + best_cut, depth - 1, cuts);
+}
+
+/// Type-5 sequential payload (spec 2.6): k, then k nested arrays, one per part.
+std::vector<std::uint8_t> sequential_payload(std::span<const std::uint8_t> data, const std::vector<std::size_t>& cuts,
+                                             const ArrayPolicy& policy) {
+    std::vector<std::uint8_t> out{static_cast<std::uint8_t>(cuts.size() + 1)};
+    ArrayPolicy part_policy{.long_header = false, .six_streams = policy.six_streams, .split_depth = 0, .tans = policy.tans};
+    std::size_t start = 0;
+    for (std::size_t i = 0; i <= cuts.size(); ++i) {
+        const std::size_t end = i < cuts.size() ? cuts[i] : data.size();
+        encode_array(data.subspan(start, end - start), part_policy, out);
+        start = end;
+    }
+    return out;
+}
+
+/// The coded form of `data` (header included) if it is smaller than `limit` bytes: an RLE fill
+/// for a single repeated byte, else Huffman with 3 or 6 streams, or a type-5 array of parts
+/// with their own tables when that is smaller.
+std::optional<std::vector<std::uint8_t>> best_coded(std::span<const std::uint8_t> data, const ArrayPolicy& policy,
+                                                    std::size_t limit) {
+    const std::size_t n = data.size();
+    if (n < 2) return std::nullopt;
+    const Histogram histogram = histogram_of(data);
+    auto finish = [&](unsigned type, const std::vector<std::uint8_t>& payload) -> std::optional<std::vector<std::uint8_t>> {
+        if (payload.size() >= n) return std::nullopt;
+        const std::size_t size = coded_header_size(payload.size(), n, policy.long_header) + payload.size();
+        if (size >= limit) return std::nullopt;
+        std::vector<std::uint8_t> out;
+        out.reserve(size);
+        put_coded_header(out, type, payload.size(), n, policy.long_header);
+        append(out, payload);
+        return out;
+    };
+    const unsigned present = present_symbols(histogram);
+    if (present == 1) return finish(kRle, {data[0]});  // spec 2.5: a 1-byte RLE payload is a fill
+    if (n < kMinHuffmanSize) return std::nullopt;
+    const HuffmanPlan plan = plan_huffman(histogram);
+    std::optional<std::vector<std::uint8_t>> best;
+    if (plan.estimate + 3 < limit) {
+        if (use_six_streams(n, policy))
+            if (auto six = huffman_payload(data, plan.lengths, plan.table, true)) best = finish(kHuffman6, *six);
+        if (!best)
+            if (auto three = huffman_payload(data, plan.lengths, plan.table, false)) best = finish(kHuffman3, *three);
+    }
+    // tANS codes skewed distributions in fractions of a bit, where Huffman rounds up to 1 bit.
+    if (policy.tans && n >= kMinHuffmanSize && tans_estimate(n, histogram) < (best ? best->size() + 16 : limit))
+        if (auto tans = tans_payload(data, histogram))
+            if (auto coded = finish(kTans, *tans); coded && (!best || coded->size() < best->size())) best = std::move(coded);
+    if (policy.split_depth > 0 && n >= 2 * kMinSplitPart) {
+        std::vector<std::size_t> cuts;
+        plan_split(data, 0, policy.split_depth, cuts);
+        if (!cuts.empty())
+            if (auto split = finish(kSequential, sequential_payload(data, cuts, policy)); split && (!best || split->size() < best->size()))
+                best = std::move(split);
+    }
+    return best;
+}
+
+}  // namespace
+
+std::size_t encode_array(std::span<const std::uint8_t> data, const ArrayPolicy& policy, std::vector<std::uint8_t>& out) {
+    const std::size_t stored = stored_header_size(data.size(), policy.long_header) + data.size();
+    if (auto coded = best_coded(data, policy, stored)) {
+        append(out, *coded);
+        return coded->size();
+    }
+    put_stored_header(out, data.size(), policy.long_header);
+    out.insert(out.end(), data.begin(), data.end());
+    return stored;
+}
+
+bool encode_coded_array(std::span<const std::uint8_t> data, const ArrayPolicy& policy, std::vector<std::uint8_t>& out) {
+    const std::size_t stored = stored_header_size(data.size(), policy.long_header) + data.size();
+    auto coded = best_coded(data, policy, stored);
+    if (!coded) return false;
+    append(out, *coded);
+    return true;
+}
+
+std::size_t estimate_array_size(std::span<const std::uint8_t> data) { return estimate_size(data); }
+
+}  // namespace navlab::kraken::detail

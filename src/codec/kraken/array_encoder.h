@@ -1,0 +1,43 @@
+// Kraken byte-array encoding (spec 2): each sub-stream of a chunk is written as the cheapest
+// of a stored array (type 0), a single-byte RLE fill (type 3 with a 1-byte payload), a
+// Huffman array with 3 or 6 streams (types 2 and 4, form-B code-length table) and a type-5
+// sequential array of parts that each get their own Huffman table.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace navlab::kraken::detail {
+
+/// How a byte array may be written.
+struct ArrayPolicy {
+    /// Long (3/5-byte) headers only. Needed where a header byte >= 0x80 would be misread: the
+    /// literal array (flags-byte test, spec 3.3), the packed-offset array without a scale byte
+    /// (3.4) and the array of an entropy-only chunk (1.4).
+    bool long_header = false;
+    /// Use the 6-stream Huffman layout (type 4) for large arrays.
+    bool six_streams = true;
+    /// Try a type-5 array of up to 2^split_depth parts with their own Huffman tables (spec
+    /// 2.6) for large arrays; 0 = never.
+    int split_depth = 3;
+    /// Try tANS (type 1, spec 2.4) beside Huffman.
+    bool tans = true;
+};
+
+/// Appends `data` as one byte array (header + payload) to `out`; returns the bytes appended.
+/// Never fails: a stored array is the fallback. `data.size()` must be at most 0x3FFFF
+/// (a chunk holds at most 0x20000 bytes).
+std::size_t encode_array(std::span<const std::uint8_t> data, const ArrayPolicy& policy, std::vector<std::uint8_t>& out);
+
+/// Appends `data` as a *coded* array (any type but stored) if one is smaller than a stored
+/// array; returns false (out unchanged) otherwise. For entropy-only chunks, which must not
+/// hold a stored array (spec 1.4, 7.3).
+bool encode_coded_array(std::span<const std::uint8_t> data, const ArrayPolicy& policy, std::vector<std::uint8_t>& out);
+
+/// About the size encode_array() would write (within a few bytes), from the histogram and
+/// Huffman code lengths alone: for choices between alternatives without writing them.
+std::size_t estimate_array_size(std::span<const std::uint8_t> data);
+
+}  // namespace navlab::kraken::detail

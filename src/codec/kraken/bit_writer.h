@@ -1,0 +1,89 @@
+// Bit writers for the Kraken encoder: the mirror of bit_reader.h. A writer always appends
+// bytes in order; a region that a decoder reads backwards (MB, LB) is written forwards and
+// then byte-reversed into place (`append_reversed`), which is exactly how the backward
+// readers take bytes from the region's last byte towards its first.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace navlab::kraken::detail {
+
+/// MSB-first (Msb = true: the first bit written is the most significant of its byte) or
+/// LSB-first bit writer. Values are written with their first-read bit as the decoder's
+/// reader of the same order expects: for MSB-first the value's most significant bit first,
+/// for LSB-first its least significant bit first.
+template <bool Msb>
+class BitWriter {
+public:
+    /// Appends the low `n` (0..32) bits of `value`. Whole 32-bit words go out at once.
+    void write(std::uint32_t value, unsigned n) {
+        if (n == 0) return;
+        const std::uint64_t v = value & (n == 32 ? ~0u : (1u << n) - 1);
+        if constexpr (Msb) {
+            acc_ = acc_ << n | v;
+            count_ += n;
+            if (count_ >= 32) {
+                count_ -= 32;
+                const std::uint32_t word = static_cast<std::uint32_t>(acc_ >> count_);
+                bytes_.insert(bytes_.end(), {static_cast<std::uint8_t>(word >> 24), static_cast<std::uint8_t>(word >> 16),
+                                             static_cast<std::uint8_t>(word >> 8), static_cast<std::uint8_t>(word)});
+            }
+        } else {
+            acc_ |= v << count_;
+            count_ += n;
+            if (count_ >= 32) {
+                const std::uint32_t word = static_cast<std::uint32_t>(acc_);
+                bytes_.insert(bytes_.end(), {static_cast<std::uint8_t>(word), static_cast<std::uint8_t>(word >> 8),
+                                             static_cast<std::uint8_t>(word >> 16), static_cast<std::uint8_t>(word >> 24)});
+                acc_ >>= 32;
+                count_ -= 32;
+            }
+        }
+    }
+    /// Reserves room for about `bits` bits.
+    void reserve(std::size_t bits) { bytes_.reserve(bits / 8 + 8); }
+    /// n zero bits (n may exceed 32).
+    void zeros(unsigned n) {
+        for (; n > 32; n -= 32) write(0, 32);
+        write(0, n);
+    }
+    /// Bits written so far.
+    std::size_t bits() const { return bytes_.size() * 8 + count_; }
+    /// Pads the last byte with zero bits and returns all bytes (the footprint of the bits).
+    const std::vector<std::uint8_t>& finish() {
+        for (; count_ >= 8; count_ -= 8) {
+            if constexpr (Msb) {
+                bytes_.push_back(static_cast<std::uint8_t>(acc_ >> (count_ - 8)));
+            } else {
+                bytes_.push_back(static_cast<std::uint8_t>(acc_));
+                acc_ >>= 8;
+            }
+        }
+        if (count_ > 0) bytes_.push_back(static_cast<std::uint8_t>(Msb ? acc_ << (8 - count_) : acc_));
+        count_ = 0, acc_ = 0;
+        return bytes_;
+    }
+
+private:
+    std::vector<std::uint8_t> bytes_;
+    std::uint64_t acc_ = 0;
+    unsigned count_ = 0;
+};
+
+using MsbWriter = BitWriter<true>;
+using LsbWriter = BitWriter<false>;
+
+inline void append(std::vector<std::uint8_t>& out, const std::vector<std::uint8_t>& bytes) {
+    out.insert(out.end(), bytes.begin(), bytes.end());
+}
+/// Appends bytes last-first: a backward reader then meets them in the order written.
+inline void append_reversed(std::vector<std::uint8_t>& out, const std::vector<std::uint8_t>& bytes) {
+    out.insert(out.end(), bytes.rbegin(), bytes.rend());
+}
+inline void put_u24be(std::vector<std::uint8_t>& out, std::uint32_t v) {
+    out.insert(out.end(), {static_cast<std::uint8_t>(v >> 16), static_cast<std::uint8_t>(v >> 8), static_cast<std::uint8_t>(v)});
+}
+
+}  // namespace navlab::kraken::detail

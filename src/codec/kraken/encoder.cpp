@@ -1,0 +1,98 @@
+// Kraken stream encoder, framing part (spec 1): blocks, quanta and chunks. Each 256 KiB block
+// restarts the window (header 8C 06), so blocks are encoded independently, in parallel.
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "codec/kraken/array_encoder.h"
+#include "codec/kraken/bit_writer.h"
+#include "codec/kraken/context.h"
+#include "codec/kraken/kraken.h"
+#include "codec/kraken/lz_encoder.h"
+#include "io/error.h"
+#include "io/parallel.h"
+
+namespace navlab::kraken {
+namespace {
+
+using namespace detail;
+
+/// Chunk headers (spec 1.4): bit 23, literal mode in bits 19-22, payload size.
+void put_chunk_header(std::vector<std::uint8_t>& out, unsigned mode, std::size_t size) {
+    put_u24be(out, static_cast<std::uint32_t>(0x800000 | mode << 19 | size));
+}
+
+/// One 128 KiB chunk: the smallest of an LZ chunk, an entropy-only chunk and a stored chunk.
+void encode_chunk(MatchFinder& finder, std::span<const std::uint8_t> block, std::size_t start, std::size_t n,
+                  const LzParams& params, std::vector<std::uint8_t>& quantum) {
+    const std::span<const std::uint8_t> data = block.subspan(start, n);
+    std::vector<std::uint8_t> best;
+    best.reserve(n + 3);
+    put_chunk_header(best, 0, n);  // stored chunk: S = N, mode 0
+    best.insert(best.end(), data.begin(), data.end());
+    if (auto lz = encode_lz_chunk(finder, block, start, n, params); lz && lz->payload.size() + 3 < best.size()) {
+        best.clear();
+        put_chunk_header(best, lz->mode, lz->payload.size());
+        append(best, lz->payload);
+    }
+    // Without tANS an entropy-only chunk codes at least 1 bit a byte unless the chunk is one
+    // repeated byte (an RLE fill): below that the histogram pass over the chunk is skipped.
+    const bool may_win = params.search_entropy || best.size() > n / 8 ||
+                         std::all_of(data.begin(), data.end(), [&](std::uint8_t b) { return b == data[0]; });
+    std::vector<std::uint8_t> entropy;
+    const ArrayPolicy policy{.long_header = true, .split_depth = params.split_depth, .tans = params.search_entropy};
+    if (may_win && estimate_array_size(data) < best.size() + 8 && encode_coded_array(data, policy, entropy) &&
+        entropy.size() < best.size())
+        best = std::move(entropy);
+    append(quantum, best);
+}
+
+std::vector<std::uint8_t> encode_block(std::span<const std::uint8_t> block, int level) {
+    const std::size_t size = block.size();
+    // Memset block (spec 1.3): 6 bytes for the whole block.
+    if (size > 4 && std::all_of(block.begin(), block.end(), [&](std::uint8_t b) { return b == block[0]; }))
+        return {0x8C, 0x06, 0x07, 0xFF, 0xFF, block[0]};
+    std::vector<std::uint8_t> out{0x8C, 0x06};
+    out.reserve(size + 2);
+    std::vector<std::uint8_t> quantum;
+    if (size > 16) {
+        MatchFinder finder(block);
+        const LzParams params = lz_params(level);
+        for (std::size_t start = 0; start < size; start += kChunkSize)
+            encode_chunk(finder, block, start, std::min(kChunkSize, size - start), params, quantum);
+    }
+    // A quantum must be smaller than its block (C < B), and the stored block is smaller still
+    // unless the quantum saves more than its 3-byte header.
+    if (!quantum.empty() && quantum.size() + 3 < size) {
+        put_u24be(out, static_cast<std::uint32_t>(quantum.size() - 1));
+        append(out, quantum);
+        return out;
+    }
+    out[0] = 0xCC;  // restart + stored
+    out.insert(out.end(), block.begin(), block.end());
+    return out;
+}
+
+}  // namespace
+
+std::size_t max_encoded_size(std::size_t n) { return n + (n + kBlockSize - 1) / kBlockSize * 2; }
+
+std::vector<std::uint8_t> encode(std::span<const std::uint8_t> data, int level, unsigned threads) {
+    if (level < 0 || level > kMaxLevel)
+        throw Error("Kraken level " + std::to_string(level) + " out of range 0..9");
+    if (level == 0) return encode_stored(data);
+    const std::size_t blocks = (data.size() + kBlockSize - 1) / kBlockSize;
+    std::vector<std::vector<std::uint8_t>> encoded(blocks);
+    parallel_for(blocks, threads, [&](std::size_t i) {
+        const std::size_t start = i * kBlockSize;
+        encoded[i] = encode_block(data.subspan(start, std::min(kBlockSize, data.size() - start)), level);
+    });
+    std::vector<std::uint8_t> out;
+    std::size_t total = 0;
+    for (const auto& b : encoded) total += b.size();
+    out.reserve(total);
+    for (const auto& b : encoded) append(out, b);
+    return out;
+}
+
+}  // namespace navlab::kraken

@@ -1,0 +1,131 @@
+// Kraken LZ chunk encoder: parse (hash chains, greedy or lazy, recent offsets first) and the
+// sub-streams of spec 3.1 to 3.6, written as the decoder in lz.cpp reads them.
+#include "codec/kraken/lz_encoder.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+
+#include "codec/kraken/array_encoder.h"
+#include "codec/kraken/bit_writer.h"
+#include "codec/kraken/lz_parse.h"
+
+namespace navlab::kraken::detail {
+namespace {
+
+/// LEN[] entries (spec 3.4 item 8): a packed byte, and the long value for byte 255.
+struct Lengths {
+    std::vector<std::uint8_t> packed;
+    std::vector<std::uint32_t> long_values;
+    void push(std::uint32_t value) {  // value >= 3
+        if (value - 3 < 255) {
+            packed.push_back(static_cast<std::uint8_t>(value - 3));
+        } else {
+            packed.push_back(255);
+            long_values.push_back(value - 258);
+        }
+    }
+};
+
+/// Spec 3.4 (7): E, the offsets' raw bits and the long lengths, on alternating readers.
+std::vector<std::uint8_t> bit_region(const std::vector<OffsetCode>& offsets, const std::vector<std::uint32_t>& long_values) {
+    MsbWriter fa, fb;
+    const std::uint32_t e1 = static_cast<std::uint32_t>(long_values.size()) + 1;
+    const unsigned z = static_cast<unsigned>(std::bit_width(e1)) - 1;
+    fb.zeros(z);
+    fb.write(e1, z + 1);
+    for (std::size_t i = 0; i < offsets.size(); ++i) (i & 1 ? fb : fa).write(offsets[i].value, offsets[i].bits);
+    for (std::size_t i = 0; i < long_values.size(); ++i) {
+        MsbWriter& w = i & 1 ? fb : fa;
+        const std::uint32_t y = long_values[i] + 64;
+        const unsigned zeros = static_cast<unsigned>(std::bit_width(y)) - 7;
+        w.zeros(zeros);
+        w.write(y, zeros + 7);
+    }
+    std::vector<std::uint8_t> region = fa.finish();
+    append_reversed(region, fb.finish());
+    return region;
+}
+
+/// Writes the chunk payload of one parse (spec 3.1): sub-streams, then the bit region.
+LzChunk write_chunk(std::span<const std::uint8_t> block, std::size_t start, std::size_t first, std::size_t end,
+                    const std::vector<Command>& commands, const LzParams& params) {
+    const int split_depth = params.split_depth;
+    const bool tans = params.search_entropy;
+    std::vector<std::uint8_t> raw, delta, command_bytes;
+    std::vector<std::uint32_t> distances;
+    Lengths lengths;
+    raw.reserve(end - first), delta.reserve(end - first), command_bytes.reserve(commands.size());
+    distances.reserve(commands.size());
+    Recent recent;
+    std::size_t p = first;
+    auto literals = [&](std::size_t count) {
+        for (std::size_t q = p; q < p + count; ++q) {
+            raw.push_back(block[q]);
+            delta.push_back(static_cast<std::uint8_t>(block[q] - block[q - recent.slot[0]]));
+        }
+        p += count;
+    };
+    for (const Command& c : commands) {
+        literals(c.literals);
+        unsigned lit_field = c.literals;
+        if (c.literals >= 3) lit_field = 3, lengths.push(c.literals);
+        const unsigned index = recent.index_of(c.distance);
+        if (index == 3) distances.push_back(c.distance);
+        recent.use(index, c.distance);
+        unsigned match_field = c.length - 2;
+        if (c.length > 16) match_field = 15, lengths.push(c.length - 14);
+        command_bytes.push_back(static_cast<std::uint8_t>(lit_field | match_field << 2 | index << 6));
+        p += c.length;
+    }
+    literals(end - p);
+
+    // Literal mode per chunk (spec 1.4): whichever literal array is estimated smaller.
+    const bool use_delta = estimate_array_size(delta) < estimate_array_size(raw);
+    LzChunk chunk{{}, use_delta ? 0u : 1u};
+    std::vector<std::uint8_t>& z = chunk.payload;
+    z.reserve(end - start);
+    if (first != start) z.insert(z.end(), block.begin() + start, block.begin() + first);  // window start
+    const ArrayPolicy policy{.split_depth = split_depth, .tans = tans};
+    encode_array(use_delta ? delta : raw, {.long_header = true, .split_depth = split_depth, .tans = tans}, z);
+    encode_array(command_bytes, policy, z);
+    // Offsets (spec 3.4, 3.5): legacy, or scaled with a scale byte (and low bits for scale >= 2).
+    const unsigned scale = params.search_entropy ? choose_scale(distances) : 0;
+    std::vector<OffsetCode> offsets(distances.size());
+    std::vector<std::uint8_t> packed_offsets(distances.size()), low(distances.size());
+    for (std::size_t i = 0; i < distances.size(); ++i) {
+        offsets[i] = scale == 0 ? offset_code(distances[i]) : scaled_code(distances[i], scale, low[i]);
+        packed_offsets[i] = offsets[i].packed;
+    }
+    if (scale != 0) z.push_back(static_cast<std::uint8_t>(127 + scale));
+    // Without a scale byte the array must not start with a byte >= 0x80 (it would be one).
+    encode_array(packed_offsets, {.long_header = scale == 0, .split_depth = split_depth, .tans = tans}, z);
+    if (scale >= 2) encode_array(low, policy, z);
+    encode_array(lengths.packed, policy, z);
+    append(z, bit_region(offsets, lengths.long_values));
+    return chunk;
+}
+
+}  // namespace
+
+std::optional<LzChunk> encode_lz_chunk(MatchFinder& finder, std::span<const std::uint8_t> block, std::size_t start,
+                                       std::size_t n, const LzParams& params) {
+    const bool window_start = start == 0;
+    const std::size_t first = start + (window_start ? 8 : 0);
+    const std::size_t end = start + n;
+    if (n < 16) return std::nullopt;
+    std::optional<LzChunk> best;
+    auto consider = [&](const std::vector<Command>& commands) {
+        LzChunk chunk = write_chunk(block, start, first, end, commands, params);
+        if (chunk.payload.size() < 13 || chunk.payload.size() >= n) return;
+        if (!best || chunk.payload.size() < best->payload.size()) best = std::move(chunk);
+    };
+    if (params.optimal) {
+        for (const auto& commands : parse_optimal(finder, block, first, end, params)) consider(commands);
+    } else {
+        consider(parse_lazy(finder, first, end, params));
+    }
+    return best;
+}
+
+}  // namespace navlab::kraken::detail

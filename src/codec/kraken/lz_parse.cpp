@@ -1,0 +1,386 @@
+// LZ parsers of the Kraken encoder. See lz_parse.h.
+#include "codec/kraken/lz_parse.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+
+namespace navlab::kraken::detail {
+namespace {
+
+// ---- offset coding --------------------------------------------------------------------
+
+double entropy_bits(const std::array<std::uint32_t, 256>& h) {
+    double total = 0, bits = 0;
+    for (auto c : h) total += c;
+    for (auto c : h)
+        if (c) bits += c * std::log2(total / c);
+    return bits;
+}
+
+/// Largest offset scale tried (spec 3.5 allows 1..128). Structured game data (4-, 8-, 16- or
+/// 32-byte records) is where scales pay; each candidate costs one pass over the distances.
+constexpr unsigned kMaxScale = 32;
+/// Allowance in bits for the Huffman table of the extra low-bits array.
+constexpr double kLowArrayBits = 240;
+
+/// Estimated bits of the offsets coded with `scale` (0 = legacy): packed-byte entropy, raw
+/// bits, and the low-bits array for scales of 2 and more.
+double offset_bits(const std::vector<std::uint32_t>& distances, unsigned scale) {
+    std::array<std::uint32_t, 256> packed{}, low{};
+    double raw = 0;
+    for (std::uint32_t d : distances) {
+        std::uint8_t lo = 0;
+        const OffsetCode code = coded_offset(d, scale, lo);
+        ++packed[code.packed], ++low[lo];
+        raw += code.bits;
+    }
+    return entropy_bits(packed) + raw + (scale >= 2 ? entropy_bits(low) + kLowArrayBits : 0);
+}
+
+// ---- greedy / lazy --------------------------------------------------------------------
+
+/// Rough bit price of a match, against about 7 bits a literal: the fast levels' cost model.
+int match_gain(std::uint32_t length, std::uint32_t distance, bool recent) {
+    const int cost = recent ? 6 : 13 + static_cast<int>(offset_code(distance).bits);
+    return static_cast<int>(length) * 7 - cost;
+}
+
+struct Candidate {
+    std::uint32_t length = 0, distance = 0;
+    int gain = 0;
+};
+
+Candidate best_at(MatchFinder& finder, std::size_t p, std::size_t limit, const Recent& recent, const LzParams& params) {
+    Candidate best;
+    for (unsigned i = 0; i < 3; ++i) {
+        const std::uint32_t len = finder.match_length(p, recent.slot[i], limit);
+        if (len >= 2) {
+            const int gain = match_gain(len, recent.slot[i], true);
+            if (gain > best.gain) best = {len, recent.slot[i], gain};
+        }
+    }
+    if (best.length >= params.nice_length) return best;
+    const MatchFinder::Match m = finder.find(p, limit, params);
+    if (m.length >= kMinMatch) {
+        const int gain = match_gain(m.length, m.distance, false);
+        if (gain > best.gain) best = {m.length, m.distance, gain};
+    }
+    return best;
+}
+
+/// The greedy/lazy loop over [p, end): best(q, recent) gives the candidate at q. A match is
+/// put off by one position at a time (up to lazy_steps) while the next position gains more
+/// than the literal it costs.
+template <class Best, class Matched>
+std::vector<Command> lazy_loop(std::size_t p, std::size_t end, const LzParams& params, Best&& best, Matched&& matched) {
+    std::vector<Command> commands;
+    Recent recent;
+    std::size_t literal_start = p;
+    unsigned misses = 0;
+    while (p + kMinMatch <= end) {
+        Candidate c = best(p, recent);
+        if (c.gain <= 0) {
+            ++misses;
+            p += params.skip_literals ? 1 + (misses >> 5) : 1;
+            continue;
+        }
+        misses = 0;
+        for (unsigned step = 0; step < params.lazy_steps && c.length < params.nice_length && p + 1 + kMinMatch <= end;
+             ++step) {
+            const Candidate next = best(p + 1, recent);
+            if (next.gain <= c.gain + 7) break;
+            c = next, ++p;
+        }
+        commands.push_back({static_cast<std::uint32_t>(p - literal_start), c.length, c.distance});
+        recent.use(recent.index_of(c.distance), c.distance);
+        matched(p, c.length);
+        p += c.length;
+        literal_start = p;
+    }
+    return commands;
+}
+
+// ---- optimal --------------------------------------------------------------------------
+
+/// Prices in 1/16 bit of each byte value of the four arrays a command writes to.
+struct Prices {
+    std::array<std::uint32_t, 256> literal, command, offset, length, low;
+    unsigned scale;  ///< offset coding the offset and low prices are for (0 = legacy)
+};
+
+using Histogram = std::array<std::uint32_t, 256>;
+
+/// -log2 of each symbol's frequency; unseen symbols cost a little more than the rarest.
+std::array<std::uint32_t, 256> prices_of(const Histogram& h, std::uint32_t flat_bits) {
+    std::array<std::uint32_t, 256> p{};
+    std::uint64_t total = 0;
+    for (auto c : h) total += c;
+    for (unsigned s = 0; s < 256; ++s) {
+        if (total == 0) {
+            p[s] = flat_bits * 16;
+            continue;
+        }
+        const double bits = h[s] ? std::log2(static_cast<double>(total) / h[s]) : std::log2(static_cast<double>(total)) + 2;
+        p[s] = static_cast<std::uint32_t>(std::clamp(bits, 0.5, 14.0) * 16);
+    }
+    return p;
+}
+
+/// Statistics of a parse: what its arrays would hold.
+struct Stats {
+    Histogram raw{}, delta{}, command{}, offset{}, length{}, low{};
+};
+
+Stats collect_stats(std::span<const std::uint8_t> block, std::size_t first, std::size_t end,
+                    const std::vector<Command>& commands, unsigned scale) {
+    Stats s;
+    Recent recent;
+    std::size_t p = first;
+    auto literals = [&](std::size_t count) {
+        for (std::size_t q = p; q < p + count; ++q) {
+            ++s.raw[block[q]];
+            ++s.delta[static_cast<std::uint8_t>(block[q] - block[q - recent.slot[0]])];
+        }
+        p += count;
+    };
+    auto length = [&](std::uint32_t v) { ++s.length[std::min<std::uint32_t>(v - 3, 255)]; };
+    for (const Command& c : commands) {
+        literals(c.literals);
+        if (c.literals >= 3) length(c.literals);
+        const unsigned index = recent.index_of(c.distance);
+        if (index == 3) {
+            std::uint8_t low = 0;
+            ++s.offset[coded_offset(c.distance, scale, low).packed];
+            ++s.low[low];
+        }
+        recent.use(index, c.distance);
+        if (c.length > 16) length(c.length - 14);
+        ++s.command[std::min(c.literals, 3u) | std::min(c.length - 2, 15u) << 2 | index << 6];
+        p += c.length;
+    }
+    literals(end - p);
+    return s;
+}
+
+
+/// One parse state: the cheapest known way to reach a position.
+struct Node {
+    std::uint32_t cost = std::numeric_limits<std::uint32_t>::max();
+    std::uint32_t literal_run = 0;  ///< literals since the last match on this path
+    std::uint32_t length = 0;       ///< 0: reached by a literal; else by a match of this length
+    std::uint32_t distance = 0;
+    Recent recent;
+};
+
+/// Lengths tried one by one up to here; longer matches only at their full length.
+constexpr std::uint32_t kMaxTriedLength = 40;
+/// Re-priced dynamic-programming passes after the lazy start.
+constexpr int kPasses = 3;
+
+class OptimalParser {
+public:
+    OptimalParser(std::span<const std::uint8_t> block, std::size_t first, std::size_t end, const LzParams& params)
+        : block_(block), first_(first), end_(end), params_(params) {}
+
+    /// Gathers the match candidates of every position (in order: the finder is incremental).
+    void gather(MatchFinder& finder) {
+        const std::size_t n = end_ - first_;
+        starts_.assign(n + 1, 0);
+        // Inside a match of nice length no search is made (that bounds the time on runs); each
+        // position there gets the rest of that match as its one candidate.
+        std::size_t long_end = 0;
+        std::uint32_t long_distance = 0;
+        for (std::size_t p = first_; p < end_; ++p) {
+            starts_[p - first_] = static_cast<std::uint32_t>(matches_.size());
+            if (p < long_end) {
+                if (long_end - p >= kMinMatch)
+                    matches_.push_back({static_cast<std::uint32_t>(long_end - p), long_distance});
+                continue;
+            }
+            const std::size_t before = matches_.size();
+            finder.find_all(p, end_, params_, matches_);
+            if (matches_.size() > before && matches_.back().length >= params_.nice_length)
+                long_end = p + matches_.back().length, long_distance = matches_.back().distance;
+        }
+        starts_[n] = static_cast<std::uint32_t>(matches_.size());
+    }
+
+    /// A lazy parse (two steps) over the gathered candidates (the finder has moved on).
+    std::vector<Command> lazy() const {
+        LzParams lazy_params = params_;
+        lazy_params.lazy_steps = 2, lazy_params.skip_literals = false;
+        return lazy_loop(first_, end_, lazy_params, [&](std::size_t q, const Recent& recent) {
+            Candidate c;
+            for (unsigned k = 0; k < 3; ++k) {
+                const std::uint32_t len = match_length(q, recent.slot[k]);
+                if (len >= 2 && match_gain(len, recent.slot[k], true) > c.gain)
+                    c = {len, recent.slot[k], match_gain(len, recent.slot[k], true)};
+            }
+            const std::size_t i = q - first_;
+            if (starts_[i + 1] > starts_[i]) {
+                const MatchFinder::Match& m = matches_[starts_[i + 1] - 1];  // the longest
+                if (match_gain(m.length, m.distance, false) > c.gain) c = {m.length, m.distance, match_gain(m.length, m.distance, false)};
+            }
+            return c;
+        }, [](std::size_t, std::uint32_t) {});
+    }
+
+    std::vector<Command> run(const Prices& prices, bool delta) {
+        const std::size_t n = end_ - first_;
+        nodes_.assign(n + 1, Node{});
+        nodes_[0].cost = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            const Node s = nodes_[i];
+            if (s.cost == std::numeric_limits<std::uint32_t>::max()) continue;
+            const std::size_t p = first_ + i;
+            const std::uint8_t lit = delta ? static_cast<std::uint8_t>(block_[p] - block_[p - s.recent.slot[0]]) : block_[p];
+            relax(i + 1, s.cost + prices.literal[lit], s.literal_run + 1, 0, 0, s.recent);
+            const std::uint32_t run_price = s.literal_run >= 3 ? length_price(prices, s.literal_run) : 0;
+            const unsigned lit_field = std::min(s.literal_run, 3u);
+            std::uint32_t longest = 0;
+            // Recent offsets (spec 3.6 slots 0..2): matches of 2 bytes and more.
+            for (unsigned k = 0; k < 3; ++k) {
+                const std::uint32_t d = s.recent.slot[k];
+                if ((k >= 1 && d == s.recent.slot[0]) || (k == 2 && d == s.recent.slot[1])) continue;
+                const std::uint32_t len = match_length(p, d);
+                if (len < 2) continue;
+                try_lengths(prices, s, i, 2, len, d, k, s.cost + run_price, lit_field, 0);
+                longest = std::max(longest, len);
+            }
+            std::uint32_t tried = kMinMatch - 1;
+            for (std::uint32_t m = starts_[i]; m < starts_[i + 1]; ++m) {
+                const MatchFinder::Match& match = matches_[m];
+                const unsigned k = s.recent.index_of(match.distance);
+                std::uint32_t extra = 0;
+                if (k == 3) {
+                    std::uint8_t low = 0;
+                    const OffsetCode code = coded_offset(match.distance, prices.scale, low);
+                    extra = prices.offset[code.packed] + 16 * code.bits + (prices.scale >= 2 ? prices.low[low] : 0);
+                }
+                try_lengths(prices, s, i, tried + 1, match.length, match.distance, k, s.cost + run_price, lit_field, extra);
+                tried = match.length;
+                longest = std::max(longest, match.length);
+            }
+            // Long match: its end is reached; the positions inside it are not expanded.
+            if (longest >= params_.nice_length) i += longest - 1;
+        }
+        return backtrack();
+    }
+
+private:
+    std::uint32_t match_length(std::size_t p, std::size_t d) const { return detail::match_length(block_, p, d, end_); }
+
+    /// LEN entry price (spec 3.4 item 8): the packed byte, plus the long value's bits.
+    static std::uint32_t length_price(const Prices& prices, std::uint32_t value) {
+        if (value - 3 < 255) return prices.length[value - 3];
+        const std::uint32_t y = value - 258 + 64;
+        return prices.length[255] + 16 * (2 * static_cast<std::uint32_t>(std::bit_width(y)) - 7);
+    }
+
+    void try_lengths(const Prices& prices, const Node& s, std::size_t i, std::uint32_t from, std::uint32_t to,
+                     std::uint32_t d, unsigned k, std::uint32_t base, unsigned lit_field, std::uint32_t extra) {
+        Recent next = s.recent;
+        next.use(k, d);
+        auto one = [&](std::uint32_t len) {
+            const unsigned match_field = std::min(len - 2, 15u);
+            std::uint32_t cost = base + extra + prices.command[lit_field | match_field << 2 | k << 6];
+            if (len > 16) cost += length_price(prices, len - 14);
+            relax(i + len, cost, 0, len, d, next);
+        };
+        for (std::uint32_t len = from; len <= std::min(to, kMaxTriedLength); ++len) one(len);
+        if (to > kMaxTriedLength) one(to);
+    }
+
+    void relax(std::size_t j, std::uint32_t cost, std::uint32_t run, std::uint32_t len, std::uint32_t d, const Recent& recent) {
+        Node& t = nodes_[j];
+        if (cost >= t.cost) return;
+        t.cost = cost, t.literal_run = run, t.length = len, t.distance = d, t.recent = recent;
+    }
+
+    std::vector<Command> backtrack() const {
+        std::vector<Command> reversed;
+        std::size_t j = end_ - first_;
+        std::uint32_t literals = 0;
+        // Trailing literals carry no command; each match collects the literals before it.
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> matches;  // (length, distance), last first
+        std::vector<std::uint32_t> runs;                               // literals after each match
+        while (j > 0) {
+            const Node& t = nodes_[j];
+            if (t.length == 0) {
+                ++literals, --j;
+            } else {
+                matches.push_back({t.length, t.distance});
+                runs.push_back(literals);
+                literals = 0;
+                j -= t.length;
+            }
+        }
+        // `literals` now counts those before the first match.
+        std::vector<Command> commands;
+        commands.reserve(matches.size());
+        for (std::size_t m = matches.size(); m-- > 0;) {
+            commands.push_back({literals, matches[m].first, matches[m].second});
+            literals = runs[m];
+        }
+        return commands;
+    }
+
+    std::span<const std::uint8_t> block_;
+    std::size_t first_, end_;
+    LzParams params_;
+    std::vector<MatchFinder::Match> matches_;
+    std::vector<std::uint32_t> starts_;
+    std::vector<Node> nodes_;
+};
+
+}  // namespace
+
+unsigned choose_scale(const std::vector<std::uint32_t>& distances) {
+    unsigned best = 0;
+    double best_bits = offset_bits(distances, 0);
+    if (distances.size() < 16) return best;  // too few for a low-bits table to pay
+    for (unsigned scale = 1; scale <= kMaxScale; ++scale) {
+        const double bits = offset_bits(distances, scale);
+        if (bits < best_bits) best_bits = bits, best = scale;
+    }
+    return best;
+}
+
+std::vector<Command> parse_lazy(MatchFinder& finder, std::size_t first, std::size_t end, const LzParams& params) {
+    return lazy_loop(
+        first, end, params, [&](std::size_t q, const Recent& recent) { return best_at(finder, q, end, recent, params); },
+        [&](std::size_t p, std::uint32_t length) {
+            // Level 1: the inside of a match is not hashed (its last bytes are).
+            if (!params.hash_matches && length > 8) finder.skip_to(p + length - 4);
+        });
+}
+
+std::vector<std::vector<Command>> parse_optimal(MatchFinder& finder, std::span<const std::uint8_t> block,
+                                                std::size_t first, std::size_t end, const LzParams& params) {
+    OptimalParser parser(block, first, end, params);
+    parser.gather(finder);
+    // Start from a lazy parse; each pass is priced by what the previous one put in each array
+    // (literals in the cheaper mode).
+    std::vector<std::vector<Command>> parses{parser.lazy()};
+    for (int pass = 0; pass < kPasses; ++pass) {
+        // The offset coding the chunk will use (the writer chooses it the same way).
+        std::vector<std::uint32_t> distances;
+        Recent recent;
+        for (const Command& c : parses.back()) {
+            const unsigned index = recent.index_of(c.distance);
+            if (index == 3) distances.push_back(c.distance);
+            recent.use(index, c.distance);
+        }
+        const unsigned scale = params.search_entropy ? choose_scale(distances) : 0;
+        const Stats stats = collect_stats(block, first, end, parses.back(), scale);
+        const bool delta = entropy_bits(stats.delta) < entropy_bits(stats.raw);
+        const Prices prices{prices_of(delta ? stats.delta : stats.raw, 8), prices_of(stats.command, 8),
+                            prices_of(stats.offset, 8), prices_of(stats.length, 8), prices_of(stats.low, 8), scale};
+        parses.push_back(parser.run(prices, delta));
+    }
+    return parses;
+}
+
+}  // namespace navlab::kraken::detail

@@ -1,0 +1,82 @@
+// Kraken LZ parsing: turning one chunk into commands (a literal run, then a match; spec 3.6).
+// Greedy/lazy parsing with a fixed cost model for the fast levels, and a price-based optimal
+// parse (forward dynamic programming over positions, with the recent-offset state carried
+// along the cheapest path) priced by the entropy of the chunk's own arrays for the high levels.
+#pragma once
+
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "codec/kraken/match_finder.h"
+
+namespace navlab::kraken::detail {
+
+/// One LZ command: `literals` literal bytes, then a match of `length` bytes at `distance`.
+struct Command {
+    std::uint32_t literals, length, distance;
+};
+
+/// Legacy near-offset code (spec 3.5) of distance d (8 ... 8,388,359): packed byte, raw bits.
+struct OffsetCode {
+    std::uint8_t packed;
+    unsigned bits;
+    std::uint32_t value;
+};
+inline OffsetCode offset_code(std::uint32_t d) {
+    const std::uint32_t x = d + 248;
+    const std::uint32_t high = x >> 4;
+    const unsigned nb = static_cast<unsigned>(std::bit_width(high)) - 1;
+    return {static_cast<std::uint8_t>((nb - 4) << 4 | (x & 15)), nb, high - (1u << nb)};
+}
+
+/// Spec 3.5 scaled code of distance d with scale s >= 1: d = s * d0 + low (low = 0 for s = 1),
+/// d0 + 8 = (8 + (c & 7)) << k plus k raw bits.
+inline OffsetCode scaled_code(std::uint32_t d, unsigned scale, std::uint8_t& low) {
+    const std::uint32_t d0 = scale >= 2 ? d / scale : d;
+    low = static_cast<std::uint8_t>(scale >= 2 ? d % scale : 0);
+    const std::uint32_t x = d0 + 8;
+    const unsigned k = static_cast<unsigned>(std::bit_width(x)) - 4;
+    return {static_cast<std::uint8_t>(k << 3 | ((x >> k) & 7)), k, x & ((1u << k) - 1)};
+}
+
+/// The code of d under `scale`: 0 = legacy (no scale byte), else scaled_code.
+inline OffsetCode coded_offset(std::uint32_t d, unsigned scale, std::uint8_t& low) {
+    low = 0;
+    return scale == 0 ? offset_code(d) : scaled_code(d, scale, low);
+}
+
+/// The offset coding (0 = legacy, else the scale 1..32) estimated smallest for the explicit
+/// distances of a chunk, from the entropy of the packed bytes and low bits and the raw bits.
+unsigned choose_scale(const std::vector<std::uint32_t>& distances);
+
+/// Recent-offset slots with the move-to-front of spec 3.7 (reset to 8, 8, 8 per chunk).
+struct Recent {
+    std::uint32_t slot[3] = {8, 8, 8};
+    /// The slot holding d (0..2), or 3 for a new distance.
+    unsigned index_of(std::uint32_t d) const {
+        for (unsigned i = 0; i < 3; ++i)
+            if (slot[i] == d) return i;
+        return 3;
+    }
+    void use(unsigned index, std::uint32_t d) {
+        if (index == 0) return;
+        if (index >= 2) slot[2] = slot[1];
+        slot[1] = slot[0];
+        slot[0] = d;
+    }
+};
+
+/// Greedy (lazy_steps 0) or lazy parse of [first, end); bytes after the last match are
+/// trailing literals.
+std::vector<Command> parse_lazy(MatchFinder& finder, std::size_t first, std::size_t end, const LzParams& params);
+
+/// Optimal parse of block[first, end): a lazy parse, then three passes of price-based dynamic
+/// programming, each priced by the statistics of the parse before it. Returns all four: the
+/// caller keeps whichever codes smallest (the prices ignore Huffman tables and rounding).
+std::vector<std::vector<Command>> parse_optimal(MatchFinder& finder, std::span<const std::uint8_t> block, std::size_t first,
+                                   std::size_t end, const LzParams& params);
+
+}  // namespace navlab::kraken::detail

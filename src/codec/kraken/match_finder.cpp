@@ -1,0 +1,115 @@
+// Hash chains: head_[hash of 4 bytes] is the newest position with that hash, prev_[p] the
+// next older one. The chain depth of each level bounds the work per position, so runs and
+// periodic data (one long chain) cost no more than any other input.
+#include "codec/kraken/match_finder.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+
+namespace navlab::kraken::detail {
+namespace {
+
+constexpr unsigned kHashBits = 16;
+
+inline std::uint32_t load32(const std::uint8_t* p) {
+    std::uint32_t v;
+    std::memcpy(&v, p, 4);
+    return v;
+}
+inline std::uint64_t load64(const std::uint8_t* p) {
+    std::uint64_t v;
+    std::memcpy(&v, p, 8);
+    return v;
+}
+inline std::uint32_t hash4(const std::uint8_t* p) { return (load32(p) * 2654435761u) >> (32 - kHashBits); }
+
+}  // namespace
+
+LzParams lz_params(int level) {
+    switch (level) {
+        // Levels 1-6 write Huffman arrays and legacy offsets only: they decode fastest (tANS,
+        // split arrays and low-bits arrays cost decode time for 1-3 % of size, docs/kraken.md).
+        case 1: return {1, 0, 32, true, false, false, false, 0};
+        case 2: return {2, 0, 48, true, false, true, false, 0};
+        case 3: return {4, 0, 64, false, false, true, false, 0};
+        case 4: return {8, 1, 96, false, false, true, false, 0};
+        case 5: return {16, 1, 128, false, false, true, false, 0};
+        case 6: return {32, 1, 192, false, false, true, false, 0};
+        case 7: return {24, 0, 128, false, true, true, true, 2};
+        case 8: return {48, 0, 256, false, true, true, true, 3};
+        default: return {128, 0, 512, false, true, true, true, 3};
+    }
+}
+
+MatchFinder::MatchFinder(std::span<const std::uint8_t> block)
+    : block_(block), head_(std::size_t{1} << kHashBits, -1), prev_(block.size(), -1) {}
+
+void MatchFinder::insert_up_to(std::size_t p) {
+    const std::size_t last = block_.size() >= 4 ? std::min(p, block_.size() - 3) : 0;
+    for (; inserted_ < last; ++inserted_) {
+        const std::uint32_t h = hash4(block_.data() + inserted_);
+        prev_[inserted_] = head_[h];
+        head_[h] = static_cast<std::int32_t>(inserted_);
+    }
+    inserted_ = std::max(inserted_, p);
+}
+
+std::uint32_t match_length(std::span<const std::uint8_t> block, std::size_t p, std::size_t d, std::size_t limit) {
+    if (d < kMinDistance || d > p) return 0;
+    const std::uint8_t* a = block.data() + p;
+    const std::uint8_t* b = a - d;
+    const std::size_t max = limit - p;
+    std::size_t n = 0;
+    while (n + 8 <= max) {
+        const std::uint64_t x = load64(a + n) ^ load64(b + n);
+        if (x) return static_cast<std::uint32_t>(n + (std::countr_zero(x) >> 3));
+        n += 8;
+    }
+    while (n < max && a[n] == b[n]) ++n;
+    return static_cast<std::uint32_t>(n);
+}
+
+/// Calls visit(match) for each candidate longer than every one before it; stops when visit
+/// returns false.
+template <class Visit>
+void MatchFinder::walk(std::size_t p, std::size_t limit, const LzParams& params, Visit&& visit) {
+    insert_up_to(p);
+    if (p + 4 > block_.size() || p + kMinMatch > limit) return;
+    const std::uint32_t head4 = load32(block_.data() + p);
+    std::uint32_t best = 0;
+    std::int32_t c = head_[hash4(block_.data() + p)];
+    for (unsigned depth = 0; c >= 0 && depth < params.chain_depth; c = prev_[c]) {
+        const std::size_t d = p - static_cast<std::size_t>(c);
+        // The (at most 7) candidates closer than 8 are not counted: on data with a period
+        // below 8 they would use up a shallow chain before the first usable distance.
+        if (d < kMinDistance) continue;
+        ++depth;
+        if (load32(block_.data() + c) != head4) continue;
+        // A longer match must also agree at the byte just past the current best.
+        if (best && (p + best >= limit || block_[c + best] != block_[p + best])) continue;
+        const std::uint32_t len = match_length(p, d, limit);
+        if (len > best) {
+            best = len;
+            if (!visit(Match{len, static_cast<std::uint32_t>(d)}) || len >= params.nice_length) return;
+        }
+    }
+}
+
+MatchFinder::Match MatchFinder::find(std::size_t p, std::size_t limit, const LzParams& params) {
+    Match best;
+    walk(p, limit, params, [&](const Match& m) {
+        best = m;
+        return true;
+    });
+    return best;
+}
+
+void MatchFinder::find_all(std::size_t p, std::size_t limit, const LzParams& params, std::vector<Match>& out) {
+    walk(p, limit, params, [&](const Match& m) {
+        out.push_back(m);
+        return true;
+    });
+}
+
+}  // namespace navlab::kraken::detail
