@@ -1,14 +1,12 @@
 // `navlab audit`: every Proven fact of the FromSoftware navmesh page checked on the input
-// (shared/spec/audit-rules.md), and the FromSoftware side of `navlab export`.
+// (shared/spec/audit-rules.md).
 #include <fmt/format.h>
 
 #include <filesystem>
 
 #include "cli/commands.h"
 #include "cli/progress.h"
-#include "export/fromsoft_export.h"
 #include "formats/fromsoft/nav_source.h"
-#include "formats/fromsoft/nav_tagfile.h"
 #include "io/error.h"
 #include "io/file.h"
 #include "io/parallel.h"
@@ -88,38 +86,6 @@ void add_audit_commands(CLI::App& app) {
     cmd->add_option("--threads", o->threads, "Worker threads (0 = one per core)");
     cmd->add_option("--examples", o->examples, "First exceptions printed per rule (default 5)");
     cmd->callback([o] { run_audit(*o); });
-}
-
-int export_fromsoft(const ExportRequest& request) {
-    if (request.format != "obj" && request.format != "json")
-        throw Error("FromSoftware navmeshes export as obj or json, not " + request.format);
-    std::vector<exporter::NamedTagfile> tagfiles;
-    try {
-        fromsoft::NavFile nav = fromsoft::NavFile::open(request.input);
-        for (const fromsoft::NavEntry& e : nav.entries()) {
-            std::string leaf = std::filesystem::path(e.name).filename().string();
-            auto slash = e.name.find_last_of("\\/");
-            if (slash != std::string::npos) leaf = e.name.substr(slash + 1);
-            if (!request.entry.empty() && request.entry != e.name && request.entry != leaf &&
-                request.entry != std::to_string(e.index))
-                continue;
-            try {
-                tagfiles.push_back({leaf, e.inBinder ? request.input : std::string(), fromsoft::read_nav_tagfile(e.bytes)});
-            } catch (Error& err) {
-                err.in(fmt::format("entry {} ({})", e.index, e.name));
-                throw;
-            }
-        }
-    } catch (Error& e) {
-        e.set_file(request.input);
-        throw;
-    }
-    if (tagfiles.empty()) throw Error("no navmesh tagfile matches --entry " + request.entry);
-    if (request.format == "obj")
-        write_file_atomic(request.output, exporter::fromsoft_obj(tagfiles));
-    else
-        write_file_atomic(request.output, exporter::fromsoft_json(tagfiles).dump(1) + "\n");
-    return kOk;
 }
 
 }  // namespace navlab::cli

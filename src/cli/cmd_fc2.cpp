@@ -1,13 +1,11 @@
-// `navlab fc2 info|check|rewrite` and the Far Cry 2 branch of `navlab export`.
+// `navlab fc2 info|check|rewrite`.
 #include <fmt/format.h>
 
-#include <charconv>
 #include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
-#include "export/fc2_mesh_export.h"
 #include "formats/farcry2/world.h"
 #include "io/error.h"
 #include "io/file.h"
@@ -84,11 +82,6 @@ std::string stats_line(const WorldStats& s) {
                        "{} broken links, {} opaque tail bytes",
                        s.sectors, s.triangles, s.vertices, s.links, s.cross_sector_links, s.unchecked_links,
                        s.broken_links, s.tail_bytes);
-}
-
-std::string finding_line(const Finding& f) {
-    std::string where = f.offset == kNoOffset ? "" : "offset " + hex(f.offset) + ": ";
-    return fmt::format("{}: {}{}{}", f.path, where, f.severity == Finding::Error ? "" : "warning: ", f.message);
 }
 
 json finding_json(const Finding& f) {
@@ -174,15 +167,6 @@ void rewrite(const std::string& in_path, const std::string& out_path) {
     fmt::print("{} -> {}: {} bytes, identical\n", in_path, out_path, bytes.size());
 }
 
-std::optional<std::uint16_t> parse_entry(const std::string& entry) {
-    if (entry.empty()) return std::nullopt;
-    unsigned value = 0;
-    auto [end, ec] = std::from_chars(entry.data(), entry.data() + entry.size(), value);
-    if (ec != std::errc{} || end != entry.data() + entry.size() || value > 0xFFFF)
-        throw Error("--entry must be a sector id (0..65535), got '" + entry + "'");
-    return static_cast<std::uint16_t>(value);
-}
-
 }  // namespace
 
 void add_fc2_commands(CLI::App& app) {
@@ -224,21 +208,6 @@ void add_fc2_commands(CLI::App& app) {
                         "the bytes equal the input.\n"
                         "Example: navlab fc2 rewrite nv_2576.nvm /tmp/nv_2576.nvm");
     rewrite_cmd->callback([opt] { rewrite(opt->input, opt->output); });
-}
-
-int export_fc2(const ExportRequest& request) {
-    if (request.format != "obj" && request.format != "json")
-        throw Error("Far Cry 2 export writes obj or json, not '" + request.format + "'");
-    World world = load_world(request.input);
-    for (const auto& f : world.failures) fmt::print(stderr, "navlab: skipped {}\n", finding_line(f));
-    if (world.sectors.empty())
-        throw Error("no sector files (nv_<id>.nvm) to export; the level file nv.nvm holds no triangles")
-            .set_file(request.input);
-    WorldMesh mesh = stitch(world, parse_entry(request.entry));
-    if (request.format == "obj") write_file_atomic(request.output, to_obj(mesh));
-    else write_file_atomic(request.output, to_json(mesh).dump(1));
-    fmt::print("{}: {} triangles from {} sectors\n", request.output, mesh.triangles.size(), mesh.sectors.size());
-    return world.failures.empty() ? kOk : kFailed;
 }
 
 }  // namespace navlab::cli

@@ -13,6 +13,7 @@
 
 #include "havok/types.h"
 #include "io/byte_reader.h"
+#include "io/shared_bytes.h"
 
 namespace navlab::havok {
 
@@ -67,8 +68,8 @@ struct SectionStyle {
     bool tpad = true;   ///< TPAD present
 };
 
-/// A parsed tagfile. Views into the bytes given to read_tagfile (or into the file mapped by
-/// load_tagfile, kept alive by `keep_alive`).
+/// A parsed tagfile. Views into the bytes given to read_tagfile (kept alive by `owner` when
+/// they were given as SharedBytes, e.g. the file mapped by load_tagfile).
 struct Tagfile {
     std::string sdk_version;  ///< SDKV, e.g. "20180100"
     TypeTable types;
@@ -80,7 +81,7 @@ struct Tagfile {
     Bytes data;                       ///< DATA payload
     std::uint64_t data_offset = 0;    ///< file offset of data[0]
     std::vector<Warning> warnings;    ///< collected during reading
-    std::shared_ptr<const void> keep_alive;  ///< owner of `file` when loaded from disk
+    SharedBytes owner;                ///< `file` with its owner (borrowed for read_tagfile(Bytes))
 
     /// The object of pointer item `item` (1-based); throws navlab::Error when it is not one.
     ObjectView object(ItemIndex item) const;
@@ -102,6 +103,8 @@ struct Tagfile {
 /// @return the tagfile with warnings collected; throws navlab::Error (absolute offset, field
 ///         path, expectation) on the first violation of the format.
 Tagfile read_tagfile(Bytes bytes, const ReadOptions& options = {});
+/// read_tagfile() that keeps `bytes` alive in the result (Tagfile::owner).
+Tagfile read_tagfile(const SharedBytes& bytes, const ReadOptions& options = {});
 
 /// Maps `path` and reads it with read_tagfile; the result keeps the mapping alive. Errors
 /// carry the file name.

@@ -347,4 +347,9 @@ WorldMesh stitch(const World& world, std::optional<std::uint16_t> only) {
     return mesh;
 }
 
+std::string finding_line(const Finding& f) {
+    std::string where = f.offset == kNoOffset ? "" : "offset " + hex(f.offset) + ": ";
+    return fmt::format("{}: {}{}{}", f.path, where, f.severity == Finding::Error ? "" : "warning: ", f.message);
+}
+
 }  // namespace navlab::farcry2

@@ -30,6 +30,9 @@ struct Finding {
     std::string message;
 };
 
+/// "PATH: offset 0x..: [warning: ]MESSAGE", the line `fc2 check` prints for a finding.
+std::string finding_line(const Finding& finding);
+
 struct LoadedSector {
     std::string path;
     SectorFile file;

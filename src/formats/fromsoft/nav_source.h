@@ -15,9 +15,7 @@
 #include <string>
 #include <vector>
 
-namespace navlab::container {
-class BinderFile;
-}
+#include "io/shared_bytes.h"
 
 namespace navlab::fromsoft {
 
@@ -37,7 +35,7 @@ struct NavEntry {
     bool inBinder = false;       ///< true for a binder member, false for a loose tagfile
     std::size_t index = 0;       ///< entry index in the binder (0 for a loose file)
     std::string name;            ///< binder entry name (full build path), or the file name
-    std::span<const std::uint8_t> bytes;  ///< the tagfile; valid while the NavFile lives
+    SharedBytes bytes;           ///< the tagfile (keeps the file's bytes alive)
 };
 
 /// An opened navmesh file (binder, compressed binder or loose tagfile).
@@ -48,15 +46,10 @@ public:
     /// Errors carry the file name.
     static NavFile open(const std::filesystem::path& file);
 
-    NavFile(NavFile&&) noexcept;
-    NavFile& operator=(NavFile&&) noexcept;
-    ~NavFile();
-
     const std::vector<NavEntry>& entries() const noexcept { return entries_; }
 
 private:
     NavFile() = default;
-    std::unique_ptr<container::BinderFile> binder_;
     std::vector<NavEntry> entries_;
 };
 

@@ -10,6 +10,7 @@
 
 #include "formats/igi/fields.h"
 #include "formats/igi/graph_io.h"
+#include "io/shared_bytes.h"
 
 namespace navlab::igi {
 namespace {
@@ -438,6 +439,14 @@ Graph read_graph(Bytes data) {
     if (data.size() < 4 && std::equal(data.begin(), data.end(), magic))
         throw Error(fmt::format("file of {} bytes ends inside the 4-byte magic", data.size()), data.size(), "magic");
     throw Error("not an IGI graph: neither the magic CC DD EE FF nor a positional header (first byte 05)", 0, "magic");
+}
+
+Graph read_graph_file(const std::filesystem::path& path) {
+    try {
+        return read_graph(SharedBytes::map_file(path));
+    } catch (Error& e) {
+        throw e.set_file(path.string());
+    }
 }
 
 }  // namespace navlab::igi
