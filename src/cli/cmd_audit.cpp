@@ -32,8 +32,8 @@ std::vector<audit::TagfileAudit> audit_file(const std::filesystem::path& file, s
     try {
         fromsoft::NavFile nav = fromsoft::NavFile::open(file);
         for (const fromsoft::NavEntry& e : nav.entries()) {
-            audit::AuditTagfile t = audit::load_audit_tagfile(e.bytes, e.inBinder ? path : std::string(), e.name,
-                                                          e.inBinder ? std::optional<std::size_t>(e.index) : std::nullopt);
+            audit::AuditTagfile t = audit::load_audit_tagfile(e.bytes, e.in_binder ? path : std::string(), e.name,
+                                                          e.in_binder ? std::optional<std::size_t>(e.index) : std::nullopt);
             out.push_back(audit::audit_tagfile(t, examples));
         }
     } catch (const Error& err) {

@@ -74,7 +74,7 @@ ExportOutcome export_fromsoft(const ExportRequest& request) {
             add(container::open_entry(request.input, request.entry));
         } else {
             const fromsoft::NavFile nav = fromsoft::NavFile::open(request.input);
-            for (const fromsoft::NavEntry& e : nav.entries()) add({e.index, 0, e.name, e.bytes, e.inBinder});
+            for (const fromsoft::NavEntry& e : nav.entries()) add({e.index, 0, e.name, e.bytes, e.in_binder});
         }
     } catch (Error& e) {
         throw e.set_file(request.input);

@@ -1,6 +1,7 @@
 // Reading a Havok binary tagfile (TAG0; spec havok-tagfile.md) strictly, from its own type
 // table. The reader never copies DATA: a Tagfile views the caller's bytes (or a mapped file it
-// keeps alive), and ObjectView (object.h) reads fields in place.
+// keeps alive), and ObjectView (object.h) reads fields in place. Include havok/object.h to
+// call the accessors that return views (object(), root(), named_variants(), find_variant()).
 #pragma once
 
 #include <cstdint>
@@ -114,6 +115,3 @@ Tagfile load_tagfile(const std::filesystem::path& path, const ReadOptions& optio
 bool looks_like_tagfile(Bytes bytes) noexcept;
 
 }  // namespace navlab::havok
-
-// Tagfile's accessors return views: make them complete for every includer.
-#include "havok/object.h"

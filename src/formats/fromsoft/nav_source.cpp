@@ -43,10 +43,10 @@ std::vector<NavSource> list_nav_sources(const std::filesystem::path& path) {
         const NavFile nav = NavFile::open(file);
         for (const NavEntry& e : nav.entries()) {
             NavSource s;
-            s.binder = e.inBinder ? file : std::filesystem::path();
+            s.binder = e.in_binder ? file : std::filesystem::path();
             s.file = file;
-            s.entryIndex = e.index;
-            s.entryName = e.name;
+            s.entry_index = e.index;
+            s.entry_name = e.name;
             s.load = [file, index = e.index]() -> std::vector<std::uint8_t> {
                 const NavFile reopened = NavFile::open(file);
                 for (const NavEntry& again : reopened.entries())

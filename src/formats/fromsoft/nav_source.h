@@ -32,7 +32,7 @@ std::vector<std::filesystem::path> find_nav_files(const std::filesystem::path& p
 /// One navmesh tagfile of an opened file.
 struct NavEntry {
     std::filesystem::path file;  ///< the binder or loose tagfile on disk
-    bool inBinder = false;       ///< true for a binder member, false for a loose tagfile
+    bool in_binder = false;       ///< true for a binder member, false for a loose tagfile
     std::size_t index = 0;       ///< entry index in the binder (0 for a loose file)
     std::string name;            ///< binder entry name (full build path), or the file name
     SharedBytes bytes;           ///< the tagfile (keeps the file's bytes alive)
@@ -57,8 +57,8 @@ private:
 struct NavSource {
     std::filesystem::path binder;  ///< the binder holding the tagfile; empty for a loose .hkx
     std::filesystem::path file;    ///< the file on disk (the binder or the .hkx)
-    std::size_t entryIndex = 0;    ///< entry index in the binder (0 for a loose file)
-    std::string entryName;         ///< entry name, or the file name of a loose tagfile
+    std::size_t entry_index = 0;    ///< entry index in the binder (0 for a loose file)
+    std::string entry_name;         ///< entry name, or the file name of a loose tagfile
     /// Loads the tagfile's bytes (reopens and, for a .dcx, decompresses the file: to read many
     /// entries of one binder, open it once with NavFile instead).
     std::function<std::vector<std::uint8_t>()> load;

@@ -16,14 +16,13 @@
 #include <string>
 #include <vector>
 
+#include "formats/fromsoft/game.h"
+
 namespace navlab::fromsoft {
 
 /// Value of oppositeEdge / oppositeFace on the mesh boundary.
 inline constexpr std::uint32_t kNoOpposite = 0xFFFFFFFFu;
 
-/// SDKV values of the two games.
-inline constexpr std::uint32_t kSdkSekiro = 20160200;
-inline constexpr std::uint32_t kSdkEldenRing = 20180100;
 
 struct Vec4 {
     float x = 0, y = 0, z = 0, w = 0;
@@ -216,8 +215,8 @@ struct ReadWarning {
 
 /// Everything navlab models in one navmesh tagfile.
 struct NavTagfile {
-    std::uint32_t sdkVersion = 0;  ///< 20160200 (Sekiro) or 20180100 (Elden Ring)
-    std::string sdkString;  ///< SDKV as stored ("20180100"); read only, the writer uses sdkVersion
+    std::uint32_t sdk_version = 0;  ///< 20160200 (Sekiro) or 20180100 (Elden Ring)
+    std::string sdk_string;  ///< SDKV as stored ("20180100"); read only, the writer uses sdk_version
     bool ownTypeTable = true;  ///< TAG0 holds a TYPE section (no compendium reference)
     std::vector<RootVariant> variants;  ///< in file order (the writer uses only their names)
     std::map<std::string, std::uint32_t> objectCounts;  ///< pointer items per type name
