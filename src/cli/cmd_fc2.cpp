@@ -9,6 +9,7 @@
 #include "formats/farcry2/world.h"
 #include "io/error.h"
 #include "io/file.h"
+#include "io/report.h"
 
 namespace navlab::cli {
 namespace {
@@ -84,13 +85,6 @@ std::string stats_line(const WorldStats& s) {
                        s.broken_links, s.tail_bytes);
 }
 
-json finding_json(const Finding& f) {
-    return {{"severity", f.severity == Finding::Error ? "error" : "warning"},
-            {"file", f.path},
-            {"offset", f.offset == kNoOffset ? json(nullptr) : json(f.offset)},
-            {"message", f.message}};
-}
-
 void info(const std::string& input, bool as_json) {
     World world = load_world(input);
     if (!world.complete) {
@@ -114,32 +108,22 @@ void info(const std::string& input, bool as_json) {
     fmt::print("{}: {}\n", input, stats_line(report.stats));
     if (world.level) print_level(*world.level, world.level_path);
     else fmt::print("no level file (nv.nvm) in the folder\n");
-    for (const auto& f : world.failures) fmt::print("unreadable: {}\n", finding_line(f));
+    for (const auto& f : world.failures) fmt::print("unreadable: {}\n", finding_text(f));
 }
 
 void check(const std::string& input, bool as_json, bool all) {
     World world = load_world(input);
     CheckReport report = check_world(world);
     if (as_json) {
-        json findings = json::array();
-        for (const auto& f : report.findings) findings.push_back(finding_json(f));
         json j = {{"input", input},
                   {"ok", report.ok()},
                   {"stats", stats_json(report.stats)},
                   {"errors", report.errors},
                   {"warnings", report.warnings},
-                  {"findings", findings}};
+                  {"findings", findings_json(report)}};
         fmt::print("{}\n", j.dump(2));
     } else {
-        std::size_t shown_warnings = 0;
-        for (const auto& f : report.findings) {
-            if (f.severity == Finding::Warning && !all && shown_warnings++ >= kShownWarnings) continue;
-            fmt::print("{}\n", finding_line(f));
-        }
-        if (report.findings.size() < report.errors + report.warnings)
-            fmt::print("({} more findings not stored)\n", report.errors + report.warnings - report.findings.size());
-        if (!all && shown_warnings > kShownWarnings)
-            fmt::print("({} more warnings; --all shows them)\n", shown_warnings - kShownWarnings);
+        fmt::print("{}", findings_text(report, all ? report.warnings : kShownWarnings));
         fmt::print("{}: {}: {}; {} errors, {} warnings\n", report.ok() ? "OK" : "FAILED", input,
                    stats_line(report.stats), report.errors, report.warnings);
     }

@@ -221,7 +221,7 @@ void add_hkx_commands(CLI::App& app) {
                 Json warnings = Json::array();
                 std::string text = fmt::format("{}: ok (SDK {}, {} types, {} items, {} warnings)\n", o->check_files[i],
                                                t.sdk_version, t.types.size(), t.items.size() - 1, t.warnings.size());
-                for (const havok::Warning& w : t.warnings) {
+                for (const Finding& w : t.warnings) {
                     warnings.push_back({{"offset", w.offset}, {"message", w.message}});
                     text += fmt::format("{}: warning: offset {}: {}\n", o->check_files[i], hex(w.offset), w.message);
                 }

@@ -16,6 +16,7 @@
 #include "formats/igi/graph_io.h"
 #include "io/error.h"
 #include "io/file.h"
+#include "io/report.h"
 #include "io/text.h"
 
 namespace navlab::exporter {
@@ -102,7 +103,7 @@ ExportOutcome export_fc2(const ExportRequest& request) {
         throw Error("Far Cry 2 export writes obj or json, not '" + request.format + "'");
     farcry2::World world = farcry2::load_world(request.input);
     ExportOutcome outcome;
-    for (const auto& f : world.failures) outcome.skipped.push_back(farcry2::finding_line(f));
+    for (const auto& f : world.failures) outcome.skipped.push_back(finding_text(f));
     if (world.sectors.empty())
         throw Error("no sector files (nv_<id>.nvm) to export; the level file nv.nvm holds no triangles")
             .set_file(request.input);

@@ -68,7 +68,7 @@ public:
     }
 
 private:
-    void warn(std::uint64_t offset, std::string message) { out_.warnings.push_back({offset, std::move(message)}); }
+    void warn(std::uint64_t offset, std::string message) { out_.warnings.push_back(warning_at(offset, {}, std::move(message))); }
 
     void expect_leaf(const Section& s, bool leaf) {
         if (s.leaf != leaf)

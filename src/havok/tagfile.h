@@ -45,13 +45,6 @@ struct TypeHash {
     std::uint32_t hash = 0;
 };
 
-/// A deviation that real tools' output may show (ordering, non-minimal varints): reported,
-/// not fatal.
-struct Warning {
-    std::uint64_t offset = kNoOffset;  ///< absolute file offset
-    std::string message;
-};
-
 /// What the reader checks beyond the structure.
 struct ReadOptions {
     /// Walk every item and verify references, PTCH, THSH, zero gaps and padding (§13).
@@ -81,7 +74,9 @@ struct Tagfile {
     Bytes file;                       ///< the whole file
     Bytes data;                       ///< DATA payload
     std::uint64_t data_offset = 0;    ///< file offset of data[0]
-    std::vector<Warning> warnings;    ///< collected during reading
+    /// Deviations real tools' output may show (ordering, non-minimal varints): reported, not
+    /// fatal; each with its absolute file offset and message.
+    std::vector<Finding> warnings;
     SharedBytes owner;                ///< `file` with its owner (borrowed for read_tagfile(Bytes))
 
     /// The object of pointer item `item` (1-based); throws navlab::Error when it is not one.

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "formats/fromsoft/game.h"
+#include "io/error.h"
 
 namespace navlab::fromsoft {
 
@@ -206,13 +207,6 @@ struct LayoutSummary {
     RecordInfo obbTransform;  ///< type of Obb.transform (hkTransform, format 0x1028)
 };
 
-/// A deviation the strict reader accepted but reported (non-zero padding, odd ordering...).
-struct ReadWarning {
-    std::uint64_t offset = 0;  ///< absolute byte offset in the tagfile (or ~0 when unknown)
-    std::string field;  ///< field path
-    std::string message;
-};
-
 /// Everything navlab models in one navmesh tagfile.
 struct NavTagfile {
     std::uint32_t sdk_version = 0;  ///< 20160200 (Sekiro) or 20180100 (Elden Ring)
@@ -221,7 +215,9 @@ struct NavTagfile {
     std::vector<RootVariant> variants;  ///< in file order (the writer uses only their names)
     std::map<std::string, std::uint32_t> objectCounts;  ///< pointer items per type name
     LayoutSummary layouts;  ///< read only: the writer emits the standard layouts
-    std::vector<ReadWarning> warnings;  ///< strict-read warnings, in file order
+    /// Deviations the strict reader accepted but reported (non-zero padding, odd ordering...),
+    /// in file order: absolute offset in the tagfile, field path, message.
+    std::vector<Finding> warnings;
 
     NavMesh mesh;
     std::optional<DirectedGraph> graph;
