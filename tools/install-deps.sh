@@ -8,6 +8,9 @@ packages=(
   libcli11-dev libfmt-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   librecast-dev
+  libssl-dev
+  libassimp-dev
+  pybind11-dev python3-dev python3-numpy python3-pytest python3-networkx python3-setuptools python3-venv
 )
 # clang + compiler-rt give the libFuzzer fuzz targets (optional: NAVLAB_FUZZ=1).
 if [ "${NAVLAB_FUZZ:-0}" = 1 ]; then packages+=(clang libclang-rt-14-dev); fi

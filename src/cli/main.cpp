@@ -21,10 +21,12 @@ int main(int argc, char** argv) {
     add_kraken_commands(app);
     add_hkx_commands(app);
     add_audit_commands(app);
+    add_archive_commands(app);
     add_synth_commands(app);
     add_export_commands(app);
     add_igi_commands(app);
     add_fc2_commands(app);
+    add_build_commands(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -1,0 +1,16 @@
+#include "audit_paths.h"
+
+#include "audit/audit_files.h"
+#include "audit/audit_report.h"
+
+namespace navlab::python {
+
+std::string audit_paths_json(const std::vector<std::filesystem::path>& paths, unsigned threads, std::size_t examples) {
+    std::vector<std::string> inputs;
+    for (const auto& p : paths) inputs.push_back(p.string());
+    // The same library call as `navlab audit`, so the dict equals the command's --json file.
+    const audit::AuditRun run = audit::audit_files(inputs, {threads, examples});
+    return audit::audit_json(run.report).dump(2) + "\n";
+}
+
+}  // namespace navlab::python
