@@ -272,9 +272,9 @@ void bind_all(py::module_& m) {
     py::class_<Mesh, std::shared_ptr<Mesh>>(m, "Mesh", "One navmesh tagfile (hkaiNavMesh and its companions).")
         .def_readonly("name", &Mesh::name, "Member name (binder) or file name.")
         .def_readonly("editable", &Mesh::editable, "Whether the arrays are writable views.")
-        .def_property_readonly("sdk_version", [](const Mesh& s) { return s.model->sdkVersion; },
+        .def_property_readonly("sdk_version", [](const Mesh& s) { return s.model->sdk_version; },
                                "SDKV as a number: 20160200 (Sekiro) or 20180100 (Elden Ring).")
-        .def_property_readonly("game", [](const Mesh& s) { return game_name(s.model->sdkVersion); },
+        .def_property_readonly("game", [](const Mesh& s) { return game_name(s.model->sdk_version); },
                                "'sekiro', 'eldenring' or 'other', from the SDK version.")
         .def_property_readonly("variants", [](const Mesh& s) {
             py::list out;

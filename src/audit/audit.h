@@ -16,14 +16,15 @@
 #include <vector>
 
 #include "audit/audit_input.h"
+#include "formats/fromsoft/game.h"
 
 namespace navlab::audit {
 
-enum class Game { Sekiro, EldenRing, Other };
+using fromsoft::Game;  // Sekiro, EldenRing, Other (formats/fromsoft/game.h)
 enum class Kind { Invariant, Statistic, Observed };
 enum class Scope { Both, Sekiro, EldenRing };
 
-/// The game of a tagfile from its SDKV (audit-rules.md A6).
+/// The game of a tagfile from its SDKV (audit-rules.md A6); Other when it has none.
 Game game_of_sdk(const std::optional<std::string>& sdk);
 
 /// The tagfile's SDKV: the one recorded beside it, else the model's.

@@ -9,16 +9,12 @@
 
 namespace navlab::audit {
 
-Game game_of_sdk(const std::optional<std::string>& sdk) {
-    if (sdk == "20160200") return Game::Sekiro;
-    if (sdk == "20180100") return Game::EldenRing;
-    return Game::Other;
-}
+Game game_of_sdk(const std::optional<std::string>& sdk) { return sdk ? fromsoft::game_of_sdk(*sdk) : Game::Other; }
 
 std::optional<std::string> sdk_of(const AuditTagfile& f) {
     if (f.sdk) return f.sdk;
-    if (f.model && !f.model->sdkString.empty()) return f.model->sdkString;
-    if (f.model && f.model->sdkVersion) return std::to_string(f.model->sdkVersion);
+    if (f.model && !f.model->sdk_string.empty()) return f.model->sdk_string;
+    if (f.model && f.model->sdk_version) return std::to_string(f.model->sdk_version);
     return std::nullopt;
 }
 

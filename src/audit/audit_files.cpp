@@ -16,8 +16,8 @@ std::vector<TagfileAudit> audit_file(const std::filesystem::path& file, std::siz
     try {
         const fromsoft::NavFile nav = fromsoft::NavFile::open(file);
         for (const fromsoft::NavEntry& e : nav.entries()) {
-            const AuditTagfile t = load_audit_tagfile(e.bytes, e.inBinder ? path : std::string(), e.name,
-                                                      e.inBinder ? std::optional<std::size_t>(e.index) : std::nullopt);
+            const AuditTagfile t = load_audit_tagfile(e.bytes, e.in_binder ? path : std::string(), e.name,
+                                                      e.in_binder ? std::optional<std::size_t>(e.index) : std::nullopt);
             if (tagfile_bytes) *tagfile_bytes += t.byte_size;
             out.push_back(audit_tagfile(t, max_examples));
         }

@@ -8,6 +8,7 @@
 #include <regex>
 
 #include "audit/audit_rules.h"
+#include "io/text.h"
 
 namespace navlab::audit {
 namespace {
@@ -288,11 +289,6 @@ void r96(RuleCheck& c) {
     else c.fail("member", f.entry_index ? static_cast<std::int64_t>(*f.entry_index) : -1, "does not begin with TAG0", {}, "BND4");
 }
 
-std::string lower(std::string s) {
-    for (char& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-    return s;
-}
-
 void r97(RuleCheck& c) {
     const auto& f = c.ctx().file;
     if (f.binder.empty()) return;
@@ -308,9 +304,9 @@ void r97(RuleCheck& c) {
     }
     parts.push_back(cur);
     static const std::regex name(R"(^[no]\d{2}_\d{2}_\d{2}_\d{2}_\d{6}\.hkx$)", std::regex::icase);
-    std::string last = lower(parts.back());
-    bool ok = std::regex_match(last, name) && parts.size() >= 3 && lower(parts[parts.size() - 2]) == "bind6" &&
-              lower(parts[parts.size() - 3]) == "navimesh";
+    std::string last = to_lower(parts.back());
+    bool ok = std::regex_match(last, name) && parts.size() >= 3 && to_lower(parts[parts.size() - 2]) == "bind6" &&
+              to_lower(parts[parts.size() - 3]) == "navimesh";
     if (ok && last[0] == 'o' && c.ctx().game == Game::Sekiro) ok = false;
     if (ok) c.values().count(last[0] == 'o' ? "o_members" : "n_members");
     std::int64_t index = f.entry_index ? static_cast<std::int64_t>(*f.entry_index) : -1;

@@ -128,7 +128,7 @@ fromsoft::NavTagfile make_tile_tagfile(const TileFaces& tile, FromGame game, con
                                        const std::vector<UserEdgeIn>& userEdges,
                                        const std::vector<fromsoft::UserEdgeSetup>& setups, const std::string& label) {
     fromsoft::NavTagfile t;
-    t.sdkVersion = game == FromGame::Sekiro ? fromsoft::kSdkSekiro : fromsoft::kSdkEldenRing;
+    t.sdk_version = game == FromGame::Sekiro ? fromsoft::kSdkSekiro : fromsoft::kSdkEldenRing;
     fromsoft::NavMesh& mesh = t.mesh;
     for (std::size_t f = 0; f < tile.rings.size(); ++f) {
         const auto& r = tile.rings[f];

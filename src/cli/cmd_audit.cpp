@@ -1,5 +1,5 @@
 // `navlab audit`: every Proven fact of the FromSoftware navmesh page checked on the input
-// (shared/spec/audit-rules.md), and the FromSoftware side of `navlab export`.
+// (shared/spec/audit-rules.md).
 #include <fmt/format.h>
 
 #include <filesystem>
@@ -8,9 +8,7 @@
 #include "cli/audit_game_dir.h"
 #include "cli/commands.h"
 #include "cli/progress.h"
-#include "export/fromsoft_export.h"
 #include "formats/fromsoft/nav_source.h"
-#include "formats/fromsoft/nav_tagfile.h"
 #include "io/error.h"
 #include "io/file.h"
 #include "audit/audit.h"
@@ -96,38 +94,6 @@ void add_audit_commands(CLI::App& app) {
             throw CLI::ValidationError("paths", "give binders, tagfiles or directories, or --game-dir GAME_DIR");
         run_audit(*o);
     });
-}
-
-int export_fromsoft(const ExportRequest& request) {
-    if (request.format != "obj" && request.format != "json")
-        throw Error("FromSoftware navmeshes export as obj or json, not " + request.format);
-    std::vector<exporter::NamedTagfile> tagfiles;
-    try {
-        fromsoft::NavFile nav = fromsoft::NavFile::open(request.input);
-        for (const fromsoft::NavEntry& e : nav.entries()) {
-            std::string leaf = std::filesystem::path(e.name).filename().string();
-            auto slash = e.name.find_last_of("\\/");
-            if (slash != std::string::npos) leaf = e.name.substr(slash + 1);
-            if (!request.entry.empty() && request.entry != e.name && request.entry != leaf &&
-                request.entry != std::to_string(e.index))
-                continue;
-            try {
-                tagfiles.push_back({leaf, e.inBinder ? request.input : std::string(), fromsoft::read_nav_tagfile(e.bytes)});
-            } catch (Error& err) {
-                err.in(fmt::format("entry {} ({})", e.index, e.name));
-                throw;
-            }
-        }
-    } catch (Error& e) {
-        e.set_file(request.input);
-        throw;
-    }
-    if (tagfiles.empty()) throw Error("no navmesh tagfile matches --entry " + request.entry);
-    if (request.format == "obj")
-        write_file_atomic(request.output, exporter::fromsoft_obj(tagfiles));
-    else
-        write_file_atomic(request.output, exporter::fromsoft_json(tagfiles).dump(1) + "\n");
-    return kOk;
 }
 
 }  // namespace navlab::cli

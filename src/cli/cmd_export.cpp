@@ -1,35 +1,13 @@
 // `navlab export`: one command for every format; the input decides which exporter runs.
 #include <fmt/format.h>
 
-#include <filesystem>
-
 #include "cli/commands.h"
-#include "export/scene_export.h"
-#include "io/error.h"
+#include "export/export.h"
 
 namespace navlab::cli {
-namespace {
-
-enum class Family { FromSoft, Igi, FarCry2 };
-
-bool has_extension(const std::filesystem::path& p, const char* ext) {
-    std::string e = p.extension().string();
-    for (auto& c : e) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return e == ext;
-}
-
-/// Far Cry 2 worlds are folders or .nvm files; IGI graphs are .dat; the rest is FromSoftware.
-Family detect(const std::string& input) {
-    std::filesystem::path p(input);
-    if (std::filesystem::is_directory(p) || has_extension(p, ".nvm")) return Family::FarCry2;
-    if (has_extension(p, ".dat")) return Family::Igi;
-    return Family::FromSoft;
-}
-
-}  // namespace
 
 void add_export_commands(CLI::App& app) {
-    auto req = std::make_shared<ExportRequest>();
+    auto req = std::make_shared<exporter::ExportRequest>();
     auto* cmd = app.add_subcommand("export", "Export navigation data to OBJ, JSON, GraphML, GLB, PLY or Detour");
     cmd->footer(
         "  FromSoftware binder/tagfile: triangulated faces (one OBJ group per tagfile), user edges as lines;\n"
@@ -46,22 +24,10 @@ void add_export_commands(CLI::App& app) {
     cmd->add_option("-f,--format", req->format, "obj, json, graphml, glb, ply or detour (default: from the output's extension)");
     cmd->add_option("--entry", req->entry, "Binder entry (name or index) or Far Cry 2 sector to export alone");
     cmd->callback([req] {
-        if (req->format.empty()) {
-            std::string ext = std::filesystem::path(req->output).extension().string();
-            req->format = ext.empty() ? "obj" : ext.substr(1);
-        }
-        if (exporter::is_scene_format(req->format)) {
-            const auto result = exporter::export_scene(req->input, req->entry, req->format, req->output);
-            for (const auto& s : result.skipped) fmt::print(stderr, "navlab: skipped {}\n", s);
-            fmt::print("{}\n", result.summary);
-            set_exit(result.skipped.empty() ? kOk : kFailed);
-            return;
-        }
-        switch (detect(req->input)) {
-            case Family::FarCry2: set_exit(export_fc2(*req)); break;
-            case Family::Igi: set_exit(export_igi(*req)); break;
-            case Family::FromSoft: set_exit(export_fromsoft(*req)); break;
-        }
+        const exporter::ExportOutcome outcome = exporter::export_navigation(*req);
+        for (const auto& line : outcome.skipped) fmt::print(stderr, "navlab: skipped {}\n", line);
+        if (!outcome.summary.empty()) fmt::print("{}\n", outcome.summary);
+        if (!outcome.complete()) set_exit(kFailed);
     });
 }
 

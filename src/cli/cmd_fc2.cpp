@@ -1,16 +1,15 @@
-// `navlab fc2 info|check|rewrite` and the Far Cry 2 branch of `navlab export`.
+// `navlab fc2 info|check|rewrite`.
 #include <fmt/format.h>
 
-#include <charconv>
 #include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
-#include "export/fc2_mesh_export.h"
 #include "formats/farcry2/world.h"
 #include "io/error.h"
 #include "io/file.h"
+#include "io/report.h"
 
 namespace navlab::cli {
 namespace {
@@ -86,18 +85,6 @@ std::string stats_line(const WorldStats& s) {
                        s.broken_links, s.tail_bytes);
 }
 
-std::string finding_line(const Finding& f) {
-    std::string where = f.offset == kNoOffset ? "" : "offset " + hex(f.offset) + ": ";
-    return fmt::format("{}: {}{}{}", f.path, where, f.severity == Finding::Error ? "" : "warning: ", f.message);
-}
-
-json finding_json(const Finding& f) {
-    return {{"severity", f.severity == Finding::Error ? "error" : "warning"},
-            {"file", f.path},
-            {"offset", f.offset == kNoOffset ? json(nullptr) : json(f.offset)},
-            {"message", f.message}};
-}
-
 void info(const std::string& input, bool as_json) {
     World world = load_world(input);
     if (!world.complete) {
@@ -121,32 +108,22 @@ void info(const std::string& input, bool as_json) {
     fmt::print("{}: {}\n", input, stats_line(report.stats));
     if (world.level) print_level(*world.level, world.level_path);
     else fmt::print("no level file (nv.nvm) in the folder\n");
-    for (const auto& f : world.failures) fmt::print("unreadable: {}\n", finding_line(f));
+    for (const auto& f : world.failures) fmt::print("unreadable: {}\n", finding_text(f));
 }
 
 void check(const std::string& input, bool as_json, bool all) {
     World world = load_world(input);
     CheckReport report = check_world(world);
     if (as_json) {
-        json findings = json::array();
-        for (const auto& f : report.findings) findings.push_back(finding_json(f));
         json j = {{"input", input},
                   {"ok", report.ok()},
                   {"stats", stats_json(report.stats)},
                   {"errors", report.errors},
                   {"warnings", report.warnings},
-                  {"findings", findings}};
+                  {"findings", findings_json(report)}};
         fmt::print("{}\n", j.dump(2));
     } else {
-        std::size_t shown_warnings = 0;
-        for (const auto& f : report.findings) {
-            if (f.severity == Finding::Warning && !all && shown_warnings++ >= kShownWarnings) continue;
-            fmt::print("{}\n", finding_line(f));
-        }
-        if (report.findings.size() < report.errors + report.warnings)
-            fmt::print("({} more findings not stored)\n", report.errors + report.warnings - report.findings.size());
-        if (!all && shown_warnings > kShownWarnings)
-            fmt::print("({} more warnings; --all shows them)\n", shown_warnings - kShownWarnings);
+        fmt::print("{}", findings_text(report, all ? report.warnings : kShownWarnings));
         fmt::print("{}: {}: {}; {} errors, {} warnings\n", report.ok() ? "OK" : "FAILED", input,
                    stats_line(report.stats), report.errors, report.warnings);
     }
@@ -172,15 +149,6 @@ void rewrite(const std::string& in_path, const std::string& out_path) {
         throw Error("rewritten bytes differ from the input (a navlab bug; nothing was written)").set_file(in_path);
     write_file_atomic(out_path, bytes);
     fmt::print("{} -> {}: {} bytes, identical\n", in_path, out_path, bytes.size());
-}
-
-std::optional<std::uint16_t> parse_entry(const std::string& entry) {
-    if (entry.empty()) return std::nullopt;
-    unsigned value = 0;
-    auto [end, ec] = std::from_chars(entry.data(), entry.data() + entry.size(), value);
-    if (ec != std::errc{} || end != entry.data() + entry.size() || value > 0xFFFF)
-        throw Error("--entry must be a sector id (0..65535), got '" + entry + "'");
-    return static_cast<std::uint16_t>(value);
 }
 
 }  // namespace
@@ -224,21 +192,6 @@ void add_fc2_commands(CLI::App& app) {
                         "the bytes equal the input.\n"
                         "Example: navlab fc2 rewrite nv_2576.nvm /tmp/nv_2576.nvm");
     rewrite_cmd->callback([opt] { rewrite(opt->input, opt->output); });
-}
-
-int export_fc2(const ExportRequest& request) {
-    if (request.format != "obj" && request.format != "json")
-        throw Error("Far Cry 2 export writes obj or json, not '" + request.format + "'");
-    World world = load_world(request.input);
-    for (const auto& f : world.failures) fmt::print(stderr, "navlab: skipped {}\n", finding_line(f));
-    if (world.sectors.empty())
-        throw Error("no sector files (nv_<id>.nvm) to export; the level file nv.nvm holds no triangles")
-            .set_file(request.input);
-    WorldMesh mesh = stitch(world, parse_entry(request.entry));
-    if (request.format == "obj") write_file_atomic(request.output, to_obj(mesh));
-    else write_file_atomic(request.output, to_json(mesh).dump(1));
-    fmt::print("{}: {} triangles from {} sectors\n", request.output, mesh.triangles.size(), mesh.sectors.size());
-    return world.failures.empty() ? kOk : kFailed;
 }
 
 }  // namespace navlab::cli

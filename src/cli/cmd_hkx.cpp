@@ -23,36 +23,15 @@ namespace {
 using havok::Kind;
 using Json = nlohmann::ordered_json;
 
-/// A tagfile together with what owns the bytes it views.
-struct Loaded {
-    std::optional<container::BinderFile> binder;
-    std::vector<std::uint8_t> bytes;
-    havok::Tagfile tagfile;
-};
-
-/// Reads FILE strictly; with `entry`, FILE is opened as a (DCX-compressed) binder and the
-/// entry (name or index) is read.
-std::unique_ptr<Loaded> load(const std::string& path, const std::string& entry) {
-    auto out = std::make_unique<Loaded>();
+/// Reads FILE strictly (decompressed when it is a DCX); with `entry`, that entry (name or
+/// index) of the binder FILE. The tagfile keeps its bytes alive.
+havok::Tagfile load(const std::string& path, const std::string& entry) {
+    const container::Entry e = container::open_entry(path, entry);
     try {
-        if (entry.empty()) {
-            out->bytes = read_file(path);
-            out->tagfile = havok::read_tagfile(out->bytes);
-        } else {
-            out->binder = container::BinderFile::open(path);
-            const container::Entry& e = out->binder->find_entry(entry);
-            try {
-                out->tagfile = havok::read_tagfile(e.data);
-            } catch (Error& err) {
-                err.in(fmt::format("entry {} ({})", e.index, e.name));
-                throw;
-            }
-        }
-    } catch (Error& e) {
-        e.set_file(path);
-        throw;
+        return container::read_entry(e, [](const SharedBytes& bytes) { return havok::read_tagfile(bytes); });
+    } catch (Error& err) {
+        throw err.set_file(path);
     }
-    return out;
 }
 
 std::string kind_name(Kind k) {
@@ -211,46 +190,48 @@ void add_hkx_commands(CLI::App& app) {
     auto* hkx = app.add_subcommand("hkx", "Havok TAG0 tagfiles: check, list types, dump objects, rewrite");
     hkx->require_subcommand(1);
 
-    static std::vector<std::string> check_files;
-    static std::string entry;
-    static bool json = false, full = false;
+    struct Options {
+        std::vector<std::string> check_files;
+        std::string entry, types_file, dump_file, rewrite_in, rewrite_out;
+        bool json = false, full = false;
+    };
+    auto o = std::make_shared<Options>();
     auto* check = hkx->add_subcommand("check", "Strictly read tagfiles; exit 0 only when all pass");
     check->footer(
         "  Inputs: tagfiles (TAG0). Every section, type record, item, reference, PTCH and THSH entry is\n"
         "  verified (docs/havok.md). Errors name the file, the byte offset and what was expected;\n"
         "  warnings (ordering, non-minimal integers) are printed but do not fail.\n"
         "Example: navlab hkx check n10_01_00_00_001700.hkx");
-    check->add_option("files", check_files, "Tagfiles")->required();
-    check->add_option("--entry", entry, "Binder entry (name or index) to read instead of a plain tagfile");
-    check->add_flag("--json", json, "Print one JSON object per file");
-    check->callback([] {
-        std::vector<std::string> reports(check_files.size());
-        std::vector<char> failed(check_files.size(), 0);
-        Progress progress("check", check_files.size());
-        parallel_for(check_files.size(), 0, [&](std::size_t i) {
+    check->add_option("files", o->check_files, "Tagfiles")->required();
+    check->add_option("--entry", o->entry, "Binder entry (name or index) to read instead of a plain tagfile");
+    check->add_flag("--json", o->json, "Print one JSON object per file");
+    check->callback([o] {
+        std::vector<std::string> reports(o->check_files.size());
+        std::vector<char> failed(o->check_files.size(), 0);
+        Progress progress("check", o->check_files.size());
+        parallel_for(o->check_files.size(), 0, [&](std::size_t i) {
             Json j;
-            j["file"] = check_files[i];
+            j["file"] = o->check_files[i];
             try {
-                auto loaded = load(check_files[i], entry);
-                const havok::Tagfile& t = loaded->tagfile;
+                const havok::Tagfile t = load(o->check_files[i], o->entry);
                 j["ok"] = true;
                 j["sdk"] = t.sdk_version;
                 j["types"] = t.types.size();
                 j["items"] = t.items.size() - 1;
                 Json warnings = Json::array();
-                std::string text = fmt::format("{}: ok (SDK {}, {} types, {} items, {} warnings)\n", check_files[i],
+                std::string text = fmt::format("{}: ok (SDK {}, {} types, {} items, {} warnings)\n", o->check_files[i],
                                                t.sdk_version, t.types.size(), t.items.size() - 1, t.warnings.size());
-                for (const havok::Warning& w : t.warnings) {
+                for (const Finding& w : t.warnings) {
                     warnings.push_back({{"offset", w.offset}, {"message", w.message}});
-                    text += fmt::format("{}: warning: offset {}: {}\n", check_files[i], hex(w.offset), w.message);
+                    text += fmt::format("{}: warning: offset {}: {}\n", o->check_files[i], hex(w.offset), w.message);
                 }
                 j["warnings"] = warnings;
-                reports[i] = json ? j.dump() + "\n" : text;
+                reports[i] = o->json ? j.dump() + "\n" : text;
             } catch (const Error& e) {
                 failed[i] = 1;
                 j["ok"] = false;
                 j["error"] = e.what();
-                reports[i] = json ? j.dump() + "\n" : fmt::format("{}\n", e.what());
+                reports[i] = o->json ? j.dump() + "\n" : fmt::format("{}\n", e.what());
             }
             progress.tick();
         });
@@ -258,33 +239,31 @@ void add_hkx_commands(CLI::App& app) {
         if (std::count(failed.begin(), failed.end(), 1)) set_exit(kFailed);
     });
 
-    static std::string types_file;
     auto* types = hkx->add_subcommand("types", "List a tagfile's type table");
     types->footer(
         "  Input: one tagfile. Output: every type with kind, size/alignment, parent, subtype, version,\n"
         "  flags, hash, its declared members (offset, name, type) and interfaces.\n"
         "Example: navlab hkx types n10_01_00_00_001700.hkx");
-    types->add_option("file", types_file, "Tagfile")->required();
-    types->add_option("--entry", entry, "Binder entry (name or index)");
-    types->callback([] { print_types(load(types_file, entry)->tagfile); });
+    types->add_option("file", o->types_file, "Tagfile")->required();
+    types->add_option("--entry", o->entry, "Binder entry (name or index)");
+    types->callback([o] { print_types(load(o->types_file, o->entry)); });
 
-    static std::string dump_file;
     auto* dump = hkx->add_subcommand("dump", "Print the object tree of a tagfile");
     dump->footer(
         "  Input: one tagfile. Output: the objects from the root hkRootLevelContainer, with class and\n"
         "  field names; shared objects are printed once. Arrays show their first 3 elements unless --full.\n"
         "Example: navlab hkx dump n10_01_00_00_001700.hkx --json > mesh.json\n"
         "Example: navlab hkx dump m10_01_00_00.nvmhktbnd.dcx --entry n10_01_00_00_001700.hkx");
-    dump->add_option("file", dump_file, "Tagfile")->required();
-    dump->add_option("--entry", entry, "Binder entry (name or index)");
-    dump->add_flag("--json", json, "JSON output");
-    dump->add_flag("--full", full, "Print every array element");
-    dump->callback([] {
-        auto loaded = load(dump_file, entry);
+    dump->add_option("file", o->dump_file, "Tagfile")->required();
+    dump->add_option("--entry", o->entry, "Binder entry (name or index)");
+    dump->add_flag("--json", o->json, "JSON output");
+    dump->add_flag("--full", o->full, "Print every array element");
+    dump->callback([o] {
+        const havok::Tagfile tagfile = load(o->dump_file, o->entry);
         try {
-            Dumper dumper(loaded->tagfile, DumpOptions{full});
+            Dumper dumper(tagfile, DumpOptions{o->full});
             Json root = dumper.object(1);
-            if (json) {
+            if (o->json) {
                 fmt::print("{}\n", root.dump(2));
             } else {
                 std::string out;
@@ -292,33 +271,31 @@ void add_hkx_commands(CLI::App& app) {
                 fmt::print("{}", out);
             }
         } catch (Error& e) {
-            e.set_file(dump_file);
+            e.set_file(o->dump_file);
             throw;
         }
     });
 
-    static std::string rewrite_in, rewrite_out;
     auto* rewrite = hkx->add_subcommand("rewrite", "Read a tagfile and write it again with navlab's writer");
     rewrite->footer(
         "  Input: a tagfile; output: the same objects written by the round-trip writer (DATA layout, item\n"
         "  numbering, PTCH, THSH and type order derived again). Reports whether the bytes are identical.\n"
         "Example: navlab hkx rewrite n10_01_00_00_001700.hkx /tmp/out.hkx");
-    rewrite->add_option("input", rewrite_in, "Tagfile")->required();
-    rewrite->add_option("output", rewrite_out, "Output tagfile")->required();
-    rewrite->add_option("--entry", entry, "Binder entry (name or index)");
-    rewrite->callback([] {
-        auto loaded = load(rewrite_in, entry);
+    rewrite->add_option("input", o->rewrite_in, "Tagfile")->required();
+    rewrite->add_option("output", o->rewrite_out, "Output tagfile")->required();
+    rewrite->add_option("--entry", o->entry, "Binder entry (name or index)");
+    rewrite->callback([o] {
+        const havok::Tagfile tagfile = load(o->rewrite_in, o->entry);
         std::vector<std::uint8_t> out;
         try {
-            out = havok::write_tagfile(loaded->tagfile);
+            out = havok::write_tagfile(tagfile);
         } catch (Error& e) {
-            e.set_file(rewrite_in);
+            e.set_file(o->rewrite_in);
             throw;
         }
-        write_file_atomic(rewrite_out, out);
-        const bool same = out.size() == loaded->tagfile.file.size() &&
-                          std::equal(out.begin(), out.end(), loaded->tagfile.file.begin());
-        fmt::print("{} -> {}: {} bytes, {}\n", rewrite_in, rewrite_out, out.size(),
+        write_file_atomic(o->rewrite_out, out);
+        const bool same = std::equal(out.begin(), out.end(), tagfile.file.begin(), tagfile.file.end());
+        fmt::print("{} -> {}: {} bytes, {}\n", o->rewrite_in, o->rewrite_out, out.size(),
                    same ? "byte-identical" : "differs from the input");
     });
 }

@@ -1,4 +1,4 @@
-// `navlab igi check|routes|rewrite|dump` and the IGI branch of `navlab export`.
+// `navlab igi check|routes|rewrite|dump`.
 #include <fmt/format.h>
 
 #include <memory>
@@ -15,17 +15,6 @@ namespace navlab::cli {
 namespace {
 
 using namespace navlab::igi;
-
-/// Reads a graph file; errors carry the file name.
-Graph load(const std::string& path) {
-    try {
-        InputFile file(path);
-        return read_graph(file.bytes());
-    } catch (Error& e) {
-        e.set_file(path);
-        throw;
-    }
-}
 
 std::string_view variant_name(const Graph& g) { return g.variant == Variant::Named ? "named" : "positional"; }
 
@@ -131,7 +120,7 @@ void add_check(CLI::App& igi) {
     cmd->add_flag("--json", a->json, "Print the report as JSON");
     cmd->add_option("--examples", a->examples, "Examples kept per problem class (default 5)");
     cmd->callback([a] {
-        const Graph g = load(a->file);
+        const Graph g = read_graph_file(a->file);
         const RouteReport report = check_routes(g, a->examples);
         if (a->json) fmt::print("{}\n", report_json(a->file, g, report).dump(2));
         else print_report(a->file, g, report);
@@ -156,7 +145,7 @@ void add_routes(CLI::App& igi) {
     cmd->add_option("-o,--output", a->output, "Output .dat file")->required();
     cmd->add_flag("--all", a->all, "Rebuild every column, even valid ones");
     cmd->callback([a] {
-        Graph g = load(a->input);
+        Graph g = read_graph_file(a->input);
         RouteRebuild rebuilt = rebuild_routes(g, !a->all);
         g.routes = std::move(rebuilt.table);
         const std::vector<std::uint8_t> bytes = write_graph(g);
@@ -185,7 +174,7 @@ void add_rewrite(CLI::App& igi) {
     cmd->add_option("output", a->output, "Output .dat file")->required();
     cmd->add_flag("--retail-layout", a->retail, "Write named files in the retail field order");
     cmd->callback([a] {
-        const Graph g = load(a->input);
+        const Graph g = read_graph_file(a->input);
         const std::vector<std::uint8_t> bytes = write_graph(g, a->retail ? Layout::Retail : Layout::Source);
         const InputFile original(a->input);
         const bool same = std::equal(bytes.begin(), bytes.end(), original.bytes().begin(), original.bytes().end());
@@ -209,7 +198,7 @@ void add_dump(CLI::App& igi) {
     cmd->add_flag("--json", a->json, "Print JSON (the same document as `navlab export --format json`)");
     cmd->add_flag("--routes", a->routes, "Also list the route-table entries");
     cmd->callback([a] {
-        const Graph g = load(a->file);
+        const Graph g = read_graph_file(a->file);
         if (a->json) fmt::print("{}\n", graph_to_json(g, a->routes).dump(2));
         else print_dump(g, a->routes);
     });
@@ -225,17 +214,6 @@ void add_igi_commands(CLI::App& app) {
     add_routes(*igi);
     add_rewrite(*igi);
     add_dump(*igi);
-}
-
-int export_igi(const ExportRequest& request) {
-    const Graph g = load(request.input);
-    std::string text;
-    if (request.format == "json") text = graph_to_json(g, true).dump(2) + "\n";
-    else if (request.format == "graphml") text = graph_to_graphml(g);
-    else if (request.format == "obj") text = graph_to_obj(g);
-    else throw Error(fmt::format("format \"{}\" is not available for IGI graphs (json, graphml or obj)", request.format));
-    write_file_atomic(request.output, text);
-    return kOk;
 }
 
 }  // namespace navlab::cli

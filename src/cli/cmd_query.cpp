@@ -105,7 +105,7 @@ Input load_input(const std::string& path, const std::string& entry) {
             }
             const fromsoft::NavTagfile& t = *in.tagfiles.back();
             Mesh m;
-            m.name = e.inBinder ? fmt::format("{} | {}", path, leaf) : path;
+            m.name = e.in_binder ? fmt::format("{} | {}", path, leaf) : path;
             m.view = std::make_unique<query::FromSoftView>(t.mesh, m.name);
             m.query = std::make_unique<query::NavMeshQuery>(*m.view, t.mediator ? &*t.mediator : nullptr);
             in.meshes.push_back(std::move(m));

@@ -22,26 +22,15 @@ void add_archive_commands(CLI::App& app);    // archive ls|extract (game install
 void add_synth_commands(CLI::App& app);      // synth
 void add_igi_commands(CLI::App& app);        // igi check|routes|rewrite|dump
 void add_fc2_commands(CLI::App& app);        // fc2 info|check|rewrite
-void add_export_commands(CLI::App& app);     // export (dispatches to the format below)
+void add_export_commands(CLI::App& app);     // export (export/export.h)
 void add_query_commands(CLI::App& app);      // path, nearest, raycast, islands
 void add_demo_commands(CLI::App& app);       // demo (the README's main job)
 void add_build_commands(CLI::App& app);      // build, replace
 void add_view_commands(CLI::App& app);       // view (HTML viewer page)
 
-/// What `navlab export` was asked for; each format's exporter reads what it needs.
-struct ExportRequest {
-    std::string input;   ///< file or folder
-    std::string output;  ///< output file (or folder for multi-file formats)
-    std::string format;  ///< obj, json, graphml, glb, ply, detour
-    std::string entry;   ///< binder entry name or index, or FC2 sector; empty = all
-};
-
-/// Per-format exporters, each in its area's cmd_*.cpp. Return an Exit code.
-int export_fromsoft(const ExportRequest& request);
-int export_igi(const ExportRequest& request);
-int export_fc2(const ExportRequest& request);
-
-/// Sets the command's exit code from inside a CLI11 callback.
+/// Raises the command's exit code to `code` from inside a CLI11 callback (the worst wins).
 void set_exit(int code);
+/// The exit code set so far (kOk when none).
+int exit_status();
 
 }  // namespace navlab::cli

@@ -7,15 +7,6 @@
 #include "cli/commands.h"
 #include "io/error.h"
 
-namespace navlab::cli {
-namespace {
-int g_exit = kOk;
-}
-void set_exit(int code) {
-    if (code > g_exit) g_exit = code;
-}
-}  // namespace navlab::cli
-
 int main(int argc, char** argv) {
     using namespace navlab::cli;
     CLI::App app{
@@ -50,5 +41,5 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "navlab: error: %s\n", e.what());
         return kFailed;
     }
-    return g_exit;
+    return exit_status();
 }

@@ -414,23 +414,23 @@ std::vector<std::uint8_t> compress_dcp(Bytes payload, Header& h) {
 
 }  // namespace
 
-bool is_dcx(Bytes file) {
-    if (file.size() >= 4 && (std::memcmp(file.data(), "DCX\0", 4) == 0 || std::memcmp(file.data(), "DCP\0", 4) == 0))
-        return true;
-    return is_zlib_header(file);
+Form form_of(Bytes file) noexcept {
+    if (file.size() >= 4 && std::memcmp(file.data(), "DCX\0", 4) == 0) return Form::Dcx;
+    if (file.size() >= 4 && std::memcmp(file.data(), "DCP\0", 4) == 0) return Form::Dcp;
+    if (is_zlib_header(file)) return Form::Zlib;
+    return Form::Plain;
 }
+
+bool is_dcx(Bytes file) { return form_of(file) != Form::Plain; }
 
 Header read_header(Bytes file) {
     Header h;
-    if (file.size() >= 4 && std::memcmp(file.data(), "DCX\0", 4) == 0) {
+    const Form form = form_of(file);
+    if (form == Form::Dcx || form == Form::Dcp) {
         ByteReader r(file, 0, Endian::Big);
-        r.set_context("DCX");
-        h = read_dcx_header(r);
-    } else if (file.size() >= 4 && std::memcmp(file.data(), "DCP\0", 4) == 0) {
-        ByteReader r(file, 0, Endian::Big);
-        r.set_context("DCP");
-        h = read_dcp_header(r);
-    } else if (is_zlib_header(file)) {
+        r.set_context(form == Form::Dcx ? "DCX" : "DCP");
+        h = form == Form::Dcx ? read_dcx_header(r) : read_dcp_header(r);
+    } else if (form == Form::Zlib) {
         h.variant = Variant::Zlib;
         h.compressed_size = checked_u32(file.size(), "file");
     } else {
@@ -440,9 +440,12 @@ Header read_header(Bytes file) {
 }
 
 Decoded decompress(Bytes file) {
-    if (file.size() >= 4 && std::memcmp(file.data(), "DCX\0", 4) == 0) return decode_dcx(file);
-    if (file.size() >= 4 && std::memcmp(file.data(), "DCP\0", 4) == 0) return decode_dcp(file);
-    if (is_zlib_header(file)) return decode_zlib(file);
+    switch (form_of(file)) {
+        case Form::Dcx: return decode_dcx(file);
+        case Form::Dcp: return decode_dcp(file);
+        case Form::Zlib: return decode_zlib(file);
+        case Form::Plain: break;
+    }
     Decoded d;
     d.header.uncompressed_size = checked_u32(file.size(), "file");
     d.payload.assign(file.begin(), file.end());

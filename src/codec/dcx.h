@@ -65,6 +65,16 @@ struct Decoded {
     std::vector<std::uint8_t> payload;
 };
 
+/// The outer form of a file, from its first bytes alone.
+enum class Form {
+    Plain,  ///< not compressed
+    Dcx,    ///< "DCX\0" header
+    Dcp,    ///< "DCP\0" header
+    Zlib,   ///< a bare zlib stream (0x78 then a standard level byte)
+};
+/// The form of `file` (the one magic test every reader of this header uses).
+Form form_of(Bytes file) noexcept;
+
 /// True when `file` starts like any compressed form above (DCX, DCP or a zlib header);
 /// false for Variant::None.
 bool is_dcx(Bytes file);
@@ -75,8 +85,8 @@ Header read_header(Bytes file);
 
 /// Decompresses any form. The declared size is checked against the data, the output
 /// never grows past it, and a declared size that the compressed bytes could not produce
-/// (a decompression bomb) is rejected before allocating. KRAK needs the Kraken decoder
-/// (codec/kraken); without it the error names the missing decoder.
+/// (a decompression bomb) is rejected before allocating. KRAK uses navlab's own Kraken
+/// decoder (codec/kraken).
 /// Throws navlab::Error with the absolute offset and the field on malformed input.
 Decoded decompress(Bytes file);
 

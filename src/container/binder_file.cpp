@@ -15,17 +15,14 @@ BinderFile::~BinderFile() = default;
 
 BinderFile BinderFile::open(const std::filesystem::path& path) {
     BinderFile f;
-    f.file_ = std::make_unique<InputFile>(path);
-    f.payload_ = f.file_->bytes();
+    f.payload_ = SharedBytes::map_file(path);
     f.parse(path.filename().string(), path.string());
-    if (f.dcx) f.file_.reset();  // the payload is decompressed; the mapping is no longer needed
     return f;
 }
 
-BinderFile BinderFile::from_bytes(std::vector<std::uint8_t> bytes, const std::string& name) {
+BinderFile BinderFile::from_bytes(SharedBytes bytes, const std::string& name) {
     BinderFile f;
-    f.owned_ = std::move(bytes);
-    f.payload_ = f.owned_;
+    f.payload_ = std::move(bytes);
     f.parse(name, name);
     return f;
 }
@@ -35,12 +32,11 @@ void BinderFile::parse(const std::string& name, const std::string& file) {
         if (dcx::is_dcx(payload_)) {
             dcx::Decoded d = dcx::decompress(payload_);
             dcx = d.header;
-            owned_ = std::move(d.payload);
-            payload_ = owned_;
+            payload_ = SharedBytes(std::move(d.payload));  // the mapping is released here
         }
         try {
             is_binder = bnd4::is_bnd4(payload_);
-            if (is_binder) binder_ = bnd4::read(payload_);
+            if (is_binder) binder_ = bnd4::read(payload_);  // entries are slices of payload_
         } catch (Error& e) {
             if (dcx) e.in("DCX payload");
             throw;
@@ -50,13 +46,13 @@ void BinderFile::parse(const std::string& name, const std::string& file) {
         throw;
     }
     if (!is_binder) {
-        entries_.push_back({0, 0, name, payload_});
+        entries_.push_back({0, 0, name, payload_, false});
         return;
     }
     entries_.reserve(binder_.entries.size());
     for (std::size_t i = 0; i < binder_.entries.size(); ++i) {
         const auto& e = binder_.entries[i];
-        entries_.push_back({i, e.id, e.name, e.data()});
+        entries_.push_back({i, e.id, e.name, e.shared_data(), true});
     }
 }
 
@@ -86,6 +82,16 @@ const Entry& BinderFile::find_entry(std::string_view key) const {
     if (matches == 1) return *found;
     if (matches > 1) throw Error(fmt::format("{} entries are named \"{}\"; give the index or the full name", matches, key));
     throw Error(fmt::format("no entry named \"{}\" (give an index, a full name or a file name)", key));
+}
+
+Entry open_entry(const std::filesystem::path& path, std::string_view name_or_index) {
+    BinderFile file = BinderFile::open(path);
+    if (name_or_index.empty()) return {0, 0, path.filename().string(), file.payload(), false};
+    try {
+        return file.find_entry(name_or_index);
+    } catch (Error& e) {
+        throw e.set_file(path.string());
+    }
 }
 
 }  // namespace navlab::container

@@ -14,19 +14,19 @@
 
 #include "codec/dcx.h"
 #include "container/bnd4.h"
-
-namespace navlab {
-class InputFile;
-}
+#include "io/error.h"
+#include "io/shared_bytes.h"
 
 namespace navlab::container {
 
-/// One entry of an opened file. `data` stays valid while the BinderFile lives.
+/// One entry of an opened file. `data` keeps the file's (decompressed) bytes alive, so an
+/// entry may outlive its BinderFile.
 struct Entry {
-    std::size_t index = 0;  ///< position in the binder (0 for a non-binder)
-    std::int32_t id = 0;    ///< binder ID (0 for a non-binder)
-    std::string name;       ///< full entry name, UTF-8 (file name for a non-binder)
-    std::span<const std::uint8_t> data;
+    std::size_t index = 0;   ///< position in the binder (0 for a non-binder)
+    std::int32_t id = 0;     ///< binder ID (0 for a non-binder)
+    std::string name;        ///< full entry name, UTF-8 (file name for a non-binder)
+    SharedBytes data;
+    bool in_binder = false;  ///< a binder member (false: the whole file, decompressed)
 };
 
 class BinderFile {
@@ -37,7 +37,10 @@ public:
     static BinderFile open(const std::filesystem::path& path);
     /// Same as open() for bytes already in memory; `name` is used for errors and as the
     /// entry name of a non-binder.
-    static BinderFile from_bytes(std::vector<std::uint8_t> bytes, const std::string& name);
+    static BinderFile from_bytes(SharedBytes bytes, const std::string& name);
+    static BinderFile from_bytes(std::vector<std::uint8_t> bytes, const std::string& name) {
+        return from_bytes(SharedBytes(std::move(bytes)), name);
+    }
 
     BinderFile(BinderFile&&) noexcept;
     BinderFile& operator=(BinderFile&&) noexcept;
@@ -50,7 +53,7 @@ public:
     /// The binder (is_binder only).
     const bnd4::Binder& binder() const;
     /// The bytes inside the DCX (or the file itself when not compressed).
-    std::span<const std::uint8_t> payload() const noexcept { return payload_; }
+    const SharedBytes& payload() const noexcept { return payload_; }
 
     std::optional<dcx::Header> dcx;  ///< set when the file was compressed
     bool is_binder = false;          ///< payload is a BND4
@@ -59,11 +62,27 @@ private:
     BinderFile() = default;
     /// @param name entry name of a non-binder payload; @param file path named in errors.
     void parse(const std::string& name, const std::string& file);
-    std::unique_ptr<InputFile> file_;
-    std::vector<std::uint8_t> owned_;
-    std::span<const std::uint8_t> payload_;
+    SharedBytes payload_;  ///< the mapped file, or the decompressed payload
     bnd4::Binder binder_;
     std::vector<Entry> entries_;
 };
+
+/// The one way to read an entry of a file on disk (used by `hkx`, `export` and the audit's
+/// loaders): opens `path` like BinderFile::open and returns entry `name_or_index`, found as
+/// BinderFile::find_entry does; an empty `name_or_index` returns the whole (decompressed)
+/// file. The result's bytes keep themselves alive. Errors carry the path.
+Entry open_entry(const std::filesystem::path& path, std::string_view name_or_index);
+
+/// Returns `read(entry.data)` (a format reader); a navlab::Error it throws gets the context
+/// "entry INDEX (NAME)" when the entry is a binder member, so errors say where they are.
+template <class Read>
+auto read_entry(const Entry& entry, Read&& read) -> decltype(read(entry.data)) {
+    try {
+        return read(entry.data);
+    } catch (Error& e) {
+        if (entry.in_binder) e.in("entry " + std::to_string(entry.index) + " (" + entry.name + ")");
+        throw;
+    }
+}
 
 }  // namespace navlab::container

@@ -102,7 +102,7 @@ Entry read_entry(ByteReader& r, const Header& h, std::uint8_t fmt_bits) {
     if (data_offset > r.size() || r.size() - data_offset < static_cast<std::uint64_t>(size))
         r.fail_at(offset_pos, fmt::format("data [{}, +{}) runs past the end of the binder ({})", hex(data_offset), size,
                                           hex(r.size())));
-    e.set_view(r.data().subspan(data_offset, static_cast<std::size_t>(size)));
+    e.set_data(SharedBytes::borrow(r.data().subspan(data_offset, static_cast<std::size_t>(size))));
     if (fmt_bits & kIds) e.id = r.i32("id");
     if (fmt_bits & (kNames1 | kNames2)) {
         const std::size_t name_pos = r.pos();
@@ -233,6 +233,12 @@ Binder read(Bytes bytes) {
         b.entries.push_back(read_entry(r, h, f));
     }
     if (h.extended == 4) check_hash_table(r, static_cast<std::uint64_t>(hash_offset), b.entries.size());
+    return b;
+}
+
+Binder read(const SharedBytes& bytes) {
+    Binder b = read(bytes.span());
+    for (Entry& e : b.entries) e.set_data(bytes.slice(e.data()));
     return b;
 }
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "io/byte_reader.h"
+#include "io/shared_bytes.h"
 
 namespace navlab::bnd4 {
 
@@ -62,8 +63,9 @@ struct Header {
     void set_version(std::string_view text);
 };
 
-/// One entry. Data is either a view into the bytes read() was given (valid while they
-/// live) or bytes the entry owns.
+/// One entry. Its data are SharedBytes: a slice that keeps the binder's bytes alive (read()
+/// of SharedBytes), a borrowed view (read() of a span: keep the span alive), or bytes the
+/// entry owns (set_data).
 struct Entry {
     std::int32_t id = 0;                      ///< meaningful when the format has kIds
     std::vector<std::uint8_t> name_raw;       ///< name as on disk, without the terminator
@@ -75,18 +77,18 @@ struct Entry {
     std::int32_t names1_zero = 0;             ///< the i32 after it
 
     /// The stored bytes.
-    Bytes data() const noexcept { return owns_ ? Bytes(owned_) : view_; }
-    /// Points the entry at bytes owned elsewhere (kept alive by the caller).
-    void set_view(Bytes bytes) { view_ = bytes, owned_.clear(), owns_ = false; }
-    /// Gives the entry its own copy of the bytes.
-    void set_data(std::vector<std::uint8_t> bytes) { owned_ = std::move(bytes), owns_ = true, view_ = {}; }
+    Bytes data() const noexcept { return bytes_; }
+    /// The stored bytes with their owner (empty owner for a borrowed view).
+    const SharedBytes& shared_data() const noexcept { return bytes_; }
+    /// Sets the stored bytes (a slice, a borrowed view or owned bytes).
+    void set_data(SharedBytes bytes) { bytes_ = std::move(bytes); }
+    /// Gives the entry these bytes to own.
+    void set_data(std::vector<std::uint8_t> bytes) { bytes_ = SharedBytes(std::move(bytes)); }
     /// The logical per-entry flags for a header with the given 0x0A byte.
     std::uint8_t flags(const Header& header) const noexcept;
 
 private:
-    Bytes view_;
-    std::vector<std::uint8_t> owned_;
-    bool owns_ = false;
+    SharedBytes bytes_;
 };
 
 struct Binder {
@@ -105,6 +107,8 @@ bool is_bnd4(Bytes bytes);
 /// before use. Entry data are views into `bytes` (keep them alive). Throws navlab::Error
 /// with the absolute offset and a field path such as "BND4 entry 3: name offset".
 Binder read(Bytes bytes);
+/// read() whose entry data are slices of `bytes` that keep them alive.
+Binder read(const SharedBytes& bytes);
 
 /// Writes `binder` in FromSoftware's layout; the hash table is rebuilt from the names.
 /// Throws navlab::Error when an entry cannot be encoded (e.g. a name with no raw bytes

@@ -132,7 +132,7 @@ nlohmann::ordered_json fromsoft_json(std::span<const NamedTagfile> tagfiles) {
         json tj;
         tj["name"] = t.name;
         tj["binder"] = t.binder.empty() ? json(nullptr) : json(t.binder);
-        tj["sdk"] = t.model.sdkVersion;
+        tj["sdk"] = t.model.sdk_version;
         json vertices = json::array();
         for (const auto& v : m.vertices) vertices.push_back({v.x, v.y, v.z});
         tj["vertices"] = vertices;

@@ -274,7 +274,7 @@ std::vector<NamedTagfile> load_fromsoft_tagfiles(const std::string& input, const
         for (const fromsoft::NavEntry& e : nav.entries()) {
             if (!entry_matches(entry, e.name, e.index)) continue;
             try {
-                tagfiles.push_back({leaf_name(e.name), e.inBinder ? input : std::string(), fromsoft::read_nav_tagfile(e.bytes)});
+                tagfiles.push_back({leaf_name(e.name), e.in_binder ? input : std::string(), fromsoft::read_nav_tagfile(e.bytes)});
             } catch (Error& err) {
                 err.in(fmt::format("entry {} ({})", e.index, e.name));
                 throw;
@@ -293,11 +293,11 @@ Scene load_scene(const std::string& input, const std::string& entry) {
     if (std::filesystem::is_directory(p) || has_extension(p, ".nvm")) {
         farcry2::World world = farcry2::load_world(p);
         if (!world.complete && world.sectors.empty() && !world.failures.empty())
-            throw Error(world.failures.front().message).set_file(world.failures.front().path);
+            throw Error(world.failures.front().message).set_file(world.failures.front().file);
         Scene scene = farcry2_scene(farcry2::stitch(world, parse_sector(entry)), input);
         for (const auto& f : world.failures)
-            scene.skipped.push_back(f.offset == kNoOffset ? fmt::format("{}: {}", f.path, f.message)
-                                                          : fmt::format("{}: offset 0x{:X}: {}", f.path, f.offset, f.message));
+            scene.skipped.push_back(f.offset == kNoOffset ? fmt::format("{}: {}", f.file, f.message)
+                                                          : fmt::format("{}: offset 0x{:X}: {}", f.file, f.offset, f.message));
         return scene;
     }
     if (has_extension(p, ".dat")) {

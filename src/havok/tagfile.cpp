@@ -68,7 +68,7 @@ public:
     }
 
 private:
-    void warn(std::uint64_t offset, std::string message) { out_.warnings.push_back({offset, std::move(message)}); }
+    void warn(std::uint64_t offset, std::string message) { out_.warnings.push_back(warning_at(offset, {}, std::move(message))); }
 
     void expect_leaf(const Section& s, bool leaf) {
         if (s.leaf != leaf)
@@ -640,12 +640,16 @@ Tagfile read_tagfile(Bytes bytes, const ReadOptions& options) {
     return out;
 }
 
+Tagfile read_tagfile(const SharedBytes& bytes, const ReadOptions& options) {
+    Tagfile out = read_tagfile(bytes.span(), options);
+    out.owner = bytes;
+    return out;
+}
+
 Tagfile load_tagfile(const std::filesystem::path& path, const ReadOptions& options) {
-    auto file = std::make_shared<InputFile>(path);
+    const SharedBytes file = SharedBytes::map_file(path);
     try {
-        Tagfile t = read_tagfile(file->bytes(), options);
-        t.keep_alive = file;
-        return t;
+        return read_tagfile(file, options);
     } catch (Error& e) {
         e.set_file(path.string());
         throw;

@@ -1,6 +1,7 @@
 // Reading a Havok binary tagfile (TAG0; spec havok-tagfile.md) strictly, from its own type
 // table. The reader never copies DATA: a Tagfile views the caller's bytes (or a mapped file it
-// keeps alive), and ObjectView (object.h) reads fields in place.
+// keeps alive), and ObjectView (object.h) reads fields in place. Include havok/object.h to
+// call the accessors that return views (object(), root(), named_variants(), find_variant()).
 #pragma once
 
 #include <cstdint>
@@ -13,6 +14,7 @@
 
 #include "havok/types.h"
 #include "io/byte_reader.h"
+#include "io/shared_bytes.h"
 
 namespace navlab::havok {
 
@@ -43,13 +45,6 @@ struct TypeHash {
     std::uint32_t hash = 0;
 };
 
-/// A deviation that real tools' output may show (ordering, non-minimal varints): reported,
-/// not fatal.
-struct Warning {
-    std::uint64_t offset = kNoOffset;  ///< absolute file offset
-    std::string message;
-};
-
 /// What the reader checks beyond the structure.
 struct ReadOptions {
     /// Walk every item and verify references, PTCH, THSH, zero gaps and padding (§13).
@@ -67,8 +62,8 @@ struct SectionStyle {
     bool tpad = true;   ///< TPAD present
 };
 
-/// A parsed tagfile. Views into the bytes given to read_tagfile (or into the file mapped by
-/// load_tagfile, kept alive by `keep_alive`).
+/// A parsed tagfile. Views into the bytes given to read_tagfile (kept alive by `owner` when
+/// they were given as SharedBytes, e.g. the file mapped by load_tagfile).
 struct Tagfile {
     std::string sdk_version;  ///< SDKV, e.g. "20180100"
     TypeTable types;
@@ -79,8 +74,10 @@ struct Tagfile {
     Bytes file;                       ///< the whole file
     Bytes data;                       ///< DATA payload
     std::uint64_t data_offset = 0;    ///< file offset of data[0]
-    std::vector<Warning> warnings;    ///< collected during reading
-    std::shared_ptr<const void> keep_alive;  ///< owner of `file` when loaded from disk
+    /// Deviations real tools' output may show (ordering, non-minimal varints): reported, not
+    /// fatal; each with its absolute file offset and message.
+    std::vector<Finding> warnings;
+    SharedBytes owner;                ///< `file` with its owner (borrowed for read_tagfile(Bytes))
 
     /// The object of pointer item `item` (1-based); throws navlab::Error when it is not one.
     ObjectView object(ItemIndex item) const;
@@ -102,6 +99,8 @@ struct Tagfile {
 /// @return the tagfile with warnings collected; throws navlab::Error (absolute offset, field
 ///         path, expectation) on the first violation of the format.
 Tagfile read_tagfile(Bytes bytes, const ReadOptions& options = {});
+/// read_tagfile() that keeps `bytes` alive in the result (Tagfile::owner).
+Tagfile read_tagfile(const SharedBytes& bytes, const ReadOptions& options = {});
 
 /// Maps `path` and reads it with read_tagfile; the result keeps the mapping alive. Errors
 /// carry the file name.
@@ -111,6 +110,3 @@ Tagfile load_tagfile(const std::filesystem::path& path, const ReadOptions& optio
 bool looks_like_tagfile(Bytes bytes) noexcept;
 
 }  // namespace navlab::havok
-
-// Tagfile's accessors return views: make them complete for every includer.
-#include "havok/object.h"

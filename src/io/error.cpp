@@ -31,4 +31,12 @@ void Error::refresh() {
 
 std::string hex(std::uint64_t value) { return fmt::format("0x{:X}", value); }
 
+Finding warning_at(std::uint64_t offset, std::string field, std::string message) {
+    Finding f;
+    f.offset = offset;
+    f.field = std::move(field);
+    f.message = std::move(message);
+    return f;
+}
+
 }  // namespace navlab

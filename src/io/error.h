@@ -45,6 +45,26 @@ public:
     const char* what() const noexcept override { return what_.c_str(); }
 };
 
+/// One problem found in input data that does not stop reading (a warning), or a located error
+/// a check collects instead of throwing. The one "finding at an offset" of every format and
+/// check; report.h prints them. Fields that do not apply stay empty / -1 / kNoOffset.
+struct Finding {
+    enum class Severity { Error, Warning };
+    Severity severity = Severity::Warning;
+    std::string file;                   ///< path as given by the user, or empty
+    std::string member;                 ///< binder member (entry name), or empty
+    std::string object;                 ///< object or record, e.g. "hkaiNavMesh" or "node 5"; or empty
+    std::int64_t element = -1;          ///< element index inside the object, -1 when none
+    std::uint64_t offset = kNoOffset;   ///< absolute byte offset in `file` (or in `member`)
+    std::string field;                  ///< field path, e.g. "nNodeID" or "RouteTable"; or empty
+    std::string message;                ///< what is wrong, one line
+
+    bool is_error() const noexcept { return severity == Severity::Error; }
+};
+
+/// A warning at absolute byte `offset` (kNoOffset when none) in `field` (may be empty).
+Finding warning_at(std::uint64_t offset, std::string field, std::string message);
+
 /// Formats an unsigned value as 0x-prefixed upper-case hex ("0x1F00").
 std::string hex(std::uint64_t value);
 

@@ -235,7 +235,7 @@ fromsoft::NavTagfile make_tagfile(const BinderPlan& binder, const EntryPlan& ent
     const GameStyle& style = style_of(binder.game);
     Rng rng(entry.seed);
     fromsoft::NavTagfile t;
-    t.sdkVersion = style.sdkVersion;
+    t.sdk_version = style.sdk_version;
     // Elden Ring margins: 2.4 most often, then 2, then 8 (the page gives no shares).
     const double u = rng.unit();
     const std::uint32_t marginBits = style.margins[style.margins.size() == 1 ? 0 : u < 0.6 ? 1 : u < 0.9 ? 0 : 2];

@@ -38,7 +38,7 @@ std::size_t first_user_edge(const NavTagfile& t) {
 
 const std::vector<Fault>& faults() {
     static const std::vector<Fault> table = {
-        {"R04", kAny, [](NavTagfile& t) { t.sdkVersion = 20150100; return std::string("SDKV 20150100"); }},
+        {"R04", kAny, [](NavTagfile& t) { t.sdk_version = 20150100; return std::string("SDKV 20150100"); }},
         {"R15", kFaces, [](NavTagfile& t) { t.mesh.faceData.pop_back(); return std::string("faceData one word short"); }},
         {"R16", kAny, [](NavTagfile& t) { t.mesh.erosionRadius = 0.25f; return std::string("erosionRadius 0.25"); }},
         {"R17", kSekiro, [](NavTagfile& t) { t.mesh.userData = 7; return std::string("userData 7"); }},

@@ -7,14 +7,16 @@
 #include <cstdint>
 #include <span>
 
+#include "formats/fromsoft/game.h"
+
 namespace navlab::synth {
 
-enum class Game { Sekiro, EldenRing };
+using fromsoft::Game;  // synth makes Sekiro and EldenRing only
 
 /// Per-game targets. Shares are fractions of faces unless stated.
 struct GameStyle {
     Game game;
-    std::uint32_t sdkVersion;
+    std::uint32_t sdk_version;
     float maxOffPlane;           ///< largest corner distance from a face's mean plane, metres
     double clockwiseShare;       ///< faces wound clockwise seen from above
     double degenerateShare;      ///< faces with zero area seen from above

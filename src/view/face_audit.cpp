@@ -67,7 +67,7 @@ std::vector<FaceAudit> audit_faces(const std::string& input, const std::string& 
         for (const fromsoft::NavEntry& e : nav.entries()) {
             if (!exporter::entry_matches(entry, e.name, e.index)) continue;
             const audit::AuditTagfile t = audit::load_audit_tagfile(
-                e.bytes, e.inBinder ? input : std::string(), e.name, e.inBinder ? std::optional(e.index) : std::nullopt);
+                e.bytes, e.in_binder ? input : std::string(), e.name, e.in_binder ? std::optional(e.index) : std::nullopt);
             out.push_back(face_audit(t, rules));
         }
     } catch (Error& err) {

@@ -84,7 +84,7 @@ inline void fit_aabb(fromsoft::NavMesh& m, float margin) {
 inline audit::AuditTagfile synthetic_tagfile(const SyntheticOptions& o = {}) {
     using namespace fromsoft;
     NavTagfile t;
-    t.sdkVersion = o.sekiro ? 20160200 : 20180100;
+    t.sdk_version = o.sekiro ? 20160200 : 20180100;
     NavMesh& m = t.mesh;
     const int W = o.width, H = o.height;
     auto vid = [&](int i, int j) { return j * (W + 1) + i; };
@@ -174,7 +174,7 @@ inline audit::AuditTagfile synthetic_tagfile(const SyntheticOptions& o = {}) {
 
     // What the strict reader fills from a real file: SDK string, variant object types,
     // object counts and the record layouts of the file's type table (tagfile spec §9).
-    t.sdkString = std::to_string(t.sdkVersion);
+    t.sdk_string = std::to_string(t.sdk_version);
     for (auto& v : t.variants) v.typeName = v.className;
     t.objectCounts = {{"hkaiNavMesh", 1}};
     t.layouts = standard_layouts();

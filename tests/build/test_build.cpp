@@ -241,7 +241,7 @@ TEST(Build, SekiroHasClusterGraphs) {
     const BuildResult r = make(scenes::floor_with_pillar(40), small_tiles(16), FromGame::Sekiro);
     EXPECT_TRUE(failed_invariants(r).empty()) << ::testing::PrintToString(failed_invariants(r));
     for (const auto& t : r.tiles) {
-        EXPECT_EQ(t.tagfile.sdkVersion, 20160200u);
+        EXPECT_EQ(t.tagfile.sdk_version, 20160200u);
         ASSERT_TRUE(t.tagfile.graph);
         EXPECT_FALSE(t.tagfile.mediator);
     }

@@ -28,7 +28,7 @@ ExportInputs make_inputs() {
     for (const auto& file : fromsoft::find_nav_files(corpus)) {
         auto tagfiles = exporter::load_fromsoft_tagfiles(file.string(), "");
         if (tagfiles.empty()) continue;
-        const bool sekiro = tagfiles.front().model.sdkVersion == fromsoft::kSdkSekiro;
+        const bool sekiro = tagfiles.front().model.sdk_version == fromsoft::kSdkSekiro;
         const auto scene = exporter::fromsoft_scene(tagfiles, file.string());
         std::size_t& best = sekiro ? best_sekiro : best_er;
         std::string& binder = sekiro ? in.sekiro_binder : in.er_binder;

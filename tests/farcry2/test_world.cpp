@@ -102,8 +102,8 @@ TEST(Fc2World, MissingSectorBreaksLinksIntoIt) {
     CheckReport report = check_world(load_world(dir));
     EXPECT_FALSE(report.ok());
     EXPECT_EQ(report.stats.broken_links, 2u);
-    EXPECT_TRUE(has_finding(report, Finding::Error, "(sector 2577 node"));
-    EXPECT_TRUE(has_finding(report, Finding::Error, "sector is not loaded"));
+    EXPECT_TRUE(has_finding(report, Finding::Severity::Error, "(sector 2577 node"));
+    EXPECT_TRUE(has_finding(report, Finding::Severity::Error, "sector is not loaded"));
 
     // The same file checked alone cannot see its neighbour: unchecked, not broken.
     auto alone = dir / "nv" / "sectors" / "nv_2576.nvm";
@@ -124,9 +124,9 @@ TEST(Fc2World, AsymmetricOutOfRangeAndSelfLinksAreBroken) {
     auto dir = world_dir("fc2_world_asym", sectors);
     CheckReport report = check_world(load_world(dir));
     EXPECT_FALSE(report.ok());
-    EXPECT_TRUE(has_finding(report, Finding::Error, "does not link back"));
-    EXPECT_TRUE(has_finding(report, Finding::Error, "links to itself"));
-    EXPECT_TRUE(has_finding(report, Finding::Error, "node out of range (sector has 8 nodes)"));
+    EXPECT_TRUE(has_finding(report, Finding::Severity::Error, "does not link back"));
+    EXPECT_TRUE(has_finding(report, Finding::Severity::Error, "links to itself"));
+    EXPECT_TRUE(has_finding(report, Finding::Severity::Error, "node out of range (sector has 8 nodes)"));
     const auto broken = std::find_if(report.findings.begin(), report.findings.end(),
                                      [](const Finding& f) { return f.message.find("itself") != std::string::npos; });
     EXPECT_EQ(broken->offset, kSectorHeaderBytes + 4 + 4 * 1);  // the offending link entry
@@ -143,8 +143,8 @@ TEST(Fc2World, MalformedFilesDuplicatesAndNameMismatchesAreReported) {
     World world = load_world(dir);
     ASSERT_EQ(world.failures.size(), 2u);
     CheckReport report = check_world(world);
-    EXPECT_TRUE(has_finding(report, Finding::Error, "needs"));  // truncated nv_2577
-    EXPECT_TRUE(has_finding(report, Finding::Error, "duplicate sector id 2576"));
+    EXPECT_TRUE(has_finding(report, Finding::Severity::Error, "needs"));  // truncated nv_2577
+    EXPECT_TRUE(has_finding(report, Finding::Severity::Error, "duplicate sector id 2576"));
     EXPECT_EQ(report.stats.sectors, 1u);
 }
 
@@ -158,7 +158,7 @@ TEST(Fc2World, SatelliteModeLevelNamesMissingSectors) {
     write_file_atomic(dir / "nv" / "sectors" / "nv.nvm", write_level(level));
     CheckReport report = check_world(load_world(dir));
     EXPECT_EQ(report.errors, 1u);
-    EXPECT_TRUE(has_finding(report, Finding::Error, "nv_2577.nvm is not loaded"));
+    EXPECT_TRUE(has_finding(report, Finding::Severity::Error, "nv_2577.nvm is not loaded"));
     EXPECT_EQ(report.findings[0].offset, 0x50u + 4 * 2577);
 }
 
@@ -169,8 +169,8 @@ TEST(Fc2World, RetailInvariantsAreWarnings) {
     auto dir = world_dir("fc2_world_warn", sectors);
     CheckReport report = check_world(load_world(dir));
     EXPECT_TRUE(report.ok());
-    EXPECT_TRUE(has_finding(report, Finding::Warning, "node 1: centroid"));
-    EXPECT_TRUE(has_finding(report, Finding::Warning, "is not the grid cell of sector 2576"));
+    EXPECT_TRUE(has_finding(report, Finding::Severity::Warning, "node 1: centroid"));
+    EXPECT_TRUE(has_finding(report, Finding::Severity::Warning, "is not the grid cell of sector 2576"));
 }
 
 TEST(Fc2World, FileKindFromNameOrContent) {

@@ -54,19 +54,19 @@ TEST(NavSource, DirectoryOfBindersAndTagfilesInSortedOrder) {
 
     const NavFile opened = NavFile::open(found[2]);
     ASSERT_EQ(opened.entries().size(), 2u);  // the .txt member is not a navmesh
-    EXPECT_TRUE(opened.entries()[1].inBinder);
+    EXPECT_TRUE(opened.entries()[1].in_binder);
     EXPECT_EQ(opened.entries()[1].index, 1u);
     EXPECT_EQ(read_nav_tagfile(opened.entries()[1].bytes).mesh.faces.size(), 4u);
 
     const auto sources = list_nav_sources(dir);
     ASSERT_EQ(sources.size(), 6u);
     EXPECT_TRUE(sources[0].binder.empty());
-    EXPECT_EQ(sources[0].entryName, "a.hkx");
+    EXPECT_EQ(sources[0].entry_name, "a.hkx");
     EXPECT_EQ(sources[2].binder, found[2]);
-    EXPECT_NE(sources[2].entryName.find("n10_00_00_00_000100.hkx"), std::string::npos);
+    EXPECT_NE(sources[2].entry_name.find("n10_00_00_00_000100.hkx"), std::string::npos);
     EXPECT_EQ(read_nav_tagfile(sources[3].load()).mesh.faces.size(), 4u);
     EXPECT_EQ(read_nav_tagfile(sources[1].load()).mesh.faces.size(), 2u);
-    EXPECT_EQ(sources[5].entryIndex, 1u);
+    EXPECT_EQ(sources[5].entry_index, 1u);
     std::filesystem::remove_all(dir);
 }
 
@@ -74,6 +74,6 @@ TEST(NavSource, SingleSampleFile) {
     NAVLAB_REQUIRE_SAMPLE(path, "havok/er/n10_01_00_00_001700.hkx");
     const auto sources = list_nav_sources(path);
     ASSERT_EQ(sources.size(), 1u);
-    EXPECT_EQ(sources[0].entryName, "n10_01_00_00_001700.hkx");
+    EXPECT_EQ(sources[0].entry_name, "n10_01_00_00_001700.hkx");
     EXPECT_EQ(read_nav_tagfile(sources[0].load()).mesh.faces.size(), 60u);
 }

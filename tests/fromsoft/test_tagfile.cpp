@@ -37,7 +37,7 @@ UserEdgeSetup sample_setup(float x) {
 /// An Elden Ring-like tagfile: grid mesh, two user edges with edgeData, tree and setups.
 NavTagfile elden_ring_like() {
     NavTagfile nav;
-    nav.sdkVersion = kSdkEldenRing;
+    nav.sdk_version = kSdkEldenRing;
     nav.mesh = fixture::grid_mesh(6, 4, nullptr, [](int i, int j) { return 0.25f * i * j; });
     nav.mesh.hasClearanceCacheSeeding = true;
     nav.mesh.userData = 1;
@@ -64,7 +64,7 @@ NavTagfile elden_ring_like() {
 /// A Sekiro-like tagfile: clustered grid mesh with its cluster graph and a setup array.
 NavTagfile sekiro_like() {
     NavTagfile nav;
-    nav.sdkVersion = kSdkSekiro;
+    nav.sdk_version = kSdkSekiro;
     nav.mesh = fixture::grid_mesh(5, 5, [](int i, int j) { return std::int16_t(i / 2 + 3 * (j / 2)); });
     nav.mesh.aabb.min.w = -1.1f, nav.mesh.aabb.max.w = 1.1f;
     nav.graph = make_directed_graph(nav.mesh, build_cluster_graph(nav.mesh));
@@ -92,8 +92,8 @@ TEST(NavTagfile, ReadsTheEldenRingSample) {
     NAVLAB_REQUIRE_SAMPLE(path, "havok/er/n10_01_00_00_001700.hkx");
     const std::vector<std::uint8_t> bytes = read_file(path);
     const NavTagfile nav = read_nav_tagfile(bytes);
-    EXPECT_EQ(nav.sdkVersion, kSdkEldenRing);
-    EXPECT_EQ(nav.sdkString, "20180100");
+    EXPECT_EQ(nav.sdk_version, kSdkEldenRing);
+    EXPECT_EQ(nav.sdk_string, "20180100");
     EXPECT_TRUE(nav.warnings.empty());
     ASSERT_EQ(nav.variants.size(), 2u);
     EXPECT_EQ(nav.variants[0].name, "hkaiNavMesh");
@@ -210,7 +210,7 @@ TEST(NavTagfile, SekiroLikeRoundTrip) {
     const NavTagfile nav = sekiro_like();
     expect_round_trip(nav);
     const NavTagfile back = read_nav_tagfile(write_nav_tagfile(nav));
-    EXPECT_EQ(back.sdkString, "20160200");
+    EXPECT_EQ(back.sdk_string, "20160200");
     ASSERT_EQ(back.variants.size(), 3u);
     EXPECT_EQ(back.variants[1].typeName, "hkaiDirectedGraphExplicitCost");
     EXPECT_EQ(back.layouts.graphEdge.size, 8u);
@@ -222,7 +222,7 @@ TEST(NavTagfile, SekiroLikeRoundTrip) {
 
 TEST(NavTagfile, EmptyMeshesAloneAndWithEmptyTree) {
     NavTagfile alone;
-    alone.sdkVersion = kSdkEldenRing;
+    alone.sdk_version = kSdkEldenRing;
     alone.mesh.aabb.min = {FLT_MAX, FLT_MAX, FLT_MAX, 0};
     expect_round_trip(alone);
     NavTagfile withTree = alone;

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "havok/navmesh_fixture.h"
+#include "havok/object.h"
 #include "havok/tagfile.h"
 #include "havok/type_sets.h"
 #include "havok/writer.h"

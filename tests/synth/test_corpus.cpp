@@ -67,7 +67,7 @@ TEST(SynthCorpus, SmallPresetTotalsAndReadBack) {
         EXPECT_EQ(header.variant, dcx::Variant::Dflt_11000_44_9);
         for (const auto& [name, t] : read_binder(path)) {
             SCOPED_TRACE(name);
-            const Game game = t.sdkVersion == 20160200 ? Game::Sekiro : Game::EldenRing;
+            const Game game = t.sdk_version == 20160200 ? Game::Sekiro : Game::EldenRing;
             EXPECT_EQ(name.find("\\navimesh\\bind6\\"), name.rfind("\\navimesh\\bind6\\"));
             checks::check_mesh(t.mesh, game);
             if (t.userEdgeSetups) checks::check_setups(*t.userEdgeSetups, game);

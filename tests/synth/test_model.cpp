@@ -132,7 +132,7 @@ TEST(SynthModel, SmallPresetHoldsTheUniversalProperties) {
             const auto& e = c.plan[b].entries[i];
             const auto& t = c.tagfiles[b][i];
             SCOPED_TRACE(e.name);
-            EXPECT_EQ(t.sdkVersion, game == Game::Sekiro ? 20160200u : 20180100u);
+            EXPECT_EQ(t.sdk_version, game == Game::Sekiro ? 20160200u : 20180100u);
             EXPECT_EQ(static_cast<int>(t.mesh.faces.size()), e.faces);
             faces[game == Game::EldenRing] += static_cast<std::int64_t>(t.mesh.faces.size());
             checks::check_mesh(t.mesh, game);

@@ -4,14 +4,10 @@
 
 #include <cctype>
 
+#include "io/text.h"
+
 namespace navlab::farcry2 {
 namespace {
-
-std::string lower(std::string_view s) {
-    std::string out(s);
-    for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
 
 /// Parses a run of decimal digits at the front of s (at most 5, value <= 0xFFFF); moves s past it.
 std::optional<std::uint32_t> take_index(std::string_view& s) {
@@ -51,7 +47,7 @@ std::string sector_path(std::uint32_t index, SectorNaming naming) {
 }
 
 std::optional<std::uint32_t> parse_sector_file_name(std::string_view file_name) {
-    const std::string name = lower(file_name);
+    const std::string name = to_lower(file_name);
     std::string_view s = name;
     if (!take(s, "nv")) return std::nullopt;
     if (take(s, "_")) {  // nv_<index>.nvm
@@ -64,6 +60,6 @@ std::optional<std::uint32_t> parse_sector_file_name(std::string_view file_name) 
     return second && *second == *first && s == ".nvm" ? first : std::nullopt;
 }
 
-bool is_level_file_name(std::string_view file_name) { return lower(file_name) == kLevelFileName; }
+bool is_level_file_name(std::string_view file_name) { return to_lower(file_name) == kLevelFileName; }
 
 }  // namespace navlab::farcry2

@@ -28,7 +28,7 @@ bool readable(Read read, Bytes bytes) {
 }
 
 Finding finding_of(const Error& e, const std::string& path) {
-    return {Finding::Error, path, e.offset(), e.field().empty() ? e.message() : e.field() + ": " + e.message()};
+    return finding_at(Finding::Severity::Error, path, e.offset(), e.field().empty() ? e.message() : e.field() + ": " + e.message());
 }
 
 /// What reading one file of a folder produced.
@@ -65,9 +65,9 @@ void index_sectors(World& world) {
     std::vector<LoadedSector> unique;
     for (auto& s : world.sectors) {
         if (!unique.empty() && unique.back().file.header.sector_id == s.file.header.sector_id) {
-            world.failures.push_back({Finding::Error, s.path, 0x12,
+            world.failures.push_back(finding_at(Finding::Severity::Error, s.path, 0x12,
                                       fmt::format("duplicate sector id {} (also in {}); this file is ignored",
-                                                  s.file.header.sector_id, unique.back().path)});
+                                                  s.file.header.sector_id, unique.back().path)));
             continue;
         }
         unique.push_back(std::move(s));
@@ -104,11 +104,11 @@ public:
         out_.stats.vertices = file_.vertices.size();
         out_.stats.tail_bytes = file_.tail.size();
         if (sector_.name_index && *sector_.name_index != h.sector_id)
-            add(Finding::Error, 0x12, fmt::format("header sector id {} differs from the file name's {}", h.sector_id,
+            add(Finding::Severity::Error, 0x12, fmt::format("header sector id {} differs from the file name's {}", h.sector_id,
                                                   *sector_.name_index));
         if (h.box != sector_cell(h.sector_id)) {
             const Box2 c = sector_cell(h.sector_id);
-            add(Finding::Warning, 0x14,
+            add(Finding::Severity::Warning, 0x14,
                 fmt::format("box ({}, {})-({}, {}) is not the grid cell of sector {} ({}, {})-({}, {})", h.box.min_x,
                             h.box.min_y, h.box.max_x, h.box.max_y, h.sector_id, c.min_x, c.min_y, c.max_x, c.max_y));
         }
@@ -117,20 +117,20 @@ public:
 
 private:
     void add(Finding::Severity severity, std::uint64_t offset, std::string message) {
-        out_.findings.push_back({severity, sector_.path, offset, std::move(message)});
+        out_.findings.push_back(finding_at(severity, sector_.path, offset, std::move(message)));
     }
 
     void check_node(std::size_t i) {
         const Node& n = file_.nodes[i];
         const std::size_t at = at_.node(i);
         if (n.object_size != 60)
-            add(Finding::Warning, at, fmt::format("node {}: object size {} (retail files store 60)", i, n.object_size));
+            add(Finding::Severity::Warning, at, fmt::format("node {}: object size {} (retail files store 60)", i, n.object_size));
         if (n.sector_id != file_.header.sector_id)
-            add(Finding::Warning, at + 4, fmt::format("node {}: sector id {} is not the file's {}", i, n.sector_id,
+            add(Finding::Severity::Warning, at + 4, fmt::format("node {}: sector id {} is not the file's {}", i, n.sector_id,
                                                       file_.header.sector_id));
-        if (n.index != i) add(Finding::Warning, at + 6, fmt::format("node {}: stored index {}", i, n.index));
+        if (n.index != i) add(Finding::Severity::Warning, at + 6, fmt::format("node {}: stored index {}", i, n.index));
         if (n.link_count < 3)
-            add(Finding::Warning, at + 0x0A, fmt::format("node {}: {} links, fewer than its 3 edges", i, n.link_count));
+            add(Finding::Severity::Warning, at + 0x0A, fmt::format("node {}: {} links, fewer than its 3 edges", i, n.link_count));
         check_centroid(i);
         auto links = file_.node_links(n);
         for (std::size_t k = 0; k < links.size(); ++k) check_link(i, k, links[k]);
@@ -146,7 +146,7 @@ private:
         const Vec3 c = file_.centroid_position(n);
         if (std::abs(c.x - mean.x) >= kCentroidToleranceXY || std::abs(c.y - mean.y) >= kCentroidToleranceXY ||
             std::abs(c.z - mean.z) >= kCentroidToleranceZ)
-            add(Finding::Warning, at_.node(i) + 0x0F,
+            add(Finding::Severity::Warning, at_.node(i) + 0x0F,
                 fmt::format("node {}: centroid ({:.3f}, {:.3f}, {:.3f}) is not the mean of its corners "
                             "({:.3f}, {:.3f}, {:.3f})",
                             i, c.x, c.y, c.z, mean.x, mean.y, mean.z));
@@ -154,7 +154,7 @@ private:
 
     void broken(std::size_t offset, std::string message) {
         ++out_.stats.broken_links;
-        add(Finding::Error, offset, std::move(message));
+        add(Finding::Severity::Error, offset, std::move(message));
     }
 
     void check_link(std::size_t i, std::size_t k, std::uint32_t entry) {
@@ -182,7 +182,7 @@ private:
             return broken(at, what() + ": the target does not link back");
         if (k < 3 && !(has_corner(tf, other, file_.vertex_position(n.vertices[k])) &&
                        has_corner(tf, other, file_.vertex_position(n.vertices[(k + 1) % 3]))))
-            add(Finding::Warning, at, what() + fmt::format(": does not share edge {} (T-junction?)", k));
+            add(Finding::Severity::Warning, at, what() + fmt::format(": does not share edge {} (T-junction?)", k));
     }
 
     const World& world_;
@@ -197,30 +197,29 @@ void check_level(const World& world, std::vector<Finding>& out) {
     const LevelFile& level = *world.level;
     const std::string& path = world.level_path;
     if (level.mode != kModeSingleFileOld && level.mode != kModeSingleFile && level.mode != kModeSatellites)
-        out.push_back({Finding::Warning, path, 0x48, fmt::format("unknown mode flag {}", level.mode)});
+        out.push_back(finding_at(Finding::Severity::Warning, path, 0x48, fmt::format("unknown mode flag {}", level.mode)));
     if (level.has_grid_x() && std::uint64_t{level.grid_x} * level.grid_y != level.descriptors.size())
-        out.push_back({Finding::Warning, path, kNoOffset,
+        out.push_back(finding_at(Finding::Severity::Warning, path, kNoOffset,
                        fmt::format("sector count {} is not grid {} x {}", level.descriptors.size(), level.grid_x,
-                                   level.grid_y)});
+                                   level.grid_y)));
     const std::size_t table = descriptor_table_offset(level);
     for (std::size_t i = 0; i < level.descriptors.size(); ++i) {
         if (level.descriptors[i] == 0) continue;
         if (level.mode != kModeSatellites)
-            out.push_back({Finding::Warning, path, table + 4 * i,
+            out.push_back(finding_at(Finding::Severity::Warning, path, table + 4 * i,
                            fmt::format("descriptor {} is set in single-file mode; any inline sector data is kept "
                                        "in the opaque tail",
-                                       i)});
+                                       i)));
         else if (world.complete && (i > 0xFFFF || !world.find(static_cast<std::uint16_t>(i))))
-            out.push_back({Finding::Error, path, table + 4 * i,
+            out.push_back(finding_at(Finding::Severity::Error, path, table + 4 * i,
                            fmt::format("descriptor {} says sector {} has a satellite, but {} is not loaded", i, i,
-                                       sector_file_name(static_cast<std::uint32_t>(i), SectorNaming::Satellite))});
+                                       sector_file_name(static_cast<std::uint32_t>(i), SectorNaming::Satellite))));
     }
 }
 
 void merge(CheckReport& report, std::vector<Finding>& findings) {
     for (auto& f : findings) {
-        ++(f.severity == Finding::Error ? report.errors : report.warnings);
-        if (report.findings.size() < kMaxFindings) report.findings.push_back(std::move(f));
+        report.add(std::move(f));
     }
 }
 
@@ -279,8 +278,8 @@ World load_world(const fs::path& path, unsigned threads) {
         if (r.failure) world.failures.push_back(std::move(*r.failure));
         else if (r.sector) add_sector(world, files[i].string(), std::move(*r.sector));
         else if (world.level)
-            world.failures.push_back({Finding::Error, files[i].string(), kNoOffset,
-                                      "a second level file; using " + world.level_path});
+            world.failures.push_back(finding_at(Finding::Severity::Error, files[i].string(), kNoOffset,
+                                      "a second level file; using " + world.level_path));
         else {
             world.level = std::move(r.level);
             world.level_path = files[i].string();
@@ -294,7 +293,7 @@ CheckReport check_world(const World& world, unsigned threads) {
     CheckReport report;
     std::vector<Finding> head = world.failures;
     if (world.complete && world.sectors.empty() && !world.level && head.empty())
-        head.push_back({Finding::Error, world.source, kNoOffset, "no .nvm files found"});
+        head.push_back(finding_at(Finding::Severity::Error, world.source, kNoOffset, "no .nvm files found"));
     check_level(world, head);
     merge(report, head);
     std::vector<SectorCheck> checks(world.sectors.size());
@@ -345,6 +344,15 @@ WorldMesh stitch(const World& world, std::optional<std::uint16_t> only) {
         }
     mesh.neighbour_first.push_back(static_cast<std::uint32_t>(mesh.neighbours.size()));
     return mesh;
+}
+
+Finding finding_at(Finding::Severity severity, std::string path, std::uint64_t offset, std::string message) {
+    Finding f;
+    f.severity = severity;
+    f.file = std::move(path);
+    f.offset = offset;
+    f.message = std::move(message);
+    return f;
 }
 
 }  // namespace navlab::farcry2

@@ -12,6 +12,7 @@
 
 #include "formats/farcry2/level_file.h"
 #include "formats/farcry2/sector_file.h"
+#include "io/report.h"
 
 namespace navlab::farcry2 {
 
@@ -22,13 +23,9 @@ enum class FileKind { Level, Sector };
 /// (so the sector reader's error is the one reported).
 FileKind kind_of(std::string_view file_name, Bytes bytes);
 
-/// One problem, located: file, absolute byte offset (kNoOffset when none) and message.
-struct Finding {
-    enum Severity { Error, Warning } severity = Error;
-    std::string path;
-    std::uint64_t offset = kNoOffset;
-    std::string message;
-};
+/// A finding of the Far Cry 2 checks (navlab::Finding): file, absolute byte offset (kNoOffset
+/// when none) and message; finding_text() (io/report.h) prints it.
+Finding finding_at(Finding::Severity severity, std::string path, std::uint64_t offset, std::string message);
 
 struct LoadedSector {
     std::string path;
@@ -65,13 +62,13 @@ struct WorldStats {
     std::size_t tail_bytes = 0;         ///< opaque bytes kept across all sector files
 };
 
-struct CheckReport {
-    WorldStats stats;
-    std::vector<Finding> findings;  ///< at most kMaxFindings, errors first per file
-    std::size_t errors = 0, warnings = 0;  ///< all of them, including those not stored
-    bool ok() const { return errors == 0; }
-};
 inline constexpr std::size_t kMaxFindings = 10000;
+
+/// The findings (at most kMaxFindings stored, errors first per file; all counted) and totals.
+struct CheckReport : Report {
+    CheckReport() { limit = kMaxFindings; }
+    WorldStats stats;
+};
 
 /// Checks a world: load failures, file-name and level-table consistency, every link entry
 /// (target loaded, node in range, not itself, answered by a link back), and as warnings the

@@ -78,11 +78,11 @@ public:
 
     NavTagfile read() {
         NavTagfile nav;
-        nav.sdkString = file_.sdk_version;
+        nav.sdk_string = file_.sdk_version;
         std::uint32_t sdk = 0;
-        const char* end = nav.sdkString.data() + nav.sdkString.size();
-        if (std::from_chars(nav.sdkString.data(), end, sdk).ptr == end) nav.sdkVersion = sdk;
-        for (const havok::Warning& w : file_.warnings) nav.warnings.push_back({w.offset, "tagfile", w.message});
+        const char* end = nav.sdk_string.data() + nav.sdk_string.size();
+        if (std::from_chars(nav.sdk_string.data(), end, sdk).ptr == end) nav.sdk_version = sdk;
+        for (const Finding& w : file_.warnings) nav.warnings.push_back(warning_at(w.offset, "tagfile", w.message));
         for (const havok::Item& item : file_.items)
             if (item.kind == havok::ItemKind::Pointer) ++nav.objectCounts[types_.full_name(item.type)];
 

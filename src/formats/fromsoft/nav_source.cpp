@@ -1,21 +1,12 @@
 #include "formats/fromsoft/nav_source.h"
 
 #include <algorithm>
-#include <cctype>
 
 #include "container/binder_file.h"
 #include "io/error.h"
+#include "io/text.h"
 
 namespace navlab::fromsoft {
-namespace {
-
-bool ends_with_nocase(const std::string& s, std::string_view suffix) {
-    if (s.size() < suffix.size()) return false;
-    return std::equal(suffix.begin(), suffix.end(), s.end() - static_cast<std::ptrdiff_t>(suffix.size()),
-                      [](char lower, char c) { return std::tolower(static_cast<unsigned char>(c)) == lower; });
-}
-
-}  // namespace
 
 bool is_nav_file_name(const std::filesystem::path& path) {
     const std::string name = path.filename().string();
@@ -38,8 +29,7 @@ std::vector<std::filesystem::path> find_nav_files(const std::filesystem::path& p
 
 NavFile NavFile::open(const std::filesystem::path& file) {
     NavFile nav;
-    nav.binder_ = std::make_unique<container::BinderFile>(container::BinderFile::open(file));
-    const container::BinderFile& b = *nav.binder_;
+    const container::BinderFile b = container::BinderFile::open(file);
     for (const container::Entry& e : b.entries()) {
         if (b.is_binder && !ends_with_nocase(e.name, ".hkx")) continue;
         nav.entries_.push_back({file, b.is_binder, e.index, e.name, e.data});
@@ -47,20 +37,16 @@ NavFile NavFile::open(const std::filesystem::path& file) {
     return nav;
 }
 
-NavFile::NavFile(NavFile&&) noexcept = default;
-NavFile& NavFile::operator=(NavFile&&) noexcept = default;
-NavFile::~NavFile() = default;
-
 std::vector<NavSource> list_nav_sources(const std::filesystem::path& path) {
     std::vector<NavSource> out;
     for (const std::filesystem::path& file : find_nav_files(path)) {
         const NavFile nav = NavFile::open(file);
         for (const NavEntry& e : nav.entries()) {
             NavSource s;
-            s.binder = e.inBinder ? file : std::filesystem::path();
+            s.binder = e.in_binder ? file : std::filesystem::path();
             s.file = file;
-            s.entryIndex = e.index;
-            s.entryName = e.name;
+            s.entry_index = e.index;
+            s.entry_name = e.name;
             s.load = [file, index = e.index]() -> std::vector<std::uint8_t> {
                 const NavFile reopened = NavFile::open(file);
                 for (const NavEntry& again : reopened.entries())

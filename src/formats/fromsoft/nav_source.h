@@ -15,9 +15,7 @@
 #include <string>
 #include <vector>
 
-namespace navlab::container {
-class BinderFile;
-}
+#include "io/shared_bytes.h"
 
 namespace navlab::fromsoft {
 
@@ -34,10 +32,10 @@ std::vector<std::filesystem::path> find_nav_files(const std::filesystem::path& p
 /// One navmesh tagfile of an opened file.
 struct NavEntry {
     std::filesystem::path file;  ///< the binder or loose tagfile on disk
-    bool inBinder = false;       ///< true for a binder member, false for a loose tagfile
+    bool in_binder = false;       ///< true for a binder member, false for a loose tagfile
     std::size_t index = 0;       ///< entry index in the binder (0 for a loose file)
     std::string name;            ///< binder entry name (full build path), or the file name
-    std::span<const std::uint8_t> bytes;  ///< the tagfile; valid while the NavFile lives
+    SharedBytes bytes;           ///< the tagfile (keeps the file's bytes alive)
 };
 
 /// An opened navmesh file (binder, compressed binder or loose tagfile).
@@ -48,15 +46,10 @@ public:
     /// Errors carry the file name.
     static NavFile open(const std::filesystem::path& file);
 
-    NavFile(NavFile&&) noexcept;
-    NavFile& operator=(NavFile&&) noexcept;
-    ~NavFile();
-
     const std::vector<NavEntry>& entries() const noexcept { return entries_; }
 
 private:
     NavFile() = default;
-    std::unique_ptr<container::BinderFile> binder_;
     std::vector<NavEntry> entries_;
 };
 
@@ -64,8 +57,8 @@ private:
 struct NavSource {
     std::filesystem::path binder;  ///< the binder holding the tagfile; empty for a loose .hkx
     std::filesystem::path file;    ///< the file on disk (the binder or the .hkx)
-    std::size_t entryIndex = 0;    ///< entry index in the binder (0 for a loose file)
-    std::string entryName;         ///< entry name, or the file name of a loose tagfile
+    std::size_t entry_index = 0;    ///< entry index in the binder (0 for a loose file)
+    std::string entry_name;         ///< entry name, or the file name of a loose tagfile
     /// Loads the tagfile's bytes (reopens and, for a .dcx, decompresses the file: to read many
     /// entries of one binder, open it once with NavFile instead).
     std::function<std::vector<std::uint8_t>()> load;

@@ -44,8 +44,8 @@ NavTagfile nav_from_tagfile(const havok::Tagfile& file);
 /// a test can write a misnamed variant.
 /// Clearance-cache seeding is written as an empty CacheDataSet when hasClearanceCacheSeeding
 /// (the real caches are not modelled). Read-only fields (layouts, objectCounts, warnings,
-/// sdkString, variants' typeName and item, navMeshItem, clearanceCacheDataCount) are ignored.
-/// @param nav the model; sdkVersion 0 means 20180100.
+/// sdk_string, variants' typeName and item, navMeshItem, clearanceCacheDataCount) are ignored.
+/// @param nav the model; sdk_version 0 means 20180100.
 /// @return the tagfile bytes; read_nav_tagfile of them gives back the same model (same_model).
 /// Throws navlab::Error for what the writer cannot express (streaming sets, a mediator whose
 /// treeClass/hasTreeImpl differ from the defaults).

@@ -106,7 +106,7 @@ NodeId put_setups(Builder& b, const std::vector<UserEdgeSetup>& setups) {
 }  // namespace
 
 std::vector<std::uint8_t> write_nav_tagfile(const NavTagfile& nav) {
-    const std::uint32_t sdk = nav.sdkVersion ? nav.sdkVersion : kSdkEldenRing;
+    const std::uint32_t sdk = nav.sdk_version ? nav.sdk_version : kSdkEldenRing;
     Builder b(havok::navmesh_types_2018(), std::to_string(sdk));
     std::vector<NodeId> roots{put_mesh(b, nav.mesh)};
     if (nav.graph) roots.push_back(put_graph(b, *nav.graph));
@@ -130,8 +130,8 @@ bool same_model(const NavTagfile& a, const NavTagfile& b) {
         if (x.has_value() != y.has_value()) return false;
         return !x || (x->nodes == y->nodes && x->domain == y->domain && x->navMeshIsFileMesh == y->navMeshIsFileMesh);
     };
-    const std::uint32_t sdkA = a.sdkVersion ? a.sdkVersion : kSdkEldenRing;
-    const std::uint32_t sdkB = b.sdkVersion ? b.sdkVersion : kSdkEldenRing;
+    const std::uint32_t sdkA = a.sdk_version ? a.sdk_version : kSdkEldenRing;
+    const std::uint32_t sdkB = b.sdk_version ? b.sdk_version : kSdkEldenRing;
     return sdkA == sdkB && mesh_equal(a.mesh, b.mesh) && a.graph == b.graph && mediator_equal(a.mediator, b.mediator) &&
            a.userEdgeSetups == b.userEdgeSetups;
 }

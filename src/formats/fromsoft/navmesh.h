@@ -16,14 +16,14 @@
 #include <string>
 #include <vector>
 
+#include "formats/fromsoft/game.h"
+#include "io/error.h"
+
 namespace navlab::fromsoft {
 
 /// Value of oppositeEdge / oppositeFace on the mesh boundary.
 inline constexpr std::uint32_t kNoOpposite = 0xFFFFFFFFu;
 
-/// SDKV values of the two games.
-inline constexpr std::uint32_t kSdkSekiro = 20160200;
-inline constexpr std::uint32_t kSdkEldenRing = 20180100;
 
 struct Vec4 {
     float x = 0, y = 0, z = 0, w = 0;
@@ -207,22 +207,17 @@ struct LayoutSummary {
     RecordInfo obbTransform;  ///< type of Obb.transform (hkTransform, format 0x1028)
 };
 
-/// A deviation the strict reader accepted but reported (non-zero padding, odd ordering...).
-struct ReadWarning {
-    std::uint64_t offset = 0;  ///< absolute byte offset in the tagfile (or ~0 when unknown)
-    std::string field;  ///< field path
-    std::string message;
-};
-
 /// Everything navlab models in one navmesh tagfile.
 struct NavTagfile {
-    std::uint32_t sdkVersion = 0;  ///< 20160200 (Sekiro) or 20180100 (Elden Ring)
-    std::string sdkString;  ///< SDKV as stored ("20180100"); read only, the writer uses sdkVersion
+    std::uint32_t sdk_version = 0;  ///< 20160200 (Sekiro) or 20180100 (Elden Ring)
+    std::string sdk_string;  ///< SDKV as stored ("20180100"); read only, the writer uses sdk_version
     bool ownTypeTable = true;  ///< TAG0 holds a TYPE section (no compendium reference)
     std::vector<RootVariant> variants;  ///< in file order (the writer uses only their names)
     std::map<std::string, std::uint32_t> objectCounts;  ///< pointer items per type name
     LayoutSummary layouts;  ///< read only: the writer emits the standard layouts
-    std::vector<ReadWarning> warnings;  ///< strict-read warnings, in file order
+    /// Deviations the strict reader accepted but reported (non-zero padding, odd ordering...),
+    /// in file order: absolute offset in the tagfile, field path, message.
+    std::vector<Finding> warnings;
 
     NavMesh mesh;
     std::optional<DirectedGraph> graph;

@@ -76,13 +76,6 @@ struct FieldRecord {
     std::vector<std::uint8_t> raw;  ///< Raw role: the tagged value bytes as read
 };
 
-/// Something the engine tolerates but a careful editor should know about.
-struct Warning {
-    std::uint64_t offset = 0;  ///< absolute byte offset in the file
-    std::string field;         ///< field path
-    std::string message;
-};
-
 struct Graph {
     Variant variant = Variant::Named;
     std::int32_t max_nodes = 100;  ///< nMaxNodes N: slot count and route-table side
@@ -96,7 +89,9 @@ struct Graph {
     bool route_header = true;
     /// Named only: the fields in file order. Empty = write the retail layout.
     std::vector<FieldRecord> layout;
-    std::vector<Warning> warnings;  ///< filled by the reader
+    /// Filled by the reader: what the engine tolerates but a careful editor should know about
+    /// (absolute offset, field path, message).
+    std::vector<Finding> warnings;
 
     /// Index of entry (from, to) in `routes`.
     std::size_t route_index(std::int32_t from, std::int32_t to) const {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <vector>
 
 #include "formats/igi/graph.h"
@@ -18,6 +19,9 @@ inline constexpr std::uint32_t kNamedMagic = 0xFFEEDDCCu;
 /// ids out of range or duplicated, links to missing nodes, a route table of the wrong size.
 /// @param data the file's bytes.
 Graph read_graph(Bytes data);
+
+/// read_graph() of the file at `path`; errors carry the path.
+Graph read_graph_file(const std::filesystem::path& path);
 
 /// How write_graph lays out a named-variant file.
 enum class Layout {

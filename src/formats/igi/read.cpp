@@ -10,6 +10,7 @@
 
 #include "formats/igi/fields.h"
 #include "formats/igi/graph_io.h"
+#include "io/shared_bytes.h"
 
 namespace navlab::igi {
 namespace {
@@ -109,7 +110,7 @@ private:
     };
 
     void warn(std::size_t at, std::string field, std::string message) {
-        g_.warnings.push_back({r_.absolute(at), std::move(field), std::move(message)});
+        g_.warnings.push_back(warning_at(r_.absolute(at), std::move(field), std::move(message)));
     }
 
     void read_record() {
@@ -366,11 +367,11 @@ Node read_positional_node(ByteReader& r, Graph& g, const Ids& ids) {
     if (peek_tag(r, "optional float or criteria") == kTagF32) node.extra = read_tagged_f32(r, "optional float");
     if (peek_tag(r, "material or criteria") == kTagI32) node.material = read_tagged_i32(r, "material");
     else
-        g.warnings.push_back({r.absolute(r.pos()), r.context(),
-                              "no material: the engine reuses the previous node's material (or garbage)"});
+        g.warnings.push_back(warning_at(r.absolute(r.pos()), r.context(),
+                                        "no material: the engine reuses the previous node's material (or garbage)"));
     node.criteria = read_tagged_string(r, "criteria");
     if (!is_finite(node.position))
-        g.warnings.push_back({r.absolute(id_at), r.context(), "non-finite position; routes cannot reach the node"});
+        g.warnings.push_back(warning_at(r.absolute(id_at), r.context(), "non-finite position; routes cannot reach the node"));
     node.list_a = read_pairs(r, "first pair list count");
     node.list_b = read_pairs(r, "second pair list count");
     return node;
@@ -409,7 +410,7 @@ Graph read_positional(Bytes data) {
     const std::uint64_t need = table_bytes(g.max_nodes);
     const std::size_t left = r.remaining();
     if (left == 0) {
-        g.warnings.push_back({r.absolute(r.pos()), "RouteTable", "no route table after the links"});
+        g.warnings.push_back(warning_at(r.absolute(r.pos()), "RouteTable", "no route table after the links"));
         return g;
     }
     const bool raw = left == need;
@@ -438,6 +439,14 @@ Graph read_graph(Bytes data) {
     if (data.size() < 4 && std::equal(data.begin(), data.end(), magic))
         throw Error(fmt::format("file of {} bytes ends inside the 4-byte magic", data.size()), data.size(), "magic");
     throw Error("not an IGI graph: neither the magic CC DD EE FF nor a positional header (first byte 05)", 0, "magic");
+}
+
+Graph read_graph_file(const std::filesystem::path& path) {
+    try {
+        return read_graph(SharedBytes::map_file(path));
+    } catch (Error& e) {
+        throw e.set_file(path.string());
+    }
 }
 
 }  // namespace navlab::igi
