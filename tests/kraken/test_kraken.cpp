@@ -280,8 +280,8 @@ TEST(Kraken, TruncationAlwaysFails) {
             EXPECT_THROW(kraken::decode({stream.data(), n}, out, 1), Error) << n;
         }
     }
-    auto path = test::sample("fromsoft/sekiro_m00_00_00_00.talkesdbnd.dcx");
-    if (!path) GTEST_SKIP() << "sample fromsoft/sekiro_m00_00_00_00.talkesdbnd.dcx not found: set NAVLAB_SAMPLES";
+    auto path = test::sample_or_report("fromsoft/sekiro_m00_00_00_00.talkesdbnd.dcx");
+    if (!path) return;
     const RawStream raw = split_dcx(read_file(*path));
     for (std::size_t n = 0; n < raw.stream.size(); n += 37) {
         Bytes out(raw.size);
@@ -292,7 +292,7 @@ TEST(Kraken, TruncationAlwaysFails) {
 TEST(Kraken, RandomCorruptionNeverCrashes) {
     std::vector<RawStream> inputs{{2000, from_hex(kT2)}, {2000, from_hex(kT3)}, {675, from_hex(kT4)}};
     for (const char* name : {"fromsoft/er_m10_00_00_00.emevd.dcx", "fromsoft/sekiro_spaar_item.msgbnd.dcx"})
-        if (auto path = test::sample(name)) inputs.push_back(split_dcx(read_file(*path)));
+        if (auto path = test::sample_or_report(name)) inputs.push_back(split_dcx(read_file(*path)));
     std::mt19937 rng(1234);
     int failures = 0, runs = 0;
     for (const RawStream& input : inputs) {
