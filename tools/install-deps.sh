@@ -8,9 +8,9 @@ packages=(
   libcli11-dev libfmt-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   librecast-dev
+  clang libclang-rt-14-dev
 )
-# clang + compiler-rt give the libFuzzer fuzz targets (optional: NAVLAB_FUZZ=1).
-if [ "${NAVLAB_FUZZ:-0}" = 1 ]; then packages+=(clang libclang-rt-14-dev); fi
+# clang + compiler-rt (libFuzzer, ASan, UBSan) build the fuzz targets that .ci/run runs.
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

@@ -2,6 +2,7 @@
 #include <filesystem>
 
 #include "cli/commands.h"
+#include "cli/output_guard.h"
 #include "io/error.h"
 
 namespace navlab::cli {
@@ -39,7 +40,10 @@ void add_export_commands(CLI::App& app) {
     cmd->add_option("-o,--output", req->output, "Output file")->required();
     cmd->add_option("-f,--format", req->format, "obj, json or graphml (default: from the output's extension)");
     cmd->add_option("--entry", req->entry, "Binder entry (name or index) or Far Cry 2 sector to export alone");
-    cmd->callback([req] {
+    auto force = std::make_shared<bool>(false);
+    cmd->add_flag("--force", *force, "Allow the output to be the input file itself (replaced atomically)");
+    cmd->callback([req, force] {
+        refuse_overwriting_input(req->input, req->output, *force);
         if (req->format.empty()) {
             std::string ext = std::filesystem::path(req->output).extension().string();
             req->format = ext.empty() ? "obj" : ext.substr(1);

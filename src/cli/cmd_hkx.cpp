@@ -8,6 +8,7 @@
 #include <set>
 
 #include "cli/commands.h"
+#include "cli/output_guard.h"
 #include "cli/progress.h"
 #include "container/binder_file.h"
 #include "havok/object.h"
@@ -298,6 +299,7 @@ void add_hkx_commands(CLI::App& app) {
     });
 
     static std::string rewrite_in, rewrite_out;
+    static bool force = false;
     auto* rewrite = hkx->add_subcommand("rewrite", "Read a tagfile and write it again with navlab's writer");
     rewrite->footer(
         "  Input: a tagfile; output: the same objects written by the round-trip writer (DATA layout, item\n"
@@ -306,7 +308,9 @@ void add_hkx_commands(CLI::App& app) {
     rewrite->add_option("input", rewrite_in, "Tagfile")->required();
     rewrite->add_option("output", rewrite_out, "Output tagfile")->required();
     rewrite->add_option("--entry", entry, "Binder entry (name or index)");
+    rewrite->add_flag("--force", force, "Allow the output to be the input file itself (replaced atomically)");
     rewrite->callback([] {
+        refuse_overwriting_input(rewrite_in, rewrite_out, force);
         auto loaded = load(rewrite_in, entry);
         std::vector<std::uint8_t> out;
         try {
