@@ -342,3 +342,24 @@ TEST(DcxBadInput, RandomCorruptionNeverCrashes) {
         }
     }
 }
+
+TEST(DcxBadInput, EdgeChunkOutsideTheStreamIsNamedAtItsRecord) {
+    // Found by RandomCorruptionNeverCrashes once it checked offsets: a corrupt EgdT chunk
+    // offset was reported at the offset it claimed (0x9E000080, far past the file), not at
+    // the record that holds it.
+    for (auto v : {dcx::Variant::Edge, dcx::Variant::DcpEdge}) {
+        SCOPED_TRACE(std::string(dcx::variant_name(v)));
+        auto file = dcx::compress(mixed_payload(2000), v);
+        const dcx::Header h = dcx::read_header(file);
+        // The first chunk record: after the EgdT header (0x24 in DCX at 0x4C; 0x20 in DCP after
+        // the stream and the 8-byte DCA chunk); its chunk-offset word follows a zero word.
+        const std::size_t egdt = v == dcx::Variant::Edge ? 0x4C : 0x30 + h.compressed_size + 8;
+        const std::size_t record = egdt + (v == dcx::Variant::Edge ? 0x24 : 0x20) + 4;
+        ASSERT_EQ(be32(file, egdt), 0x45676454u);  // "EgdT"
+        put_be32(file, record, 0x9E000000u);
+        const Error e = expect_error([&] { dcx::decompress(file); });
+        EXPECT_EQ(e.offset(), record) << e.what();
+        EXPECT_TRUE(e.message().starts_with("EDGE chunk 0 at 0x9E000000 + ")) << e.what();
+        EXPECT_NE(e.message().find("runs past the end of the compressed stream"), std::string::npos) << e.what();
+    }
+}
