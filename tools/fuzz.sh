@@ -4,7 +4,7 @@
 # (fuzz/support/seeds.h: never game files) and fuzzes the targets one after the other.
 #
 #   tools/fuzz.sh [TARGET|all] [SECONDS] [extra libFuzzer args...]
-#   tools/fuzz.sh all 25                    # CI: every target 25 s
+#   NAVLAB_FUZZ_PARALLEL=2 tools/fuzz.sh all 20   # CI: every target 20 s, two at a time
 #   tools/fuzz.sh fuzz_kraken 600 -jobs=1   # ten minutes of Kraken fuzzing
 #
 # Fails (exit 1) on any crash, leak, timeout (10 s per input) or out-of-memory (2 GiB RSS,
@@ -35,30 +35,48 @@ fi
 cmake --build "$build" --target "${targets[@]}" -j"${NAVLAB_FUZZ_BUILD_JOBS:-2}"
 
 export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-failed=()
-for target in "${targets[@]}"; do
-  seeds=$build/seeds/$target corpus=$build/corpus/$target findings=$build/findings/$target
-  log=$build/logs/$target.log
+
+# fuzz_one TARGET: seeds, then SECONDS of fuzzing; prints one summary line; fails on a finding.
+fuzz_one() {
+  local target=$1
+  local seeds=$build/seeds/$target corpus=$build/corpus/$target findings=$build/findings/$target
+  local log=$build/logs/$target.log status=0
   rm -rf "$seeds"
   mkdir -p "$corpus" "$findings" "$(dirname "$log")"
   NAVLAB_FUZZ_WRITE_SEEDS=$seeds "$build/fuzz/$target" >/dev/null
-  status=0
   (cd "$findings" && "$build/fuzz/$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
-    -malloc_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$findings/" "$@" "$corpus" "$seeds") \
+    -malloc_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$findings/" "${extra[@]}" "$corpus" "$seeds") \
     >"$log" 2>&1 || status=$?
+  local execs done_line cov corp
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   done_line=$(grep -E '^#[0-9]+[[:space:]]+(DONE|pulse|NEW|REDUCE|INITED)' "$log" | tail -1 || true)
   cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<<"$done_line")
   corp=$(sed -n 's/.* corp: \([0-9]*\/[0-9]*[a-zA-Z]*\).*/\1/p' <<<"$done_line")
   if [ $status -ne 0 ]; then
-    failed+=("$target")
     echo "navlab fuzz: $target FAILED (exit $status) after ${execs:-?} executions; log: $log" >&2
     grep -E 'ERROR: (AddressSanitizer|libFuzzer|LeakSanitizer)|runtime error|SUMMARY|Test unit written' "$log" | head -8 >&2 || true
-  else
-    echo "navlab fuzz: $target ok: ${execs:-?} executions in ${seconds} s, ${cov:-?} edges, corpus ${corp:-?}"
+    return 1
   fi
+  echo "navlab fuzz: $target ok: ${execs:-?} executions in ${seconds} s, ${cov:-?} edges, corpus ${corp:-?}"
+}
+
+# NAVLAB_FUZZ_PARALLEL targets at a time (libFuzzer uses one core each).
+extra=("$@")
+parallel=${NAVLAB_FUZZ_PARALLEL:-1}
+failed=0 running=0
+for target in "${targets[@]}"; do
+  if [ "$running" -ge "$parallel" ]; then
+    wait -n || failed=1
+    running=$((running - 1))
+  fi
+  fuzz_one "$target" &
+  running=$((running + 1))
 done
-if [ ${#failed[@]} -ne 0 ]; then
-  echo "navlab fuzz: findings in ${failed[*]} (reproducers in $build/findings/)" >&2
+while [ "$running" -gt 0 ]; do
+  wait -n || failed=1
+  running=$((running - 1))
+done
+if [ $failed -ne 0 ]; then
+  echo "navlab fuzz: findings (reproducers in $build/findings/, logs in $build/logs/)" >&2
   exit 1
 fi
