@@ -8,6 +8,8 @@ packages=(
   libcli11-dev libfmt-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   librecast-dev
+  libssl-dev
+  pybind11-dev python3-dev python3-numpy python3-pytest python3-networkx python3-setuptools python3-venv
   clang libclang-rt-14-dev
 )
 # clang + compiler-rt (libFuzzer, ASan, UBSan) build the fuzz targets that .ci/run runs.

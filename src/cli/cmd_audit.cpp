@@ -4,6 +4,7 @@
 
 #include <filesystem>
 
+#include "cli/audit_game_dir.h"
 #include "cli/commands.h"
 #include "cli/progress.h"
 #include "export/fromsoft_export.h"
@@ -24,6 +25,7 @@ struct AuditOptions {
     std::string json;
     unsigned threads = 0;
     std::size_t examples = 5;
+    GameDirOptions gameDir;  ///< --game-dir: binders streamed from a game install's archives
 };
 
 /// Audits every tagfile of one file (binder or loose .hkx). A file that does not open is one
@@ -50,7 +52,23 @@ std::vector<audit::TagfileAudit> audit_file(const std::filesystem::path& file, s
     return out;
 }
 
+/// Merges, prints and (with --json) writes the report; a failed INVARIANT sets exit status 1.
+void report_audit(std::vector<audit::TagfileAudit> results, std::vector<std::string> inputs, const AuditOptions& o) {
+    audit::AuditReport report = audit::merge_audit(results, std::move(inputs), o.examples);
+    fmt::print("{}", audit::format_audit_text(report));
+    if (!o.json.empty()) write_file_atomic(o.json, audit::audit_json(report).dump(2) + "\n");
+    if (audit::audit_failed(report)) set_exit(kFailed);
+}
+
 void run_audit(const AuditOptions& o) {
+    // A game install given as a path (a Game/ folder with .bhd files) is read from its archives.
+    if (!o.gameDir.dir.empty() || (o.paths.size() == 1 && archive::is_game_dir(o.paths[0]))) {
+        GameDirOptions source = o.gameDir;
+        if (source.dir.empty()) source.dir = o.paths[0];
+        source.threads = o.threads;
+        report_audit(audit_game_dir(source, o.examples), {source.dir}, o);
+        return;
+    }
     std::vector<std::filesystem::path> files;
     for (const auto& p : o.paths) {
         auto found = fromsoft::find_nav_files(p);
@@ -65,10 +83,7 @@ void run_audit(const AuditOptions& o) {
     std::vector<audit::TagfileAudit> results;
     for (auto& v : per_file)
         for (auto& r : v) results.push_back(std::move(r));
-    audit::AuditReport report = audit::merge_audit(results, o.paths, o.examples);
-    fmt::print("{}", audit::format_audit_text(report));
-    if (!o.json.empty()) write_file_atomic(o.json, audit::audit_json(report).dump(2) + "\n");
-    if (audit::audit_failed(report)) set_exit(kFailed);
+    report_audit(std::move(results), o.paths, o);
 }
 
 }  // namespace
@@ -82,12 +97,24 @@ void add_audit_commands(CLI::App& app) {
         "  cases checked, exceptions and the first exceptions (binder, entry, index). Exit status 1 when\n"
         "  a rule the page states as holding everywhere (INVARIANT) fails; statistics are only reported.\n"
         "  The output is identical whatever --threads is.\n"
-        "Example: navlab audit Game/map/m10_00_00_00 --json audit.json");
-    cmd->add_option("paths", o->paths, "Binders, tagfiles or directories")->required();
+        "  --game-dir GAME_DIR (or a Game/ folder with .bhd files as the one path) reads the binders from a\n"
+        "  Sekiro / Elden Ring install's archives instead; nothing is written (docs/archives.md).\n"
+        "Example: navlab audit Game/map/m10_00_00_00 --json audit.json\n"
+        "         navlab audit --game-dir ~/ELDEN\\ RING/Game --json audit.json");
+    auto* paths = cmd->add_option("paths", o->paths, "Binders, tagfiles or directories");
+    auto* gameDir = cmd->add_option("--game-dir", o->gameDir.dir,
+                                    "A Sekiro / Elden Ring install's Game/ folder: audit its navmesh binders straight "
+                                    "from the .bhd/.bdt archives (docs/archives.md)");
+    add_game_dir_options(cmd, o->gameDir);
+    paths->excludes(gameDir);
     cmd->add_option("--json", o->json, "Also write the report as JSON (format navlab-audit/1) to FILE");
     cmd->add_option("--threads", o->threads, "Worker threads (0 = one per core)");
     cmd->add_option("--examples", o->examples, "First exceptions printed per rule (default 5)");
-    cmd->callback([o] { run_audit(*o); });
+    cmd->callback([o] {
+        if (o->paths.empty() && o->gameDir.dir.empty())
+            throw CLI::ValidationError("paths", "give binders, tagfiles or directories, or --game-dir GAME_DIR");
+        run_audit(*o);
+    });
 }
 
 int export_fromsoft(const ExportRequest& request) {

@@ -18,6 +18,7 @@ void add_container_commands(CLI::App& app);  // ls, unpack, pack, dcx
 void add_kraken_commands(CLI::App& app);     // kraken decode
 void add_hkx_commands(CLI::App& app);        // hkx check|types|dump|rewrite
 void add_audit_commands(CLI::App& app);      // audit
+void add_archive_commands(CLI::App& app);    // archive ls|extract (game installs)
 void add_synth_commands(CLI::App& app);      // synth
 void add_igi_commands(CLI::App& app);        // igi check|routes|rewrite|dump
 void add_fc2_commands(CLI::App& app);        // fc2 info|check|rewrite

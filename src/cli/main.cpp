@@ -35,6 +35,7 @@ int main(int argc, char** argv) {
     add_kraken_commands(app);
     add_hkx_commands(app);
     add_audit_commands(app);
+    add_archive_commands(app);
     add_synth_commands(app);
     add_export_commands(app);
     add_igi_commands(app);

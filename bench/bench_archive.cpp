@@ -1,0 +1,188 @@
+// Issue 18's benchmark: a synthetic corpus packed into a test install (BHD5/BDT archives made
+// with navlab's writer and an RSA key made here, AES ranges on half the binders, nameless
+// filler entries so the .bhd files have a realistic size), then
+//   list:  open the install (RSA-decrypt every .bhd, parse, index) + the candidate search,
+//          against the same install with plaintext .bhd files (the RSA share of listing);
+//   audit: every navmesh binder audited straight from the archives, against the audit of the
+//          same binders as files on disk (aim: install / folder <= 1).
+//
+//   bench_archive [--preset small|sekiro|eldenring] [--seed N] [--dir DIR] [--filler N] [--threads N]
+//
+// DIR (default /tmp/navlab-bench-<preset>-<seed>) holds the corpus (made when missing, shared
+// with bench_corpus); the installs go to DIR-install and DIR-install-plain and are reused.
+#include <fmt/format.h>
+#include <sys/resource.h>
+
+#include <chrono>
+#include <random>
+#include <string>
+
+#include "audit/audit_rules.h"
+#include "container/archive/archive_writer.h"
+#include "container/archive/bhd_rsa.h"
+#include "container/archive/navmesh_search.h"
+#include "synth/audit_corpus.h"  // tests/synth
+#include "synth/write.h"
+
+using namespace navlab;
+namespace fs = std::filesystem;
+
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+double cpu_seconds() {
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+           static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+}
+
+std::vector<fs::path> binders_in(const fs::path& dir) {
+    std::vector<fs::path> files;
+    if (!fs::exists(dir)) return files;
+    for (const auto& e : fs::recursive_directory_iterator(dir))
+        if (e.is_regular_file() && e.path().string().ends_with(".nvmhktbnd.dcx")) files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+/// Packs the corpus's binders of `game` into one archive (Data2 / Data5) with their .msb and
+/// .nva siblings and `filler` nameless entries, in DIR/Game, keys in DIR/keys.
+void pack(const std::vector<fs::path>& files, archive::Game game, const fs::path& dir, std::size_t filler,
+          const archive::RsaKey* key) {
+    std::vector<archive::NewArchiveFile> entries;
+    std::size_t n = 0;
+    for (const fs::path& f : files) {
+        const bool sekiro = f.parent_path().parent_path().filename() == "map";
+        if (sekiro != (game == archive::Game::Sekiro)) continue;
+        const std::string id = f.stem().stem().string();
+        entries.push_back({archive::navmesh_binder_path(game, id), {}, read_file(f), n++ % 2 == 0, true});
+        entries.push_back({archive::msb_path(id), {}, std::vector<std::uint8_t>(4000, 1), false, false});
+        entries.push_back({archive::navmesh_nva_path(game, id), {}, std::vector<std::uint8_t>(900, 2), false, false});
+    }
+    if (n == 0) return;
+    std::mt19937_64 rng(5);
+    for (std::size_t i = 0; i < filler; ++i)
+        entries.push_back({{}, rng(), std::vector<std::uint8_t>(16 + rng() % 64, 3), i % 4 == 0, i % 2 == 0});
+    archive::write_test_install(dir / "Game", dir / "keys", game,
+                                {{game == archive::Game::Sekiro ? "Data5" : "Data2", std::move(entries)}}, key,
+                                key ? std::vector<std::string>{} : std::vector<std::string>{"Data5", "Data2"});
+}
+
+struct Listed {
+    double wall = 0, cpu = 0;
+    std::size_t binders = 0, entries = 0;
+    std::uint64_t bhdBytes = 0;
+};
+
+Listed list(const fs::path& dir, archive::Game game, unsigned threads) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const double c0 = cpu_seconds();
+    archive::OpenOptions o;
+    o.game = game;
+    o.keysDir = dir / "keys";
+    o.threads = threads;
+    const archive::GameInstall install = archive::GameInstall::open(dir / "Game", o);
+    Listed l;
+    l.binders = archive::find_navmesh_binders(install).size();
+    l.wall = seconds_since(t0);
+    l.cpu = cpu_seconds() - c0;
+    l.entries = install.entry_count();
+    for (const auto& a : install.archives()) l.bhdBytes += a.bhdBytes;
+    return l;
+}
+
+/// The audit straight from the archives: each binder read from its .bdt (AES ranges
+/// decrypted), decompressed and audited, merged in map-id order as `navlab audit --game-dir`.
+audit::AuditReport audit_install(const archive::GameInstall& install, const fs::path& dir, unsigned threads) {
+    const auto binders = archive::find_navmesh_binders(install);
+    std::vector<std::vector<audit::TagfileAudit>> per(binders.size());
+    parallel_for(binders.size(), threads, [&](std::size_t i) {
+        const dcx::Decoded d = dcx::decompress(install.read(binders[i].ref));
+        const bnd4::Binder b = bnd4::read(d.payload);
+        for (std::size_t e = 0; e < b.entries.size(); ++e)
+            per[i].push_back(audit::audit_tagfile(
+                audit::load_audit_tagfile(b.entries[e].data(), binders[i].path, b.entries[e].name, e), 5));
+    });
+    std::vector<audit::TagfileAudit> all;
+    for (auto& v : per)
+        for (auto& r : v) all.push_back(std::move(r));
+    return audit::merge_audit(all, {dir.string()}, 5);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::string preset = "sekiro", dir;
+    std::uint64_t seed = 1;
+    std::size_t filler = 20000;
+    unsigned threads = 0;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        const std::string a = argv[i], v = argv[i + 1];
+        if (a == "--preset") preset = v;
+        else if (a == "--seed") seed = std::stoull(v);
+        else if (a == "--dir") dir = v;
+        else if (a == "--filler") filler = std::stoull(v);
+        else if (a == "--threads") threads = static_cast<unsigned>(std::stoul(v));
+        else {
+            fmt::print(stderr, "usage: bench_archive [--preset P] [--seed N] [--dir DIR] [--filler N] [--threads N]\n");
+            return 2;
+        }
+    }
+    if (dir.empty()) dir = fmt::format("/tmp/navlab-bench-{}-{}", preset, seed);
+    auto files = binders_in(dir);
+    if (files.empty()) {
+        synth::CorpusOptions o;
+        o.preset = synth::parse_preset(preset);
+        o.seed = seed;
+        o.out = dir;
+        o.threads = threads;
+        synth::generate_corpus(o);
+        files = binders_in(dir);
+    }
+    const archive::Game game = preset == "sekiro" ? archive::Game::Sekiro : archive::Game::EldenRing;
+    const fs::path encrypted = dir + "-install", plain = dir + "-install-plain";
+    if (!fs::exists(encrypted / "Game")) {
+        const auto t0 = std::chrono::steady_clock::now();
+        const archive::RsaKey key = archive::RsaKey::generate(2048, 0xFFFFFFFFu);  // ER Data2's exponent
+        pack(files, game, encrypted, filler, &key);
+        pack(files, game, plain, filler, nullptr);
+        fmt::print("pack       {:>8.1f} s   (RSA private-key encryption of the .bhd, done once)\n", seconds_since(t0));
+    }
+
+    const Listed l = list(encrypted, game, threads);
+    const Listed p = list(plain, game, threads);
+    fmt::print("list       wall {:>6.3f} s  cpu {:>6.3f} s  {} entries, {:.2f} MB of .bhd ({} RSA blocks, {:.0f} "
+               "blocks/cpu-s), {} binders found\n",
+               l.wall, l.cpu, l.entries, l.bhdBytes / 1e6, l.bhdBytes / archive::kRsaCipherBlock,
+               (l.bhdBytes / archive::kRsaCipherBlock) / std::max(1e-9, l.cpu - p.cpu), l.binders);
+    fmt::print("list plain wall {:>6.3f} s  cpu {:>6.3f} s  (same install, plaintext .bhd: no RSA)\n", p.wall, p.cpu);
+    fmt::print("list / list plain: cpu {:.1f}, wall {:.1f}\n", l.cpu / p.cpu, l.wall / p.wall);
+
+    auto t0 = std::chrono::steady_clock::now();
+    double c0 = cpu_seconds();
+    const auto folder = synth::checks::audit_binders(files, threads);
+    const double folderWall = seconds_since(t0), folderCpu = cpu_seconds() - c0;
+    t0 = std::chrono::steady_clock::now();
+    c0 = cpu_seconds();
+    archive::OpenOptions o;
+    o.game = game;
+    o.keysDir = encrypted / "keys";
+    o.threads = threads;
+    const archive::GameInstall install = archive::GameInstall::open(encrypted / "Game", o);
+    const double openWall = seconds_since(t0), openCpu = cpu_seconds() - c0;
+    const auto installed = audit_install(install, encrypted, threads);
+    const double installWall = seconds_since(t0) - openWall, installCpu = cpu_seconds() - c0 - openCpu;
+    const auto& s = installed.summary;
+    fmt::print("audit folder  wall {:>7.2f} s  cpu {:>7.2f} s  ({} binders on disk)\n", folderWall, folderCpu,
+               files.size());
+    fmt::print("audit install wall {:>7.2f} s  cpu {:>7.2f} s  ({} tagfiles from the archives) + opening the "
+               "install wall {:.2f} s cpu {:.2f} s\n",
+               installWall, installCpu, s.sekiro.tagfiles + s.elden_ring.tagfiles, openWall, openCpu);
+    fmt::print("audit install / folder: cpu {:.2f}, wall {:.2f} (aim: at most 1); with the opening cpu {:.2f}\n",
+               installCpu / folderCpu, installWall / folderWall, (installCpu + openCpu) / folderCpu);
+    return 0;
+}

@@ -1,0 +1,80 @@
+# Type stubs for editors: the public API of navlab (see docs/python.md).
+from os import PathLike
+from typing import Any, Optional, Union, overload
+
+import numpy as np
+import numpy.typing as npt
+
+_Path = Union[str, PathLike[str]]
+
+class FormatError(ValueError):
+    """Malformed input: `file`, byte `offset` (None when unknown), `field` path, `message`."""
+    file: str
+    offset: Optional[int]
+    field: str
+    message: str
+
+class ClusterGraph:
+    """Sekiro's hkaiDirectedGraphExplicitCost (views over the mesh's memory)."""
+    @property
+    def positions(self) -> npt.NDArray[np.float32]: ...  # N×4, metres
+    @property
+    def nodes(self) -> np.ndarray: ...  # structured: startEdgeIndex, numEdges
+    @property
+    def edges(self) -> np.ndarray: ...  # structured: cost (hkHalf16 bits), flags, target
+
+class Mesh:
+    """One navmesh tagfile. Arrays are views (no copy) that keep the mesh alive."""
+    name: str
+    editable: bool
+    @property
+    def sdk_version(self) -> int: ...
+    @property
+    def game(self) -> str: ...  # 'sekiro' | 'eldenring' | 'other'
+    @property
+    def variants(self) -> list[tuple[str, str]]: ...
+    @property
+    def vertices(self) -> npt.NDArray[np.float32]: ...  # N×4 (x, y, z, w), metres, y up
+    @property
+    def faces(self) -> np.ndarray: ...  # structured, the page's Face fields
+    @property
+    def edges(self) -> np.ndarray: ...  # structured, the page's Edge fields
+    @property
+    def face_data(self) -> npt.NDArray[np.int32]: ...  # faces × faceDataStriding
+    @property
+    def edge_data(self) -> npt.NDArray[np.int32]: ...  # edges × edgeDataStriding
+    @property
+    def aabb(self) -> npt.NDArray[np.float32]: ...  # 2×4 (min, max), a copy
+    @property
+    def tree_nodes(self) -> Optional[np.ndarray]: ...  # Elden Ring 6-byte nodes
+    def tree_leaves(self) -> Optional[tuple[npt.NDArray[np.uint32], npt.NDArray[np.float64]]]: ...
+    @property
+    def cluster_graph(self) -> Optional[ClusterGraph]: ...
+    def triangulate(self) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]: ...
+    def face_centres(self) -> npt.NDArray[np.float64]: ...  # F×3, metres
+    def to_networkx(self) -> Any: ...  # networkx.DiGraph
+    def save(self, path: _Path) -> None: ...
+
+class File:
+    """An opened binder, DCX, tagfile or IGI graph."""
+    @property
+    def path(self) -> str: ...
+    @property
+    def kind(self) -> str: ...  # 'binder' | 'tagfile' | 'igi'
+    @property
+    def members(self) -> list[str]: ...
+    def __len__(self) -> int: ...
+    @overload
+    def mesh(self, index: int) -> Mesh: ...
+    @overload
+    def mesh(self, name: str) -> Mesh: ...
+    def member_bytes(self, index: int) -> bytes: ...
+    @property
+    def graph(self) -> dict[str, Any]: ...
+    def check_routes(self) -> dict[str, Any]: ...
+    def save(self, path: _Path) -> None: ...
+
+def open(path: _Path, edit: bool = False) -> File: ...
+def audit(paths: list[_Path], threads: int = 0, examples: int = 5) -> dict[str, Any]: ...
+def decompress(path: _Path) -> bytes: ...
+def kraken_decode(data: bytes, size: int) -> bytes: ...

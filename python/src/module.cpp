@@ -1,0 +1,420 @@
+// The `navlab` Python module (pybind11): FromSoftware binders and tagfiles, IGI graphs, the
+// audit and the codecs, with numpy views over navlab's own memory.
+//
+// Ownership: a Mesh holds its model through a shared_ptr; every array it hands out is a view
+// whose numpy base is the Mesh, so the view keeps the model alive on its own. A File caches
+// the Mesh of each member it was asked for, so edits through views persist until File.save.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+#include <pybind11/stl/filesystem.h>
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "audit_paths.h"
+#include "codec/dcx.h"
+#include "codec/kraken/kraken.h"
+#include "container/binder_file.h"
+#include "container/bnd4.h"
+#include "export/fromsoft_export.h"
+#include "formats/fromsoft/aabb_tree6.h"
+#include "formats/fromsoft/nav_tagfile.h"
+#include "formats/igi/graph.h"
+#include "formats/igi/graph_io.h"
+#include "formats/igi/routes.h"
+#include "io/error.h"
+#include "io/file.h"
+#include "mesh_arrays.h"
+
+namespace navlab::python {
+namespace {
+
+namespace fs = std::filesystem;
+using fromsoft::NavTagfile;
+
+/// One navmesh tagfile's model, shared by every view made from it.
+struct Mesh {
+    std::shared_ptr<NavTagfile> model;
+    std::string name;
+    bool editable = false;
+};
+
+/// The Sekiro cluster graph of a mesh (hkaiDirectedGraphExplicitCost).
+struct ClusterGraph {
+    std::shared_ptr<NavTagfile> model;
+    bool editable = false;
+};
+
+std::string game_name(std::uint32_t sdk) {
+    if (sdk == fromsoft::kSdkSekiro) return "sekiro";
+    if (sdk == fromsoft::kSdkEldenRing) return "eldenring";
+    return "other";
+}
+
+bool is_tagfile_name(const std::string& name) {
+    return name.size() >= 4 && fs::path(name).extension().string().size() == 4 &&
+           (fs::path(name).extension() == ".hkx" || fs::path(name).extension() == ".HKX");
+}
+
+/// An opened FromSoftware file (binder, DCX or loose tagfile) or IGI graph.
+class File {
+public:
+    File(const fs::path& path, bool editable) : path_(path), editable_(editable) {
+        std::string ext = path.extension().string();
+        if (ext == ".dat" || ext == ".DAT") {
+            graph_ = igi::read_graph(read_file(path));
+            return;
+        }
+        binder_ = std::make_unique<container::BinderFile>(container::BinderFile::open(path));
+        meshes_.resize(binder_->entries().size());
+    }
+
+    std::string kind() const {
+        if (graph_) return "igi";
+        return binder_->is_binder ? "binder" : "tagfile";
+    }
+
+    std::vector<std::string> members() const {
+        std::vector<std::string> out;
+        if (binder_)
+            for (const auto& e : binder_->entries()) out.push_back(e.name);
+        return out;
+    }
+
+    /// The member at `index`, read on first use and cached.
+    std::shared_ptr<Mesh> mesh(std::size_t index) {
+        require_fromsoft();
+        if (index >= meshes_.size())
+            throw py::index_error("member " + std::to_string(index) + " out of range (" +
+                                  std::to_string(meshes_.size()) + " members)");
+        if (!meshes_[index]) {
+            const container::Entry& e = binder_->entries()[index];
+            if (binder_->is_binder && !is_tagfile_name(e.name))
+                throw py::value_error("member " + std::to_string(index) + " (" + e.name + ") is not a .hkx tagfile");
+            auto model = std::make_shared<NavTagfile>(read_member(e));
+            meshes_[index] = std::make_shared<Mesh>(Mesh{std::move(model), e.name, editable_});
+        }
+        return meshes_[index];
+    }
+
+    std::shared_ptr<Mesh> mesh_named(const std::string& name_or_index) {
+        require_fromsoft();
+        return mesh(binder_->find_entry(name_or_index).index);
+    }
+
+    py::bytes member_bytes(std::size_t index) const {
+        require_fromsoft();
+        if (index >= binder_->entries().size()) throw py::index_error("member out of range");
+        auto d = binder_->entries()[index].data;
+        return py::bytes(reinterpret_cast<const char*>(d.data()), d.size());
+    }
+
+    /// Writes the file back: members whose model differs from their stored bytes are
+    /// rewritten through the tagfile writer; every other member keeps its bytes; the binder
+    /// and DCX headers keep their constants.
+    void save(const fs::path& out) {
+        require_fromsoft();
+        if (!editable_) throw py::value_error("opened read-only: use navlab.open(path, edit=True) to save");
+        std::vector<std::vector<std::uint8_t>> rewritten(meshes_.size());
+        for (std::size_t i = 0; i < meshes_.size(); ++i) {
+            if (!meshes_[i]) continue;
+            const NavTagfile original = read_member(binder_->entries()[i]);
+            if (!fromsoft::same_model(original, *meshes_[i]->model))
+                rewritten[i] = fromsoft::write_nav_tagfile(*meshes_[i]->model);
+        }
+        std::vector<std::uint8_t> payload;
+        if (binder_->is_binder) {
+            bnd4::Binder b = binder_->binder();
+            for (std::size_t i = 0; i < rewritten.size(); ++i)
+                if (!rewritten[i].empty()) b.entries[i].set_data(std::move(rewritten[i]));
+            payload = bnd4::write(b);
+        } else {
+            auto d = binder_->entries()[0].data;
+            payload = rewritten[0].empty() ? std::vector<std::uint8_t>(d.begin(), d.end()) : std::move(rewritten[0]);
+        }
+        if (binder_->dcx) payload = dcx::compress(payload, binder_->dcx->variant, &*binder_->dcx);
+        write_file_atomic(out, payload);
+    }
+
+    const igi::Graph& graph() const {
+        if (!graph_) throw py::value_error(path_.string() + " is not an IGI graph");
+        return *graph_;
+    }
+
+    const fs::path& path() const { return path_; }
+    std::size_t size() const { return binder_ ? binder_->entries().size() : 0; }
+
+private:
+    void require_fromsoft() const {
+        if (!binder_) throw py::value_error(path_.string() + " is an IGI graph: use .graph");
+    }
+    NavTagfile read_member(const container::Entry& e) const {
+        try {
+            return fromsoft::read_nav_tagfile(e.data);
+        } catch (Error& err) {
+            if (binder_->is_binder) err.in("BND4 entry " + std::to_string(e.index) + " (" + e.name + ")");
+            err.set_file(path_.string());
+            throw;
+        }
+    }
+
+    fs::path path_;
+    bool editable_ = false;
+    std::unique_ptr<container::BinderFile> binder_;
+    std::vector<std::shared_ptr<Mesh>> meshes_;
+    std::optional<igi::Graph> graph_;
+};
+
+/// The audit's ear-clipped triangles of every face: (T×3 vertex indices, T face indices).
+py::tuple triangulate(const Mesh& m) {
+    std::vector<std::int32_t> corners, faces;
+    const auto& mesh = m.model->mesh;
+    for (std::size_t f = 0; f < mesh.faces.size(); ++f)
+        for (const auto& t : exporter::face_triangles(mesh, f)) {
+            corners.insert(corners.end(), t.begin(), t.end());
+            faces.push_back(static_cast<std::int32_t>(f));
+        }
+    py::array_t<std::int32_t> tri({static_cast<py::ssize_t>(faces.size()), py::ssize_t{3}});
+    std::copy(corners.begin(), corners.end(), tri.mutable_data());
+    py::array_t<std::int32_t> owner(static_cast<py::ssize_t>(faces.size()));
+    std::copy(faces.begin(), faces.end(), owner.mutable_data());
+    return py::make_tuple(tri, owner);
+}
+
+/// The decoded Elden Ring AABB tree: (leaf face indices, leaf boxes L×2×3 float64), or None.
+py::object tree_leaves(const Mesh& m) {
+    if (!m.model->mediator) return py::none();
+    const auto& med = *m.model->mediator;
+    fromsoft::DecodedAabbTree tree = fromsoft::decode_aabb_tree6(med.nodes, med.domain);
+    if (!tree.valid)
+        throw Error("AABB tree does not decode: " + tree.problem, kNoOffset,
+                    "hkcdStaticAabbTree node " + std::to_string(tree.problemNode));
+    py::array_t<std::uint32_t> faces(static_cast<py::ssize_t>(tree.leaves.size()));
+    py::array_t<double> boxes({static_cast<py::ssize_t>(tree.leaves.size()), py::ssize_t{2}, py::ssize_t{3}});
+    auto f = faces.mutable_unchecked<1>();
+    auto b = boxes.mutable_unchecked<3>();
+    for (std::size_t i = 0; i < tree.leaves.size(); ++i) {
+        const auto idx = static_cast<py::ssize_t>(i);
+        f(idx) = tree.leaves[i].face;
+        const fromsoft::Box3& box = tree.boxes[tree.leaves[i].node];
+        for (py::ssize_t k = 0; k < 3; ++k) b(idx, 0, k) = box.min[k], b(idx, 1, k) = box.max[k];
+    }
+    return py::make_tuple(faces, boxes);
+}
+
+py::array float32_rows(std::vector<fromsoft::Vec4>& v, py::handle owner, bool writable) {
+    return vector_view(v, py::dtype::of<float>(), 4, owner, writable);
+}
+
+py::dict igi_graph_dict(const igi::Graph& g) {
+    const auto n = static_cast<py::ssize_t>(g.nodes.size());
+    py::array_t<std::int32_t> ids(n);
+    py::array_t<float> positions({n, py::ssize_t{3}});
+    py::array_t<float> radius(n);
+    for (py::ssize_t i = 0; i < n; ++i) {
+        const igi::Node& node = g.nodes[static_cast<std::size_t>(i)];
+        ids.mutable_at(i) = node.id;
+        positions.mutable_at(i, 0) = node.position.x;
+        positions.mutable_at(i, 1) = node.position.y;
+        positions.mutable_at(i, 2) = node.position.z;
+        radius.mutable_at(i) = node.radius;
+    }
+    py::array_t<std::int32_t> links({static_cast<py::ssize_t>(g.links.size()), py::ssize_t{3}});
+    for (std::size_t i = 0; i < g.links.size(); ++i) {
+        const auto r = static_cast<py::ssize_t>(i);
+        links.mutable_at(r, 0) = g.links[i].id1;
+        links.mutable_at(r, 1) = g.links[i].id2;
+        links.mutable_at(r, 2) = g.links[i].type;
+    }
+    const py::ssize_t side = g.routes.empty() ? 0 : g.max_nodes;
+    py::array_t<std::int32_t> next({side, side});
+    py::array_t<float> cost({side, side});
+    // routes[from + to·N]: row = to, column = from; transposed so next[from, to] reads naturally.
+    for (py::ssize_t from = 0; from < side; ++from)
+        for (py::ssize_t to = 0; to < side; ++to) {
+            const auto& e = g.routes[g.route_index(static_cast<std::int32_t>(from), static_cast<std::int32_t>(to))];
+            next.mutable_at(from, to) = e.next;
+            cost.mutable_at(from, to) = e.cost;
+        }
+    py::dict d;
+    d["variant"] = g.variant == igi::Variant::Named ? "named" : "positional";
+    d["max_nodes"] = g.max_nodes;
+    d["node_ids"] = ids;
+    d["positions"] = positions;
+    d["radius"] = radius;
+    d["links"] = links;
+    d["route_next"] = next;
+    d["route_cost"] = cost;
+    return d;
+}
+
+}  // namespace
+
+void bind_all(py::module_& m) {
+    static py::exception<Error> format_error(m, "FormatError", PyExc_ValueError);
+    py::register_exception_translator([](std::exception_ptr p) {
+        try {
+            if (p) std::rethrow_exception(p);
+        } catch (const Error& e) {
+            py::object exc = py::handle(format_error.ptr())(e.what());
+            exc.attr("file") = e.file();
+            exc.attr("offset") = e.offset() == kNoOffset ? py::object(py::none()) : py::int_(e.offset());
+            exc.attr("field") = e.field();
+            exc.attr("message") = e.message();
+            PyErr_SetObject(format_error.ptr(), exc.ptr());
+        }
+    });
+
+    py::class_<Mesh, std::shared_ptr<Mesh>>(m, "Mesh", "One navmesh tagfile (hkaiNavMesh and its companions).")
+        .def_readonly("name", &Mesh::name, "Member name (binder) or file name.")
+        .def_readonly("editable", &Mesh::editable, "Whether the arrays are writable views.")
+        .def_property_readonly("sdk_version", [](const Mesh& s) { return s.model->sdkVersion; },
+                               "SDKV as a number: 20160200 (Sekiro) or 20180100 (Elden Ring).")
+        .def_property_readonly("game", [](const Mesh& s) { return game_name(s.model->sdkVersion); },
+                               "'sekiro', 'eldenring' or 'other', from the SDK version.")
+        .def_property_readonly("variants", [](const Mesh& s) {
+            py::list out;
+            for (const auto& v : s.model->variants) out.append(py::make_tuple(v.name, v.className));
+            return out;
+        }, "Root variants (name, class) in file order.")
+        .def_property_readonly("vertices", [](py::object self) {
+            auto& s = self.cast<Mesh&>();
+            return float32_rows(s.model->mesh.vertices, self, s.editable);
+        }, "Vertices, N×4 float32 (x, y, z, w) in metres; y is up. A view: no copy.")
+        .def_property_readonly("faces", [](py::object self) {
+            auto& s = self.cast<Mesh&>();
+            return vector_view(s.model->mesh.faces, face_dtype(), 0, self, s.editable);
+        }, "Faces, structured (startEdgeIndex, startUserEdgeIndex, numEdges, numUserEdges, clusterIndex, padding).")
+        .def_property_readonly("edges", [](py::object self) {
+            auto& s = self.cast<Mesh&>();
+            return vector_view(s.model->mesh.edges, edge_dtype(), 0, self, s.editable);
+        }, "Edges, structured (a, b, oppositeEdge, oppositeFace, flags, paddingByte, userEdgeCost): regular edges in face order, then user edges.")
+        .def_property_readonly("face_data", [](py::object self) {
+            auto& s = self.cast<Mesh&>();
+            const auto stride = std::max<std::int32_t>(s.model->mesh.faceDataStriding, 1);
+            return vector_view(s.model->mesh.faceData, py::dtype::of<std::int32_t>(), stride, self, s.editable);
+        }, "faceData words, faces × faceDataStriding int32.")
+        .def_property_readonly("edge_data", [](py::object self) {
+            auto& s = self.cast<Mesh&>();
+            const auto stride = std::max<std::int32_t>(s.model->mesh.edgeDataStriding, 1);
+            return vector_view(s.model->mesh.edgeData, py::dtype::of<std::int32_t>(), stride, self, s.editable);
+        }, "edgeData words, edges × edgeDataStriding int32.")
+        .def_property_readonly("aabb", [](const Mesh& s) {
+            const auto& a = s.model->mesh.aabb;
+            py::array_t<float> out({2, 4});
+            const float v[8] = {a.min.x, a.min.y, a.min.z, a.min.w, a.max.x, a.max.y, a.max.z, a.max.w};
+            std::copy(v, v + 8, out.mutable_data());
+            return out;
+        }, "The mesh's stored hkAabb as 2×4 float32 (min, max; w holds the margin). A copy.")
+        .def_property_readonly("tree_nodes", [](py::object self) -> py::object {
+            auto& s = self.cast<Mesh&>();
+            if (!s.model->mediator) return py::none();
+            return vector_view(s.model->mediator->nodes, tree_node_dtype(), 0, self, s.editable);
+        }, "Elden Ring: the 6-byte AABB-tree nodes in pre-order (xyz, hiData, loData); None otherwise.")
+        .def("tree_leaves", &tree_leaves,
+             "Elden Ring: the decoded tree as (leaf face indices, boxes L×2×3 float64 min/max); None without a tree.")
+        .def_property_readonly("cluster_graph", [](const Mesh& s) -> py::object {
+            if (!s.model->graph) return py::none();
+            return py::cast(std::make_shared<ClusterGraph>(ClusterGraph{s.model, s.editable}));
+        }, "Sekiro: the cluster graph (hkaiDirectedGraphExplicitCost); None otherwise.")
+        .def("triangulate", &triangulate,
+             "The page's ear-clipped triangles: (T×3 int32 vertex indices, T int32 face index per triangle).")
+        .def("save", [](const Mesh& s, const fs::path& out) {
+            write_file_atomic(out, fromsoft::write_nav_tagfile(*s.model));
+        }, py::arg("path"), "Writes this mesh as a new tagfile (atomic; strict writer checks apply).");
+
+    py::class_<ClusterGraph, std::shared_ptr<ClusterGraph>>(m, "ClusterGraph", "Sekiro's cluster graph.")
+        .def_property_readonly("positions", [](py::object self) {
+            auto& g = self.cast<ClusterGraph&>();
+            return float32_rows(g.model->graph->positions, self, g.editable);
+        }, "Node positions, N×4 float32 (metres).")
+        .def_property_readonly("nodes", [](py::object self) {
+            auto& g = self.cast<ClusterGraph&>();
+            return vector_view(g.model->graph->nodes, graph_node_dtype(), 0, self, g.editable);
+        }, "Nodes, structured (startEdgeIndex, numEdges).")
+        .def_property_readonly("edges", [](py::object self) {
+            auto& g = self.cast<ClusterGraph&>();
+            return vector_view(g.model->graph->edges, graph_edge_dtype(), 0, self, g.editable);
+        }, "Edges, structured (cost as hkHalf16 bits, flags, target node).");
+
+    py::class_<File>(m, "File", "An opened binder, tagfile or IGI graph (navlab.open).")
+        .def_property_readonly("path", &File::path)
+        .def_property_readonly("kind", &File::kind, "'binder', 'tagfile' or 'igi'.")
+        .def_property_readonly("members", &File::members, "Member names (a loose tagfile has one).")
+        .def("__len__", &File::size)
+        .def("mesh", &File::mesh, py::arg("index"), "The navmesh of member `index` (cached: the same object each call).")
+        .def("mesh", &File::mesh_named, py::arg("name"), "The navmesh of the member named `name` (full name, file name or index text).")
+        .def("member_bytes", &File::member_bytes, py::arg("index"), "The stored bytes of member `index` (a copy).")
+        .def_property_readonly("graph", [](const File& f) { return igi_graph_dict(f.graph()); },
+                               "IGI: node ids, positions (N×3 graph-local), radius, links (id1, id2, type), "
+                               "route_next/route_cost [from, to].")
+        .def("check_routes", [](const File& f) {
+            igi::RouteReport r = igi::check_routes(f.graph());
+            py::dict d;
+            d["ok"] = r.ok();
+            d["entries"] = r.entries;
+            d["reachable_pairs"] = r.reachable_pairs;
+            d["routes_walked"] = r.routes_walked;
+            d["problems"] = r.problem_total();
+            d["max_cost_difference"] = r.max_cost_difference;
+            return d;
+        }, "IGI: verifies the stored route table against the links (as `navlab igi check`).")
+        .def("save", &File::save, py::arg("path"),
+             "Writes the file back (opened with edit=True): changed members re-serialized, others byte for byte.");
+
+    m.def("open", [](const fs::path& path, bool edit) { return std::make_unique<File>(path, edit); },
+          py::arg("path"), py::arg("edit") = false,
+          "Opens a binder (.nvmhktbnd.dcx / .nvmhktbnd), a .hkx tagfile or an IGI graph .dat.\n"
+          "With edit=True mesh arrays are writable views and File.save writes changes back.");
+
+    m.def("audit", [](const std::vector<fs::path>& paths, unsigned threads, std::size_t examples) {
+        std::string text;
+        {
+            py::gil_scoped_release release;
+            text = audit_paths_json(paths, threads, examples);
+        }
+        return py::module_::import("json").attr("loads")(text);
+    }, py::arg("paths"), py::arg("threads") = 0, py::arg("examples") = 5,
+       "Audits binders/tagfiles/folders against rules R01-R97; returns the JSON report as a dict.");
+
+    m.def("decompress", [](const fs::path& path) {
+        std::vector<std::uint8_t> payload;
+        {
+            py::gil_scoped_release release;
+            std::vector<std::uint8_t> file = read_file(path);
+            try {
+                payload = dcx::decompress(file).payload;
+            } catch (Error& e) {
+                e.set_file(path.string());
+                throw;
+            }
+        }
+        return py::bytes(reinterpret_cast<const char*>(payload.data()), payload.size());
+    }, py::arg("path"), "The payload of a DCX file (any variant) as bytes.");
+
+    m.def("kraken_decode", [](py::buffer data, std::size_t size) {
+        py::buffer_info info = data.request();
+        if (info.ndim != 1 || info.itemsize != 1) throw py::value_error("data must be a bytes-like object");
+        const std::span<const std::uint8_t> src(static_cast<const std::uint8_t*>(info.ptr), static_cast<std::size_t>(info.size));
+        if (size > kraken::max_decoded_size(src.size()))
+            throw Error("declared size " + std::to_string(size) + " larger than " + std::to_string(src.size()) +
+                        " stream bytes can produce", kNoOffset, "size");
+        std::string out(size, '\0');
+        {
+            py::gil_scoped_release release;
+            kraken::decode(src, std::span(reinterpret_cast<std::uint8_t*>(out.data()), out.size()));
+        }
+        return py::bytes(out);
+    }, py::arg("data"), py::arg("size"), "Decodes a raw Oodle Kraken stream into exactly `size` bytes.");
+}
+
+}  // namespace navlab::python
+
+PYBIND11_MODULE(_navlab, m) {
+    m.doc() = "navlab: FromSoftware, Far Cry 2 and Project IGI navigation data (C++ core).";
+    navlab::python::bind_all(m);
+}
