@@ -8,6 +8,7 @@
 
 #include "codec/dcx.h"
 #include "codec/kraken/kraken.h"
+#include "container/archive/archive_writer.h"
 #include "container/bnd4.h"
 #include "farcry2/fixtures.h"
 #include "formats/farcry2/level_file.h"
@@ -141,6 +142,29 @@ Seeds fc2_seeds() {
     for (const SectorFile& s : fixture::make_sectors(0, 0, 1, 2, small)) out.push_back(fixture::sector_bytes(s));
     out.push_back(fixture::sector_bytes(fixture::spec_example_sector()));
     out.push_back(write_level(header_only_level(4, 4)));
+    return out;
+}
+
+Seeds bhd5_seeds() {
+    Seeds out;
+    for (archive::Game game : {archive::Game::Sekiro, archive::Game::EldenRing}) {
+        std::vector<archive::NewArchiveFile> files;
+        for (int i = 0; i < 5; ++i) {
+            archive::NewArchiveFile f;
+            f.path = "/map/m10_00_00_00/file" + std::to_string(i) + ".bin";
+            f.data = Seed(100 + 40 * i, static_cast<std::uint8_t>(i));
+            f.encrypt = i % 2 == 1;
+            f.recordUnpadded = i != 3;
+            files.push_back(std::move(f));
+        }
+        archive::ArchiveWriteOptions options;
+        options.game = game;
+        options.buckets = 2;
+        Seed s{static_cast<std::uint8_t>(game == archive::Game::EldenRing ? 1 : 0)};
+        const Seed bhd = archive::write_archive(files, options).bhd;
+        s.insert(s.end(), bhd.begin(), bhd.end());
+        out.push_back(std::move(s));
+    }
     return out;
 }
 

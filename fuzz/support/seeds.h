@@ -27,6 +27,9 @@ Seeds aabb_tree_seeds();
 Seeds igi_seeds();
 /// Far Cry 2 sector files and a level file from navlab's writer.
 Seeds fc2_seeds();
+/// One game byte (even: Sekiro layout, odd: Elden Ring) then a BHD5 plaintext written by
+/// navlab's archive writer (plain, with SHA and AES records).
+Seeds bhd5_seeds();
 
 /// When NAVLAB_FUZZ_WRITE_SEEDS names a folder, writes `make()`'s seeds into it as
 /// seed-000, seed-001, ... and exits with status 0; otherwise does nothing. Call from
