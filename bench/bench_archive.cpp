@@ -21,7 +21,11 @@
 #include "container/archive/archive_writer.h"
 #include "container/archive/bhd_rsa.h"
 #include "container/archive/navmesh_search.h"
-#include "synth/audit_corpus.h"  // tests/synth
+#include "audit/audit_files.h"
+#include "audit/audit_load.h"
+#include "codec/dcx.h"
+#include "container/bnd4.h"
+#include "io/parallel.h"
 #include "synth/write.h"
 
 using namespace navlab;
@@ -164,7 +168,9 @@ int main(int argc, char** argv) {
 
     auto t0 = std::chrono::steady_clock::now();
     double c0 = cpu_seconds();
-    const auto folder = synth::checks::audit_binders(files, threads);
+    std::vector<std::string> paths;
+    for (const auto& f : files) paths.push_back(f.string());
+    const auto folder = audit::audit_files(paths, {threads, 5});
     const double folderWall = seconds_since(t0), folderCpu = cpu_seconds() - c0;
     t0 = std::chrono::steady_clock::now();
     c0 = cpu_seconds();

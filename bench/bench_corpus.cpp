@@ -2,7 +2,10 @@
 // beside the time it takes only to decompress the same binders, as faces/s and MB/s of
 // decompressed tagfile data, with the peak memory of each pass next to the largest binder.
 //
-//   bench_corpus [--preset eldenring|sekiro|small] [--seed N] [--dir DIR] [--threads N]
+//   bench_corpus [--preset eldenring|sekiro|small] [--seed N] [--dir DIR] [--threads N] [--linearity 1]
+//
+// --linearity 1 also audits the first quarter and the first half of the binders and prints
+// CPU seconds per million faces for ¼, ½ and all: equal figures mean time linear in faces.
 //
 // DIR (default /tmp/navlab-bench-<preset>-<seed>) is generated with `navlab synth`'s code when
 // it holds no binder yet, and reused on later runs.
@@ -14,8 +17,12 @@
 #include <fstream>
 #include <string>
 
+#include "audit/audit_files.h"
 #include "audit/audit_rules.h"
-#include "synth/audit_corpus.h"  // tests/synth
+#include "codec/dcx.h"
+#include "container/bnd4.h"
+#include "io/file.h"
+#include "io/parallel.h"
 #include "synth/write.h"
 
 using namespace navlab;
@@ -63,14 +70,16 @@ int main(int argc, char** argv) {
     std::string preset = "eldenring", dir;
     std::uint64_t seed = 1;
     unsigned threads = 0;
+    bool linearity = false;
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string a = argv[i], v = argv[i + 1];
         if (a == "--preset") preset = v;
         else if (a == "--seed") seed = std::stoull(v);
         else if (a == "--dir") dir = v;
         else if (a == "--threads") threads = static_cast<unsigned>(std::stoul(v));
+        else if (a == "--linearity") linearity = v == "1";
         else {
-            fmt::print(stderr, "usage: bench_corpus [--preset P] [--seed N] [--dir DIR] [--threads N]\n");
+            fmt::print(stderr, "usage: bench_corpus [--preset P] [--seed N] [--dir DIR] [--threads N] [--linearity 1]\n");
             return 2;
         }
     }
@@ -117,11 +126,13 @@ int main(int argc, char** argv) {
     reset_peak_memory();
     t0 = std::chrono::steady_clock::now();
     c0 = cpu_seconds();
-    const auto audit = synth::checks::audit_binders(files, threads);
+    std::vector<std::string> paths;
+    for (const auto& f : files) paths.push_back(f.string());
+    const audit::AuditRun run = audit::audit_files(paths, {threads, 5});
     const double auditSeconds = seconds_since(t0);
     const double auditCpu = cpu_seconds() - c0;
     const double auditPeak = peak_memory_mb();
-    const auto& s = audit.report.summary;
+    const auto& s = run.report.summary;
     const double faces = static_cast<double>(s.sekiro.faces + s.elden_ring.faces);
     const double mb = static_cast<double>(totalTagBytes) / 1e6;
 
@@ -140,9 +151,23 @@ int main(int argc, char** argv) {
     std::string failed;
     const auto rules = audit::all_rules();
     for (std::size_t i = 0; i < rules.size(); ++i)
-        if (audit::rule_status(audit.report, i) == "fail") failed += std::string(" ") + rules[i].id;
+        if (audit::rule_status(run.report, i) == "fail") failed += std::string(" ") + rules[i].id;
     fmt::print("audit / decompression: cpu {:.2f}, wall {:.2f} (aim: at most 2); audit {}{}\n",
                auditCpu / decompressCpu, auditSeconds / decompressSeconds,
-               audit::audit_failed(audit.report) ? "FAILED:" : "passed", failed);
+               audit::audit_failed(run.report) ? "FAILED:" : "passed", failed);
+    if (linearity) {
+        // The first quarter and half of the binders (in path order) beside the whole corpus.
+        for (const std::size_t part : {std::size_t(4), std::size_t(2)}) {
+            const std::vector<std::string> some(paths.begin(), paths.begin() + static_cast<std::ptrdiff_t>(paths.size() / part));
+            const double c1 = cpu_seconds();
+            const audit::AuditRun r = audit::audit_files(some, {threads, 5});
+            const double cpu = cpu_seconds() - c1;
+            const double f = static_cast<double>(r.report.summary.sekiro.faces + r.report.summary.elden_ring.faces);
+            fmt::print("linearity  1/{} of the binders: {:.0f} faces, cpu {:.2f} s, {:.3f} cpu-s per M faces\n", part, f, cpu,
+                       cpu / f * 1e6);
+        }
+        fmt::print("linearity  all binders: {:.0f} faces, cpu {:.2f} s, {:.3f} cpu-s per M faces\n", faces, auditCpu,
+                   auditCpu / faces * 1e6);
+    }
     return 0;
 }

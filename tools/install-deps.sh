@@ -9,6 +9,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   librecast-dev
   libssl-dev
+  libassimp-dev
   pybind11-dev python3-dev python3-numpy python3-pytest python3-networkx python3-setuptools python3-venv
   clang libclang-rt-14-dev
 )

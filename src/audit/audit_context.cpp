@@ -14,6 +14,13 @@ FaceGeometry analyse_face(std::span<const Point> corners) {
     g.zero_normal = plane.normal_is_zero();
     if (g.winding == Winding::Degenerate) g.collinear = corners_collinear(corners);
     g.convexity = convexity_from_above(corners, plane.normal_sign(1));
+    bool pos = false, neg = false;
+    for (std::size_t k = 0, n = corners.size(); k < n; ++k) {
+        int s = plane.orient(corners[(k + n - 1) % n], corners[k], corners[(k + 1) % n]);
+        pos |= s > 0;
+        neg |= s < 0;
+    }
+    g.convex_in_newell_plane = !(pos && neg);
     if (!g.zero_normal) {
         g.off_plane = max_distance_from_mean_plane(corners, plane.normal());
         g.bad_fan = first_bad_fan_triangle(plane);

@@ -31,6 +31,7 @@ struct FaceGeometry {
     bool zero_normal = false;
     bool collinear = false;      ///< computed for degenerate faces only
     Convexity convexity;
+    bool convex_in_newell_plane = true;  ///< X08: no two corners turn opposite ways along N
     PlaneDistance off_plane;     ///< valid when !zero_normal
     int bad_fan = -1;            ///< R41: first bad fan triangle k, or −1
     Triangulation triangulation;

@@ -156,53 +156,62 @@ TagfileAudit audit_tagfile(const AuditTagfile& file, std::size_t max_examples) {
     return out;
 }
 
+AuditMerger::AuditMerger(std::size_t max_examples) : max_examples_(max_examples) {
+    report_.rules.resize(all_rules().size());
+}
+
+void AuditMerger::add(const TagfileAudit& r) {
+    AuditReport& report = report_;
+    if (!r.readable) {
+        ++report.summary.unreadable;
+    } else if (r.game == Game::Other) {
+        ++report.summary.other_tagfiles;
+        if (r.sdk) report.summary.other_sdk.insert(*r.sdk);
+    } else {
+        GameSummary& s = r.game == Game::Sekiro ? report.summary.sekiro : report.summary.elden_ring;
+        const GameSummary& c = r.counts;
+        s.tagfiles += c.tagfiles;
+        s.faces += c.faces;
+        s.edges += c.edges;
+        s.user_edges += c.user_edges;
+        s.vertices += c.vertices;
+        s.empty_meshes += c.empty_meshes;
+        s.cost_graphs += c.cost_graphs;
+        s.mediators += c.mediators;
+        s.tree_nodes += c.tree_nodes;
+        s.setup_arrays += c.setup_arrays;
+        s.setups += c.setups;
+        s.sdk.insert(c.sdk.begin(), c.sdk.end());
+        if (!r.binder.empty()) binders_[r.game == Game::Sekiro ? 0 : 1].insert(r.binder);
+    }
+    for (std::size_t i = 0; i < r.rules.size(); ++i) {
+        RuleTally& into = report.rules[i];
+        const RuleTally& from = r.rules[i];
+        into.applicable = into.applicable || from.applicable;
+        for (std::size_t k = 0; k < 3; ++k) {
+            into.by_game[k].checked += from.by_game[k].checked;
+            into.by_game[k].exceptions += from.by_game[k].exceptions;
+            into.by_game[k].skipped += from.by_game[k].skipped;
+        }
+        for (const Example& e : from.examples)
+            if (into.examples.size() < max_examples_) into.examples.push_back(e);
+        into.values.merge(from.values);
+    }
+    for (const auto& [id, v] : r.supplementary) report.supplementary[id].merge(v);
+}
+
+AuditReport AuditMerger::finish(std::vector<std::string> inputs) {
+    report_.inputs = std::move(inputs);
+    report_.summary.sekiro.binders = static_cast<std::int64_t>(binders_[0].size());
+    report_.summary.elden_ring.binders = static_cast<std::int64_t>(binders_[1].size());
+    return std::move(report_);
+}
+
 AuditReport merge_audit(std::span<const TagfileAudit> results, std::vector<std::string> inputs,
                         std::size_t max_examples) {
-    AuditReport report;
-    report.inputs = std::move(inputs);
-    report.rules.resize(all_rules().size());
-    std::set<std::string> binders[2];
-    for (const TagfileAudit& r : results) {
-        if (!r.readable) {
-            ++report.summary.unreadable;
-        } else if (r.game == Game::Other) {
-            ++report.summary.other_tagfiles;
-            if (r.sdk) report.summary.other_sdk.insert(*r.sdk);
-        } else {
-            GameSummary& s = r.game == Game::Sekiro ? report.summary.sekiro : report.summary.elden_ring;
-            const GameSummary& c = r.counts;
-            s.tagfiles += c.tagfiles;
-            s.faces += c.faces;
-            s.edges += c.edges;
-            s.user_edges += c.user_edges;
-            s.vertices += c.vertices;
-            s.empty_meshes += c.empty_meshes;
-            s.cost_graphs += c.cost_graphs;
-            s.mediators += c.mediators;
-            s.tree_nodes += c.tree_nodes;
-            s.setup_arrays += c.setup_arrays;
-            s.setups += c.setups;
-            s.sdk.insert(c.sdk.begin(), c.sdk.end());
-            if (!r.binder.empty()) binders[r.game == Game::Sekiro ? 0 : 1].insert(r.binder);
-        }
-        for (std::size_t i = 0; i < r.rules.size(); ++i) {
-            RuleTally& into = report.rules[i];
-            const RuleTally& from = r.rules[i];
-            into.applicable = into.applicable || from.applicable;
-            for (std::size_t k = 0; k < 3; ++k) {
-                into.by_game[k].checked += from.by_game[k].checked;
-                into.by_game[k].exceptions += from.by_game[k].exceptions;
-                into.by_game[k].skipped += from.by_game[k].skipped;
-            }
-            for (const Example& e : from.examples)
-                if (into.examples.size() < max_examples) into.examples.push_back(e);
-            into.values.merge(from.values);
-        }
-        for (const auto& [id, v] : r.supplementary) report.supplementary[id].merge(v);
-    }
-    report.summary.sekiro.binders = static_cast<std::int64_t>(binders[0].size());
-    report.summary.elden_ring.binders = static_cast<std::int64_t>(binders[1].size());
-    return report;
+    AuditMerger merger(max_examples);
+    for (const TagfileAudit& r : results) merger.add(r);
+    return merger.finish(std::move(inputs));
 }
 
 std::string rule_status(const AuditReport& report, std::size_t i) {

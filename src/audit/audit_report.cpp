@@ -122,9 +122,31 @@ nlohmann::ordered_json page_json(PageFigure p) {
     return j;
 }
 
+
+/// One rule's lines: status and counts, title and values, first exceptions.
+std::string rule_text(const AuditReport& report, std::size_t i) {
+    const RuleDef& r = all_rules()[i];
+    const RuleTally& t = report.rules[i];
+    Tally sum = total(t);
+    std::string out = fmt::format("{}  {}  {}  {}  {}", r.id, r.group, scope_text(r.scope), kind_name(r.kind),
+                                  rule_status(report, i));
+    if (t.applicable) {
+        out += fmt::format("  checked {} {}", grouped(sum.checked), sum.checked == 1 ? r.unit : plural(r.unit));
+        if (!r.total) out += fmt::format("  exceptions {}", grouped(sum.exceptions));
+        if (sum.skipped) out += fmt::format("  skipped {}", grouped(sum.skipped));
+    }
+    out += fmt::format("   page: {}\n", r.page_text);
+    out += fmt::format("     {}", r.title);
+    out += values_text(t.values) + "\n";
+    bool warn = r.kind == Kind::Observed && sum.exceptions > 0;
+    for (const Example& ex : t.examples)
+        out += fmt::format("     {}  {}  {}\n", warn ? "warning:" : "-", location(ex), ex.detail);
+    return out;
+}
+
 }  // namespace
 
-std::string format_audit_text(const AuditReport& report) {
+std::string format_audit_text(const AuditReport& report, TextDetail detail) {
     std::string out = "navmesh audit (shared/spec/audit-rules.md), inputs:";
     for (const auto& in : report.inputs) out += " " + in;
     out += "\n\n";
@@ -152,30 +174,28 @@ std::string format_audit_text(const AuditReport& report) {
     out += fmt::format("  other SDK tagfiles {}, unreadable {}\n\n", report.summary.other_tagfiles, report.summary.unreadable);
 
     auto rules = all_rules();
+    std::int64_t failed = 0, quiet = 0, not_applicable = 0;
     for (std::size_t i = 0; i < rules.size(); ++i) {
-        const RuleDef& r = rules[i];
-        const RuleTally& t = report.rules[i];
-        Tally sum = total(t);
-        std::string status = rule_status(report, i);
-        out += fmt::format("{}  {}  {}  {}  {}", r.id, r.group, scope_text(r.scope), kind_name(r.kind), status);
-        if (t.applicable) {
-            out += fmt::format("  checked {} {}", grouped(sum.checked), sum.checked == 1 ? r.unit : plural(r.unit));
-            if (!r.total) out += fmt::format("  exceptions {}", grouped(sum.exceptions));
-            if (sum.skipped) out += fmt::format("  skipped {}", grouped(sum.skipped));
+        const std::string status = rule_status(report, i);
+        failed += status == "fail";
+        if (detail == TextDetail::All || total(report.rules[i]).exceptions > 0) {
+            out += rule_text(report, i);
+        } else if (status == "not_applicable") {
+            ++not_applicable;
+        } else {
+            ++quiet;
         }
-        out += fmt::format("   page: {}\n", r.page_text);
-        out += fmt::format("     {}", r.title);
-        out += values_text(t.values) + "\n";
-        bool warn = r.kind == Kind::Observed && sum.exceptions > 0;
-        for (const Example& ex : t.examples)
-            out += fmt::format("     {}  {}  {}\n", warn ? "warning:" : "-", location(ex), ex.detail);
+    }
+    if (detail == TextDetail::Short) {
+        out += fmt::format("\n{} rules passed", quiet);
+        if (not_applicable) out += fmt::format(", {} not applicable", not_applicable);
+        out += fmt::format(", {} invariants failed (--all prints every rule)\n", failed);
+        return out;
     }
     if (!report.supplementary.empty()) {
         out += "\nsupplementary counters\n";
         for (const auto& [id, v] : report.supplementary) out += fmt::format("{}{}\n", id, values_text(v));
     }
-    std::int64_t failed = 0;
-    for (std::size_t i = 0; i < rules.size(); ++i) failed += rule_status(report, i) == "fail";
     out += fmt::format("\n{} rules, {} invariants failed\n", rules.size(), failed);
     return out;
 }

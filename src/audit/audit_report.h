@@ -8,8 +8,15 @@
 
 namespace navlab::audit {
 
-/// The text report: summary table, one line per rule, first exceptions under each rule.
-std::string format_audit_text(const AuditReport& report);
+/// How much of the report the text shows.
+enum class TextDetail {
+    Short,  ///< the summary table, the rules with exceptions, then "N rules passed"
+    All,    ///< every rule, then the supplementary counters (`navlab audit --all`)
+};
+
+/// The text report: the summary table, then each rule shown with its counts, values and first
+/// exceptions (for Short, only the rules that failed or found exceptions).
+std::string format_audit_text(const AuditReport& report, TextDetail detail = TextDetail::Short);
 
 /// The JSON report ("format": "navlab-audit/1").
 nlohmann::ordered_json audit_json(const AuditReport& report);

@@ -24,32 +24,52 @@ void for_geometry(RuleCheck& c, Fn&& fn) {
 
 int edges_of(const RuleCheck& c, std::int64_t face) { return c.ctx().mesh.faces[face].numEdges; }
 
+/// Counts kept in plain integers while the faces are walked and named once per tagfile: a
+/// map lookup by name per face was a tenth of the audit. Only non-zero counts are named, as
+/// Values::count does when called per case.
+struct LocalCounts {
+    std::vector<std::pair<const char*, std::int64_t>> counts;
+    std::int64_t& operator[](const char* key) {
+        for (auto& [k, n] : counts)
+            if (k == key) return n;
+        return counts.emplace_back(key, 0).second;
+    }
+    void flush(Values& v) const {
+        for (const auto& [k, n] : counts)
+            if (n != 0) v.count(k, n);
+    }
+};
+
 void r38(RuleCheck& c) {
+    LocalCounts n;
     for_geometry(c, [&](std::int64_t i, const FaceGeometry& g) {
         const char* cls = g.winding == Winding::CounterClockwise ? "counter_clockwise"
                           : g.winding == Winding::Clockwise      ? "clockwise"
                                                                  : "degenerate";
-        c.values().count(cls);
+        ++n[cls];
         if (g.winding == Winding::Degenerate) {
-            if (g.zero_normal) c.values().count("degenerate_zero_vector_area");
-            if (g.collinear) c.values().count("degenerate_collinear");
+            if (g.zero_normal) ++n["degenerate_zero_vector_area"];
+            if (g.collinear) ++n["degenerate_collinear"];
         }
         c.check(g.winding == Winding::CounterClockwise, "face", i, [&] {
             return fmt::format("{}, N_y {:.3g}, {} edges", cls, FacePlane(c.ctx().rings[i].corners).normal().y, edges_of(c, i));
         });
     });
+    n.flush(c.values());
 }
 
 void r39(RuleCheck& c) {
+    LocalCounts n;
     for_geometry(c, [&](std::int64_t i, const FaceGeometry& g) {
         if (!g.convexity.convex) {
-            if (g.convexity.reflex_sine > 1e-5) c.values().count("with_sine_tolerance_1e-5");
-            if (g.convexity.reflex_sine > 1e-3) c.values().count("with_sine_tolerance_1e-3");
+            if (g.convexity.reflex_sine > 1e-5) ++n["with_sine_tolerance_1e-5"];
+            if (g.convexity.reflex_sine > 1e-3) ++n["with_sine_tolerance_1e-3"];
         }
         c.check(g.convexity.convex, "face", i, [&] {
             return fmt::format("{} edges, strongest reflex corner sin {}", edges_of(c, i), short_sci(g.convexity.reflex_sine));
         });
     });
+    n.flush(c.values());
 }
 
 void r40(RuleCheck& c) {
@@ -58,7 +78,7 @@ void r40(RuleCheck& c) {
     double limit = ctx.game == Game::Sekiro ? 0.655 : 1.385;
     for_geometry(c, [&](std::int64_t i, const FaceGeometry& g) {
         if (g.zero_normal) return c.skip();
-        c.values().maximum("max_distance_m", g.off_plane.distance, ctx.where("face", i));
+        c.values().maximum_at("max_distance_m", g.off_plane.distance, [&] { return ctx.where("face", i); });
         c.check(g.off_plane.distance <= limit, "face", i, [&] {
             return fmt::format("corner {} is {:.4f} m off the mean plane", g.off_plane.corner, g.off_plane.distance);
         });
@@ -73,13 +93,20 @@ void r41(RuleCheck& c) {
 }
 
 void r42(RuleCheck& c) {
+    std::int64_t faces = 0, triangles = 0, dropped = 0, fallbacks = 0, corners = 0;
     for_geometry(c, [&](std::int64_t i, const FaceGeometry& g) {
         c.pass();
-        c.values().count("triangles", static_cast<std::int64_t>(g.triangulation.triangles.size()));
-        c.values().count("dropped_cuts", static_cast<std::int64_t>(g.triangulation.dropped.size()));
-        c.values().count("straight_corner_fallbacks", g.triangulation.fallbacks);
-        c.values().count("sum_numEdges_minus_2", edges_of(c, i) - 2);
+        ++faces;
+        triangles += static_cast<std::int64_t>(g.triangulation.triangles.size());
+        dropped += static_cast<std::int64_t>(g.triangulation.dropped.size());
+        fallbacks += g.triangulation.fallbacks;
+        corners += edges_of(c, i) - 2;
     });
+    if (faces == 0) return;  // the figures are named (even when 0) once a face was triangulated
+    c.values().count("triangles", triangles);
+    c.values().count("dropped_cuts", dropped);
+    c.values().count("straight_corner_fallbacks", fallbacks);
+    c.values().count("sum_numEdges_minus_2", corners);
 }
 
 void r43(RuleCheck& c) {
@@ -97,7 +124,7 @@ void r43(RuleCheck& c) {
 void r44(RuleCheck& c) {
     for_geometry(c, [&](std::int64_t i, const FaceGeometry& g) {
         if (g.zero_normal || g.triangulation.no_ear) return c.skip();
-        c.values().maximum("max_relative_difference", g.check.projected_relative, c.ctx().where("face", i));
+        c.values().maximum_at("max_relative_difference", g.check.projected_relative, [&] { return c.ctx().where("face", i); });
         c.check(g.check.projected_relative <= 1e-9, "face", i, [&] {
             return fmt::format("triangles {:.12g} m², face {:.12g} m², relative {:.3g}", g.check.projected_sum,
                                g.check.projected_face, g.check.projected_relative);
@@ -108,10 +135,9 @@ void r44(RuleCheck& c) {
 void r45(RuleCheck& c) {
     for_geometry(c, [&](std::int64_t i, const FaceGeometry& g) {
         if (g.triangulation.no_ear) return c.skip();
-        c.values().maximum("max_difference_m2", g.check.area_difference_max, c.ctx().where("face", i));
+        c.values().maximum_at("max_difference_m2", g.check.area_difference_max, [&] { return c.ctx().where("face", i); });
         if (g.check.projected_face > 0)
-            c.values().maximum("max_relative_to_area", g.check.area_difference_max / g.check.projected_face,
-                               c.ctx().where("face", i));
+            c.values().maximum_at("max_relative_to_area", g.check.area_difference_max / g.check.projected_face, [&] { return c.ctx().where("face", i); });
         c.check(g.check.area_difference_max <= 2e-11, "face", i, [&] {
             const auto& d = g.check.area_difference;
             return fmt::format("sum of triangle area vectors minus the face's: ({:.3g}, {:.3g}, {:.3g}) m²", d.x, d.y, d.z);
@@ -128,21 +154,26 @@ void r46(RuleCheck& c) {
 }
 
 void r47(RuleCheck& c) {
+    LocalCounts n;
     for_geometry(c, [&](std::int64_t i, const FaceGeometry& g) {
-        if (g.triangulation.no_ear && g.zero_normal) c.values().count("zero_area");
+        if (g.triangulation.no_ear && g.zero_normal) ++n["zero_area"];
         c.check(!g.triangulation.no_ear, "face", i, [&] {
             return fmt::format("{}, {} corners left", g.zero_normal ? "N = 0" : "N != 0", g.triangulation.corners_left);
         });
     });
+    n.flush(c.values());
 }
 
 void r48(RuleCheck& c) {
+    std::int64_t faces = 0, lost = 0;
     for_geometry(c, [&](std::int64_t i, const FaceGeometry& g) {
-        c.values().count("lost_triangles", g.lost);
+        ++faces;
+        lost += g.lost;
         c.check(g.lost == 0, "face", i, [&] {
             return fmt::format("{} lost, first cut ({}, {}, {})", g.lost, g.first_lost[0], g.first_lost[1], g.first_lost[2]);
         });
     });
+    if (faces > 0) c.values().count("lost_triangles", lost);
 }
 
 // ---- aabb ----

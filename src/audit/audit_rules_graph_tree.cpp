@@ -166,7 +166,7 @@ void r64(RuleCheck& c) {
         Point mean{sum[k].x / n, sum[k].y / n, sum[k].z / n};
         Point d = to_point(g->positions[k]) - mean;
         double dist = std::sqrt(dot(d, d));
-        c.values().maximum("max_distance_m", dist, ctx.where("node", k));
+        c.values().maximum_at("max_distance_m", dist, [&] { return ctx.where("node", k); });
         c.check(dist <= 10, "node", k, [&] { return fmt::format("{:.2f} m from the mean centre of its {} faces", dist, count[k]); });
     }
 }
@@ -271,7 +271,7 @@ void r72(RuleCheck& c) {
                 const Point& p = corners[k];
                 double P[3] = {p.x, p.y, p.z}, out = -INFINITY;
                 for (int a = 0; a < 3; ++a) out = std::max({out, b.min[a] - P[a], P[a] - b.max[a]});
-                c.values().maximum("max_distance_outside_m", std::max(0.0, out), ctx.where("face", f));
+                c.values().maximum_at("max_distance_outside_m", std::max(0.0, out), [&] { return ctx.where("face", f); });
                 if (out <= 0.0005) c.pass();
                 else c.fail("corner", f, fmt::format("corner {} is {:.4f} m outside its leaf box", k, out), std::to_string(k));
             }

@@ -1,6 +1,8 @@
 // Rules R21–R37: faces, edges and topology.
 #include <fmt/format.h>
 
+#include <map>
+
 #include "audit/audit_rules.h"
 
 namespace navlab::audit {
@@ -38,11 +40,13 @@ void r22(RuleCheck& c) {
 
 void r23(RuleCheck& c) {
     const auto& ctx = c.ctx();
+    std::map<int, std::int64_t> histogram;  // counted here, named once per tagfile
     for (std::int64_t i = 0; i < ctx.F; ++i) {
         int n = ctx.mesh.faces[i].numEdges;
-        c.values().count(fmt::format("numEdges_{:03}", n));
+        ++histogram[n];
         c.check(n >= 3, "face", i, [&] { return fmt::format("numEdges {}", n); });
     }
+    for (const auto& [n, faces] : histogram) c.values().count(fmt::format("numEdges_{:03}", n), faces);
 }
 
 void r24(RuleCheck& c) {

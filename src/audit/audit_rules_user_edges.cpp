@@ -116,7 +116,7 @@ void r82(RuleCheck& c) {
         int n = ctx.mesh.faces[i].numUserEdges;
         if (n > 0) {
             c.values().count("faces_with_user_edges");
-            c.values().maximum("max_user_edges_per_face", n, ctx.where("face", i));
+            c.values().maximum_at("max_user_edges_per_face", n, [&] { return ctx.where("face", i); });
         }
         c.check(n <= 56, "face", i, [&] { return fmt::format("numUserEdges {}", n); });
     }

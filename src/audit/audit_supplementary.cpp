@@ -9,12 +9,20 @@ namespace navlab::audit {
 namespace {
 
 void x01_vertex_w(const TagfileContext& ctx, Values& v) {
+    if (ctx.V == 0) return;
+    // Walked in plain variables, named once: the first strictly larger (smaller) value wins,
+    // as Values::maximum (minimum) keeps it.
+    std::int64_t ones = 0, at_max = 0, at_min = 0;
+    float w_max = ctx.mesh.vertices[0].w, w_min = w_max;
     for (std::int64_t i = 0; i < ctx.V; ++i) {
         float w = ctx.mesh.vertices[i].w;
-        if (w == 1.0f) v.count("w_equal_1");
-        v.maximum("w_max", w, ctx.where("vertex", i));
-        v.minimum("w_min", w, ctx.where("vertex", i));
+        ones += w == 1.0f;
+        if (w > w_max) w_max = w, at_max = i;
+        if (w < w_min) w_min = w, at_min = i;
     }
+    if (ones) v.count("w_equal_1", ones);
+    v.maximum("w_max", w_max, ctx.where("vertex", at_max));
+    v.minimum("w_min", w_min, ctx.where("vertex", at_min));
 }
 
 void x02_domain(const TagfileContext& ctx, Values& v) {
@@ -51,18 +59,9 @@ void x04_x05_x06(const TagfileContext& ctx, Values& x04, Values& x05, Values& x0
 }
 
 void x08_newell_convexity(const TagfileContext& ctx, Values& v) {
-    for (std::int64_t i = 0; i < ctx.F; ++i) {
-        if (!ctx.geometry[i]) continue;
-        const auto& c = ctx.rings[i].corners;
-        FacePlane plane(c);
-        bool pos = false, neg = false;
-        for (std::size_t k = 0; k < c.size(); ++k) {
-            int s = plane.orient(c[(k + c.size() - 1) % c.size()], c[k], c[(k + 1) % c.size()]);
-            pos |= s > 0;
-            neg |= s < 0;
-        }
-        if (pos && neg) v.count("not_convex_in_newell_plane");
-    }
+    std::int64_t n = 0;
+    for (std::int64_t i = 0; i < ctx.F; ++i) n += ctx.geometry[i] && !ctx.geometry[i]->convex_in_newell_plane;
+    if (n) v.count("not_convex_in_newell_plane", n);
 }
 
 void x09_user_vertices(const TagfileContext& ctx, Values& v) {
@@ -92,7 +91,7 @@ void x10_leaf_slack(const TagfileContext& ctx, Values& v) {
         double slack = 0;
         const fromsoft::Box3& box = ctx.tree->boxes[leaf.node];
         for (int k = 0; k < 3; ++k) slack = std::max({slack, lo[k] - box.min[k], box.max[k] - hi[k]});
-        v.maximum("max_leaf_box_slack_m", slack, ctx.where("face", leaf.face));
+        v.maximum_at("max_leaf_box_slack_m", slack, [&] { return ctx.where("face", leaf.face); });
     }
 }
 

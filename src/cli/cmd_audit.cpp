@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <filesystem>
+#include <memory>
 
 #include "cli/audit_game_dir.h"
 #include "cli/commands.h"
@@ -12,9 +13,8 @@
 #include "formats/fromsoft/nav_tagfile.h"
 #include "io/error.h"
 #include "io/file.h"
-#include "io/parallel.h"
 #include "audit/audit.h"
-#include "audit/audit_load.h"
+#include "audit/audit_files.h"
 #include "audit/audit_report.h"
 
 namespace navlab::cli {
@@ -26,36 +26,13 @@ struct AuditOptions {
     unsigned threads = 0;
     std::size_t examples = 5;
     GameDirOptions gameDir;  ///< --game-dir: binders streamed from a game install's archives
+    bool all = false;
 };
 
-/// Audits every tagfile of one file (binder or loose .hkx). A file that does not open is one
-/// unreadable tagfile (R02), so one bad binder does not stop a corpus run.
-std::vector<audit::TagfileAudit> audit_file(const std::filesystem::path& file, std::size_t examples) {
-    std::vector<audit::TagfileAudit> out;
-    std::string path = file.string();
-    try {
-        fromsoft::NavFile nav = fromsoft::NavFile::open(file);
-        for (const fromsoft::NavEntry& e : nav.entries()) {
-            audit::AuditTagfile t = audit::load_audit_tagfile(e.bytes, e.inBinder ? path : std::string(), e.name,
-                                                          e.inBinder ? std::optional<std::size_t>(e.index) : std::nullopt);
-            out.push_back(audit::audit_tagfile(t, examples));
-        }
-    } catch (const Error& err) {
-        audit::AuditTagfile t;
-        bool binder = !fromsoft::is_nav_file_name(file) || file.extension() != ".hkx";
-        t.binder = binder ? path : std::string();
-        t.entry = binder ? std::string() : file.filename().string();
-        t.starts_with_tag0 = false;
-        t.read_error = err.what();
-        out.push_back(audit::audit_tagfile(t, examples));
-    }
-    return out;
-}
-
-/// Merges, prints and (with --json) writes the report; a failed INVARIANT sets exit status 1.
-void report_audit(std::vector<audit::TagfileAudit> results, std::vector<std::string> inputs, const AuditOptions& o) {
-    audit::AuditReport report = audit::merge_audit(results, std::move(inputs), o.examples);
-    fmt::print("{}", audit::format_audit_text(report));
+/// Prints the report (short, or every rule with --all), writes the JSON, and sets exit status 1
+/// when an INVARIANT failed.
+void report_audit(const audit::AuditReport& report, const AuditOptions& o) {
+    fmt::print("{}", audit::format_audit_text(report, o.all ? audit::TextDetail::All : audit::TextDetail::Short));
     if (!o.json.empty()) write_file_atomic(o.json, audit::audit_json(report).dump(2) + "\n");
     if (audit::audit_failed(report)) set_exit(kFailed);
 }
@@ -66,24 +43,24 @@ void run_audit(const AuditOptions& o) {
         GameDirOptions source = o.gameDir;
         if (source.dir.empty()) source.dir = o.paths[0];
         source.threads = o.threads;
-        report_audit(audit_game_dir(source, o.examples), {source.dir}, o);
+        report_audit(audit::merge_audit(audit_game_dir(source, o.examples), {source.dir}, o.examples), o);
         return;
     }
-    std::vector<std::filesystem::path> files;
-    for (const auto& p : o.paths) {
-        auto found = fromsoft::find_nav_files(p);
-        files.insert(files.end(), found.begin(), found.end());
-    }
-    std::vector<std::vector<audit::TagfileAudit>> per_file(files.size());
-    Progress progress("audit", files.size());
-    parallel_for(files.size(), o.threads, [&](std::size_t i) {
-        per_file[i] = audit_file(files[i], o.examples);
-        progress.tick();
-    });
-    std::vector<audit::TagfileAudit> results;
-    for (auto& v : per_file)
-        for (auto& r : v) results.push_back(std::move(r));
-    report_audit(std::move(results), o.paths, o);
+    // The progress line needs the totals, which audit_files learns after finding the files:
+    // it is made on the first call.
+    std::unique_ptr<Progress> progress;
+    std::uint64_t last_bytes = 0;
+    auto on_file = [&](const audit::AuditProgress& p) {
+        if (!progress) {
+            progress = std::make_unique<Progress>("audit", p.files_total);
+            progress->set_total_bytes(p.bytes_total);
+        }
+        progress->tick(1, p.bytes_done - last_bytes);
+        last_bytes = p.bytes_done;
+    };
+    audit::AuditRun run = audit::audit_files(o.paths, {o.threads, o.examples}, on_file);
+    progress.reset();  // finishes the line before the report
+    report_audit(run.report, o);
 }
 
 }  // namespace
@@ -93,9 +70,12 @@ void add_audit_commands(CLI::App& app) {
     auto* cmd = app.add_subcommand("audit", "Check every Proven fact of the FromSoftware navmesh page (rules R01-R97)");
     cmd->footer(
         "  Inputs: navmesh binders (.nvmhktbnd.dcx, .nvmhktbnd), .hkx tagfiles, or directories searched\n"
-        "  recursively for them. Prints the page's summary table beside the input's, then every rule with\n"
-        "  cases checked, exceptions and the first exceptions (binder, entry, index). Exit status 1 when\n"
-        "  a rule the page states as holding everywhere (INVARIANT) fails; statistics are only reported.\n"
+        "  recursively for them (exit 1 when a directory holds none). Prints the page's summary table\n"
+        "  beside the input's, then the rules that failed or found exceptions (cases checked, exceptions,\n"
+        "  first exceptions with binder, entry, index), then how many rules passed; --all prints every\n"
+        "  rule and the supplementary counters. --json writes the full report. Exit status 1 when a rule\n"
+        "  the page states as holding everywhere (INVARIANT) fails; statistics are only reported.\n"
+        "  A progress line (files, MB/s, time left) is drawn on stderr when it is a terminal.\n"
         "  The output is identical whatever --threads is.\n"
         "  --game-dir GAME_DIR (or a Game/ folder with .bhd files as the one path) reads the binders from a\n"
         "  Sekiro / Elden Ring install's archives instead; nothing is written (docs/archives.md).\n"
@@ -110,6 +90,7 @@ void add_audit_commands(CLI::App& app) {
     cmd->add_option("--json", o->json, "Also write the report as JSON (format navlab-audit/1) to FILE");
     cmd->add_option("--threads", o->threads, "Worker threads (0 = one per core)");
     cmd->add_option("--examples", o->examples, "First exceptions printed per rule (default 5)");
+    cmd->add_flag("--all", o->all, "Print every rule, not only those with exceptions");
     cmd->callback([o] {
         if (o->paths.empty() && o->gameDir.dir.empty())
             throw CLI::ValidationError("paths", "give binders, tagfiles or directories, or --game-dir GAME_DIR");

@@ -24,6 +24,7 @@ void add_igi_commands(CLI::App& app);        // igi check|routes|rewrite|dump
 void add_fc2_commands(CLI::App& app);        // fc2 info|check|rewrite
 void add_export_commands(CLI::App& app);     // export (dispatches to the format below)
 void add_demo_commands(CLI::App& app);       // demo (the README's main job)
+void add_build_commands(CLI::App& app);      // build, replace
 
 /// What `navlab export` was asked for; each format's exporter reads what it needs.
 struct ExportRequest {

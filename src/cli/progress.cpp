@@ -14,8 +14,9 @@ Progress::~Progress() {
     if (active_) draw(true);
 }
 
-void Progress::tick(std::size_t n) {
+void Progress::tick(std::size_t n, std::uint64_t bytes) {
     done_ += n;
+    bytes_ += bytes;
     if (!active_) return;
     auto now = std::chrono::steady_clock::now();
     std::lock_guard lock(mutex_);
@@ -32,6 +33,12 @@ void Progress::draw(bool final) {
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
     std::fprintf(stderr, "\r%s [%.*s%*s] %zu/%zu %.1fs", label_.c_str(), filled,
                  "##############################", kWidth - filled, "", done, total_, secs);
+    if (total_bytes_ > 0 && secs > 0) {
+        const double bytes = static_cast<double>(bytes_.load());
+        const double rate = bytes / secs;  // bytes per second so far
+        const double left = rate > 0 ? (static_cast<double>(total_bytes_) - bytes) / rate : 0;
+        std::fprintf(stderr, "  %.1f MB/s  ETA %.0fs   ", rate / 1e6, final ? 0.0 : left);
+    }
     if (final) std::fprintf(stderr, "\n");
     std::fflush(stderr);
 }

@@ -20,19 +20,18 @@ int turn_sign(std::span<const Point> c, std::size_t k) {
 
 Convexity convexity_from_above(std::span<const Point> c, int winding_y) {
     std::size_t n = c.size();
-    std::vector<int> turns(n);
     int positive = 0, negative = 0;
     for (std::size_t k = 0; k < n; ++k) {
-        turns[k] = turn_sign(c, k);
-        positive += turns[k] > 0;
-        negative += turns[k] < 0;
+        const int turn = turn_sign(c, k);
+        positive += turn > 0;
+        negative += turn < 0;
     }
     Convexity result;
     result.convex = positive == 0 || negative == 0;
     if (result.convex) return result;
     int reflex = winding_y != 0 ? -winding_y : (positive < negative ? 1 : -1);
     for (std::size_t k = 0; k < n; ++k) {
-        if (turns[k] != reflex) continue;
+        if (turn_sign(c, k) != reflex) continue;  // recomputed: non-convex faces are rare, allocations are not
         const Point& prev = c[(k + n - 1) % n];
         const Point& here = c[k];
         const Point& next = c[(k + 1) % n];

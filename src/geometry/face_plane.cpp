@@ -20,6 +20,8 @@ const Vec3<Expansion>& FacePlane::exact_normal() const {
     return *exact_;
 }
 
+Approx FacePlane::normal_bound(int axis) const { return component(normal_.bound, axis); }
+
 int FacePlane::normal_sign(int axis) const {
     Approx a = component(normal_.bound, axis);
     if (a.sign_known()) return a.sign();

@@ -22,6 +22,8 @@ public:
     const Vec3<double>& normal() const noexcept { return normal_.value; }
     /// Exact sign (−1, 0, +1) of N's component `axis` (0 = x, 1 = y, 2 = z).
     int normal_sign(int axis) const;
+    /// N's component `axis` in double with a rigorous bound on its error (the filter's value).
+    Approx normal_bound(int axis) const;
     /// Whether N is exactly the zero vector.
     bool normal_is_zero() const;
     /// Exact sign of ((q − p) × (r − q)) · N: positive when p, q, r turn like the face.

@@ -12,6 +12,8 @@ RingStatus read_face_ring(const fromsoft::NavMesh& mesh, std::size_t face, FaceR
     std::int64_t start = f.startEdgeIndex, n = f.numEdges;
     if (n < 3 || start < 0 || start + n > static_cast<std::int64_t>(mesh.edges.size()))
         return out.status = RingStatus::RangeOutside;
+    out.vertices.reserve(static_cast<std::size_t>(n));  // one allocation per ring, not one per doubling
+    out.corners.reserve(static_cast<std::size_t>(n));
     for (std::int64_t k = 0; k < n; ++k) {
         const fromsoft::Edge& e = mesh.edges[start + k];
         const fromsoft::Edge& next = mesh.edges[start + (k + 1) % n];

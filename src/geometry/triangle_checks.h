@@ -13,7 +13,7 @@ struct TriangulationCheck {
     double projected_face = 0;  ///< P_f = |N|/2 (m²)
     double projected_sum = 0;   ///< P_t = Σ |A·N|/|N| (m²)
     double projected_relative = 0;  ///< |P_t − P_f| / P_f (0 when P_f = 0)
-    Vec3<double> area_difference;   ///< Σ A − N/2, computed exactly then rounded (m²)
+    Vec3<double> area_difference;   ///< Σ A − N/2 (m²): exactly 0 for a complete triangulation
     double area_difference_max = 0;  ///< largest |component| of area_difference
 };
 

@@ -1,5 +1,7 @@
 #include "geometry/triangulate.h"
 
+#include <cmath>
+
 namespace navlab::geometry {
 namespace {
 
@@ -8,7 +10,10 @@ namespace {
 template <class Orient, class Droppable, class Same>
 Triangulation ear_clip(int n, bool has_plane, Orient orient, Droppable droppable, Same same) {
     Triangulation out;
-    std::vector<int> ring(n);
+    out.triangles.reserve(n > 2 ? static_cast<std::size_t>(n - 2) : 0);
+    // The shrinking ring reuses one buffer per thread: the audit triangulates every face twice.
+    thread_local std::vector<int> ring;
+    ring.resize(static_cast<std::size_t>(n));
     for (int i = 0; i < n; ++i) ring[i] = i;
     auto remove = [&](int j) { ring.erase(ring.begin() + j); };
     auto inside = [&](int a, int c, int d, int r) {
@@ -74,6 +79,10 @@ Triangulation triangulate_axis_plane(const FacePlane& plane) {
     auto magnitude_greater = [&](int i, int j) {
         if (sign[i] == 0) return false;
         if (sign[j] == 0) return true;
+        // |N_i| − |N_j| through the filter first; the exact normal only when it cannot decide.
+        Approx fi = plane.normal_bound(i), fj = plane.normal_bound(j);
+        Approx d = Approx(std::fabs(fi.value), fi.error) - Approx(std::fabs(fj.value), fj.error);
+        if (d.sign_known()) return d.sign() > 0;
         if (!exact) exact = &plane.exact_normal();
         const Expansion* e[3] = {&exact->x, &exact->y, &exact->z};
         Expansion ai = sign[i] > 0 ? *e[i] : -*e[i];

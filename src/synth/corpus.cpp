@@ -7,6 +7,7 @@
 #include <numeric>
 #include <sstream>
 
+#include "build/binder_names.h"
 #include "container/bnd4.h"
 #include "formats/fromsoft/aabb_tree6.h"
 #include "formats/fromsoft/cluster_graph.h"
@@ -111,18 +112,7 @@ std::vector<std::string> map_names(Game game, int count) {
     return names;
 }
 
-std::string archive_path(Game game, const std::string& map) {
-    if (game == Game::Sekiro) return fmt::format("/map/{0}/{0}.nvmhktbnd.dcx", map);
-    return fmt::format("/map/{}/{}/{}.nvmhktbnd.dcx", map.substr(0, 3), map, map);
-}
-
-/// The build path FromSoftware's tools store as the member name (spec §2.9); Sekiro's root is
-/// the one of its other binders (inferred by the spec, not seen on a navmesh binder).
-std::string member_name(Game game, const std::string& map, char prefix, int model) {
-    const std::string file = fmt::format("{}{}_{:06}.hkx", prefix, map.substr(1), model);
-    if (game == Game::EldenRing) return bnd4::er_navmesh_entry_name(map.substr(1), file);
-    return fmt::format("N:\\NTC\\data\\Target\\INTERROOT_win64\\map\\{}\\navimesh\\bind6\\{}", map, file);
-}
+build::FromGame from_game(Game game) { return game == Game::Sekiro ? build::FromGame::Sekiro : build::FromGame::EldenRing; }
 
 void plan_game(const TotalsAndCap& tc, std::uint64_t seed, std::vector<BinderPlan>& out) {
     const GameTotals& t = tc.totals;
@@ -132,7 +122,7 @@ void plan_game(const TotalsAndCap& tc, std::uint64_t seed, std::vector<BinderPla
     std::vector<EntryPlan*> all;
     const std::size_t first = out.size();
     for (int b = 0; b < t.binders; ++b) {
-        BinderPlan bp{t.game, maps[b], archive_path(t.game, maps[b]), {}};
+        BinderPlan bp{t.game, maps[b], build::navmesh_archive_path(from_game(t.game), maps[b]), {}};
         const int k = static_cast<int>(perBinder[b]);
         // Elden Ring binders hold hi-res n and lo-res o meshes; ids 10000+i and 20000+i.
         const int nCount = t.game == Game::Sekiro ? k : k - k / 3;
@@ -140,8 +130,8 @@ void plan_game(const TotalsAndCap& tc, std::uint64_t seed, std::vector<BinderPla
             const bool hi = i < nCount;
             const int j = hi ? i : i - nCount;
             EntryPlan e;
-            e.name = member_name(t.game, maps[b], hi ? 'n' : 'o', 1000 + 100 * j);
-            e.id = (hi ? 10000 : 20000) + j;
+            e.name = build::navmesh_member_name(from_game(t.game), maps[b], hi ? 'n' : 'o', build::navmesh_model_number(j));
+            e.id = build::navmesh_member_id(hi ? 'n' : 'o', j);
             e.seed = derive_seed(derive_seed(seed, (static_cast<std::uint64_t>(t.game) << 32) | b), i);
             bp.entries.push_back(std::move(e));
         }

@@ -4,34 +4,14 @@
 #include <cmath>
 #include <numeric>
 
+#include "build/clusters.h"
+
 namespace navlab::synth {
 
 int assign_clusters(fromsoft::NavMesh& mesh, double meanSize, Rng& rng) {
-    using fromsoft::kNoOpposite;
-    const int n = static_cast<int>(mesh.faces.size());
-    for (auto& f : mesh.faces) f.clusterIndex = -1;
-    int clusters = 0;
-    std::vector<int> queue;
-    for (int seed = 0; seed < n; ++seed) {
-        if (mesh.faces[seed].clusterIndex >= 0) continue;
-        // Growth stops early at the mesh's edges and holes, so patches aim at 2.5 x the mean
-        // (measured: that gives the page's faces per node over the sekiro preset).
-        const int size = std::max(1, static_cast<int>(2.5 * meanSize * rng.range(0.5, 1.5)));
-        queue.assign(1, seed);
-        mesh.faces[seed].clusterIndex = static_cast<std::int16_t>(clusters);
-        for (std::size_t q = 0, taken = 1; q < queue.size() && static_cast<int>(taken) < size; ++q) {
-            const auto& f = mesh.faces[queue[q]];
-            for (int k = 0; k < f.numEdges && static_cast<int>(taken) < size; ++k) {
-                std::uint32_t g = mesh.edges[f.startEdgeIndex + k].oppositeFace;
-                if (g == kNoOpposite || mesh.faces[g].clusterIndex >= 0) continue;
-                mesh.faces[g].clusterIndex = static_cast<std::int16_t>(clusters);
-                queue.push_back(static_cast<int>(g));
-                ++taken;
-            }
-        }
-        ++clusters;
-    }
-    return clusters;
+    // Growth stops early at the mesh's edges and holes, so patches aim at 2.5 x the mean
+    // (measured: that gives the page's faces per node over the sekiro preset).
+    return build::grow_clusters(mesh, [&] { return static_cast<int>(2.5 * meanSize * rng.range(0.5, 1.5)); });
 }
 
 namespace {

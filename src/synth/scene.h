@@ -6,16 +6,11 @@
 #include <cstdint>
 #include <vector>
 
+#include "build/triangle_soup.h"
+
 namespace navlab::synth {
 
-/// Triangles over a shared vertex array: verts = x,y,z per vertex; tris = 3 indices each.
-struct TriangleSoup {
-    std::vector<float> verts;
-    std::vector<int> tris;
-
-    int vertex_count() const { return static_cast<int>(verts.size() / 3); }
-    int triangle_count() const { return static_cast<int>(tris.size() / 3); }
-};
+using build::TriangleSoup;
 
 /// What goes into one scene. Sizes in metres.
 struct SceneParams {

@@ -5,6 +5,9 @@
 #include <cstring>
 #include <unordered_map>
 
+#include "build/opposites.h"
+#include "build/tile_faces.h"
+
 namespace navlab::synth {
 namespace {
 
@@ -131,15 +134,6 @@ EdgeMap edge_map(const std::vector<Ring>& rings, const std::vector<char>* alive 
     return map;
 }
 
-/// Joins ring b into ring a across their one shared edge u->v (in a) / v->u (in b).
-Ring join(const Ring& a, std::size_t ia, const Ring& b, std::size_t jb) {
-    Ring out;
-    const std::size_t na = a.size(), nb = b.size();
-    for (std::size_t k = 1; k <= na; ++k) out.push_back(a[(ia + k) % na]);        // v ... u
-    for (std::size_t k = 2; k < nb; ++k) out.push_back(b[(jb + k) % nb]);         // after u, before v
-    return out;
-}
-
 /// Whether a ring is simple in its own (Newell) plane: no two edges cross or touch there
 /// (a small tolerance keeps clear of near-misses). Faces bent over a step can fold in that
 /// plane though simple from above, and ear clipping in the Newell plane (the audit's
@@ -240,7 +234,7 @@ void merge_faces(Work& w, int merges, int maxEdges, double nonConvexShare, float
         auto jt = std::find(b.begin(), b.end(), v);
         std::size_t jb = static_cast<std::size_t>(jt - b.begin());
         if (shared != 2 || b[(jb + 1) % b.size()] != u) continue;
-        Ring joined = join(a, ia, b, jb);
+        Ring joined = build::join_rings(a, ia, b, jb);
         if (w.off_plane(joined) > maxOffPlane * 0.5) continue;  // keep room for the pushed corners
         if (!simple_in_own_plane(w, joined)) continue;
         const bool isConcave = !convex_from_above(w, joined);
@@ -361,24 +355,7 @@ fromsoft::NavMesh lay_out(const Work& w, const GameStyle& style, Rng& rng) {
             mesh.edges.push_back(e);
         }
     }
-    // Opposites: the two edges of different faces over the same vertex pair, linked both ways.
-    std::unordered_map<std::uint64_t, std::array<std::uint32_t, 3>> pairs;  // edge, edge, count
-    pairs.reserve(mesh.edges.size());
-    for (std::uint32_t e = 0; e < mesh.edges.size(); ++e) {
-        auto& p = pairs[edge_key(mesh.edges[e].a, mesh.edges[e].b)];
-        if (p[2] < 2) p[p[2]] = e;
-        ++p[2];
-    }
-    std::vector<std::uint32_t> owner(mesh.edges.size());
-    for (std::uint32_t f = 0; f < mesh.faces.size(); ++f)
-        for (int k = 0; k < mesh.faces[f].numEdges; ++k) owner[mesh.faces[f].startEdgeIndex + k] = f;
-    for (const auto& [key, p] : pairs) {
-        if (p[2] != 2 || owner[p[0]] == owner[p[1]]) continue;
-        mesh.edges[p[0]].oppositeEdge = p[1];
-        mesh.edges[p[0]].oppositeFace = owner[p[1]];
-        mesh.edges[p[1]].oppositeEdge = p[0];
-        mesh.edges[p[1]].oppositeFace = owner[p[0]];
-    }
+    build::link_opposites(mesh);
     for (const Point& p : w.verts) mesh.vertices.push_back({p[0], p[1], p[2], stale_w(rng, w.verts)});
     const std::uint64_t dataSeed = rng.next();
     for (std::uint16_t region : w.regions) mesh.faceData.push_back(face_data_for(region, style, dataSeed));

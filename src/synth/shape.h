@@ -10,11 +10,15 @@
 #include <vector>
 
 #include "formats/fromsoft/navmesh.h"
-#include "synth/recast_tile.h"
+#include "build/recast_mesh.h"
 #include "synth/rng.h"
 #include "synth/style.h"
 
 namespace navlab::synth {
+
+using build::build_recast_mesh;
+using build::PolyMesh;
+using build::RecastParams;
 
 /// A Recast polygon mesh kept for reuse, with each polygon's neighbours across shared edges.
 struct LibraryTile {

@@ -4,6 +4,7 @@
 
 #include <atomic>
 
+#include "build/compression.h"
 #include "codec/dcx.h"
 #include "container/bnd4.h"
 #include "formats/fromsoft/nav_tagfile.h"
@@ -13,13 +14,6 @@
 #include "synth/inject.h"
 
 namespace navlab::synth {
-
-Compression parse_compression(const std::string& name) {
-    if (name == "dflt") return Compression::Dflt;
-    if (name == "zstd") return Compression::Zstd;
-    if (name == "krak") return Compression::Krak;
-    throw Error("unknown --dcx '" + name + "' (dflt, zstd or krak)");
-}
 
 void GameCounts::add(const fromsoft::NavTagfile& t) {
     const auto& m = t.mesh;
@@ -53,18 +47,6 @@ void GameCounts::add(const GameCounts& o) {
     setupArrays += o.setupArrays, setups += o.setups;
 }
 
-namespace {
-
-dcx::Variant variant_of(Compression c) {
-    switch (c) {
-        case Compression::Dflt: return dcx::Variant::Dflt_11000_44_9;
-        case Compression::Zstd: return dcx::Variant::Zstd;
-        case Compression::Krak: return dcx::Variant::Krak;
-    }
-    return dcx::Variant::Dflt_11000_44_9;
-}
-
-}  // namespace
 
 BinderOutput make_binder(const BinderPlan& binder, const TileLibrary& library, Compression compression,
                          const std::string& injectRule, int injectEntry) {
@@ -85,7 +67,7 @@ BinderOutput make_binder(const BinderPlan& binder, const TileLibrary& library, C
     out.counts.binders = 1;
     const std::vector<std::uint8_t> image = bnd4::write(bnd4::build_navmesh_binder(std::move(files)));
     out.binderBytes = image.size();
-    out.file = dcx::compress(image, variant_of(compression));
+    out.file = dcx::compress(image, build::dcx_variant(compression));
     return out;
 }
 

@@ -9,15 +9,14 @@
 #include <string>
 #include <vector>
 
+#include "build/compression.h"
 #include "formats/fromsoft/navmesh.h"
 #include "synth/corpus.h"
 
 namespace navlab::synth {
 
-enum class Compression { Dflt, Zstd, Krak };
-
-/// Parses "dflt", "zstd" or "krak" (stored Kraken blocks); throws navlab::Error otherwise.
-Compression parse_compression(const std::string& name);
+using build::Compression;
+using build::parse_compression;
 
 /// The page's table rows, counted on generated tagfiles of one game.
 struct GameCounts {

@@ -102,10 +102,45 @@ TEST(AuditCli, UnreadableTagfileFailsR02) {
 TEST(AuditCli, SampleAuditPasses) {
     NAVLAB_REQUIRE_SAMPLE(path, "havok/er/n10_01_00_00_001700.hkx");
     std::string out;
-    ASSERT_EQ(run("audit " + path.string(), &out), 0) << out;
+    ASSERT_EQ(run("audit " + path.string() + " --all", &out), 0) << out;
     EXPECT_NE(out.find("R39  geometry  both  STATISTIC  reported  checked 60 faces  exceptions 4"), std::string::npos) << out;
     EXPECT_NE(out.find("n10_01_00_00_001700.hkx  face 44  5 edges, strongest reflex corner sin 9.8e-4"), std::string::npos);
+    EXPECT_NE(out.find("R01  structure"), std::string::npos);
+    EXPECT_NE(out.find("supplementary counters"), std::string::npos);
     EXPECT_NE(out.find("97 rules, 0 invariants failed"), std::string::npos);
+}
+
+// The default report: the summary table, only the rules with exceptions (R39, R41, R53 on the
+// sample), then one line for the rest.
+TEST(AuditCli, DefaultReportShowsOnlyRulesWithExceptions) {
+    NAVLAB_REQUIRE_SAMPLE(path, "havok/er/n10_01_00_00_001700.hkx");
+    std::string out;
+    ASSERT_EQ(run("audit " + path.string(), &out), 0) << out;
+    EXPECT_NE(out.find("  Faces "), std::string::npos) << out;
+    EXPECT_NE(out.find("R39  geometry  both  STATISTIC  reported  checked 60 faces  exceptions 4"), std::string::npos);
+    EXPECT_NE(out.find("R41  geometry"), std::string::npos);
+    EXPECT_NE(out.find("R53  aabb"), std::string::npos);
+    EXPECT_EQ(out.find("R01  structure"), std::string::npos);  // passed: not printed
+    EXPECT_EQ(out.find("supplementary counters"), std::string::npos);
+    EXPECT_NE(out.find("77 rules passed, 17 not applicable, 0 invariants failed"), std::string::npos);
+}
+
+TEST(AuditCli, FolderWithoutNavmeshFilesFails) {
+    auto dir = test::scratch_dir("audit-empty");
+    write_file_atomic(dir / "readme.txt", std::string("not a navmesh"));
+    std::string out;
+    EXPECT_EQ(run("audit " + dir.string(), &out), 1) << out;
+    EXPECT_NE(out.find("no navmesh binders or tagfiles found under " + dir.string()), std::string::npos) << out;
+}
+
+// The progress line is drawn only on a terminal: with stderr a pipe nothing of it appears.
+TEST(AuditCli, NoProgressLineWhenNotATerminal) {
+    auto dir = make_corpus("audit-progress");
+    std::string out;
+    ASSERT_EQ(run("audit " + dir.string() + " --threads 1", &out), 0) << out;
+    EXPECT_EQ(out.find('\r'), std::string::npos);
+    EXPECT_EQ(out.find("MB/s"), std::string::npos);
+    EXPECT_EQ(out.find("audit ["), std::string::npos);
 }
 
 TEST(ExportFromsoft, SampleObjParsesBack) {

@@ -349,3 +349,52 @@ TEST(AuditRules, TableHasEveryRuleOnceInOrder) {
     EXPECT_EQ(statistics, 21);
     EXPECT_EQ(observed, 9);
 }
+
+// Rules that had no mutation of their own (issue 13). R45 has none by construction: for a
+// complete triangulation the area vectors add up exactly (tests/geometry
+// CompleteTriangulationsTileTheVectorAreaExactly), and faces without one are skipped.
+
+TEST(AuditRules, R37OppositesThatAreNotReversesAlone) {
+    // Face 1's corner shared with face 0 becomes a copy of that vertex at the same place: the
+    // shared edges stay mutual opposites (R36) and every ring stays closed, but face 0's edge
+    // 2 and face 1's edge 4 are no longer each other's reverse.
+    AuditTagfile f = synthetic_tagfile(er());
+    auto& m = mesh(f);
+    const auto shared = m.edges[4].a;  // face 1's west edge starts at the corner it shares with face 0
+    ASSERT_EQ(m.edges[2].b, shared);
+    const auto copy = static_cast<std::int32_t>(m.vertices.size());
+    m.vertices.push_back(m.vertices[shared]);
+    m.edges[4].a = copy;
+    m.edges[7].b = copy;  // face 1's south edge closes the ring at the copy (no neighbour there)
+    ASSERT_EQ(m.edges[7].oppositeEdge, fromsoft::kNoOpposite);
+    AuditReport r = audit_one(f);
+    EXPECT_EQ(rules_with_exceptions(r), std::set<std::string>{"R37"}) << joined(rules_with_exceptions(r));
+    EXPECT_EQ(r.rules[36].by_game[1].exceptions, 2);  // edge 2 and edge 4
+}
+
+TEST(AuditRules, R46FaceWithAreaAndNoEar) {
+    // A self-overlapping ring with N != 0 (found by search over small lattices): every
+    // candidate ear holds another corner. R47 counts every face without an ear, so it is
+    // necessarily named too.
+    auto v = [](float x, float z) { return fromsoft::Vec4{x, 0, z, 1}; };
+    AuditTagfile f = single_face({v(2, 4), v(0, 2), v(1, 5), v(5, 2), v(0, 5), v(5, 4), v(3, 1), v(0, 5)});
+    AuditReport r = audit_one(f);
+    EXPECT_EQ(rules_with_exceptions(r), (std::set<std::string>{"R46", "R47"})) << joined(rules_with_exceptions(r));
+}
+
+TEST(AuditRules, R82FaceWithMoreThan56UserEdges) {
+    // Face 0 owns 57 user edges: its paired one plus 56 without an opposite (flags 52, R81),
+    // all between its own two user-edge vertices (R75) and before the last face's (R83).
+    AuditTagfile f = synthetic_tagfile(er());
+    auto& m = mesh(f);
+    const std::uint32_t R = R_of(f);
+    const fromsoft::Edge lone{m.edges[R].a, m.edges[R].b, fromsoft::kNoOpposite, fromsoft::kNoOpposite, 52, 0, 0};
+    m.edges.insert(m.edges.begin() + R + 1, 56, lone);
+    m.edgeData.insert(m.edgeData.begin() + R + 1, 56, m.edgeData[R]);
+    m.faces[0].numUserEdges = 57;
+    m.faces.back().startUserEdgeIndex = static_cast<std::int32_t>(R + 57);
+    m.edges[R].oppositeEdge = R + 57;
+    m.edges[R + 57].oppositeEdge = R;
+    AuditReport r = audit_one(f);
+    EXPECT_EQ(rules_with_exceptions(r), std::set<std::string>{"R82"}) << joined(rules_with_exceptions(r));
+}

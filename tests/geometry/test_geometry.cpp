@@ -264,3 +264,37 @@ TEST(Exact, LongExpansionsSpillToTheHeapAndStayExact) {
     EXPECT_EQ(sq.sign(), 1);
     EXPECT_EQ((sq - sum * copy).sign(), 0);
 }
+
+// check_triangulation reports Σ A − N/2 = 0 for every complete triangulation without
+// computing it (triangle_checks.cpp): the identity, checked here with the exact sum on random
+// rings over a small lattice (repeated corners, collinear runs, warped and non-convex rings).
+TEST(Triangulate, CompleteTriangulationsTileTheVectorAreaExactly) {
+    std::uint64_t s = 7;
+    auto next = [&] {
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        return static_cast<int>(s >> 33);
+    };
+    int complete = 0;
+    for (int face = 0; face < 3000; ++face) {
+        std::vector<Point> ring;
+        const int n = 3 + next() % 8;
+        for (int k = 0; k < n; ++k)
+            ring.push_back({(next() % 5) * 0.75, (next() % 3) * 0.1 + (next() % 2) * 1e-7, (next() % 5) * 1.25});
+        FacePlane plane(ring);
+        Triangulation t = triangulate_newell(plane);
+        if (t.no_ear) continue;
+        ++complete;
+        Vec3<Expansion> sum{Expansion(0.0), Expansion(0.0), Expansion(0.0)};
+        for (const Cut& cut : t.triangles) {
+            Vec3<Expansion> a = lift<Expansion>(ring[cut[0]]), b = lift<Expansion>(ring[cut[1]]),
+                            d = lift<Expansion>(ring[cut[2]]);
+            sum = sum + cross(b - a, d - b);
+        }
+        Vec3<Expansion> diff = sum - plane.exact_normal();
+        ASSERT_EQ(diff.x.sign(), 0) << face;
+        ASSERT_EQ(diff.y.sign(), 0) << face;
+        ASSERT_EQ(diff.z.sign(), 0) << face;
+        EXPECT_EQ(check_triangulation(plane, t).area_difference_max, 0.0);
+    }
+    EXPECT_GT(complete, 1000);
+}

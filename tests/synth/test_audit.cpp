@@ -5,7 +5,7 @@
 #include "audit/audit_report.h"
 #include "audit/audit_rules.h"
 #include "support/samples.h"
-#include "synth/audit_corpus.h"  // tests/synth
+#include "audit/audit_files.h"
 #include "synth/write.h"
 
 using namespace navlab;
@@ -23,6 +23,13 @@ CorpusResult make_small(const std::filesystem::path& dir, const std::string& inj
     return generate_corpus(o);
 }
 
+/// The audit of the written binders, two at a time, through the library entry point.
+audit::AuditRun audit_corpus(const CorpusResult& r) {
+    std::vector<std::string> paths;
+    for (const auto& f : r.files) paths.push_back(f.string());
+    return audit::audit_files(paths, {2, 5});
+}
+
 std::vector<std::string> failed_rules(const audit::AuditReport& report) {
     std::vector<std::string> failed;
     const auto rules = audit::all_rules();
@@ -36,7 +43,7 @@ std::vector<std::string> failed_rules(const audit::AuditReport& report) {
 TEST(SynthAudit, SmallPresetPassesTheAudit) {
     const auto dir = navlab::test::scratch_dir("synth_audit_small");
     const CorpusResult r = make_small(dir);
-    const auto audit = checks::audit_binders(r.files, 2);
+    const auto audit = audit_corpus(r);
     EXPECT_FALSE(audit::audit_failed(audit.report)) << audit::format_audit_text(audit.report);
     EXPECT_EQ(failed_rules(audit.report), std::vector<std::string>{});
     EXPECT_EQ(audit.report.summary.sekiro.faces, r.sekiro.faces);
@@ -51,7 +58,7 @@ TEST(SynthAudit, InjectedFaultIsTheOneTheAuditFinds) {
         SCOPED_TRACE(rule);
         const auto dir = navlab::test::scratch_dir("synth_audit_inject");
         const CorpusResult r = make_small(dir, rule);
-        const auto audit = checks::audit_binders(r.files, 2);
+        const auto audit = audit_corpus(r);
         const auto failed = failed_rules(audit.report);
         EXPECT_NE(std::find(failed.begin(), failed.end(), rule), failed.end()) << r.injected;
         std::filesystem::remove_all(dir);

@@ -7,7 +7,7 @@
 #include "formats/fromsoft/aabb_tree6.h"
 #include "synth/corpus.h"
 #include "synth/extras.h"
-#include "synth/recast_tile.h"
+#include "build/recast_mesh.h"
 #include "synth/rng.h"
 #include "synth/scene.h"
 #include "synth/model_checks.h"  // tests/synth

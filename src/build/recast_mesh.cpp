@@ -1,4 +1,4 @@
-#include "synth/recast_tile.h"
+#include "build/recast_mesh.h"
 
 #include <Recast.h>
 
@@ -9,7 +9,7 @@
 
 #include "io/error.h"
 
-namespace navlab::synth {
+namespace navlab::build {
 namespace {
 
 struct RecastFree {
@@ -35,6 +35,24 @@ double newell_y(const PolyMesh& m, const std::vector<int>& ring) {
         s += static_cast<double>(p[2]) * q[0] - static_cast<double>(p[0]) * q[2];
     }
     return s;
+}
+
+/// Area of Recast's polygons seen from above (shoelace on the cell grid), m².
+double polygon_area(const rcPolyMesh& pm) {
+    double cells = 0;
+    for (int p = 0; p < pm.npolys; ++p) {
+        const unsigned short* poly = &pm.polys[p * 2 * pm.nvp];
+        int n = 0;
+        while (n < pm.nvp && poly[n] != RC_MESH_NULL_IDX) ++n;
+        double twice = 0;
+        for (int k = 0; k < n; ++k) {
+            const unsigned short* a = &pm.verts[poly[k] * 3];
+            const unsigned short* b = &pm.verts[poly[(k + 1) % n] * 3];
+            twice += static_cast<double>(a[2]) * b[0] - static_cast<double>(a[0]) * b[2];
+        }
+        cells += std::abs(twice) * 0.5;
+    }
+    return cells * pm.cs * pm.cs;
 }
 
 /// The detail mesh as one welded triangle mesh: Recast keeps each polygon's detail triangles
@@ -67,19 +85,21 @@ PolyMesh to_world(const rcPolyMesh& pm, const rcPolyMeshDetail& dm) {
             if (newell_y(out, ring) < 0) std::swap(ring[1], ring[2]);
             out.polys.push_back(std::move(ring));
             out.regions.push_back(pm.regs[p]);
+            out.areas.push_back(pm.areas[p]);
+            out.sourcePolys.push_back(p);
         }
     }
+    out.recastPolygons = pm.npolys;
+    out.recastArea = polygon_area(pm);
     return out;
 }
 
-}  // namespace
-
-PolyMesh build_recast_mesh(const TriangleSoup& scene, const RecastParams& p) {
+/// The pipeline on a heightfield of w x h cells from bmin; `border` cells on each x/z side
+/// belong to the neighbours (0 for a whole scene).
+PolyMesh run_recast(const float* verts, int nverts, const int* tris, int ntris, const RecastParams& p,
+                    const float* bmin, const float* bmax, int w, int h, int border,
+                    const std::vector<AreaPrism>& volumes) {
     rcContext ctx(false);
-    float bmin[3], bmax[3];
-    rcCalcBounds(scene.verts.data(), scene.vertex_count(), bmin, bmax);
-    int w = 0, h = 0;
-    rcCalcGridSize(bmin, bmax, p.cellSize, &w, &h);
     const int walkHeight = static_cast<int>(std::ceil(p.agentHeight / p.cellHeight));
     const int walkClimb = static_cast<int>(std::floor(p.agentClimb / p.cellHeight));
     const int walkRadius = static_cast<int>(std::ceil(p.agentRadius / p.cellSize));
@@ -87,11 +107,9 @@ PolyMesh build_recast_mesh(const TriangleSoup& scene, const RecastParams& p) {
     RecastPtr<rcHeightfield> solid(rcAllocHeightfield());
     require(solid && rcCreateHeightfield(&ctx, *solid, w, h, bmin, bmax, p.cellSize, p.cellHeight),
             "rcCreateHeightfield");
-    std::vector<unsigned char> areas(scene.triangle_count(), 0);
-    rcMarkWalkableTriangles(&ctx, p.maxSlopeDegrees, scene.verts.data(), scene.vertex_count(), scene.tris.data(),
-                            scene.triangle_count(), areas.data());
-    require(rcRasterizeTriangles(&ctx, scene.verts.data(), scene.vertex_count(), scene.tris.data(), areas.data(),
-                                 scene.triangle_count(), *solid, walkClimb),
+    std::vector<unsigned char> areas(ntris, 0);
+    rcMarkWalkableTriangles(&ctx, p.maxSlopeDegrees, verts, nverts, tris, ntris, areas.data());
+    require(rcRasterizeTriangles(&ctx, verts, nverts, tris, areas.data(), ntris, *solid, walkClimb),
             "rcRasterizeTriangles");
     rcFilterLowHangingWalkableObstacles(&ctx, walkClimb, *solid);
     rcFilterLedgeSpans(&ctx, walkHeight, walkClimb, *solid);
@@ -101,8 +119,13 @@ PolyMesh build_recast_mesh(const TriangleSoup& scene, const RecastParams& p) {
     require(chf && rcBuildCompactHeightfield(&ctx, walkHeight, walkClimb, *solid, *chf), "rcBuildCompactHeightfield");
     solid.reset();
     require(rcErodeWalkableArea(&ctx, walkRadius, *chf), "rcErodeWalkableArea");
+    for (const AreaPrism& v : volumes) {
+        std::vector<float> outline;
+        for (const auto& c : v.xz) outline.insert(outline.end(), {c[0], v.yMin, c[1]});
+        rcMarkConvexPolyArea(&ctx, outline.data(), static_cast<int>(v.xz.size()), v.yMin, v.yMax, v.area, *chf);
+    }
     require(rcBuildDistanceField(&ctx, *chf), "rcBuildDistanceField");
-    require(rcBuildRegions(&ctx, *chf, 0, p.minRegionCells, p.mergeRegionCells), "rcBuildRegions");
+    require(rcBuildRegions(&ctx, *chf, border, p.minRegionCells, p.mergeRegionCells), "rcBuildRegions");
 
     RecastPtr<rcContourSet> cset(rcAllocContourSet());
     require(cset && rcBuildContours(&ctx, *chf, p.maxSimplificationError,
@@ -116,4 +139,29 @@ PolyMesh build_recast_mesh(const TriangleSoup& scene, const RecastParams& p) {
     return to_world(*pmesh, *dmesh);
 }
 
-}  // namespace navlab::synth
+}  // namespace
+
+PolyMesh build_recast_mesh(const TriangleSoup& scene, const RecastParams& p) {
+    float bmin[3], bmax[3];
+    rcCalcBounds(scene.verts.data(), scene.vertex_count(), bmin, bmax);
+    int w = 0, h = 0;
+    rcCalcGridSize(bmin, bmax, p.cellSize, &w, &h);
+    return run_recast(scene.verts.data(), scene.vertex_count(), scene.tris.data(), scene.triangle_count(), p, bmin,
+                      bmax, w, h, 0, {});
+}
+
+PolyMesh build_recast_tile(const TriangleSoup& scene, std::span<const int> tris, const RecastParams& p,
+                           const TileBox& tile, const std::vector<AreaPrism>& volumes) {
+    std::vector<int> indices;
+    indices.reserve(tris.size() * 3);
+    for (int t : tris) indices.insert(indices.end(), &scene.tris[t * 3], &scene.tris[t * 3] + 3);
+    const float pad = static_cast<float>(tile.borderCells) * p.cellSize;
+    const float bmin[3] = {tile.minX - pad, tile.minY, tile.minZ - pad};
+    const float bmax[3] = {tile.maxX + pad, tile.maxY, tile.maxZ + pad};
+    const int w = static_cast<int>(std::lround((tile.maxX - tile.minX) / p.cellSize)) + 2 * tile.borderCells;
+    const int h = static_cast<int>(std::lround((tile.maxZ - tile.minZ) / p.cellSize)) + 2 * tile.borderCells;
+    return run_recast(scene.verts.data(), scene.vertex_count(), indices.data(), static_cast<int>(tris.size()), p,
+                      bmin, bmax, w, h, tile.borderCells, volumes);
+}
+
+}  // namespace navlab::build

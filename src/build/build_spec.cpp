@@ -1,0 +1,199 @@
+#include "build/build_spec.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "build/binder_names.h"
+#include "io/error.h"
+
+namespace navlab::build {
+namespace {
+
+using nlohmann::json;
+
+void only_keys(const json& object, const std::set<std::string>& allowed, const std::string& where,
+               const std::string& source) {
+    if (!object.is_object()) throw Error("must be a JSON object", kNoOffset, source + ": " + where);
+    for (const auto& [key, value] : object.items())
+        if (!allowed.count(key)) throw Error("unknown field '" + key + "'", kNoOffset, source + ": " + where);
+}
+
+template <class T>
+void read(const json& object, const char* key, T& out, const std::string& where, const std::string& source) {
+    if (!object.contains(key)) return;
+    try {
+        out = object.at(key).get<T>();
+    } catch (const json::exception& e) {
+        throw Error(std::string("wrong type: ") + e.what(), kNoOffset, source + ": " + where + "." + key);
+    }
+}
+
+double cross_xz(const std::array<float, 2>& a, const std::array<float, 2>& b, const std::array<float, 2>& c) {
+    return (static_cast<double>(b[0]) - a[0]) * (static_cast<double>(c[1]) - b[1]) -
+           (static_cast<double>(b[1]) - a[1]) * (static_cast<double>(c[0]) - b[0]);
+}
+
+/// Separating-axis test of two convex outlines on x/z (touching counts as apart).
+bool outlines_overlap(const AreaVolume& a, const AreaVolume& b) {
+    auto separated = [](const AreaVolume& p, const AreaVolume& q) {
+        for (std::size_t i = 0; i < p.xz.size(); ++i) {
+            const auto& u = p.xz[i];
+            const auto& v = p.xz[(i + 1) % p.xz.size()];
+            const double nx = -(static_cast<double>(v[1]) - u[1]), nz = static_cast<double>(v[0]) - u[0];
+            double pmin = INFINITY, pmax = -INFINITY, qmin = INFINITY, qmax = -INFINITY;
+            for (const auto& c : p.xz) {
+                const double d = c[0] * nx + c[1] * nz;
+                pmin = std::min(pmin, d), pmax = std::max(pmax, d);
+            }
+            for (const auto& c : q.xz) {
+                const double d = c[0] * nx + c[1] * nz;
+                qmin = std::min(qmin, d), qmax = std::max(qmax, d);
+            }
+            if (pmax <= qmin || qmax <= pmin) return true;
+        }
+        return false;
+    };
+    return !separated(a, b) && !separated(b, a);
+}
+
+std::string label(const std::string& name, const char* kind, std::size_t i) {
+    return name.empty() ? fmt::format("{} {}", kind, i) : fmt::format("{} {} ('{}')", kind, i, name);
+}
+
+}  // namespace
+
+void validate_build_spec(const BuildSpec& s, const std::string& source) {
+    auto positive = [&](float v, const char* field) {
+        if (!(v > 0) || !std::isfinite(v)) throw Error("must be a positive number", kNoOffset, source + ": " + field);
+    };
+    positive(s.agentRadius, "agent_radius"), positive(s.agentHeight, "agent_height");
+    positive(s.cellSize, "cell_size"), positive(s.cellHeight, "cell_height"), positive(s.tileSize, "tile_size");
+    positive(s.detailSampleDistance, "detail_sample_distance"), positive(s.detailMaxError, "detail_max_error");
+    if (!(s.agentClimb >= 0)) throw Error("must be 0 or more", kNoOffset, source + ": agent_climb");
+    if (!(s.maxSlopeDegrees > 0 && s.maxSlopeDegrees < 90)) throw Error("must be in (0, 90)", kNoOffset, source + ": max_slope");
+    if (!(s.mergeOffPlane >= 0)) throw Error("must be 0 or more", kNoOffset, source + ": merge_off_plane");
+    const double cells = s.tileSize / s.cellSize;
+    if (std::abs(cells - std::round(cells)) > 1e-3 || cells < 8)
+        throw Error(fmt::format("{} m is not a multiple (at least 8) of the cell size {} m", s.tileSize, s.cellSize),
+                    kNoOffset, source + ": tile_size");
+    if (!is_map_name(s.map)) throw Error("'" + s.map + "' is not a map name like m10_00_00_00", kNoOffset, source + ": map");
+    if (s.aabbMargin != 2.0f && s.aabbMargin != 2.4f && s.aabbMargin != 8.0f)
+        throw Error(fmt::format("{} is not an Elden Ring margin (2, 2.4 or 8)", s.aabbMargin), kNoOffset,
+                    source + ": aabb_margin");
+    if (s.volumes.size() > 62) throw Error("more than 62 volumes (Recast area ids 1..62)", kNoOffset, source + ": area_volumes");
+    for (std::size_t i = 0; i < s.volumes.size(); ++i) {
+        const AreaVolume& v = s.volumes[i];
+        const std::string where = source + ": area_volumes: " + label(v.name, "volume", i);
+        if (v.xz.size() < 3) throw Error("outline needs 3 or more corners", kNoOffset, where);
+        if (!(v.yMax > v.yMin)) throw Error("y_max must be above y_min", kNoOffset, where);
+        int sign = 0;
+        for (std::size_t k = 0; k < v.xz.size(); ++k) {
+            const double c = cross_xz(v.xz[k], v.xz[(k + 1) % v.xz.size()], v.xz[(k + 2) % v.xz.size()]);
+            const int sk = c > 0 ? 1 : c < 0 ? -1 : 0;
+            if (sk != 0 && sign != 0 && sk != sign) throw Error(fmt::format("outline is not convex at corner {}", (k + 1) % v.xz.size()), kNoOffset, where);
+            if (sk != 0) sign = sk;
+        }
+        if (sign == 0) throw Error("outline has no area", kNoOffset, where);
+        for (std::size_t j = 0; j < i; ++j) {
+            const AreaVolume& u = s.volumes[j];
+            if (u.yMax > v.yMin && v.yMax > u.yMin && outlines_overlap(u, v))
+                throw Error("overlaps " + label(u.name, "volume", j) + " (a face can carry one faceData only)", kNoOffset, where);
+        }
+    }
+    for (std::size_t i = 0; i < s.links.size(); ++i) {
+        const LinkSpec& l = s.links[i];
+        const std::string where = source + ": links: " + label(l.name, "link", i);
+        for (float c : {l.from[0], l.from[1], l.from[2], l.to[0], l.to[1], l.to[2]})
+            if (!std::isfinite(c)) throw Error("coordinate is not finite", kNoOffset, where);
+        if (l.flags != 20 && l.flags != 52) throw Error(fmt::format("flags {} (user edges use 20 or 52)", l.flags), kNoOffset, where);
+        if (!l.bothWays && l.flags != 52)
+            throw Error("a one-way link needs flags 52 (user edges without an opposite have flags 52)", kNoOffset, where);
+        const std::uint32_t low = l.edgeData & 0xFF;
+        if ((low != 2 && low != 4 && low != 18 && low != 20) || l.edgeData > 0xFFFF)
+            throw Error(fmt::format("edge_data {:#x}: low byte must be 2, 4, 18 or 20, nothing above the second byte", l.edgeData),
+                        kNoOffset, where);
+        if (!(l.width > 0)) throw Error("width must be positive", kNoOffset, where);
+        if (l.setupHalfExtents)
+            for (float h : *l.setupHalfExtents)
+                if (!(h > 0) || !std::isfinite(h)) throw Error("setup half_extents must be positive", kNoOffset, where);
+    }
+}
+
+BuildSpec parse_build_spec(const std::string& text, const std::string& source) {
+    json j;
+    try {
+        j = json::parse(text);
+    } catch (const json::exception& e) {
+        throw Error(std::string("not valid JSON: ") + e.what(), kNoOffset, source);
+    }
+    only_keys(j, {"agent_radius", "agent_height", "agent_climb", "max_slope", "cell_size", "cell_height", "tile_size",
+                  "detail_sample_distance", "detail_max_error", "merge_off_plane", "map", "aabb_margin", "face_data",
+                  "area_volumes", "links"},
+              "top level", source);
+    BuildSpec s;
+    const std::string top = "top level";
+    read(j, "agent_radius", s.agentRadius, top, source), read(j, "agent_height", s.agentHeight, top, source);
+    read(j, "agent_climb", s.agentClimb, top, source), read(j, "max_slope", s.maxSlopeDegrees, top, source);
+    read(j, "cell_size", s.cellSize, top, source), read(j, "cell_height", s.cellHeight, top, source);
+    read(j, "tile_size", s.tileSize, top, source);
+    read(j, "detail_sample_distance", s.detailSampleDistance, top, source);
+    read(j, "detail_max_error", s.detailMaxError, top, source);
+    read(j, "merge_off_plane", s.mergeOffPlane, top, source);
+    read(j, "map", s.map, top, source), read(j, "aabb_margin", s.aabbMargin, top, source);
+    read(j, "face_data", s.faceData, top, source);
+    if (j.contains("area_volumes")) {
+        if (!j["area_volumes"].is_array()) throw Error("must be an array", kNoOffset, source + ": area_volumes");
+        for (std::size_t i = 0; i < j["area_volumes"].size(); ++i) {
+            const json& v = j["area_volumes"][i];
+            const std::string where = fmt::format("area_volumes[{}]", i);
+            only_keys(v, {"name", "box", "prism", "face_data"}, where, source);
+            AreaVolume a;
+            read(v, "name", a.name, where, source), read(v, "face_data", a.faceData, where, source);
+            if (v.contains("box") == v.contains("prism")) throw Error("needs exactly one of box, prism", kNoOffset, source + ": " + where);
+            if (v.contains("box")) {
+                only_keys(v["box"], {"min", "max"}, where + ".box", source);
+                std::array<float, 3> lo{}, hi{};
+                read(v["box"], "min", lo, where + ".box", source), read(v["box"], "max", hi, where + ".box", source);
+                a.xz = {{lo[0], lo[2]}, {hi[0], lo[2]}, {hi[0], hi[2]}, {lo[0], hi[2]}};
+                a.yMin = lo[1], a.yMax = hi[1];
+            } else {
+                only_keys(v["prism"], {"xz", "y_min", "y_max"}, where + ".prism", source);
+                read(v["prism"], "xz", a.xz, where + ".prism", source);
+                read(v["prism"], "y_min", a.yMin, where + ".prism", source);
+                read(v["prism"], "y_max", a.yMax, where + ".prism", source);
+            }
+            s.volumes.push_back(std::move(a));
+        }
+    }
+    if (j.contains("links")) {
+        if (!j["links"].is_array()) throw Error("must be an array", kNoOffset, source + ": links");
+        for (std::size_t i = 0; i < j["links"].size(); ++i) {
+            const json& v = j["links"][i];
+            const std::string where = fmt::format("links[{}]", i);
+            only_keys(v, {"name", "from", "to", "width", "both_ways", "flags", "edge_data", "setup"}, where, source);
+            if (!v.contains("from") || !v.contains("to")) throw Error("needs from and to", kNoOffset, source + ": " + where);
+            LinkSpec l;
+            read(v, "name", l.name, where, source), read(v, "from", l.from, where, source), read(v, "to", l.to, where, source);
+            read(v, "width", l.width, where, source), read(v, "both_ways", l.bothWays, where, source);
+            int flags = l.flags;
+            read(v, "flags", flags, where, source);
+            if (flags < 0 || flags > 255) throw Error("flags out of range", kNoOffset, source + ": " + where);
+            l.flags = static_cast<std::uint8_t>(flags);
+            read(v, "edge_data", l.edgeData, where, source);
+            if (v.contains("setup")) {
+                only_keys(v["setup"], {"half_extents"}, where + ".setup", source);
+                std::array<float, 3> h{1, 1, 1};
+                read(v["setup"], "half_extents", h, where + ".setup", source);
+                l.setupHalfExtents = h;
+            }
+            s.links.push_back(std::move(l));
+        }
+    }
+    validate_build_spec(s, source);
+    return s;
+}
+
+}  // namespace navlab::build

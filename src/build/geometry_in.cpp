@@ -1,0 +1,104 @@
+#include "build/geometry_in.h"
+
+#include <assimp/postprocess.h>
+#include <assimp/scene.h>
+
+#include <assimp/Importer.hpp>
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <fmt/format.h>
+
+#include "io/error.h"
+
+namespace navlab::build {
+namespace {
+
+std::string mesh_label(const aiMesh& mesh, unsigned index) {
+    return mesh.mName.length > 0 ? fmt::format("mesh {} ('{}')", index, mesh.mName.C_Str()) : fmt::format("mesh {}", index);
+}
+
+/// Assimp's OBJ reader turns "nan" into 0 without a word: check the vertex lines first.
+void check_obj_numbers(const std::filesystem::path& file) {
+    std::ifstream in(file);
+    std::string line;
+    int vertex = 0;
+    for (int number = 1; std::getline(in, line); ++number) {
+        if (line.size() < 2 || line[0] != 'v' || (line[1] != ' ' && line[1] != '\t')) continue;
+        std::istringstream words(line.substr(2));
+        std::string word;
+        for (int k = 0; k < 3 && words >> word; ++k) {
+            char* end = nullptr;
+            const double v = std::strtod(word.c_str(), &end);
+            if (*end != '\0' || !std::isfinite(v))
+                throw Error(fmt::format("coordinate '{}' is not a finite number", word), kNoOffset,
+                            fmt::format("{}: line {}: vertex {}", file.string(), number, vertex));
+        }
+        ++vertex;
+    }
+}
+
+/// Appends one file's triangles to `out`; returns how many.
+int append_file(const std::filesystem::path& file, const GeometryOptions& options, TriangleSoup& out) {
+    std::string ext = file.extension().string();
+    for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (ext == ".obj") check_obj_numbers(file);
+    Assimp::Importer importer;
+    // Node transforms baked in, polygons triangulated, exact duplicates joined. Not
+    // aiProcess_FindDegenerates: it would turn bad faces into lines silently.
+    const aiScene* scene = importer.ReadFile(file.string(), aiProcess_Triangulate | aiProcess_PreTransformVertices |
+                                                                 aiProcess_JoinIdenticalVertices);
+    if (!scene || (scene->mFlags & AI_SCENE_FLAGS_INCOMPLETE))
+        throw Error(std::string("cannot read the geometry: ") + importer.GetErrorString(), kNoOffset, file.string());
+    int triangles = 0;
+    for (unsigned m = 0; m < scene->mNumMeshes; ++m) {
+        const aiMesh& mesh = *scene->mMeshes[m];
+        const int base = out.vertex_count();
+        for (unsigned v = 0; v < mesh.mNumVertices; ++v) {
+            const aiVector3D& p = mesh.mVertices[v];
+            if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z))
+                throw Error(fmt::format("coordinate is not finite ({}, {}, {})", p.x, p.y, p.z), kNoOffset,
+                            fmt::format("{}: {}: vertex {}", file.string(), mesh_label(mesh, m), v));
+            const float x = p.x, y = options.up == 'z' ? p.z : p.y, z = options.up == 'z' ? -p.y : p.z;
+            out.verts.insert(out.verts.end(), {x * options.scale, y * options.scale, z * options.scale});
+        }
+        for (unsigned f = 0; f < mesh.mNumFaces; ++f) {
+            const aiFace& face = mesh.mFaces[f];
+            if (face.mNumIndices != 3)
+                throw Error(fmt::format("face has {} corner(s): only polygons can be walked on", face.mNumIndices),
+                            kNoOffset, fmt::format("{}: {}: face {}", file.string(), mesh_label(mesh, m), f));
+            for (unsigned k = 0; k < 3; ++k) out.tris.push_back(base + static_cast<int>(face.mIndices[k]));
+            ++triangles;
+        }
+    }
+    return triangles;
+}
+
+}  // namespace
+
+LoadedGeometry load_geometry(const std::vector<std::filesystem::path>& files, const GeometryOptions& options) {
+    if (options.up != 'y' && options.up != 'z') throw Error("--up must be y or z");
+    if (!(options.scale > 0) || !std::isfinite(options.scale)) throw Error("--scale must be a positive number");
+    if (files.empty()) throw Error("no geometry file given");
+    LoadedGeometry g;
+    for (const auto& file : files) g.trianglesPerFile.push_back(append_file(file, options, g.soup));
+    if (g.soup.triangle_count() == 0) {
+        std::string names;
+        for (const auto& f : files) names += (names.empty() ? "" : ", ") + f.string();
+        throw Error("the scene has no triangle", kNoOffset, names);
+    }
+    g.min = g.max = {g.soup.verts[0], g.soup.verts[1], g.soup.verts[2]};
+    for (std::size_t i = 0; i < g.soup.verts.size(); ++i) {
+        const float v = g.soup.verts[i];
+        // A scaled coordinate can overflow to infinity even when the file's was finite.
+        if (!std::isfinite(v))
+            throw Error("coordinate is not finite after --scale", kNoOffset, fmt::format("merged vertex {}", i / 3));
+        g.min[i % 3] = std::min(g.min[i % 3], v);
+        g.max[i % 3] = std::max(g.max[i % 3], v);
+    }
+    return g;
+}
+
+}  // namespace navlab::build

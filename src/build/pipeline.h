@@ -1,0 +1,78 @@
+// `navlab build` for FromSoftware games: level geometry -> Recast per tile -> merged convex
+// faces -> stitched seams -> one hkaiNavMesh tagfile per tile -> BND4 binder -> DCX.
+//
+// Same input, same bytes, whatever the thread count: tiles are built in parallel and stored by
+// index, seams are stitched in one fixed order, and nothing depends on hash order.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "build/binder_names.h"
+#include "build/build_spec.h"
+#include "build/compression.h"
+#include "build/seams.h"
+#include "build/triangle_soup.h"
+#include "formats/fromsoft/navmesh.h"
+
+namespace navlab::build {
+
+struct BuildOptions {
+    FromGame game = FromGame::EldenRing;
+    BuildSpec spec;
+    Compression compression = Compression::Krak;
+    unsigned threads = 0;  ///< 0 = all cores
+};
+
+/// One tagfile of the binder.
+struct BuiltTile {
+    int tx = 0, tz = 0;
+    std::string name;  ///< member name (build path)
+    std::int32_t id = 0;
+    fromsoft::NavTagfile tagfile;
+    std::vector<std::uint8_t> bytes;  ///< the written tagfile
+};
+
+/// Time spent in one stage, for the report and the benchmark.
+struct StageTime {
+    std::string stage;
+    double seconds = 0;
+};
+
+struct BuildStats {
+    int tilesInGrid = 0, cols = 0, rows = 0;
+    std::int64_t faces = 0, edges = 0, userEdges = 0, vertices = 0, recastPolygons = 0;
+    double recastArea = 0;  ///< Recast polygon mesh area seen from above, m²
+    double faceArea = 0;    ///< area of the built faces seen from above, m²
+    int maxCorners = 0;
+    SeamReport seams;
+};
+
+struct BuildResult {
+    std::vector<BuiltTile> tiles;     ///< non-empty tiles, by grid row then column
+    std::vector<std::uint8_t> binder; ///< the .nvmhktbnd.dcx file
+    BuildStats stats;
+    std::vector<StageTime> stages;
+};
+
+/// The scene cut into tiles, each with its merged faces, seams stitched.
+struct TiledFaces {
+    TileGrid grid;
+    std::vector<TileFaces> tiles;  ///< indexed by grid.index(tx, tz), empty tiles included
+    SeamReport seams;
+};
+
+/// Recast per tile (parallel), faces merged (up to `maxCorners - 4` corners, so seam
+/// stitching has room; 3 keeps Recast's detail triangles), border vertices snapped and seams
+/// stitched. Appends stage times to `stages`. Throws navlab::Error naming the tile when
+/// Recast fails.
+TiledFaces build_tiles(const TriangleSoup& scene, const BuildSpec& spec, unsigned threads, int maxCorners,
+                       std::vector<StageTime>& stages);
+
+/// Builds the binder. Throws navlab::Error for a Recast failure, a link whose end is off
+/// the mesh or crosses tiles, and a tile beyond a field's limit (with a tile size to try).
+BuildResult build_fromsoft(const TriangleSoup& scene, const BuildOptions& options);
+
+}  // namespace navlab::build

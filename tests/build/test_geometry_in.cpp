@@ -1,0 +1,125 @@
+// Geometry in through Assimp: formats, axis and scale, merging, and bad input.
+#include <gtest/gtest.h>
+
+#include <assimp/postprocess.h>
+#include <assimp/scene.h>
+
+#include <assimp/Exporter.hpp>
+#include <assimp/Importer.hpp>
+#include <filesystem>
+#include <fstream>
+
+#include "build/geometry_in.h"
+#include "io/error.h"
+
+using namespace navlab;
+using namespace navlab::build;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path scratch() {
+    const fs::path dir = fs::temp_directory_path() / ("navlab_geometry_" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    return dir;
+}
+
+fs::path write_text(const std::string& name, const std::string& text) {
+    const fs::path p = scratch() / name;
+    std::ofstream(p) << text;
+    return p;
+}
+
+/// A 10 x 4 quad at y 1 and a triangle standing at x 20 (OBJ, y up).
+const char* kObj =
+    "v 0 1 0\nv 10 1 0\nv 10 1 4\nv 0 1 4\nv 20 0 0\nv 21 0 0\nv 20 3 0\n"
+    "f 1 4 3 2\nf 5 6 7\n";
+
+std::string error_of(const std::vector<fs::path>& files, GeometryOptions o = {}) {
+    try {
+        load_geometry(files, o);
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "";
+}
+
+}  // namespace
+
+TEST(GeometryIn, ObjQuadsAreTriangulatedAndBoundsReported) {
+    const auto g = load_geometry({write_text("a.obj", kObj)}, {});
+    EXPECT_EQ(g.soup.triangle_count(), 3);
+    EXPECT_EQ(g.trianglesPerFile, std::vector<int>{3});
+    EXPECT_EQ(g.min, (std::array<float, 3>{0, 0, 0}));
+    EXPECT_EQ(g.max, (std::array<float, 3>{21, 3, 4}));
+}
+
+TEST(GeometryIn, UpZAndScale) {
+    const auto g = load_geometry({write_text("b.obj", kObj)}, {'z', 2});
+    // (x, y, z) -> (x, z, -y) then x2: y range [0, 4] -> z range [-6, 0], z [0, 4] -> y [0, 8].
+    EXPECT_EQ(g.min, (std::array<float, 3>{0, 0, -6}));
+    EXPECT_EQ(g.max, (std::array<float, 3>{42, 8, 0}));
+}
+
+TEST(GeometryIn, SeveralFilesMerge) {
+    const auto a = write_text("c.obj", kObj);
+    const auto b = write_text("d.ply",
+                              "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\n"
+                              "property float z\nelement face 1\nproperty list uchar int vertex_indices\nend_header\n"
+                              "0 0 50\n1 0 50\n0 0 51\n3 0 1 2\n");
+    const auto g = load_geometry({a, b}, {});
+    EXPECT_EQ(g.trianglesPerFile, (std::vector<int>{3, 1}));
+    EXPECT_EQ(g.soup.triangle_count(), 4);
+    EXPECT_EQ(g.max[2], 51);
+}
+
+TEST(GeometryIn, GlbAndFbxWrittenByAssimpReadBackTheSame) {
+    const auto obj = write_text("e.obj", kObj);
+    const auto ref = load_geometry({obj}, {});
+    Assimp::Importer importer;
+    const aiScene* scene = importer.ReadFile(obj.string(), aiProcess_Triangulate);
+    ASSERT_NE(scene, nullptr);
+    Assimp::Exporter exporter;
+    for (const auto& [format, ext] : {std::pair{"glb2", ".glb"}, {"gltf2", ".gltf"}, {"fbxa", ".fbx"}, {"ply", ".ply"}}) {
+        const fs::path out = scratch() / (std::string("e") + ext);
+        ASSERT_EQ(exporter.Export(scene, format, out.string()), AI_SUCCESS) << format << ": " << exporter.GetErrorString();
+        const auto g = load_geometry({out}, {});
+        EXPECT_EQ(g.soup.triangle_count(), ref.soup.triangle_count()) << format;
+        for (int i = 0; i < 3; ++i) {
+            EXPECT_NEAR(g.min[i], ref.min[i], 1e-4) << format;
+            EXPECT_NEAR(g.max[i], ref.max[i], 1e-4) << format;
+        }
+    }
+}
+
+TEST(GeometryIn, BadInputNamesFileAndElement) {
+    const auto nan = write_text("nan.obj", "v 0 0 0\nv 1 0 0\nv nan 0 1\nf 1 2 3\n");
+    const std::string e1 = error_of({nan});
+    EXPECT_NE(e1.find("nan.obj"), std::string::npos) << e1;
+    EXPECT_NE(e1.find("line 3: vertex 2"), std::string::npos) << e1;
+    EXPECT_NE(e1.find("not a finite number"), std::string::npos) << e1;
+    const auto inf = write_text("inf.ply",
+                                "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\n"
+                                "property float z\nelement face 1\nproperty list uchar int vertex_indices\nend_header\n"
+                                "0 0 0\n1 0 inf\n0 0 1\n3 0 1 2\n");
+    const std::string e4 = error_of({inf});
+    EXPECT_NE(e4.find("inf.ply"), std::string::npos) << e4;
+
+    const auto line = write_text("line.obj", "v 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 3\nl 1 2\n");
+    const std::string e2 = error_of({line});
+    EXPECT_NE(e2.find("line.obj"), std::string::npos) << e2;
+    EXPECT_NE(e2.find("2 corner"), std::string::npos) << e2;
+
+    const auto empty = write_text("empty.obj", "# nothing\n");
+    EXPECT_NE(error_of({empty}).find("empty.obj"), std::string::npos) << error_of({empty});
+
+    const auto junk = write_text("junk.glb", "this is not a glb file");
+    const std::string e3 = error_of({junk});
+    EXPECT_NE(e3.find("junk.glb"), std::string::npos) << e3;
+    EXPECT_NE(e3.find("cannot read"), std::string::npos) << e3;
+
+    EXPECT_NE(error_of({scratch() / "missing.obj"}).find("missing.obj"), std::string::npos);
+    EXPECT_NE(error_of({write_text("f.obj", kObj)}, {'x', 1}).find("--up"), std::string::npos);
+    EXPECT_NE(error_of({write_text("g.obj", kObj)}, {'y', 0}).find("--scale"), std::string::npos);
+    EXPECT_NE(error_of({write_text("h.obj", kObj)}, {'y', 1e38f}).find("not finite"), std::string::npos);
+}

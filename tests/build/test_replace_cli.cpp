@@ -1,0 +1,147 @@
+// navlab replace (library and command) and the navlab build command end to end: output
+// audited by `navlab audit`, nothing written on error.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "build/pipeline.h"
+#include "build/replace.h"
+#include "build/scenes.h"
+#include "codec/dcx.h"
+#include "container/bnd4.h"
+#include "io/error.h"
+#include "io/file.h"
+#include "support/samples.h"
+
+using namespace navlab;
+using namespace navlab::build;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::vector<std::uint8_t> nine_tile_binder() {
+    BuildOptions o;
+    o.spec.tileSize = 16;
+    o.compression = Compression::Dflt;
+    o.threads = 1;
+    return build_fromsoft(scenes::floor_with_pillar(40), o).binder;
+}
+
+std::vector<std::uint8_t> payload(std::span<const std::uint8_t> file) { return dcx::decompress(file).payload; }
+
+std::vector<std::uint8_t> bytes_of(const bnd4::Entry& e) { return {e.data().begin(), e.data().end()}; }
+
+void write_obj(const fs::path& path, const TriangleSoup& s) {
+    std::ofstream out(path);
+    for (int v = 0; v < s.vertex_count(); ++v) out << "v " << s.verts[v * 3] << ' ' << s.verts[v * 3 + 1] << ' ' << s.verts[v * 3 + 2] << '\n';
+    for (int t = 0; t < s.triangle_count(); ++t)
+        out << "f " << s.tris[t * 3] + 1 << ' ' << s.tris[t * 3 + 1] + 1 << ' ' << s.tris[t * 3 + 2] + 1 << '\n';
+}
+
+}  // namespace
+
+TEST(Replace, SwapKeepsEveryOtherMemberAndSameBytesGiveTheSameFile) {
+    const auto file = nine_tile_binder();
+    const auto beforeImage = payload(file);
+    const bnd4::Binder before = bnd4::read(beforeImage);
+    // The same bytes back: the whole file is identical (headers as the writer makes them).
+    const auto same = replace_member(file, "2", bytes_of(before.entries[2]));
+    EXPECT_EQ(same.file, file);
+    EXPECT_EQ(same.action, "replaced");
+
+    const std::vector<std::uint8_t> other = {'T', 'A', 'G', '0', 1, 2, 3};
+    const auto r = replace_member(file, "n10_00_00_00_001200.hkx", other);
+    const auto image = payload(r.file);
+    const bnd4::Binder after = bnd4::read(image);
+    ASSERT_EQ(after.entries.size(), before.entries.size());
+    for (std::size_t i = 0; i < after.entries.size(); ++i) {
+        EXPECT_EQ(after.entries[i].name, before.entries[i].name);
+        EXPECT_EQ(after.entries[i].id, before.entries[i].id);
+        EXPECT_EQ(bytes_of(after.entries[i]), i == 2 ? other : bytes_of(before.entries[i])) << i;
+    }
+    EXPECT_EQ(dcx::read_header(r.file).variant, dcx::read_header(file).variant);
+    // bnd4::write of what was read gives the same image: sizes, hash table and alignment as the writer's.
+    EXPECT_EQ(bnd4::write(after), image);
+}
+
+TEST(Replace, AddAndRemove) {
+    const auto file = nine_tile_binder();
+    const std::vector<std::uint8_t> data = {1, 2, 3, 4, 5};
+    const auto added = replace_member(file, "o10_00_00_00_001000.hkx", data);
+    EXPECT_EQ(added.action, "added");
+    EXPECT_EQ(added.id, 20000);
+    EXPECT_EQ(added.name, "N:\\GR\\data\\INTERROOT_win64\\map\\m10_00_00_00\\navimesh\\bind6\\o10_00_00_00_001000.hkx");
+    const auto addedImage = payload(added.file);
+    const bnd4::Binder b = bnd4::read(addedImage);
+    ASSERT_EQ(b.entries.size(), 10u);
+    EXPECT_EQ(b.entries.back().id, 20000);
+    EXPECT_EQ(bytes_of(b.entries.back()), data);
+    // The same binder as a fresh build with that member gives the same image.
+    std::vector<bnd4::NewEntry> fresh;
+    for (const auto& e : b.entries) fresh.push_back({e.name, e.id, bytes_of(e)});
+    EXPECT_EQ(bnd4::write(bnd4::build_navmesh_binder(std::move(fresh))), addedImage);
+
+    const auto removed = replace_member(added.file, "o10_00_00_00_001000.hkx", std::nullopt);
+    EXPECT_EQ(removed.file, file);
+    EXPECT_THROW(replace_member(file, "nothing.hkx", std::nullopt), Error);
+    EXPECT_THROW(replace_member(file, "99", data), Error);
+}
+
+TEST(Replace, RealBinderKeepsItsImage) {
+    NAVLAB_REQUIRE_SAMPLE(path, "fromsoft/sekiro_allmaterialbnd.mtdbnd.dcx");
+    const auto file = read_file(path);
+    const auto image = payload(file);
+    const bnd4::Binder b = bnd4::read(image);
+    const auto r = replace_member(file, "0", bytes_of(b.entries[0]));
+    EXPECT_EQ(payload(r.file), image) << "the BND4 image is rebuilt exactly";
+    EXPECT_EQ(dcx::read_header(r.file).variant, dcx::read_header(file).variant);
+}
+
+TEST(BuildCli, ObjToBinderPassesTheAudit) {
+    const fs::path dir = navlab::test::scratch_dir("build_cli");
+    write_obj(dir / "level.obj", scenes::bridge_over_road());
+    std::ofstream(dir / "BUILD.json") << R"({"tile_size": 16, "map": "m12_01_00_00", "aabb_margin": 2})";
+    const std::string out = (dir / "m12_01_00_00.nvmhktbnd.dcx").string();
+    std::string log;
+    ASSERT_EQ(navlab::test::run_command(navlab::test::navlab_binary() + " build " + (dir / "level.obj").string() + " --spec " +
+                                    (dir / "BUILD.json").string() + " --dcx zstd --threads 2 -o " + out,
+                                &log),
+              0)
+        << log;
+    EXPECT_NE(log.find("scene: 52 triangles"), std::string::npos) << log;
+    EXPECT_NE(log.find("seams:"), std::string::npos) << log;
+    ASSERT_EQ(navlab::test::run_command(navlab::test::navlab_binary() + " audit " + out, &log), 0) << log;
+    EXPECT_NE(log.find("0 invariants failed"), std::string::npos) << log;
+    const auto outImage = payload(read_file(out));
+    const bnd4::Binder b = bnd4::read(outImage);
+    EXPECT_NE(b.entries[0].name.find("\\m12_01_00_00\\navimesh\\bind6\\n12_01_00_00_001000.hkx"), std::string::npos);
+    // Replace through the command: swap member 0 for member 1's bytes.
+    const fs::path hkx = dir / "member1.hkx";
+    write_file_atomic(hkx, b.entries[1].data());
+    ASSERT_EQ(navlab::test::run_command(navlab::test::navlab_binary() + " replace " + out + " 0 " + hkx.string() + " -o " +
+                                    (dir / "swapped.dcx").string(), &log), 0) << log;
+    const auto swappedImage = payload(read_file(dir / "swapped.dcx"));
+    const bnd4::Binder s = bnd4::read(swappedImage);
+    EXPECT_EQ(bytes_of(s.entries[0]), bytes_of(b.entries[1]));
+}
+
+TEST(BuildCli, BadInputWritesNothing) {
+    const fs::path dir = navlab::test::scratch_dir("build_cli_bad");
+    std::ofstream(dir / "bad.obj") << "v 0 0 0\nv 1 0 0\nv 0 inf 1\nf 1 2 3\n";
+    std::string log;
+    EXPECT_EQ(navlab::test::run_command(navlab::test::navlab_binary() + " build " + (dir / "bad.obj").string() + " -o " +
+                                    (dir / "out.dcx").string(), &log), 1) << log;
+    EXPECT_NE(log.find("bad.obj: line 3: vertex 2"), std::string::npos) << log;
+    EXPECT_FALSE(fs::exists(dir / "out.dcx"));
+    write_obj(dir / "ok.obj", scenes::two_platforms());
+    std::ofstream(dir / "links.json") << R"({"links": [{"from": [5, 0, 5], "to": [13, 0, 5]}]})";
+    EXPECT_EQ(navlab::test::run_command(navlab::test::navlab_binary() + " build " + (dir / "ok.obj").string() + " --spec " +
+                                    (dir / "links.json").string() + " -o " + (dir / "out.dcx").string(), &log), 1) << log;
+    EXPECT_NE(log.find("link 0"), std::string::npos) << log;
+    EXPECT_FALSE(fs::exists(dir / "out.dcx"));
+    std::ofstream(dir / "typo.json") << R"({"tile_sise": 16})";
+    EXPECT_EQ(navlab::test::run_command(navlab::test::navlab_binary() + " build " + (dir / "ok.obj").string() + " --spec " +
+                                    (dir / "typo.json").string() + " -o " + (dir / "out.dcx").string(), &log), 1) << log;
+    EXPECT_NE(log.find("unknown field 'tile_sise'"), std::string::npos) << log;
+}
