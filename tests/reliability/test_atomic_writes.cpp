@@ -113,7 +113,7 @@ TEST(AtomicWrites, OverwritingTheInputNeedsForce) {
     for (const std::string& command :
          {"dcx compress " + a + " " + a, "dcx decompress " + a + " " + a, "kraken decode " + a + " " + a,
           "hkx rewrite " + a + " " + a, "igi rewrite " + a + " " + a, "igi routes " + a + " -o " + a,
-          "fc2 rewrite " + a + " " + a, "export " + a + " -o " + a,
+          "fc2 rewrite " + a + " " + a, "export " + a + " -o " + a, "replace " + a + " 0 --remove -o " + a,
           "dcx compress " + a + " " + test::quoted(dir / "link.dcx")}) {
         SCOPED_TRACE(command);
         std::string out;
