@@ -25,12 +25,13 @@ void add_fc2_commands(CLI::App& app);        // fc2 info|check|rewrite
 void add_export_commands(CLI::App& app);     // export (dispatches to the format below)
 void add_demo_commands(CLI::App& app);       // demo (the README's main job)
 void add_build_commands(CLI::App& app);      // build, replace
+void add_view_commands(CLI::App& app);       // view (HTML viewer page)
 
 /// What `navlab export` was asked for; each format's exporter reads what it needs.
 struct ExportRequest {
     std::string input;   ///< file or folder
     std::string output;  ///< output file (or folder for multi-file formats)
-    std::string format;  ///< obj, json, graphml, glb, ply
+    std::string format;  ///< obj, json, graphml, glb, ply, detour
     std::string entry;   ///< binder entry name or index, or FC2 sector; empty = all
 };
 

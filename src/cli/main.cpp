@@ -41,6 +41,7 @@ int main(int argc, char** argv) {
     add_igi_commands(app);
     add_fc2_commands(app);
     add_build_commands(app);
+    add_view_commands(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

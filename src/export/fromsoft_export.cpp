@@ -4,6 +4,7 @@
 
 #include <set>
 
+#include "formats/fromsoft/half.h"
 #include "geometry/face_plane.h"
 #include "geometry/face_ring.h"
 #include "geometry/triangulate.h"
@@ -21,6 +22,45 @@ std::vector<std::int32_t> user_edge_owners(const fromsoft::NavMesh& m, std::size
                 owner[e - first_user] = static_cast<std::int32_t>(f);
     }
     return owner;
+}
+
+/// Owner face of each regular edge: the face whose [startEdgeIndex, +numEdges) holds it (−1 when none).
+std::vector<std::int32_t> regular_edge_owners(const fromsoft::NavMesh& m, std::size_t regular) {
+    std::vector<std::int32_t> owner(regular, -1);
+    for (std::size_t f = 0; f < m.faces.size(); ++f) {
+        const auto& face = m.faces[f];
+        for (std::int64_t e = face.startEdgeIndex; e < std::int64_t{face.startEdgeIndex} + face.numEdges; ++e)
+            if (e >= 0 && e < static_cast<std::int64_t>(regular)) owner[e] = static_cast<std::int32_t>(f);
+    }
+    return owner;
+}
+
+/// edgeData of edge `e`: one word as a number (striding 1), several as an array, null for none.
+nlohmann::ordered_json edge_data_json(const fromsoft::NavMesh& m, std::size_t e) {
+    const std::size_t stride = m.edgeDataStriding > 0 ? static_cast<std::size_t>(m.edgeDataStriding) : 0;
+    if (stride == 0 || (e + 1) * stride > m.edgeData.size()) return nullptr;
+    if (stride == 1) return static_cast<std::uint32_t>(m.edgeData[e]);
+    nlohmann::ordered_json words = nlohmann::ordered_json::array();
+    for (std::size_t k = 0; k < stride; ++k) words.push_back(static_cast<std::uint32_t>(m.edgeData[e * stride + k]));
+    return words;
+}
+
+/// One edge as the JSON schema states it (docs/export.md).
+nlohmann::ordered_json edge_json(const fromsoft::NavMesh& m, std::size_t e, std::int32_t face, bool user) {
+    using json = nlohmann::ordered_json;
+    const auto& d = m.edges[e];
+    json j;
+    j["edge"] = e;
+    j["face"] = face < 0 ? json(nullptr) : json(face);
+    j["user"] = user;
+    j["a"] = d.a;
+    j["b"] = d.b;
+    j["opposite_edge"] = d.oppositeEdge == fromsoft::kNoOpposite ? json(nullptr) : json(d.oppositeEdge);
+    j["opposite_face"] = d.oppositeFace == fromsoft::kNoOpposite ? json(nullptr) : json(d.oppositeFace);
+    j["flags"] = d.flags;
+    j["edgeData"] = edge_data_json(m, e);
+    if (user) j["cost"] = fromsoft::half16_to_float(d.userEdgeCost);
+    return j;
 }
 
 std::size_t regular_edges(const fromsoft::NavMesh& m) {
@@ -84,7 +124,8 @@ std::string fromsoft_obj(std::span<const NamedTagfile> tagfiles) {
 nlohmann::ordered_json fromsoft_json(std::span<const NamedTagfile> tagfiles) {
     using json = nlohmann::ordered_json;
     json j;
-    j["format"] = "navlab-navmesh/1";
+    j["format"] = "navlab-navmesh/2";
+    j["version"] = 2;
     json list = json::array();
     for (const auto& t : tagfiles) {
         const auto& m = t.model.mesh;
@@ -102,6 +143,8 @@ nlohmann::ordered_json fromsoft_json(std::span<const NamedTagfile> tagfiles) {
             json fj;
             fj["index"] = f;
             fj["vertices"] = ring.vertices;
+            fj["edges"] = {m.faces[f].startEdgeIndex, m.faces[f].numEdges};
+            fj["user_edges"] = {m.faces[f].startUserEdgeIndex, m.faces[f].numUserEdges};
             fj["cluster"] = m.faces[f].clusterIndex;
             fj["faceData"] = f * m.faceDataStriding < m.faceData.size() && m.faceDataStriding > 0
                                  ? json(static_cast<std::uint32_t>(m.faceData[f * m.faceDataStriding]))
@@ -110,23 +153,17 @@ nlohmann::ordered_json fromsoft_json(std::span<const NamedTagfile> tagfiles) {
             faces.push_back(fj);
         }
         tj["faces"] = faces;
-        std::size_t R = regular_edges(m);
-        std::vector<std::int32_t> owner = user_edge_owners(m, R);
-        json users = json::array();
-        for (std::size_t e = R; e < m.edges.size(); ++e) {
-            const auto& d = m.edges[e];
-            json uj;
-            uj["edge"] = e;
-            uj["face"] = owner[e - R];
-            uj["a"] = d.a;
-            uj["b"] = d.b;
-            uj["flags"] = d.flags;
-            uj["edgeData"] = e < m.edgeData.size() && m.edgeDataStriding == 1 ? json(static_cast<std::uint32_t>(m.edgeData[e]))
-                                                                              : json(nullptr);
-            uj["opposite_edge"] = d.oppositeEdge == fromsoft::kNoOpposite ? json(nullptr) : json(d.oppositeEdge);
-            uj["opposite_face"] = d.oppositeFace == fromsoft::kNoOpposite ? json(nullptr) : json(d.oppositeFace);
-            users.push_back(uj);
+        const std::size_t R = regular_edges(m);
+        const std::vector<std::int32_t> owner = regular_edge_owners(m, R);
+        const std::vector<std::int32_t> user_owner = user_edge_owners(m, R);
+        json edges = json::array(), users = json::array();
+        for (std::size_t e = 0; e < m.edges.size(); ++e) {
+            const bool user = e >= R;
+            json ej = edge_json(m, e, user ? user_owner[e - R] : owner[e], user);
+            if (user) users.push_back(ej);
+            edges.push_back(std::move(ej));
         }
+        tj["edges"] = std::move(edges);
         tj["user_edges"] = users;
         list.push_back(tj);
     }

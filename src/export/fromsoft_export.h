@@ -28,9 +28,10 @@ std::vector<std::array<std::int32_t, 3>> face_triangles(const fromsoft::NavMesh&
 /// of the file (triangles wound like their face, so normals point up), `l a b` per user edge.
 std::string fromsoft_obj(std::span<const NamedTagfile> tagfiles);
 
-/// JSON ("format": "navlab-navmesh/1"): per tagfile its vertices, faces (ring of vertex indices,
-/// cluster, faceData, triangles) and user edges (owner face, endpoints, flags, edgeData,
-/// opposite).
+/// JSON ("format": "navlab-navmesh/2", "version": 2; schema in docs/export.md): per tagfile its
+/// vertices, faces (ring of vertex indices, edge ranges, cluster, faceData, triangles), every
+/// edge (owner face, user or regular, endpoints, opposite edge and face as stored, flags,
+/// edgeData) and, as a convenience, the user edges alone.
 nlohmann::ordered_json fromsoft_json(std::span<const NamedTagfile> tagfiles);
 
 }  // namespace navlab::exporter

@@ -114,7 +114,7 @@ TEST_F(IgiCli, ExportsJsonGraphmlAndObj) {
     const std::string o(obj.begin(), obj.end());
     EXPECT_NE(o.find("\nl 4 2\n"), std::string::npos) << o;
     EXPECT_NE(o.find("\nv 4096 2048 512\n"), std::string::npos) << o;
-    EXPECT_EQ(run("export " + g8 + " --format ply -o " + path("g.ply"), &out), 1) << out;
+    EXPECT_EQ(run("export " + g8 + " --format stl -o " + path("g.stl"), &out), 1) << out;
 }
 
 TEST_F(IgiCli, MalformedInputFailsWithOffsetAndField) {

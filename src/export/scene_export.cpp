@@ -1,0 +1,32 @@
+#include "export/scene_export.h"
+
+#include <fmt/format.h>
+
+#include "export/detour_export.h"
+#include "export/glb_export.h"
+#include "export/ply_export.h"
+#include "export/scene.h"
+#include "io/error.h"
+#include "io/file.h"
+
+namespace navlab::exporter {
+
+bool is_scene_format(const std::string& format) { return format == "glb" || format == "ply" || format == "detour"; }
+
+SceneExportResult export_scene(const std::string& input, const std::string& entry, const std::string& format,
+                               const std::string& output) {
+    const Scene scene = load_scene(input, entry);
+    std::vector<std::uint8_t> bytes;
+    if (format == "glb") bytes = scene_to_glb(scene);
+    else if (format == "ply") bytes = scene_to_ply(scene);
+    else if (format == "detour") bytes = scene_to_detour_set(scene).bytes;
+    else throw Error("format " + format + " is not one of glb, ply, detour");
+    write_file_atomic(output, bytes);
+    const std::size_t faces = scene.face_count();
+    std::string summary = fmt::format("{}: {} members, {} faces, {} lines", output, scene.members.size(), faces,
+                                      scene.line_count());
+    if (faces == 0 && scene.line_count() == 0) summary += " (the input holds no faces: the file is valid but empty)";
+    return {summary, scene.skipped};
+}
+
+}  // namespace navlab::exporter

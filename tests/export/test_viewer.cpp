@@ -1,0 +1,87 @@
+// `navlab view`: the page's limits and messages, and the end-to-end browser test: Debian's
+// chromium, headless, driven by playwright-core (tools/web/test_viewer.js) on pages of every
+// input family. Screenshots land in <build>/viewer-screenshots.
+#include <gtest/gtest.h>
+
+#include <regex>
+
+#include "export/export_inputs.h"
+#include "support/samples.h"
+
+namespace navlab::test {
+namespace {
+
+std::filesystem::path pages_dir() {
+    static const auto dir = scratch_dir("viewer-pages");
+    return dir;
+}
+
+std::string write_page(const std::string& inputs, const std::string& name, const std::string& extra = "") {
+    const auto page = (pages_dir() / (name + ".html")).string();
+    run_ok(navlab_binary() + " view " + inputs + " -o " + page + extra);
+    return page;
+}
+
+TEST(View, PageIsOneOfflineFileWithThreeInlined) {
+    const auto& in = export_inputs();
+    const std::string html = slurp(write_page(in.er_binder, "er-offline"));
+    EXPECT_NE(html.find("id=\"navlab-meta\""), std::string::npos);
+    EXPECT_NE(html.find("id=\"navlab-data\""), std::string::npos);
+    EXPECT_NE(html.find("Three.js Authors"), std::string::npos) << "three.js (with its licence) is inlined";
+    // Nothing is fetched at view time: no external script, stylesheet or URL to load.
+    EXPECT_FALSE(std::regex_search(html, std::regex(R"(<script[^>]+src=|<link[^>]+href=|https?://[a-z0-9.-]+/[^"' ]*\.(js|css)\b)")));
+}
+
+TEST(View, HugeInputIsRefusedWithTheSizeAndAHint) {
+    const auto& in = export_inputs();
+    std::string out;
+    const auto page = (pages_dir() / "refused.html").string();
+    EXPECT_EQ(run_command(navlab_binary() + " view " + in.er_binder + " --max-faces 100 -o " + page, &out), 1) << out;
+    EXPECT_NE(out.find("MB"), std::string::npos) << out;
+    EXPECT_NE(out.find("--entry"), std::string::npos) << out;
+    EXPECT_FALSE(std::filesystem::exists(page));
+}
+
+TEST(View, EmptyInputGivesAPageAndSaysSo) {
+    const auto& in = export_inputs();
+    const auto page = (pages_dir() / "empty.html").string();
+    const std::string out = run_ok(navlab_binary() + " view " + in.er_binder + " --entry " + in.empty_entry + " -o " + page);
+    EXPECT_NE(out.find("holds no faces"), std::string::npos) << out;
+    EXPECT_TRUE(std::filesystem::exists(page));
+}
+
+TEST(View, PathWithoutTheQueryLibraryIsReportedNotDrawn) {
+    const auto& in = export_inputs();
+    std::string out;
+    EXPECT_EQ(run_command(navlab_binary() + " view " + in.er_binder + " --path 0,0,0 1,1,1 -o " +
+                              (pages_dir() / "path.html").string(),
+                          &out),
+              1);
+    EXPECT_NE(out.find("navlab path"), std::string::npos) << out;
+}
+
+TEST(ViewBrowser, ChromiumShowsPicksAndRecoloursEveryFamily) {
+    const auto& in = export_inputs();
+    const std::vector<std::string> pages = {
+        write_page((in.dir / "corpus").string(), "demo-corpus", " --audit"),
+        write_page(in.er_binder, "elden-ring-binder", " --audit"),
+        write_page(in.fc2_world, "far-cry-2-world"),
+        write_page(in.igi_graph, "igi-graph"),
+    };
+    const auto shots = std::filesystem::path(navlab_binary()).parent_path() / "viewer-screenshots";
+    if (!std::filesystem::exists(web_tools() / "node_modules" / "playwright-core"))
+        FAIL() << "playwright-core is not installed: run tools/install-deps.sh (npm ci in tools/web)";
+    std::string cmd = "node " + (web_tools() / "test_viewer.js").string() + " " + shots.string();
+    for (const auto& p : pages) cmd += " " + p;
+    std::string out;
+    const int status = run_command(cmd, &out);
+    if (status == 77) GTEST_SKIP() << out;
+    EXPECT_EQ(status, 0) << out;
+    std::cout << out;
+    for (const char* name : {"demo-corpus", "elden-ring-binder", "far-cry-2-world", "igi-graph"})
+        EXPECT_TRUE(std::filesystem::exists(shots / (std::string(name) + "-initial.png"))) << name;
+    EXPECT_TRUE(std::filesystem::exists(shots / "demo-corpus-audit.png"));
+}
+
+}  // namespace
+}  // namespace navlab::test
