@@ -1,30 +1,38 @@
-// libFuzzer target for the BHD5 plaintext parser (what a .bhd decrypts to). The first input
-// byte picks the file-header layout (even: Sekiro, odd: Elden Ring) and the next four the
-// .bdt size; the rest is the plaintext. Malformed input must end in navlab::Error, never a
-// crash; whatever parses must write, and the written layout is a fixed point of
-// parse-then-write.
+// libFuzzer target for the BHD5 archive index reader (the plaintext after RSA): the first byte
+// picks the file-header layout (even: Sekiro/DS3, odd: Elden Ring), the rest is the BHD5. Any
+// input either throws navlab::Error or parses into an index whose canonical rewrite parses
+// and rewrites to the same bytes.
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 
 #include "container/archive/bhd5.h"
 #include "io/error.h"
+#include "support/seeds.h"
 
 using namespace navlab;
-using namespace navlab::archive;
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+    fuzz::write_seeds_if_asked(fuzz::bhd5_seeds);
+    return 0;
+}
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    if (size < 5 || size > 65536) return 0;
-    const Game game = data[0] % 2 ? Game::EldenRing : Game::Sekiro;
-    std::uint32_t bdtSize = 0;
-    std::memcpy(&bdtSize, data + 1, 4);
-    const Bytes plain(data + 5, size - 5);
+    if (size < 1) return 0;
+    const archive::Game game = data[0] % 2 ? archive::Game::EldenRing : archive::Game::Sekiro;
+    constexpr std::uint64_t kBdtSize = std::uint64_t{1} << 40;  // offsets are checked against it
+    archive::Bhd5 bhd;
     try {
-        const Bhd5 bhd = parse_bhd5(plain, game, bdtSize, "fuzz.bhd");
-        const auto image = write_bhd5(bhd, game);
-        const auto again = write_bhd5(parse_bhd5(image, game, bdtSize, "written.bhd"), game);
-        if (again != image) __builtin_trap();
+        bhd = archive::parse_bhd5(Bytes(data + 1, size - 1), game, kBdtSize, "fuzz.bhd");
     } catch (const Error&) {
+        return 0;
     }
+    std::vector<std::uint8_t> image;
+    try {
+        image = archive::write_bhd5(bhd, game);
+    } catch (const Error&) {
+        return 0;  // what the canonical layout cannot hold is refused clearly
+    }
+    const archive::Bhd5 again = archive::parse_bhd5(image, game, kBdtSize, "rewrite.bhd");
+    if (archive::write_bhd5(again, game) != image) __builtin_trap();  // canonical layout is a fixed point
     return 0;
 }

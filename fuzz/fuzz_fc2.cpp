@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "formats/farcry2/world.h"
+#include "support/seeds.h"
 
 using namespace navlab;
 using namespace navlab::farcry2;
@@ -28,6 +29,11 @@ void fuzz_level(Bytes bytes) {
 }
 
 }  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+    fuzz::write_seeds_if_asked(fuzz::fc2_seeds);
+    return 0;
+}
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     Bytes bytes(data, size);

@@ -7,6 +7,12 @@
 
 #include "formats/igi/graph_io.h"
 #include "formats/igi/routes.h"
+#include "support/seeds.h"
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+    navlab::fuzz::write_seeds_if_asked(navlab::fuzz::igi_seeds);
+    return 0;
+}
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace navlab;

@@ -7,6 +7,12 @@
 
 #include "codec/kraken/kraken.h"
 #include "io/error.h"
+#include "support/seeds.h"
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+    navlab::fuzz::write_seeds_if_asked(navlab::fuzz::kraken_seeds);
+    return 0;
+}
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     if (size < 4) return 0;

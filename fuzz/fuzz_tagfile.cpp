@@ -1,7 +1,8 @@
 // libFuzzer target for the tagfile reader and writer: malformed input must end in
 // navlab::Error, never a crash, hang or unbounded allocation. Whatever reads strictly must
 // round-trip: the written file reads back and writes to the same bytes.
-// Seeds: files written by the tests' grid_navmesh() (see docs/havok.md), never game files.
+// Seeds: fuzz/support/seeds.h (navlab's writers, never game files); the custom mutator
+// fuzzes one leaf section at a time and keeps the section sizes consistent.
 #include <cstddef>
 #include <cstdint>
 
@@ -9,8 +10,20 @@
 #include "havok/tagfile.h"
 #include "havok/writer.h"
 #include "io/error.h"
+#include "support/mutate.h"
+#include "support/seeds.h"
 
 using namespace navlab;
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+    fuzz::write_seeds_if_asked(fuzz::tagfile_seeds);
+    return 0;
+}
+
+extern "C" std::size_t LLVMFuzzerCustomMutator(std::uint8_t* data, std::size_t size, std::size_t max_size,
+                                               unsigned seed) {
+    return fuzz::mutate_tagfile(data, size, max_size, seed);
+}
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const Bytes bytes(data, size);

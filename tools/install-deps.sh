@@ -12,12 +12,12 @@ packages=(
   libassimp-dev
   pybind11-dev python3-dev python3-numpy python3-pytest python3-networkx python3-setuptools python3-venv
   libtinygltf-dev libassimp-dev chromium
+  clang libclang-rt-14-dev
 )
+# clang + compiler-rt (libFuzzer, ASan, UBSan) build the fuzz targets that .ci/run runs.
 # node + npm run the pinned web tools (tools/web/package.json: three.js for viewer pages, the
 # Khronos glTF validator, playwright-core for the browser test); any node >= 18 will do.
 command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
-# clang + compiler-rt give the libFuzzer fuzz targets (optional: NAVLAB_FUZZ=1).
-if [ "${NAVLAB_FUZZ:-0}" = 1 ]; then packages+=(clang libclang-rt-14-dev); fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

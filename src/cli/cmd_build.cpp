@@ -12,6 +12,7 @@
 #include "build/pipeline.h"
 #include "build/replace.h"
 #include "cli/commands.h"
+#include "cli/output_guard.h"
 #include "formats/igi/graph_io.h"
 #include "io/error.h"
 #include "io/file.h"
@@ -173,7 +174,7 @@ void add_build_commands(CLI::App& app) {
 
     struct ReplaceArgs {
         std::string binder, entry, file, out;
-        bool remove = false;
+        bool remove = false, force = false;
     };
     auto rargs = std::make_shared<ReplaceArgs>();
     auto* rep = app.add_subcommand("replace", "Swap, add or remove one member of a binder");
@@ -187,7 +188,9 @@ void add_build_commands(CLI::App& app) {
     rep->add_option("file", rargs->file, "New member bytes (.hkx); omit with --remove");
     rep->add_option("-o,--out", rargs->out, "Output binder")->required();
     rep->add_flag("--remove", rargs->remove, "Remove the member instead");
+    rep->add_flag("--force", rargs->force, "Allow the output to be the input binder itself (replaced atomically)");
     rep->callback([rargs] {
+        refuse_overwriting_input(rargs->binder, rargs->out, rargs->force);
         if (rargs->remove == !rargs->file.empty())
             throw CLI::ValidationError("replace", "give FILE, or --remove without FILE");
         std::optional<std::vector<std::uint8_t>> data;

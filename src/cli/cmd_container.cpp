@@ -8,6 +8,7 @@
 #include <set>
 
 #include "cli/commands.h"
+#include "cli/output_guard.h"
 #include "codec/dcx.h"
 #include "container/binder_file.h"
 #include "container/bnd4.h"
@@ -171,7 +172,7 @@ std::string variant_list() {
 void add_container_commands(CLI::App& app) {
     struct Args {
         std::string input, output, variant;
-        bool json = false;
+        bool json = false, force = false;
         int level = -1;  ///< Kraken encoder level; -1 = the DCX header's level byte
     };
     auto a = std::make_shared<Args>();
@@ -234,7 +235,11 @@ void add_container_commands(CLI::App& app) {
         "Example: navlab dcx decompress m10_00_00_00.nvmhktbnd.dcx m10_00_00_00.nvmhktbnd");
     dec->add_option("in", a->input, "Compressed file")->required();
     dec->add_option("out", a->output, "Output file")->required();
-    dec->callback([a] { run_dcx_decompress(a->input, a->output); });
+    dec->add_flag("--force", a->force, "Allow the output to be the input file itself (replaced atomically)");
+    dec->callback([a] {
+        refuse_overwriting_input(a->input, a->output, a->force);
+        run_dcx_decompress(a->input, a->output);
+    });
 
     auto* com = dcx_cmd->add_subcommand("compress", "Compress a file as DCX (keeps a DCX input's variant)");
     com->footer(
@@ -250,7 +255,11 @@ void add_container_commands(CLI::App& app) {
     com->add_option("--variant", a->variant, "DCX variant name (default: keep, or DCX_KRAK)");
     com->add_option("-l,--level", a->level, "Kraken level 0..9 (KRAK only; default: the header's 6 or 9)")
         ->check(CLI::Range(0, 9));
-    com->callback([a] { run_dcx_compress(a->input, a->output, a->variant, a->level); });
+    com->add_flag("--force", a->force, "Allow the output to be the input file itself (replaced atomically)");
+    com->callback([a] {
+        refuse_overwriting_input(a->input, a->output, a->force);
+        run_dcx_compress(a->input, a->output, a->variant, a->level);
+    });
 }
 
 }  // namespace navlab::cli

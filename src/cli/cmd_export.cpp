@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.h"
+#include "cli/output_guard.h"
 #include "export/export.h"
 
 namespace navlab::cli {
@@ -23,7 +24,10 @@ void add_export_commands(CLI::App& app) {
     cmd->add_option("-o,--output", req->output, "Output file")->required();
     cmd->add_option("-f,--format", req->format, "obj, json, graphml, glb, ply or detour (default: from the output's extension)");
     cmd->add_option("--entry", req->entry, "Binder entry (name or index) or Far Cry 2 sector to export alone");
-    cmd->callback([req] {
+    auto force = std::make_shared<bool>(false);
+    cmd->add_flag("--force", *force, "Allow the output to be the input file itself (replaced atomically)");
+    cmd->callback([req, force] {
+        refuse_overwriting_input(req->input, req->output, *force);
         const exporter::ExportOutcome outcome = exporter::export_navigation(*req);
         for (const auto& line : outcome.skipped) fmt::print(stderr, "navlab: skipped {}\n", line);
         if (!outcome.summary.empty()) fmt::print("{}\n", outcome.summary);

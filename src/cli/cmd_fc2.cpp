@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/output_guard.h"
 #include "formats/farcry2/world.h"
 #include "io/error.h"
 #include "io/file.h"
@@ -161,7 +162,7 @@ void add_fc2_commands(CLI::App& app) {
 
     struct Options {
         std::string input, output;
-        bool json = false, all = false;
+        bool json = false, all = false, force = false;
     };
     auto opt = std::make_shared<Options>();
 
@@ -191,7 +192,11 @@ void add_fc2_commands(CLI::App& app) {
     rewrite_cmd->footer("Parses every field, re-serialises it (the opaque tail verbatim) and writes OUT only when\n"
                         "the bytes equal the input.\n"
                         "Example: navlab fc2 rewrite nv_2576.nvm /tmp/nv_2576.nvm");
-    rewrite_cmd->callback([opt] { rewrite(opt->input, opt->output); });
+    rewrite_cmd->add_flag("--force", opt->force, "Allow the output to be the input file itself (replaced atomically)");
+    rewrite_cmd->callback([opt] {
+        refuse_overwriting_input(opt->input, opt->output, opt->force);
+        rewrite(opt->input, opt->output);
+    });
 }
 
 }  // namespace navlab::cli

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "cli/commands.h"
+#include "cli/output_guard.h"
 #include "cli/progress.h"
 #include "container/binder_file.h"
 #include "havok/object.h"
@@ -193,7 +194,7 @@ void add_hkx_commands(CLI::App& app) {
     struct Options {
         std::vector<std::string> check_files;
         std::string entry, types_file, dump_file, rewrite_in, rewrite_out;
-        bool json = false, full = false;
+        bool json = false, full = false, force = false;
     };
     auto o = std::make_shared<Options>();
     auto* check = hkx->add_subcommand("check", "Strictly read tagfiles; exit 0 only when all pass");
@@ -284,7 +285,9 @@ void add_hkx_commands(CLI::App& app) {
     rewrite->add_option("input", o->rewrite_in, "Tagfile")->required();
     rewrite->add_option("output", o->rewrite_out, "Output tagfile")->required();
     rewrite->add_option("--entry", o->entry, "Binder entry (name or index)");
+    rewrite->add_flag("--force", o->force, "Allow the output to be the input file itself (replaced atomically)");
     rewrite->callback([o] {
+        refuse_overwriting_input(o->rewrite_in, o->rewrite_out, o->force);
         const havok::Tagfile tagfile = load(o->rewrite_in, o->entry);
         std::vector<std::uint8_t> out;
         try {

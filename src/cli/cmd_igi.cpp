@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/output_guard.h"
 #include "export/igi_export.h"
 #include "formats/igi/graph_io.h"
 #include "formats/igi/routes.h"
@@ -131,7 +132,7 @@ void add_check(CLI::App& igi) {
 void add_routes(CLI::App& igi) {
     struct Args {
         std::string input, output;
-        bool all = false;
+        bool all = false, force = false;
     };
     auto a = std::make_shared<Args>();
     auto* cmd = igi.add_subcommand("routes", "Recompute a graph's route table and write the file");
@@ -144,7 +145,9 @@ void add_routes(CLI::App& igi) {
     cmd->add_option("input", a->input, "Graph .dat file")->required();
     cmd->add_option("-o,--output", a->output, "Output .dat file")->required();
     cmd->add_flag("--all", a->all, "Rebuild every column, even valid ones");
+    cmd->add_flag("--force", a->force, "Allow the output to be the input file itself (replaced atomically)");
     cmd->callback([a] {
+        refuse_overwriting_input(a->input, a->output, a->force);
         Graph g = read_graph_file(a->input);
         RouteRebuild rebuilt = rebuild_routes(g, !a->all);
         g.routes = std::move(rebuilt.table);
@@ -161,7 +164,7 @@ void add_routes(CLI::App& igi) {
 void add_rewrite(CLI::App& igi) {
     struct Args {
         std::string input, output;
-        bool retail = false;
+        bool retail = false, force = false;
     };
     auto a = std::make_shared<Args>();
     auto* cmd = igi.add_subcommand("rewrite", "Read a graph file and write it back");
@@ -173,7 +176,9 @@ void add_rewrite(CLI::App& igi) {
     cmd->add_option("input", a->input, "Graph .dat file")->required();
     cmd->add_option("output", a->output, "Output .dat file")->required();
     cmd->add_flag("--retail-layout", a->retail, "Write named files in the retail field order");
+    cmd->add_flag("--force", a->force, "Allow the output to be the input file itself (replaced atomically)");
     cmd->callback([a] {
+        refuse_overwriting_input(a->input, a->output, a->force);
         const Graph g = read_graph_file(a->input);
         const std::vector<std::uint8_t> bytes = write_graph(g, a->retail ? Layout::Retail : Layout::Source);
         const InputFile original(a->input);

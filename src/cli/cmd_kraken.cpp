@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "cli/commands.h"
+#include "cli/output_guard.h"
 #include "codec/kraken/kraken.h"
 #include "io/error.h"
 #include "io/file.h"
@@ -18,6 +19,7 @@ struct DecodeRequest {
     std::optional<std::uint64_t> size;
     unsigned threads = 0;
     bool json = false;
+    bool force = false;
 };
 
 /// Without --size the input starts with the 4-byte little-endian output size (ooz test data).
@@ -127,7 +129,11 @@ void add_kraken_commands(CLI::App& app) {
     cmd->add_option("--size", req->size, "Output size in bytes (the stream then has no size prefix)");
     cmd->add_option("-j,--threads", req->threads, "Worker threads (0 = all cores)");
     cmd->add_flag("--json", req->json, "Print a JSON summary");
-    cmd->callback([req] { set_exit(run_decode(*req)); });
+    cmd->add_flag("--force", req->force, "Allow the output to be the input file itself (replaced atomically)");
+    cmd->callback([req] {
+        refuse_overwriting_input(req->input, req->output, req->force);
+        set_exit(run_decode(*req));
+    });
     add_encode_command(*kraken);
 }
 

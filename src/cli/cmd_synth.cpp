@@ -74,11 +74,14 @@ void add_synth_commands(CLI::App& app) {
         "  6.3 M faces), small (4 binders, for tests). Same seed, same bytes, whatever --threads.\n"
         "  --inject RULE breaks one audit rule (R04, R26, R72, ...) in one tagfile and prints where.\n"
         "Example: navlab synth --preset sekiro --seed 7 --out corpus/sekiro");
-    cmd->add_option("--preset", args->preset, "small, sekiro or eldenring")->capture_default_str();
+    cmd->add_option("--preset", args->preset, "small, sekiro or eldenring")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"small", "sekiro", "eldenring"}));  // a usage error: exit 2
     cmd->add_option("--seed", args->seed, "Random seed")->capture_default_str();
     cmd->add_option("-o,--out", args->out, "Output folder")->required();
     cmd->add_option("--dcx", args->dcx, "Binder compression: dflt, zstd or krak (Kraken, level 6)")
-        ->capture_default_str();
+        ->capture_default_str()
+        ->check(CLI::IsMember({"dflt", "zstd", "krak"}));
     cmd->add_option("--threads", args->threads, "Worker threads (0 = all cores)");
     cmd->add_option("--inject", args->inject, "Audit rule id to break once (see --help footer)");
     cmd->add_option("--json", args->json, "Also write the totals as JSON to this file");

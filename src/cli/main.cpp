@@ -1,14 +1,19 @@
 // navlab — read, check, convert, query and write the AI navigation data of shipped games.
 #include <fmt/format.h>
 
+#include <csignal>
 #include <cstdio>
 #include <exception>
+#include <new>
 
 #include "cli/commands.h"
 #include "io/error.h"
 
 int main(int argc, char** argv) {
     using namespace navlab::cli;
+    // A file-size limit (`ulimit -f`) must give write() an EFBIG error that the atomic writer
+    // reports, keeping the old file, instead of a SIGXFSZ that kills the command mid-write.
+    std::signal(SIGXFSZ, SIG_IGN);
     CLI::App app{
         "navlab: read, check, convert, query and write the AI navigation data of shipped games\n"
         "(FromSoftware Sekiro / Elden Ring Havok navmesh binders, Far Cry 2 .nvm, Project IGI graph .dat).\n\n"
@@ -36,6 +41,10 @@ int main(int argc, char** argv) {
         return code == 0 ? kOk : kUsage;
     } catch (const navlab::Error& e) {
         std::fprintf(stderr, "navlab: %s\n", e.what());
+        return kFailed;
+    } catch (const std::bad_alloc&) {
+        std::fprintf(stderr, "navlab: out of memory: the input needs more memory than this process may use "
+                             "(see `ulimit -v`); no output was written\n");
         return kFailed;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "navlab: error: %s\n", e.what());

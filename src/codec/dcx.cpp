@@ -155,6 +155,7 @@ void check_ratio(const ByteReader& r, const Header& h, std::uint64_t max_out, st
 
 struct EdgeChunk {
     std::uint32_t offset, size, flag;
+    std::size_t record = 0;  ///< absolute offset of the record's chunk-offset field (for errors)
 };
 
 /// Reads an EgdT table at the reader's position. DCX_EDGE has a "last chunk size" field
@@ -192,6 +193,7 @@ std::vector<EdgeChunk> read_egdt(ByteReader& r, const Header& h, bool dcx_form) 
     std::vector<EdgeChunk> chunks(count);
     for (auto& c : chunks) {
         r.u32("EgdT record zero");
+        c.record = r.pos();
         c.offset = r.u32("EgdT chunk offset");
         c.size = r.u32("EgdT chunk compressed size");
         c.flag = r.u32("EgdT chunk flag");
@@ -206,6 +208,11 @@ void decode_edge(const ByteReader& data, const std::vector<EdgeChunk>& chunks, s
         const std::size_t begin = i * kEdgeChunkSize;
         auto dst = out.subspan(begin, std::min<std::size_t>(kEdgeChunkSize, out.size() - begin));
         const std::string field = fmt::format("EDGE chunk {}", i);
+        // Named at the EgdT record that holds the bad range, not at an offset outside the file.
+        if (std::uint64_t{c.offset} + c.size > data.size())
+            throw Error(fmt::format("{} at {} + {} bytes runs past the end of the compressed stream ({} bytes)", field,
+                                    hex(c.offset), c.size, data.size()),
+                        c.record, data.context());
         Bytes src = data.view(c.offset, c.size, field);
         if (c.flag == 0) {
             if (c.size != dst.size())

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <exception>
 #include <mutex>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -44,7 +45,14 @@ void parallel_for(std::size_t n, unsigned threads, Fn&& fn) {
         }
     };
     std::vector<std::thread> pool;
-    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
+    pool.reserve(threads - 1);  // no reallocation (which could throw) once threads run
+    for (unsigned t = 1; t < threads; ++t) {
+        try {
+            pool.emplace_back(worker);
+        } catch (const std::system_error&) {
+            break;  // no more threads (e.g. under `ulimit -v`): the running ones share the work
+        }
+    }
     worker();
     for (auto& t : pool) t.join();
     if (first_error) std::rethrow_exception(first_error);

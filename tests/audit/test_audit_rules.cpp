@@ -166,6 +166,7 @@ std::vector<Case> cases() {
         {"R40", er(), [](auto& f) {}, {"R40"}},
         {"R41", er(), [](auto& f) {}, {"R39", "R41"}},
         {"R43", er(), [](auto& f) {}, {"R39", "R41", "R43", "R44"}},
+        {"R46", er(), [](auto& f) {}, {"R39", "R41", "R46", "R47"}},
         {"R47", er(), [](auto& f) {}, {"R38", "R39", "R47", "R48"}},
         {"R48", er(), [](auto& f) {}, {"R48"}},
         {"R49", er(), [](auto& f) { mesh(f).aabb.max.x = 2.5f; }, {"R49", "R52", "R53"}},
@@ -284,6 +285,8 @@ AuditTagfile geometry_case(const std::string& id) {
         return single_face({v(0, 0, 0), v(0.4f, 0, 0.3f), v(1, 0, 1), v(1, 0, 0)});
     if (id == "R43")  // a repeated corner: the page's ear clipping ends with a turned triangle
         return single_face({v(0, 0, 0), v(0, 0, 2), v(1, 0, 2), v(1, 0, 1), v(3, 0, 1), v(1, 0, 1), v(1, 0, 0)});
+    if (id == "R46")  // self-crossing 7-gon, N != 0, every convex corner's cut holds another corner
+        return single_face({v(2, 0, 3), v(2, 0, 0), v(1, 0, 2), v(0, 0, 0), v(0, 0, 2), v(4, 0, 2), v(3, 0, 3)});
     if (id == "R47")  // a bow tie of zero vector area
         return single_face({v(0, 0, 0), v(0, 0, 1), v(1, 0, 0), v(1, 0, 1)});
     if (id == "R48")  // straight seen from above, stepping off the plane

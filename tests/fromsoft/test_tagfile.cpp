@@ -8,7 +8,9 @@
 #include "formats/fromsoft/mesh_views.h"
 #include "formats/fromsoft/nav_tagfile.h"
 #include "fromsoft/test_meshes.h"
+#include "havok/object.h"
 #include "havok/tagfile.h"
+#include "havok/writer.h"
 #include "io/error.h"
 #include "io/file.h"
 #include "support/samples.h"
@@ -191,6 +193,39 @@ TEST(NavTagfile, RewritesTheEldenRingSampleModel) {
     expect_round_trip(nav);
 }
 
+TEST(NavTagfile, ModelWriterMatchesTheEldenRingSampleBytes) {
+    // The writer against the real file, not only against itself: every object and array of
+    // the sample is written byte for byte, except what the model does not hold (the two
+    // clearance caches of the seeding set, items 14-16 and 18-25) and the item numbers the
+    // tree objects hold, which shift because those items are gone.
+    NAVLAB_REQUIRE_SAMPLE(path, "havok/er/n10_01_00_00_001700.hkx");
+    const auto orig_bytes = read_file(path);
+    const auto mine_bytes = write_nav_tagfile(read_nav_tagfile(orig_bytes));
+    const havok::Tagfile orig = havok::read_tagfile(orig_bytes);
+    const havok::Tagfile mine = havok::read_tagfile(mine_bytes);
+    EXPECT_EQ(mine.sdk_version, orig.sdk_version);
+    ASSERT_EQ(orig.items.size(), 27u);
+    ASSERT_EQ(mine.items.size(), 27u - 11u);
+    auto item_bytes = [](const havok::Tagfile& t, std::size_t i) {
+        return t.data.subspan(t.items[i].offset, std::size_t{t.items[i].count} * t.element_size(i));
+    };
+    auto type_of = [](const havok::Tagfile& t, std::size_t i) { return t.types[t.items[i].type].name; };
+    // Root container, variants, names, hkaiNavMesh, the mediator, faces, edges, vertices,
+    // faceData, edgeData, the seeding set, hkcdStaticAabbTree: the same items at the same numbers.
+    for (std::size_t i : {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}) {
+        SCOPED_TRACE(type_of(orig, i));
+        EXPECT_EQ(type_of(mine, i), type_of(orig, i));
+        if (i == 12) continue;  // CacheDataSet: points at the cache array, which is empty here
+        EXPECT_TRUE(std::ranges::equal(item_bytes(mine, i), item_bytes(orig, i))) << "item " << i;
+    }
+    // The 6-byte tree nodes (last item of both).
+    EXPECT_EQ(type_of(orig, 26), "hkcdCompressedAabbCodecs::Aabb6BytesCodec");
+    EXPECT_EQ(type_of(mine, 15), "hkcdCompressedAabbCodecs::Aabb6BytesCodec");
+    EXPECT_TRUE(std::ranges::equal(item_bytes(mine, 15), item_bytes(orig, 26)));
+    // The file head (TAG0, SDKV) is the sample's.
+    EXPECT_TRUE(std::equal(orig_bytes.begin() + 4, orig_bytes.begin() + 0x14, mine_bytes.begin() + 4));
+}
+
 TEST(NavTagfile, EldenRingLikeRoundTrip) {
     const NavTagfile nav = elden_ring_like();
     expect_round_trip(nav);
@@ -251,6 +286,33 @@ TEST(NavTagfile, MediatorNotPointingAtTheMesh) {
     ASSERT_TRUE(back.mediator);
     EXPECT_FALSE(back.mediator->navMeshIsFileMesh);
     EXPECT_EQ(back.mediator->navMeshItem, 0u);
+}
+
+/// The Elden Ring-like tagfile written again with its type table changed (declared values only).
+std::vector<std::uint8_t> with_changed_types(void (*change)(havok::TypeTable&)) {
+    const auto bytes = write_nav_tagfile(elden_ring_like());
+    havok::Graph g = havok::graph_from_tagfile(havok::read_tagfile(bytes));
+    change(g.types);
+    return havok::write_graph(g);
+}
+
+TEST(NavTagfile, ModelReaderErrorsNameTheFieldAndOffset) {
+    // A face type without the member the model needs: a valid tagfile, refused by the model
+    // reader itself, at the hkaiNavMesh's faces field.
+    const auto renamed = with_changed_types([](havok::TypeTable& t) {
+        for (havok::Member& m : t.at(t.find("hkaiNavMesh::Face")).members)
+            if (m.name == "numEdges") m.name = "numEdgez";
+    });
+    const havok::Tagfile strict = havok::read_tagfile(renamed);  // the tagfile itself is fine
+    const std::uint64_t faces_at = strict.data_offset + strict.find_variant("hkaiNavMesh")->field("faces").offset();
+    try {
+        read_nav_tagfile(renamed);
+        ADD_FAILURE() << "read";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.offset(), faces_at);
+        EXPECT_EQ(e.field(), "hkArray<hkaiNavMesh::Face, hkContainerHeapAllocator>");
+        EXPECT_EQ(e.message(), "hkaiNavMesh::Face has no member numEdges");
+    }
 }
 
 TEST(NavTagfile, TruncatedAndCorruptInputFailsCleanly) {

@@ -67,7 +67,18 @@ TEST(HavokBadInput, EveryTruncationIsAnError) {
     const auto bytes = test::grid_navmesh(2, 1);
     for (std::size_t n = 0; n < bytes.size(); n += (n < 64 ? 1 : 13)) {
         std::vector<std::uint8_t> cut(bytes.begin(), bytes.begin() + n);
-        EXPECT_THROW(read_tagfile(cut), Error) << n;
+        // Exact: the outer TAG0 header (offset 0) names the size the cut file cannot hold.
+        const std::string expected =
+            n < 8 ? "offset 0x0: TAG0: file of " + std::to_string(n) + " bytes is too small for a TAG0 header"
+                  : "offset 0x0: file: section TAG0: size " + hex(bytes.size()) +
+                        " runs past the end of file (ends at " + hex(n) + "); truncated?";
+        try {
+            read_tagfile(cut);
+            ADD_FAILURE() << "cut at " << n << " read";
+        } catch (const Error& e) {
+            EXPECT_EQ(e.offset(), 0u) << n;
+            EXPECT_EQ(std::string(e.what()), expected) << n;
+        }
     }
 }
 
@@ -141,8 +152,17 @@ TEST(HavokBadInput, ItemOffsetsAndCounts) {
     put_u32(b, f.item_record(2) + 8, 0xFFFFFFFFu);  // huge element count
     EXPECT_READ_ERROR(b, "run past the end of DATA");
     b = f.bytes;
-    put_u32(b, f.item_record(2) + 4, f.file.items[1].offset);  // two items on the same bytes
-    EXPECT_READ_ERROR(b, "overlaps the item before it");
+    put_u32(b, f.item_record(2) + 4, f.file.items[1].offset);  // two arrays on the same bytes
+    try {
+        read_tagfile(b);
+        ADD_FAILURE() << "overlapping arrays read";
+    } catch (const Error& e) {
+        // At the second array's start, which is the first array's; "ends at" is DATA-relative.
+        EXPECT_EQ(e.offset(), f.item(1));
+        EXPECT_EQ(e.field(), "DATA item 2 (hkRootLevelContainer::NamedVariant)");
+        EXPECT_EQ(e.message(), "item 2 overlaps the item before it in DATA (which ends at " +
+                                   hex(f.file.items[2].offset) + ")");  // where item 2 was
+    }
     b = f.bytes;
     put_u32(b, f.item_record(3) + 8, 2);
     EXPECT_READ_ERROR(b, "pointer item count is 2");

@@ -24,6 +24,30 @@ std::optional<std::filesystem::path> sample(const std::string& relative) {
     return p;
 }
 
+bool samples_required() {
+    if (const char* env = std::getenv("NAVLAB_REQUIRE_SAMPLES"); env && std::string(env) == "1") return true;
+    const char* dir = std::getenv("NAVLAB_SAMPLES");
+    return dir && *dir && !std::filesystem::is_directory(dir);
+}
+
+std::string missing_sample_message(const std::string& relative) {
+    const char* dir = std::getenv("NAVLAB_SAMPLES");
+    if (dir && *dir && !std::filesystem::is_directory(dir))
+        return "NAVLAB_SAMPLES=" + std::string(dir) + " is not a folder (sample " + relative + " wanted)";
+    std::string where = samples_dir() ? samples_dir()->string() : "no samples folder (NAVLAB_SAMPLES unset, ../shared/samples absent)";
+    std::string msg = "sample " + relative + " not found in " + where;
+    if (samples_required()) return msg + "; NAVLAB_REQUIRE_SAMPLES=1 makes this a failure";
+    return msg + ": set NAVLAB_SAMPLES to the shared samples folder to run this check";
+}
+
+std::optional<std::filesystem::path> sample_or_report(const std::string& relative) {
+    auto p = sample(relative);
+    if (p) return p;
+    if (samples_required()) ADD_FAILURE() << missing_sample_message(relative);
+    else std::fprintf(stderr, "[  SKIPPED ] %s\n", missing_sample_message(relative).c_str());
+    return std::nullopt;
+}
+
 std::string navlab_binary() {
     if (const char* env = std::getenv("NAVLAB_BINARY"); env && *env) return env;
     return NAVLAB_BINARY;
