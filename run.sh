@@ -7,7 +7,10 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 tools/install-deps.sh
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DNAVLAB_TESTS=OFF -DNAVLAB_BENCH=OFF >/dev/null
+# ccache, when installed, makes rebuilds (and CI after a local build) fast; it changes no output.
+launcher=()
+command -v ccache >/dev/null 2>&1 && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DNAVLAB_TESTS=OFF -DNAVLAB_BENCH=OFF "${launcher[@]}" >/dev/null
 cmake --build build --target navlab
 if [ $# -eq 0 ]; then set -- demo; fi
 exec build/navlab "$@"

@@ -3,7 +3,7 @@
 # Safe to run repeatedly: it only calls apt-get when a package is missing.
 set -euo pipefail
 packages=(
-  build-essential cmake ninja-build pkg-config
+  build-essential cmake ninja-build pkg-config ccache
   zlib1g-dev libdeflate-dev libzstd-dev
   libcli11-dev libfmt-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
