@@ -19,11 +19,17 @@
 #include "io/parallel.h"
 #include "query/igi_path.h"
 #include "query/navmesh_query.h"
+#include "query/query_input.h"
 
 namespace navlab::cli {
 namespace {
 
 using query::Vec3;
+using query::QueryInput;
+using query::QueryMesh;
+using query::load_query_input;
+using query::mesh_for;
+using query::parse_point;
 using json = nlohmann::ordered_json;
 
 /// A command-line mistake (exit 2).
@@ -31,108 +37,17 @@ struct UsageError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-std::optional<Vec3> parse_point(const std::string& text) {
-    Vec3 v;
-    char c1 = 0, c2 = 0;
-    std::istringstream in(text);
-    if (!(in >> v.x >> c1 >> v.y >> c2 >> v.z) || c1 != ',' || c2 != ',') return std::nullopt;
-    in >> std::ws;
-    if (!in.eof()) return std::nullopt;
-    return v;
-}
-
 Vec3 point_option(const std::string& text, const char* name) {
     auto p = parse_point(text);
     if (!p) throw UsageError(fmt::format("{} wants X,Y,Z (three numbers), not '{}'", name, text));
     return *p;
 }
 
-/// One navmesh of the input with its query structures.
-struct Mesh {
-    std::string name;
-    std::unique_ptr<query::NavView> view;
-    std::unique_ptr<query::NavMeshQuery> query;
-    bool zup = false;  ///< Far Cry 2: the user's points are z-up
-    Vec3 in(const Vec3& p) const { return zup ? query::Fc2View::to_view(p) : p; }
-    Vec3 out(const Vec3& p) const { return zup ? query::Fc2View::from_view(p) : p; }
-};
-
-/// Everything loaded from INPUT; the models outlive the views that read them.
-struct Input {
-    std::vector<std::unique_ptr<fromsoft::NavTagfile>> tagfiles;
-    std::unique_ptr<farcry2::World> world;
-    std::unique_ptr<farcry2::WorldMesh> world_mesh;
-    std::vector<Mesh> meshes;
-};
-
-bool is_fc2(const std::filesystem::path& p) {
-    if (std::filesystem::is_directory(p)) {
-        for (const auto& e : std::filesystem::recursive_directory_iterator(p))
-            if (e.path().extension() == ".nvm") return true;
-        return false;
-    }
-    return p.extension() == ".nvm";
-}
-
 bool is_igi(const std::filesystem::path& p) { return p.extension() == ".dat"; }
-
-Input load_input(const std::string& path, const std::string& entry) {
-    Input in;
-    if (!std::filesystem::exists(path)) throw Error("no such file or folder", kNoOffset, path);
-    if (is_fc2(path)) {
-        in.world = std::make_unique<farcry2::World>(farcry2::load_world(path));
-        std::optional<std::uint16_t> sector;
-        if (!entry.empty()) sector = static_cast<std::uint16_t>(std::stoul(entry));
-        in.world_mesh = std::make_unique<farcry2::WorldMesh>(farcry2::stitch(*in.world, sector));
-        Mesh m;
-        m.name = path;
-        m.view = std::make_unique<query::Fc2View>(*in.world_mesh, path);
-        m.query = std::make_unique<query::NavMeshQuery>(*m.view);
-        m.zup = true;
-        in.meshes.push_back(std::move(m));
-        return in;
-    }
-    try {
-        fromsoft::NavFile nav = fromsoft::NavFile::open(path);
-        for (const fromsoft::NavEntry& e : nav.entries()) {
-            std::string leaf = e.name.substr(e.name.find_last_of("\\/") == std::string::npos ? 0 : e.name.find_last_of("\\/") + 1);
-            if (!entry.empty() && entry != e.name && entry != leaf && entry != std::to_string(e.index)) continue;
-            try {
-                in.tagfiles.push_back(std::make_unique<fromsoft::NavTagfile>(fromsoft::read_nav_tagfile(e.bytes)));
-            } catch (Error& err) {
-                err.in(fmt::format("entry {} ({})", e.index, e.name));
-                throw;
-            }
-            const fromsoft::NavTagfile& t = *in.tagfiles.back();
-            Mesh m;
-            m.name = e.in_binder ? fmt::format("{} | {}", path, leaf) : path;
-            m.view = std::make_unique<query::FromSoftView>(t.mesh, m.name);
-            m.query = std::make_unique<query::NavMeshQuery>(*m.view, t.mediator ? &*t.mediator : nullptr);
-            in.meshes.push_back(std::move(m));
-        }
-    } catch (Error& e) {
-        e.set_file(path);
-        throw;
-    }
-    if (in.meshes.empty()) throw Error(entry.empty() ? "no navmesh in the input" : "no navmesh tagfile matches --entry " + entry, kNoOffset, path);
-    return in;
-}
-
-/// The mesh a point belongs to: the one whose nearest face is closest (a binder without --entry).
-const Mesh& mesh_for(const Input& in, const Vec3& p) {
-    if (in.meshes.size() == 1) return in.meshes[0];
-    const Mesh* best = &in.meshes[0];
-    double bd = INFINITY;
-    for (const Mesh& m : in.meshes) {
-        query::NearestResult r = m.query->nearest_face_anywhere(m.in(p));
-        if (r.found && r.distance < bd) bd = r.distance, best = &m;
-    }
-    return *best;
-}
 
 json point_json(const Vec3& p) { return json::array({p.x, p.y, p.z}); }
 
-json path_json(const Mesh& m, const query::PathResult& r, bool named) {
+json path_json(const QueryMesh& m, const query::PathResult& r, bool named) {
     json j;
     j["status"] = query::status_name(r.status);
     bool found = r.status == query::PathStatus::Found;
@@ -151,7 +66,7 @@ json path_json(const Mesh& m, const query::PathResult& r, bool named) {
     return j;
 }
 
-std::string path_text(const Mesh& m, const query::PathResult& r) {
+std::string path_text(const QueryMesh& m, const query::PathResult& r) {
     if (r.status == query::PathStatus::OffMesh)
         return fmt::format("off_mesh: a point is {:.3f} m from the nearest face\n", r.off_mesh_distance);
     if (r.status == query::PathStatus::NoPath)
@@ -268,12 +183,12 @@ int run_path(const PathOptions& o) {
     std::vector<std::pair<Vec3, Vec3>> pairs;
     if (!o.pairs.empty()) pairs = read_pairs(o.pairs);
     else pairs.push_back({point_option(o.from, "--from"), point_option(o.to, "--to")});
-    Input in = load_input(o.input, o.entry);
+    QueryInput in = load_query_input(o.input, o.entry);
     bool named = in.meshes.size() > 1;
     std::vector<json> results(pairs.size());
     std::vector<std::string> texts(pairs.size());
     parallel_for(pairs.size(), std::max(1u, o.threads), [&](std::size_t i) {
-        const Mesh& m = mesh_for(in, pairs[i].first);
+        const QueryMesh& m = mesh_for(in, pairs[i].first);
         query::PathResult r = m.query->find_path(m.in(pairs[i].first), m.in(pairs[i].second), mode, filter, ext);
         results[i] = path_json(m, r, named);
         texts[i] = path_text(m, r);
@@ -290,8 +205,8 @@ struct PointOptions {
 int run_nearest(const PointOptions& o) {
     Vec3 p = point_option(o.point, "X,Y,Z");
     Vec3 ext = o.extents.empty() ? query::kDefaultExtents : point_option(o.extents, "--extents");
-    Input in = load_input(o.input, o.entry);
-    const Mesh& m = mesh_for(in, p);
+    QueryInput in = load_query_input(o.input, o.entry);
+    const QueryMesh& m = mesh_for(in, p);
     query::NearestResult r = m.query->nearest_face(m.in(p), m.in(ext));
     if (m.zup) r.point = m.out(r.point);
     json j{{"found", r.found}};
@@ -308,8 +223,8 @@ int run_nearest(const PointOptions& o) {
 
 int run_raycast(const PointOptions& o) {
     Vec3 a = point_option(o.from, "--from"), b = point_option(o.to, "--to");
-    Input in = load_input(o.input, o.entry);
-    const Mesh& m = mesh_for(in, a);
+    QueryInput in = load_query_input(o.input, o.entry);
+    const QueryMesh& m = mesh_for(in, a);
     query::RaycastResult r = m.query->raycast(m.in(a), m.in(b));
     json j{{"status", r.off_mesh ? "off_mesh" : (r.hit ? "hit" : "clear")}, {"t", r.t}};
     if (!r.off_mesh) {
@@ -327,10 +242,10 @@ int run_raycast(const PointOptions& o) {
 }
 
 int run_islands(const PointOptions& o) {
-    Input in = load_input(o.input, o.entry);
+    QueryInput in = load_query_input(o.input, o.entry);
     json all = json::array();
     std::string text;
-    for (const Mesh& m : in.meshes) {
+    for (const QueryMesh& m : in.meshes) {
         auto islands = m.query->islands(true);
         json list = json::array();
         text += fmt::format("{}: {} faces, {} islands (user edges included, one way)\n", m.name, m.query->face_count(), islands.size());

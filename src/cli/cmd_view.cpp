@@ -10,6 +10,7 @@
 #include "formats/fromsoft/nav_source.h"
 #include "io/error.h"
 #include "io/file.h"
+#include "query/query_input.h"
 #include "view/face_audit.h"
 #include "view/viewer_page.h"
 
@@ -51,11 +52,40 @@ std::string member_label(const std::string& source, const std::string& name, boo
     return stem + "/" + name;
 }
 
+query::Vec3 path_point(const std::string& text) {
+    if (auto p = query::parse_point(text)) return *p;
+    throw Error(fmt::format("--path wants two X,Y,Z points, not '{}'", text));
+}
+
+/// The exact shortest path between --path's two points over the one FromSoftware input, as the
+/// page draws it. A point off the mesh, or no path, is an error: the page never shows a guess.
+view::ViewerPath path_overlay(const std::vector<std::string>& files, const std::vector<exporter::Scene>& scenes,
+                              const ViewArgs& a) {
+    if (files.size() != 1 || scenes.front().family != exporter::Family::FromSoft)
+        throw Error("--path needs exactly one FromSoftware binder or tagfile as input");
+    const query::Vec3 from = path_point(a.path[0]), to = path_point(a.path[1]);
+    const query::QueryInput in = query::load_query_input(files.front(), a.entry);
+    const query::QueryMesh& m = query::mesh_for(in, from);
+    const query::PathResult r = m.query->find_path(m.in(from), m.in(to), query::PathMode::Exact);
+    if (r.status == query::PathStatus::OffMesh)
+        throw Error(fmt::format("--path {} {}: a point is {:.3f} m from the nearest face (off_mesh); nothing drawn",
+                                a.path[0], a.path[1], r.off_mesh_distance));
+    if (r.status == query::PathStatus::NoPath)
+        throw Error(fmt::format("--path {} {}: no path from face {} to face {} (no_path); nothing drawn", a.path[0],
+                                a.path[1], r.start_face, r.end_face));
+    // Members of the page are the input's tagfiles in binder order, as the query input's meshes.
+    const auto member = static_cast<std::uint32_t>(&m - in.meshes.data());
+    view::ViewerPath path;
+    for (const query::Vec3& p : r.points) {
+        const query::Vec3 q = m.out(p);
+        path.points.push_back({static_cast<float>(q.x), static_cast<float>(q.y), static_cast<float>(q.z)});
+    }
+    for (std::uint32_t f : r.faces) path.corridor.push_back({member, f});
+    if (!a.json) fmt::print("path: {:.3f} m over {} faces of {}\n", r.length, r.faces.size(), m.name);
+    return path;
+}
+
 void run_view(const ViewArgs& a) {
-    if (!a.path.empty())
-        throw Error(fmt::format("--path {} {}: path queries come with `navlab path` (src/query), which this build does "
-                                "not have yet; the page's path overlay is ready for it (docs/viewer.md)",
-                                a.path[0], a.path[1]));
     view::ViewerInput input;
     const std::vector<std::string> files = expand(a.inputs);
     for (const auto& file : files) {
@@ -71,6 +101,7 @@ void run_view(const ViewArgs& a) {
         for (auto& m : scene.members) m.name = member_label(file, m.name, files.size() > 1);
         input.scenes.push_back(std::move(scene));
     }
+    if (!a.path.empty()) input.path = path_overlay(files, input.scenes, a);
     input.title = files.size() == 1 ? files.front() : fmt::format("{} inputs", files.size());
     if (!a.entry.empty()) input.title += " --entry " + a.entry;
     const std::string page = view::viewer_page(input, a.limits);
@@ -104,7 +135,7 @@ void add_view_commands(CLI::App& app) {
     cmd->add_option("-o,--output", a->output, "The HTML page to write")->required();
     cmd->add_option("--entry", a->entry, "Only this binder member (name or index) or Far Cry 2 sector");
     cmd->add_flag("--audit", a->audit, "Audit FromSoftware faces (rules R01-R97) for the audit colouring and panel");
-    cmd->add_option("--path", a->path, "FROM TO points (x,y,z): draw the path between them (needs navlab path)")
+    cmd->add_option("--path", a->path, "FROM TO points (x,y,z): draw the exact shortest path between them (FromSoftware input)")
         ->expected(2);
     cmd->add_option("--max-faces", a->limits.max_faces, "Refuse inputs with more faces (default 250000)")
         ->capture_default_str();

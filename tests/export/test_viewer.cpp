@@ -3,9 +3,13 @@
 // input family. Screenshots land in <build>/viewer-screenshots.
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include <regex>
 
 #include "export/export_inputs.h"
+#include "io/file.h"
+#include "query/query_input.h"
 #include "support/samples.h"
 
 namespace navlab::test {
@@ -50,14 +54,41 @@ TEST(View, EmptyInputGivesAPageAndSaysSo) {
     EXPECT_TRUE(std::filesystem::exists(page));
 }
 
-TEST(View, PathWithoutTheQueryLibraryIsReportedNotDrawn) {
+TEST(View, PathOffTheMeshIsReportedNotDrawn) {
     const auto& in = export_inputs();
+    const auto page = pages_dir() / "path-off.html";
     std::string out;
-    EXPECT_EQ(run_command(navlab_binary() + " view " + in.er_binder + " --path 0,0,0 1,1,1 -o " +
-                              (pages_dir() / "path.html").string(),
+    EXPECT_EQ(run_command(navlab_binary() + " view " + in.er_binder + " --path 1e6,0,1e6 1e6,0,1e6 -o " + page.string(),
                           &out),
               1);
-    EXPECT_NE(out.find("navlab path"), std::string::npos) << out;
+    EXPECT_NE(out.find("off_mesh"), std::string::npos) << out;
+    EXPECT_FALSE(std::filesystem::exists(page));
+}
+
+TEST(View, PathBetweenTwoPointsOfAFaceIsDrawnOverItsCorridor) {
+    // Two points inside one face of the binder (its centroid, and half way to its first corner),
+    // found with the query library itself: the page's path is that face's corridor.
+    const auto& in = export_inputs();
+    const query::QueryInput q = query::load_query_input(in.er_binder, "");
+    std::size_t member = 0;
+    while (member < q.meshes.size() && q.meshes[member].view->face_count() == 0) ++member;
+    ASSERT_LT(member, q.meshes.size());
+    const query::NavView& v = *q.meshes[member].view;
+    query::Vec3 c{}, corner = v.vertex(v.corner(0, 0));
+    const std::size_t n = v.corner_count(0);
+    for (std::size_t k = 0; k < n; ++k) {
+        const query::Vec3 p = v.vertex(v.corner(0, k));
+        c.x += p.x / n, c.y += p.y / n, c.z += p.z / n;
+    }
+    const query::Vec3 mid{(c.x + corner.x) / 2, (c.y + corner.y) / 2, (c.z + corner.z) / 2};
+    const auto page = pages_dir() / "path.html";
+    const std::string out = run_ok(navlab_binary() + " view " + in.er_binder + " --path " +
+                                   fmt::format("{},{},{} {},{},{}", c.x, c.y, c.z, mid.x, mid.y, mid.z) + " -o " +
+                                   page.string());
+    EXPECT_NE(out.find("path: "), std::string::npos) << out;
+    const auto bytes = read_file(page);
+    const std::string html(bytes.begin(), bytes.end());
+    EXPECT_NE(html.find(fmt::format("\"corridor\":[[{},0]]", member)), std::string::npos);
 }
 
 TEST(ViewBrowser, ChromiumShowsPicksAndRecoloursEveryFamily) {

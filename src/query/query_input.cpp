@@ -1,0 +1,93 @@
+#include "query/query_input.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <filesystem>
+#include <optional>
+#include <sstream>
+
+#include "formats/fromsoft/nav_source.h"
+#include "formats/fromsoft/nav_tagfile.h"
+#include "io/error.h"
+
+namespace navlab::query {
+namespace {
+
+bool is_fc2(const std::filesystem::path& p) {
+    if (std::filesystem::is_directory(p)) {
+        for (const auto& e : std::filesystem::recursive_directory_iterator(p))
+            if (e.path().extension() == ".nvm") return true;
+        return false;
+    }
+    return p.extension() == ".nvm";
+}
+
+}  // namespace
+
+std::optional<Vec3> parse_point(const std::string& text) {
+    Vec3 v;
+    char c1 = 0, c2 = 0;
+    std::istringstream in(text);
+    if (!(in >> v.x >> c1 >> v.y >> c2 >> v.z) || c1 != ',' || c2 != ',') return std::nullopt;
+    in >> std::ws;
+    if (!in.eof()) return std::nullopt;
+    return v;
+}
+
+QueryInput load_query_input(const std::string& path, const std::string& entry) {
+    QueryInput in;
+    if (!std::filesystem::exists(path)) throw Error("no such file or folder", kNoOffset, path);
+    if (is_fc2(path)) {
+        in.world = std::make_unique<farcry2::World>(farcry2::load_world(path));
+        std::optional<std::uint16_t> sector;
+        if (!entry.empty()) sector = static_cast<std::uint16_t>(std::stoul(entry));
+        in.world_mesh = std::make_unique<farcry2::WorldMesh>(farcry2::stitch(*in.world, sector));
+        QueryMesh m;
+        m.name = path;
+        m.view = std::make_unique<Fc2View>(*in.world_mesh, path);
+        m.query = std::make_unique<NavMeshQuery>(*m.view);
+        m.zup = true;
+        in.meshes.push_back(std::move(m));
+        return in;
+    }
+    try {
+        fromsoft::NavFile nav = fromsoft::NavFile::open(path);
+        for (const fromsoft::NavEntry& e : nav.entries()) {
+            std::string leaf = e.name.substr(e.name.find_last_of("\\/") == std::string::npos ? 0 : e.name.find_last_of("\\/") + 1);
+            if (!entry.empty() && entry != e.name && entry != leaf && entry != std::to_string(e.index)) continue;
+            try {
+                in.tagfiles.push_back(std::make_unique<fromsoft::NavTagfile>(fromsoft::read_nav_tagfile(e.bytes)));
+            } catch (Error& err) {
+                err.in(fmt::format("entry {} ({})", e.index, e.name));
+                throw;
+            }
+            const fromsoft::NavTagfile& t = *in.tagfiles.back();
+            QueryMesh m;
+            m.name = e.in_binder ? fmt::format("{} | {}", path, leaf) : path;
+            m.view = std::make_unique<FromSoftView>(t.mesh, m.name);
+            m.query = std::make_unique<NavMeshQuery>(*m.view, t.mediator ? &*t.mediator : nullptr);
+            in.meshes.push_back(std::move(m));
+        }
+    } catch (Error& e) {
+        e.set_file(path);
+        throw;
+    }
+    if (in.meshes.empty()) throw Error(entry.empty() ? "no navmesh in the input" : "no navmesh tagfile matches --entry " + entry, kNoOffset, path);
+    return in;
+}
+
+/// The mesh a point belongs to: the one whose nearest face is closest (a binder without --entry).
+const QueryMesh& mesh_for(const QueryInput& in, const Vec3& p) {
+    if (in.meshes.size() == 1) return in.meshes[0];
+    const QueryMesh* best = &in.meshes[0];
+    double bd = INFINITY;
+    for (const QueryMesh& m : in.meshes) {
+        NearestResult r = m.query->nearest_face_anywhere(m.in(p));
+        if (r.found && r.distance < bd) bd = r.distance, best = &m;
+    }
+    return *best;
+}
+
+
+}  // namespace navlab::query

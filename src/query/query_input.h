@@ -1,0 +1,47 @@
+// The meshes of one input file, ready to query: every navmesh tagfile of a FromSoftware binder
+// or tagfile (or the one --entry names), or a stitched Far Cry 2 world. Used by the query
+// commands and by `navlab view --path`.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "formats/farcry2/world.h"
+#include "formats/fromsoft/navmesh.h"
+#include "query/navmesh_query.h"
+
+namespace navlab::query {
+
+/// One navmesh of the input with its query structures.
+struct QueryMesh {
+    std::string name;  ///< the input path, or "binder | member" for a binder member
+    std::unique_ptr<NavView> view;
+    std::unique_ptr<NavMeshQuery> query;
+    bool zup = false;  ///< Far Cry 2: the user's points are z-up
+    /// A user point in the view's frame, and back.
+    Vec3 in(const Vec3& p) const { return zup ? Fc2View::to_view(p) : p; }
+    Vec3 out(const Vec3& p) const { return zup ? Fc2View::from_view(p) : p; }
+};
+
+/// Everything loaded from one input; the models outlive the views that read them.
+struct QueryInput {
+    std::vector<std::unique_ptr<fromsoft::NavTagfile>> tagfiles;
+    std::unique_ptr<farcry2::World> world;
+    std::unique_ptr<farcry2::WorldMesh> world_mesh;
+    std::vector<QueryMesh> meshes;  ///< FromSoftware: in binder order; Far Cry 2: one
+};
+
+/// Parses "X,Y,Z" (three numbers, commas, nothing else) as the commands take points.
+std::optional<Vec3> parse_point(const std::string& text);
+
+/// Loads `path`: a Far Cry 2 folder or .nvm (`entry` = a sector id), else a FromSoftware
+/// binder or tagfile (`entry` = member name, file name or index; empty = every member).
+/// Throws navlab::Error naming the file (and member) when it does not read or holds no mesh.
+QueryInput load_query_input(const std::string& path, const std::string& entry);
+
+/// The mesh a point belongs to: the one whose nearest face is closest to `p` (user frame).
+const QueryMesh& mesh_for(const QueryInput& input, const Vec3& p);
+
+}  // namespace navlab::query
