@@ -9,7 +9,9 @@
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
 
+#include <cmath>
 #include <filesystem>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -29,6 +31,9 @@
 #include "io/error.h"
 #include "io/file.h"
 #include "mesh_arrays.h"
+#include "io/parallel.h"
+#include "query/nav_view.h"
+#include "query/navmesh_query.h"
 
 namespace navlab::python {
 namespace {
@@ -36,12 +41,67 @@ namespace {
 namespace fs = std::filesystem;
 using fromsoft::NavTagfile;
 
+/// The query structures of a mesh (src/query), built on first use from the model as it is then.
+struct MeshQuery {
+    std::unique_ptr<query::FromSoftView> view;
+    std::unique_ptr<query::NavMeshQuery> query;
+};
+
 /// One navmesh tagfile's model, shared by every view made from it.
 struct Mesh {
     std::shared_ptr<NavTagfile> model;
     std::string name;
     bool editable = false;
+    std::shared_ptr<MeshQuery> queries;  ///< lazily built; edits made after it are not seen
+
+    const query::NavMeshQuery& query() {
+        if (!queries) {
+            auto q = std::make_shared<MeshQuery>();
+            q->view = std::make_unique<query::FromSoftView>(model->mesh, name);
+            q->query = std::make_unique<query::NavMeshQuery>(*q->view, model->mediator ? &*model->mediator : nullptr);
+            queries = std::move(q);
+        }
+        return *queries->query;
+    }
 };
+
+query::Vec3 vec3_of(py::handle h) {
+    auto a = py::array_t<double, py::array::forcecast>::ensure(h);
+    if (!a || a.size() != 3) throw py::value_error("a point is three numbers (x, y, z) in metres");
+    return {a.at(0), a.at(1), a.at(2)};
+}
+
+py::array_t<double> points_array(const std::vector<query::Vec3>& pts) {
+    py::array_t<double> out({static_cast<py::ssize_t>(pts.size()), py::ssize_t{3}});
+    for (std::size_t i = 0; i < pts.size(); ++i) {
+        const auto r = static_cast<py::ssize_t>(i);
+        out.mutable_at(r, 0) = pts[i].x, out.mutable_at(r, 1) = pts[i].y, out.mutable_at(r, 2) = pts[i].z;
+    }
+    return out;
+}
+
+/// A path result as the `navlab path --json` object (points as an K×3 array).
+py::dict path_dict(const query::PathResult& r) {
+    py::dict d;
+    const bool found = r.status == query::PathStatus::Found, off = r.status == query::PathStatus::OffMesh;
+    d["status"] = std::string(query::status_name(r.status));
+    d["length"] = found ? py::object(py::float_(r.length)) : py::object(py::none());
+    d["length_xz"] = found ? py::object(py::float_(r.length_xz)) : py::object(py::none());
+    d["points"] = points_array(r.points);
+    d["faces"] = r.faces;
+    d["links"] = r.links;
+    d["start_face"] = off ? py::object(py::none()) : py::object(py::int_(r.start_face));
+    d["end_face"] = off ? py::object(py::none()) : py::object(py::int_(r.end_face));
+    d["mode"] = std::string(query::mode_name(r.mode));
+    if (off) d["distance"] = r.off_mesh_distance;
+    return d;
+}
+
+query::PathMode path_mode(const std::string& mode) {
+    if (mode == "exact") return query::PathMode::Exact;
+    if (mode == "corridor") return query::PathMode::Corridor;
+    throw py::value_error("mode is 'exact' or 'corridor', not '" + mode + "'");
+}
 
 /// The Sekiro cluster graph of a mesh (hkaiDirectedGraphExplicitCost).
 struct ClusterGraph {
@@ -325,7 +385,97 @@ void bind_all(py::module_& m) {
              "The page's ear-clipped triangles: (T×3 int32 vertex indices, T int32 face index per triangle).")
         .def("save", [](const Mesh& s, const fs::path& out) {
             write_file_atomic(out, fromsoft::write_nav_tagfile(*s.model));
-        }, py::arg("path"), "Writes this mesh as a new tagfile (atomic; strict writer checks apply).");
+        }, py::arg("path"), "Writes this mesh as a new tagfile (atomic; strict writer checks apply).")
+        .def("nearest", [](Mesh& s, py::array_t<double, py::array::c_style | py::array::forcecast> points,
+                           py::object extents) {
+            if (points.ndim() != 2 || points.shape(1) != 3) throw py::value_error("points must be N×3 (metres)");
+            const query::Vec3 ext = extents.is_none() ? query::kDefaultExtents : vec3_of(extents);
+            const query::NavMeshQuery& q = s.query();
+            const auto n = static_cast<std::size_t>(points.shape(0));
+            std::vector<query::NearestResult> found(n);
+            const double* p = points.data();
+            {
+                py::gil_scoped_release release;
+                for (std::size_t i = 0; i < n; ++i) found[i] = q.nearest_face({p[3 * i], p[3 * i + 1], p[3 * i + 2]}, ext);
+            }
+            py::array_t<std::int64_t> faces(static_cast<py::ssize_t>(n));
+            py::array_t<double> dist(static_cast<py::ssize_t>(n));
+            std::vector<query::Vec3> closest(n);
+            for (std::size_t i = 0; i < n; ++i) {
+                const auto r = static_cast<py::ssize_t>(i);
+                faces.mutable_at(r) = found[i].found ? static_cast<std::int64_t>(found[i].face) : -1;
+                dist.mutable_at(r) = found[i].found ? found[i].distance : std::numeric_limits<double>::infinity();
+                closest[i] = found[i].found ? found[i].point : query::Vec3{NAN, NAN, NAN};
+            }
+            return py::make_tuple(faces, points_array(closest), dist);
+        }, py::arg("points"), py::arg("extents") = py::none(),
+           "Nearest face of each of N×3 points within ±extents (default 1, 2, 1 m): (faces, -1 when none; "
+           "closest points N×3; distances, inf when none). Elden Ring meshes use their stored AABB tree.")
+        .def("find_path", [](Mesh& s, py::object start, py::object end, const std::string& mode, bool user_edges) {
+            const query::NavMeshQuery& q = s.query();
+            query::QueryFilter filter;
+            filter.use_links = user_edges;
+            const query::Vec3 a = vec3_of(start), b = vec3_of(end);
+            query::PathResult r;
+            {
+                py::gil_scoped_release release;
+                r = q.find_path(a, b, path_mode(mode), filter);
+            }
+            return path_dict(r);
+        }, py::arg("start"), py::arg("end"), py::arg("mode") = "exact", py::arg("user_edges") = true,
+           "Shortest path as `navlab path --json` gives it: status found/no_path/off_mesh, length and length_xz "
+           "(metres), points (K×3), faces, links, start_face, end_face, mode ('exact' any-angle or 'corridor').")
+        .def("find_paths", [](Mesh& s, py::array_t<double, py::array::c_style | py::array::forcecast> starts,
+                              py::array_t<double, py::array::c_style | py::array::forcecast> ends,
+                              const std::string& mode, bool user_edges, unsigned threads) {
+            if (starts.ndim() != 2 || starts.shape(1) != 3 || ends.ndim() != 2 || ends.shape(1) != 3 ||
+                starts.shape(0) != ends.shape(0))
+                throw py::value_error("starts and ends must both be N×3 (metres)");
+            const query::NavMeshQuery& q = s.query();
+            const query::PathMode m = path_mode(mode);
+            query::QueryFilter filter;
+            filter.use_links = user_edges;
+            const auto n = static_cast<std::size_t>(starts.shape(0));
+            std::vector<query::PathResult> results(n);
+            const double *a = starts.data(), *b = ends.data();
+            {
+                py::gil_scoped_release release;
+                parallel_for(n, threads, [&](std::size_t i) {
+                    results[i] = q.find_path({a[3 * i], a[3 * i + 1], a[3 * i + 2]}, {b[3 * i], b[3 * i + 1], b[3 * i + 2]},
+                                             m, filter);
+                });
+            }
+            py::list out;
+            for (const auto& r : results) out.append(path_dict(r));
+            return out;
+        }, py::arg("starts"), py::arg("ends"), py::arg("mode") = "exact", py::arg("user_edges") = true,
+           py::arg("threads") = 0, "find_path for N pairs (N×3 arrays), on `threads` threads (0 = all cores), GIL released.")
+        .def("raycast", [](Mesh& s, py::object start, py::object end) {
+            const query::NavMeshQuery& q = s.query();
+            const query::RaycastResult r = q.raycast(vec3_of(start), vec3_of(end));
+            py::dict d;
+            d["hit"] = r.hit;
+            d["t"] = r.t;
+            d["hit_point"] = points_array({r.hit_point});
+            d["wall_face"] = r.hit ? py::object(py::int_(r.wall_face)) : py::object(py::none());
+            d["normal"] = points_array({r.normal});
+            d["faces"] = r.faces;
+            d["off_mesh"] = r.off_mesh;
+            return d;
+        }, py::arg("start"), py::arg("end"),
+           "Detour-style raycast along the surface: hit, t (fraction in xz), hit_point, wall_face, normal, faces crossed.")
+        .def("islands", [](Mesh& s, bool user_edges) {
+            py::list out;
+            for (const auto& i : s.query().islands(user_edges)) {
+                py::dict d;
+                d["faces"] = i.faces;
+                d["area_xz"] = i.area_xz;
+                d["min"] = py::make_tuple(i.min.x, i.min.y, i.min.z);
+                d["max"] = py::make_tuple(i.max.x, i.max.y, i.max.z);
+                out.append(d);
+            }
+            return out;
+        }, py::arg("user_edges") = true, "Reachability islands: faces, area seen from above (m²), bounds.");
 
     py::class_<ClusterGraph, std::shared_ptr<ClusterGraph>>(m, "ClusterGraph", "Sekiro's cluster graph.")
         .def_property_readonly("positions", [](py::object self) {

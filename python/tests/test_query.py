@@ -1,0 +1,89 @@
+"""Path queries from Python against the `navlab path | nearest | raycast | islands` commands on
+the same file (the command is the independent reference: it prints its own JSON)."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+import navlab
+from conftest import run_navlab
+
+
+def cli_json(tmp_path, *args):
+    out = tmp_path / "q.json"
+    run_navlab(*args, "--json", out, check=False)
+    return json.loads(out.read_text())
+
+
+def point_arg(p) -> str:
+    return ",".join(repr(float(x)) for x in p)
+
+
+@pytest.fixture
+def er_mesh(er_sample):
+    return navlab.open(er_sample).mesh(0)
+
+
+def same_island_pair(mesh):
+    biggest = max(mesh.islands(), key=lambda i: len(i["faces"]))
+    c = mesh.face_centres()
+    return c[biggest["faces"][0]], c[biggest["faces"][-1]]
+
+
+@pytest.mark.parametrize("mode", ["exact", "corridor"])
+def test_find_path_equals_the_command(er_sample, er_mesh, tmp_path, mode):
+    a, b = same_island_pair(er_mesh)
+    py = er_mesh.find_path(a, b, mode=mode)
+    cli = cli_json(tmp_path, "path", er_sample, "--from", point_arg(a), "--to", point_arg(b), "--mode", mode)
+    assert py["status"] == cli["status"] == "found"
+    assert py["length"] == pytest.approx(cli["length"], rel=1e-12)
+    assert py["length_xz"] == pytest.approx(cli["length_xz"], rel=1e-12)
+    assert py["faces"] == cli["faces"] and py["mode"] == cli["mode"]
+    np.testing.assert_allclose(py["points"], np.array(cli["points"]), rtol=1e-12)
+    assert py["length"] >= np.linalg.norm(np.asarray(b) - np.asarray(a)) - 1e-9
+
+
+def test_batch_paths_equal_single_queries(er_mesh):
+    c = er_mesh.face_centres()
+    starts, ends = c[:10], c[::-1][:10]
+    batch = er_mesh.find_paths(starts, ends, mode="exact", threads=2)
+    for s, e, r in zip(starts, ends, batch):
+        one = er_mesh.find_path(s, e)
+        assert r["status"] == one["status"] and r["faces"] == one["faces"]
+        if r["status"] == "found":
+            assert r["length"] == one["length"]
+
+
+def test_off_mesh_point(er_mesh):
+    r = er_mesh.find_path((1e6, 0, 1e6), (1e6, 0, 1e6))
+    assert r["status"] == "off_mesh" and r["distance"] > 0 and r["length"] is None
+
+
+def test_nearest_equals_the_command(er_sample, er_mesh, tmp_path):
+    pts = er_mesh.face_centres()[:5] + np.array([0.01, 0.3, -0.02])
+    faces, closest, dist = er_mesh.nearest(pts)
+    for p, f, q, d in zip(pts, faces, closest, dist):
+        cli = cli_json(tmp_path, "nearest", er_sample, point_arg(p))
+        assert cli["found"] and f == cli["face"]
+        np.testing.assert_allclose(q, cli["point"], rtol=1e-12)
+        assert d == pytest.approx(cli["distance"], rel=1e-12)
+    far_faces, _, far_dist = er_mesh.nearest(np.array([[1e6, 0.0, 1e6]]))
+    assert far_faces[0] == -1 and np.isinf(far_dist[0])
+
+
+def test_raycast_and_islands_equal_the_command(er_sample, er_mesh, tmp_path):
+    a, b = same_island_pair(er_mesh)
+    py = er_mesh.raycast(a, b)
+    cli = cli_json(tmp_path, "raycast", er_sample, "--from", point_arg(a), "--to", point_arg(b))
+    assert py["hit"] == (cli["status"] == "hit") and py["t"] == pytest.approx(cli["t"], rel=1e-12)
+    assert py["faces"] == cli["faces"]
+    if py["hit"]:
+        assert py["wall_face"] == cli["wall_face"]
+        np.testing.assert_allclose(py["normal"][0], cli["normal"], rtol=1e-12, atol=1e-15)
+    cli_islands = cli_json(tmp_path, "islands", er_sample)[0]["islands"]
+    islands = er_mesh.islands()
+    assert sum(len(i["faces"]) for i in islands) == len(er_mesh.faces)
+    assert [len(i["faces"]) for i in islands] == [i["face_count"] for i in cli_islands]
+    assert [i["area_xz"] for i in islands] == pytest.approx([i["area_xz"] for i in cli_islands], rel=1e-12)
