@@ -16,6 +16,7 @@ from ._navlab import (  # noqa: F401  (re-exported API)
     File,
     FormatError,
     Mesh,
+    WorldMesh,
     audit,
     decompress,
     kraken_decode,
@@ -27,5 +28,5 @@ Mesh.face_centres = face_centres
 Mesh.to_networkx = to_networkx
 
 __all__ = [
-    "ClusterGraph", "File", "FormatError", "Mesh", "audit", "decompress", "kraken_decode", "open",
+    "ClusterGraph", "File", "FormatError", "Mesh", "WorldMesh", "audit", "decompress", "kraken_decode", "open",
 ]

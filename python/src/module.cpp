@@ -23,6 +23,7 @@
 #include "container/binder_file.h"
 #include "container/bnd4.h"
 #include "export/fromsoft_export.h"
+#include "formats/farcry2/world.h"
 #include "formats/fromsoft/aabb_tree6.h"
 #include "formats/fromsoft/nav_tagfile.h"
 #include "formats/igi/graph.h"
@@ -109,6 +110,12 @@ struct ClusterGraph {
     bool editable = false;
 };
 
+/// A Far Cry 2 world stitched into one triangle mesh (world coordinates, z up).
+struct WorldMesh {
+    farcry2::World world;
+    farcry2::WorldMesh mesh;
+};
+
 std::string game_name(std::uint32_t sdk) {
     if (sdk == fromsoft::kSdkSekiro) return "sekiro";
     if (sdk == fromsoft::kSdkEldenRing) return "eldenring";
@@ -125,6 +132,13 @@ class File {
 public:
     File(const fs::path& path, bool editable) : path_(path), editable_(editable) {
         std::string ext = path.extension().string();
+        if (fs::is_directory(path) || ext == ".nvm" || ext == ".NVM") {
+            auto w = std::make_shared<WorldMesh>();
+            w->world = farcry2::load_world(path);
+            w->mesh = farcry2::stitch(w->world);
+            world_ = std::move(w);
+            return;
+        }
         if (ext == ".dat" || ext == ".DAT") {
             graph_ = igi::read_graph(read_file(path));
             return;
@@ -135,6 +149,7 @@ public:
 
     std::string kind() const {
         if (graph_) return "igi";
+        if (world_) return "farcry2";
         return binder_->is_binder ? "binder" : "tagfile";
     }
 
@@ -205,12 +220,18 @@ public:
         return *graph_;
     }
 
+    std::shared_ptr<WorldMesh> world() const {
+        if (!world_) throw py::value_error(path_.string() + " is not a Far Cry 2 world");
+        return world_;
+    }
+
     const fs::path& path() const { return path_; }
     std::size_t size() const { return binder_ ? binder_->entries().size() : 0; }
 
 private:
     void require_fromsoft() const {
-        if (!binder_) throw py::value_error(path_.string() + " is an IGI graph: use .graph");
+        if (graph_) throw py::value_error(path_.string() + " is an IGI graph: use .graph");
+        if (world_) throw py::value_error(path_.string() + " is a Far Cry 2 world: use .world");
     }
     NavTagfile read_member(const container::Entry& e) const {
         try {
@@ -227,6 +248,7 @@ private:
     std::unique_ptr<container::BinderFile> binder_;
     std::vector<std::shared_ptr<Mesh>> meshes_;
     std::optional<igi::Graph> graph_;
+    std::shared_ptr<WorldMesh> world_;
 };
 
 /// The audit's ear-clipped triangles of every face: (T×3 vertex indices, T face indices).
@@ -491,9 +513,46 @@ void bind_all(py::module_& m) {
             return vector_view(g.model->graph->edges, graph_edge_dtype(), 0, self, g.editable);
         }, "Edges, structured (cost as hkHalf16 bits, flags, target node).");
 
+    py::class_<WorldMesh, std::shared_ptr<WorldMesh>>(m, "WorldMesh",
+                                                     "A Far Cry 2 world stitched across its sectors (z up, metres).")
+        .def_property_readonly("vertices", [](py::object self) {
+            auto& w = self.cast<WorldMesh&>();
+            return vector_view(w.mesh.vertices, py::dtype::of<double>(), 3, self, false);
+        }, "Vertices, V×3 float64 world coordinates (a view).")
+        .def_property_readonly("triangles", [](py::object self) {
+            auto& w = self.cast<WorldMesh&>();
+            return vector_view(w.mesh.triangles, py::dtype::of<std::uint32_t>(), 3, self, false);
+        }, "Triangles, T×3 uint32 vertex indices (a view).")
+        .def_property_readonly("sectors", [](const WorldMesh& w) {
+            py::list out;
+            for (const auto& r : w.mesh.sectors)
+                out.append(py::dict(py::arg("sector") = r.sector, py::arg("first_vertex") = r.first_vertex,
+                                    py::arg("vertex_count") = r.vertex_count, py::arg("first_triangle") = r.first_triangle,
+                                    py::arg("triangle_count") = r.triangle_count));
+            return out;
+        }, "Per loaded sector: its id and its ranges of vertices and triangles.")
+        .def("neighbours", [](const WorldMesh& w, std::size_t t) {
+            if (t + 1 >= w.mesh.neighbour_first.size()) throw py::index_error("triangle out of range");
+            return std::vector<std::int64_t>(w.mesh.neighbours.begin() + w.mesh.neighbour_first[t],
+                                             w.mesh.neighbours.begin() + w.mesh.neighbour_first[t + 1]);
+        }, py::arg("triangle"), "Link entries of a triangle as global triangle indices (-1 none, -2 broken).")
+        .def("check", [](const WorldMesh& w) {
+            const farcry2::CheckReport r = farcry2::check_world(w.world);
+            py::dict d;
+            d["ok"] = r.ok();
+            d["errors"] = r.errors;
+            d["warnings"] = r.warnings;
+            d["sectors"] = r.stats.sectors;
+            d["triangles"] = r.stats.triangles;
+            d["cross_sector_links"] = r.stats.cross_sector_links;
+            d["broken_links"] = r.stats.broken_links;
+            return d;
+        }, "The `navlab fc2 check` verdict and totals.");
+
     py::class_<File>(m, "File", "An opened binder, tagfile or IGI graph (navlab.open).")
         .def_property_readonly("path", &File::path)
-        .def_property_readonly("kind", &File::kind, "'binder', 'tagfile' or 'igi'.")
+        .def_property_readonly("kind", &File::kind, "'binder', 'tagfile', 'igi' or 'farcry2'.")
+        .def_property_readonly("world", &File::world, "Far Cry 2: the stitched WorldMesh.")
         .def_property_readonly("members", &File::members, "Member names (a loose tagfile has one).")
         .def("__len__", &File::size)
         .def("mesh", &File::mesh, py::arg("index"), "The navmesh of member `index` (cached: the same object each call).")
@@ -518,7 +577,8 @@ void bind_all(py::module_& m) {
 
     m.def("open", [](const fs::path& path, bool edit) { return std::make_unique<File>(path, edit); },
           py::arg("path"), py::arg("edit") = false,
-          "Opens a binder (.nvmhktbnd.dcx / .nvmhktbnd), a .hkx tagfile or an IGI graph .dat.\n"
+          "Opens a binder (.nvmhktbnd.dcx / .nvmhktbnd), a .hkx tagfile, an IGI graph .dat, or a Far Cry 2\n"
+          "folder / .nvm file.\n"
           "With edit=True mesh arrays are writable views and File.save writes changes back.");
 
     m.def("audit", [](const std::vector<fs::path>& paths, unsigned threads, std::size_t examples) {

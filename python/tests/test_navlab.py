@@ -250,3 +250,31 @@ def test_face_centres_and_networkx_graph(er_sample):
     c = mesh.face_centres()
     u, v = next(iter(portals))
     assert g.edges[u, v]["length"] == pytest.approx(float(np.linalg.norm(c[u] - c[v])))
+
+
+# --- Far Cry 2 worlds -------------------------------------------------------------------
+
+def test_far_cry_2_world_equals_the_commands_check_and_export(tmp_path):
+    obj = tmp_path / "floor.obj"
+    obj.write_text("v 0 0 0\nv 96 0 0\nv 96 0 96\nv 0 0 96\nf 1 3 2\nf 1 4 3\n")
+    world_dir = tmp_path / "world"
+    run_navlab("build", obj, "--game", "farcry2", "-o", world_dir)
+    f = navlab.open(world_dir)
+    assert f.kind == "farcry2"
+    w = f.world
+    cli = json.loads(run_navlab("fc2", "check", world_dir, "--json").stdout)
+    check = w.check()
+    assert check["ok"] and cli["ok"]
+    for key in ("sectors", "triangles", "cross_sector_links", "broken_links"):
+        assert check[key] == cli["stats"][key]
+    assert len(w.triangles) == cli["stats"]["triangles"]
+    assert w.vertices.dtype == np.float64 and w.vertices.shape[1] == 3
+    assert w.triangles.max() < len(w.vertices)
+    assert sum(s["triangle_count"] for s in w.sectors) == len(w.triangles)
+    # The OBJ export of the same world lists the same triangles (an independent writer).
+    out = tmp_path / "world.obj"
+    run_navlab("export", world_dir, "-o", out)
+    faces = [line for line in out.read_text().splitlines() if line.startswith("f ")]
+    assert len(faces) == len(w.triangles)
+    with pytest.raises(ValueError):
+        f.mesh(0)
