@@ -32,17 +32,17 @@ Seeds nav_model_tagfiles() {
     using namespace fromsoft;
     Seeds out;
     NavTagfile er;
-    er.sdkVersion = 20180100;
+    er.sdk_version = 20180100;
     er.mesh = fixture::grid_mesh(3, 2, nullptr, [](int i, int j) { return 0.25f * i * j; });
     er.mediator = build_query_mediator(er.mesh);
     out.push_back(write_nav_tagfile(er));
     NavTagfile sekiro;
-    sekiro.sdkVersion = 20160200;
+    sekiro.sdk_version = 20160200;
     sekiro.mesh = fixture::grid_mesh(3, 3, [](int i, int j) { return std::int16_t(i / 2 + 2 * (j / 2)); });
     sekiro.graph = make_directed_graph(sekiro.mesh, build_cluster_graph(sekiro.mesh));
     out.push_back(write_nav_tagfile(sekiro));
     NavTagfile empty;
-    empty.sdkVersion = 20180100;
+    empty.sdk_version = 20180100;
     out.push_back(write_nav_tagfile(empty));
     return out;
 }
