@@ -43,7 +43,10 @@ fuzz_one() {
   local log=$build/logs/$target.log status=0
   rm -rf "$seeds"
   mkdir -p "$corpus" "$findings" "$(dirname "$log")"
-  NAVLAB_FUZZ_WRITE_SEEDS=$seeds "$build/fuzz/$target" >/dev/null
+  # Targets with writer-made seeds write them and exit in LLVMFuzzerInitialize; -runs=0 makes
+  # any other target (fuzz_query, fuzz_kraken_encode: no seeds needed) exit at once too.
+  mkdir -p "$seeds"
+  NAVLAB_FUZZ_WRITE_SEEDS=$seeds "$build/fuzz/$target" -runs=0 >/dev/null 2>&1
   (cd "$findings" && "$build/fuzz/$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
     -malloc_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$findings/" "${extra[@]}" "$corpus" "$seeds") \
     >"$log" 2>&1 || status=$?
