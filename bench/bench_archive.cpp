@@ -22,6 +22,7 @@
 #include "container/archive/bhd_rsa.h"
 #include "container/archive/navmesh_search.h"
 #include "audit/audit_files.h"
+#include "formats/fromsoft/nav_source.h"
 #include "audit/audit_load.h"
 #include "codec/dcx.h"
 #include "container/bnd4.h"
@@ -45,12 +46,9 @@ double cpu_seconds() {
 }
 
 std::vector<fs::path> binders_in(const fs::path& dir) {
-    std::vector<fs::path> files;
-    if (!fs::exists(dir)) return files;
-    for (const auto& e : fs::recursive_directory_iterator(dir))
-        if (e.is_regular_file() && e.path().string().ends_with(".nvmhktbnd.dcx")) files.push_back(e.path());
-    std::sort(files.begin(), files.end());
-    return files;
+    // The synth corpus holds binders only; find_nav_files sorts them as the audit does.
+    if (!fs::exists(dir)) return {};
+    return fromsoft::find_nav_files(dir);
 }
 
 /// Packs the corpus's binders of `game` into one archive (Data2 / Data5) with their .msb and

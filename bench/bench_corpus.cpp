@@ -18,6 +18,7 @@
 #include <string>
 
 #include "audit/audit_files.h"
+#include "formats/fromsoft/nav_source.h"
 #include "audit/audit_rules.h"
 #include "codec/dcx.h"
 #include "container/bnd4.h"
@@ -56,12 +57,9 @@ double peak_memory_mb() {
 }
 
 std::vector<std::filesystem::path> binders_in(const std::filesystem::path& dir) {
-    std::vector<std::filesystem::path> files;
-    if (!std::filesystem::exists(dir)) return files;
-    for (const auto& e : std::filesystem::recursive_directory_iterator(dir))
-        if (e.is_regular_file() && e.path().string().ends_with(".nvmhktbnd.dcx")) files.push_back(e.path());
-    std::sort(files.begin(), files.end());
-    return files;
+    // The synth corpus holds binders only; find_nav_files sorts them as the audit does.
+    if (!std::filesystem::exists(dir)) return {};
+    return fromsoft::find_nav_files(dir);
 }
 
 }  // namespace
