@@ -4,7 +4,7 @@
 # (fuzz/support/seeds.h: never game files) and fuzzes the targets one after the other.
 #
 #   tools/fuzz.sh [TARGET|all] [SECONDS] [extra libFuzzer args...]
-#   NAVLAB_FUZZ_PARALLEL=2 tools/fuzz.sh all 20   # CI: every target 20 s, two at a time
+#   NAVLAB_FUZZ_PARALLEL=2 tools/fuzz.sh all 30   # CI: every target 30 s, two at a time
 #   tools/fuzz.sh fuzz_kraken 600 -jobs=1   # ten minutes of Kraken fuzzing
 #
 # Fails (exit 1) on any crash, leak, timeout (10 s per input) or out-of-memory (2 GiB RSS,
