@@ -1,7 +1,9 @@
 #include <gtest/gtest.h>
 
 #include <bit>
+#include <algorithm>
 #include <cfloat>
+#include <limits>
 
 #include "formats/fromsoft/aabb_tree6.h"
 #include "formats/fromsoft/cluster_graph.h"
@@ -351,4 +353,43 @@ TEST(NavTagfile, VariantNamesFromTheModel) {
     // A list that does not match the written objects is not used.
     nav.variants.pop_back();
     EXPECT_EQ(read_nav_tagfile(write_nav_tagfile(nav)).variants[1].name, "hkaiDirectedGraphExplicitCost");
+}
+
+// fuzz_nav_model finding (crash-f1bc1cbc..., 7,796 bytes, from navlab-written seeds): a
+// mutated vertex is a NaN. The rewrite kept its bits, yet same_model said the read-back model
+// differed (floats compared by value), so the model differed even from itself.
+TEST(NavTagfile, NanFloatsAreTheSameModelAfterARewrite) {
+    const auto bytes = read_file(std::filesystem::path(NAVLAB_SOURCE_DIR) / "tests/fromsoft/fuzz_reproducers/nav_model-nan-vertex.hkx");
+    const NavTagfile nav = read_nav_tagfile(bytes);
+    EXPECT_TRUE(std::any_of(nav.mesh.vertices.begin(), nav.mesh.vertices.end(),
+                            [](const Vec4& v) { return v.x != v.x || v.y != v.y || v.z != v.z || v.w != v.w; }));
+    EXPECT_TRUE(same_model(nav, nav));
+    const auto image = write_nav_tagfile(nav);
+    EXPECT_TRUE(same_model(nav, read_nav_tagfile(image)));
+    EXPECT_EQ(write_nav_tagfile(read_nav_tagfile(image)), image);
+
+    // The same in every float the model holds, built by hand; and bits, not values, decide:
+    // -0.0 is not 0.0, one NaN payload is not another.
+    NavTagfile sekiro = sekiro_like();
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    sekiro.mesh.vertices[3].y = nan, sekiro.mesh.aabb.max.x = nan, sekiro.mesh.erosionRadius = nan;
+    sekiro.graph->positions[0].z = nan;
+    (*sekiro.userEdgeSetups)[0].obbA.transform[5] = nan, (*sekiro.userEdgeSetups)[0].costBtoA = nan;
+    EXPECT_TRUE(same_model(sekiro, sekiro));
+    EXPECT_TRUE(same_model(sekiro, read_nav_tagfile(write_nav_tagfile(sekiro))));
+    NavTagfile other = sekiro;
+    (*other.userEdgeSetups)[0].costBtoA = std::bit_cast<float>(std::bit_cast<std::uint32_t>(nan) | 1u);
+    EXPECT_FALSE(same_model(sekiro, other));
+    other = sekiro;
+    other.mesh.vertices[0].x = -0.0f;
+    EXPECT_EQ(sekiro.mesh.vertices[0].x, 0.0f);
+    EXPECT_FALSE(same_model(sekiro, other));
+    other = sekiro;
+    other.graph->positions[1].w += 1;
+    EXPECT_FALSE(same_model(sekiro, other));
+    NavTagfile er = elden_ring_like();
+    NavTagfile er_moved = er;
+    er_moved.mediator->domain.min.y = nan;
+    EXPECT_FALSE(same_model(er, er_moved));
+    EXPECT_TRUE(same_model(er_moved, read_nav_tagfile(write_nav_tagfile(er_moved))));
 }

@@ -53,7 +53,7 @@ std::vector<std::uint8_t> write_nav_tagfile(const NavTagfile& nav);
 
 /// True when a and b hold the same written content: SDK version, mesh (except
 /// clearanceCacheDataCount), graph, mediator (nodes, domain, navMeshIsFileMesh) and setups.
-/// Floats compare by value (==).
+/// Floats compare by their bits (file content: a NaN equals itself, 0.0 and -0.0 differ).
 bool same_model(const NavTagfile& a, const NavTagfile& b);
 
 }  // namespace navlab::fromsoft

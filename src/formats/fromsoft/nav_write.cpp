@@ -1,5 +1,7 @@
 // write_nav_tagfile: a navmesh model as a new tagfile, built with the Havok Builder against the
 // embedded 2018.1 navmesh type set.
+#include <algorithm>
+#include <bit>
 #include <cstring>
 #include <string>
 
@@ -121,19 +123,65 @@ std::vector<std::uint8_t> write_nav_tagfile(const NavTagfile& nav) {
     return b.finish();
 }
 
+namespace {
+
+// Floats compare by their bits: the model is file content, and a NaN read from a file is the
+// same NaN after a rewrite (by value it would differ even from itself; fuzz_nav_model found
+// a vertex that did, crash-f1bc1cbc in tests/fromsoft/test_tagfile.cpp).
+bool same_bits(float a, float b) { return std::bit_cast<std::uint32_t>(a) == std::bit_cast<std::uint32_t>(b); }
+bool same_bits(const Vec4& a, const Vec4& b) {
+    return same_bits(a.x, b.x) && same_bits(a.y, b.y) && same_bits(a.z, b.z) && same_bits(a.w, b.w);
+}
+bool same_bits(const Aabb& a, const Aabb& b) { return same_bits(a.min, b.min) && same_bits(a.max, b.max); }
+bool same_bits(const Obb& a, const Obb& b) {
+    return std::equal(a.transform.begin(), a.transform.end(), b.transform.begin(),
+                      [](float x, float y) { return same_bits(x, y); }) &&
+           same_bits(a.halfExtents, b.halfExtents);
+}
+bool same_bits(const UserEdgeSetup& a, const UserEdgeSetup& b) {
+    if (!same_bits(a.obbA, b.obbA) || !same_bits(a.obbB, b.obbB) || !same_bits(a.costAtoB, b.costAtoB) ||
+        !same_bits(a.costBtoA, b.costBtoA) || !same_bits(a.worldUpA, b.worldUpA) || !same_bits(a.worldUpB, b.worldUpB))
+        return false;
+    // The float fields are equal: compare everything else with them zeroed (NaN != NaN).
+    UserEdgeSetup x = a, y = b;
+    for (UserEdgeSetup* s : {&x, &y}) s->obbA = s->obbB = {}, s->costAtoB = s->costBtoA = 0, s->worldUpA = s->worldUpB = {};
+    return x == y;
+}
+template <class T>
+bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const T& x, const T& y) { return same_bits(x, y); });
+}
+template <class T>
+bool same_bits(const std::optional<T>& a, const std::optional<T>& b) {
+    return a.has_value() == b.has_value() && (!a || same_bits(*a, *b));
+}
+
+}  // namespace
+
 bool same_model(const NavTagfile& a, const NavTagfile& b) {
+    // Each compares the float fields by bits, then the rest with them cleared (NaN != NaN).
     auto mesh_equal = [](NavMesh x, NavMesh y) {
-        x.clearanceCacheDataCount = y.clearanceCacheDataCount = 0;
+        if (!same_bits(x.vertices, y.vertices) || !same_bits(x.aabb, y.aabb) || !same_bits(x.erosionRadius, y.erosionRadius))
+            return false;
+        for (NavMesh* m : {&x, &y}) m->vertices.clear(), m->aabb = {}, m->erosionRadius = 0, m->clearanceCacheDataCount = 0;
         return x == y;
+    };
+    auto graph_equal = [](const std::optional<DirectedGraph>& x, const std::optional<DirectedGraph>& y) {
+        if (x.has_value() != y.has_value()) return false;
+        if (!x) return true;
+        if (!same_bits(x->positions, y->positions)) return false;
+        DirectedGraph rest_x = *x, rest_y = *y;
+        rest_x.positions.clear(), rest_y.positions.clear();
+        return rest_x == rest_y;
     };
     auto mediator_equal = [](const std::optional<QueryMediator>& x, const std::optional<QueryMediator>& y) {
         if (x.has_value() != y.has_value()) return false;
-        return !x || (x->nodes == y->nodes && x->domain == y->domain && x->navMeshIsFileMesh == y->navMeshIsFileMesh);
+        return !x || (x->nodes == y->nodes && same_bits(x->domain, y->domain) && x->navMeshIsFileMesh == y->navMeshIsFileMesh);
     };
     const std::uint32_t sdkA = a.sdk_version ? a.sdk_version : kSdkEldenRing;
     const std::uint32_t sdkB = b.sdk_version ? b.sdk_version : kSdkEldenRing;
-    return sdkA == sdkB && mesh_equal(a.mesh, b.mesh) && a.graph == b.graph && mediator_equal(a.mediator, b.mediator) &&
-           a.userEdgeSetups == b.userEdgeSetups;
+    return sdkA == sdkB && mesh_equal(a.mesh, b.mesh) && graph_equal(a.graph, b.graph) &&
+           mediator_equal(a.mediator, b.mediator) && same_bits(a.userEdgeSetups, b.userEdgeSetups);
 }
 
 }  // namespace navlab::fromsoft
