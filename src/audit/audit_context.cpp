@@ -16,7 +16,7 @@ FaceGeometry analyse_face(std::span<const Point> corners) {
     g.convexity = convexity_from_above(corners, plane.normal_sign(1));
     bool pos = false, neg = false;
     for (std::size_t k = 0, n = corners.size(); k < n; ++k) {
-        int s = plane.orient(corners[(k + n - 1) % n], corners[k], corners[(k + 1) % n]);
+        int s = plane.corner_turn(static_cast<int>(k));
         pos |= s > 0;
         neg |= s < 0;
     }

@@ -71,7 +71,7 @@ Triangulation ear_clip(int n, bool has_plane, Orient orient, Droppable droppable
 
 Triangulation triangulate_newell(const FacePlane& plane) {
     auto c = plane.corners();
-    auto orient = [&](int a, int b, int d) { return plane.orient(c[a], c[b], c[d]); };
+    auto orient = [&](int a, int b, int d) { return plane.orient_at(a, b, d); };
     auto droppable = [&](int a, int b, int d) { return zero_area_3d(c[a], c[b], c[d]); };
     auto same = [&](int r, int x) { return plane.same_projected(c[r], c[x]); };
     return ear_clip(static_cast<int>(c.size()), !plane.normal_is_zero(), orient, droppable, same);
