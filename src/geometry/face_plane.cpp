@@ -18,8 +18,7 @@ FacePlane::FacePlane(std::span<const Point> corners) : corners_(corners) {
 
 int FacePlane::corner_turn(int k) const {
     const int n = static_cast<int>(corners_.size());
-    k = ((k % n) + n) % n;
-    auto compute = [&] { return orient(corners_[(k + n - 1) % n], corners_[k], corners_[(k + 1) % n]); };
+    auto compute = [&] { return orient(corners_[k == 0 ? n - 1 : k - 1], corners_[k], corners_[k + 1 == n ? 0 : k + 1]); };
     if (static_cast<std::size_t>(n) > kRememberedTurns) return compute();
     if (turns_[k] == kUnknownTurn) turns_[k] = static_cast<signed char>(compute());
     return turns_[k];

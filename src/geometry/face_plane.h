@@ -34,7 +34,7 @@ public:
     /// rings of up to kRememberedTurns corners: convexity, the fan, ear clipping and the check of
     /// its triangles all ask for them.
     int orient_at(int a, int b, int d) const;
-    /// The turn at corner k: orient(P_{k−1}, P_k, P_{k+1}), indices modulo n.
+    /// The turn at corner k (0 … n−1): orient(P_{k−1}, P_k, P_{k+1}), neighbours modulo n.
     int corner_turn(int k) const;
     static constexpr std::size_t kRememberedTurns = 32;
     /// Whether (p − q) × N = 0 exactly: p and q project to the same point along N.
