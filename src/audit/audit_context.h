@@ -70,6 +70,8 @@ struct TagfileContext {
 
     /// @param file a readable tagfile (file.model present).
     explicit TagfileContext(const AuditTagfile& file);
+    TagfileContext(const TagfileContext&) = delete;  // rings view the context's own storage
+    TagfileContext& operator=(const TagfileContext&) = delete;
 
     /// Fills rings, ring_vertices and ring_corners (F faces).
     void read_rings();

@@ -98,7 +98,7 @@ struct Type {
 /// All types of one tagfile (or of an embedded type set), 1-based. Copies share the records
 /// until one of them is changed (copy on write), so a table parsed once can serve every
 /// tagfile whose TYPE section is byte-identical (read_tagfile's cache) at the cost of a
-/// reference count.
+/// reference count. A reference returned by at() is valid until the table is next copied.
 class TypeTable {
 public:
     /// Number of types N (valid indices are 1..N).
