@@ -66,7 +66,7 @@ struct Scratch {
 
 thread_local Scratch t_scratch;
 
-double dist2(P2 a, P2 b) { return std::hypot(a.x - b.x, a.z - b.z); }
+double dist2(P2 a, P2 b) { return std::sqrt((a.x - b.x) * (a.x - b.x) + (a.z - b.z) * (a.z - b.z)); }
 /// The point at parameter t of a -> b; exactly a or b at 0 and 1 (turns test endpoints by ==).
 P2 at(P2 a, P2 b, double t) {
     if (t <= 0) return a;
@@ -82,6 +82,16 @@ std::pair<double, double> range_where(double c0, double c1, int want) {
     if (c0 < 0 && c1 < 0) return {1, 0};
     double t = c0 / (c0 - c1);
     return c0 >= 0 ? std::pair{0.0, t} : std::pair{t, 1.0};
+}
+
+/// orient2(r, d, p), zero when p is within 1e-12 relative of the line r -> d: a cone's side
+/// through a computed interval end (rounded) must still pass exactly through the vertex or
+/// the goal it was aimed at, or the search loses the points it touches (Recast's grid puts
+/// many vertices exactly on one line).
+double side(P2 r, P2 d, P2 p) {
+    double o = orient2(r, d, p);
+    P2 u = d - r, v = p - r;
+    return std::fabs(o) <= 1e-12 * std::sqrt((u.x * u.x + u.z * u.z) * (v.x * v.x + v.z * v.z)) ? 0 : o;
 }
 
 /// Polyanya's h: the shortest distance from r to t through the interval (t mirrored across
@@ -132,6 +142,7 @@ PathResult NavMeshQuery::Impl::exact_path(std::uint32_t sp, const Vec3& s, std::
         return out;
     };
     mark_set(ep, e, sc.goal_stamp);
+    auto walkable = [&](std::int32_t q) { return q >= 0 && piece_weight(static_cast<std::uint32_t>(q), f) > 0; };
 
     using Entry = std::pair<double, std::int32_t>;
     std::priority_queue<Entry, std::vector<Entry>, std::greater<>> open;
@@ -150,12 +161,18 @@ PathResult NavMeshQuery::Impl::exact_path(std::uint32_t sp, const Vec3& s, std::
         if (sc.root_stamp[c] != gen || g < sc.root_g[c]) sc.root_stamp[c] = gen, sc.root_g[c] = g;
         return true;
     };
-    auto walkable = [&](std::int32_t q) { return q >= 0 && piece_weight(static_cast<std::uint32_t>(q), f) > 0; };
     // Successor interval on edge j of piece p, parameter range [lo, hi] (towards p[j+1]).
     auto push_interval = [&](std::int32_t parent, std::uint32_t p, std::uint32_t j, double lo, double hi, const Node& base) {
         std::int32_t q = piece_nbr[piece_first[p] + j];
         std::int32_t m = piece_nbr_edge[piece_first[p] + j];
-        if (!walkable(q) || m < 0 || hi - lo <= 1e-12) return;
+        if (!walkable(q) || m < 0 || hi < lo) return;
+        // A single point is kept only when it is a corner the path may turn at: a cone whose
+        // side runs exactly through a vertex (common on Recast's grid) reaches it nowhere else.
+        if (hi - lo <= 1e-12) {
+            std::uint32_t at_v = lo >= 1 - 1e-12 ? (j + 1) % corners(p) : hi <= 1e-12 ? j : corners(p);
+            if (at_v == corners(p) || !is_corner(canon[piece_vert[piece_first[p] + at_v]], f)) return;
+            lo = hi = at_v == j ? 0 : 1;
+        }
         P2 a = xz(corner(p, j)), b = xz(corner(p, (j + 1) % corners(p)));
         Node n = base;
         n.kind = Kind::Interval;
@@ -239,6 +256,11 @@ PathResult NavMeshQuery::Impl::exact_path(std::uint32_t sp, const Vec3& s, std::
         const std::int32_t id = open.top().second;  // not a structured binding: lambdas capture it
         open.pop();
         const Node cur = sc.nodes[id];
+        // Root-level pruning again when popped: the root may have been reached more cheaply
+        // since this node was pushed (a final node's g is not its root's).
+        if (cur.kind != Kind::Final && cur.root_key >= 0 && sc.root_stamp[cur.root_key] == gen &&
+            cur.g > sc.root_g[cur.root_key] * (1 + 1e-12) + 1e-12)
+            continue;
         if (cur.kind == Kind::Final) {
             final_node = id;
             break;
@@ -267,19 +289,19 @@ PathResult NavMeshQuery::Impl::exact_path(std::uint32_t sp, const Vec3& s, std::
         const bool left_ok = left_turn && root_ok(from_left.root_key, from_left.g);
         for (std::uint32_t j = (k + 1) % n; j != k; j = (j + 1) % n) {
             P2 a = xz(corner(Q, j)), b = xz(corner(Q, (j + 1) % n));
-            double cr0 = orient2(r, R, a), cr1 = orient2(r, R, b);
-            double cl0 = orient2(r, L, a), cl1 = orient2(r, L, b);
+            double cr0 = side(r, R, a), cr1 = side(r, R, b);
+            double cl0 = side(r, L, a), cl1 = side(r, L, b);
             auto [rlo, rhi] = range_where(cr0, cr1, +1);
             auto [llo, lhi] = range_where(cl0, cl1, -1);
             double lo = std::max(rlo, llo), hi = std::min(rhi, lhi);
-            if (lo < hi && orient2(a, b, r) > 0) push_interval(id, Q, j, lo, hi, cur);
+            if (lo <= hi && orient2(a, b, r) > 0) push_interval(id, Q, j, lo, hi, cur);
             if (right_ok && orient2(a, b, R) > 0) {
                 auto [nlo, nhi] = range_where(cr0, cr1, -1);
-                if (nlo < nhi) push_interval(id, Q, j, nlo, nhi, from_right);
+                if (nlo <= nhi) push_interval(id, Q, j, nlo, nhi, from_right);
             }
             if (left_ok && orient2(a, b, L) > 0) {
                 auto [nlo, nhi] = range_where(cl0, cl1, +1);
-                if (nlo < nhi) push_interval(id, Q, j, nlo, nhi, from_left);
+                if (nlo <= nhi) push_interval(id, Q, j, nlo, nhi, from_left);
             }
         }
         // Around a turning vertex: the edge of Q through it leads to the pieces beyond.
@@ -300,9 +322,9 @@ PathResult NavMeshQuery::Impl::exact_path(std::uint32_t sp, const Vec3& s, std::
         if (left_ok) turn_around(from_left, (k + n - 1) % n);
         // The goal and link starts in Q: seen through the interval, or around a corner.
         auto reach_point = [&](P2 t, double extra, auto&& make) {
-            if (orient2(r, R, t) >= 0 && orient2(r, L, t) <= 0) make(cur, cur.g + dist2(r, t) + extra);
-            else if (right_ok && orient2(r, R, t) < 0) make(from_right, from_right.g + dist2(R, t) + extra);
-            else if (left_ok && orient2(r, L, t) > 0) make(from_left, from_left.g + dist2(L, t) + extra);
+            if (side(r, R, t) >= 0 && side(r, L, t) <= 0) make(cur, cur.g + dist2(r, t) + extra);
+            else if (right_ok && side(r, R, t) < 0) make(from_right, from_right.g + dist2(R, t) + extra);
+            else if (left_ok && side(r, L, t) > 0) make(from_left, from_left.g + dist2(L, t) + extra);
         };
         if (sc.goal_stamp[Q] == gen)
             reach_point(goal, 0, [&](const Node& base, double g) {
