@@ -202,6 +202,13 @@ struct PointOptions {
     std::string input, entry, point, from, to, extents, json;
 };
 
+/// Prints or writes one answer on mesh m, naming the mesh when the input holds several.
+int answer(const PointOptions& o, const QueryInput& in, const QueryMesh& m, json j, const std::string& text) {
+    if (in.meshes.size() > 1) j["mesh"] = m.name;
+    write_or_print(o.json, j, text);
+    return kOk;
+}
+
 int run_nearest(const PointOptions& o) {
     Vec3 p = point_option(o.point, "X,Y,Z");
     Vec3 ext = o.extents.empty() ? query::kDefaultExtents : point_option(o.extents, "--extents");
@@ -212,13 +219,11 @@ int run_nearest(const PointOptions& o) {
     json j{{"found", r.found}};
     if (r.found) j.update(json{{"face", r.face}, {"point", point_json(r.point)}, {"distance", r.distance}});
     else j["distance_to_mesh"] = m.query->nearest_face_anywhere(m.in(p)).distance;
-    if (in.meshes.size() > 1) j["mesh"] = m.name;
     std::string text = r.found ? fmt::format("face {}: {:.3f}, {:.3f}, {:.3f} ({:.3f} m away)\n", r.face, r.point.x, r.point.y,
                                              r.point.z, r.distance)
                                : fmt::format("off_mesh: no face within the extents; the mesh is {:.3f} m away\n",
                                              j["distance_to_mesh"].get<double>());
-    write_or_print(o.json, j, text);
-    return kOk;
+    return answer(o, in, m, j, text);
 }
 
 int run_raycast(const PointOptions& o) {
@@ -232,13 +237,11 @@ int run_raycast(const PointOptions& o) {
         j["faces"] = r.faces;
         if (r.hit) j.update(json{{"wall_face", r.wall_face}, {"wall_edge", r.wall_edge}, {"normal", point_json(m.out(r.normal))}});
     }
-    if (in.meshes.size() > 1) j["mesh"] = m.name;
     std::string text = r.off_mesh ? "off_mesh: the start point is on no face\n"
                        : r.hit    ? fmt::format("hit at t = {:.6f}: wall edge {} of face {}, normal {:.3f}, {:.3f}, {:.3f}; {} faces crossed\n",
                                                 r.t, r.wall_edge, r.wall_face, m.out(r.normal).x, m.out(r.normal).y, m.out(r.normal).z, r.faces.size())
                                   : fmt::format("clear: the target is reached; {} faces crossed\n", r.faces.size());
-    write_or_print(o.json, j, text);
-    return kOk;
+    return answer(o, in, m, j, text);
 }
 
 int run_islands(const PointOptions& o) {
@@ -272,6 +275,19 @@ void guarded(F&& f) {
         fmt::print(stderr, "navlab: usage: {}\n", e.what());
         set_exit(kUsage);
     }
+}
+
+/// A subcommand on one navmesh input (nearest, raycast, islands): INPUT, --entry and --json,
+/// running `run` on its options; the caller adds the rest.
+std::pair<CLI::App*, std::shared_ptr<PointOptions>> add_mesh_command(CLI::App& app, const char* name, const std::string& help,
+                                                                     int (*run)(const PointOptions&)) {
+    auto o = std::make_shared<PointOptions>();
+    auto* cmd = app.add_subcommand(name, help);
+    cmd->add_option("input", o->input, "Navmesh file or folder")->required();
+    cmd->add_option("--entry", o->entry, "Binder entry (name or index) or Far Cry 2 sector");
+    cmd->add_option("--json", o->json, "Write the result as JSON to FILE");
+    cmd->callback([o, run] { guarded([&] { return run(*o); }); });
+    return {cmd, o};
 }
 
 }  // namespace
@@ -310,38 +326,27 @@ void add_query_commands(CLI::App& app) {
         cmd->callback([o] { guarded([&] { return run_path(*o); }); });
     }
     {
-        auto o = std::make_shared<PointOptions>();
-        auto* cmd = app.add_subcommand("nearest", std::string("The face nearest to a point and the closest point on it\n\n") + inputs +
-                                                      "Example: navlab nearest n10.hkx 12.5,3,40 --extents 2,4,2");
-        cmd->add_option("input", o->input, "Navmesh file or folder")->required();
+        auto [cmd, o] = add_mesh_command(app, "nearest",
+                                         std::string("The face nearest to a point and the closest point on it\n\n") + inputs +
+                                             "Example: navlab nearest n10.hkx 12.5,3,40 --extents 2,4,2",
+                                         run_nearest);
         cmd->add_option("point", o->point, "X,Y,Z")->required();
-        cmd->add_option("--entry", o->entry, "Binder entry (name or index) or Far Cry 2 sector");
         cmd->add_option("--extents", o->extents, "Half extents X,Y,Z of the search box (default 1,2,1)");
-        cmd->add_option("--json", o->json, "Write the result as JSON to FILE");
-        cmd->callback([o] { guarded([&] { return run_nearest(*o); }); });
     }
     {
-        auto o = std::make_shared<PointOptions>();
-        auto* cmd = app.add_subcommand("raycast", std::string("Walk a straight line (seen from above) along the surface until a wall\n\n") +
-                                                      inputs + "Output: hit fraction t, wall edge and normal, faces crossed.\n"
-                                                               "Example: navlab raycast n10.hkx --from 10,2,5 --to 30,2,5");
-        cmd->add_option("input", o->input, "Navmesh file or folder")->required();
-        cmd->add_option("--entry", o->entry, "Binder entry (name or index) or Far Cry 2 sector");
+        auto [cmd, o] = add_mesh_command(app, "raycast",
+                                         std::string("Walk a straight line (seen from above) along the surface until a wall\n\n") +
+                                             inputs + "Output: hit fraction t, wall edge and normal, faces crossed.\n"
+                                                      "Example: navlab raycast n10.hkx --from 10,2,5 --to 30,2,5",
+                                         run_raycast);
         cmd->add_option("--from", o->from, "Start point X,Y,Z")->required();
         cmd->add_option("--to", o->to, "Target point X,Y,Z")->required();
-        cmd->add_option("--json", o->json, "Write the result as JSON to FILE");
-        cmd->callback([o] { guarded([&] { return run_raycast(*o); }); });
     }
-    {
-        auto o = std::make_shared<PointOptions>();
-        auto* cmd = app.add_subcommand("islands", std::string("Islands: sets of faces that reach each other (user edges one way)\n\n") +
-                                                      inputs + "Output per island: faces, area seen from above, bounding box.\n"
-                                                               "Example: navlab islands m10.nvmhktbnd.dcx --json islands.json");
-        cmd->add_option("input", o->input, "Navmesh file or folder")->required();
-        cmd->add_option("--entry", o->entry, "Binder entry (name or index) or Far Cry 2 sector");
-        cmd->add_option("--json", o->json, "Write the result as JSON to FILE");
-        cmd->callback([o] { guarded([&] { return run_islands(*o); }); });
-    }
+    add_mesh_command(app, "islands",
+                     std::string("Islands: sets of faces that reach each other (user edges one way)\n\n") + inputs +
+                         "Output per island: faces, area seen from above, bounding box.\n"
+                         "Example: navlab islands m10.nvmhktbnd.dcx --json islands.json",
+                     run_islands);
 }
 
 }  // namespace navlab::cli

@@ -184,6 +184,45 @@ PathResult NavMeshQuery::Impl::exact_path(std::uint32_t sp, const Vec3& s, std::
         n.parent = parent;
         push(n);
     };
+    // The piece across edge j of p, all of it visible from base's root (on that edge).
+    auto push_full = [&](std::int32_t parent, std::uint32_t p, std::uint32_t j, const Node& base) {
+        std::int32_t q = piece_nbr[piece_first[p] + j];
+        std::int32_t m = piece_nbr_edge[piece_first[p] + j];
+        if (!walkable(q) || m < 0) return;
+        Node c = base;
+        c.kind = Kind::Interval;
+        c.full = true;
+        c.right = xz(corner(p, j)), c.left = xz(corner(p, (j + 1) % corners(p)));
+        c.piece = static_cast<std::uint32_t>(q);
+        c.edge = m;
+        c.parent = parent;
+        push(c);
+    };
+    // The goal reached from base's root with length g.
+    auto push_final = [&](std::int32_t parent, std::uint32_t p, const Node& base, double g) {
+        Node fin = base;
+        fin.kind = Kind::Final;
+        fin.parent = parent;
+        fin.piece = p;
+        fin.g = g;
+        push(fin);
+    };
+    // Link i taken from base's root with length g on landing (kept when the best so far).
+    auto push_link = [&](std::int32_t parent, std::uint32_t i, const Node& base, double g) {
+        if (!walkable(static_cast<std::int32_t>(links[i].to_piece))) return;
+        if (sc.link_stamp[i] == gen && g >= sc.link_g[i]) return;
+        sc.link_stamp[i] = gen, sc.link_g[i] = g;
+        Node l = base;
+        l.kind = Kind::Link;
+        l.link = static_cast<std::int32_t>(i);
+        l.pre_key = base.root_key, l.pre_root = base.root;
+        l.root_key = -2 - static_cast<std::int64_t>(i);
+        l.root = links[i].end;
+        l.piece = links[i].to_piece;
+        l.parent = parent;
+        l.g = g;
+        push(l);
+    };
     // Everything reachable in piece p from a root that sees all of p (on its boundary):
     // every edge not through the root, a collinear node for edges through it, the goal, links.
     auto expand_full = [&](std::int32_t self, const Node& base, std::uint32_t p, std::int32_t skip_edge) {
@@ -199,43 +238,13 @@ PathResult NavMeshQuery::Impl::exact_path(std::uint32_t sp, const Vec3& s, std::
                 push_interval(self, p, j, 0, 1, base);
             } else if (o == 0 && std::min(a.x, b.x) <= r.x && r.x <= std::max(a.x, b.x) && std::min(a.z, b.z) <= r.z &&
                        r.z <= std::max(a.z, b.z)) {
-                std::int32_t q = piece_nbr[piece_first[p] + j];
-                std::int32_t m = piece_nbr_edge[piece_first[p] + j];
-                if (!walkable(q) || m < 0) continue;
-                Node c = base;
-                c.kind = Kind::Interval;
-                c.full = true;
-                c.right = a, c.left = b;
-                c.piece = static_cast<std::uint32_t>(q);
-                c.edge = m;
-                c.parent = self;
-                push(c);
+                push_full(self, p, j, base);
             }
         }
-        if (sc.goal_stamp[p] == gen) {
-            Node fin = base;
-            fin.kind = Kind::Final;
-            fin.parent = self;
-            fin.piece = p;
-            fin.g = base.g + dist2(r, goal);
-            push(fin);
-        }
+        if (sc.goal_stamp[p] == gen) push_final(self, p, base, base.g + dist2(r, goal));
         if (f.use_links)
-            for (std::uint32_t i = piece_link_first[p]; i < piece_link_first[p + 1]; ++i) {
-                Node l = base;
-                l.kind = Kind::Link;
-                l.link = static_cast<std::int32_t>(i);
-                l.pre_key = base.root_key, l.pre_root = base.root;
-                l.root_key = -2 - static_cast<std::int64_t>(i);
-                l.root = links[i].end;
-                l.piece = links[i].to_piece;
-                l.parent = self;
-                l.g = base.g + dist2(r, xz(links[i].start)) + links[i].length;
-                if (!walkable(static_cast<std::int32_t>(l.piece))) continue;
-                if (sc.link_stamp[i] == gen && l.g >= sc.link_g[i]) continue;
-                sc.link_stamp[i] = gen, sc.link_g[i] = l.g;
-                push(l);
-            }
+            for (std::uint32_t i = piece_link_first[p]; i < piece_link_first[p + 1]; ++i)
+                push_link(self, i, base, base.g + dist2(r, xz(links[i].start)) + links[i].length);
     };
     // Start (or a link's landing point): every piece around the point, fully visible.
     auto expand_point = [&](std::int32_t self, const Node& base) {
@@ -305,53 +314,18 @@ PathResult NavMeshQuery::Impl::exact_path(std::uint32_t sp, const Vec3& s, std::
             }
         }
         // Around a turning vertex: the edge of Q through it leads to the pieces beyond.
-        auto turn_around = [&](const Node& base, std::uint32_t j) {
-            std::int32_t q = piece_nbr[piece_first[Q] + j];
-            std::int32_t m = piece_nbr_edge[piece_first[Q] + j];
-            if (!walkable(q) || m < 0) return;
-            Node c = base;
-            c.kind = Kind::Interval;
-            c.full = true;
-            c.right = xz(corner(Q, j)), c.left = xz(corner(Q, (j + 1) % n));
-            c.piece = static_cast<std::uint32_t>(q);
-            c.edge = m;
-            c.parent = id;
-            push(c);
-        };
-        if (right_ok) turn_around(from_right, (k + 1) % n);
-        if (left_ok) turn_around(from_left, (k + n - 1) % n);
+        if (right_ok) push_full(id, Q, (k + 1) % n, from_right);
+        if (left_ok) push_full(id, Q, (k + n - 1) % n, from_left);
         // The goal and link starts in Q: seen through the interval, or around a corner.
         auto reach_point = [&](P2 t, double extra, auto&& make) {
             if (side(r, R, t) >= 0 && side(r, L, t) <= 0) make(cur, cur.g + dist2(r, t) + extra);
             else if (right_ok && side(r, R, t) < 0) make(from_right, from_right.g + dist2(R, t) + extra);
             else if (left_ok && side(r, L, t) > 0) make(from_left, from_left.g + dist2(L, t) + extra);
         };
-        if (sc.goal_stamp[Q] == gen)
-            reach_point(goal, 0, [&](const Node& base, double g) {
-                Node fin = base;
-                fin.kind = Kind::Final;
-                fin.parent = id;
-                fin.g = g;
-                push(fin);
-            });
+        if (sc.goal_stamp[Q] == gen) reach_point(goal, 0, [&](const Node& base, double g) { push_final(id, Q, base, g); });
         if (f.use_links)
-            for (std::uint32_t i = piece_link_first[Q]; i < piece_link_first[Q + 1]; ++i) {
-                if (!walkable(static_cast<std::int32_t>(links[i].to_piece))) continue;
-                reach_point(xz(links[i].start), links[i].length, [&](const Node& base, double g) {
-                    if (sc.link_stamp[i] == gen && g >= sc.link_g[i]) return;
-                    sc.link_stamp[i] = gen, sc.link_g[i] = g;
-                    Node l = base;
-                    l.kind = Kind::Link;
-                    l.link = static_cast<std::int32_t>(i);
-                    l.pre_key = base.root_key, l.pre_root = base.root;
-                    l.root_key = -2 - static_cast<std::int64_t>(i);
-                    l.root = links[i].end;
-                    l.piece = links[i].to_piece;
-                    l.parent = id;
-                    l.g = g;
-                    push(l);
-                });
-            }
+            for (std::uint32_t i = piece_link_first[Q]; i < piece_link_first[Q + 1]; ++i)
+                reach_point(xz(links[i].start), links[i].length, [&](const Node& base, double g) { push_link(id, i, base, g); });
     }
     if (final_node < 0) {
         PathResult r;
