@@ -21,10 +21,12 @@
 #include <cstring>
 #include <limits>
 #include <map>
+#include <memory>
 #include <queue>
 #include <random>
 #include <string>
 
+#include "build/pipeline.h"
 #include "formats/fromsoft/aabb_tree6.h"
 #include "formats/fromsoft/navmesh.h"
 #include "query/navmesh_query.h"
@@ -183,20 +185,252 @@ void run(const char* label, const synth::SceneParams& sp, std::uint64_t seed, in
                 qps_tree, qps_bvh, qps_scan, qps_dt, qps_tree / qps_bvh, qps_bvh / qps_scan, qps_bvh / qps_dt, f1, f2, f3, f4);
 }
 
+
+/// Detour's tiled navmesh of stitched Recast tiles (one dtCreateNavMeshData per tile, joined by
+/// Detour's own external links on the tile borders), and the same faces welded into one navlab
+/// mesh. Detour gets each face without the corners stitching inserted on tile lines (it joins
+/// tiles by overlapping border edges itself, and takes at most 6 corners); navlab gets the
+/// stitched rings, so both see the same polygons seen from above. Vertices are quantised once
+/// onto a 1 cm grid aligned with the tiles.
+struct TiledMesh {
+    dtNavMesh* mesh = nullptr;
+    dtNavMeshQuery* query = nullptr;
+    std::vector<Vec3> verts;                         ///< navlab: welded, quantised
+    std::vector<std::vector<std::uint32_t>> polys;   ///< navlab faces
+    std::vector<std::vector<std::uint32_t>> corners; ///< per face: Detour's corners (indices into verts)
+    std::vector<dtPolyRef> refs;                     ///< per face
+    TiledMesh() = default;
+    TiledMesh(const TiledMesh&) = delete;
+    ~TiledMesh() {
+        dtFreeNavMeshQuery(query);
+        dtFreeNavMesh(mesh);
+    }
+};
+
+std::unique_ptr<TiledMesh> make_tiled_mesh(const build::TiledFaces& tf) {
+    auto out = std::make_unique<TiledMesh>();
+    const double cs = 0.01;
+    const build::TileGrid& g = tf.grid;
+    float ymin = INFINITY, ymax = -INFINITY;
+    for (const auto& t : tf.tiles)
+        for (const auto& v : t.verts) ymin = std::min(ymin, v[1]), ymax = std::max(ymax, v[1]);
+    ymin = std::floor(ymin) - 1, ymax = std::ceil(ymax) + 1;
+    // One 1 cm grid from the scene's origin: tile lines are multiples of it.
+    using Key = std::array<std::int64_t, 3>;
+    std::map<Key, std::uint32_t> weld;
+    auto key_of = [&](const std::array<float, 3>& v) {
+        return Key{std::llround((v[0] - g.originX) / cs), std::llround((v[1] - ymin) / cs), std::llround((v[2] - g.originZ) / cs)};
+    };
+    auto vertex = [&](const Key& k) {
+        auto [it, added] = weld.try_emplace(k, static_cast<std::uint32_t>(out->verts.size()));
+        if (added) out->verts.push_back({g.originX + k[0] * cs, ymin + k[1] * cs, g.originZ + k[2] * cs});
+        return it->second;
+    };
+    dtNavMeshParams np{};
+    np.orig[0] = float(g.originX), np.orig[1] = ymin, np.orig[2] = float(g.originZ);
+    np.tileWidth = np.tileHeight = float(g.tileSize);
+    int most = 1;
+    for (const auto& t : tf.tiles) most = std::max(most, static_cast<int>(t.rings.size()));
+    np.maxTiles = g.cols * g.rows;
+    np.maxPolys = most;
+    out->mesh = dtAllocNavMesh();
+    if (dtStatusFailed(out->mesh->init(&np))) throw std::runtime_error("dtNavMesh::init (tiled) failed");
+    for (const auto& t : tf.tiles) {
+        if (t.rings.empty()) continue;
+        const double x0 = g.originX + t.tx * g.tileSize, z0 = g.originZ + t.tz * g.tileSize;
+        const std::int64_t gx0 = std::llround(t.tx * g.tileSize / cs), gz0 = std::llround(t.tz * g.tileSize / cs);
+        const std::int64_t gx1 = gx0 + std::llround(g.tileSize / cs), gz1 = gz0 + std::llround(g.tileSize / cs);
+        std::vector<Key> keys;
+        for (const auto& v : t.verts) keys.push_back(key_of(v));
+        auto on_line = [&](const Key& k) { return k[0] == gx0 || k[0] == gx1 || k[2] == gz0 || k[2] == gz1; };
+        // Detour's rings: drop corners that sit straight between their neighbours on a tile line.
+        std::vector<std::vector<int>> rings;
+        for (const auto& r : t.rings) {
+            std::vector<int> kept;
+            for (std::size_t i = 0; i < r.size(); ++i) {
+                const Key &a = keys[r[(i + r.size() - 1) % r.size()]], &b = keys[r[i]], &c = keys[r[(i + 1) % r.size()]];
+                bool straight = (b[0] - a[0]) * (c[2] - a[2]) - (b[2] - a[2]) * (c[0] - a[0]) == 0;
+                if (!(straight && on_line(b) && ((a[0] == b[0] && b[0] == c[0]) || (a[2] == b[2] && b[2] == c[2])))) kept.push_back(r[i]);
+            }
+            if (kept.size() > 6) throw std::runtime_error("a tile face keeps more than 6 corners");
+            rings.push_back(kept);
+        }
+        // Tile-local vertices (Detour quantises from the tile's bmin with the same 1 cm).
+        std::map<int, unsigned short> local;
+        std::vector<unsigned short> qv;
+        for (const auto& r : rings)
+            for (int v : r)
+                if (local.try_emplace(v, static_cast<unsigned short>(qv.size() / 3)).second) {
+                    const Key& k = keys[v];
+                    qv.push_back(static_cast<unsigned short>(k[0] - gx0));
+                    qv.push_back(static_cast<unsigned short>(k[1]));
+                    qv.push_back(static_cast<unsigned short>(k[2] - gz0));
+                }
+        const int nvp = 6;
+        std::vector<unsigned short> dp(rings.size() * 2 * nvp, 0xffff);
+        std::map<std::pair<int, int>, int> owner;  // Detour's winding: negative by cross2
+        std::vector<std::vector<int>> rev;
+        for (std::size_t p = 0; p < rings.size(); ++p) {
+            std::int64_t area = 0;
+            for (std::size_t k = 0; k < rings[p].size(); ++k) {
+                const Key &a = keys[rings[p][k]], &b = keys[rings[p][(k + 1) % rings[p].size()]];
+                area += a[0] * b[2] - a[2] * b[0];
+            }
+            if (area > 0) rev.emplace_back(rings[p].rbegin(), rings[p].rend());
+            else rev.push_back(rings[p]);
+            for (std::size_t k = 0; k < rev[p].size(); ++k) owner[{rev[p][k], rev[p][(k + 1) % rev[p].size()]}] = int(p);
+        }
+        for (std::size_t p = 0; p < rev.size(); ++p)
+            for (std::size_t k = 0; k < rev[p].size(); ++k) {
+                int a = rev[p][k], b = rev[p][(k + 1) % rev[p].size()];
+                dp[p * 2 * nvp + k] = local[a];
+                auto it = owner.find({b, a});
+                const Key &ka = keys[a], &kb = keys[b];
+                unsigned short& nei = dp[p * 2 * nvp + nvp + k];
+                if (it != owner.end()) nei = static_cast<unsigned short>(it->second);
+                else if (ka[0] == gx0 && kb[0] == gx0) nei = 0x8000 | 0;  // rcPolyMesh's portal codes
+                else if (ka[2] == gz1 && kb[2] == gz1) nei = 0x8000 | 1;
+                else if (ka[0] == gx1 && kb[0] == gx1) nei = 0x8000 | 2;
+                else if (ka[2] == gz0 && kb[2] == gz0) nei = 0x8000 | 3;
+            }
+        std::vector<unsigned short> flags(rings.size(), 1);
+        std::vector<unsigned char> areas(rings.size(), 0);
+        dtNavMeshCreateParams params{};
+        params.verts = qv.data();
+        params.vertCount = static_cast<int>(qv.size() / 3);
+        params.polys = dp.data();
+        params.polyFlags = flags.data();
+        params.polyAreas = areas.data();
+        params.polyCount = static_cast<int>(rings.size());
+        params.nvp = nvp;
+        params.walkableHeight = 2, params.walkableRadius = 0.5f, params.walkableClimb = 0.5f;
+        params.tileX = t.tx, params.tileY = t.tz, params.tileLayer = 0;
+        params.bmin[0] = float(x0), params.bmin[1] = ymin, params.bmin[2] = float(z0);
+        params.bmax[0] = float(x0 + g.tileSize), params.bmax[1] = ymax, params.bmax[2] = float(z0 + g.tileSize);
+        params.cs = float(cs), params.ch = float(cs);
+        params.buildBvTree = true;
+        unsigned char* data = nullptr;
+        int size = 0;
+        if (!dtCreateNavMeshData(&params, &data, &size)) throw std::runtime_error("dtCreateNavMeshData (tile) failed");
+        dtTileRef tref = 0;
+        if (dtStatusFailed(out->mesh->addTile(data, size, DT_TILE_FREE_DATA, 0, &tref))) throw std::runtime_error("addTile failed");
+        dtPolyRef base = out->mesh->getPolyRefBase(out->mesh->getTileByRef(tref));
+        for (std::size_t p = 0; p < rings.size(); ++p) {
+            std::vector<std::uint32_t> face, det;
+            for (int v : t.rings[p]) face.push_back(vertex(keys[v]));
+            for (int v : rings[p]) det.push_back(vertex(keys[v]));
+            out->polys.push_back(face);
+            out->corners.push_back(det);
+            out->refs.push_back(base | static_cast<dtPolyRef>(p));
+        }
+    }
+    out->query = dtAllocNavMeshQuery();
+    if (dtStatusFailed(out->query->init(out->mesh, 65535))) throw std::runtime_error("dtNavMeshQuery::init failed");
+    return out;
+}
+
+/// The very large mesh: Recast per 64 m tile (navlab build's pipeline: merged faces of at most
+/// 6 corners, seams stitched), a tiled Detour mesh, navlab on the welded faces. Exact runs on
+/// the first `exact_pairs` pairs only (its searches are long on multi-level meshes).
+void run_tiled(const char* label, const synth::SceneParams& sp, std::uint64_t seed, int pair_count, int exact_pairs) {
+    auto t0 = Clock::now();
+    synth::TriangleSoup scene = synth::make_scene(sp, seed);
+    build::BuildSpec spec;
+    spec.cellSize = 0.4f;
+    std::vector<build::StageTime> stages;
+    build::TiledFaces tf = build::build_tiles(scene, spec, 1, 10, stages);
+    auto tm = make_tiled_mesh(tf);
+    std::printf("\n== %s: scene %.0f m, %zu faces in %d x %d tiles of %.0f m (Detour: %zu polygons), %zu vertices; %d seam "
+                "edges, %d corners inserted (Recast + tiles %.1f s)\n",
+                label, sp.size, tm->polys.size(), tf.grid.cols, tf.grid.rows, tf.grid.tileSize, tm->corners.size(), tm->verts.size(),
+                tf.seams.seamEdges, tf.seams.insertedVertices, seconds_since(t0));
+    fromsoft::NavMesh mesh = testing::to_navmesh(tm->verts, tm->polys);
+    query::FromSoftView view(mesh, label);
+    t0 = Clock::now();
+    query::NavMeshQuery q(view);
+    std::printf("   navlab build %.0f ms, memory %.0f B/face\n", seconds_since(t0) * 1e3, double(q.memory_bytes()) / tm->polys.size());
+    auto centre = [&](std::uint32_t p) {
+        Vec3 c{};
+        const auto& ring = tm->corners[p];
+        for (std::uint32_t v : ring) c = {c.x + tm->verts[v].x / ring.size(), 0, c.z + tm->verts[v].z / ring.size()};
+        c.y = q.nearest_face({c.x, tm->verts[ring[0]].y, c.z}, {0.01, 3, 0.01}).point.y;
+        return c;
+    };
+    std::mt19937_64 rng(1234);
+    struct P { std::uint32_t a, b; Vec3 s, e; };
+    std::vector<P> pairs;
+    for (int tries = 0; int(pairs.size()) < pair_count && tries < pair_count * 50; ++tries) {
+        auto a = static_cast<std::uint32_t>(rng() % tm->polys.size()), b = static_cast<std::uint32_t>(rng() % tm->polys.size());
+        if (q.island_of(a) != q.island_of(b)) continue;
+        pairs.push_back({a, b, centre(a), centre(b)});
+    }
+    const Vec3 ext{0.05, 1.0, 0.05};
+    dtQueryFilter filter;
+    std::vector<dtPolyRef> path(8192);
+    std::vector<float> straight(3 * 8192);
+    auto detour = [&](const P& pr) {
+        float s[3] = {float(pr.s.x), float(pr.s.y), float(pr.s.z)}, e[3] = {float(pr.e.x), float(pr.e.y), float(pr.e.z)};
+        int n = 0, count = 0;
+        if (dtStatusFailed(tm->query->findPath(tm->refs[pr.a], tm->refs[pr.b], s, e, &filter, path.data(), &n, int(path.size()))) ||
+            n == 0 || path[n - 1] != tm->refs[pr.b])
+            return -1.0;
+        tm->query->findStraightPath(s, e, path.data(), n, straight.data(), nullptr, nullptr, &count, 8192);
+        double len = 0;
+        for (int i = 1; i < count; ++i) len += std::hypot(straight[3 * i] - straight[3 * i - 3], straight[3 * i + 2] - straight[3 * i - 1]);
+        return len;
+    };
+    auto timed = [&](std::size_t count, auto&& fn, std::vector<double>& len) {
+        len.assign(count, -1);
+        auto t = Clock::now();
+        for (std::size_t i = 0; i < count; ++i) len[i] = fn(pairs[i]);
+        return seconds_since(t);
+    };
+    auto navlab = [&](query::PathMode mode) {
+        return [&q, &ext, mode](const P& pr) {
+            auto r = q.find_path(pr.s, pr.e, mode, {}, ext);
+            return r.status == query::PathStatus::Found ? r.length_xz : -1.0;
+        };
+    };
+    std::vector<double> ld, lc, lx, ld_x;
+    double td = timed(pairs.size(), detour, ld), tc = timed(pairs.size(), navlab(query::PathMode::Corridor), lc);
+    std::size_t ne = std::min<std::size_t>(pairs.size(), std::size_t(exact_pairs));
+    double tdx = timed(ne, detour, ld_x), tx = timed(ne, navlab(query::PathMode::Exact), lx);
+    std::vector<double> rc, rx;
+    int missing = 0;
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+        if (ld[i] <= 0 || lc[i] < 0) { missing += ld[i] < 0 || lc[i] < 0; continue; }
+        rc.push_back(lc[i] / ld[i]);
+        if (i < ne && lx[i] >= 0) rx.push_back(lx[i] / ld[i]);
+    }
+    std::printf("   %zu pairs, one thread: Detour %.0f q/s, navlab corridor %.0f q/s (ratio %.2fx Detour)\n", pairs.size(),
+                pairs.size() / td, pairs.size() / tc, td / tc);
+    std::printf("   first %zu pairs: Detour %.1f q/s, navlab exact %.2f q/s (ratio %.3fx Detour)\n", ne, ne / tdx, ne / tx, tdx / tx);
+    std::printf("   path length / Detour (xz), p1 p50 p99 max: corridor %.4f %.4f %.4f %.4f; exact %.4f %.4f %.4f %.4f "
+                "(%d pairs without a path in some library)\n",
+                percentile(rc, 0.01), percentile(rc, 0.5), percentile(rc, 0.99), percentile(rc, 1), percentile(rx, 0.01),
+                percentile(rx, 0.5), percentile(rx, 0.99), percentile(rx, 1), missing);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     std::setvbuf(stdout, nullptr, _IOLBF, 0);  // progress shows when piped to a file
     int pairs = 10000, large_pairs = 1000, brute_pairs = 10000;
-    double large_size = 800;
-    bool small = true, large = true;
+    int huge_pairs = 1000, huge_exact = 20;
+    double large_size = 800, huge_size = 1800;
+    bool small = true, large = true, huge = true;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--pairs") && i + 1 < argc) pairs = std::atoi(argv[++i]);
         if (!std::strcmp(argv[i], "--large-pairs") && i + 1 < argc) large_pairs = std::atoi(argv[++i]);
         if (!std::strcmp(argv[i], "--brute-pairs") && i + 1 < argc) brute_pairs = std::atoi(argv[++i]);
         if (!std::strcmp(argv[i], "--large-size") && i + 1 < argc) large_size = std::atof(argv[++i]);
-        if (!std::strcmp(argv[i], "--small-only")) large = false;
-        if (!std::strcmp(argv[i], "--large-only")) small = false;
+        if (!std::strcmp(argv[i], "--huge-pairs") && i + 1 < argc) huge_pairs = std::atoi(argv[++i]);
+        if (!std::strcmp(argv[i], "--huge-exact-pairs") && i + 1 < argc) huge_exact = std::atoi(argv[++i]);
+        if (!std::strcmp(argv[i], "--huge-size") && i + 1 < argc) huge_size = std::atof(argv[++i]);
+        if (!std::strcmp(argv[i], "--small-only")) large = huge = false;
+        if (!std::strcmp(argv[i], "--large-only")) small = huge = false;
+        if (!std::strcmp(argv[i], "--huge-only")) small = large = false;
+        if (!std::strcmp(argv[i], "--no-huge")) huge = false;
     }
     if (small) {
         // Single level (no buildings or bridges) so the brute force may work in xz.
@@ -211,6 +445,13 @@ int main(int argc, char** argv) {
         double a = large_size * large_size / (800.0 * 800.0);
         p.size = large_size, p.buildings = int(200 * a), p.bridges = int(40 * a), p.rocks = int(1000 * a);
         run("large (multi level)", p, 7, large_pairs, false, 0);
+    }
+    if (huge) {
+        // The issue's ~150k polygons: beyond one Detour tile, so Detour gets a tiled mesh.
+        synth::SceneParams p;
+        double a = huge_size * huge_size / (800.0 * 800.0);
+        p.size = huge_size, p.buildings = int(200 * a), p.bridges = int(40 * a), p.rocks = int(1000 * a);
+        run_tiled("huge (multi level, tiled)", p, 7, huge_pairs, huge_exact);
     }
     return 0;
 }
