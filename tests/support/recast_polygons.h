@@ -117,7 +117,7 @@ struct RecastPolygons {
     std::size_t triangles = 0;                      ///< Recast's welded detail triangles
     std::size_t slivers = 0;                        ///< triangles dropped: flat or turned over on the grid
     std::size_t folds = 0;                          ///< triangles dropped: overlapping an earlier one
-    bool one_tile = false;                          ///< fits one Detour tile (16-bit indices)
+    bool one_tile = false;                          ///< fits one Detour tile (16-bit indices, 15-bit neighbours)
 };
 
 /// Builds the polygons of synth::make_scene(params, seed) (see the file comment). Recast's
@@ -131,10 +131,10 @@ inline RecastPolygons make_recast_polygons(const synth::SceneParams& params, std
     std::vector<std::vector<std::uint32_t>> polys;
     for (const auto& r : pm.polys) polys.push_back({std::uint32_t(r[0]), std::uint32_t(r[1]), std::uint32_t(r[2])});
     out.triangles = polys.size();
-    out.one_tile = pm.verts.size() < 65535 && polys.size() < 65535;
     // Quantise onto Detour's grid first, so the merged polygons are convex in the coordinates
-    // both libraries see (quantising is stable: a second pass gives the same values).
-    if (out.one_tile)
+    // both libraries see (quantising is stable: a second pass gives the same values); a mesh
+    // of too many triangles for one Detour tile is merged first (with a convexity margin).
+    if (pm.verts.size() < 65535 && polys.size() < 65535)
         for (const Vec3& v : make_detour_mesh(pm.verts, polys)->verts) out.verts.push_back({float(v.x), float(v.y), float(v.z)});
     else
         out.verts = pm.verts;
@@ -154,6 +154,7 @@ inline RecastPolygons make_recast_polygons(const synth::SceneParams& params, std
     });
     out.folds = out.triangles - out.slivers - polys.size();
     out.polys = merge_convex(out.verts, std::move(polys));
+    out.one_tile = out.verts.size() < 65535 && out.polys.size() < 32767;
     return out;
 }
 
