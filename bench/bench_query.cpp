@@ -8,10 +8,15 @@
 // path length ratios, exact vs the brute-force visibility graph of support/visibility_graph.h
 // (single-level mesh), nearest-face speed (stored ER tree vs BVH vs scan) and memory per face.
 //
-// Usage: bench_query [--pairs N] [--large-pairs N] [--brute-pairs N] [--large-size METRES]
-//                    [--large-only] [--small-only]
+// The huge mesh (~150k faces, beyond one Detour tile) is built per 64 m tile by navlab build's
+// pipeline and given to Detour as a tiled navmesh (see make_tiled_mesh).
+//
+// Usage: bench_query [--pairs N] [--brute-pairs N] [--large-pairs N] [--large-size METRES]
+//                    [--huge-pairs N] [--huge-exact-pairs N] [--huge-size METRES]
+//                    [--small-only | --large-only | --huge-only | --no-huge]
 // (defaults: 10,000 pairs on the small mesh, all checked by the brute force; 1,000 on the
-// large one, an 800 m scene whose buildings, bridges and rocks scale with --large-size).
+// large one, an 800 m scene whose buildings, bridges and rocks scale with --large-size; 1,000
+// on the huge 1400 m one, exact on its first 20).
 #include <algorithm>
 #include <array>
 #include <chrono>
