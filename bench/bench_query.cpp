@@ -64,7 +64,7 @@ void run(const char* label, const synth::SceneParams& sp, std::uint64_t seed, in
         std::printf("   too large for one Detour tile (16-bit vertex and neighbour indices): skipped\n");
         return;
     }
-    auto dt = testing::make_detour_mesh(rp.verts, polys);
+    auto dt = testing::make_detour_mesh(rp.verts, polys, rp.cell);
     // Detour wants its own winding; navlab reads the rings as Havok stores them (counter-clockwise).
     fromsoft::NavMesh mesh = testing::to_navmesh(dt->verts, polys);
     mesh.aabb = fromsoft::tree_domain_of(mesh);

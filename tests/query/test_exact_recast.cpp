@@ -20,7 +20,7 @@ TEST(QueryExactRecast, MatchesBruteForceOnTheBenchMesh) {
     params.size = 230, params.buildings = 0, params.bridges = 0, params.rocks = 150;  // bench_query's small mesh
     testing::RecastPolygons rp = testing::make_recast_polygons(params, 7);
     ASSERT_TRUE(rp.one_tile);
-    auto dt = testing::make_detour_mesh(rp.verts, rp.polys);
+    auto dt = testing::make_detour_mesh(rp.verts, rp.polys, rp.cell);
     fromsoft::NavMesh mesh = testing::to_navmesh(dt->verts, rp.polys);
     FromSoftView view(mesh, "bench-small");
     NavMeshQuery q(view);

@@ -118,6 +118,7 @@ struct RecastPolygons {
     std::size_t slivers = 0;                        ///< triangles dropped: flat or turned over on the grid
     std::size_t folds = 0;                          ///< triangles dropped: overlapping an earlier one
     bool one_tile = false;                          ///< fits one Detour tile (16-bit indices, 15-bit neighbours)
+    float cell = 0.01f;                             ///< Detour's cs (x, z) the vertices are quantised with; ch is 1 cm
 };
 
 /// Builds the polygons of synth::make_scene(params, seed) (see the file comment). Recast's
@@ -132,12 +133,15 @@ inline RecastPolygons make_recast_polygons(const synth::SceneParams& params, std
     for (const auto& r : pm.polys) polys.push_back({std::uint32_t(r[0]), std::uint32_t(r[1]), std::uint32_t(r[2])});
     out.triangles = polys.size();
     // Quantise onto Detour's grid first, so the merged polygons are convex in the coordinates
-    // both libraries see (quantising is stable: a second pass gives the same values); a mesh
-    // of too many triangles for one Detour tile is merged first (with a convexity margin).
+    // both libraries see (quantising is stable: a second pass gives the same values). The step
+    // is 1 cm, 2 cm for scenes wider than one tile spans at 1 cm (655 m).
+    float lo = INFINITY, hi = -INFINITY;
+    for (const auto& v : pm.verts) lo = std::min({lo, v[0], v[2]}), hi = std::max({hi, v[0], v[2]});
+    out.cell = hi - lo < 650 ? 0.01f : 0.02f;
     if (pm.verts.size() < 65535 && polys.size() < 65535)
-        for (const Vec3& v : make_detour_mesh(pm.verts, polys)->verts) out.verts.push_back({float(v.x), float(v.y), float(v.z)});
-    else
-        out.verts = pm.verts;
+        for (const Vec3& v : make_detour_mesh(pm.verts, polys, out.cell)->verts) out.verts.push_back({float(v.x), float(v.y), float(v.z)});
+    else  // too many triangles for a Detour tile: the same steps without one
+        out.verts = quantise_like_detour(pm.verts, out.cell, 0.01f);
     const auto& gv = out.verts;
     // Quantising turns a few slivers over or flat; both libraries get the mesh without them.
     std::erase_if(polys, [&](const std::vector<std::uint32_t>& t) {
