@@ -182,7 +182,7 @@ inline void copy16(std::uint8_t* to, const std::uint8_t* from) { std::memcpy(to,
 template <bool Delta>
 inline void copy_literals_fast(std::uint8_t* op, const std::uint8_t* lit, std::size_t n, std::size_t last) {
     if constexpr (Delta) {
-        if (last >= 16) {  // 16-byte adds never read a byte this copy writes
+        if (last >= 16) {  // 16-byte adds read only bytes written before them
             for (std::size_t i = 0; i == 0 || i < n; i += 16) store128(op + i, load128(lit + i) + load128(op + i - last));
             return;
         }
@@ -224,8 +224,8 @@ inline void copy_match_fast(std::uint8_t* op, std::size_t d, std::size_t n) {
     for (std::size_t i = 16; i < n; i += 8) store64(op + i, load64(from + i));
 }
 
-/// Phase 2 (spec 3.6, 3.7). Per command: one check that the length list was not
-/// overrun, one that the literal run fits the literals, one that literals and match fit the
+/// Phase 2 (spec 3.6, 3.7). Per command: one check each that the length and distance lists
+/// were not overrun, one that the literal run fits the literals, one that literals and match fit the
 /// chunk, one on the distance; the copies take 16-byte steps whenever 32 bytes of room
 /// remain past the command's output (nearly always) and byte loops near the window's end.
 template <bool Delta>
