@@ -112,7 +112,7 @@ std::vector<std::pair<Vec3, Vec3>> read_pairs(const std::string& path) {
 }
 
 struct PathOptions {
-    std::string input, entry, from, to, mode = "exact", json, pairs, extents;
+    std::string input, entry, from, to, mode = "exact", json, pairs, extents, guide;
     bool no_user_edges = false;
     unsigned threads = 1;
     std::int64_t exclude = 0;
@@ -176,6 +176,7 @@ int run_path(const PathOptions& o) {
     if (o.mode != "exact" && o.mode != "corridor") throw UsageError("--mode is exact or corridor, not " + o.mode);
     query::PathMode mode = o.mode == "exact" ? query::PathMode::Exact : query::PathMode::Corridor;
     query::QueryFilter filter = filter_of(o);
+    if (!o.guide.empty() && o.guide != "clusters") throw UsageError("--guide is clusters, not " + o.guide);
     Vec3 ext = o.extents.empty() ? query::kDefaultExtents : point_option(o.extents, "--extents");
     if (o.pairs.empty() == (o.from.empty() || o.to.empty()))
         throw UsageError("give either --from X,Y,Z --to X,Y,Z or --pairs PAIRS.csv");
@@ -189,7 +190,9 @@ int run_path(const PathOptions& o) {
     std::vector<std::string> texts(pairs.size());
     parallel_for(pairs.size(), std::max(1u, o.threads), [&](std::size_t i) {
         const QueryMesh& m = mesh_for(in, pairs[i].first);
-        query::PathResult r = m.query->find_path(m.in(pairs[i].first), m.in(pairs[i].second), mode, filter, ext);
+        query::QueryFilter f = filter;
+        if (!o.guide.empty() && m.guide) f.cluster_guide = &*m.guide;
+        query::PathResult r = m.query->find_path(m.in(pairs[i].first), m.in(pairs[i].second), mode, f, ext);
         results[i] = path_json(m, r, named);
         texts[i] = path_text(m, r);
     });
@@ -303,6 +306,9 @@ void add_query_commands(CLI::App& app) {
             std::string("Shortest path between two points over a navmesh (or an IGI route)\n\n") + inputs +
                 "Modes: exact (default; the true shortest path seen from above, any angle, Polyanya) or corridor\n"
                 "(Detour-style A* over faces + funnel). User edges are one-way links unless --no-user-edges.\n"
+                "--guide clusters (corridor mode): search Sekiro's cluster graph first, then the faces of the clusters\n"
+                "on that path and their neighbours only (unguided when that finds none; meshes without a graph and\n"
+                "exact mode are unguided). Faster on long queries; the path may differ (docs/query.md).\n"
                 "Output: status found|no_path|off_mesh, 3-D and xz length, points, faces, user edges taken; --json FILE\n"
                 "writes {status, length, length_xz, points, faces, links, start_face, end_face, mode} (an array with --pairs).\n"
                 "PAIRS.csv: sx,sy,sz,ex,ey,ez per line (a first line starting with a letter is a header).\n\n"
@@ -315,6 +321,7 @@ void add_query_commands(CLI::App& app) {
         cmd->add_option("--to", o->to, "End point X,Y,Z");
         cmd->add_option("--pairs", o->pairs, "CSV of queries (needs --json)");
         cmd->add_option("--mode", o->mode, "exact (default) or corridor");
+        cmd->add_option("--guide", o->guide, "clusters: corridor mode guided by the Sekiro cluster graph");
         cmd->add_flag("--no-user-edges", o->no_user_edges, "Do not take user edges (jumps, drops, ladders)");
         cmd->add_option("--exclude", o->exclude, "Avoid faces whose faceData has any of these bits (mask)");
         cmd->add_option("--cost", o->costs, "BIT=MULTIPLIER: scale the cost inside faces with that faceData bit (corridor)");

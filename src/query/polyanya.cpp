@@ -117,8 +117,9 @@ PathResult NavMeshQuery::Impl::exact_path(std::uint32_t sp, const Vec3& s, std::
                                           const QueryFilter& f) const {
     for (const auto& [bit, m] : f.cost_multipliers)
         if (m > 1) {
-            // Weighted regions have no interval search: the corridor answers (and says so).
-            return corridor_path(sp, s, ep, e, f);
+            // Weighted regions have no interval search: the corridor answers (and says so),
+            // unguided: `exact` ignores the cluster guide.
+            return corridor_search(sp, s, ep, e, f, nullptr);
         }
     Scratch& sc = t_scratch;
     sc.prepare(canon_corner.size(), pieces(), links.size());

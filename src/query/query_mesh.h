@@ -111,6 +111,10 @@ struct NavMeshQuery::Impl {
 
     // corridor.cpp
     PathResult corridor_path(std::uint32_t sp, const Vec3& s, std::uint32_t ep, const Vec3& e, const QueryFilter& f) const;
+    /// The face A* of corridor_path; when `allowed` is given (one byte per cluster of
+    /// f.cluster_guide), only pieces of faces in allowed clusters are entered.
+    PathResult corridor_search(std::uint32_t sp, const Vec3& s, std::uint32_t ep, const Vec3& e, const QueryFilter& f,
+                               const std::vector<std::uint8_t>* allowed) const;
     // polyanya.cpp
     PathResult exact_path(std::uint32_t sp, const Vec3& s, std::uint32_t ep, const Vec3& e, const QueryFilter& f) const;
 
