@@ -26,6 +26,7 @@
 #include "audit/audit_load.h"
 #include "codec/dcx.h"
 #include "container/bnd4.h"
+#include "io/file.h"
 #include "io/parallel.h"
 #include "synth/write.h"
 

@@ -53,7 +53,7 @@ std::vector<std::string> failed_invariants(const BuildResult& r) {
     for (std::size_t i = 0; i < rules.size(); ++i)
         if (audit::rule_status(report, i) == "fail" && rules[i].kind == audit::Kind::Invariant) {
             std::string what = rules[i].id;
-            if (!report.rules[i].examples.empty()) what += ": " + report.rules[i].examples[0].detail;
+            if (!report.rules[i].examples.empty()) what += ": " + report.rules[i].examples[0].message;
             failed.push_back(what);
         }
     return failed;
