@@ -92,20 +92,20 @@ int main(int argc, char** argv) {
         const auto t0 = std::chrono::steady_clock::now();
         const auto r = synth::generate_corpus(o);
         fmt::print("generate   {:>8.1f} s   {} binders, {:.1f} MB of DCX, {:.1f} MB of BND4, peak {:.0f} MB\n",
-                   seconds_since(t0), r.files.size(), r.fileBytes / 1e6, r.binderBytes / 1e6, peak_memory_mb());
+                   seconds_since(t0), r.files.size(), r.file_bytes / 1e6, r.binder_bytes / 1e6, peak_memory_mb());
         files = binders_in(dir);
     }
 
     // Pass 1: decompression only (DCX + BND4 read, every entry touched).
     reset_peak_memory();
-    std::vector<std::uint64_t> tagBytes(files.size()), binderBytes(files.size());
+    std::vector<std::uint64_t> tagBytes(files.size()), binder_bytes(files.size());
     std::vector<std::uint64_t> checksum(files.size());
     auto t0 = std::chrono::steady_clock::now();
     double c0 = cpu_seconds();
     parallel_for(files.size(), threads, [&](std::size_t i) {
         const dcx::Decoded d = dcx::decompress(read_file(files[i]));
         const bnd4::Binder b = bnd4::read(d.payload);
-        binderBytes[i] = d.payload.size();
+        binder_bytes[i] = d.payload.size();
         for (const auto& e : b.entries) {
             tagBytes[i] += e.data().size();
             checksum[i] += e.data().empty() ? 0 : e.data()[e.data().size() / 2];
@@ -117,7 +117,7 @@ int main(int argc, char** argv) {
     std::uint64_t totalTagBytes = 0, largestBinder = 0;
     for (std::size_t i = 0; i < files.size(); ++i) {
         totalTagBytes += tagBytes[i];
-        largestBinder = std::max(largestBinder, binderBytes[i]);
+        largestBinder = std::max(largestBinder, binder_bytes[i]);
     }
 
     // Pass 2: the whole audit.

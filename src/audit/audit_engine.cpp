@@ -114,8 +114,8 @@ GameSummary summary_counts(const TagfileContext& ctx) {
     s.cost_graphs = t.graph.has_value();
     s.mediators = t.mediator.has_value();
     if (t.mediator) s.tree_nodes = static_cast<std::int64_t>(t.mediator->nodes.size());
-    s.setup_arrays = t.userEdgeSetups.has_value();
-    if (t.userEdgeSetups) s.setups = static_cast<std::int64_t>(t.userEdgeSetups->size());
+    s.setup_arrays = t.user_edge_setups.has_value();
+    if (t.user_edge_setups) s.setups = static_cast<std::int64_t>(t.user_edge_setups->size());
     return s;
 }
 

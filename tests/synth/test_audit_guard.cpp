@@ -54,7 +54,7 @@ std::vector<audit::AuditTagfile> reduced_corpus(synth::Preset preset, std::size_
         const dcx::Decoded d = dcx::decompress(made.file);
         const bnd4::Binder binder = bnd4::read(d.payload);
         for (std::size_t e = 0; e < binder.entries.size(); ++e)
-            out.push_back(audit::load_audit_tagfile(binder.entries[e].data(), b.archivePath, binder.entries[e].name, e));
+            out.push_back(audit::load_audit_tagfile(binder.entries[e].data(), b.archive_path, binder.entries[e].name, e));
     }
     return out;
 }

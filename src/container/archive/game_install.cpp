@@ -80,9 +80,9 @@ RsaKey archive_key(Game game, std::string_view stem, const fs::path& keysDir) {
 
 Game detect_game(const fs::path& gameDir, const fs::path& keysDir) {
     auto has = [&](std::string_view stem) { return fs::exists(archive_file(gameDir, stem, ".bhd")); };
-    const bool eldenRing = has("Data0") || has("DLC") || has("sd/sd") || has("sd/sd_dlc02");
+    const bool elden_ring = has("Data0") || has("DLC") || has("sd/sd") || has("sd/sd_dlc02");
     const bool sekiro = has("Data4") || has("Data5");
-    if (eldenRing != sekiro) return eldenRing ? Game::EldenRing : Game::Sekiro;
+    if (elden_ring != sekiro) return elden_ring ? Game::EldenRing : Game::Sekiro;
     // Data1-3 exist in both games: ask the keys (one RSA block each), then the salt.
     bool opens[2] = {false, false};
     for (Game game : {Game::Sekiro, Game::EldenRing}) {
