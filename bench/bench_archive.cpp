@@ -24,6 +24,7 @@
 #include "audit/audit_load.h"
 #include "codec/dcx.h"
 #include "container/bnd4.h"
+#include "io/file.h"
 #include "io/parallel.h"
 #include "synth_corpus.h"
 

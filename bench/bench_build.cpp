@@ -65,8 +65,8 @@ int main(int argc, char** argv) {
     const auto& s = r.stats;
     fmt::print("build     {:8.2f} s  {} threads, {} tagfiles, {} faces, {} vertices, {:.1f} MB binder (DCX_KRAK stored)\n", total,
                threads, r.tiles.size(), s.faces, s.vertices, static_cast<double>(r.binder.size()) / 1e6);
-    fmt::print("area      {:.0f} m² faces vs {:.0f} m² Recast ({:+.4f} %); seams {} coincide, {} unmatched\n", s.faceArea,
-               s.recastArea, 100 * (s.faceArea / s.recastArea - 1), s.seams.seamEdges, s.seams.unmatchedEdges);
+    fmt::print("area      {:.0f} m² faces vs {:.0f} m² Recast ({:+.4f} %); seams {} coincide, {} unmatched\n", s.face_area,
+               s.recast_area, 100 * (s.face_area / s.recast_area - 1), s.seams.seam_edges, s.seams.unmatched_edges);
     fmt::print("load + build {:.2f} s (target 60 s); build / recast stage {:.2f}\n", load + total, total / recast);
     return 0;
 }

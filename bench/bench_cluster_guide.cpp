@@ -82,7 +82,7 @@ void run(const char* label, const synth::SceneParams& sp, int pair_count) {
     }
     auto dt = testing::make_detour_mesh(rp.verts, rp.polys, rp.cell);
     fromsoft::NavMesh mesh = testing::to_navmesh(dt->verts, rp.polys);
-    const int size = static_cast<int>(synth::kSekiroStyle.facesPerCluster + 0.5);
+    const int size = static_cast<int>(synth::kSekiroStyle.faces_per_cluster + 0.5);
     int clusters = build::grow_clusters(mesh, [&] { return size; });
     fromsoft::DirectedGraph graph = fromsoft::make_directed_graph(mesh, fromsoft::build_cluster_graph(mesh));
     query::FromSoftView view(mesh, label);

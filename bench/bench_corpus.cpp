@@ -73,14 +73,14 @@ int main(int argc, char** argv) {
 
     // Pass 1: decompression only (DCX + BND4 read, every entry touched).
     reset_peak_memory();
-    std::vector<std::uint64_t> tagBytes(files.size()), binderBytes(files.size());
+    std::vector<std::uint64_t> tagBytes(files.size()), binder_bytes(files.size());
     std::vector<std::uint64_t> checksum(files.size());
     auto t0 = std::chrono::steady_clock::now();
     double c0 = cpu_seconds();
     parallel_for(files.size(), threads, [&](std::size_t i) {
         const dcx::Decoded d = dcx::decompress(read_file(files[i]));
         const bnd4::Binder b = bnd4::read(d.payload);
-        binderBytes[i] = d.payload.size();
+        binder_bytes[i] = d.payload.size();
         for (const auto& e : b.entries) {
             tagBytes[i] += e.data().size();
             checksum[i] += e.data().empty() ? 0 : e.data()[e.data().size() / 2];
@@ -92,7 +92,7 @@ int main(int argc, char** argv) {
     std::uint64_t totalTagBytes = 0, largestBinder = 0;
     for (std::size_t i = 0; i < files.size(); ++i) {
         totalTagBytes += tagBytes[i];
-        largestBinder = std::max(largestBinder, binderBytes[i]);
+        largestBinder = std::max(largestBinder, binder_bytes[i]);
     }
 
     // Pass 2: the whole audit.

@@ -224,16 +224,16 @@ std::unique_ptr<TiledMesh> make_tiled_mesh(const build::TiledFaces& tf) {
     using Key = std::array<std::int64_t, 3>;
     std::map<Key, std::uint32_t> weld;
     auto key_of = [&](const std::array<float, 3>& v) {
-        return Key{std::llround((v[0] - g.originX) / cs), std::llround((v[1] - ymin) / cs), std::llround((v[2] - g.originZ) / cs)};
+        return Key{std::llround((v[0] - g.origin_x) / cs), std::llround((v[1] - ymin) / cs), std::llround((v[2] - g.origin_z) / cs)};
     };
     auto vertex = [&](const Key& k) {
         auto [it, added] = weld.try_emplace(k, static_cast<std::uint32_t>(out->verts.size()));
-        if (added) out->verts.push_back({g.originX + k[0] * cs, ymin + k[1] * cs, g.originZ + k[2] * cs});
+        if (added) out->verts.push_back({g.origin_x + k[0] * cs, ymin + k[1] * cs, g.origin_z + k[2] * cs});
         return it->second;
     };
     dtNavMeshParams np{};
-    np.orig[0] = float(g.originX), np.orig[1] = ymin, np.orig[2] = float(g.originZ);
-    np.tileWidth = np.tileHeight = float(g.tileSize);
+    np.orig[0] = float(g.origin_x), np.orig[1] = ymin, np.orig[2] = float(g.origin_z);
+    np.tileWidth = np.tileHeight = float(g.tile_size);
     int most = 1;
     for (const auto& t : tf.tiles) most = std::max(most, static_cast<int>(t.rings.size()));
     np.maxTiles = g.cols * g.rows;
@@ -242,9 +242,9 @@ std::unique_ptr<TiledMesh> make_tiled_mesh(const build::TiledFaces& tf) {
     if (dtStatusFailed(out->mesh->init(&np))) throw std::runtime_error("dtNavMesh::init (tiled) failed");
     for (const auto& t : tf.tiles) {
         if (t.rings.empty()) continue;
-        const double x0 = g.originX + t.tx * g.tileSize, z0 = g.originZ + t.tz * g.tileSize;
-        const std::int64_t gx0 = std::llround(t.tx * g.tileSize / cs), gz0 = std::llround(t.tz * g.tileSize / cs);
-        const std::int64_t gx1 = gx0 + std::llround(g.tileSize / cs), gz1 = gz0 + std::llround(g.tileSize / cs);
+        const double x0 = g.origin_x + t.tx * g.tile_size, z0 = g.origin_z + t.tz * g.tile_size;
+        const std::int64_t gx0 = std::llround(t.tx * g.tile_size / cs), gz0 = std::llround(t.tz * g.tile_size / cs);
+        const std::int64_t gx1 = gx0 + std::llround(g.tile_size / cs), gz1 = gz0 + std::llround(g.tile_size / cs);
         std::vector<Key> keys;
         for (const auto& v : t.verts) keys.push_back(key_of(v));
         auto on_line = [&](const Key& k) { return k[0] == gx0 || k[0] == gx1 || k[2] == gz0 || k[2] == gz1; };
@@ -311,7 +311,7 @@ std::unique_ptr<TiledMesh> make_tiled_mesh(const build::TiledFaces& tf) {
         params.walkableHeight = 2, params.walkableRadius = 0.5f, params.walkableClimb = 0.5f;
         params.tileX = t.tx, params.tileY = t.tz, params.tileLayer = 0;
         params.bmin[0] = float(x0), params.bmin[1] = ymin, params.bmin[2] = float(z0);
-        params.bmax[0] = float(x0 + g.tileSize), params.bmax[1] = ymax, params.bmax[2] = float(z0 + g.tileSize);
+        params.bmax[0] = float(x0 + g.tile_size), params.bmax[1] = ymax, params.bmax[2] = float(z0 + g.tile_size);
         params.cs = float(cs), params.ch = float(cs);
         params.buildBvTree = true;
         unsigned char* data = nullptr;
@@ -341,14 +341,14 @@ void run_tiled(const char* label, const synth::SceneParams& sp, std::uint64_t se
     auto t0 = Clock::now();
     synth::TriangleSoup scene = synth::make_scene(sp, seed);
     build::BuildSpec spec;
-    spec.cellSize = 0.4f;
+    spec.cell_size = 0.4f;
     std::vector<build::StageTime> stages;
     build::TiledFaces tf = build::build_tiles(scene, spec, 1, 10, stages);
     auto tm = make_tiled_mesh(tf);
     std::printf("\n== %s: scene %.0f m, %zu faces in %d x %d tiles of %.0f m (Detour: %zu polygons), %zu vertices; %d seam "
                 "edges, %d corners inserted (Recast + tiles %.1f s)\n",
-                label, sp.size, tm->polys.size(), tf.grid.cols, tf.grid.rows, tf.grid.tileSize, tm->corners.size(), tm->verts.size(),
-                tf.seams.seamEdges, tf.seams.insertedVertices, seconds_since(t0));
+                label, sp.size, tm->polys.size(), tf.grid.cols, tf.grid.rows, tf.grid.tile_size, tm->corners.size(), tm->verts.size(),
+                tf.seams.seam_edges, tf.seams.inserted_vertices, seconds_since(t0));
     fromsoft::NavMesh mesh = testing::to_navmesh(tm->verts, tm->polys);
     query::FromSoftView view(mesh, label);
     t0 = Clock::now();

@@ -56,7 +56,7 @@ inline std::vector<std::filesystem::path> corpus_binders(const std::string& pres
     const auto t0 = std::chrono::steady_clock::now();
     const auto r = synth::generate_corpus(o);
     fmt::print("generate   {:>8.1f} s   {} binders, {:.1f} MB of DCX, {:.1f} MB of BND4\n", seconds_since(t0),
-               r.files.size(), r.fileBytes / 1e6, r.binderBytes / 1e6);
+               r.files.size(), r.file_bytes / 1e6, r.binder_bytes / 1e6);
     return binders_in(dir);
 }
 

@@ -27,7 +27,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (!nodes.empty()) std::memcpy(nodes.data(), data + 32, nodes.size() * 6);
     const fromsoft::DecodedAabbTree t = fromsoft::decode_aabb_tree6(nodes, domain);
     if (t.boxes.size() > nodes.size() || t.leaves.size() > nodes.size()) __builtin_trap();
-    if (t.valid && t.leaves.size() + t.internalNodes != nodes.size()) __builtin_trap();
+    if (t.valid && t.leaves.size() + t.internal_nodes != nodes.size()) __builtin_trap();
     for (const auto& leaf : t.leaves)
         if (leaf.node >= nodes.size()) __builtin_trap();
     return 0;

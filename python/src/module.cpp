@@ -274,7 +274,7 @@ py::object tree_leaves(const Mesh& m) {
     fromsoft::DecodedAabbTree tree = fromsoft::decode_aabb_tree6(med.nodes, med.domain);
     if (!tree.valid)
         throw Error("AABB tree does not decode: " + tree.problem, kNoOffset,
-                    "hkcdStaticAabbTree node " + std::to_string(tree.problemNode));
+                    "hkcdStaticAabbTree node " + std::to_string(tree.problem_node));
     py::array_t<std::uint32_t> faces(static_cast<py::ssize_t>(tree.leaves.size()));
     py::array_t<double> boxes({static_cast<py::ssize_t>(tree.leaves.size()), py::ssize_t{2}, py::ssize_t{3}});
     auto f = faces.mutable_unchecked<1>();

@@ -18,6 +18,7 @@
 
 #include "audit/audit_input.h"
 #include "formats/fromsoft/game.h"
+#include "io/error.h"
 
 namespace navlab::audit {
 
@@ -31,17 +32,12 @@ Game game_of_sdk(const std::optional<std::string>& sdk);
 /// The tagfile's SDKV: the one recorded beside it, else the model's.
 std::optional<std::string> sdk_of(const AuditTagfile& f);
 
-/// One printed exception: where it is and what is wrong.
-struct Example {
-    std::string binder;  ///< empty for a loose tagfile
-    std::string entry;
-    std::optional<std::size_t> entry_index;
-    std::string object;   ///< hkaiNavMesh, hkaiDirectedGraphExplicitCost, …
-    std::string element;  ///< tagfile, face, edge, corner, node, tree node, setup, box, vertex, member
-    std::int64_t index = -1;
-    std::string sub;      ///< corner k, box A/B
-    std::string detail;
-};
+/// One printed exception is a navlab::Finding (io/error.h): file = the binder (empty for a
+/// loose tagfile), member = the entry, member_index = its index in the binder (-1 when loose),
+/// object = hkaiNavMesh, hkaiDirectedGraphExplicitCost, …; element_kind = tagfile, face, edge,
+/// corner, node, tree node, setup, box, vertex, member; element = its index (-1 when none);
+/// field = the part of the element ("corner k", "box A/B"); message = what is wrong; severity
+/// = error for an INVARIANT rule, else warning. audit_report.h prints it in the rule table.
 
 /// A largest (or smallest) value and where it occurs.
 struct Extreme {
@@ -98,7 +94,7 @@ struct Tally {
 struct RuleTally {
     std::array<Tally, 3> by_game{};  ///< indexed by Game
     bool applicable = false;         ///< the rule's scope matched some tagfile
-    std::vector<Example> examples;   ///< first exceptions in input order
+    std::vector<Finding> examples;   ///< first exceptions in input order
     Values values;
 };
 

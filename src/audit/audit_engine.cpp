@@ -69,7 +69,16 @@ void RuleCheck::fail(const std::string& element, std::int64_t index, const std::
     ++tally_.by_game[game_].exceptions;
     if (tally_.examples.size() >= max_) return;
     const AuditTagfile& f = ctx_.file;
-    tally_.examples.push_back({f.binder, f.entry, f.entry_index, object, element, index, sub, detail});
+    Finding x;
+    x.file = f.binder;
+    x.member = f.entry;
+    x.member_index = f.entry_index ? static_cast<std::int64_t>(*f.entry_index) : -1;
+    x.object = object;
+    x.element_kind = element;
+    x.element = index;
+    x.field = sub;
+    x.message = detail;
+    tally_.examples.push_back(std::move(x));
 }
 
 std::span<const RuleDef> all_rules() {
@@ -105,8 +114,8 @@ GameSummary summary_counts(const TagfileContext& ctx) {
     s.cost_graphs = t.graph.has_value();
     s.mediators = t.mediator.has_value();
     if (t.mediator) s.tree_nodes = static_cast<std::int64_t>(t.mediator->nodes.size());
-    s.setup_arrays = t.userEdgeSetups.has_value();
-    if (t.userEdgeSetups) s.setups = static_cast<std::int64_t>(t.userEdgeSetups->size());
+    s.setup_arrays = t.user_edge_setups.has_value();
+    if (t.user_edge_setups) s.setups = static_cast<std::int64_t>(t.user_edge_setups->size());
     return s;
 }
 
@@ -140,6 +149,8 @@ TagfileAudit audit_tagfile(const AuditTagfile& file, std::size_t max_examples) {
             check.fail("tagfile", -1, file.read_error, {}, "TAG0");
         else
             r.fn(check);
+        if (r.kind == Kind::Invariant)
+            for (Finding& x : out.rules[i].examples) x.severity = Finding::Severity::Error;
     }
     out.readable = readable;
     out.game = ctx.game;
@@ -189,7 +200,7 @@ void AuditMerger::add(const TagfileAudit& r) {
             into.by_game[k].exceptions += from.by_game[k].exceptions;
             into.by_game[k].skipped += from.by_game[k].skipped;
         }
-        for (const Example& e : from.examples)
+        for (const Finding& e : from.examples)
             if (into.examples.size() < max_examples_) into.examples.push_back(e);
         into.values.merge(from.values);
     }

@@ -68,13 +68,30 @@ std::string values_text(const Values& v) {
     return out;
 }
 
-std::string location(const Example& e) {
-    std::string where = e.binder.empty() ? e.entry : e.binder + " | " + e.entry;
-    if (e.entry_index) where += fmt::format(" #{}", *e.entry_index);
-    std::string what = e.element;
-    if (e.index >= 0) what += " " + std::to_string(e.index);
-    if (!e.sub.empty()) what += ":" + e.sub;
+/// "BINDER | ENTRY #I  KIND INDEX:FIELD" (parts that are empty left out).
+std::string location(const Finding& e) {
+    std::string where = e.file.empty() ? e.member : e.file + " | " + e.member;
+    if (e.member_index >= 0) where += fmt::format(" #{}", e.member_index);
+    std::string what = e.element_kind;
+    if (e.element >= 0) what += " " + std::to_string(e.element);
+    if (!e.field.empty()) what += ":" + e.field;
     return where + "  " + what;
+}
+
+/// An exception in the report's JSON (audit-rules.md §9): {binder, entry, entry_index, object,
+/// element, index, [sub,] detail}.
+nlohmann::ordered_json example_json(const Finding& e) {
+    using json = nlohmann::ordered_json;
+    json x;
+    x["binder"] = e.file.empty() ? json(nullptr) : json(e.file);
+    x["entry"] = e.member;
+    x["entry_index"] = e.member_index >= 0 ? json(e.member_index) : json(nullptr);
+    x["object"] = e.object;
+    x["element"] = e.element_kind;
+    x["index"] = e.element >= 0 ? json(e.element) : json(nullptr);
+    if (!e.field.empty()) x["sub"] = e.field;
+    x["detail"] = e.message;
+    return x;
 }
 
 void summary_row(std::string& out, const char* name, std::int64_t in_s, std::int64_t page_s, std::int64_t in_e,
@@ -139,8 +156,8 @@ std::string rule_text(const AuditReport& report, std::size_t i) {
     out += fmt::format("     {}", r.title);
     out += values_text(t.values) + "\n";
     bool warn = r.kind == Kind::Observed && sum.exceptions > 0;
-    for (const Example& ex : t.examples)
-        out += fmt::format("     {}  {}  {}\n", warn ? "warning:" : "-", location(ex), ex.detail);
+    for (const Finding& ex : t.examples)
+        out += fmt::format("     {}  {}  {}\n", warn ? "warning:" : "-", location(ex), ex.message);
     return out;
 }
 
@@ -252,18 +269,7 @@ nlohmann::ordered_json audit_json(const AuditReport& report) {
         rule["page_text"] = r.page_text;
         rule["values"] = values_json(t.values);
         json examples = json::array();
-        for (const Example& e : t.examples) {
-            json x;
-            x["binder"] = e.binder.empty() ? json(nullptr) : json(e.binder);
-            x["entry"] = e.entry;
-            x["entry_index"] = e.entry_index ? json(*e.entry_index) : json(nullptr);
-            x["object"] = e.object;
-            x["element"] = e.element;
-            x["index"] = e.index >= 0 ? json(e.index) : json(nullptr);
-            if (!e.sub.empty()) x["sub"] = e.sub;
-            x["detail"] = e.detail;
-            examples.push_back(x);
-        }
+        for (const Finding& e : t.examples) examples.push_back(example_json(e));
         rule["examples"] = examples;
         rules.push_back(rule);
     }

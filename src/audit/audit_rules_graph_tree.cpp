@@ -43,7 +43,7 @@ void r56(RuleCheck& c) {
         for (const char* m : {"positions", "nodes", "edges", "nodeData", "edgeData", "nodeDataStriding",
                               "edgeDataStriding", "streamingSets"})
             if (!l.graph.find(m)) bad += fmt::format("{} has no member {}; ", kGraph, m);
-    bad += layout_mismatch(l.graphNode, "graph Node", 8, node) + layout_mismatch(l.graphEdge, "graph Edge", 8, edge);
+    bad += layout_mismatch(l.graph_node, "graph Node", 8, node) + layout_mismatch(l.graph_edge, "graph Edge", 8, edge);
     c.check(bad.empty(), "tagfile", -1, [&] { return bad; });
 }
 
@@ -58,10 +58,10 @@ void r58(RuleCheck& c) {
     const auto* g = graph_of(c);
     if (!g) return;
     bool ok = g->nodeData.empty() && g->edgeData.empty() && g->nodeDataStriding == 0 && g->edgeDataStriding == 0 &&
-              g->streamingSetCount == 0;
+              g->streaming_set_count == 0;
     c.check(ok, "tagfile", -1, [&] {
         return fmt::format("nodeData {}, edgeData {}, strides {}/{}, streamingSets {}", g->nodeData.size(),
-                           g->edgeData.size(), g->nodeDataStriding, g->edgeDataStriding, g->streamingSetCount);
+                           g->edgeData.size(), g->nodeDataStriding, g->edgeDataStriding, g->streaming_set_count);
     });
 }
 
@@ -225,21 +225,21 @@ const fromsoft::QueryMediator* mediator_of(RuleCheck& c) {
 void r66(RuleCheck& c) {
     if (!mediator_of(c)) return;
     static constexpr ExpectedMember node[] = {{"xyz", 0, 3}, {"hiData", 3, 1}, {"loData", 4, 2}};
-    std::string bad = layout_mismatch(c.ctx().tagfile.layouts.treeNode, "tree node", 6, node);
+    std::string bad = layout_mismatch(c.ctx().tagfile.layouts.tree_node, "tree node", 6, node);
     c.check(bad.empty(), "tagfile", -1, [&] { return bad; });
 }
 
 void r67(RuleCheck& c) {
     const auto* m = mediator_of(c);
     if (!m) return;
-    c.check(m->navMeshIsFileMesh, "mediator", -1, [] { return std::string("navMesh is not the tagfile's mesh"); });
+    c.check(m->nav_mesh_is_file_mesh, "mediator", -1, [] { return std::string("navMesh is not the tagfile's mesh"); });
 }
 
 void r68(RuleCheck& c) {
     const auto* m = mediator_of(c);
     if (!m) return;
-    c.check(m->treeClass == "hkcdStaticAabbTree" && m->hasTreeImpl, "mediator", -1, [&] {
-        return fmt::format("tree {}, treePtr {}", m->treeClass.empty() ? "null" : m->treeClass, m->hasTreeImpl ? "set" : "null");
+    c.check(m->tree_class == "hkcdStaticAabbTree" && m->has_tree_impl, "mediator", -1, [&] {
+        return fmt::format("tree {}, treePtr {}", m->tree_class.empty() ? "null" : m->tree_class, m->has_tree_impl ? "set" : "null");
     });
 }
 
@@ -252,11 +252,11 @@ void for_tree(RuleCheck& c, Fn&& fn) {
 
 void r69(RuleCheck& c) {
     for_tree(c, [&](const fromsoft::DecodedAabbTree& w) {
-        c.values().count("internal_nodes", w.internalNodes);
+        c.values().count("internal_nodes", w.internal_nodes);
         c.values().count("leaves", static_cast<std::int64_t>(w.leaves.size()));
         const auto& nodes = mediator_of(c)->nodes;
         if (!nodes.empty() && (nodes[0].xyz[0] || nodes[0].xyz[1] || nodes[0].xyz[2])) c.values().count("root_xyz_not_zero");
-        c.check(w.valid, "tree node", w.problemNode, [&] { return w.problem; });
+        c.check(w.valid, "tree node", w.problem_node, [&] { return w.problem; });
     });
 }
 

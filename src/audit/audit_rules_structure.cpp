@@ -34,7 +34,7 @@ void r02(RuleCheck& c) {
 }
 
 void r03(RuleCheck& c) {
-    c.check(c.ctx().tagfile.ownTypeTable, "tagfile", -1, [] { return std::string("TCRF: the type table is in a compendium"); });
+    c.check(c.ctx().tagfile.own_type_table, "tagfile", -1, [] { return std::string("TCRF: the type table is in a compendium"); });
 }
 
 void r04(RuleCheck& c) {
@@ -73,9 +73,9 @@ void r07(RuleCheck& c) {
     const auto& variants = c.ctx().tagfile.variants;
     for (std::size_t i = 0; i < variants.size(); ++i) {
         const auto& v = variants[i];
-        if (v.name != v.className || v.className != v.typeName || v.className.rfind("hkai", 0) != 0)
+        if (v.name != v.className || v.className != v.type_name || v.className.rfind("hkai", 0) != 0)
             return c.fail("variant", static_cast<std::int64_t>(i),
-                          fmt::format("name {}, className {}, object type {}", v.name, v.className, v.typeName), {},
+                          fmt::format("name {}, className {}, object type {}", v.name, v.className, v.type_name), {},
                           "hkRootLevelContainer");
     }
     c.pass();
@@ -84,7 +84,7 @@ void r07(RuleCheck& c) {
 void r08(RuleCheck& c) {
     int roots = 0;
     for (const auto& v : c.ctx().tagfile.variants) roots += v.className == kMesh;
-    const auto& objects = c.ctx().tagfile.objectCounts;
+    const auto& objects = c.ctx().tagfile.object_counts;
     auto it = objects.find(kMesh);
     std::uint32_t items = it == objects.end() ? 0 : it->second;
     c.check(roots == 1 && items == 1, "tagfile", -1,
@@ -169,13 +169,13 @@ void r18(RuleCheck& c) {
 }
 
 void r19(RuleCheck& c) {
-    auto n = c.ctx().mesh.streamingSetCount;
+    auto n = c.ctx().mesh.streaming_set_count;
     c.check(n == 0, "tagfile", -1, [&] { return fmt::format("{} streaming sets", n); });
 }
 
 void r20(RuleCheck& c) {
-    c.values().count("cache_datas", c.ctx().mesh.clearanceCacheDataCount);
-    c.check(c.ctx().mesh.hasClearanceCacheSeeding, "tagfile", -1, [] { return std::string("no clearance-cache seeding data"); });
+    c.values().count("cache_datas", c.ctx().mesh.clearance_cache_data_count);
+    c.check(c.ctx().mesh.has_clearance_cache_seeding, "tagfile", -1, [] { return std::string("no clearance-cache seeding data"); });
 }
 
 }  // namespace

@@ -140,7 +140,7 @@ void r83(RuleCheck& c) {
 // ---- setups ----
 
 const std::vector<fromsoft::UserEdgeSetup>* setups_of(const RuleCheck& c) {
-    const auto& s = c.ctx().tagfile.userEdgeSetups;
+    const auto& s = c.ctx().tagfile.user_edge_setups;
     return s ? &*s : nullptr;
 }
 
@@ -168,7 +168,7 @@ void fail_setup(RuleCheck& c, std::int64_t i, const std::string& detail, const s
 
 void r84(RuleCheck& c) {
     if (!setups_of(c)) return;
-    const auto& t = c.ctx().tagfile.layouts.userEdgeSetup;
+    const auto& t = c.ctx().tagfile.layouts.user_edge_setup;
     std::string missing;
     for (const char* m : {"obbA", "obbB", "userDataA", "userDataB", "costAtoB", "costBtoA", "worldUpA", "worldUpB",
                           "direction", "space", "forceAlign"})
@@ -224,9 +224,9 @@ void r90(RuleCheck& c) {
     static constexpr ExpectedMember members[] = {{"transform", 0, 64}, {"halfExtents", 64, 16}};
     std::string bad = layout_mismatch(l.obb, "hkaiUserEdgeUtils::Obb", 80, members);
     // The transform is serialized as an inline array of 16 floats (format 0x1028 in 2018).
-    if (l.obbTransform.present() && l.obbTransform.size != 64)
-        bad += fmt::format("transform type {} is {} bytes; ", l.obbTransform.name, l.obbTransform.size);
-    if (l.obbTransform.present()) c.values().insert("transform_format", l.obbTransform.format);
+    if (l.obb_transform.present() && l.obb_transform.size != 64)
+        bad += fmt::format("transform type {} is {} bytes; ", l.obb_transform.name, l.obb_transform.size);
+    if (l.obb_transform.present()) c.values().insert("transform_format", l.obb_transform.format);
     c.check(bad.empty(), "tagfile", -1, [&] { return bad; });
 }
 

@@ -99,8 +99,8 @@ void x10_leaf_slack(const TagfileContext& ctx, Values& v) {
 }
 
 void x13_handedness(const TagfileContext& ctx, Values& v) {
-    if (!ctx.tagfile.userEdgeSetups) return;
-    for (const auto& s : *ctx.tagfile.userEdgeSetups)
+    if (!ctx.tagfile.user_edge_setups) return;
+    for (const auto& s : *ctx.tagfile.user_edge_setups)
         for (const auto* o : {&s.obbA, &s.obbB}) {
             const auto& T = o->transform;
             Vec3<double> c0{T[0], T[1], T[2]}, c1{T[4], T[5], T[6]}, c2{T[8], T[9], T[10]};
@@ -114,7 +114,7 @@ std::map<std::string, Values> supplementary_counters(const TagfileContext& ctx) 
     std::map<std::string, Values> x;
     x01_vertex_w(ctx, x["X01"]);
     x02_domain(ctx, x["X02"]);
-    for (const auto& [cls, n] : ctx.tagfile.objectCounts) x["X03"].count(cls, n);
+    for (const auto& [cls, n] : ctx.tagfile.object_counts) x["X03"].count(cls, n);
     x04_x05_x06(ctx, x["X04"], x["X05"], x["X06"]);
     x08_newell_convexity(ctx, x["X08"]);
     x09_user_vertices(ctx, x["X09"]);

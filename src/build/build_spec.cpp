@@ -69,26 +69,26 @@ void validate_build_spec(const BuildSpec& s, const std::string& source) {
     auto positive = [&](float v, const char* field) {
         if (!(v > 0) || !std::isfinite(v)) throw Error("must be a positive number", kNoOffset, source + ": " + field);
     };
-    positive(s.agentRadius, "agent_radius"), positive(s.agentHeight, "agent_height");
-    positive(s.cellSize, "cell_size"), positive(s.cellHeight, "cell_height"), positive(s.tileSize, "tile_size");
-    positive(s.detailSampleDistance, "detail_sample_distance"), positive(s.detailMaxError, "detail_max_error");
-    if (!(s.agentClimb >= 0)) throw Error("must be 0 or more", kNoOffset, source + ": agent_climb");
-    if (!(s.maxSlopeDegrees > 0 && s.maxSlopeDegrees < 90)) throw Error("must be in (0, 90)", kNoOffset, source + ": max_slope");
-    if (!(s.mergeOffPlane >= 0)) throw Error("must be 0 or more", kNoOffset, source + ": merge_off_plane");
-    const double cells = s.tileSize / s.cellSize;
+    positive(s.agent_radius, "agent_radius"), positive(s.agent_height, "agent_height");
+    positive(s.cell_size, "cell_size"), positive(s.cell_height, "cell_height"), positive(s.tile_size, "tile_size");
+    positive(s.detail_sample_distance, "detail_sample_distance"), positive(s.detail_max_error, "detail_max_error");
+    if (!(s.agent_climb >= 0)) throw Error("must be 0 or more", kNoOffset, source + ": agent_climb");
+    if (!(s.max_slope_degrees > 0 && s.max_slope_degrees < 90)) throw Error("must be in (0, 90)", kNoOffset, source + ": max_slope");
+    if (!(s.merge_off_plane >= 0)) throw Error("must be 0 or more", kNoOffset, source + ": merge_off_plane");
+    const double cells = s.tile_size / s.cell_size;
     if (std::abs(cells - std::round(cells)) > 1e-3 || cells < 8)
-        throw Error(fmt::format("{} m is not a multiple (at least 8) of the cell size {} m", s.tileSize, s.cellSize),
+        throw Error(fmt::format("{} m is not a multiple (at least 8) of the cell size {} m", s.tile_size, s.cell_size),
                     kNoOffset, source + ": tile_size");
     if (!is_map_name(s.map)) throw Error("'" + s.map + "' is not a map name like m10_00_00_00", kNoOffset, source + ": map");
-    if (s.aabbMargin != 2.0f && s.aabbMargin != 2.4f && s.aabbMargin != 8.0f)
-        throw Error(fmt::format("{} is not an Elden Ring margin (2, 2.4 or 8)", s.aabbMargin), kNoOffset,
+    if (s.aabb_margin != 2.0f && s.aabb_margin != 2.4f && s.aabb_margin != 8.0f)
+        throw Error(fmt::format("{} is not an Elden Ring margin (2, 2.4 or 8)", s.aabb_margin), kNoOffset,
                     source + ": aabb_margin");
     if (s.volumes.size() > 62) throw Error("more than 62 volumes (Recast area ids 1..62)", kNoOffset, source + ": area_volumes");
     for (std::size_t i = 0; i < s.volumes.size(); ++i) {
         const AreaVolume& v = s.volumes[i];
         const std::string where = source + ": area_volumes: " + label(v.name, "volume", i);
         if (v.xz.size() < 3) throw Error("outline needs 3 or more corners", kNoOffset, where);
-        if (!(v.yMax > v.yMin)) throw Error("y_max must be above y_min", kNoOffset, where);
+        if (!(v.y_max > v.y_min)) throw Error("y_max must be above y_min", kNoOffset, where);
         int sign = 0;
         for (std::size_t k = 0; k < v.xz.size(); ++k) {
             const double c = cross_xz(v.xz[k], v.xz[(k + 1) % v.xz.size()], v.xz[(k + 2) % v.xz.size()]);
@@ -99,7 +99,7 @@ void validate_build_spec(const BuildSpec& s, const std::string& source) {
         if (sign == 0) throw Error("outline has no area", kNoOffset, where);
         for (std::size_t j = 0; j < i; ++j) {
             const AreaVolume& u = s.volumes[j];
-            if (u.yMax > v.yMin && v.yMax > u.yMin && outlines_overlap(u, v))
+            if (u.y_max > v.y_min && v.y_max > u.y_min && outlines_overlap(u, v))
                 throw Error("overlaps " + label(u.name, "volume", j) + " (a face can carry one faceData only)", kNoOffset, where);
         }
     }
@@ -109,15 +109,15 @@ void validate_build_spec(const BuildSpec& s, const std::string& source) {
         for (float c : {l.from[0], l.from[1], l.from[2], l.to[0], l.to[1], l.to[2]})
             if (!std::isfinite(c)) throw Error("coordinate is not finite", kNoOffset, where);
         if (l.flags != 20 && l.flags != 52) throw Error(fmt::format("flags {} (user edges use 20 or 52)", l.flags), kNoOffset, where);
-        if (!l.bothWays && l.flags != 52)
+        if (!l.both_ways && l.flags != 52)
             throw Error("a one-way link needs flags 52 (user edges without an opposite have flags 52)", kNoOffset, where);
         const std::uint32_t low = l.edgeData & 0xFF;
         if ((low != 2 && low != 4 && low != 18 && low != 20) || l.edgeData > 0xFFFF)
             throw Error(fmt::format("edge_data {:#x}: low byte must be 2, 4, 18 or 20, nothing above the second byte", l.edgeData),
                         kNoOffset, where);
         if (!(l.width > 0)) throw Error("width must be positive", kNoOffset, where);
-        if (l.setupHalfExtents)
-            for (float h : *l.setupHalfExtents)
+        if (l.setup_half_extents)
+            for (float h : *l.setup_half_extents)
                 if (!(h > 0) || !std::isfinite(h)) throw Error("setup half_extents must be positive", kNoOffset, where);
     }
 }
@@ -135,14 +135,14 @@ BuildSpec parse_build_spec(const std::string& text, const std::string& source) {
               "top level", source);
     BuildSpec s;
     const std::string top = "top level";
-    read(j, "agent_radius", s.agentRadius, top, source), read(j, "agent_height", s.agentHeight, top, source);
-    read(j, "agent_climb", s.agentClimb, top, source), read(j, "max_slope", s.maxSlopeDegrees, top, source);
-    read(j, "cell_size", s.cellSize, top, source), read(j, "cell_height", s.cellHeight, top, source);
-    read(j, "tile_size", s.tileSize, top, source);
-    read(j, "detail_sample_distance", s.detailSampleDistance, top, source);
-    read(j, "detail_max_error", s.detailMaxError, top, source);
-    read(j, "merge_off_plane", s.mergeOffPlane, top, source);
-    read(j, "map", s.map, top, source), read(j, "aabb_margin", s.aabbMargin, top, source);
+    read(j, "agent_radius", s.agent_radius, top, source), read(j, "agent_height", s.agent_height, top, source);
+    read(j, "agent_climb", s.agent_climb, top, source), read(j, "max_slope", s.max_slope_degrees, top, source);
+    read(j, "cell_size", s.cell_size, top, source), read(j, "cell_height", s.cell_height, top, source);
+    read(j, "tile_size", s.tile_size, top, source);
+    read(j, "detail_sample_distance", s.detail_sample_distance, top, source);
+    read(j, "detail_max_error", s.detail_max_error, top, source);
+    read(j, "merge_off_plane", s.merge_off_plane, top, source);
+    read(j, "map", s.map, top, source), read(j, "aabb_margin", s.aabb_margin, top, source);
     read(j, "face_data", s.faceData, top, source);
     if (j.contains("area_volumes")) {
         if (!j["area_volumes"].is_array()) throw Error("must be an array", kNoOffset, source + ": area_volumes");
@@ -158,12 +158,12 @@ BuildSpec parse_build_spec(const std::string& text, const std::string& source) {
                 std::array<float, 3> lo{}, hi{};
                 read(v["box"], "min", lo, where + ".box", source), read(v["box"], "max", hi, where + ".box", source);
                 a.xz = {{lo[0], lo[2]}, {hi[0], lo[2]}, {hi[0], hi[2]}, {lo[0], hi[2]}};
-                a.yMin = lo[1], a.yMax = hi[1];
+                a.y_min = lo[1], a.y_max = hi[1];
             } else {
                 only_keys(v["prism"], {"xz", "y_min", "y_max"}, where + ".prism", source);
                 read(v["prism"], "xz", a.xz, where + ".prism", source);
-                read(v["prism"], "y_min", a.yMin, where + ".prism", source);
-                read(v["prism"], "y_max", a.yMax, where + ".prism", source);
+                read(v["prism"], "y_min", a.y_min, where + ".prism", source);
+                read(v["prism"], "y_max", a.y_max, where + ".prism", source);
             }
             s.volumes.push_back(std::move(a));
         }
@@ -177,7 +177,7 @@ BuildSpec parse_build_spec(const std::string& text, const std::string& source) {
             if (!v.contains("from") || !v.contains("to")) throw Error("needs from and to", kNoOffset, source + ": " + where);
             LinkSpec l;
             read(v, "name", l.name, where, source), read(v, "from", l.from, where, source), read(v, "to", l.to, where, source);
-            read(v, "width", l.width, where, source), read(v, "both_ways", l.bothWays, where, source);
+            read(v, "width", l.width, where, source), read(v, "both_ways", l.both_ways, where, source);
             int flags = l.flags;
             read(v, "flags", flags, where, source);
             if (flags < 0 || flags > 255) throw Error("flags out of range", kNoOffset, source + ": " + where);
@@ -187,7 +187,7 @@ BuildSpec parse_build_spec(const std::string& text, const std::string& source) {
                 only_keys(v["setup"], {"half_extents"}, where + ".setup", source);
                 std::array<float, 3> h{1, 1, 1};
                 read(v["setup"], "half_extents", h, where + ".setup", source);
-                l.setupHalfExtents = h;
+                l.setup_half_extents = h;
             }
             s.links.push_back(std::move(l));
         }

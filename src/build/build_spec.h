@@ -15,7 +15,7 @@ namespace navlab::build {
 struct AreaVolume {
     std::string name;                      ///< for messages ("volume 2" when not given)
     std::vector<std::array<float, 2>> xz;  ///< convex outline (a box gives its 4 corners)
-    float yMin = 0, yMax = 0;
+    float y_min = 0, y_max = 0;
     std::int32_t faceData = 0;
 };
 
@@ -24,23 +24,23 @@ struct LinkSpec {
     std::string name;                ///< for messages ("link 0" when not given)
     std::array<float, 3> from{}, to{};  ///< points on the two faces
     float width = 1;                 ///< length of each user edge, metres, across the link
-    bool bothWays = true;            ///< false: one user edge from `from` to `to` only
+    bool both_ways = true;            ///< false: one user edge from `from` to `to` only
     std::uint8_t flags = 20;         ///< 20 or 52 (one-way links must use 52: rule R81)
     std::uint32_t edgeData = 0x0102; ///< low byte 2, 4, 18 or 20; second byte free (R78)
     /// When set, the link also gets an hkaiUserEdgeSetup: two boxes of these half extents
     /// (metres, x along the link) at `from` and `to`. Sekiro links must have one: Sekiro
     /// meshes carry setups but no user edges.
-    std::optional<std::array<float, 3>> setupHalfExtents;
+    std::optional<std::array<float, 3>> setup_half_extents;
 };
 
 struct BuildSpec {
-    float agentRadius = 0.4f, agentHeight = 2.0f, agentClimb = 0.45f, maxSlopeDegrees = 45;
-    float cellSize = 0.5f, cellHeight = 0.2f;
-    float tileSize = 64;             ///< metres; a multiple of cellSize
-    float detailSampleDistance = 2.5f, detailMaxError = 0.2f;
-    float mergeOffPlane = 0.1f;      ///< merged faces keep corners within this of their plane, m
+    float agent_radius = 0.4f, agent_height = 2.0f, agent_climb = 0.45f, max_slope_degrees = 45;
+    float cell_size = 0.5f, cell_height = 0.2f;
+    float tile_size = 64;             ///< metres; a multiple of cell_size
+    float detail_sample_distance = 2.5f, detail_max_error = 0.2f;
+    float merge_off_plane = 0.1f;      ///< merged faces keep corners within this of their plane, m
     std::string map = "m10_00_00_00";
-    float aabbMargin = 2.4f;         ///< Elden Ring: 2, 2.4 or 8 (Sekiro always 1.1)
+    float aabb_margin = 2.4f;         ///< Elden Ring: 2, 2.4 or 8 (Sekiro always 1.1)
     std::int32_t faceData = 0;       ///< faceData of faces outside every volume
     std::vector<AreaVolume> volumes;
     std::vector<LinkSpec> links;

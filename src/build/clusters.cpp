@@ -7,7 +7,7 @@
 
 namespace navlab::build {
 
-int grow_clusters(fromsoft::NavMesh& mesh, const std::function<int()>& nextSize) {
+int grow_clusters(fromsoft::NavMesh& mesh, const std::function<int()>& next_size) {
     using fromsoft::kNoOpposite;
     const int n = static_cast<int>(mesh.faces.size());
     for (auto& f : mesh.faces) f.clusterIndex = -1;
@@ -18,7 +18,7 @@ int grow_clusters(fromsoft::NavMesh& mesh, const std::function<int()>& nextSize)
         if (clusters > 0x7FFF)
             throw Error("more than 32,767 clusters: clusterIndex is int16 (use a smaller tile size)", kNoOffset,
                         "face " + std::to_string(seed));
-        const int size = std::max(1, nextSize());
+        const int size = std::max(1, next_size());
         queue.assign(1, seed);
         mesh.faces[seed].clusterIndex = static_cast<std::int16_t>(clusters);
         for (std::size_t q = 0, taken = 1; q < queue.size() && static_cast<int>(taken) < size; ++q) {

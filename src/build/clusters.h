@@ -9,9 +9,9 @@
 namespace navlab::build {
 
 /// Assigns every face a clusterIndex by breadth-first growth from the lowest unassigned face
-/// across opposites, each patch stopping at `nextSize()` faces (called once per patch, so a
+/// across opposites, each patch stopping at `next_size()` faces (called once per patch, so a
 /// caller can vary the sizes). Returns the cluster count. Throws navlab::Error when the count
 /// passes the int16 clusterIndex.
-int grow_clusters(fromsoft::NavMesh& mesh, const std::function<int()>& nextSize);
+int grow_clusters(fromsoft::NavMesh& mesh, const std::function<int()>& next_size);
 
 }  // namespace navlab::build

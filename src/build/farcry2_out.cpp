@@ -47,7 +47,7 @@ struct SectorTris {
 };
 
 farcry2::Vec3 to_fc2(const Point& p, const TileGrid& g) {
-    return {static_cast<double>(p[0]) - g.originX, static_cast<double>(p[2]) - g.originZ, static_cast<double>(p[1])};
+    return {static_cast<double>(p[0]) - g.origin_x, static_cast<double>(p[2]) - g.origin_z, static_cast<double>(p[1])};
 }
 
 using EdgeKey = std::pair<Point, Point>;
@@ -57,7 +57,7 @@ using EdgeKey = std::pair<Point, Point>;
 Fc2Result build_farcry2(const TriangleSoup& scene, BuildSpec spec, unsigned threads) {
     if (!spec.volumes.empty() || !spec.links.empty())
         throw Error("Far Cry 2 nodes carry no area values or links: remove area_volumes and links", kNoOffset, "BUILD.json");
-    spec.tileSize = farcry2::kSectorMetres;
+    spec.tile_size = farcry2::kSectorMetres;
     validate_build_spec(spec, "BUILD.json");
     Fc2Result result;
     TiledFaces tiled = build_tiles(scene, spec, threads, 3, result.stages);
@@ -87,7 +87,7 @@ Fc2Result build_farcry2(const TriangleSoup& scene, BuildSpec spec, unsigned thre
             for (int k = 0; k < 3; ++k)
                 owner[{s.verts[s.tris[i][k]], s.verts[s.tris[i][(k + 1) % 3]]}] = {s.id, static_cast<std::uint16_t>(i)};
 
-    std::vector<Fc2File> sectorFiles(sectors.size());
+    std::vector<Fc2File> sector_files(sectors.size());
     std::vector<std::vector<std::string>> warnings(sectors.size());
     std::vector<std::int64_t> cross(sectors.size()), same(sectors.size());
     parallel_for(sectors.size(), threads, [&](std::size_t si) {
@@ -139,15 +139,15 @@ Fc2Result build_farcry2(const TriangleSoup& scene, BuildSpec spec, unsigned thre
             f.nodes.push_back(node);
         }
         farcry2::WrittenSector w = farcry2::write_sector(f);
-        sectorFiles[si] = {farcry2::sector_file_name(s.id, farcry2::SectorNaming::Satellite), std::move(w.bytes)};
+        sector_files[si] = {farcry2::sector_file_name(s.id, farcry2::SectorNaming::Satellite), std::move(w.bytes)};
         for (auto& m : w.warnings) warnings[si].push_back(std::move(m));
     });
     farcry2::LevelFile level = farcry2::header_only_level(farcry2::kGridColumns, static_cast<std::uint32_t>(g.rows));
     result.files.push_back({std::string(farcry2::kLevelFileName), farcry2::write_level(level)});
     for (std::size_t i = 0; i < sectors.size(); ++i) {
-        result.files.push_back(std::move(sectorFiles[i]));
+        result.files.push_back(std::move(sector_files[i]));
         result.triangles += static_cast<std::int64_t>(sectors[i].tris.size());
-        result.crossSectorLinks += cross[i], result.sameSectorLinks += same[i];
+        result.cross_sector_links += cross[i], result.same_sector_links += same[i];
         for (auto& w : warnings[i]) result.warnings.push_back(std::move(w));
     }
     result.stages.push_back({"sectors", std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()});

@@ -2,7 +2,7 @@
 // sector files `nv_<id>.nvm` (one node per triangle, three links each: same-sector neighbours
 // and, across tile seams, the neighbouring sector's triangle) plus the level file `nv.nvm`.
 //
-// Far Cry 2 is z up (x east, y north): a scene point (x, y, z) goes to (x − minX, z − minZ, y),
+// Far Cry 2 is z up (x east, y north): a scene point (x, y, z) goes to (x − min_x, z − min_z, y),
 // so the grid's first cell is sector 0. That mirror turns navlab's counter-clockwise rings
 // clockwise, so corners are reversed: triangles are counter-clockwise seen from +z (the spec
 // does not state the retail winding).
@@ -23,7 +23,7 @@ struct Fc2File {
 
 struct Fc2Result {
     std::vector<Fc2File> files;       ///< level file first, then sectors by id
-    std::int64_t triangles = 0, crossSectorLinks = 0, sameSectorLinks = 0;
+    std::int64_t triangles = 0, cross_sector_links = 0, same_sector_links = 0;
     std::vector<std::string> warnings;  ///< the sector writer's (no covers / quadtree tail)
     SeamReport seams;
     std::vector<StageTime> stages;

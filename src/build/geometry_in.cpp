@@ -83,7 +83,7 @@ LoadedGeometry load_geometry(const std::vector<std::filesystem::path>& files, co
     if (!(options.scale > 0) || !std::isfinite(options.scale)) throw Error("--scale must be a positive number");
     if (files.empty()) throw Error("no geometry file given");
     LoadedGeometry g;
-    for (const auto& file : files) g.trianglesPerFile.push_back(append_file(file, options, g.soup));
+    for (const auto& file : files) g.triangles_per_file.push_back(append_file(file, options, g.soup));
     if (g.soup.triangle_count() == 0) {
         std::string names;
         for (const auto& f : files) names += (names.empty() ? "" : ", ") + f.string();

@@ -21,7 +21,7 @@ struct GeometryOptions {
 struct LoadedGeometry {
     TriangleSoup soup;
     std::array<float, 3> min{}, max{};       ///< bounds of every vertex, after up/scale
-    std::vector<int> trianglesPerFile;       ///< in input order
+    std::vector<int> triangles_per_file;       ///< in input order
 };
 
 /// Loads and merges `files` (node transforms applied, polygons triangulated, meshes of lines

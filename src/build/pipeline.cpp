@@ -32,24 +32,24 @@ private:
 
 RecastParams recast_params(const BuildSpec& s) {
     RecastParams p;
-    p.cellSize = s.cellSize, p.cellHeight = s.cellHeight;
-    p.agentHeight = s.agentHeight, p.agentRadius = s.agentRadius, p.agentClimb = s.agentClimb;
-    p.maxSlopeDegrees = s.maxSlopeDegrees;
-    p.detailSampleDistance = s.detailSampleDistance, p.detailMaxError = s.detailMaxError;
+    p.cell_size = s.cell_size, p.cell_height = s.cell_height;
+    p.agent_height = s.agent_height, p.agent_radius = s.agent_radius, p.agent_climb = s.agent_climb;
+    p.max_slope_degrees = s.max_slope_degrees;
+    p.detail_sample_distance = s.detail_sample_distance, p.detail_max_error = s.detail_max_error;
     return p;
 }
 
-TileGrid make_grid(const TriangleSoup& scene, const BuildSpec& s, float& minY, float& maxY) {
+TileGrid make_grid(const TriangleSoup& scene, const BuildSpec& s, float& min_y, float& max_y) {
     float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     for (std::size_t i = 0; i < scene.verts.size(); ++i) {
         lo[i % 3] = std::min(lo[i % 3], scene.verts[i]);
         hi[i % 3] = std::max(hi[i % 3], scene.verts[i]);
     }
     TileGrid g;
-    g.originX = lo[0], g.originZ = lo[2], g.tileSize = s.tileSize;
-    g.cols = std::max(1, static_cast<int>(std::ceil((hi[0] - lo[0]) / s.tileSize)));
-    g.rows = std::max(1, static_cast<int>(std::ceil((hi[2] - lo[2]) / s.tileSize)));
-    minY = lo[1] - 1, maxY = hi[1] + s.agentHeight + 1;
+    g.origin_x = lo[0], g.origin_z = lo[2], g.tile_size = s.tile_size;
+    g.cols = std::max(1, static_cast<int>(std::ceil((hi[0] - lo[0]) / s.tile_size)));
+    g.rows = std::max(1, static_cast<int>(std::ceil((hi[2] - lo[2]) / s.tile_size)));
+    min_y = lo[1] - 1, max_y = hi[1] + s.agent_height + 1;
     return g;
 }
 
@@ -57,7 +57,7 @@ TileGrid make_grid(const TriangleSoup& scene, const BuildSpec& s, float& minY, f
 std::vector<std::vector<int>> bucket_triangles(const TriangleSoup& scene, const TileGrid& g, float pad) {
     std::vector<std::vector<int>> buckets(static_cast<std::size_t>(g.cols) * g.rows);
     auto cell = [&](double v, double origin, int count) {
-        return std::clamp(static_cast<int>(std::floor((v - origin) / g.tileSize)), 0, count - 1);
+        return std::clamp(static_cast<int>(std::floor((v - origin) / g.tile_size)), 0, count - 1);
     };
     for (int t = 0; t < scene.triangle_count(); ++t) {
         float lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY};
@@ -66,8 +66,8 @@ std::vector<std::vector<int>> bucket_triangles(const TriangleSoup& scene, const 
             lo[0] = std::min(lo[0], v[0]), hi[0] = std::max(hi[0], v[0]);
             lo[1] = std::min(lo[1], v[2]), hi[1] = std::max(hi[1], v[2]);
         }
-        const int x0 = cell(lo[0] - pad, g.originX, g.cols), x1 = cell(hi[0] + pad, g.originX, g.cols);
-        const int z0 = cell(lo[1] - pad, g.originZ, g.rows), z1 = cell(hi[1] + pad, g.originZ, g.rows);
+        const int x0 = cell(lo[0] - pad, g.origin_x, g.cols), x1 = cell(hi[0] + pad, g.origin_x, g.cols);
+        const int z0 = cell(lo[1] - pad, g.origin_z, g.rows), z1 = cell(hi[1] + pad, g.origin_z, g.rows);
         for (int tz = z0; tz <= z1; ++tz)
             for (int tx = x0; tx <= x1; ++tx) buckets[g.index(tx, tz)].push_back(t);
     }
@@ -77,7 +77,7 @@ std::vector<std::vector<int>> bucket_triangles(const TriangleSoup& scene, const 
 std::vector<AreaPrism> area_prisms(const BuildSpec& s) {
     std::vector<AreaPrism> out;
     for (std::size_t i = 0; i < s.volumes.size(); ++i)
-        out.push_back({s.volumes[i].xz, s.volumes[i].yMin, s.volumes[i].yMax, static_cast<std::uint8_t>(i + 1)});
+        out.push_back({s.volumes[i].xz, s.volumes[i].y_min, s.volumes[i].y_max, static_cast<std::uint8_t>(i + 1)});
     return out;
 }
 
@@ -86,22 +86,22 @@ std::string link_label(const LinkSpec& l, std::size_t i) {
 }
 
 struct PlacedLinks {
-    std::vector<std::vector<UserEdgeIn>> userEdges;                 ///< per tile
+    std::vector<std::vector<UserEdgeIn>> user_edges;                 ///< per tile
     std::vector<std::vector<fromsoft::UserEdgeSetup>> setups;       ///< per tile
 };
 
 /// Places every link's user edges (Elden Ring) and setups in the tile both its ends fall in.
 PlacedLinks place_links(const std::vector<TileFaces>& tiles, const TileGrid& g, const BuildSpec& s, FromGame game) {
     PlacedLinks placed;
-    placed.userEdges.resize(tiles.size());
+    placed.user_edges.resize(tiles.size());
     placed.setups.resize(tiles.size());
-    auto& perTile = placed.userEdges;
+    auto& per_tile = placed.user_edges;
     auto tile_of = [&](const std::array<float, 3>& p) {
-        const int tx = std::clamp(static_cast<int>(std::floor((p[0] - g.originX) / g.tileSize)), 0, g.cols - 1);
-        const int tz = std::clamp(static_cast<int>(std::floor((p[2] - g.originZ) / g.tileSize)), 0, g.rows - 1);
+        const int tx = std::clamp(static_cast<int>(std::floor((p[0] - g.origin_x) / g.tile_size)), 0, g.cols - 1);
+        const int tz = std::clamp(static_cast<int>(std::floor((p[2] - g.origin_z) / g.tile_size)), 0, g.rows - 1);
         return g.index(tx, tz);
     };
-    const float reach = std::max(1.0f, s.agentHeight * 0.5f);
+    const float reach = std::max(1.0f, s.agent_height * 0.5f);
     for (std::size_t i = 0; i < s.links.size(); ++i) {
         const LinkSpec& l = s.links[i];
         const std::string where = "BUILD.json: links: " + link_label(l, i);
@@ -116,7 +116,7 @@ PlacedLinks place_links(const std::vector<TileFaces>& tiles, const TileGrid& g, 
         if (!f) throw Error(fmt::format("'from' ({}, {}, {}) is off the mesh", l.from[0], l.from[1], l.from[2]), kNoOffset, where);
         if (!gface) throw Error(fmt::format("'to' ({}, {}, {}) is off the mesh", l.to[0], l.to[1], l.to[2]), kNoOffset, where);
         if (*f == *gface) throw Error("both ends are on the same face", kNoOffset, where);
-        if (l.setupHalfExtents) placed.setups[ta].push_back(link_setup(game, l.from, l.to, *l.setupHalfExtents, l.bothWays));
+        if (l.setup_half_extents) placed.setups[ta].push_back(link_setup(game, l.from, l.to, *l.setup_half_extents, l.both_ways));
         if (game == FromGame::Sekiro) continue;  // Sekiro meshes have no user edges (R74)
         // Each user edge is a segment across the link at the far end, on the far face.
         double dx = l.to[0] - l.from[0], dz = l.to[2] - l.from[2];
@@ -129,11 +129,11 @@ PlacedLinks place_links(const std::vector<TileFaces>& tiles, const TileGrid& g, 
             return std::pair{std::array<float, 3>{at[0] + sign * hx, y, at[2] + sign * hz},
                              std::array<float, 3>{at[0] - sign * hx, y, at[2] - sign * hz}};
         };
-        auto& list = perTile[ta];
+        auto& list = per_tile[ta];
         const int first = static_cast<int>(list.size());
         const auto [a, b] = segment(l.to, *gface, 1);
-        list.push_back({*f, a, b, l.bothWays ? first + 1 : -1, l.flags, l.edgeData});
-        if (l.bothWays) {
+        list.push_back({*f, a, b, l.both_ways ? first + 1 : -1, l.flags, l.edgeData});
+        if (l.both_ways) {
             const auto [c, d] = segment(l.from, *f, -1);
             list.push_back({*gface, c, d, first, l.flags, l.edgeData});
         }
@@ -143,17 +143,17 @@ PlacedLinks place_links(const std::vector<TileFaces>& tiles, const TileGrid& g, 
 
 }  // namespace
 
-TiledFaces build_tiles(const TriangleSoup& scene, const BuildSpec& spec, unsigned threads, int maxCorners,
+TiledFaces build_tiles(const TriangleSoup& scene, const BuildSpec& spec, unsigned threads, int max_corners,
                        std::vector<StageTime>& stages) {
     if (scene.triangle_count() == 0) throw Error("the scene has no triangle");
     Stopwatch clock(stages);
     const RecastParams rp = recast_params(spec);
-    float minY = 0, maxY = 0;
+    float min_y = 0, max_y = 0;
     TiledFaces out;
-    out.grid = make_grid(scene, spec, minY, maxY);
+    out.grid = make_grid(scene, spec, min_y, max_y);
     const TileGrid& grid = out.grid;
-    const int border = static_cast<int>(std::ceil(spec.agentRadius / spec.cellSize)) + 3;
-    const auto buckets = bucket_triangles(scene, grid, static_cast<float>(border) * spec.cellSize);
+    const int border = static_cast<int>(std::ceil(spec.agent_radius / spec.cell_size)) + 3;
+    const auto buckets = bucket_triangles(scene, grid, static_cast<float>(border) * spec.cell_size);
     const auto prisms = area_prisms(spec);
     clock.lap("tiling");
 
@@ -162,19 +162,19 @@ TiledFaces build_tiles(const TriangleSoup& scene, const BuildSpec& spec, unsigne
         const int tx = static_cast<int>(i % grid.cols), tz = static_cast<int>(i / grid.cols);
         TileFaces& t = out.tiles[i];
         if (!buckets[i].empty()) {
-            TileBox box{grid.line_x(tx), grid.line_z(tz), grid.line_x(tx + 1), grid.line_z(tz + 1), minY, maxY, border};
+            TileBox box{grid.line_x(tx), grid.line_z(tz), grid.line_x(tx + 1), grid.line_z(tz + 1), min_y, max_y, border};
             try {
-                t = merge_detail_triangles(build_recast_tile(scene, buckets[i], rp, box, prisms), spec.mergeOffPlane,
-                                           std::max(3, maxCorners - 4));
+                t = merge_detail_triangles(build_recast_tile(scene, buckets[i], rp, box, prisms), spec.merge_off_plane,
+                                           std::max(3, max_corners - 4));
             } catch (Error& e) {
                 throw e.in(fmt::format("tile ({}, {})", tx, tz));
             }
         }
         t.tx = tx, t.tz = tz;
-        snap_to_tile_lines(t, grid, spec.cellSize * 0.01f);
+        snap_to_tile_lines(t, grid, spec.cell_size * 0.01f);
     });
     clock.lap("recast + merge");
-    out.seams = stitch_seams(out.tiles, grid, spec.agentClimb);
+    out.seams = stitch_seams(out.tiles, grid, spec.agent_climb);
     clock.lap("seams");
     return out;
 }
@@ -184,7 +184,7 @@ BuildResult build_fromsoft(const TriangleSoup& scene, const BuildOptions& option
     validate_build_spec(spec, "BUILD.json");
     if (options.game == FromGame::Sekiro)
         for (std::size_t i = 0; i < spec.links.size(); ++i)
-            if (!spec.links[i].setupHalfExtents)
+            if (!spec.links[i].setup_half_extents)
                 throw Error("Sekiro meshes carry no user edges (rule R74): give the link a \"setup\" (a user-edge setup) "
                             "or build for eldenring",
                             kNoOffset, "BUILD.json: links: " + link_label(spec.links[i], i));
@@ -207,7 +207,7 @@ BuildResult build_fromsoft(const TriangleSoup& scene, const BuildOptions& option
         out.tx = t.tx, out.tz = t.tz;
         out.name = navmesh_member_name(options.game, spec.map, 'n', navmesh_model_number(static_cast<int>(k)));
         out.id = navmesh_member_id('n', static_cast<int>(k));
-        out.tagfile = make_tile_tagfile(t, options.game, spec, links.userEdges[used[k]], links.setups[used[k]],
+        out.tagfile = make_tile_tagfile(t, options.game, spec, links.user_edges[used[k]], links.setups[used[k]],
                                         fmt::format("tile ({}, {})", t.tx, t.tz));
     });
     clock.lap("navmesh + tree");
@@ -221,17 +221,17 @@ BuildResult build_fromsoft(const TriangleSoup& scene, const BuildOptions& option
     clock.lap("binder + dcx");
 
     BuildStats& st = result.stats;
-    st.cols = grid.cols, st.rows = grid.rows, st.tilesInGrid = grid.cols * grid.rows;
-    for (const auto& t : tiles) st.recastPolygons += t.recastPolygons, st.recastArea += t.recastArea;
+    st.cols = grid.cols, st.rows = grid.rows, st.tiles_in_grid = grid.cols * grid.rows;
+    for (const auto& t : tiles) st.recast_polygons += t.recast_polygons, st.recast_area += t.recast_area;
     for (const auto& t : result.tiles) {
         const auto& m = t.tagfile.mesh;
         std::int64_t regular = 0;
-        for (const auto& f : m.faces) regular += f.numEdges, st.maxCorners = std::max<int>(st.maxCorners, f.numEdges);
+        for (const auto& f : m.faces) regular += f.numEdges, st.max_corners = std::max<int>(st.max_corners, f.numEdges);
         st.faces += static_cast<std::int64_t>(m.faces.size());
         st.edges += static_cast<std::int64_t>(m.edges.size());
-        st.userEdges += static_cast<std::int64_t>(m.edges.size()) - regular;
+        st.user_edges += static_cast<std::int64_t>(m.edges.size()) - regular;
         st.vertices += static_cast<std::int64_t>(m.vertices.size());
-        st.faceArea += faces_area_from_above(m);
+        st.face_area += faces_area_from_above(m);
     }
     return result;
 }

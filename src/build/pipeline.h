@@ -42,11 +42,11 @@ struct StageTime {
 };
 
 struct BuildStats {
-    int tilesInGrid = 0, cols = 0, rows = 0;
-    std::int64_t faces = 0, edges = 0, userEdges = 0, vertices = 0, recastPolygons = 0;
-    double recastArea = 0;  ///< Recast polygon mesh area seen from above, m²
-    double faceArea = 0;    ///< area of the built faces seen from above, m²
-    int maxCorners = 0;
+    int tiles_in_grid = 0, cols = 0, rows = 0;
+    std::int64_t faces = 0, edges = 0, user_edges = 0, vertices = 0, recast_polygons = 0;
+    double recast_area = 0;  ///< Recast polygon mesh area seen from above, m²
+    double face_area = 0;    ///< area of the built faces seen from above, m²
+    int max_corners = 0;
     SeamReport seams;
 };
 
@@ -64,11 +64,11 @@ struct TiledFaces {
     SeamReport seams;
 };
 
-/// Recast per tile (parallel), faces merged (up to `maxCorners - 4` corners, so seam
+/// Recast per tile (parallel), faces merged (up to `max_corners - 4` corners, so seam
 /// stitching has room; 3 keeps Recast's detail triangles), border vertices snapped and seams
 /// stitched. Appends stage times to `stages`. Throws navlab::Error naming the tile when
 /// Recast fails.
-TiledFaces build_tiles(const TriangleSoup& scene, const BuildSpec& spec, unsigned threads, int maxCorners,
+TiledFaces build_tiles(const TriangleSoup& scene, const BuildSpec& spec, unsigned threads, int max_corners,
                        std::vector<StageTime>& stages);
 
 /// Builds the binder. Throws navlab::Error for a Recast failure, a link whose end is off

@@ -86,11 +86,11 @@ PolyMesh to_world(const rcPolyMesh& pm, const rcPolyMeshDetail& dm) {
             out.polys.push_back(std::move(ring));
             out.regions.push_back(pm.regs[p]);
             out.areas.push_back(pm.areas[p]);
-            out.sourcePolys.push_back(p);
+            out.source_polys.push_back(p);
         }
     }
-    out.recastPolygons = pm.npolys;
-    out.recastArea = polygon_area(pm);
+    out.recast_polygons = pm.npolys;
+    out.recast_area = polygon_area(pm);
     return out;
 }
 
@@ -100,41 +100,41 @@ PolyMesh run_recast(const float* verts, int nverts, const int* tris, int ntris, 
                     const float* bmin, const float* bmax, int w, int h, int border,
                     const std::vector<AreaPrism>& volumes) {
     rcContext ctx(false);
-    const int walkHeight = static_cast<int>(std::ceil(p.agentHeight / p.cellHeight));
-    const int walkClimb = static_cast<int>(std::floor(p.agentClimb / p.cellHeight));
-    const int walkRadius = static_cast<int>(std::ceil(p.agentRadius / p.cellSize));
+    const int walk_height = static_cast<int>(std::ceil(p.agent_height / p.cell_height));
+    const int walk_climb = static_cast<int>(std::floor(p.agent_climb / p.cell_height));
+    const int walk_radius = static_cast<int>(std::ceil(p.agent_radius / p.cell_size));
 
     RecastPtr<rcHeightfield> solid(rcAllocHeightfield());
-    require(solid && rcCreateHeightfield(&ctx, *solid, w, h, bmin, bmax, p.cellSize, p.cellHeight),
+    require(solid && rcCreateHeightfield(&ctx, *solid, w, h, bmin, bmax, p.cell_size, p.cell_height),
             "rcCreateHeightfield");
     std::vector<unsigned char> areas(ntris, 0);
-    rcMarkWalkableTriangles(&ctx, p.maxSlopeDegrees, verts, nverts, tris, ntris, areas.data());
-    require(rcRasterizeTriangles(&ctx, verts, nverts, tris, areas.data(), ntris, *solid, walkClimb),
+    rcMarkWalkableTriangles(&ctx, p.max_slope_degrees, verts, nverts, tris, ntris, areas.data());
+    require(rcRasterizeTriangles(&ctx, verts, nverts, tris, areas.data(), ntris, *solid, walk_climb),
             "rcRasterizeTriangles");
-    rcFilterLowHangingWalkableObstacles(&ctx, walkClimb, *solid);
-    rcFilterLedgeSpans(&ctx, walkHeight, walkClimb, *solid);
-    rcFilterWalkableLowHeightSpans(&ctx, walkHeight, *solid);
+    rcFilterLowHangingWalkableObstacles(&ctx, walk_climb, *solid);
+    rcFilterLedgeSpans(&ctx, walk_height, walk_climb, *solid);
+    rcFilterWalkableLowHeightSpans(&ctx, walk_height, *solid);
 
     RecastPtr<rcCompactHeightfield> chf(rcAllocCompactHeightfield());
-    require(chf && rcBuildCompactHeightfield(&ctx, walkHeight, walkClimb, *solid, *chf), "rcBuildCompactHeightfield");
+    require(chf && rcBuildCompactHeightfield(&ctx, walk_height, walk_climb, *solid, *chf), "rcBuildCompactHeightfield");
     solid.reset();
-    require(rcErodeWalkableArea(&ctx, walkRadius, *chf), "rcErodeWalkableArea");
+    require(rcErodeWalkableArea(&ctx, walk_radius, *chf), "rcErodeWalkableArea");
     for (const AreaPrism& v : volumes) {
         std::vector<float> outline;
-        for (const auto& c : v.xz) outline.insert(outline.end(), {c[0], v.yMin, c[1]});
-        rcMarkConvexPolyArea(&ctx, outline.data(), static_cast<int>(v.xz.size()), v.yMin, v.yMax, v.area, *chf);
+        for (const auto& c : v.xz) outline.insert(outline.end(), {c[0], v.y_min, c[1]});
+        rcMarkConvexPolyArea(&ctx, outline.data(), static_cast<int>(v.xz.size()), v.y_min, v.y_max, v.area, *chf);
     }
     require(rcBuildDistanceField(&ctx, *chf), "rcBuildDistanceField");
-    require(rcBuildRegions(&ctx, *chf, border, p.minRegionCells, p.mergeRegionCells), "rcBuildRegions");
+    require(rcBuildRegions(&ctx, *chf, border, p.min_region_cells, p.merge_region_cells), "rcBuildRegions");
 
     RecastPtr<rcContourSet> cset(rcAllocContourSet());
     require(cset && rcBuildContours(&ctx, *chf, p.maxSimplificationError,
-                                    static_cast<int>(p.maxEdgeLength / p.cellSize), *cset),
+                                    static_cast<int>(p.max_edge_length / p.cell_size), *cset),
             "rcBuildContours");
     RecastPtr<rcPolyMesh> pmesh(rcAllocPolyMesh());
     require(pmesh && rcBuildPolyMesh(&ctx, *cset, 6, *pmesh), "rcBuildPolyMesh");
     RecastPtr<rcPolyMeshDetail> dmesh(rcAllocPolyMeshDetail());
-    require(dmesh && rcBuildPolyMeshDetail(&ctx, *pmesh, *chf, p.detailSampleDistance, p.detailMaxError, *dmesh),
+    require(dmesh && rcBuildPolyMeshDetail(&ctx, *pmesh, *chf, p.detail_sample_distance, p.detail_max_error, *dmesh),
             "rcBuildPolyMeshDetail");
     return to_world(*pmesh, *dmesh);
 }
@@ -145,7 +145,7 @@ PolyMesh build_recast_mesh(const TriangleSoup& scene, const RecastParams& p) {
     float bmin[3], bmax[3];
     rcCalcBounds(scene.verts.data(), scene.vertex_count(), bmin, bmax);
     int w = 0, h = 0;
-    rcCalcGridSize(bmin, bmax, p.cellSize, &w, &h);
+    rcCalcGridSize(bmin, bmax, p.cell_size, &w, &h);
     return run_recast(scene.verts.data(), scene.vertex_count(), scene.tris.data(), scene.triangle_count(), p, bmin,
                       bmax, w, h, 0, {});
 }
@@ -155,13 +155,13 @@ PolyMesh build_recast_tile(const TriangleSoup& scene, std::span<const int> tris,
     std::vector<int> indices;
     indices.reserve(tris.size() * 3);
     for (int t : tris) indices.insert(indices.end(), &scene.tris[t * 3], &scene.tris[t * 3] + 3);
-    const float pad = static_cast<float>(tile.borderCells) * p.cellSize;
-    const float bmin[3] = {tile.minX - pad, tile.minY, tile.minZ - pad};
-    const float bmax[3] = {tile.maxX + pad, tile.maxY, tile.maxZ + pad};
-    const int w = static_cast<int>(std::lround((tile.maxX - tile.minX) / p.cellSize)) + 2 * tile.borderCells;
-    const int h = static_cast<int>(std::lround((tile.maxZ - tile.minZ) / p.cellSize)) + 2 * tile.borderCells;
+    const float pad = static_cast<float>(tile.border_cells) * p.cell_size;
+    const float bmin[3] = {tile.min_x - pad, tile.min_y, tile.min_z - pad};
+    const float bmax[3] = {tile.max_x + pad, tile.max_y, tile.max_z + pad};
+    const int w = static_cast<int>(std::lround((tile.max_x - tile.min_x) / p.cell_size)) + 2 * tile.border_cells;
+    const int h = static_cast<int>(std::lround((tile.max_z - tile.min_z) / p.cell_size)) + 2 * tile.border_cells;
     return run_recast(scene.verts.data(), scene.vertex_count(), indices.data(), static_cast<int>(tris.size()), p,
-                      bmin, bmax, w, h, tile.borderCells, volumes);
+                      bmin, bmax, w, h, tile.border_cells, volumes);
 }
 
 }  // namespace navlab::build

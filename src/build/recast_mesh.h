@@ -20,26 +20,26 @@ namespace navlab::build {
 
 /// Recast build settings (Recast's own units: cells for the voxel grid, metres elsewhere).
 struct RecastParams {
-    float cellSize = 0.4f;         ///< voxel size on x and z
-    float cellHeight = 0.2f;       ///< voxel size on y
-    float agentHeight = 2.0f;
-    float agentRadius = 0.4f;
-    float agentClimb = 0.45f;
-    float maxSlopeDegrees = 45;
-    float maxEdgeLength = 8;       ///< longest contour edge, metres
+    float cell_size = 0.4f;         ///< voxel size on x and z
+    float cell_height = 0.2f;       ///< voxel size on y
+    float agent_height = 2.0f;
+    float agent_radius = 0.4f;
+    float agent_climb = 0.45f;
+    float max_slope_degrees = 45;
+    float max_edge_length = 8;       ///< longest contour edge, metres
     float maxSimplificationError = 1.1f;
-    int minRegionCells = 16;       ///< smaller islands are dropped
-    int mergeRegionCells = 200;
-    float detailSampleDistance = 2.5f;
-    float detailMaxError = 0.2f;
+    int min_region_cells = 16;       ///< smaller islands are dropped
+    int merge_region_cells = 200;
+    float detail_sample_distance = 2.5f;
+    float detail_max_error = 0.2f;
 };
 
 /// An area a volume marks before the regions are built (rcMarkConvexPolyArea): a convex
-/// polygon on x/z (counter-clockwise or clockwise) extruded from yMin to yMax. Polygons never
+/// polygon on x/z (counter-clockwise or clockwise) extruded from y_min to y_max. Polygons never
 /// straddle a volume's border, so each carries one area id.
 struct AreaPrism {
     std::vector<std::array<float, 2>> xz;  ///< convex outline, x and z, 3 or more corners
-    float yMin = 0, yMax = 0;
+    float y_min = 0, y_max = 0;
     std::uint8_t area = 1;                 ///< Recast area id, 1..62 (63 is plain walkable)
 };
 
@@ -49,9 +49,9 @@ inline constexpr std::uint8_t kWalkableArea = 63;
 /// One tile of a grid: its own x/z rectangle (metres), the scene's height range, and the
 /// border Recast voxelises around it so that erosion and regions agree with the neighbours.
 struct TileBox {
-    float minX = 0, minZ = 0, maxX = 0, maxZ = 0;
-    float minY = 0, maxY = 0;
-    int borderCells = 0;
+    float min_x = 0, min_z = 0, max_x = 0, max_z = 0;
+    float min_y = 0, max_y = 0;
+    int border_cells = 0;
 };
 
 /// A mesh in world coordinates: polygons (here the welded detail triangles) are rings of
@@ -62,9 +62,9 @@ struct PolyMesh {
     std::vector<std::vector<int>> polys;
     std::vector<std::uint16_t> regions;
     std::vector<std::uint8_t> areas;       ///< Recast area id of the source polygon
-    std::vector<int> sourcePolys;          ///< index of the source polygon in Recast's mesh
-    int recastPolygons = 0;                ///< polygons in Recast's rcPolyMesh
-    double recastArea = 0;                 ///< area of those polygons seen from above, m²
+    std::vector<int> source_polys;          ///< index of the source polygon in Recast's mesh
+    int recast_polygons = 0;                ///< polygons in Recast's rcPolyMesh
+    double recast_area = 0;                 ///< area of those polygons seen from above, m²
 };
 
 /// Runs the whole Recast pipeline on `scene` as one heightfield. Throws navlab::Error when a

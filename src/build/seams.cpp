@@ -58,14 +58,14 @@ std::vector<int> border_points(const std::vector<BorderEdge>& edges) {
 constexpr float kSameSpot = 1e-3f;  // metres along the line
 
 /// Gives b's border vertices the coordinates of a's matching ones; returns how many moved.
-int unify(const TileFaces& a, TileFaces& b, const Line& line, float tolY) {
+int unify(const TileFaces& a, TileFaces& b, const Line& line, float tol_y) {
     const auto pa = border_points(border_edges(a, line));
     int moved = 0;
     for (int vb : border_points(border_edges(b, line))) {
         auto& q = b.verts[vb];
         for (int va : pa) {
             const auto& p = a.verts[va];
-            if (std::abs(p[line.param] - q[line.param]) > kSameSpot || std::abs(p[1] - q[1]) > tolY) continue;
+            if (std::abs(p[line.param] - q[line.param]) > kSameSpot || std::abs(p[1] - q[1]) > tol_y) continue;
             if (p != q) {
                 q = p;
                 ++moved;
@@ -78,7 +78,7 @@ int unify(const TileFaces& a, TileFaces& b, const Line& line, float tolY) {
 
 /// Splits t's border edges at the points `others` (coordinates from the other side) that lie
 /// inside them; returns the corners added.
-int split_at(TileFaces& t, const Line& line, const std::vector<std::array<float, 3>>& others, float tolY) {
+int split_at(TileFaces& t, const Line& line, const std::vector<std::array<float, 3>>& others, float tol_y) {
     const auto edges = border_edges(t, line);
     std::map<std::pair<int, int>, std::vector<int>> inserts;  // (ring, corner) -> new vertices
     int added = 0;
@@ -90,7 +90,7 @@ int split_at(TileFaces& t, const Line& line, const std::vector<std::array<float,
             if (q[line.param] <= lo + kSameSpot || q[line.param] >= hi - kSameSpot) continue;
             const double s = (static_cast<double>(q[line.param]) - p0[line.param]) /
                              (static_cast<double>(p1[line.param]) - p0[line.param]);
-            if (std::abs(p0[1] + s * (p1[1] - p0[1]) - q[1]) > tolY) continue;
+            if (std::abs(p0[1] + s * (p1[1] - p0[1]) - q[1]) > tol_y) continue;
             inside.push_back({static_cast<float>(s), q});
         }
         if (inside.empty()) continue;
@@ -128,27 +128,27 @@ void snap_to_tile_lines(TileFaces& tile, const TileGrid& grid, float tolerance) 
         }
 }
 
-SeamReport stitch_seams(std::vector<TileFaces>& tiles, const TileGrid& grid, float heightTolerance) {
+SeamReport stitch_seams(std::vector<TileFaces>& tiles, const TileGrid& grid, float height_tolerance) {
     SeamReport report;
     const auto lines = inner_lines(grid);
     // A corner where four tiles meet is on two lines: repeat until no vertex moves.
     for (int pass = 0; pass < 8; ++pass) {
         int moved = 0;
-        for (const Line& line : lines) moved += unify(tiles[line.a], tiles[line.b], line, heightTolerance);
-        report.movedVertices += moved;
+        for (const Line& line : lines) moved += unify(tiles[line.a], tiles[line.b], line, height_tolerance);
+        report.moved_vertices += moved;
         if (moved == 0) break;
     }
     for (const Line& line : lines) {
         TileFaces& a = tiles[line.a];
         TileFaces& b = tiles[line.b];
-        const auto fromA = coordinates(a, border_points(border_edges(a, line)));
-        const auto fromB = coordinates(b, border_points(border_edges(b, line)));
-        report.insertedVertices += split_at(a, line, fromB, heightTolerance);
-        report.insertedVertices += split_at(b, line, fromA, heightTolerance);
+        const auto from_a = coordinates(a, border_points(border_edges(a, line)));
+        const auto from_b = coordinates(b, border_points(border_edges(b, line)));
+        report.inserted_vertices += split_at(a, line, from_b, height_tolerance);
+        report.inserted_vertices += split_at(b, line, from_a, height_tolerance);
     }
     const SeamReport counted = count_seam_edges(tiles, grid);
-    report.seamEdges = counted.seamEdges;
-    report.unmatchedEdges = counted.unmatchedEdges;
+    report.seam_edges = counted.seam_edges;
+    report.unmatched_edges = counted.unmatched_edges;
     return report;
 }
 
@@ -157,14 +157,14 @@ SeamReport count_seam_edges(const std::vector<TileFaces>& tiles, const TileGrid&
     for (const Line& line : inner_lines(grid)) {
         const TileFaces& a = tiles[line.a];
         const TileFaces& b = tiles[line.b];
-        std::set<std::pair<std::array<float, 3>, std::array<float, 3>>> inB;
+        std::set<std::pair<std::array<float, 3>, std::array<float, 3>>> in_b;
         const auto eb = border_edges(b, line);
-        for (const auto& e : eb) inB.insert({b.verts[e.u], b.verts[e.v]});
+        for (const auto& e : eb) in_b.insert({b.verts[e.u], b.verts[e.v]});
         const auto ea = border_edges(a, line);
         int matched = 0;
-        for (const auto& e : ea) matched += inB.count({a.verts[e.v], a.verts[e.u]}) > 0;
-        report.seamEdges += matched;
-        report.unmatchedEdges += static_cast<int>(ea.size() + eb.size()) - 2 * matched;
+        for (const auto& e : ea) matched += in_b.count({a.verts[e.v], a.verts[e.u]}) > 0;
+        report.seam_edges += matched;
+        report.unmatched_edges += static_cast<int>(ea.size() + eb.size()) - 2 * matched;
     }
     return report;
 }

@@ -83,7 +83,7 @@ double ring_off_plane(const std::vector<std::array<float, 3>>& verts, const std:
 namespace {
 
 /// Merges the triangles `group` (indices into mesh.polys) of one Recast polygon.
-void merge_group(const PolyMesh& mesh, const std::vector<int>& group, double maxOffPlane, int maxCorners,
+void merge_group(const PolyMesh& mesh, const std::vector<int>& group, double max_off_plane, int max_corners,
                  std::vector<std::vector<int>>& out) {
     std::vector<std::vector<int>> rings;
     for (int t : group) rings.push_back(mesh.polys[t]);
@@ -107,8 +107,8 @@ void merge_group(const PolyMesh& mesh, const std::vector<int>& group, double max
             const std::size_t jb = static_cast<std::size_t>(std::find(b.begin(), b.end(), v) - b.begin());
             if (b[(jb + 1) % b.size()] != u) continue;
             std::vector<int> joined = join_rings(a, k, b, jb);
-            if (static_cast<int>(joined.size()) > maxCorners || !convex_from_above(mesh.verts, joined) ||
-                !convex_in_own_plane(mesh.verts, joined) || ring_off_plane(mesh.verts, joined) > maxOffPlane)
+            if (static_cast<int>(joined.size()) > max_corners || !convex_from_above(mesh.verts, joined) ||
+                !convex_in_own_plane(mesh.verts, joined) || ring_off_plane(mesh.verts, joined) > max_off_plane)
                 continue;
             owner.erase({u, v}), owner.erase({v, u});
             for (std::size_t m = 0; m < b.size(); ++m) {
@@ -126,15 +126,15 @@ void merge_group(const PolyMesh& mesh, const std::vector<int>& group, double max
 
 }  // namespace
 
-TileFaces merge_detail_triangles(const PolyMesh& mesh, double maxOffPlane, int maxCorners) {
+TileFaces merge_detail_triangles(const PolyMesh& mesh, double max_off_plane, int max_corners) {
     TileFaces t;
     t.verts = mesh.verts;
-    t.recastPolygons = mesh.recastPolygons;
-    t.recastArea = mesh.recastArea;
-    std::map<int, std::vector<int>> bySource;  // Recast polygon -> its triangles, in order
-    for (std::size_t i = 0; i < mesh.polys.size(); ++i) bySource[mesh.sourcePolys[i]].push_back(static_cast<int>(i));
-    for (const auto& [poly, tris] : bySource) {
-        merge_group(mesh, tris, maxOffPlane, maxCorners, t.rings);
+    t.recast_polygons = mesh.recast_polygons;
+    t.recast_area = mesh.recast_area;
+    std::map<int, std::vector<int>> by_source;  // Recast polygon -> its triangles, in order
+    for (std::size_t i = 0; i < mesh.polys.size(); ++i) by_source[mesh.source_polys[i]].push_back(static_cast<int>(i));
+    for (const auto& [poly, tris] : by_source) {
+        merge_group(mesh, tris, max_off_plane, max_corners, t.rings);
         t.areas.resize(t.rings.size(), mesh.areas[tris.front()]);
     }
     return t;

@@ -19,8 +19,8 @@ struct TileFaces {
     std::vector<std::array<float, 3>> verts;
     std::vector<std::vector<int>> rings;         ///< vertex indices, counter-clockwise from +y
     std::vector<std::uint8_t> areas;             ///< Recast area id per face (63 = no volume)
-    int recastPolygons = 0;
-    double recastArea = 0;                       ///< Recast polygon area of the tile, m²
+    int recast_polygons = 0;
+    double recast_area = 0;                       ///< Recast polygon area of the tile, m²
 };
 
 /// Joins ring b into ring a across their one shared edge: a runs u -> v at index ia
@@ -51,8 +51,8 @@ bool convex_in_own_plane(const std::vector<std::array<float, 3>>& verts, const s
 double ring_off_plane(const std::vector<std::array<float, 3>>& verts, const std::vector<int>& ring);
 
 /// Merges the detail triangles of each Recast polygon greedily (in triangle order) into as few
-/// faces as possible, each convex from above and strictly convex in its own plane, within `maxOffPlane` of its plane and of at
-/// most `maxCorners` corners. Vertices are kept as they are.
-TileFaces merge_detail_triangles(const PolyMesh& mesh, double maxOffPlane, int maxCorners);
+/// faces as possible, each convex from above and strictly convex in its own plane, within `max_off_plane` of its plane and of at
+/// most `max_corners` corners. Vertices are kept as they are.
+TileFaces merge_detail_triangles(const PolyMesh& mesh, double max_off_plane, int max_corners);
 
 }  // namespace navlab::build

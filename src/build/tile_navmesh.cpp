@@ -41,8 +41,8 @@ void check_tile_limits(const TileCounts& counts, FromGame game, const BuildSpec&
     // Sekiro's clusterIndex (int16) is checked while the clusters grow (grow_clusters).
     auto smaller_tile = [&](double limit, double count) {
         // Faces grow with the tile's area: shrink the edge by the square root, 10 % to spare.
-        const double cells = std::floor(spec.tileSize * std::sqrt(limit / count) * 0.9 / spec.cellSize);
-        return std::max(8.0, cells) * spec.cellSize;
+        const double cells = std::floor(spec.tile_size * std::sqrt(limit / count) * 0.9 / spec.cell_size);
+        return std::max(8.0, cells) * spec.cell_size;
     };
     if (game == FromGame::EldenRing && counts.faces > kMaxTreeFaces)
         throw Error(fmt::format("{} faces: the AABB tree's face index holds {} (23 bits); try \"tile_size\": {}", counts.faces,
@@ -64,16 +64,16 @@ float face_height_at(const TileFaces& t, int face, float x, float z) {
     return static_cast<float>(c[1] - (n[0] * (x - c[0]) + n[2] * (z - c[2])) / n[1]);
 }
 
-std::optional<int> face_under(const TileFaces& t, const std::array<float, 3>& point, float maxDy) {
+std::optional<int> face_under(const TileFaces& t, const std::array<float, 3>& point, float max_dy) {
     std::optional<int> best;
-    float bestDy = maxDy;
+    float best_dy = max_dy;
     for (std::size_t f = 0; f < t.rings.size(); ++f) {
         if (!inside_from_above(t, t.rings[f], point[0], point[2])) continue;
         const float dy = std::abs(face_height_at(t, static_cast<int>(f), point[0], point[2]) - point[1]);
-        if (dy <= bestDy) {
-            if (best && dy == bestDy) continue;  // keep the first of equals
+        if (dy <= best_dy) {
+            if (best && dy == best_dy) continue;  // keep the first of equals
             best = static_cast<int>(f);
-            bestDy = dy;
+            best_dy = dy;
         }
     }
     return best;
@@ -95,7 +95,7 @@ double faces_area_from_above(const fromsoft::NavMesh& mesh) {
 }
 
 fromsoft::UserEdgeSetup link_setup(FromGame game, const std::array<float, 3>& from, const std::array<float, 3>& to,
-                                   const std::array<float, 3>& halfExtents, bool bothWays) {
+                                   const std::array<float, 3>& halfExtents, bool both_ways) {
     double dx = static_cast<double>(to[0]) - from[0], dz = static_cast<double>(to[2]) - from[2];
     const double ground = std::hypot(dx, dz);
     if (ground > 0) dx /= ground, dz /= ground;
@@ -118,14 +118,14 @@ fromsoft::UserEdgeSetup link_setup(FromGame game, const std::array<float, 3>& fr
     const double d = std::hypot(ground, static_cast<double>(to[1]) - from[1]);
     s.costAtoB = s.costBtoA = static_cast<float>(d);
     s.worldUpA = s.worldUpB = {0, 1, 0, 0};
-    s.direction = bothWays ? 3 : 1;
+    s.direction = both_ways ? 3 : 1;
     s.space = 1;
     s.forceAlign = 1;
     return s;
 }
 
 fromsoft::NavTagfile make_tile_tagfile(const TileFaces& tile, FromGame game, const BuildSpec& spec,
-                                       const std::vector<UserEdgeIn>& userEdges,
+                                       const std::vector<UserEdgeIn>& user_edges,
                                        const std::vector<fromsoft::UserEdgeSetup>& setups, const std::string& label) {
     fromsoft::NavTagfile t;
     t.sdk_version = game == FromGame::Sekiro ? fromsoft::kSdkSekiro : fromsoft::kSdkEldenRing;
@@ -153,13 +153,13 @@ fromsoft::NavTagfile make_tile_tagfile(const TileFaces& tile, FromGame game, con
     mesh.edgeData.assign(mesh.edges.size(), 0);
 
     // User edges after the regular ones, each face's as one block, faces in order.
-    std::vector<int> order(userEdges.size());
+    std::vector<int> order(user_edges.size());
     std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](int x, int y) { return userEdges[x].face < userEdges[y].face; });
-    std::vector<std::uint32_t> slot(userEdges.size());
+    std::stable_sort(order.begin(), order.end(), [&](int x, int y) { return user_edges[x].face < user_edges[y].face; });
+    std::vector<std::uint32_t> slot(user_edges.size());
     for (std::size_t i = 0; i < order.size(); ++i) slot[order[i]] = static_cast<std::uint32_t>(mesh.edges.size() + i);
     for (int i : order) {
-        const UserEdgeIn& u = userEdges[i];
+        const UserEdgeIn& u = user_edges[i];
         fromsoft::Face& face = mesh.faces.at(u.face);
         if (face.numUserEdges == 0) face.startUserEdgeIndex = static_cast<std::int32_t>(slot[i]);
         ++face.numUserEdges;
@@ -170,7 +170,7 @@ fromsoft::NavTagfile make_tile_tagfile(const TileFaces& tile, FromGame game, con
         mesh.vertices.push_back({u.b[0], u.b[1], u.b[2], 1.0f});
         if (u.partner >= 0) {
             e.oppositeEdge = slot[u.partner];
-            e.oppositeFace = static_cast<std::uint32_t>(userEdges[u.partner].face);
+            e.oppositeFace = static_cast<std::uint32_t>(user_edges[u.partner].face);
         }
         e.flags = u.flags;
         mesh.edges.push_back(e);
@@ -178,7 +178,7 @@ fromsoft::NavTagfile make_tile_tagfile(const TileFaces& tile, FromGame game, con
     }
     check_tile_limits({mesh.faces.size(), mesh.edges.size(), mesh.vertices.size()}, game, spec, label);
 
-    const float margin = stored_margin(game, spec.aabbMargin);
+    const float margin = stored_margin(game, spec.aabb_margin);
     if (!mesh.vertices.empty()) {
         fromsoft::Vec4 lo = mesh.vertices[0], hi = lo;
         for (const auto& v : mesh.vertices) {
@@ -188,7 +188,7 @@ fromsoft::NavTagfile make_tile_tagfile(const TileFaces& tile, FromGame game, con
         mesh.aabb.min = {lo.x - margin, lo.y - margin, lo.z - margin, -margin};
         mesh.aabb.max = {hi.x + margin, hi.y + margin, hi.z + margin, margin};
     }
-    mesh.hasClearanceCacheSeeding = !mesh.faces.empty();  // as every game mesh with faces
+    mesh.has_clearance_cache_seeding = !mesh.faces.empty();  // as every game mesh with faces
     if (game == FromGame::Sekiro) {
         const int target = static_cast<int>(std::lround(kSekiroFacesPerCluster));
         try {
@@ -200,7 +200,7 @@ fromsoft::NavTagfile make_tile_tagfile(const TileFaces& tile, FromGame game, con
     } else {
         t.mediator = fromsoft::build_query_mediator(mesh);
     }
-    if (!setups.empty()) t.userEdgeSetups = setups;
+    if (!setups.empty()) t.user_edge_setups = setups;
     return t;
 }
 

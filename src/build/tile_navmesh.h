@@ -26,8 +26,8 @@ struct UserEdgeIn {
 };
 
 /// The face of `tile` under `point`: its outline seen from above holds the point and its
-/// plane passes within `maxDy` of it (the nearest such face). std::nullopt when none.
-std::optional<int> face_under(const TileFaces& tile, const std::array<float, 3>& point, float maxDy);
+/// plane passes within `max_dy` of it (the nearest such face). std::nullopt when none.
+std::optional<int> face_under(const TileFaces& tile, const std::array<float, 3>& point, float max_dy);
 
 /// The height of face `face`'s plane at (x, z) (its corners' mean height when vertical).
 float face_height_at(const TileFaces& tile, int face, float x, float z);
@@ -54,7 +54,7 @@ void check_tile_limits(const TileCounts& counts, FromGame game, const BuildSpec&
 /// passes a field's limit: faces above 2^23 − 1 (the tree's face index), clusters above int16.
 /// `setups` (may be empty) become the tagfile's hkaiUserEdgeSetupArray.
 fromsoft::NavTagfile make_tile_tagfile(const TileFaces& tile, FromGame game, const BuildSpec& spec,
-                                       const std::vector<UserEdgeIn>& userEdges,
+                                       const std::vector<UserEdgeIn>& user_edges,
                                        const std::vector<fromsoft::UserEdgeSetup>& setups, const std::string& label);
 
 /// The setup of a link from `from` to `to`: two boxes (rotation columns: x along the link on
@@ -62,7 +62,7 @@ fromsoft::NavTagfile make_tile_tagfile(const TileFaces& tile, FromGame game, con
 /// translation 1 (Elden Ring) or 0 (Sekiro) as the page has them, costs = the distance,
 /// direction 3 both ways / 1 one way, space 1, forceAlign 1, worldUp (0, 1, 0).
 fromsoft::UserEdgeSetup link_setup(FromGame game, const std::array<float, 3>& from, const std::array<float, 3>& to,
-                                   const std::array<float, 3>& halfExtents, bool bothWays);
+                                   const std::array<float, 3>& halfExtents, bool both_ways);
 
 /// Area seen from above of the tile's faces, m² (corners taken as stored).
 double faces_area_from_above(const fromsoft::NavMesh& mesh);

@@ -32,7 +32,7 @@ std::string archive_binder_name(const std::string& stem, const std::string& path
 std::vector<audit::TagfileAudit> audit_game_dir(const GameDirOptions& o, std::size_t examples) {
     const archive::GameInstall install = open_game_dir(o);
     const std::vector<archive::NamedEntry> binders = archive::find_navmesh_binders(install);
-    std::vector<std::vector<audit::TagfileAudit>> perBinder(binders.size());
+    std::vector<std::vector<audit::TagfileAudit>> per_binder(binders.size());
     Progress progress("audit", binders.size());
     parallel_for(binders.size(), o.threads, [&](std::size_t i) {
         const archive::NamedEntry& b = binders[i];
@@ -45,19 +45,19 @@ std::vector<audit::TagfileAudit> audit_game_dir(const GameDirOptions& o, std::si
                 const audit::AuditTagfile t = audit::load_audit_tagfile(
                     e.data, file.is_binder ? name : std::string(), e.name,
                     file.is_binder ? std::optional<std::size_t>(e.index) : std::nullopt);
-                perBinder[i].push_back(audit::audit_tagfile(t, examples));
+                per_binder[i].push_back(audit::audit_tagfile(t, examples));
             }
         } catch (const Error& err) {
             audit::AuditTagfile t;
             t.binder = name;
             t.starts_with_tag0 = false;
             t.read_error = err.what();
-            perBinder[i].push_back(audit::audit_tagfile(t, examples));
+            per_binder[i].push_back(audit::audit_tagfile(t, examples));
         }
         progress.tick();
     });
     std::vector<audit::TagfileAudit> results;
-    for (auto& v : perBinder)
+    for (auto& v : per_binder)
         for (auto& r : v) results.push_back(std::move(r));
     return results;
 }

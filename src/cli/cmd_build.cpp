@@ -43,16 +43,16 @@ nlohmann::json stats_json(const build::BuildResult& r, const build::LoadedGeomet
             {"tagfiles", r.tiles.size()},
             {"faces", s.faces},
             {"edges", s.edges},
-            {"user_edges", s.userEdges},
+            {"user_edges", s.user_edges},
             {"vertices", s.vertices},
-            {"max_corners", s.maxCorners},
-            {"recast_polygons", s.recastPolygons},
-            {"recast_area_m2", s.recastArea},
-            {"face_area_m2", s.faceArea},
-            {"seam_edges", s.seams.seamEdges},
-            {"unmatched_border_edges", s.seams.unmatchedEdges},
-            {"seam_vertices_moved", s.seams.movedVertices},
-            {"seam_vertices_inserted", s.seams.insertedVertices},
+            {"max_corners", s.max_corners},
+            {"recast_polygons", s.recast_polygons},
+            {"recast_area_m2", s.recast_area},
+            {"face_area_m2", s.face_area},
+            {"seam_edges", s.seams.seam_edges},
+            {"unmatched_border_edges", s.seams.unmatched_edges},
+            {"seam_vertices_moved", s.seams.moved_vertices},
+            {"seam_vertices_inserted", s.seams.inserted_vertices},
             {"binder_bytes", r.binder.size()},
             {"seconds", stages}};
 }
@@ -70,8 +70,8 @@ void write_farcry2(const BuildArgs& a, const build::LoadedGeometry& g, const bui
     std::filesystem::create_directories(a.out);
     for (const auto& f : r.files) write_file_atomic(std::filesystem::path(a.out) / f.name, f.bytes);
     fmt::print("{} sector file(s) + {}: {} triangles, {} same-sector and {} cross-sector links\n", r.files.size() - 1,
-               r.files[0].name, r.triangles, r.sameSectorLinks, r.crossSectorLinks);
-    fmt::print("seams: {} edge pairs coincide, {} border edges without a partner\n", r.seams.seamEdges, r.seams.unmatchedEdges);
+               r.files[0].name, r.triangles, r.same_sector_links, r.cross_sector_links);
+    fmt::print("seams: {} edge pairs coincide, {} border edges without a partner\n", r.seams.seam_edges, r.seams.unmatched_edges);
     if (!r.warnings.empty()) fmt::print("note: {} (and {} more sectors)\n", r.warnings[0], r.warnings.size() - 1);
     print_stages(r.stages);
     fmt::print("wrote {}\n", a.out);
@@ -108,14 +108,14 @@ void run_build(const BuildArgs& a) {
     write_file_atomic(a.out, r.binder);
 
     const auto& s = r.stats;
-    fmt::print("grid {} x {} tiles of {} m: {} tagfile(s) for {} ({})\n", s.cols, s.rows, o.spec.tileSize, r.tiles.size(),
+    fmt::print("grid {} x {} tiles of {} m: {} tagfile(s) for {} ({})\n", s.cols, s.rows, o.spec.tile_size, r.tiles.size(),
                o.spec.map, a.game);
-    fmt::print("faces {}, edges {} ({} user), vertices {}, largest face {} corners\n", s.faces, s.edges, s.userEdges,
-               s.vertices, s.maxCorners);
-    fmt::print("walkable area {:.1f} m² (Recast polygon mesh {:.1f} m², {:+.3f} %)\n", s.faceArea, s.recastArea,
-               s.recastArea > 0 ? 100 * (s.faceArea / s.recastArea - 1) : 0.0);
+    fmt::print("faces {}, edges {} ({} user), vertices {}, largest face {} corners\n", s.faces, s.edges, s.user_edges,
+               s.vertices, s.max_corners);
+    fmt::print("walkable area {:.1f} m² (Recast polygon mesh {:.1f} m², {:+.3f} %)\n", s.face_area, s.recast_area,
+               s.recast_area > 0 ? 100 * (s.face_area / s.recast_area - 1) : 0.0);
     fmt::print("seams: {} edge pairs coincide, {} border edges without a partner, {} vertices moved, {} inserted\n",
-               s.seams.seamEdges, s.seams.unmatchedEdges, s.seams.movedVertices, s.seams.insertedVertices);
+               s.seams.seam_edges, s.seams.unmatched_edges, s.seams.moved_vertices, s.seams.inserted_vertices);
     print_stages(r.stages);
     fmt::print("wrote {} ({} bytes)\n", a.out, r.binder.size());
     if (!a.json.empty()) write_file_atomic(a.json, stats_json(r, g).dump(2) + "\n");

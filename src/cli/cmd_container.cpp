@@ -15,6 +15,7 @@
 #include "container/manifest.h"
 #include "io/error.h"
 #include "io/file.h"
+#include "io/shared_bytes.h"
 
 namespace navlab::cli {
 namespace {
@@ -95,10 +96,10 @@ void run_pack(const std::string& dir, const std::string& out, int kraken_level) 
 // ---- dcx ----------------------------------------------------------------------------
 
 void run_dcx_info(const std::string& path, bool as_json) {
-    const InputFile in(path);
+    const SharedBytes in = SharedBytes::map_file(path);
     dcx::Header h;
     try {
-        h = dcx::read_header(in.bytes());
+        h = dcx::read_header(in);
     } catch (Error& e) {
         e.set_file(path);
         throw;
@@ -107,22 +108,22 @@ void run_dcx_info(const std::string& path, bool as_json) {
     if (h.variant != dcx::Variant::None && h.variant != dcx::Variant::Zlib && h.variant != dcx::Variant::DcpEdge &&
         h.variant != dcx::Variant::DcpDflt) {
         const std::uint64_t end = 0x44ull + h.dca_size + h.compressed_size;
-        h.trailing_padding = end <= in.bytes().size() ? static_cast<std::uint32_t>(in.bytes().size() - end) : 0;
+        h.trailing_padding = end <= in.size() ? static_cast<std::uint32_t>(in.size() - end) : 0;
     }
     if (as_json) {
         json j = dcx_json(h);
         j["file"] = fs::path(path).filename().string();
-        j["file_size"] = in.bytes().size();
+        j["file_size"] = in.size();
         fmt::print("{}\n", j.dump(1));
         return;
     }
     fmt::print("{}\n  variant            {}\n", path, dcx::variant_name(h.variant));
     if (h.variant == dcx::Variant::None) {
-        fmt::print("  not compressed ({} bytes)\n", in.bytes().size());
+        fmt::print("  not compressed ({} bytes)\n", in.size());
         return;
     }
     if (h.variant == dcx::Variant::Zlib) {
-        fmt::print("  bare zlib stream of {} bytes (no declared size)\n", in.bytes().size());
+        fmt::print("  bare zlib stream of {} bytes (no declared size)\n", in.size());
         return;
     }
     fmt::print("  codec              {}\n  level              {}\n", std::string(h.codec, 4), h.level());
@@ -134,9 +135,9 @@ void run_dcx_info(const std::string& path, bool as_json) {
     for (const auto& note : dcx::nonstandard_fields(h)) fmt::print("  nonstandard        {}\n", note);
 }
 
-dcx::Decoded decompress_file(const std::string& path, const InputFile& in) {
+dcx::Decoded decompress_file(const std::string& path, const SharedBytes& in) {
     try {
-        return dcx::decompress(in.bytes());
+        return dcx::decompress(in);
     } catch (Error& e) {
         e.set_file(path);
         throw;
@@ -144,14 +145,14 @@ dcx::Decoded decompress_file(const std::string& path, const InputFile& in) {
 }
 
 void run_dcx_decompress(const std::string& in_path, const std::string& out) {
-    const InputFile in(in_path);
+    const SharedBytes in = SharedBytes::map_file(in_path);
     const auto d = decompress_file(in_path, in);
     write_file_atomic(out, d.payload);
-    fmt::print("{}: {} -> {} bytes ({})\n", out, in.bytes().size(), d.payload.size(), dcx::variant_name(d.header.variant));
+    fmt::print("{}: {} -> {} bytes ({})\n", out, in.size(), d.payload.size(), dcx::variant_name(d.header.variant));
 }
 
 void run_dcx_compress(const std::string& in_path, const std::string& out, const std::string& variant_name, int level) {
-    const InputFile in(in_path);
+    const SharedBytes in = SharedBytes::map_file(in_path);
     const auto d = decompress_file(in_path, in);
     const bool was_compressed = d.header.variant != dcx::Variant::None;
     dcx::Variant v = variant_name.empty() ? (was_compressed ? d.header.variant : dcx::Variant::Krak)

@@ -10,6 +10,7 @@
 #include "formats/farcry2/world.h"
 #include "io/error.h"
 #include "io/file.h"
+#include "io/shared_bytes.h"
 #include "io/report.h"
 
 namespace navlab::cli {
@@ -132,20 +133,20 @@ void check(const std::string& input, bool as_json, bool all) {
 }
 
 void rewrite(const std::string& in_path, const std::string& out_path) {
-    InputFile in(in_path);
+    const SharedBytes in = SharedBytes::map_file(in_path);
     std::vector<std::uint8_t> bytes;
     try {
-        if (kind_of(std::filesystem::path(in_path).filename().string(), in.bytes()) == FileKind::Level) {
-            bytes = write_level(read_level(in.bytes()));
+        if (kind_of(std::filesystem::path(in_path).filename().string(), in) == FileKind::Level) {
+            bytes = write_level(read_level(in));
         } else {
-            WrittenSector written = write_sector(read_sector(in.bytes()));
+            WrittenSector written = write_sector(read_sector(in));
             for (const auto& w : written.warnings) fmt::print(stderr, "warning: {}\n", w);
             bytes = std::move(written.bytes);
         }
     } catch (Error& e) {
         throw e.set_file(in_path);
     }
-    const auto original = in.bytes();
+    const auto original = in.span();
     if (!std::equal(bytes.begin(), bytes.end(), original.begin(), original.end()))
         throw Error("rewritten bytes differ from the input (a navlab bug; nothing was written)").set_file(in_path);
     write_file_atomic(out_path, bytes);

@@ -17,6 +17,7 @@
 #include "io/error.h"
 #include "io/file.h"
 #include "io/parallel.h"
+#include "io/report.h"
 
 namespace navlab::cli {
 namespace {
@@ -34,6 +35,10 @@ havok::Tagfile load(const std::string& path, const std::string& entry) {
         throw err.set_file(path);
     }
 }
+
+/// The tagfile's warnings in the shape `hkx check` has always printed them:
+/// "FILE: warning: offset 0x..: MESSAGE" and {"offset", "message"}.
+const FindingStyle kWarningStyle{true, {"offset", "message"}};
 
 std::string kind_name(Kind k) {
     static const char* names[] = {"void", "opaque", "bool", "string", "int", "float", "pointer", "record", "array"};
@@ -219,15 +224,17 @@ void add_hkx_commands(CLI::App& app) {
                 j["sdk"] = t.sdk_version;
                 j["types"] = t.types.size();
                 j["items"] = t.items.size() - 1;
-                Json warnings = Json::array();
-                std::string text = fmt::format("{}: ok (SDK {}, {} types, {} items, {} warnings)\n", o->check_files[i],
-                                               t.sdk_version, t.types.size(), t.items.size() - 1, t.warnings.size());
-                for (const Finding& w : t.warnings) {
-                    warnings.push_back({{"offset", w.offset}, {"message", w.message}});
-                    text += fmt::format("{}: warning: offset {}: {}\n", o->check_files[i], hex(w.offset), w.message);
+                Report warnings;
+                for (Finding w : t.warnings) {
+                    w.file = o->check_files[i];
+                    warnings.add(std::move(w));
                 }
-                j["warnings"] = warnings;
-                reports[i] = o->json ? j.dump() + "\n" : text;
+                j["warnings"] = findings_json(warnings, kWarningStyle);
+                reports[i] = o->json ? j.dump() + "\n"
+                                     : fmt::format("{}: ok (SDK {}, {} types, {} items, {} warnings)\n{}",
+                                                   o->check_files[i], t.sdk_version, t.types.size(),
+                                                   t.items.size() - 1, t.warnings.size(),
+                                                   findings_text(warnings, t.warnings.size(), kWarningStyle));
             } catch (const Error& e) {
                 failed[i] = 1;
                 j["ok"] = false;

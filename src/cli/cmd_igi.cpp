@@ -11,6 +11,8 @@
 #include "formats/igi/routes.h"
 #include "io/error.h"
 #include "io/file.h"
+#include "io/report.h"
+#include "io/shared_bytes.h"
 
 namespace navlab::cli {
 namespace {
@@ -24,8 +26,18 @@ std::string summary(const Graph& g) {
                        g.links.size(), g.routes.empty() ? "no route table" : "route table present");
 }
 
+/// The reader's warnings in the shape `igi check` has always printed them:
+/// "warning: offset 0x..: FIELD: MESSAGE" and {"offset", "field", "message"}.
+const FindingStyle kWarningStyle{true, {"offset", "field", "message"}};
+
+Report warnings_of(const Graph& g) {
+    Report report;
+    for (const Finding& w : g.warnings) report.add(w);
+    return report;
+}
+
 void print_warnings(const Graph& g) {
-    for (const auto& w : g.warnings) fmt::print("warning: offset {}: {}: {}\n", hex(w.offset), w.field, w.message);
+    fmt::print("{}", findings_text(warnings_of(g), g.warnings.size(), kWarningStyle));
 }
 
 nlohmann::json report_json(const std::string& path, const Graph& g, const RouteReport& r) {
@@ -36,8 +48,7 @@ nlohmann::json report_json(const std::string& path, const Graph& g, const RouteR
         for (const auto& e : p.examples) examples.push_back({{"from", e.from}, {"to", e.to}, {"detail", e.detail}});
         problems[std::string(problem_name(p.problem))] = {{"count", p.count}, {"examples", examples}};
     }
-    nlohmann::json warnings = nlohmann::json::array();
-    for (const auto& w : g.warnings) warnings.push_back({{"offset", w.offset}, {"field", w.field}, {"message", w.message}});
+    const nlohmann::json warnings = findings_json(warnings_of(g), kWarningStyle);
     return {{"file", path},
             {"variant", variant_name(g)},
             {"max_nodes", g.max_nodes},
@@ -181,8 +192,8 @@ void add_rewrite(CLI::App& igi) {
         refuse_overwriting_input(a->input, a->output, a->force);
         const Graph g = read_graph_file(a->input);
         const std::vector<std::uint8_t> bytes = write_graph(g, a->retail ? Layout::Retail : Layout::Source);
-        const InputFile original(a->input);
-        const bool same = std::equal(bytes.begin(), bytes.end(), original.bytes().begin(), original.bytes().end());
+        const SharedBytes original = SharedBytes::map_file(a->input);
+        const bool same = std::equal(bytes.begin(), bytes.end(), original.begin(), original.end());
         write_file_atomic(a->output, bytes);
         fmt::print("{}: {} bytes, {}\n", a->output, bytes.size(), same ? "identical to the input" : "differs from the input");
     });

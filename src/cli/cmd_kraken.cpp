@@ -10,6 +10,7 @@
 #include "codec/kraken/kraken.h"
 #include "io/error.h"
 #include "io/file.h"
+#include "io/shared_bytes.h"
 
 namespace navlab::cli {
 namespace {
@@ -24,8 +25,8 @@ struct DecodeRequest {
 
 /// Without --size the input starts with the 4-byte little-endian output size (ooz test data).
 int run_decode(const DecodeRequest& req) {
-    InputFile file(req.input);
-    std::span<const std::uint8_t> stream = file.bytes();
+    const SharedBytes file = SharedBytes::map_file(req.input);
+    std::span<const std::uint8_t> stream = file;
     std::uint64_t size;
     if (req.size) {
         size = *req.size;
@@ -70,8 +71,8 @@ struct EncodeRequest {
 
 /// Writes the 4-byte little-endian input size, then the stream: the form `decode` reads.
 int run_encode(const EncodeRequest& req) {
-    InputFile file(req.input);
-    const std::span<const std::uint8_t> data = file.bytes();
+    const SharedBytes file = SharedBytes::map_file(req.input);
+    const std::span<const std::uint8_t> data = file;
     if (data.size() > 0xFFFFFFFFu)
         throw Error(fmt::format("{} bytes do not fit the 4-byte size field", data.size()), kNoOffset, req.input);
     const std::vector<std::uint8_t> stream = kraken::encode(data, req.level, req.threads);

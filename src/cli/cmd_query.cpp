@@ -16,6 +16,7 @@
 #include "formats/igi/graph_io.h"
 #include "io/error.h"
 #include "io/file.h"
+#include "io/shared_bytes.h"
 #include "io/parallel.h"
 #include "query/igi_path.h"
 #include "query/navmesh_query.h"
@@ -82,8 +83,8 @@ std::string path_text(const QueryMesh& m, const query::PathResult& r) {
 
 /// PAIRS.csv: sx,sy,sz,ex,ey,ez per line; a first line starting with a letter is a header.
 std::vector<std::pair<Vec3, Vec3>> read_pairs(const std::string& path) {
-    InputFile file(path);
-    std::string text(reinterpret_cast<const char*>(file.bytes().data()), file.bytes().size());
+    const SharedBytes file = SharedBytes::map_file(path);
+    std::string text(reinterpret_cast<const char*>(file.data()), file.size());
     std::vector<std::pair<Vec3, Vec3>> out;
     std::istringstream lines(text);
     std::string line;
@@ -146,14 +147,7 @@ void write_or_print(const std::string& json_path, const json& j, const std::stri
 
 int run_igi_path(const PathOptions& o) {
     if (!o.from_node || !o.to_node) throw UsageError("an IGI graph needs --from-node A --to-node B");
-    igi::Graph g;
-    try {
-        InputFile file(o.input);
-        g = igi::read_graph(file.bytes());
-    } catch (Error& e) {
-        e.set_file(o.input);
-        throw;
-    }
+    const igi::Graph g = igi::read_graph_file(o.input);
     query::IgiPathReport r = query::igi_path(g, *o.from_node, *o.to_node);
     auto route = [](const query::IgiRoute& x) {
         return json{{"reached", x.reached}, {"nodes", x.nodes}, {"length", x.length}, {"problem", x.problem}};

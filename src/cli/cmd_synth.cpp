@@ -29,22 +29,22 @@ struct SynthArgs {
 struct PageRow {
     const char* name;
     std::int64_t synth::GameCounts::*field;
-    std::int64_t sekiro, eldenRing;
+    std::int64_t sekiro, elden_ring;
 };
 constexpr PageRow kPageRows[] = {
     {"Binders", &synth::GameCounts::binders, 10, 695},
     {"Tagfiles", &synth::GameCounts::tagfiles, 1509, 7438},
     {"Faces", &synth::GameCounts::faces, 279053, 6317094},
     {"Edges", &synth::GameCounts::edges, 1160836, 26313941},
-    {"User edges", &synth::GameCounts::userEdges, 0, 2597337},
+    {"User edges", &synth::GameCounts::user_edges, 0, 2597337},
     {"Vertices", &synth::GameCounts::vertices, 454816, 13306284},
-    {"Empty meshes", &synth::GameCounts::emptyMeshes, 94, 4027},
+    {"Empty meshes", &synth::GameCounts::empty_meshes, 94, 4027},
     {"Cost graphs", &synth::GameCounts::graphs, 1509, 0},
-    {"Graph nodes", &synth::GameCounts::graphNodes, 20803, 0},
-    {"Graph edges", &synth::GameCounts::graphEdges, 52200, 0},
+    {"Graph nodes", &synth::GameCounts::graph_nodes, 20803, 0},
+    {"Graph edges", &synth::GameCounts::graph_edges, 52200, 0},
     {"Mediators", &synth::GameCounts::mediators, 0, 6021},
-    {"Tree nodes", &synth::GameCounts::treeNodes, 0, 12630777},
-    {"Setup arrays", &synth::GameCounts::setupArrays, 430, 188},
+    {"Tree nodes", &synth::GameCounts::tree_nodes, 0, 12630777},
+    {"Setup arrays", &synth::GameCounts::setup_arrays, 430, 188},
     {"Setups", &synth::GameCounts::setups, 1463, 673},
 };
 
@@ -52,9 +52,9 @@ void print_summary(const synth::CorpusResult& r, double seconds) {
     fmt::print("{:<14}{:>12}{:>12}{:>14}{:>14}\n", "", "Sekiro", "page", "Elden Ring", "page");
     for (const auto& row : kPageRows)
         fmt::print("{:<14}{:>12}{:>12}{:>14}{:>14}\n", row.name, r.sekiro.*row.field, row.sekiro,
-                   r.eldenRing.*row.field, row.eldenRing);
+                   r.elden_ring.*row.field, row.elden_ring);
     fmt::print("{} binders, {:.1f} MB written ({:.1f} MB of BND4), {:.1f} s\n", r.files.size(),
-               static_cast<double>(r.fileBytes) / 1e6, static_cast<double>(r.binderBytes) / 1e6, seconds);
+               static_cast<double>(r.file_bytes) / 1e6, static_cast<double>(r.binder_bytes) / 1e6, seconds);
 }
 
 nlohmann::json counts_json(const synth::GameCounts& c) {
@@ -103,8 +103,8 @@ void add_synth_commands(CLI::App& app) {
         if (!r.injected.empty()) fmt::print("injected {}\n", r.injected);
         if (!args->json.empty()) {
             nlohmann::json j{{"preset", args->preset}, {"seed", args->seed}, {"sekiro", counts_json(r.sekiro)},
-                             {"elden_ring", counts_json(r.eldenRing)}, {"file_bytes", r.fileBytes},
-                             {"binder_bytes", r.binderBytes}, {"seconds", seconds}, {"injected", r.injected}};
+                             {"elden_ring", counts_json(r.elden_ring)}, {"file_bytes", r.file_bytes},
+                             {"binder_bytes", r.binder_bytes}, {"seconds", seconds}, {"injected", r.injected}};
             write_file_atomic(args->json, j.dump(2) + "\n");
         }
     });

@@ -4,17 +4,13 @@
 
 #include <fmt/format.h>
 
-#include <charconv>
 #include <filesystem>
-#include <optional>
 
-#include "container/binder_file.h"
 #include "export/fc2_mesh_export.h"
 #include "export/fromsoft_export.h"
 #include "export/igi_export.h"
+#include "export/scene.h"
 #include "formats/farcry2/world.h"
-#include "formats/fromsoft/nav_source.h"
-#include "formats/fromsoft/nav_tagfile.h"
 #include "formats/igi/graph_io.h"
 #include "io/error.h"
 #include "io/file.h"
@@ -22,24 +18,6 @@
 #include "io/text.h"
 
 namespace navlab::exporter {
-namespace {
-
-/// The entry name without its folders ("N:\...\n10_00_00_00_000100.hkx" -> "n10_..hkx").
-std::string leaf_name(const std::string& name) {
-    const auto slash = name.find_last_of("\\/");
-    return slash == std::string::npos ? name : name.substr(slash + 1);
-}
-
-std::optional<std::uint16_t> parse_sector(const std::string& entry) {
-    if (entry.empty()) return std::nullopt;
-    unsigned value = 0;
-    auto [end, ec] = std::from_chars(entry.data(), entry.data() + entry.size(), value);
-    if (ec != std::errc{} || end != entry.data() + entry.size() || value > 0xFFFF)
-        throw Error("--entry must be a sector id (0..65535), got '" + entry + "'");
-    return static_cast<std::uint16_t>(value);
-}
-
-}  // namespace
 
 Family family_of(const std::string& input) {
     const std::filesystem::path p(input);
@@ -69,23 +47,7 @@ ExportOutcome export_navigation(ExportRequest request) {
 ExportOutcome export_fromsoft(const ExportRequest& request) {
     if (request.format != "obj" && request.format != "json")
         throw Error("FromSoftware navmeshes export as obj or json, not " + request.format);
-    std::vector<NamedTagfile> tagfiles;
-    auto add = [&](const container::Entry& e) {
-        const std::string binder = e.in_binder ? request.input : std::string();
-        tagfiles.push_back({leaf_name(e.name), binder, container::read_entry(e, [](const SharedBytes& b) {
-                                return fromsoft::read_nav_tagfile(b);
-                            })});
-    };
-    try {
-        if (!request.entry.empty()) {
-            add(container::open_entry(request.input, request.entry));
-        } else {
-            const fromsoft::NavFile nav = fromsoft::NavFile::open(request.input);
-            for (const fromsoft::NavEntry& e : nav.entries()) add({e.index, 0, e.name, e.bytes, e.in_binder});
-        }
-    } catch (Error& e) {
-        throw e.set_file(request.input);
-    }
+    const std::vector<NamedTagfile> tagfiles = load_fromsoft_tagfiles(request.input, request.entry);
     if (request.format == "obj")
         write_file_atomic(request.output, fromsoft_obj(tagfiles));
     else
@@ -113,7 +75,7 @@ ExportOutcome export_fc2(const ExportRequest& request) {
     if (world.sectors.empty())
         throw Error("no sector files (nv_<id>.nvm) to export; the level file nv.nvm holds no triangles")
             .set_file(request.input);
-    farcry2::WorldMesh mesh = farcry2::stitch(world, parse_sector(request.entry));
+    farcry2::WorldMesh mesh = farcry2::stitch(world, parse_sector_entry(request.entry));
     if (request.format == "obj") write_file_atomic(request.output, farcry2::to_obj(mesh));
     else write_file_atomic(request.output, farcry2::to_json(mesh).dump(1));
     outcome.summary = fmt::format("{}: {} triangles from {} sectors", request.output, mesh.triangles.size(),

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "export/scene.h"
+
 namespace navlab::exporter {
 
 /// What to export; each family's exporter reads what it needs.
@@ -22,8 +24,8 @@ struct ExportOutcome {
     bool complete() const noexcept { return skipped.empty(); }
 };
 
-/// The input's family: Far Cry 2 for folders and .nvm files, IGI for .dat, FromSoftware else.
-enum class Family { FromSoft, Igi, FarCry2 };
+/// The input's family (Family: export/scene.h): Far Cry 2 for folders and .nvm files, IGI for
+/// .dat, FromSoftware else.
 Family family_of(const std::string& input);
 
 /// Exports `request.input` with the exporter of its family (below). Throws navlab::Error for

@@ -5,6 +5,8 @@
 #include <charconv>
 #include <filesystem>
 
+#include "container/binder_file.h"
+#include "export/export.h"
 #include "formats/fromsoft/aabb_tree6.h"
 #include "formats/fromsoft/mesh_views.h"
 #include "formats/fromsoft/nav_source.h"
@@ -12,7 +14,8 @@
 #include "formats/igi/graph_io.h"
 #include "geometry/face_ring.h"
 #include "io/error.h"
-#include "io/file.h"
+#include "io/report.h"
+#include "io/shared_bytes.h"
 
 namespace navlab::exporter {
 namespace {
@@ -110,7 +113,9 @@ SceneMember fromsoft_member(const NamedTagfile& t) {
     return out;
 }
 
-std::optional<std::uint16_t> parse_sector(const std::string& entry) {
+}  // namespace
+
+std::optional<std::uint16_t> parse_sector_entry(const std::string& entry) {
     if (entry.empty()) return std::nullopt;
     unsigned value = 0;
     auto [end, ec] = std::from_chars(entry.data(), entry.data() + entry.size(), value);
@@ -118,14 +123,6 @@ std::optional<std::uint16_t> parse_sector(const std::string& entry) {
         throw Error("--entry must be a Far Cry 2 sector id (0..65535), got '" + entry + "'");
     return static_cast<std::uint16_t>(value);
 }
-
-bool has_extension(const std::filesystem::path& p, std::string_view ext) {
-    std::string e = p.extension().string();
-    for (auto& c : e) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return e == ext;
-}
-
-}  // namespace
 
 const char* family_name(Family family) {
     switch (family) {
@@ -263,51 +260,33 @@ std::string leaf_name(const std::string& name) {
 }
 }  // namespace
 
-bool entry_matches(const std::string& entry, const std::string& name, std::size_t index) {
-    return entry.empty() || entry == name || entry == leaf_name(name) || entry == std::to_string(index);
-}
-
 std::vector<NamedTagfile> load_fromsoft_tagfiles(const std::string& input, const std::string& entry) {
     std::vector<NamedTagfile> tagfiles;
     try {
-        fromsoft::NavFile nav = fromsoft::NavFile::open(input);
+        const fromsoft::NavFile nav = fromsoft::NavFile::open(input, entry);
         for (const fromsoft::NavEntry& e : nav.entries()) {
-            if (!entry_matches(entry, e.name, e.index)) continue;
-            try {
-                tagfiles.push_back({leaf_name(e.name), e.in_binder ? input : std::string(), fromsoft::read_nav_tagfile(e.bytes)});
-            } catch (Error& err) {
-                err.in(fmt::format("entry {} ({})", e.index, e.name));
-                throw;
-            }
+            const container::Entry member{e.index, 0, e.name, e.bytes, e.in_binder};
+            tagfiles.push_back({leaf_name(e.name), e.in_binder ? input : std::string(),
+                                container::read_entry(member, [](const SharedBytes& b) { return fromsoft::read_nav_tagfile(b); })});
         }
     } catch (Error& e) {
-        e.set_file(input);
-        throw;
+        throw e.set_file(input);
     }
-    if (tagfiles.empty() && !entry.empty()) throw Error("no navmesh tagfile matches --entry " + entry).set_file(input);
     return tagfiles;
 }
 
 Scene load_scene(const std::string& input, const std::string& entry) {
-    const std::filesystem::path p(input);
-    if (std::filesystem::is_directory(p) || has_extension(p, ".nvm")) {
-        farcry2::World world = farcry2::load_world(p);
-        if (!world.complete && world.sectors.empty() && !world.failures.empty())
-            throw Error(world.failures.front().message).set_file(world.failures.front().file);
-        Scene scene = farcry2_scene(farcry2::stitch(world, parse_sector(entry)), input);
-        for (const auto& f : world.failures)
-            scene.skipped.push_back(f.offset == kNoOffset ? fmt::format("{}: {}", f.file, f.message)
-                                                          : fmt::format("{}: offset 0x{:X}: {}", f.file, f.offset, f.message));
-        return scene;
-    }
-    if (has_extension(p, ".dat")) {
-        try {
-            InputFile file(input);
-            return igi_scene(igi::read_graph(file.bytes()), input);
-        } catch (Error& e) {
-            e.set_file(input);
-            throw;
+    switch (family_of(input)) {
+        case Family::FarCry2: {
+            farcry2::World world = farcry2::load_world(input);
+            if (!world.complete && world.sectors.empty() && !world.failures.empty())
+                throw Error(world.failures.front().message).set_file(world.failures.front().file);
+            Scene scene = farcry2_scene(farcry2::stitch(world, parse_sector_entry(entry)), input);
+            for (const auto& f : world.failures) scene.skipped.push_back(finding_text(f));
+            return scene;
         }
+        case Family::Igi: return igi_scene(igi::read_graph_file(input), input);
+        case Family::FromSoft: break;
     }
     return fromsoft_scene(load_fromsoft_tagfiles(input, entry), input);
 }

@@ -11,6 +11,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -102,11 +103,13 @@ Scene igi_scene(const igi::Graph& graph, const std::string& source);
 /// an entry that matches nothing.
 Scene load_scene(const std::string& input, const std::string& entry);
 
-/// Whether binder member `name` (full build path) at `index` is the one `entry` asks for: its
-/// full name, its name without folders, or its index; an empty `entry` matches every member.
-bool entry_matches(const std::string& entry, const std::string& name, std::size_t index);
+/// The Far Cry 2 sector id an `--entry` names; nullopt for an empty `entry`. Throws
+/// navlab::Error when it is not a number in 0..65535.
+std::optional<std::uint16_t> parse_sector_entry(const std::string& entry);
 
-/// The FromSoftware tagfiles of a binder or loose tagfile, optionally one `entry`.
+/// The FromSoftware tagfiles of a binder or loose tagfile (fromsoft::NavFile::open), or the one
+/// member `entry` names (index, full name or unique file name). Errors name the file and the
+/// entry ("entry I (NAME)").
 std::vector<NamedTagfile> load_fromsoft_tagfiles(const std::string& input, const std::string& entry);
 
 }  // namespace navlab::exporter

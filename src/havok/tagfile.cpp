@@ -5,13 +5,11 @@
 #include <cstring>
 #include <fmt/format.h>
 #include <string_view>
-#include <unordered_map>
 
-#include "havok/layout.h"
 #include "havok/object.h"
 #include "havok/sections.h"
 #include "havok/varint.h"
-#include "io/file.h"
+#include "havok/verify.h"
 
 namespace navlab::havok {
 namespace {
@@ -78,7 +76,8 @@ private:
     std::size_t next_ = 0;
 };
 
-/// Parsing state shared by the steps of read_tagfile.
+/// Parsing state shared by the steps of read_tagfile: sections, type table, index. The object
+/// walk of the strict checks is verify_objects (verify.h).
 class Reader {
 public:
     Reader(Bytes file, const ReadOptions& options, Tagfile& out) : file_(file), options_(options), out_(out) {}
@@ -105,7 +104,7 @@ public:
                         "compendium is not supported yet", children[2].offset, "TCRF");
         parse_type_section(children[2]);
         parse_index(children[3]);
-        if (options_.verify_objects) verify_objects();
+        if (options_.verify_objects) verify_objects(out_, thsh_offset_);
     }
 
 private:
@@ -488,198 +487,6 @@ private:
                     warn(r.absolute(r.pos() - 4), fmt::format("PTCH offsets of type {} are not ascending", g.type));
             }
             out_.patches.push_back(std::move(g));
-        }
-    }
-
-    // ---- object walk ---------------------------------------------------------------------
-
-    std::uint64_t data_abs(std::uint64_t offset) const { return out_.data_offset + offset; }
-
-    [[noreturn]] void fail_data(std::uint64_t offset, ItemIndex item, std::string message) const {
-        throw Error(std::move(message), data_abs(offset),
-                    fmt::format("DATA item {} ({})", item, out_.types.full_name(out_.items[item].type)));
-    }
-
-    void verify_objects() {
-        const TypeTable& types = out_.types;
-        Layouts layouts(types);
-        std::vector<std::uint32_t> refcount(out_.items.size(), 0);
-        std::unordered_map<TypeIndex, std::vector<std::uint32_t>> found;
-        const Bytes data = out_.data;
-        // Placement first: overlapping items would make the walk revisit bytes without bound.
-        check_item_placement();
-        for (ItemIndex i = 1; i < out_.items.size(); ++i) {
-            const Item& item = out_.items[i];
-            const std::uint32_t esize = types[item.type].resolved_size;
-            const Layout* layout;
-            try {
-                layout = &layouts.of(item.type);
-            } catch (Error& e) {
-                fail_data(item.offset, i, e.message());
-            }
-            if (layout->plain()) continue;
-            for (std::uint32_t e = 0; e < item.count; ++e) {
-                const std::uint32_t base = item.offset + e * esize;
-                for (const RefLeaf& leaf : layout->refs) check_ref(i, e, base + leaf.offset, leaf, refcount, found);
-                for (const ZeroRange& z : layout->zeros) {
-                    const std::uint8_t* p = data.data() + base + z.offset;
-                    for (std::uint32_t k = 0; k < z.size; ++k)
-                        if (p[k])
-                            fail_data(base + z.offset + k, i,
-                                      fmt::format("element {}: byte {} of a gap or non-serialized member is {}; expected 0",
-                                                  e, z.offset + k, hex(p[k])));
-                }
-            }
-        }
-        check_references(refcount);
-        compare_patches(found);
-        compare_hashes(found);
-    }
-
-    void check_ref(ItemIndex owner, std::uint32_t element, std::uint32_t at, const RefLeaf& leaf,
-                   std::vector<std::uint32_t>& refcount, std::unordered_map<TypeIndex, std::vector<std::uint32_t>>& found) {
-        const TypeTable& types = out_.types;
-        std::uint64_t index;
-        std::memcpy(&index, out_.data.data() + at, 8);
-        if (leaf.kind == Kind::Array) {
-            std::uint64_t size_cap;
-            std::memcpy(&size_cap, out_.data.data() + at + 8, 8);
-            if (size_cap)
-                fail_data(at + 8, owner, fmt::format("element {}: {} size/capacity words are {}; expected 0 (the item count gives the length)",
-                                                     element, types.full_name(leaf.field_type), hex(size_cap)));
-        }
-        if (index == 0) return;
-        const Type& ftype = types[leaf.field_type];
-        auto what = [&] { return fmt::format("element {}: {} field", element, types.full_name(leaf.field_type)); };
-        if (index >= out_.items.size())
-            fail_data(at, owner, fmt::format("{} references item {} (only {} items)", what(), index, out_.items.size() - 1));
-        const Item& target = out_.items[index];
-        switch (leaf.kind) {
-            case Kind::Pointer: {
-                if (target.kind != ItemKind::Pointer)
-                    fail_data(at, owner, fmt::format("{} references item {}, an array item; expected a pointer item", what(), index));
-                const TypeIndex want = ftype.resolved_subtype;
-                if (want && types[want].kind() != Kind::Void && !types.derives_from(target.type, want))
-                    fail_data(at, owner, fmt::format("{} references item {} of type {}, which does not derive from {}", what(),
-                                                     index, types.full_name(target.type), types.full_name(want)));
-                break;
-            }
-            case Kind::String: {
-                if (target.kind != ItemKind::Array || types[target.type].name != "char")
-                    fail_data(at, owner, fmt::format("{} references item {}; expected an array item of char", what(), index));
-                if (target.count == 0 || out_.data[target.offset + target.count - 1] != 0)
-                    fail_data(at, owner, fmt::format("string item {} does not end with a NUL", index));
-                break;
-            }
-            default: {
-                if (target.kind != ItemKind::Array)
-                    fail_data(at, owner, fmt::format("{} references item {}, a pointer item; expected an array item", what(), index));
-                if (target.type != ftype.resolved_subtype)
-                    fail_data(at, owner, fmt::format("{} references item {} of {}; expected elements of {}", what(), index,
-                                                     types.full_name(target.type), types.full_name(ftype.resolved_subtype)));
-                break;
-            }
-        }
-        ++refcount[index];
-        found[leaf.field_type].push_back(at);
-    }
-
-    /// Every item but the root referenced; arrays once (§13).
-    void check_references(const std::vector<std::uint32_t>& refcount) {
-        const TypeTable& types = out_.types;
-        for (ItemIndex i = 2; i < out_.items.size(); ++i) {
-            const Item& item = out_.items[i];
-            if (refcount[i] == 0) fail_data(item.offset, i, fmt::format("item {} is not referenced by any field", i));
-            if (item.kind == ItemKind::Array && refcount[i] > 1 && types[item.type].name != "char")
-                warn(data_abs(item.offset), fmt::format("array item {} is referenced {} times", i, refcount[i]));
-        }
-        if (refcount[1]) warn(data_abs(out_.items[1].offset), "the root item 1 is referenced by a field");
-    }
-
-    /// Items against each other: no overlap, zero gaps, alignment (§5.5), end padding.
-    void check_item_placement() {
-        const TypeTable& types = out_.types;
-        std::vector<ItemIndex> order(out_.items.size() - 1);
-        for (ItemIndex i = 1; i < out_.items.size(); ++i) order[i - 1] = i;
-        std::stable_sort(order.begin(), order.end(), [&](ItemIndex a, ItemIndex b) { return out_.items[a].offset < out_.items[b].offset; });
-        std::uint64_t pos = 0;
-        bool misaligned = false;
-        for (ItemIndex i : order) {
-            const Item& item = out_.items[i];
-            const std::uint64_t bytes = std::uint64_t{types[item.type].resolved_size} * item.count;
-            if (item.offset < pos)
-                fail_data(item.offset, i, fmt::format("item {} overlaps the item before it in DATA (which ends at {})", i, hex(pos)));
-            check_zero(pos, item.offset, "gap between items");
-            const std::uint32_t align = item_alignment(item);
-            if (!misaligned && align > 1 && item.offset % align) {
-                warn(data_abs(item.offset), fmt::format("item {} at DATA offset {} is not aligned to {} (spec §5.5)", i, hex(item.offset), align));
-                misaligned = true;
-            }
-            pos = item.offset + bytes;
-        }
-        check_zero(pos, out_.data.size(), "DATA after the last item");
-        if (out_.data.size() - pos >= 16 || out_.data.size() % 16)
-            warn(data_abs(pos), fmt::format("DATA is {} bytes; the writer pads the last item's end ({}) to 16", hex(out_.data.size()), hex(pos)));
-    }
-
-    std::uint32_t item_alignment(const Item& item) const {
-        const Type& t = out_.types[item.type];
-        if (item.kind == ItemKind::Pointer) return t.resolved_alignment;
-        if (t.name == "char") return 2;
-        return std::max<std::uint32_t>(16, t.resolved_alignment);
-    }
-
-    void check_zero(std::uint64_t from, std::uint64_t to, const char* what) const {
-        for (std::uint64_t k = from; k < to; ++k)
-            if (out_.data[k])
-                throw Error(fmt::format("{}: byte is {}; expected 0", what, hex(out_.data[k])), data_abs(k), "DATA");
-    }
-
-    void compare_patches(std::unordered_map<TypeIndex, std::vector<std::uint32_t>>& found) {
-        std::unordered_map<TypeIndex, const PatchGroup*> file;
-        for (const PatchGroup& g : out_.patches) {
-            if (file.count(g.type))
-                throw Error(fmt::format("two PTCH groups for type {}", out_.types.full_name(g.type)), kNoOffset, "PTCH");
-            file[g.type] = &g;
-        }
-        for (auto& [type, offsets] : found) {
-            std::sort(offsets.begin(), offsets.end());
-            auto it = file.find(type);
-            std::vector<std::uint32_t> listed;
-            if (it != file.end()) listed = it->second->offsets, std::sort(listed.begin(), listed.end());
-            if (listed != offsets) {
-                std::vector<std::uint32_t> missing;
-                std::set_difference(offsets.begin(), offsets.end(), listed.begin(), listed.end(), std::back_inserter(missing));
-                if (!missing.empty())
-                    throw Error(fmt::format("PTCH does not list the {} field at DATA offset {} ({} of {} missing)",
-                                            out_.types.full_name(type), hex(missing[0]), missing.size(), offsets.size()),
-                                data_abs(missing[0]), "PTCH");
-                std::vector<std::uint32_t> extra;
-                std::set_difference(listed.begin(), listed.end(), offsets.begin(), offsets.end(), std::back_inserter(extra));
-                throw Error(fmt::format("PTCH lists DATA offset {} for {}, which holds no such non-null reference",
-                                        hex(extra.empty() ? 0 : extra[0]), out_.types.full_name(type)),
-                            data_abs(extra.empty() ? 0 : extra[0]), "PTCH");
-            }
-        }
-        for (const PatchGroup& g : out_.patches)
-            if (!found.count(g.type))
-                throw Error(fmt::format("PTCH group of {} lists {} offsets, but no such reference field is set",
-                                        out_.types.full_name(g.type), g.offsets.size()),
-                            g.offsets.empty() ? kNoOffset : data_abs(g.offsets[0]), "PTCH");
-    }
-
-    void compare_hashes(const std::unordered_map<TypeIndex, std::vector<std::uint32_t>>& found) {
-        if (!out_.style.thsh) return;
-        std::vector<bool> want(out_.types.size() + 1, false);
-        for (ItemIndex i = 1; i < out_.items.size(); ++i) want[out_.items[i].type] = true;
-        for (const auto& [type, offsets] : found) want[type] = true;
-        for (TypeIndex t = 1; t <= out_.types.size(); ++t) {
-            const bool has = out_.types[t].hash.has_value();
-            if (want[t] && !has)
-                throw Error(fmt::format("THSH has no hash for {}, an item or patch type", out_.types.full_name(t)), thsh_offset_, "THSH");
-            if (!want[t] && has)
-                throw Error(fmt::format("THSH hashes {}, which is neither an item nor a patch type", out_.types.full_name(t)),
-                            thsh_offset_, "THSH");
         }
     }
 

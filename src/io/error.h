@@ -53,10 +53,12 @@ struct Finding {
     Severity severity = Severity::Warning;
     std::string file;                   ///< path as given by the user, or empty
     std::string member;                 ///< binder member (entry name), or empty
+    std::int64_t member_index = -1;     ///< the member's index in its binder, -1 when none
     std::string object;                 ///< object or record, e.g. "hkaiNavMesh" or "node 5"; or empty
+    std::string element_kind;           ///< what `element` counts: "face", "edge", "tree node"…; or empty
     std::int64_t element = -1;          ///< element index inside the object, -1 when none
     std::uint64_t offset = kNoOffset;   ///< absolute byte offset in `file` (or in `member`)
-    std::string field;                  ///< field path, e.g. "nNodeID" or "RouteTable"; or empty
+    std::string field;                  ///< field path, e.g. "nNodeID", "RouteTable", "corner 2"; or empty
     std::string message;                ///< what is wrong, one line
 
     bool is_error() const noexcept { return severity == Severity::Error; }

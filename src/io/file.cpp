@@ -2,7 +2,6 @@
 
 #include <fcntl.h>
 #include <signal.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -16,6 +15,7 @@
 #include <set>
 
 #include "io/error.h"
+#include "io/shared_bytes.h"
 
 namespace navlab {
 namespace {
@@ -28,68 +28,9 @@ namespace {
 
 }  // namespace
 
-InputFile::InputFile(const std::filesystem::path& path) : path_(path.string()) {
-    int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) fail_errno(path_, "cannot open");
-    struct stat st {};
-    if (::fstat(fd, &st) != 0) {
-        ::close(fd);
-        fail_errno(path_, "cannot stat");
-    }
-    if (S_ISDIR(st.st_mode)) {
-        ::close(fd);
-        Error e("is a directory, expected a file");
-        e.set_file(path_);
-        throw e;
-    }
-    size_ = static_cast<std::size_t>(st.st_size);
-    if (size_ > 0) {
-        void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
-        if (p != MAP_FAILED) {
-            data_ = static_cast<const std::uint8_t*>(p);
-            mapped_ = true;
-        } else {
-            owned_.resize(size_);
-            std::size_t got = 0;
-            while (got < size_) {
-                ssize_t n = ::read(fd, owned_.data() + got, size_ - got);
-                if (n <= 0) {
-                    ::close(fd);
-                    fail_errno(path_, "cannot read");
-                }
-                got += static_cast<std::size_t>(n);
-            }
-            data_ = owned_.data();
-        }
-    }
-    ::close(fd);
-}
-
-InputFile::InputFile(InputFile&& o) noexcept { *this = std::move(o); }
-
-InputFile& InputFile::operator=(InputFile&& o) noexcept {
-    if (this != &o) {
-        if (mapped_) ::munmap(const_cast<std::uint8_t*>(data_), size_);
-        path_ = std::move(o.path_);
-        owned_ = std::move(o.owned_);
-        mapped_ = o.mapped_;
-        size_ = o.size_;
-        data_ = mapped_ ? o.data_ : owned_.data();
-        o.data_ = nullptr;
-        o.size_ = 0;
-        o.mapped_ = false;
-    }
-    return *this;
-}
-
-InputFile::~InputFile() {
-    if (mapped_) ::munmap(const_cast<std::uint8_t*>(data_), size_);
-}
-
 std::vector<std::uint8_t> read_file(const std::filesystem::path& path) {
-    InputFile f(path);
-    auto b = f.bytes();
-    return {b.begin(), b.end()};
+    const SharedBytes file = SharedBytes::map_file(path);
+    return {file.begin(), file.end()};
 }
 
 namespace {

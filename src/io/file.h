@@ -1,36 +1,14 @@
-// Whole-file input (memory-mapped, read-only) and atomic whole-file output.
+// Whole-file input into a vector and atomic whole-file output. To read a file without copying
+// it, map it: SharedBytes::map_file (io/shared_bytes.h).
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
 #include <span>
-#include <string>
+#include <string_view>
 #include <vector>
 
 namespace navlab {
-
-/// A read-only view of a whole file. Large files are memory-mapped; the view stays valid
-/// for the object's lifetime. Movable, not copyable.
-class InputFile {
-public:
-    /// Opens and maps `path`; throws navlab::Error naming the file when it cannot.
-    explicit InputFile(const std::filesystem::path& path);
-    InputFile(InputFile&&) noexcept;
-    InputFile& operator=(InputFile&&) noexcept;
-    InputFile(const InputFile&) = delete;
-    InputFile& operator=(const InputFile&) = delete;
-    ~InputFile();
-
-    std::span<const std::uint8_t> bytes() const noexcept { return {data_, size_}; }
-    const std::string& path() const noexcept { return path_; }
-
-private:
-    std::string path_;
-    const std::uint8_t* data_ = nullptr;
-    std::size_t size_ = 0;
-    bool mapped_ = false;
-    std::vector<std::uint8_t> owned_;  // used for empty files and when mmap is unavailable
-};
 
 /// Reads a whole file into memory.
 std::vector<std::uint8_t> read_file(const std::filesystem::path& path);

@@ -9,33 +9,59 @@ void Report::add(Finding finding) {
     if (findings.size() < limit) findings.push_back(std::move(finding));
 }
 
-std::string finding_text(const Finding& f) {
-    std::string line = f.file + ": ";
+std::string finding_text(const Finding& f, const FindingStyle& style) {
+    std::string line;
+    if (!f.file.empty()) line += f.file + ": ";
     if (!f.member.empty()) line += f.member + ": ";
+    const char* label = f.is_error() ? "" : "warning: ";
+    if (style.label_first) line += label;
     if (f.offset != kNoOffset) line += "offset " + hex(f.offset) + ": ";
-    if (!f.is_error()) line += "warning: ";
+    if (!style.label_first) line += label;
     if (!f.field.empty()) line += f.field + ": ";
     return line + f.message;
 }
 
-nlohmann::json finding_json(const Finding& f) {
-    nlohmann::json j = {{"severity", f.is_error() ? "error" : "warning"},
-                        {"file", f.file},
-                        {"offset", f.offset == kNoOffset ? nlohmann::json(nullptr) : nlohmann::json(f.offset)},
-                        {"message", f.message}};
+namespace {
+
+/// One key of a finding as JSON; `raw_offset` prints an unknown offset as its value.
+nlohmann::ordered_json key_json(const Finding& f, std::string_view key, bool raw_offset) {
+    if (key == "severity") return f.is_error() ? "error" : "warning";
+    if (key == "file") return f.file;
+    if (key == "offset") return f.offset == kNoOffset && !raw_offset ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(f.offset);
+    if (key == "message") return f.message;
+    if (key == "member") return f.member;
+    if (key == "member_index") return f.member_index;
+    if (key == "object") return f.object;
+    if (key == "element_kind") return f.element_kind;
+    if (key == "element") return f.element;
+    if (key == "field") return f.field;
+    throw std::logic_error("finding_json: unknown key " + std::string(key));
+}
+
+}  // namespace
+
+nlohmann::ordered_json finding_json(const Finding& f, const FindingStyle& style) {
+    nlohmann::ordered_json j = nlohmann::ordered_json::object();
+    if (!style.json_keys.empty()) {
+        for (const std::string& key : style.json_keys) j[key] = key_json(f, key, true);
+        return j;
+    }
+    for (const char* key : {"severity", "file", "offset", "message"}) j[key] = key_json(f, key, false);
     if (!f.member.empty()) j["member"] = f.member;
+    if (f.member_index >= 0) j["member_index"] = f.member_index;
     if (!f.object.empty()) j["object"] = f.object;
+    if (!f.element_kind.empty()) j["element_kind"] = f.element_kind;
     if (f.element >= 0) j["element"] = f.element;
     if (!f.field.empty()) j["field"] = f.field;
     return j;
 }
 
-std::string findings_text(const Report& report, std::size_t shown_warnings) {
+std::string findings_text(const Report& report, std::size_t shown_warnings, const FindingStyle& style) {
     std::string out;
     std::size_t warnings = 0;
     for (const Finding& f : report.findings) {
         if (!f.is_error() && warnings++ >= shown_warnings) continue;
-        out += finding_text(f) + "\n";
+        out += finding_text(f, style) + "\n";
     }
     const std::size_t total = report.errors + report.warnings;
     if (report.findings.size() < total)
@@ -44,9 +70,9 @@ std::string findings_text(const Report& report, std::size_t shown_warnings) {
     return out;
 }
 
-nlohmann::json findings_json(const Report& report) {
-    nlohmann::json out = nlohmann::json::array();
-    for (const Finding& f : report.findings) out.push_back(finding_json(f));
+nlohmann::ordered_json findings_json(const Report& report, const FindingStyle& style) {
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    for (const Finding& f : report.findings) out.push_back(finding_json(f, style));
     return out;
 }
 

@@ -1,8 +1,10 @@
 // The one report model for checks: a list of Findings (io/error.h) with their counts, and one
-// text and one JSON printer for them. `fc2 check` prints through it; new checks (queries,
-// build, bindings) should too. The audit keeps its own rule-table report (audit_report.h) for
-// now; its per-rule examples map onto Finding (member = entry, element = index, message) so it
-// can adopt this model when its printer is next changed.
+// text and one JSON printer for them. `fc2 check`, `igi check`, `hkx check` and `export` print
+// through it; new checks (queries, build, bindings) should too. The audit keeps its per-rule
+// examples as Findings inside its rule table (audit/audit_report.h prints that table).
+//
+// A FindingStyle lets a command keep the line and key shapes its users already parse (the
+// guard tests tests/*/test_report_bytes.cpp pin them); new commands use the default.
 #pragma once
 
 #include <cstddef>
@@ -26,19 +28,29 @@ struct Report {
     void add(Finding finding);
 };
 
-/// One line: "FILE: [MEMBER: ][offset 0x..: ][warning: ][FIELD: ]MESSAGE" (parts that are empty
-/// are left out).
-std::string finding_text(const Finding& finding);
+/// How finding_text and finding_json shape a finding. The default is the model's shape.
+struct FindingStyle {
+    /// The "warning: " label before the offset ("warning: offset 0x10: …", as `igi check` and
+    /// `hkx check` print) instead of after it ("offset 0x10: warning: …").
+    bool label_first = false;
+    /// JSON keys to print, in this order and always present (names as finding_json uses them;
+    /// an unknown offset is then printed as its raw value). Empty: finding_json's full object.
+    std::vector<std::string> json_keys;
+};
+
+/// One line: "[FILE: ][MEMBER: ][offset 0x..: ][warning: ][FIELD: ]MESSAGE" (parts that are
+/// empty are left out; `style.label_first` moves "warning: " before the offset).
+std::string finding_text(const Finding& finding, const FindingStyle& style = {});
 
 /// {"severity": "error"|"warning", "file", "offset" (null when unknown), "message"}, plus
-/// "member", "object", "element" and "field" when set.
-nlohmann::json finding_json(const Finding& finding);
+/// "member", "member_index", "object", "element_kind", "element" and "field" when set; or only `style.json_keys`, in order.
+nlohmann::ordered_json finding_json(const Finding& finding, const FindingStyle& style = {});
 
 /// The stored findings as text lines, warnings after the first `shown_warnings` left out, then a
 /// note for findings not stored and one for warnings left out ("--all shows them").
-std::string findings_text(const Report& report, std::size_t shown_warnings);
+std::string findings_text(const Report& report, std::size_t shown_warnings, const FindingStyle& style = {});
 
 /// The stored findings as a JSON array of finding_json().
-nlohmann::json findings_json(const Report& report);
+nlohmann::ordered_json findings_json(const Report& report, const FindingStyle& style = {});
 
 }  // namespace navlab

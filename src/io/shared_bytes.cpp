@@ -1,11 +1,75 @@
 #include "io/shared_bytes.h"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include "io/error.h"
-#include "io/file.h"
 
 namespace navlab {
+namespace {
+
+/// A whole file, mapped read-only (or read into memory when it cannot be mapped: empty files,
+/// pipes, file systems without mmap). Only map_file() makes one; SharedBytes owns it.
+class MappedFile {
+public:
+    explicit MappedFile(const std::filesystem::path& path);
+    MappedFile(const MappedFile&) = delete;
+    MappedFile& operator=(const MappedFile&) = delete;
+    ~MappedFile() {
+        if (mapped_) ::munmap(const_cast<std::uint8_t*>(data_), size_);
+    }
+    std::span<const std::uint8_t> bytes() const noexcept { return {data_, size_}; }
+
+private:
+    const std::uint8_t* data_ = nullptr;
+    std::size_t size_ = 0;
+    bool mapped_ = false;
+    std::vector<std::uint8_t> owned_;
+};
+
+/// Closes `fd` and throws an Error naming `path`: "WHAT: <strerror(errno)>" (or `message`).
+[[noreturn]] void fail(int fd, const std::string& path, const std::string& message) {
+    if (fd >= 0) ::close(fd);
+    Error e(message);
+    e.set_file(path);
+    throw e;
+}
+
+std::string errno_text(const char* what) { return std::string(what) + ": " + std::strerror(errno); }
+
+MappedFile::MappedFile(const std::filesystem::path& path) {
+    const std::string name = path.string();
+    const int fd = ::open(name.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) fail(fd, name, errno_text("cannot open"));
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) fail(fd, name, errno_text("cannot stat"));
+    if (S_ISDIR(st.st_mode)) fail(fd, name, "is a directory, expected a file");
+    size_ = static_cast<std::size_t>(st.st_size);
+    if (size_ > 0) {
+        void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (p != MAP_FAILED) {
+            data_ = static_cast<const std::uint8_t*>(p);
+            mapped_ = true;
+        } else {
+            owned_.resize(size_);
+            for (std::size_t got = 0; got < size_;) {
+                const ssize_t n = ::read(fd, owned_.data() + got, size_ - got);
+                if (n <= 0) fail(fd, name, errno_text("cannot read"));
+                got += static_cast<std::size_t>(n);
+            }
+            data_ = owned_.data();
+        }
+    }
+    ::close(fd);
+}
+
+}  // namespace
 
 SharedBytes::SharedBytes(std::vector<std::uint8_t> bytes) {
     auto owner = std::make_shared<const std::vector<std::uint8_t>>(std::move(bytes));
@@ -14,7 +78,7 @@ SharedBytes::SharedBytes(std::vector<std::uint8_t> bytes) {
 }
 
 SharedBytes SharedBytes::map_file(const std::filesystem::path& path) {
-    auto file = std::make_shared<const InputFile>(path);
+    auto file = std::make_shared<const MappedFile>(path);
     const std::span<const std::uint8_t> view = file->bytes();
     return SharedBytes(std::move(file), view);
 }

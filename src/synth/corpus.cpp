@@ -31,7 +31,7 @@ namespace {
 /// Largest mesh (faces) a tile of the preset can give; beyond it the crop would run out.
 struct TotalsAndCap {
     GameTotals totals;
-    int maxFaces;
+    int max_faces;
 };
 
 std::vector<TotalsAndCap> preset_table(Preset preset) {
@@ -39,25 +39,25 @@ std::vector<TotalsAndCap> preset_table(Preset preset) {
     // edges (meshes with them, in face order), setup arrays (setups), userData 1, seeding on
     // empty meshes (6,053 - 3,411).
     const GameTotals sekiro{Game::Sekiro, 10, 1509, 94, 0, 279053, 0, 0, 0, 430, 1463, 0, 0,
-                            kSekiroStyle.facesPerCluster, 8, 160};
-    const GameTotals eldenRing{Game::EldenRing, 695, 7438, 4027, 2610, 6317094, 2597337, 1696, 82, 188, 673, 40,
+                            kSekiroStyle.faces_per_cluster, 8, 160};
+    const GameTotals elden_ring{Game::EldenRing, 695, 7438, 4027, 2610, 6317094, 2597337, 1696, 82, 188, 673, 40,
                                2642, 0, 32, 320};
     switch (preset) {
         case Preset::Sekiro: return {{sekiro, 1000}};
-        case Preset::EldenRing: return {{eldenRing, 6000}};
+        case Preset::EldenRing: return {{elden_ring, 6000}};
         case Preset::Small:
-            return {{{Game::Sekiro, 2, 24, 2, 0, 4000, 0, 0, 0, 5, 16, 0, 0, kSekiroStyle.facesPerCluster, 2, 96}, 330},
+            return {{{Game::Sekiro, 2, 24, 2, 0, 4000, 0, 0, 0, 5, 16, 0, 0, kSekiroStyle.faces_per_cluster, 2, 96}, 330},
                     {{Game::EldenRing, 2, 20, 11, 7, 9000, 3600, 5, 1, 2, 7, 1, 4, 0, 2, 192}, 1500}};
     }
     return {};
 }
 
-/// Splits `total` into `n` parts of at least `minEach` and at most `cap`, heavy-tailed
+/// Splits `total` into `n` parts of at least `min_each` and at most `cap`, heavy-tailed
 /// (weights 0.05 + u^3), by largest remainder so the parts add up exactly.
-std::vector<std::int64_t> split_total(std::int64_t total, int n, std::int64_t minEach, std::int64_t cap, Rng& rng) {
-    std::vector<std::int64_t> parts(n, minEach);
+std::vector<std::int64_t> split_total(std::int64_t total, int n, std::int64_t min_each, std::int64_t cap, Rng& rng) {
+    std::vector<std::int64_t> parts(n, min_each);
     if (n == 0) return parts;
-    std::int64_t rest = total - minEach * n;
+    std::int64_t rest = total - min_each * n;
     std::vector<double> w(n);
     for (double& x : w) {
         double u = rng.unit();
@@ -117,18 +117,18 @@ build::FromGame from_game(Game game) { return game == Game::Sekiro ? build::From
 void plan_game(const TotalsAndCap& tc, std::uint64_t seed, std::vector<BinderPlan>& out) {
     const GameTotals& t = tc.totals;
     Rng rng(derive_seed(seed, static_cast<std::uint64_t>(t.game) + 100));
-    const auto perBinder = split_total(t.tagfiles, t.binders, 1, t.tagfiles, rng);
+    const auto per_binder = split_total(t.tagfiles, t.binders, 1, t.tagfiles, rng);
     const auto maps = map_names(t.game, t.binders);
     std::vector<EntryPlan*> all;
     const std::size_t first = out.size();
     for (int b = 0; b < t.binders; ++b) {
         BinderPlan bp{t.game, maps[b], build::navmesh_archive_path(from_game(t.game), maps[b]), {}};
-        const int k = static_cast<int>(perBinder[b]);
+        const int k = static_cast<int>(per_binder[b]);
         // Elden Ring binders hold hi-res n and lo-res o meshes; ids 10000+i and 20000+i.
-        const int nCount = t.game == Game::Sekiro ? k : k - k / 3;
+        const int n_count = t.game == Game::Sekiro ? k : k - k / 3;
         for (int i = 0; i < k; ++i) {
-            const bool hi = i < nCount;
-            const int j = hi ? i : i - nCount;
+            const bool hi = i < n_count;
+            const int j = hi ? i : i - n_count;
             EntryPlan e;
             e.name = build::navmesh_member_name(from_game(t.game), maps[b], hi ? 'n' : 'o', build::navmesh_model_number(j));
             e.id = build::navmesh_member_id(hi ? 'n' : 'o', j);
@@ -143,39 +143,39 @@ void plan_game(const TotalsAndCap& tc, std::uint64_t seed, std::vector<BinderPla
 
     // Empty meshes, then the faces over the others.
     std::vector<char> empty(n, 0);
-    const auto empties = pick(n, t.emptyMeshes, rng);
+    const auto empties = pick(n, t.empty_meshes, rng);
     for (int i : empties) empty[i] = 1;
-    for (int i : pick(static_cast<int>(empties.size()), t.emptyWithTree, rng)) all[empties[i]]->emptyTree = true;
-    for (int i : pick(static_cast<int>(empties.size()), t.seedingOnEmpty, rng)) all[empties[i]]->seeding = true;
+    for (int i : pick(static_cast<int>(empties.size()), t.empty_with_tree, rng)) all[empties[i]]->empty_tree = true;
+    for (int i : pick(static_cast<int>(empties.size()), t.seeding_on_empty, rng)) all[empties[i]]->seeding = true;
     std::vector<EntryPlan*> meshes;
     for (int i = 0; i < n; ++i)
         if (!empty[i]) meshes.push_back(all[i]);
     const int m = static_cast<int>(meshes.size());
-    const auto faces = split_total(t.faces, m, 4, tc.maxFaces, rng);
+    const auto faces = split_total(t.faces, m, 4, tc.max_faces, rng);
     for (int i = 0; i < m; ++i) {
         meshes[i]->faces = static_cast<int>(faces[i]);
         meshes[i]->seeding = true;
-        meshes[i]->tile = static_cast<int>(rng.below(static_cast<std::uint32_t>(t.libraryTiles)));
+        meshes[i]->tile = static_cast<int>(rng.below(static_cast<std::uint32_t>(t.library_tiles)));
     }
     // Setup arrays, userData 1 and user edges on meshes with faces.
-    const auto withSetups = pick(m, t.setupArrays, rng);
-    const auto setups = split_total(t.setups, static_cast<int>(withSetups.size()), 1, 64, rng);
-    for (std::size_t i = 0; i < withSetups.size(); ++i) meshes[withSetups[i]]->setups = static_cast<int>(setups[i]);
-    for (int i : pick(m, t.userDataOne, rng)) meshes[i]->userDataOne = true;
-    const auto withUserEdges = pick(m, t.meshesWithUserEdges, rng);
-    std::int64_t facesWithUserEdges = 0;
-    for (int i : withUserEdges) facesWithUserEdges += meshes[i]->faces;
+    const auto with_setups = pick(m, t.setup_arrays, rng);
+    const auto setups = split_total(t.setups, static_cast<int>(with_setups.size()), 1, 64, rng);
+    for (std::size_t i = 0; i < with_setups.size(); ++i) meshes[with_setups[i]]->setups = static_cast<int>(setups[i]);
+    for (int i : pick(m, t.user_data_one, rng)) meshes[i]->user_data_one = true;
+    const auto with_user_edges = pick(m, t.meshes_with_user_edges, rng);
+    std::int64_t faces_with_user_edges = 0;
+    for (int i : with_user_edges) faces_with_user_edges += meshes[i]->faces;
     std::int64_t given = 0;
-    for (std::size_t k = 0; k < withUserEdges.size(); ++k) {
-        EntryPlan* e = meshes[withUserEdges[k]];
-        const std::int64_t share = k + 1 == withUserEdges.size()
-                                       ? t.userEdges - given
-                                       : t.userEdges * e->faces / std::max<std::int64_t>(1, facesWithUserEdges);
-        e->userEdges = static_cast<int>(share);
+    for (std::size_t k = 0; k < with_user_edges.size(); ++k) {
+        EntryPlan* e = meshes[with_user_edges[k]];
+        const std::int64_t share = k + 1 == with_user_edges.size()
+                                       ? t.user_edges - given
+                                       : t.user_edges * e->faces / std::max<std::int64_t>(1, faces_with_user_edges);
+        e->user_edges = static_cast<int>(share);
         given += share;
     }
-    for (int i : pick(static_cast<int>(withUserEdges.size()), t.userEdgesInFaceOrder, rng))
-        meshes[withUserEdges[i]]->userEdgesInFaceOrder = true;
+    for (int i : pick(static_cast<int>(with_user_edges.size()), t.user_edges_in_face_order, rng))
+        meshes[with_user_edges[i]]->user_edges_in_face_order = true;
 }
 
 /// Empty meshes: the page does not describe their box; a zero box carrying the margin.
@@ -208,7 +208,7 @@ TileLibrary build_tile_library(Preset preset, std::uint64_t seed, unsigned threa
     };
     std::vector<Job> jobs;
     for (const auto& t : preset_totals(preset))
-        for (int i = 0; i < t.libraryTiles; ++i) jobs.push_back({t.game, t.tileSize, i});
+        for (int i = 0; i < t.library_tiles; ++i) jobs.push_back({t.game, t.tile_size, i});
     std::vector<LibraryTile> tiles(jobs.size());
     parallel_for(jobs.size(), threads, [&](std::size_t j) {
         const Job& job = jobs[j];
@@ -219,15 +219,15 @@ TileLibrary build_tile_library(Preset preset, std::uint64_t seed, unsigned threa
         sp.rocks = static_cast<int>(job.size * job.size / 400);
         RecastParams rp;
         const GameStyle& style = style_of(job.game);
-        rp.cellSize = style.cellSize;
-        rp.detailSampleDistance = style.detailSampleDistance;
-        rp.detailMaxError = style.detailMaxError;
-        const std::uint64_t sceneSeed = derive_seed(seed, 0x7113000ull + (static_cast<std::uint64_t>(job.game) << 16) + job.index);
-        tiles[j] = make_library_tile(build_recast_mesh(make_scene(sp, sceneSeed), rp));
+        rp.cell_size = style.cell_size;
+        rp.detail_sample_distance = style.detail_sample_distance;
+        rp.detail_max_error = style.detail_max_error;
+        const std::uint64_t scene_seed = derive_seed(seed, 0x7113000ull + (static_cast<std::uint64_t>(job.game) << 16) + job.index);
+        tiles[j] = make_library_tile(build_recast_mesh(make_scene(sp, scene_seed), rp));
     });
     TileLibrary lib;
     for (std::size_t j = 0; j < jobs.size(); ++j)
-        (jobs[j].game == Game::Sekiro ? lib.sekiro : lib.eldenRing).push_back(std::move(tiles[j]));
+        (jobs[j].game == Game::Sekiro ? lib.sekiro : lib.elden_ring).push_back(std::move(tiles[j]));
     return lib;
 }
 
@@ -238,29 +238,29 @@ fromsoft::NavTagfile make_tagfile(const BinderPlan& binder, const EntryPlan& ent
     t.sdk_version = style.sdk_version;
     // Elden Ring margins: 2.4 most often, then 2, then 8 (the page gives no shares).
     const double u = rng.unit();
-    const std::uint32_t marginBits = style.margins[style.margins.size() == 1 ? 0 : u < 0.6 ? 1 : u < 0.9 ? 0 : 2];
+    const std::uint32_t margin_bits = style.margins[style.margins.size() == 1 ? 0 : u < 0.6 ? 1 : u < 0.9 ? 0 : 2];
     float margin;
-    std::memcpy(&margin, &marginBits, 4);
+    std::memcpy(&margin, &margin_bits, 4);
     fromsoft::NavMesh& mesh = t.mesh;
     if (entry.faces > 0) {
         MeshRecipe recipe;
         recipe.faces = entry.faces;
         recipe.seed = rng.next();
         recipe.offset = {rng.range(-300, 300), rng.range(-40, 40), rng.range(-300, 300)};
-        recipe.quarterTurns = static_cast<int>(rng.below(4));
+        recipe.quarter_turns = static_cast<int>(rng.below(4));
         mesh = shape_navmesh(library.of(binder.game)[entry.tile], recipe, style);
-        if (binder.game == Game::Sekiro) assign_clusters(mesh, style.facesPerCluster, rng);
-        add_user_edges(mesh, entry.userEdges, entry.userEdgesInFaceOrder, style.separateUserEdgeEnds, rng);
-        mesh.aabb = mesh_aabb(mesh, marginBits, rng.chance(style.exactAabbShare), rng);
+        if (binder.game == Game::Sekiro) assign_clusters(mesh, style.faces_per_cluster, rng);
+        add_user_edges(mesh, entry.user_edges, entry.user_edges_in_face_order, style.separate_user_edge_ends, rng);
+        mesh.aabb = mesh_aabb(mesh, margin_bits, rng.chance(style.exact_aabb_share), rng);
     } else {
         mesh.aabb = empty_aabb(margin);
     }
-    mesh.userData = entry.userDataOne ? 1 : 0;
-    mesh.hasClearanceCacheSeeding = entry.seeding;
+    mesh.userData = entry.user_data_one ? 1 : 0;
+    mesh.has_clearance_cache_seeding = entry.seeding;
     if (binder.game == Game::Sekiro) t.graph = fromsoft::make_directed_graph(mesh, fromsoft::build_cluster_graph(mesh));
-    else if (entry.faces > 0 || entry.emptyTree) t.mediator = fromsoft::build_query_mediator(mesh);
+    else if (entry.faces > 0 || entry.empty_tree) t.mediator = fromsoft::build_query_mediator(mesh);
     if (entry.setups > 0) {
-        t.userEdgeSetups = make_user_edge_setups(binder.game, mesh.aabb, entry.setups, rng);
+        t.user_edge_setups = make_user_edge_setups(binder.game, mesh.aabb, entry.setups, rng);
     }
     return t;
 }

@@ -23,19 +23,19 @@ struct GameTotals {
     Game game;
     int binders = 0;
     int tagfiles = 0;
-    int emptyMeshes = 0;            ///< tagfiles whose mesh has no face
-    int emptyWithTree = 0;          ///< Elden Ring: empty meshes that also hold an empty tree
+    int empty_meshes = 0;            ///< tagfiles whose mesh has no face
+    int empty_with_tree = 0;          ///< Elden Ring: empty meshes that also hold an empty tree
     std::int64_t faces = 0;
-    std::int64_t userEdges = 0;     ///< Elden Ring
-    int meshesWithUserEdges = 0;
-    int userEdgesInFaceOrder = 0;   ///< meshes whose user edges follow face order
-    int setupArrays = 0;
+    std::int64_t user_edges = 0;     ///< Elden Ring
+    int meshes_with_user_edges = 0;
+    int user_edges_in_face_order = 0;   ///< meshes whose user edges follow face order
+    int setup_arrays = 0;
     int setups = 0;
-    int userDataOne = 0;            ///< meshes with userData 1
-    int seedingOnEmpty = 0;         ///< empty meshes with clearance-cache seeding data
-    double facesPerCluster = 0;     ///< Sekiro
-    int libraryTiles = 0;           ///< Recast tiles built for this game
-    float tileSize = 0;             ///< metres
+    int user_data_one = 0;            ///< meshes with userData 1
+    int seeding_on_empty = 0;         ///< empty meshes with clearance-cache seeding data
+    double faces_per_cluster = 0;     ///< Sekiro
+    int library_tiles = 0;           ///< Recast tiles built for this game
+    float tile_size = 0;             ///< metres
 };
 
 /// The totals of a preset, one entry per game it holds.
@@ -46,11 +46,11 @@ struct EntryPlan {
     std::string name;               ///< full member name (build path)
     std::int32_t id = 0;
     int faces = 0;                  ///< 0 = empty mesh
-    bool emptyTree = false;         ///< Elden Ring empty mesh with an empty tree
-    int userEdges = 0;
-    bool userEdgesInFaceOrder = false;
+    bool empty_tree = false;         ///< Elden Ring empty mesh with an empty tree
+    int user_edges = 0;
+    bool user_edges_in_face_order = false;
     int setups = 0;                 ///< 0 = no setup array
-    bool userDataOne = false;
+    bool user_data_one = false;
     bool seeding = false;           ///< clearance-cache seeding data present
     int tile = 0;                   ///< library tile the mesh is cut from
     std::uint64_t seed = 0;
@@ -60,7 +60,7 @@ struct EntryPlan {
 struct BinderPlan {
     Game game;
     std::string map;                ///< "m10_00_00_00"
-    std::string archivePath;        ///< "/map/m10/m10_00_00_00/m10_00_00_00.nvmhktbnd.dcx" (ER)
+    std::string archive_path;        ///< "/map/m10/m10_00_00_00/m10_00_00_00.nvmhktbnd.dcx" (ER)
     std::vector<EntryPlan> entries; ///< sorted by id
 };
 
@@ -69,8 +69,8 @@ std::vector<BinderPlan> plan_corpus(Preset preset, std::uint64_t seed);
 
 /// The Recast tiles of one preset, per game, built once and shared by every mesh.
 struct TileLibrary {
-    std::vector<LibraryTile> sekiro, eldenRing;
-    const std::vector<LibraryTile>& of(Game g) const { return g == Game::Sekiro ? sekiro : eldenRing; }
+    std::vector<LibraryTile> sekiro, elden_ring;
+    const std::vector<LibraryTile>& of(Game g) const { return g == Game::Sekiro ? sekiro : elden_ring; }
 };
 
 /// Builds the tile library of `preset` (Recast on procedural scenes), `threads` at a time.

@@ -8,10 +8,10 @@
 
 namespace navlab::synth {
 
-int assign_clusters(fromsoft::NavMesh& mesh, double meanSize, Rng& rng) {
+int assign_clusters(fromsoft::NavMesh& mesh, double mean_size, Rng& rng) {
     // Growth stops early at the mesh's edges and holes, so patches aim at 2.5 x the mean
     // (measured: that gives the page's faces per node over the sekiro preset).
-    return build::grow_clusters(mesh, [&] { return static_cast<int>(2.5 * meanSize * rng.range(0.5, 1.5)); });
+    return build::grow_clusters(mesh, [&] { return static_cast<int>(2.5 * mean_size * rng.range(0.5, 1.5)); });
 }
 
 namespace {
@@ -41,11 +41,11 @@ std::uint32_t user_edge_data(Rng& rng) {
 
 }  // namespace
 
-void add_user_edges(fromsoft::NavMesh& mesh, int count, bool inFaceOrder, double separateEndsShare, Rng& rng) {
+void add_user_edges(fromsoft::NavMesh& mesh, int count, bool in_face_order, double separate_ends_share, Rng& rng) {
     const int n = static_cast<int>(mesh.faces.size());
     if (n < 2 || count <= 0) return;
     std::vector<PendingUserEdge> pending;
-    std::vector<int> perFace(n, 0);
+    std::vector<int> per_face(n, 0);
     // Endpoints are new vertices at the far face's corners: never corners of the owner.
     auto fresh = [&](std::int32_t at) {
         const fromsoft::Vec4 v = mesh.vertices[at];
@@ -59,8 +59,8 @@ void add_user_edges(fromsoft::NavMesh& mesh, int count, bool inFaceOrder, double
         const int remaining = count - static_cast<int>(pending.size());
         // Mostly 1-4 links per pair, now and then a long run (faces own up to 56).
         int links = rng.chance(0.02) ? rng.between(5, 20) : rng.between(1, 4);
-        const bool oneSided = remaining == 1 || rng.chance(0.001);
-        links = std::min({links, 56 - perFace[f], oneSided ? remaining : std::min(56 - perFace[g], remaining / 2)});
+        const bool one_sided = remaining == 1 || rng.chance(0.001);
+        links = std::min({links, 56 - per_face[f], one_sided ? remaining : std::min(56 - per_face[g], remaining / 2)});
         const auto& ff = mesh.faces[f];
         const auto& gf = mesh.faces[g];
         for (int i = 0; i < links; ++i) {
@@ -69,13 +69,13 @@ void add_user_edges(fromsoft::NavMesh& mesh, int count, bool inFaceOrder, double
             fromsoft::Edge here, there;
             here.a = fresh(ge.b);
             here.b = fresh(ge.a);
-            here.flags = oneSided || rng.chance(0.1) ? 52 : 20;
-            if (oneSided) {
+            here.flags = one_sided || rng.chance(0.1) ? 52 : 20;
+            if (one_sided) {
                 pending.push_back({f, here, user_edge_data(rng), -1});
-                ++perFace[f];
+                ++per_face[f];
                 continue;
             }
-            if (rng.chance(separateEndsShare)) {
+            if (rng.chance(separate_ends_share)) {
                 there.a = fresh(fe.b);
                 there.b = fresh(fe.a);
             } else {
@@ -86,24 +86,24 @@ void add_user_edges(fromsoft::NavMesh& mesh, int count, bool inFaceOrder, double
             const int i0 = static_cast<int>(pending.size());
             pending.push_back({f, here, user_edge_data(rng), i0 + 1});
             pending.push_back({g, there, user_edge_data(rng), i0});
-            ++perFace[f];
-            ++perFace[g];
+            ++per_face[f];
+            ++per_face[g];
         }
     }
     // Place each face's user edges as one block; blocks in face order or shuffled.
-    std::vector<int> faceOrder;
+    std::vector<int> face_order;
     for (int f = 0; f < n; ++f)
-        if (perFace[f] > 0) faceOrder.push_back(f);
-    if (!inFaceOrder)
-        for (std::size_t i = faceOrder.size(); i > 1; --i) std::swap(faceOrder[i - 1], faceOrder[rng.below(static_cast<std::uint32_t>(i))]);
-    std::vector<std::vector<int>> byFace(n);
-    for (int i = 0; i < static_cast<int>(pending.size()); ++i) byFace[pending[i].owner].push_back(i);
+        if (per_face[f] > 0) face_order.push_back(f);
+    if (!in_face_order)
+        for (std::size_t i = face_order.size(); i > 1; --i) std::swap(face_order[i - 1], face_order[rng.below(static_cast<std::uint32_t>(i))]);
+    std::vector<std::vector<int>> by_face(n);
+    for (int i = 0; i < static_cast<int>(pending.size()); ++i) by_face[pending[i].owner].push_back(i);
     std::vector<std::uint32_t> slot(pending.size());
     std::uint32_t next = static_cast<std::uint32_t>(mesh.edges.size());
-    for (int f : faceOrder) {
+    for (int f : face_order) {
         mesh.faces[f].startUserEdgeIndex = static_cast<std::int32_t>(next);
-        mesh.faces[f].numUserEdges = static_cast<std::int16_t>(byFace[f].size());
-        for (int i : byFace[f]) slot[i] = next++;
+        mesh.faces[f].numUserEdges = static_cast<std::int16_t>(by_face[f].size());
+        for (int i : by_face[f]) slot[i] = next++;
     }
     mesh.edges.resize(next);
     mesh.edgeData.resize(next);

@@ -157,20 +157,20 @@ const std::vector<Fault>& faults() {
              return fmt::format("user edge {}: no opposite, flags 20", e);
          }},
         {"R91", kSetups, [](NavTagfile& t) {
-             for (int r = 0; r < 3; ++r) (*t.userEdgeSetups)[0].obbA.transform[r] *= 2;
+             for (int r = 0; r < 3; ++r) (*t.user_edge_setups)[0].obbA.transform[r] *= 2;
              return std::string("setup 0 box A: rotation column 0 has length 2");
          }},
         {"R92", kSetups | kEldenRing, [](NavTagfile& t) {
-             (*t.userEdgeSetups)[0].obbA.transform[3] = 1.5f;
+             (*t.user_edge_setups)[0].obbA.transform[3] = 1.5f;
              return std::string("setup 0 box A: column 0 padding 1.5");
          }},
         {"R94", kSetups, [](NavTagfile& t) {
-             float& f = (*t.userEdgeSetups)[0].obbA.transform[15];
+             float& f = (*t.user_edge_setups)[0].obbA.transform[15];
              f = f == 0 ? 1.0f : 0.0f;
              return fmt::format("setup 0 box A: float after the translation {}", f);
          }},
         {"R95", kSetups, [](NavTagfile& t) {
-             (*t.userEdgeSetups)[0].obbA.halfExtents.x = -1;
+             (*t.user_edge_setups)[0].obbA.halfExtents.x = -1;
              return std::string("setup 0 box A: half extent x -1");
          }},
     };
@@ -198,9 +198,9 @@ bool can_inject(const std::string& rule, const BinderPlan& binder, const EntryPl
     if ((n & kSekiro) && binder.game != Game::Sekiro) return false;
     if ((n & kEldenRing) && binder.game != Game::EldenRing) return false;
     if ((n & kFaces) && entry.faces < 64) return false;  // room for several clusters and leaves
-    if ((n & kUserEdges) && entry.userEdges == 0) return false;
+    if ((n & kUserEdges) && entry.user_edges == 0) return false;
     if ((n & kSetups) && entry.setups == 0) return false;
-    if ((n & kEmptyTree) && !entry.emptyTree) return false;
+    if ((n & kEmptyTree) && !entry.empty_tree) return false;
     return true;
 }
 

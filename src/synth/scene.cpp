@@ -40,7 +40,7 @@ public:
 
 private:
     float ground(float x, float z) const {
-        return p_.hillHeight * (noise_.at(x / 40, z / 40) + 0.35f * noise_.at(x / 13, z / 13));
+        return p_.hill_height * (noise_.at(x / 40, z / 40) + 0.35f * noise_.at(x / 13, z / 13));
     }
     float ground_min(float x0, float z0, float x1, float z1) const {
         return std::min({ground(x0, z0), ground(x1, z0), ground(x0, z1), ground(x1, z1),
@@ -55,11 +55,11 @@ private:
     void quad(int a, int b, int c, int d) { soup_.tris.insert(soup_.tris.end(), {a, b, c, c, b, d}); }
 
     void add_terrain() {
-        int n = static_cast<int>(std::ceil(p_.size / p_.terrainStep));
+        int n = static_cast<int>(std::ceil(p_.size / p_.terrain_step));
         int base = soup_.vertex_count();
         for (int i = 0; i <= n; ++i)
             for (int j = 0; j <= n; ++j) {
-                float x = static_cast<float>(i) * p_.terrainStep, z = static_cast<float>(j) * p_.terrainStep;
+                float x = static_cast<float>(i) * p_.terrain_step, z = static_cast<float>(j) * p_.terrain_step;
                 vertex(x, ground(x, z), z);
             }
         auto at = [&](int i, int j) { return base + i * (n + 1) + j; };

@@ -15,8 +15,8 @@ using build::TriangleSoup;
 /// What goes into one scene. Sizes in metres.
 struct SceneParams {
     float size = 96;             ///< the scene covers [0, size] on x and z
-    float terrainStep = 2;       ///< terrain grid spacing
-    float hillHeight = 6;        ///< amplitude of the terrain's rolling hills
+    float terrain_step = 2;       ///< terrain grid spacing
+    float hill_height = 6;        ///< amplitude of the terrain's rolling hills
     int buildings = 8;           ///< boxes with walkable roofs, each with a staircase
     int bridges = 2;             ///< raised decks on pillars, with ramps at both ends
     int rocks = 20;              ///< small unwalkable blocks that punch holes in the mesh

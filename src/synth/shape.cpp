@@ -101,7 +101,7 @@ Work extract(const LibraryTile& tile, const std::vector<int>& chosen, const Mesh
             if (remap[v] < 0) {
                 remap[v] = static_cast<int>(w.verts.size());
                 Point q = tile.mesh.verts[v];
-                for (int t = 0; t < (recipe.quarterTurns & 3); ++t) q = {q[2], q[1], -q[0]};  // proper rotation
+                for (int t = 0; t < (recipe.quarter_turns & 3); ++t) q = {q[2], q[1], -q[0]};  // proper rotation
                 w.verts.push_back({q[0] + recipe.offset[0], q[1] + recipe.offset[1], q[2] + recipe.offset[2]});
             }
             ring.push_back(remap[v]);
@@ -162,22 +162,22 @@ bool simple_in_own_plane(const Work& w, const Ring& r) {
     auto seg_len = [&](std::size_t i) { return std::hypot(q[(i + 1) % n][0] - q[i][0], q[(i + 1) % n][1] - q[i][1]); };
     for (std::size_t i = 0; i < n; ++i) {
         const auto &a = q[i], &b = q[(i + 1) % n];
-        const double tA = 1e-5 * seg_len(i);  // 10 micrometres off the line, times its length
+        const double t_a = 1e-5 * seg_len(i);  // 10 micrometres off the line, times its length
         for (std::size_t j = i + 1; j < n; ++j) {
             const auto &c = q[j], &e = q[(j + 1) % n];
-            const double tC = 1e-5 * seg_len(j);
+            const double t_c = 1e-5 * seg_len(j);
             if (j == i + 1 || (i == 0 && j == n - 1)) {
                 // Neighbouring edges share a corner; they must not fold back onto each other.
                 const auto& near = j == i + 1 ? a : c;
                 const auto& mid = j == i + 1 ? b : a;
                 const auto& far = j == i + 1 ? e : b;
                 const double dot = (mid[0] - near[0]) * (far[0] - mid[0]) + (mid[1] - near[1]) * (far[1] - mid[1]);
-                if (std::abs(cross(near, mid, far)) <= tA * seg_len(j) && dot < 0) return false;
+                if (std::abs(cross(near, mid, far)) <= t_a * seg_len(j) && dot < 0) return false;
                 continue;
             }
             const double c1 = cross(a, b, c), c2 = cross(a, b, e), c3 = cross(c, e, a), c4 = cross(c, e, b);
-            const bool apart = (c1 > tA && c2 > tA) || (c1 < -tA && c2 < -tA) || (c3 > tC && c4 > tC) ||
-                               (c3 < -tC && c4 < -tC);
+            const bool apart = (c1 > t_a && c2 > t_a) || (c1 < -t_a && c2 < -t_a) || (c3 > t_c && c4 > t_c) ||
+                               (c3 < -t_c && c4 < -t_c);
             if (apart) continue;
             // Not apart by orientation: they cross, touch, or lie on one line (then the boxes tell).
             const double m = 1e-5;
@@ -206,16 +206,16 @@ bool convex_from_above(const Work& w, const Ring& r) {
 
 /// Merges random neighbouring faces until `merges` are done. Two faces merge only when they
 /// share exactly one edge and no other corner, so the joined ring is simple. Results that are
-/// not convex seen from above are accepted only while they stay under `nonConvexShare` of
+/// not convex seen from above are accepted only while they stay under `non_convex_share` of
 /// the final faces (and freely once convex merges run out, so the face count is always met).
 /// Faces that would bend more than half the game's off-plane maximum are not merged.
-void merge_faces(Work& w, int merges, int maxEdges, double nonConvexShare, float maxOffPlane, Rng& rng) {
+void merge_faces(Work& w, int merges, int max_edges, double non_convex_share, float max_off_plane, Rng& rng) {
     if (merges <= 0) return;
     const int n = static_cast<int>(w.rings.size());
     std::vector<char> alive(n, 1), concave(n, 0);
     EdgeMap map = edge_map(w.rings);
-    const double concaveCap = nonConvexShare * (n - merges);
-    int concaveCount = 0;
+    const double concave_cap = non_convex_share * (n - merges);
+    int concave_count = 0;
     const int budget = merges * 80;
     for (int attempts = 0; merges > 0 && attempts < budget * 2; ++attempts) {
         int fa = static_cast<int>(rng.below(static_cast<std::uint32_t>(n)));
@@ -228,19 +228,19 @@ void merge_faces(Work& w, int merges, int maxEdges, double nonConvexShare, float
         int fb = it->second.face[0] == fa ? it->second.face[1] : it->second.face[0];
         if (fb == fa || !alive[fb]) continue;
         const Ring& b = w.rings[fb];
-        if (static_cast<int>(a.size() + b.size()) - 2 > maxEdges) continue;
+        if (static_cast<int>(a.size() + b.size()) - 2 > max_edges) continue;
         int shared = 0;
         for (int x : a) shared += static_cast<int>(std::count(b.begin(), b.end(), x));
         auto jt = std::find(b.begin(), b.end(), v);
         std::size_t jb = static_cast<std::size_t>(jt - b.begin());
         if (shared != 2 || b[(jb + 1) % b.size()] != u) continue;
         Ring joined = build::join_rings(a, ia, b, jb);
-        if (w.off_plane(joined) > maxOffPlane * 0.5) continue;  // keep room for the pushed corners
+        if (w.off_plane(joined) > max_off_plane * 0.5) continue;  // keep room for the pushed corners
         if (!simple_in_own_plane(w, joined)) continue;
-        const bool isConcave = !convex_from_above(w, joined);
+        const bool is_concave = !convex_from_above(w, joined);
         const bool stuck = attempts >= budget;
-        const int concaveAfter = concaveCount - concave[fa] - concave[fb] + isConcave;
-        if (isConcave && !stuck && concaveAfter > concaveCap) continue;
+        const int concave_after = concave_count - concave[fa] - concave[fb] + is_concave;
+        if (is_concave && !stuck && concave_after > concave_cap) continue;
         for (std::size_t k = 0; k < b.size(); ++k) {
             EdgeUse& e = map[edge_key(b[k], b[(k + 1) % b.size()])];
             for (int& f : e.face)
@@ -249,8 +249,8 @@ void merge_faces(Work& w, int merges, int maxEdges, double nonConvexShare, float
         map.erase(it);
         a = std::move(joined);
         alive[fb] = 0;
-        concave[fa] = isConcave;
-        concaveCount = concaveAfter;
+        concave[fa] = is_concave;
+        concave_count = concave_after;
         --merges;
     }
     std::size_t out = 0;
@@ -328,7 +328,7 @@ void add_slivers(Work& w, int count, Rng& rng) {
 
 std::int32_t face_data_for(std::uint16_t region, const GameStyle& style, std::uint64_t seed) {
     Rng r(derive_seed(seed, region));
-    const auto& values = style.faceDataValues;
+    const auto& values = style.face_data_values;
     if (r.chance(0.7)) return values[0];
     return values[1 + r.below(static_cast<std::uint32_t>(values.size() - 1))];
 }
@@ -357,8 +357,8 @@ fromsoft::NavMesh lay_out(const Work& w, const GameStyle& style, Rng& rng) {
     }
     build::link_opposites(mesh);
     for (const Point& p : w.verts) mesh.vertices.push_back({p[0], p[1], p[2], stale_w(rng, w.verts)});
-    const std::uint64_t dataSeed = rng.next();
-    for (std::uint16_t region : w.regions) mesh.faceData.push_back(face_data_for(region, style, dataSeed));
+    const std::uint64_t data_seed = rng.next();
+    for (std::uint16_t region : w.regions) mesh.faceData.push_back(face_data_for(region, style, data_seed));
     mesh.edgeData.assign(mesh.edges.size(), 0);
     return mesh;
 }
@@ -381,23 +381,23 @@ LibraryTile make_library_tile(PolyMesh mesh) {
 
 fromsoft::NavMesh shape_navmesh(const LibraryTile& tile, const MeshRecipe& recipe, const GameStyle& style) {
     Rng rng(recipe.seed);
-    int slivers = static_cast<int>(std::floor(recipe.faces * style.degenerateShare + rng.unit()));
+    int slivers = static_cast<int>(std::floor(recipe.faces * style.degenerate_share + rng.unit()));
     slivers = std::min(slivers, recipe.faces / 4);
     const int kept = recipe.faces - slivers;
-    // Merging T triangles into F faces leaves 3T - 2(T - F) edges, so T = F (edgesPerFace - 2).
-    const int raw = static_cast<int>(std::lround(kept * (style.edgesPerFace - 2)));
+    // Merging T triangles into F faces leaves 3T - 2(T - F) edges, so T = F (edges_per_face - 2).
+    const int raw = static_cast<int>(std::lround(kept * (style.edges_per_face - 2)));
     Work w = extract(tile, crop(tile, raw, rng), recipe);
-    merge_faces(w, static_cast<int>(w.rings.size()) - kept, style.maxMergedEdges, style.nonConvexShare,
-                style.maxOffPlane, rng);
-    push_off_plane(w, style.maxOffPlane, rng);
-    turn_some_clockwise(w, style.clockwiseShare, rng);
+    merge_faces(w, static_cast<int>(w.rings.size()) - kept, style.max_merged_edges, style.non_convex_share,
+                style.max_off_plane, rng);
+    push_off_plane(w, style.max_off_plane, rng);
+    turn_some_clockwise(w, style.clockwise_share, rng);
     add_slivers(w, slivers, rng);
     return lay_out(w, style, rng);
 }
 
-fromsoft::Aabb mesh_aabb(const fromsoft::NavMesh& mesh, std::uint32_t marginBits, bool exact, Rng& rng) {
+fromsoft::Aabb mesh_aabb(const fromsoft::NavMesh& mesh, std::uint32_t margin_bits, bool exact, Rng& rng) {
     float margin;
-    std::memcpy(&margin, &marginBits, 4);
+    std::memcpy(&margin, &margin_bits, 4);
     fromsoft::Aabb box;
     if (mesh.vertices.empty()) {
         box.min.w = -margin;

@@ -34,7 +34,7 @@ struct MeshRecipe {
     int faces = 0;                          ///< exact face count of the result (> 0)
     std::uint64_t seed = 0;
     std::array<float, 3> offset{};          ///< world placement of the tile
-    int quarterTurns = 0;                   ///< rotation about +y, 90 degrees each
+    int quarter_turns = 0;                   ///< rotation about +y, 90 degrees each
 };
 
 /// Shapes one hkaiNavMesh with `recipe.faces` faces (fewer only when the tile is too small)
@@ -43,7 +43,7 @@ fromsoft::NavMesh shape_navmesh(const LibraryTile& tile, const MeshRecipe& recip
 
 /// The aabb of a mesh: vertex bounds grown by `margin` (float bits), larger on some lanes
 /// unless `exact`; the w lanes hold -margin and +margin.
-fromsoft::Aabb mesh_aabb(const fromsoft::NavMesh& mesh, std::uint32_t marginBits, bool exact, Rng& rng);
+fromsoft::Aabb mesh_aabb(const fromsoft::NavMesh& mesh, std::uint32_t margin_bits, bool exact, Rng& rng);
 
 /// Largest distance of a face's corners from its mean plane (Newell normal through the
 /// corner centroid), metres; 0 for a face without a normal.

@@ -17,20 +17,20 @@ using fromsoft::Game;  // synth makes Sekiro and EldenRing only
 struct GameStyle {
     Game game;
     std::uint32_t sdk_version;
-    float maxOffPlane;           ///< largest corner distance from a face's mean plane, metres
-    double clockwiseShare;       ///< faces wound clockwise seen from above
-    double degenerateShare;      ///< faces with zero area seen from above
-    double edgesPerFace;         ///< regular edges per face the triangle merging aims at
-    double nonConvexShare;       ///< faces not convex seen from above
-    int maxMergedEdges;          ///< no merged face gets more edges than this
+    float max_off_plane;           ///< largest corner distance from a face's mean plane, metres
+    double clockwise_share;       ///< faces wound clockwise seen from above
+    double degenerate_share;      ///< faces with zero area seen from above
+    double edges_per_face;         ///< regular edges per face the triangle merging aims at
+    double non_convex_share;       ///< faces not convex seen from above
+    int max_merged_edges;          ///< no merged face gets more edges than this
     std::span<const std::uint32_t> margins;  ///< aabb margin float bits (w lanes)
-    double exactAabbShare;       ///< meshes whose aabb is exactly the bounds grown by the margin
-    std::span<const std::int32_t> faceDataValues;  ///< first value is the common one
-    double facesPerCluster;      ///< Sekiro: faces / graph nodes
-    double separateUserEdgeEnds; ///< Elden Ring: user-edge pairs whose two edges have own vertices
-    float cellSize;              ///< Recast voxel size for this game's tiles
-    float detailSampleDistance;  ///< Recast detail sampling (sets the share of interior vertices)
-    float detailMaxError;
+    double exact_aabb_share;       ///< meshes whose aabb is exactly the bounds grown by the margin
+    std::span<const std::int32_t> face_data_values;  ///< first value is the common one
+    double faces_per_cluster;      ///< Sekiro: faces / graph nodes
+    double separate_user_edge_ends; ///< Elden Ring: user-edge pairs whose two edges have own vertices
+    float cell_size;              ///< Recast voxel size for this game's tiles
+    float detail_sample_distance;  ///< Recast detail sampling (sets the share of interior vertices)
+    float detail_max_error;
 };
 
 inline constexpr std::uint32_t kMarginSekiro[] = {0x3F8CCCCD};                   // 1.1f

@@ -20,9 +20,9 @@ using build::parse_compression;
 
 /// The page's table rows, counted on generated tagfiles of one game.
 struct GameCounts {
-    std::int64_t binders = 0, tagfiles = 0, faces = 0, edges = 0, userEdges = 0, vertices = 0;
-    std::int64_t emptyMeshes = 0, graphs = 0, graphNodes = 0, graphEdges = 0, mediators = 0, treeNodes = 0;
-    std::int64_t setupArrays = 0, setups = 0;
+    std::int64_t binders = 0, tagfiles = 0, faces = 0, edges = 0, user_edges = 0, vertices = 0;
+    std::int64_t empty_meshes = 0, graphs = 0, graph_nodes = 0, graph_edges = 0, mediators = 0, tree_nodes = 0;
+    std::int64_t setup_arrays = 0, setups = 0;
 
     /// Adds one tagfile's figures.
     void add(const fromsoft::NavTagfile& t);
@@ -33,15 +33,15 @@ struct GameCounts {
 /// One binder, made and packed.
 struct BinderOutput {
     std::vector<std::uint8_t> file;  ///< the .nvmhktbnd.dcx bytes
-    std::uint64_t binderBytes = 0;   ///< size of the BND4 image inside the DCX
+    std::uint64_t binder_bytes = 0;   ///< size of the BND4 image inside the DCX
     GameCounts counts;
     std::string injected;            ///< where the injected fault went ("" when none)
 };
 
 /// Makes every tagfile of `binder`, packs and compresses them.
-/// @param injectRule an audit rule id to break in entry `injectEntry` ("" for none).
+/// @param inject_rule an audit rule id to break in entry `inject_entry` ("" for none).
 BinderOutput make_binder(const BinderPlan& binder, const TileLibrary& library, Compression compression,
-                         const std::string& injectRule = {}, int injectEntry = -1);
+                         const std::string& inject_rule = {}, int inject_entry = -1);
 
 /// What `navlab synth` was asked for.
 struct CorpusOptions {
@@ -56,9 +56,9 @@ struct CorpusOptions {
 
 /// What was made.
 struct CorpusResult {
-    GameCounts sekiro, eldenRing;
+    GameCounts sekiro, elden_ring;
     std::vector<std::filesystem::path> files;  ///< in plan order
-    std::uint64_t fileBytes = 0, binderBytes = 0;
+    std::uint64_t file_bytes = 0, binder_bytes = 0;
     std::string injected;            ///< "binder path: entry ...: what" when --inject was used
 };
 

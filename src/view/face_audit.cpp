@@ -6,7 +6,6 @@
 #include "audit/audit_load.h"
 #include "audit/audit_rules.h"
 #include "formats/fromsoft/nav_source.h"
-#include "export/scene.h"
 #include "io/error.h"
 
 namespace navlab::view {
@@ -41,10 +40,10 @@ FaceAudit face_audit(const audit::AuditTagfile& tagfile, std::map<std::string, R
     out.status.assign(mesh.faces.size(), 0);
     const auto defs = audit::all_rules();
     for (std::size_t r = 0; r < result.rules.size() && r < defs.size(); ++r) {
-        for (const audit::Example& e : result.rules[r].examples) {
+        for (const Finding& e : result.rules[r].examples) {
             std::int64_t face = -1;
-            if (e.element == "face" || e.element == "corner") face = e.index;
-            else if (e.element == "edge" && e.index >= 0 && e.index < static_cast<std::int64_t>(owner.size())) face = owner[e.index];
+            if (e.element_kind == "face" || e.element_kind == "corner") face = e.element;
+            else if (e.element_kind == "edge" && e.element >= 0 && e.element < static_cast<std::int64_t>(owner.size())) face = owner[e.element];
             if (face < 0 || face >= static_cast<std::int64_t>(mesh.faces.size())) continue;
             auto& ids = out.rules[static_cast<std::uint32_t>(face)];
             if (std::find(ids.begin(), ids.end(), defs[r].id) != ids.end()) continue;
@@ -63,9 +62,8 @@ std::vector<FaceAudit> audit_faces(const std::string& input, const std::string& 
                                    std::map<std::string, RuleInfo>& rules) {
     std::vector<FaceAudit> out;
     try {
-        fromsoft::NavFile nav = fromsoft::NavFile::open(input);
+        const fromsoft::NavFile nav = fromsoft::NavFile::open(input, entry);
         for (const fromsoft::NavEntry& e : nav.entries()) {
-            if (!exporter::entry_matches(entry, e.name, e.index)) continue;
             const audit::AuditTagfile t = audit::load_audit_tagfile(
                 e.bytes, e.in_binder ? input : std::string(), e.name, e.in_binder ? std::optional(e.index) : std::nullopt);
             out.push_back(face_audit(t, rules));

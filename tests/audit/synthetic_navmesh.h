@@ -56,16 +56,16 @@ inline fromsoft::LayoutSummary standard_layouts() {
                      {{"positions", 16, 16}, {"nodes", 32, 16}, {"edges", 48, 16}, {"nodeData", 64, 16},
                       {"edgeData", 80, 16}, {"nodeDataStriding", 96, 4}, {"edgeDataStriding", 100, 4},
                       {"streamingSets", 104, 16}});
-    l.graphNode = record("hkaiDirectedGraphExplicitCost::Node", 8, 0, {{"startEdgeIndex", 0, 4}, {"numEdges", 4, 4}});
-    l.graphEdge = record("hkaiDirectedGraphExplicitCost::Edge", 8, 0, {{"cost", 0, 2}, {"flags", 2, 2}, {"target", 4, 4}});
-    l.treeNode = record("hkcdCompressedAabbCodecs::Aabb6BytesCodec", 6, 0, {{"xyz", 0, 3}, {"hiData", 3, 1}, {"loData", 4, 2}});
-    l.userEdgeSetup = record("hkaiUserEdgeUtils::UserEdgeSetup", 224, 0,
+    l.graph_node = record("hkaiDirectedGraphExplicitCost::Node", 8, 0, {{"startEdgeIndex", 0, 4}, {"numEdges", 4, 4}});
+    l.graph_edge = record("hkaiDirectedGraphExplicitCost::Edge", 8, 0, {{"cost", 0, 2}, {"flags", 2, 2}, {"target", 4, 4}});
+    l.tree_node = record("hkcdCompressedAabbCodecs::Aabb6BytesCodec", 6, 0, {{"xyz", 0, 3}, {"hiData", 3, 1}, {"loData", 4, 2}});
+    l.user_edge_setup = record("hkaiUserEdgeUtils::UserEdgeSetup", 224, 0,
                              {{"obbA", 0, 80}, {"obbB", 80, 80}, {"userDataA", 160, 4}, {"userDataB", 164, 4},
                               {"costAtoB", 168, 4}, {"costBtoA", 172, 4}, {"worldUpA", 176, 16}, {"worldUpB", 192, 16},
                               {"direction", 208, 1}, {"space", 209, 1}, {"forceAlign", 210, 1}});
     l.obb = record("hkaiUserEdgeUtils::Obb", 80, 0, {{"transform", 0, 64}, {"halfExtents", 64, 16}});
-    l.obbTransform = record("hkTransform", 64, 0, {});
-    l.obbTransform.format = 0x1028;
+    l.obb_transform = record("hkTransform", 64, 0, {});
+    l.obb_transform.format = 0x1028;
     return l;
 }
 
@@ -135,7 +135,7 @@ inline audit::AuditTagfile synthetic_tagfile(const SyntheticOptions& o = {}) {
     m.faceData.assign(m.faces.size(), 0);
     m.edgeData.assign(m.edges.size(), 0);
     for (std::size_t e = static_cast<std::size_t>(4 * F); e < m.edges.size(); ++e) m.edgeData[e] = 0x0102;
-    m.hasClearanceCacheSeeding = true;
+    m.has_clearance_cache_seeding = true;
     fit_aabb(m, o.sekiro ? 1.1f : float_from_bits(0x40199999));  // Elden Ring's stored 2.4
 
     t.variants.push_back({"hkaiNavMesh", "hkaiNavMesh"});
@@ -168,15 +168,15 @@ inline audit::AuditTagfile synthetic_tagfile(const SyntheticOptions& o = {}) {
         s.direction = 1;
         s.space = o.sekiro ? 1 : 0;
         s.forceAlign = 1;
-        t.userEdgeSetups = std::vector<UserEdgeSetup>{s};
+        t.user_edge_setups = std::vector<UserEdgeSetup>{s};
         t.variants.push_back({"hkaiUserEdgeSetupArray", "hkaiUserEdgeSetupArray"});
     }
 
     // What the strict reader fills from a real file: SDK string, variant object types,
     // object counts and the record layouts of the file's type table (tagfile spec §9).
     t.sdk_string = std::to_string(t.sdk_version);
-    for (auto& v : t.variants) v.typeName = v.className;
-    t.objectCounts = {{"hkaiNavMesh", 1}};
+    for (auto& v : t.variants) v.type_name = v.className;
+    t.object_counts = {{"hkaiNavMesh", 1}};
     t.layouts = standard_layouts();
     audit::AuditTagfile f;
     f.entry = o.sekiro ? "n11_00_00_00_000100.hkx" : "n10_00_00_00_000700.hkx";

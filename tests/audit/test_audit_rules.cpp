@@ -99,7 +99,7 @@ std::vector<Case> cases() {
     using fromsoft::kNoOpposite;
     return {
         {"R02", er(), [](auto& f) { f.model.reset(); f.read_error = "TAG0: truncated"; }, {"R02"}},
-        {"R03", er(), [](auto& f) { f.model->ownTypeTable = false; }, {"R03"}},
+        {"R03", er(), [](auto& f) { f.model->own_type_table = false; }, {"R03"}},
         {"R04", er(), [](auto& f) { f.sdk = "20150100"; }, {"R04"}},
         {"R05", er(), [](auto& f) { f.model->layouts.navMesh.size = 200; }, {"R05"}},
         {"R06", er(), [](auto& f) { f.model->layouts.face.members[5].offset = 15; }, {"R06"}},
@@ -113,8 +113,8 @@ std::vector<Case> cases() {
         {"R16", er(), [](auto& f) { mesh(f).erosionRadius = 0.5f; }, {"R16"}},
         {"R17", sekiro(), [](auto& f) { mesh(f).userData = 1; }, {"R17"}},
         {"R18", er(), [](auto& f) { mesh(f).userData = 1; }, {"R18"}},
-        {"R19", er(), [](auto& f) { mesh(f).streamingSetCount = 1; }, {"R19"}},
-        {"R20", er(), [](auto& f) { mesh(f).hasClearanceCacheSeeding = false; }, {"R20"}},
+        {"R19", er(), [](auto& f) { mesh(f).streaming_set_count = 1; }, {"R19"}},
+        {"R20", er(), [](auto& f) { mesh(f).has_clearance_cache_seeding = false; }, {"R20"}},
         {"R21", er(),
          [](auto& f) {  // swap the edge blocks of faces 0 and 1, remapping opposites
              auto& m = mesh(f);
@@ -184,7 +184,7 @@ std::vector<Case> cases() {
         {"R53", er(), [](auto& f) { mesh(f).aabb.min.x -= 5.0f; }, {"R53"}},
         {"R54", er(), [](auto& f) { mesh(f).faceData[2] = 2; }, {"R54"}},
         {"R55", er(), [](auto& f) { mesh(f).edgeData[2] = 1; }, {"R55"}},
-        {"R56", sekiro(), [](auto& f) { f.model->layouts.graphNode.size = 12; }, {"R56"}},
+        {"R56", sekiro(), [](auto& f) { f.model->layouts.graph_node.size = 12; }, {"R56"}},
         {"R57", sekiro(), [](auto& f) { f.model->graph->positions.pop_back(); }, {"R57"}},
         {"R58", sekiro(), [](auto& f) { f.model->graph->nodeDataStriding = 1; }, {"R58"}},
         {"R59", sekiro(), [](auto& f) { f.model->graph->nodes[1].startEdgeIndex += 1; }, {"R59"}},
@@ -206,9 +206,9 @@ std::vector<Case> cases() {
          {"R63"}},
         {"R64", wide_sekiro(), [](auto& f) { f.model->graph->positions[0].x = 0; }, {"R64"}},
         {"R65", sekiro(), [](auto& f) { f.model->graph->positions[0].x = mesh(f).aabb.max.x + 0.5f; }, {"R65"}},
-        {"R66", er(), [](auto& f) { f.model->layouts.treeNode.size = 5; }, {"R66"}},
-        {"R67", er(), [](auto& f) { f.model->mediator->navMeshIsFileMesh = false; }, {"R67"}},
-        {"R68", er(), [](auto& f) { f.model->mediator->hasTreeImpl = false; }, {"R68"}},
+        {"R66", er(), [](auto& f) { f.model->layouts.tree_node.size = 5; }, {"R66"}},
+        {"R67", er(), [](auto& f) { f.model->mediator->nav_mesh_is_file_mesh = false; }, {"R67"}},
+        {"R68", er(), [](auto& f) { f.model->mediator->has_tree_impl = false; }, {"R68"}},
         {"R69", er(), [](auto& f) { f.model->mediator->nodes[0].loData = 5; }, {"R69"}},
         {"R70", er(), [](auto& f) { f.model->mediator->nodes.push_back({}); }, {"R69", "R70"}},
         {"R71", er(), [](auto& f) { auto& n = f.model->mediator->nodes.back(); n.loData = static_cast<std::uint16_t>((n.loData + 1) % 12); }, {"R71"}},
@@ -241,11 +241,11 @@ std::vector<Case> cases() {
              m.faces.back().startUserEdgeIndex = static_cast<std::int32_t>(R);
          },
          {"R83"}},
-        {"R84", er(), [](auto& f) { f.model->layouts.userEdgeSetup.members.pop_back(); }, {"R84"}},
-        {"R85", er(), [](auto& f) { (*f.model->userEdgeSetups)[0].worldUpA = {0, 0, 1, 0}; }, {"R85"}},
-        {"R86", er(), [](auto& f) { (*f.model->userEdgeSetups)[0].forceAlign = 0; }, {"R86"}},
-        {"R87", er(), [](auto& f) { (*f.model->userEdgeSetups)[0].direction = 2; }, {"R87"}},
-        {"R88", er(), [](auto& f) { (*f.model->userEdgeSetups)[0].space = 2; }, {"R88"}},
+        {"R84", er(), [](auto& f) { f.model->layouts.user_edge_setup.members.pop_back(); }, {"R84"}},
+        {"R85", er(), [](auto& f) { (*f.model->user_edge_setups)[0].worldUpA = {0, 0, 1, 0}; }, {"R85"}},
+        {"R86", er(), [](auto& f) { (*f.model->user_edge_setups)[0].forceAlign = 0; }, {"R86"}},
+        {"R87", er(), [](auto& f) { (*f.model->user_edge_setups)[0].direction = 2; }, {"R87"}},
+        {"R88", er(), [](auto& f) { (*f.model->user_edge_setups)[0].space = 2; }, {"R88"}},
         {"R89", sekiro(),
          [](auto& f) {  // a Sekiro mesh with an extra edge after the regular ones
              mesh(f).edges.push_back(mesh(f).edges[0]);
@@ -253,11 +253,11 @@ std::vector<Case> cases() {
          },
          {"R34", "R35", "R74", "R89"}},
         {"R90", er(), [](auto& f) { f.model->layouts.obb.size = 96; }, {"R90"}},
-        {"R91", er(), [](auto& f) { (*f.model->userEdgeSetups)[0].obbB.transform[0] = 2; }, {"R91"}},
-        {"R92", er(), [](auto& f) { (*f.model->userEdgeSetups)[0].obbA.transform[7] = 1; }, {"R92"}},
-        {"R93", sekiro(), [](auto& f) { (*f.model->userEdgeSetups)[0].obbA.transform[3] = 0; }, {"R93"}},
-        {"R94", er(), [](auto& f) { (*f.model->userEdgeSetups)[0].obbA.transform[15] = 0; }, {"R94"}},
-        {"R95", er(), [](auto& f) { (*f.model->userEdgeSetups)[0].obbA.halfExtents.y = 0; }, {"R95"}},
+        {"R91", er(), [](auto& f) { (*f.model->user_edge_setups)[0].obbB.transform[0] = 2; }, {"R91"}},
+        {"R92", er(), [](auto& f) { (*f.model->user_edge_setups)[0].obbA.transform[7] = 1; }, {"R92"}},
+        {"R93", sekiro(), [](auto& f) { (*f.model->user_edge_setups)[0].obbA.transform[3] = 0; }, {"R93"}},
+        {"R94", er(), [](auto& f) { (*f.model->user_edge_setups)[0].obbA.transform[15] = 0; }, {"R94"}},
+        {"R95", er(), [](auto& f) { (*f.model->user_edge_setups)[0].obbA.halfExtents.y = 0; }, {"R95"}},
         {"R96", er(),
          [](auto& f) {
              f.binder = "m10_00_00_00.nvmhktbnd.dcx";
@@ -416,7 +416,7 @@ TEST(AuditRules, R63NamesSelfLoopsDuplicatesAndMissingPairs) {
     ASSERT_STREQ(all_rules()[62].id, "R63");
     EXPECT_EQ(t.by_game[0].exceptions, 3);
     ASSERT_EQ(t.examples.size(), 3u);
-    EXPECT_EQ(t.examples[0].detail, "0 -> 0: self-loop");
-    EXPECT_NE(t.examples[1].detail.find(": duplicate"), std::string::npos) << t.examples[1].detail;
-    EXPECT_EQ(t.examples[2].detail.rfind(fmt::format("0 -> {}: missing (mesh edge ", lost), 0), 0u) << t.examples[2].detail;
+    EXPECT_EQ(t.examples[0].message, "0 -> 0: self-loop");
+    EXPECT_NE(t.examples[1].message.find(": duplicate"), std::string::npos) << t.examples[1].message;
+    EXPECT_EQ(t.examples[2].message.rfind(fmt::format("0 -> {}: missing (mesh edge ", lost), 0), 0u) << t.examples[2].message;
 }

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "io/file.h"
+#include "io/shared_bytes.h"
 #include "audit/audit.h"
 #include "audit/audit_load.h"
 #include "audit/audit_rules.h"
@@ -25,9 +26,9 @@ struct Audited {
 };
 
 Audited audit_sample(const std::filesystem::path& path) {
-    InputFile in(path);
+    const SharedBytes in = SharedBytes::map_file(path);
     Audited a;
-    a.file = load_audit_tagfile(in.bytes(), "", path.filename().string(), std::nullopt);
+    a.file = load_audit_tagfile(in.span(), "", path.filename().string(), std::nullopt);
     std::vector<TagfileAudit> results{audit_tagfile(a.file, 10)};
     a.report = merge_audit(results, {path.filename().string()}, 10);
     return a;
@@ -122,8 +123,8 @@ TEST(AuditSample, GeometryAndTriangulation) {
     const auto& r39 = a.report.rules[rule_index("R39")];
     ASSERT_EQ(r39.examples.size(), 4u);
     std::int64_t faces[] = {44, 51, 54, 57};
-    for (int k = 0; k < 4; ++k) EXPECT_EQ(r39.examples[k].index, faces[k]);
-    EXPECT_NE(r39.examples[0].detail.find("sin 9.8e-4"), std::string::npos) << r39.examples[0].detail;
+    for (int k = 0; k < 4; ++k) EXPECT_EQ(r39.examples[k].element, faces[k]);
+    EXPECT_NE(r39.examples[0].message.find("sin 9.8e-4"), std::string::npos) << r39.examples[0].message;
     EXPECT_EQ(values(a.report, "R39").counts.at("with_sine_tolerance_1e-5"), 3);
     EXPECT_EQ(values(a.report, "R39").counts.at("with_sine_tolerance_1e-3"), 1);
     // R40: 0.0688 m at face 57.
@@ -133,7 +134,7 @@ TEST(AuditSample, GeometryAndTriangulation) {
     EXPECT_NE(d.at.find("face 57"), std::string::npos);
     // R41: face 57.
     expect(a.report, "R41", 60, 1);
-    EXPECT_EQ(a.report.rules[rule_index("R41")].examples.at(0).index, 57);
+    EXPECT_EQ(a.report.rules[rule_index("R41")].examples.at(0).element, 57);
     // R42–R48.
     const auto& r42 = values(a.report, "R42").counts;
     EXPECT_EQ(r42.at("triangles"), 141);

@@ -53,16 +53,16 @@ std::vector<std::string> failed_invariants(const BuildResult& r) {
     for (std::size_t i = 0; i < rules.size(); ++i)
         if (audit::rule_status(report, i) == "fail" && rules[i].kind == audit::Kind::Invariant) {
             std::string what = rules[i].id;
-            if (!report.rules[i].examples.empty()) what += ": " + report.rules[i].examples[0].detail;
+            if (!report.rules[i].examples.empty()) what += ": " + report.rules[i].examples[0].message;
             failed.push_back(what);
         }
     return failed;
 }
 
 void expect_area_matches_recast(const BuildResult& r) {
-    ASSERT_GT(r.stats.recastArea, 0);
-    EXPECT_NEAR(r.stats.faceArea / r.stats.recastArea, 1.0, 0.005)
-        << "faces " << r.stats.faceArea << " m², Recast polygons " << r.stats.recastArea << " m²";
+    ASSERT_GT(r.stats.recast_area, 0);
+    EXPECT_NEAR(r.stats.face_area / r.stats.recast_area, 1.0, 0.005)
+        << "faces " << r.stats.face_area << " m², Recast polygons " << r.stats.recast_area << " m²";
 }
 
 /// Every corner of every face lies inside its leaf's decoded box within 0.5 mm (rule R72).
@@ -87,7 +87,7 @@ void expect_corners_in_leaves(const fromsoft::NavTagfile& t) {
 
 BuildSpec small_tiles(float tile) {
     BuildSpec s;
-    s.tileSize = tile;
+    s.tile_size = tile;
     return s;
 }
 
@@ -99,9 +99,9 @@ TEST(Build, FlatFloorWithPillarOneTile) {
     EXPECT_TRUE(failed_invariants(r).empty()) << ::testing::PrintToString(failed_invariants(r));
     expect_area_matches_recast(r);
     // A flat floor has no detail samples: the merged triangles give back Recast's polygons.
-    EXPECT_EQ(r.stats.faces, r.stats.recastPolygons);
+    EXPECT_EQ(r.stats.faces, r.stats.recast_polygons);
     // The pillar (2 m + 2 x 0.4 m erosion) is a hole: walkable area = 400 - 2.8² roughly.
-    EXPECT_NEAR(r.stats.faceArea, 400 - 0.8 * 4 * 20 - 2.8 * 2.8, 12);
+    EXPECT_NEAR(r.stats.face_area, 400 - 0.8 * 4 * 20 - 2.8 * 2.8, 12);
     expect_corners_in_leaves(r.tiles[0].tagfile);
     const auto back = fromsoft::read_nav_tagfile(r.tiles[0].bytes);
     EXPECT_TRUE(fromsoft::same_model(back, r.tiles[0].tagfile));
@@ -115,8 +115,8 @@ TEST(Build, FlatFloorInTilesHasCoincidentSeams) {
     EXPECT_EQ(r.tiles.size(), 9u);
     EXPECT_TRUE(failed_invariants(r).empty()) << ::testing::PrintToString(failed_invariants(r));
     expect_area_matches_recast(r);
-    EXPECT_GE(r.stats.seams.seamEdges, 12);  // 12 line segments between the 9 tiles
-    EXPECT_EQ(r.stats.seams.unmatchedEdges, 0);
+    EXPECT_GE(r.stats.seams.seam_edges, 12);  // 12 line segments between the 9 tiles
+    EXPECT_EQ(r.stats.seams.unmatched_edges, 0);
     // Independent check: every vertex on an inner grid line appears, bit for bit, in the tile
     // on the other side of the line.
     std::map<std::pair<int, int>, std::set<std::array<float, 3>>> verts;
@@ -142,8 +142,8 @@ TEST(Build, StairsAndBridgeAuditClean) {
         const BuildResult r = make(scene, small_tiles(16));
         EXPECT_TRUE(failed_invariants(r).empty()) << ::testing::PrintToString(failed_invariants(r));
         expect_area_matches_recast(r);
-        EXPECT_EQ(r.stats.seams.unmatchedEdges, 0);
-        EXPECT_LE(r.stats.maxCorners, kMaxFaceCorners);
+        EXPECT_EQ(r.stats.seams.unmatched_edges, 0);
+        EXPECT_LE(r.stats.max_corners, kMaxFaceCorners);
     }
 }
 
@@ -171,7 +171,7 @@ TEST(Build, TwoPlatformsJoinedOnlyByALink) {
     ASSERT_EQ(r.tiles.size(), 1u);
     EXPECT_TRUE(failed_invariants(r).empty()) << ::testing::PrintToString(failed_invariants(r));
     const auto& m = r.tiles[0].tagfile.mesh;
-    ASSERT_EQ(r.stats.userEdges, 2);
+    ASSERT_EQ(r.stats.user_edges, 2);
     // User edges come after every regular edge and are each other's opposites.
     const std::size_t first = m.edges.size() - 2;
     EXPECT_EQ(m.edges[first].oppositeEdge, first + 1);
@@ -185,10 +185,10 @@ TEST(Build, TwoPlatformsJoinedOnlyByALink) {
     EXPECT_GT(owner_x(m.edges[first].oppositeFace), 15);
 
     BuildSpec oneWay = s;
-    oneWay.links[0].bothWays = false;
+    oneWay.links[0].both_ways = false;
     oneWay.links[0].flags = 52;
     const BuildResult one = make(scenes::two_platforms(), oneWay);
-    EXPECT_EQ(one.stats.userEdges, 1);
+    EXPECT_EQ(one.stats.user_edges, 1);
     EXPECT_TRUE(failed_invariants(one).empty());
 }
 
@@ -209,7 +209,7 @@ TEST(Build, AreaVolumeSetsFaceData) {
     AreaVolume v;
     v.name = "water";
     v.xz = {{0, 0}, {8, 0}, {8, 8}, {0, 8}};
-    v.yMin = -1, v.yMax = 1;
+    v.y_min = -1, v.y_max = 1;
     v.faceData = 1 << 12;
     s.volumes.push_back(v);
     const BuildResult r = make(scenes::floor_with_pillar(20), s);
@@ -274,11 +274,11 @@ TEST(Build, SynthTerrainInTilesAuditsClean) {
     const BuildResult r = make(synth::make_scene(sp, 3), small_tiles(24));
     EXPECT_TRUE(failed_invariants(r).empty()) << ::testing::PrintToString(failed_invariants(r));
     expect_area_matches_recast(r);
-    EXPECT_GT(r.stats.seams.seamEdges, 20);
-    EXPECT_LE(r.stats.maxCorners, kMaxFaceCorners);
+    EXPECT_GT(r.stats.seams.seam_edges, 20);
+    EXPECT_LE(r.stats.max_corners, kMaxFaceCorners);
     std::printf("terrain: %zu tiles, %lld faces, seams %d matched / %d unmatched, %d moved, %d inserted\n",
-                r.tiles.size(), static_cast<long long>(r.stats.faces), r.stats.seams.seamEdges,
-                r.stats.seams.unmatchedEdges, r.stats.seams.movedVertices, r.stats.seams.insertedVertices);
+                r.tiles.size(), static_cast<long long>(r.stats.faces), r.stats.seams.seam_edges,
+                r.stats.seams.unmatched_edges, r.stats.seams.moved_vertices, r.stats.seams.inserted_vertices);
 }
 
 TEST(Build, FarCry2SectorsCheckCleanWithCrossSectorLinks) {
@@ -286,14 +286,14 @@ TEST(Build, FarCry2SectorsCheckCleanWithCrossSectorLinks) {
     const Fc2Result r = build_farcry2(scenes::floor_with_pillar(100), BuildSpec{}, 2);
     ASSERT_EQ(r.files.size(), 1u + 4u);  // 2 x 2 sectors of 64 m
     EXPECT_EQ(r.files[0].name, "nv.nvm");
-    EXPECT_EQ(r.crossSectorLinks, 8);  // 4 seam edges of a flat floor, both ways
+    EXPECT_EQ(r.cross_sector_links, 8);  // 4 seam edges of a flat floor, both ways
     for (const auto& f : r.files) write_file_atomic(dir / f.name, f.bytes);
     const farcry2::World world = farcry2::load_world(dir, 1);
     ASSERT_TRUE(world.failures.empty());
     const farcry2::CheckReport check = farcry2::check_world(world, 1);
     EXPECT_TRUE(check.ok()) << (check.findings.empty() ? "" : check.findings[0].message);
     EXPECT_EQ(check.stats.broken_links, 0u);
-    EXPECT_EQ(check.stats.cross_sector_links, static_cast<std::size_t>(r.crossSectorLinks));
+    EXPECT_EQ(check.stats.cross_sector_links, static_cast<std::size_t>(r.cross_sector_links));
     EXPECT_EQ(check.stats.triangles, static_cast<std::size_t>(r.triangles));
     // Same bytes whatever the threads.
     const Fc2Result one = build_farcry2(scenes::floor_with_pillar(100), BuildSpec{}, 1);
@@ -304,7 +304,7 @@ TEST(Build, FarCry2SectorsCheckCleanWithCrossSectorLinks) {
 
 TEST(Build, FieldLimitsSuggestATileSize) {
     BuildSpec s;
-    s.tileSize = 256;
+    s.tile_size = 256;
     try {
         check_tile_limits({kMaxTreeFaces + 1000, 10, 10}, FromGame::EldenRing, s, "tile (0, 0)");
         FAIL() << "no error";
@@ -322,7 +322,7 @@ TEST(Build, FieldLimitsSuggestATileSize) {
 namespace {
 
 /// Faces reachable from `from` across opposites (regular edges, and user edges when asked).
-std::set<std::uint32_t> reachable(const fromsoft::NavMesh& m, std::uint32_t from, bool userEdges) {
+std::set<std::uint32_t> reachable(const fromsoft::NavMesh& m, std::uint32_t from, bool user_edges) {
     std::set<std::uint32_t> seen{from};
     std::vector<std::uint32_t> todo{from};
     while (!todo.empty()) {
@@ -331,7 +331,7 @@ std::set<std::uint32_t> reachable(const fromsoft::NavMesh& m, std::uint32_t from
         const auto& face = m.faces[f];
         std::vector<std::uint32_t> edges;
         for (int k = 0; k < face.numEdges; ++k) edges.push_back(face.startEdgeIndex + k);
-        if (userEdges)
+        if (user_edges)
             for (int k = 0; k < face.numUserEdges; ++k) edges.push_back(face.startUserEdgeIndex + k);
         for (auto e : edges) {
             const auto g = m.edges[e].oppositeFace;
@@ -380,23 +380,23 @@ TEST(Build, PathsExistWhereTheSceneConnects) {
 TEST(Build, LinkSetupsInBothGames) {
     BuildSpec s = small_tiles(64);
     LinkSpec l{"ladder", {5, 0, 5}, {21, 0, 5}, 1, true, 20, 0x0102};
-    l.setupHalfExtents = std::array<float, 3>{1, 2, 0.5f};
+    l.setup_half_extents = std::array<float, 3>{1, 2, 0.5f};
     s.links.push_back(l);
     for (FromGame game : {FromGame::EldenRing, FromGame::Sekiro}) {
         const BuildResult r = make(scenes::two_platforms(), s, game);
         EXPECT_TRUE(failed_invariants(r).empty()) << ::testing::PrintToString(failed_invariants(r));
         const auto& t = r.tiles[0].tagfile;
-        ASSERT_TRUE(t.userEdgeSetups);
-        ASSERT_EQ(t.userEdgeSetups->size(), 1u);
-        const auto& setup = (*t.userEdgeSetups)[0];
+        ASSERT_TRUE(t.user_edge_setups);
+        ASSERT_EQ(t.user_edge_setups->size(), 1u);
+        const auto& setup = (*t.user_edge_setups)[0];
         EXPECT_EQ(setup.obbA.transform[12], 5);
         EXPECT_EQ(setup.obbB.transform[12], 21);
         EXPECT_FLOAT_EQ(setup.costAtoB, 16);
         EXPECT_EQ(setup.direction, 3);
-        EXPECT_EQ(r.stats.userEdges, game == FromGame::EldenRing ? 2 : 0);
+        EXPECT_EQ(r.stats.user_edges, game == FromGame::EldenRing ? 2 : 0);
         const auto back = fromsoft::read_nav_tagfile(r.tiles[0].bytes);
         EXPECT_TRUE(fromsoft::same_model(back, t));
     }
-    s.links[0].setupHalfExtents.reset();
+    s.links[0].setup_half_extents.reset();
     EXPECT_THROW(make(scenes::two_platforms(), s, FromGame::Sekiro), Error);
 }

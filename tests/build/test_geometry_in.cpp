@@ -49,7 +49,7 @@ std::string error_of(const std::vector<fs::path>& files, GeometryOptions o = {})
 TEST(GeometryIn, ObjQuadsAreTriangulatedAndBoundsReported) {
     const auto g = load_geometry({write_text("a.obj", kObj)}, {});
     EXPECT_EQ(g.soup.triangle_count(), 3);
-    EXPECT_EQ(g.trianglesPerFile, std::vector<int>{3});
+    EXPECT_EQ(g.triangles_per_file, std::vector<int>{3});
     EXPECT_EQ(g.min, (std::array<float, 3>{0, 0, 0}));
     EXPECT_EQ(g.max, (std::array<float, 3>{21, 3, 4}));
 }
@@ -68,7 +68,7 @@ TEST(GeometryIn, SeveralFilesMerge) {
                               "property float z\nelement face 1\nproperty list uchar int vertex_indices\nend_header\n"
                               "0 0 50\n1 0 50\n0 0 51\n3 0 1 2\n");
     const auto g = load_geometry({a, b}, {});
-    EXPECT_EQ(g.trianglesPerFile, (std::vector<int>{3, 1}));
+    EXPECT_EQ(g.triangles_per_file, (std::vector<int>{3, 1}));
     EXPECT_EQ(g.soup.triangle_count(), 4);
     EXPECT_EQ(g.max[2], 51);
 }

@@ -22,7 +22,7 @@ namespace {
 
 std::vector<std::uint8_t> nine_tile_binder() {
     BuildOptions o;
-    o.spec.tileSize = 16;
+    o.spec.tile_size = 16;
     o.compression = Compression::Dflt;
     o.threads = 1;
     return build_fromsoft(scenes::floor_with_pillar(40), o).binder;

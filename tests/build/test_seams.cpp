@@ -8,7 +8,7 @@ using namespace navlab::build;
 
 TEST(Seams, MismatchedBorderIsStitched) {
     TileGrid grid;
-    grid.tileSize = 1, grid.cols = 2, grid.rows = 1;
+    grid.tile_size = 1, grid.cols = 2, grid.rows = 1;
     std::vector<TileFaces> tiles(2);
     // Tile (0, 0): the unit square, counter-clockwise from +y; its border edge on x = 1 runs
     // from z 1 to z 0.
@@ -20,13 +20,13 @@ TEST(Seams, MismatchedBorderIsStitched) {
     tiles[1].verts = {{1, 0, 0}, {1, 0, 0.5f}, {1, 0.001f, 1}, {2, 0, 1}, {2, 0, 0}};
     tiles[1].rings = {{0, 1, 2, 3, 4}};
     tiles[1].areas = {63};
-    EXPECT_EQ(count_seam_edges(tiles, grid).seamEdges, 0);
+    EXPECT_EQ(count_seam_edges(tiles, grid).seam_edges, 0);
 
     const SeamReport r = stitch_seams(tiles, grid, 0.45f);
-    EXPECT_EQ(r.movedVertices, 1);
-    EXPECT_EQ(r.insertedVertices, 1);
-    EXPECT_EQ(r.seamEdges, 2);
-    EXPECT_EQ(r.unmatchedEdges, 0);
+    EXPECT_EQ(r.moved_vertices, 1);
+    EXPECT_EQ(r.inserted_vertices, 1);
+    EXPECT_EQ(r.seam_edges, 2);
+    EXPECT_EQ(r.unmatched_edges, 0);
     ASSERT_EQ(tiles[0].rings[0].size(), 5u);
     EXPECT_EQ(tiles[0].verts[tiles[0].rings[0][3]], (std::array<float, 3>{1, 0, 0.5f}));  // between (1,1) and (1,0)
     EXPECT_EQ(tiles[1].verts[2], (std::array<float, 3>{1, 0, 1}));
@@ -34,7 +34,7 @@ TEST(Seams, MismatchedBorderIsStitched) {
 
 TEST(Seams, LayersFarApartStayApart) {
     TileGrid grid;
-    grid.tileSize = 1, grid.cols = 2, grid.rows = 1;
+    grid.tile_size = 1, grid.cols = 2, grid.rows = 1;
     std::vector<TileFaces> tiles(2);
     tiles[0].verts = {{0, 0, 0}, {0, 0, 1}, {1, 0, 1}, {1, 0, 0}};
     tiles[0].rings = {{0, 1, 2, 3}};
@@ -45,14 +45,14 @@ TEST(Seams, LayersFarApartStayApart) {
     tiles[1].rings = {{0, 1, 2, 3, 4}};
     tiles[1].areas = {63};
     const SeamReport r = stitch_seams(tiles, grid, 0.45f);
-    EXPECT_EQ(r.movedVertices + r.insertedVertices, 0);
-    EXPECT_EQ(r.seamEdges, 0);
-    EXPECT_EQ(r.unmatchedEdges, 3);
+    EXPECT_EQ(r.moved_vertices + r.inserted_vertices, 0);
+    EXPECT_EQ(r.seam_edges, 0);
+    EXPECT_EQ(r.unmatched_edges, 3);
 }
 
 TEST(Seams, SnapMovesNearlyOnLineVertices) {
     TileGrid grid;
-    grid.originX = 0.1, grid.tileSize = 10, grid.cols = 2, grid.rows = 1;
+    grid.origin_x = 0.1, grid.tile_size = 10, grid.cols = 2, grid.rows = 1;
     TileFaces t;
     t.verts = {{10.1000004f, 0, 3}, {5, 0, 0.0000001f}};
     snap_to_tile_lines(t, grid, 0.005f);

@@ -21,8 +21,8 @@ std::string error_of(const std::string& text) {
 TEST(BuildSpec, EmptyGivesDefaults) {
     const BuildSpec s = parse_build_spec("{}", "BUILD.json");
     EXPECT_EQ(s.map, "m10_00_00_00");
-    EXPECT_EQ(s.tileSize, 64);
-    EXPECT_EQ(s.aabbMargin, 2.4f);
+    EXPECT_EQ(s.tile_size, 64);
+    EXPECT_EQ(s.aabb_margin, 2.4f);
 }
 
 TEST(BuildSpec, FieldsAreRead) {
@@ -33,15 +33,15 @@ TEST(BuildSpec, FieldsAreRead) {
         "links": [{"from": [1, 0, 1], "to": [9, 0, 1], "both_ways": false, "flags": 52, "edge_data": 516,
                    "setup": {"half_extents": [1, 1, 1]}}]})",
                                          "BUILD.json");
-    EXPECT_EQ(s.agentRadius, 0.6f);
+    EXPECT_EQ(s.agent_radius, 0.6f);
     EXPECT_EQ(s.map, "m60_42_36_00");
     ASSERT_EQ(s.volumes.size(), 2u);
     EXPECT_EQ(s.volumes[0].xz.size(), 4u);
     EXPECT_EQ(s.volumes[1].faceData, 64);
     ASSERT_EQ(s.links.size(), 1u);
-    EXPECT_FALSE(s.links[0].bothWays);
+    EXPECT_FALSE(s.links[0].both_ways);
     EXPECT_EQ(s.links[0].edgeData, 516u);
-    EXPECT_TRUE(s.links[0].setupHalfExtents);
+    EXPECT_TRUE(s.links[0].setup_half_extents);
 }
 
 TEST(BuildSpec, BadValuesNameTheField) {

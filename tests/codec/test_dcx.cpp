@@ -10,6 +10,7 @@
 #include "support/sha256.h"
 #include "io/error.h"
 #include "io/file.h"
+#include "io/shared_bytes.h"
 #include "support/samples.h"
 
 using namespace navlab;
@@ -71,11 +72,11 @@ TEST_P(DcxSample, DecompressesToExpectedSha256AndHeader) {
     const json all = expected_json();
     ASSERT_FALSE(all.is_null());
     const json& x = all.at(name);
-    InputFile in(path);
-    ASSERT_EQ(test::sha256_hex(in.bytes()), x.at("sha256").get<std::string>());
+    const SharedBytes in = SharedBytes::map_file(path);
+    ASSERT_EQ(test::sha256_hex(in.span()), x.at("sha256").get<std::string>());
 
     // The header alone is readable without any decoder.
-    const dcx::Header h = dcx::read_header(in.bytes());
+    const dcx::Header h = dcx::read_header(in.span());
     const json& xd = x.at("dcx");
     EXPECT_EQ(std::string(h.codec, 4), xd.at("fmt").get<std::string>());
     EXPECT_EQ(h.version, hexval(xd.at("0x04")));
@@ -90,7 +91,7 @@ TEST_P(DcxSample, DecompressesToExpectedSha256AndHeader) {
     EXPECT_EQ(h.compressed_size, xd.at("compressed_size").get<std::uint32_t>());
     EXPECT_TRUE(dcx::nonstandard_fields(h).empty()) << dcx::nonstandard_fields(h).front();
 
-    const dcx::Decoded d = dcx::decompress(in.bytes());
+    const dcx::Decoded d = dcx::decompress(in.span());
     EXPECT_EQ(d.payload.size(), h.uncompressed_size);
     EXPECT_EQ(test::sha256_hex(d.payload), x.at("payload_sha256").get<std::string>());
     if (!xd.at("trailing_zero_pad").is_null()) {
@@ -101,14 +102,14 @@ TEST_P(DcxSample, DecompressesToExpectedSha256AndHeader) {
 TEST_P(DcxSample, RewriteKeepsVariantAndHeaderConstants) {
     const std::string name = GetParam();
     NAVLAB_REQUIRE_SAMPLE(path, "fromsoft/" + name);
-    InputFile in(path);
-    const dcx::Decoded d = dcx::decompress(in.bytes());
+    const SharedBytes in = SharedBytes::map_file(path);
+    const dcx::Decoded d = dcx::decompress(in.span());
     const auto again = dcx::compress(d.payload, d.header.variant, &d.header);
     const dcx::Decoded back = dcx::decompress(again);
     EXPECT_EQ(back.payload, d.payload);
     EXPECT_EQ(back.header.variant, d.header.variant);
     // Every byte of the header except the compressed size is the original's.
-    const auto orig = in.bytes();
+    const auto orig = in.span();
     const std::size_t header_bytes = d.header.variant == dcx::Variant::Edge ? 0x4C + 0x24 : 0x4C;
     for (std::size_t i = 0; i < header_bytes; ++i) {
         if (i >= 0x20 && i < 0x24) continue;                                         // compressed size
@@ -128,10 +129,10 @@ INSTANTIATE_TEST_SUITE_P(Samples, DcxSample, ::testing::ValuesIn(kSamples),
 TEST(Dcx, DsrSampleRecompressesByteForByte) {
     // Spec §1.4: stock zlib level 9 reproduces the small DS1R sample exactly.
     NAVLAB_REQUIRE_SAMPLE(path, "fromsoft/dsr_MtdPatch.mtdbnd.dcx");
-    InputFile in(path);
-    const auto d = dcx::decompress(in.bytes());
+    const SharedBytes in = SharedBytes::map_file(path);
+    const auto d = dcx::decompress(in.span());
     const auto again = dcx::compress(d.payload, d.header.variant, &d.header);
-    EXPECT_TRUE(std::equal(again.begin(), again.end(), in.bytes().begin(), in.bytes().end()));
+    EXPECT_TRUE(std::equal(again.begin(), again.end(), in.span().begin(), in.span().end()));
 }
 
 class DcxVariant : public ::testing::TestWithParam<dcx::Variant> {};

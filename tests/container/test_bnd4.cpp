@@ -11,6 +11,7 @@
 #include "support/sha256.h"
 #include "io/error.h"
 #include "io/file.h"
+#include "io/shared_bytes.h"
 #include "support/samples.h"
 
 using namespace navlab;
@@ -69,8 +70,8 @@ TEST_P(Bnd4Sample, ReadsExpectedFieldsAndRewritesByteForByte) {
     NAVLAB_REQUIRE_SAMPLE(expected_path, "fromsoft/expected.json");
     std::ifstream in_json(expected_path);
     const json x = json::parse(in_json).at(name).at("bnd4");
-    InputFile in(path);
-    const dcx::Decoded d = dcx::decompress(in.bytes());
+    const SharedBytes in = SharedBytes::map_file(path);
+    const dcx::Decoded d = dcx::decompress(in.span());
     const bnd4::Binder b = bnd4::read(d.payload);
     EXPECT_EQ(b.entries.size(), x.at("file_count").get<std::size_t>());
     EXPECT_EQ(b.header.version_string(), x.at("version_0x18").get<std::string>());

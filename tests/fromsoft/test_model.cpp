@@ -65,7 +65,7 @@ TEST(AabbTree6, DecodesHandMadeTree) {
     };
     const DecodedAabbTree t = decode_aabb_tree6(nodes, domain(0, 226));
     ASSERT_TRUE(t.valid) << t.problem;
-    EXPECT_EQ(t.internalNodes, 2u);
+    EXPECT_EQ(t.internal_nodes, 2u);
     ASSERT_EQ(t.leaves.size(), 3u);
     EXPECT_EQ(t.leaves[0].node, 2u);
     EXPECT_EQ(t.leaves[0].face, 7u);
@@ -175,8 +175,8 @@ TEST(ClusterGraph, TwoByThreeClusters) {
     // 4 × 3 quads; cluster = column pair (0..1) + 2 × row band (0 for j = 0, 1 for j >= 1).
     const NavMesh mesh = fixture::grid_mesh(4, 3, [](int i, int j) { return std::int16_t(i / 2 + 2 * (j >= 1)); });
     const ClusterGraph g = build_cluster_graph(mesh);
-    ASSERT_EQ(g.nodeCount, 4u);
-    EXPECT_EQ(g.faceCounts, (std::vector<std::uint32_t>{2, 2, 4, 4}));
+    ASSERT_EQ(g.node_count, 4u);
+    EXPECT_EQ(g.face_counts, (std::vector<std::uint32_t>{2, 2, 4, 4}));
     // 0-1, 0-2, 1-3, 2-3 in both directions, targets ascending.
     EXPECT_EQ(g.offsets, (std::vector<std::uint32_t>{0, 2, 4, 6, 8}));
     EXPECT_EQ(g.targets, (std::vector<std::uint32_t>{1, 2, 0, 3, 0, 3, 1, 2}));
@@ -203,7 +203,7 @@ TEST(ClusterGraph, RejectsNegativeClusterAndBadOpposite) {
     EXPECT_THROW(build_cluster_graph(mesh), Error);
     mesh = fixture::grid_mesh(2, 1);
     EXPECT_THROW(build_cluster_graph(mesh), Error);
-    EXPECT_EQ(build_cluster_graph(NavMesh{}).nodeCount, 0u);
+    EXPECT_EQ(build_cluster_graph(NavMesh{}).node_count, 0u);
 }
 
 TEST(MeshViews, RingNeighboursAndUserEdges) {

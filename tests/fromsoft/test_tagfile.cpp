@@ -43,7 +43,7 @@ NavTagfile elden_ring_like() {
     NavTagfile nav;
     nav.sdk_version = kSdkEldenRing;
     nav.mesh = fixture::grid_mesh(6, 4, nullptr, [](int i, int j) { return 0.25f * i * j; });
-    nav.mesh.hasClearanceCacheSeeding = true;
+    nav.mesh.has_clearance_cache_seeding = true;
     nav.mesh.userData = 1;
     nav.mesh.faceData[3] = 0x11041;
     // User edges 24 and 25 between faces 0 and 23, on their own two vertices.
@@ -61,7 +61,7 @@ NavTagfile elden_ring_like() {
     m.faces[0].startUserEdgeIndex = static_cast<std::int32_t>(e0), m.faces[0].numUserEdges = 1;
     m.faces[23].startUserEdgeIndex = static_cast<std::int32_t>(e0 + 1), m.faces[23].numUserEdges = 1;
     nav.mediator = build_query_mediator(nav.mesh);
-    nav.userEdgeSetups = std::vector<UserEdgeSetup>{sample_setup(1), sample_setup(-3)};
+    nav.user_edge_setups = std::vector<UserEdgeSetup>{sample_setup(1), sample_setup(-3)};
     return nav;
 }
 
@@ -72,7 +72,7 @@ NavTagfile sekiro_like() {
     nav.mesh = fixture::grid_mesh(5, 5, [](int i, int j) { return std::int16_t(i / 2 + 3 * (j / 2)); });
     nav.mesh.aabb.min.w = -1.1f, nav.mesh.aabb.max.w = 1.1f;
     nav.graph = make_directed_graph(nav.mesh, build_cluster_graph(nav.mesh));
-    nav.userEdgeSetups = std::vector<UserEdgeSetup>{sample_setup(0)};
+    nav.user_edge_setups = std::vector<UserEdgeSetup>{sample_setup(0)};
     return nav;
 }
 
@@ -102,8 +102,8 @@ TEST(NavTagfile, ReadsTheEldenRingSample) {
     ASSERT_EQ(nav.variants.size(), 2u);
     EXPECT_EQ(nav.variants[0].name, "hkaiNavMesh");
     EXPECT_EQ(nav.variants[0].className, "hkaiNavMesh");
-    EXPECT_EQ(nav.variants[0].typeName, "hkaiNavMesh");
-    EXPECT_EQ(nav.variants[1].typeName, "hkaiStaticTreeNavMeshQueryMediator");
+    EXPECT_EQ(nav.variants[0].type_name, "hkaiNavMesh");
+    EXPECT_EQ(nav.variants[1].type_name, "hkaiStaticTreeNavMeshQueryMediator");
 
     const NavMesh& m = nav.mesh;
     EXPECT_EQ(m.faces.size(), 60u);
@@ -115,19 +115,19 @@ TEST(NavTagfile, ReadsTheEldenRingSample) {
     EXPECT_EQ(m.faceDataStriding, 1);
     EXPECT_EQ(m.edgeDataStriding, 1);
     EXPECT_EQ(m.erosionRadius, 0.0f);
-    EXPECT_EQ(m.streamingSetCount, 0u);
-    EXPECT_TRUE(m.hasClearanceCacheSeeding);
-    EXPECT_EQ(m.clearanceCacheDataCount, 2u);
+    EXPECT_EQ(m.streaming_set_count, 0u);
+    EXPECT_TRUE(m.has_clearance_cache_seeding);
+    EXPECT_EQ(m.clearance_cache_data_count, 2u);
     EXPECT_EQ(std::bit_cast<std::uint32_t>(m.aabb.max.w), 0x40199999u);
     EXPECT_EQ(std::bit_cast<std::uint32_t>(m.aabb.min.w), 0xC0199999u);
-    int ones = 0, minEdges = 99, maxEdges = 0;
+    int ones = 0, minEdges = 99, max_edges = 0;
     for (const Face& f : m.faces) {
         EXPECT_EQ(f.padding, 0xCDCD);
         EXPECT_EQ(f.clusterIndex, -1);
-        minEdges = std::min<int>(minEdges, f.numEdges), maxEdges = std::max<int>(maxEdges, f.numEdges);
+        minEdges = std::min<int>(minEdges, f.numEdges), max_edges = std::max<int>(max_edges, f.numEdges);
     }
     EXPECT_EQ(minEdges, 3);
-    EXPECT_EQ(maxEdges, 14);
+    EXPECT_EQ(max_edges, 14);
     for (const Vec4& v : m.vertices) ones += v.w == 1.0f;
     EXPECT_EQ(ones, 92);
     int withOpposite = 0;
@@ -136,8 +136,8 @@ TEST(NavTagfile, ReadsTheEldenRingSample) {
         withOpposite += e.oppositeEdge != kNoOpposite;
     }
     EXPECT_EQ(withOpposite, 122);
-    EXPECT_EQ(nav.objectCounts.at("hkaiNavMeshClearanceCache"), 2u);
-    EXPECT_EQ(nav.objectCounts.at("hkaiNavMesh"), 1u);
+    EXPECT_EQ(nav.object_counts.at("hkaiNavMeshClearanceCache"), 2u);
+    EXPECT_EQ(nav.object_counts.at("hkaiNavMesh"), 1u);
 
     // Layouts from the file's own type table (audit R05, R06, R14, R66).
     const LayoutSummary& l = nav.layouts;
@@ -154,24 +154,24 @@ TEST(NavTagfile, ReadsTheEldenRingSample) {
     EXPECT_EQ(l.face.find("startEdgeIndex")->format & 0x200u, 0x200u);  // signed
     EXPECT_EQ(l.edge.size, 20u);
     EXPECT_EQ(l.edge.version, 8u);
-    EXPECT_EQ(l.edge.find("userEdgeCost")->typeName, "hkHalf16");
+    EXPECT_EQ(l.edge.find("userEdgeCost")->type_name, "hkHalf16");
     EXPECT_EQ(l.vertex.name, "hkVector4");
     EXPECT_EQ(l.vertex.size, 16u);
-    EXPECT_EQ(l.treeNode.size, 6u);
-    EXPECT_EQ(l.treeNode.find("loData")->offset, 4u);
+    EXPECT_EQ(l.tree_node.size, 6u);
+    EXPECT_EQ(l.tree_node.find("loData")->offset, 4u);
     EXPECT_FALSE(l.graph.present());
 
     ASSERT_TRUE(nav.mediator);
     const QueryMediator& q = *nav.mediator;
     EXPECT_EQ(q.nodes.size(), 119u);
-    EXPECT_TRUE(q.navMeshIsFileMesh);
-    EXPECT_EQ(q.navMeshItem, nav.variants[0].item);
-    EXPECT_EQ(q.treeClass, "hkcdStaticAabbTree");
-    EXPECT_TRUE(q.hasTreeImpl);
+    EXPECT_TRUE(q.nav_mesh_is_file_mesh);
+    EXPECT_EQ(q.nav_mesh_item, nav.variants[0].item);
+    EXPECT_EQ(q.tree_class, "hkcdStaticAabbTree");
+    EXPECT_TRUE(q.has_tree_impl);
     EXPECT_EQ(q.domain, tree_domain_of(m));  // spec §15: the vertex bounds in four lanes
     const DecodedAabbTree t = decode_aabb_tree6(q.nodes, q.domain);
     ASSERT_TRUE(t.valid) << t.problem;
-    EXPECT_EQ(t.internalNodes, 59u);
+    EXPECT_EQ(t.internal_nodes, 59u);
     ASSERT_EQ(t.leaves.size(), 60u);
     std::vector<int> seen(60, 0);
     for (const TreeLeaf& leaf : t.leaves) {
@@ -186,7 +186,7 @@ TEST(NavTagfile, ReadsTheEldenRingSample) {
     }
     EXPECT_EQ(seen, std::vector<int>(60, 1));
     EXPECT_FALSE(nav.graph);
-    EXPECT_FALSE(nav.userEdgeSetups);
+    EXPECT_FALSE(nav.user_edge_setups);
 }
 
 TEST(NavTagfile, RewritesTheEldenRingSampleModel) {
@@ -235,12 +235,12 @@ TEST(NavTagfile, EldenRingLikeRoundTrip) {
     ASSERT_EQ(back.variants.size(), 3u);
     EXPECT_EQ(back.variants[1].className, "hkaiStaticTreeNavMeshQueryMediator");
     EXPECT_EQ(back.variants[2].name, "hkaiUserEdgeSetupArray");
-    EXPECT_EQ(back.layouts.userEdgeSetup.size, 224u);
+    EXPECT_EQ(back.layouts.user_edge_setup.size, 224u);
     EXPECT_EQ(back.layouts.obb.size, 80u);
-    EXPECT_EQ(back.layouts.obbTransform.format, 0x1028u);
-    EXPECT_TRUE(back.mesh.hasClearanceCacheSeeding);
-    ASSERT_TRUE(back.userEdgeSetups);
-    EXPECT_EQ((*back.userEdgeSetups)[1].obbB.transform[15], 7.0f);
+    EXPECT_EQ(back.layouts.obb_transform.format, 0x1028u);
+    EXPECT_TRUE(back.mesh.has_clearance_cache_seeding);
+    ASSERT_TRUE(back.user_edge_setups);
+    EXPECT_EQ((*back.user_edge_setups)[1].obbB.transform[15], 7.0f);
 }
 
 TEST(NavTagfile, SekiroLikeRoundTrip) {
@@ -249,9 +249,9 @@ TEST(NavTagfile, SekiroLikeRoundTrip) {
     const NavTagfile back = read_nav_tagfile(write_nav_tagfile(nav));
     EXPECT_EQ(back.sdk_string, "20160200");
     ASSERT_EQ(back.variants.size(), 3u);
-    EXPECT_EQ(back.variants[1].typeName, "hkaiDirectedGraphExplicitCost");
-    EXPECT_EQ(back.layouts.graphEdge.size, 8u);
-    EXPECT_EQ(back.layouts.graphNode.find("numEdges")->offset, 4u);
+    EXPECT_EQ(back.variants[1].type_name, "hkaiDirectedGraphExplicitCost");
+    EXPECT_EQ(back.layouts.graph_edge.size, 8u);
+    EXPECT_EQ(back.layouts.graph_node.find("numEdges")->offset, 4u);
     ASSERT_TRUE(back.graph);
     EXPECT_EQ(back.graph->nodes.size(), 9u);
     EXPECT_FALSE(back.mediator);
@@ -274,20 +274,20 @@ TEST(NavTagfile, EmptyMeshesAloneAndWithEmptyTree) {
 
 TEST(NavTagfile, WriterRefusesWhatItCannotExpress) {
     NavTagfile nav = elden_ring_like();
-    nav.mesh.streamingSetCount = 1;
+    nav.mesh.streaming_set_count = 1;
     EXPECT_THROW(write_nav_tagfile(nav), Error);
     nav = elden_ring_like();
-    nav.mediator->hasTreeImpl = false;
+    nav.mediator->has_tree_impl = false;
     EXPECT_THROW(write_nav_tagfile(nav), Error);
 }
 
 TEST(NavTagfile, MediatorNotPointingAtTheMesh) {
     NavTagfile nav = elden_ring_like();
-    nav.mediator->navMeshIsFileMesh = false;
+    nav.mediator->nav_mesh_is_file_mesh = false;
     const NavTagfile back = read_nav_tagfile(write_nav_tagfile(nav));
     ASSERT_TRUE(back.mediator);
-    EXPECT_FALSE(back.mediator->navMeshIsFileMesh);
-    EXPECT_EQ(back.mediator->navMeshItem, 0u);
+    EXPECT_FALSE(back.mediator->nav_mesh_is_file_mesh);
+    EXPECT_EQ(back.mediator->nav_mesh_item, 0u);
 }
 
 /// The Elden Ring-like tagfile written again with its type table changed (declared values only).
@@ -347,7 +347,7 @@ TEST(NavTagfile, VariantNamesFromTheModel) {
     ASSERT_EQ(back.variants.size(), 3u);
     EXPECT_EQ(back.variants[1].name, "graph");
     EXPECT_EQ(back.variants[1].className, "hkaiDirectedGraphExplicitCost");
-    EXPECT_EQ(back.variants[1].typeName, "hkaiDirectedGraphExplicitCost");
+    EXPECT_EQ(back.variants[1].type_name, "hkaiDirectedGraphExplicitCost");
     EXPECT_EQ(back.variants[2].name, "hkaiUserEdgeSetupArray");
     EXPECT_EQ(back.variants[2].className, "Setups");
     // A list that does not match the written objects is not used.
@@ -374,11 +374,11 @@ TEST(NavTagfile, NanFloatsAreTheSameModelAfterARewrite) {
     const float nan = std::numeric_limits<float>::quiet_NaN();
     sekiro.mesh.vertices[3].y = nan, sekiro.mesh.aabb.max.x = nan, sekiro.mesh.erosionRadius = nan;
     sekiro.graph->positions[0].z = nan;
-    (*sekiro.userEdgeSetups)[0].obbA.transform[5] = nan, (*sekiro.userEdgeSetups)[0].costBtoA = nan;
+    (*sekiro.user_edge_setups)[0].obbA.transform[5] = nan, (*sekiro.user_edge_setups)[0].costBtoA = nan;
     EXPECT_TRUE(same_model(sekiro, sekiro));
     EXPECT_TRUE(same_model(sekiro, read_nav_tagfile(write_nav_tagfile(sekiro))));
     NavTagfile other = sekiro;
-    (*other.userEdgeSetups)[0].costBtoA = std::bit_cast<float>(std::bit_cast<std::uint32_t>(nan) | 1u);
+    (*other.user_edge_setups)[0].costBtoA = std::bit_cast<float>(std::bit_cast<std::uint32_t>(nan) | 1u);
     EXPECT_FALSE(same_model(sekiro, other));
     other = sekiro;
     other.mesh.vertices[0].x = -0.0f;

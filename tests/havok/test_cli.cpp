@@ -1,6 +1,9 @@
 // `navlab hkx ...` end to end on files written by our own writer.
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "container/bnd4.h"
@@ -73,4 +76,45 @@ TEST(HkxCommand, ReadsABinderEntry) {
     EXPECT_EQ(nlohmann::json::parse(out)["fields"]["namedVariants"][0]["variant"]["fields"]["faces"]["count"], 4);
     out = run("hkx check " + binder + " --entry nothing.hkx", &status);
     EXPECT_EQ(status, 1);
+}
+
+// `hkx check` prints the reader's warnings through the shared report printer (io/report.h) in
+// the shape it always had: "FILE: warning: offset 0x..: MESSAGE" after the "ok" line, and
+// {"offset", "message"} objects in that key order in --json.
+TEST(HkxCommand, CheckWarningShapes) {
+    const auto dir = test::scratch_dir("hkx-cli-warnings");
+    auto bytes = test::grid_navmesh(4, 3);
+    // Swap the first two offsets of the first PTCH group with two or more: a warning, not an
+    // error (PTCH is compared as a set).
+    const std::string tag = "PTCH";
+    auto at = std::search(bytes.begin(), bytes.end(), tag.begin(), tag.end());
+    ASSERT_NE(at, bytes.end());
+    std::size_t pos = static_cast<std::size_t>(at - bytes.begin()) + 4;
+    auto u32 = [&](std::size_t p) {
+        return std::uint32_t{bytes[p]} | std::uint32_t{bytes[p + 1]} << 8 | std::uint32_t{bytes[p + 2]} << 16 |
+               std::uint32_t{bytes[p + 3]} << 24;
+    };
+    while (u32(pos + 4) < 2) pos += 8 + 4 * std::size_t{u32(pos + 4)};
+    const std::uint32_t type = u32(pos);
+    std::swap_ranges(bytes.begin() + static_cast<std::ptrdiff_t>(pos + 8), bytes.begin() + static_cast<std::ptrdiff_t>(pos + 12),
+                     bytes.begin() + static_cast<std::ptrdiff_t>(pos + 12));
+    const auto file = (dir / "swapped.hkx").string();
+    write_file_atomic(file, bytes);
+
+    int status = -1;
+    const std::string out = run("hkx check " + file, &status);
+    ASSERT_EQ(status, 0) << out;
+    const std::string warning = fmt::format("{}: warning: offset 0x{:X}: PTCH offsets of type {} are not ascending\n",
+                                            file, pos + 12, type);
+    EXPECT_EQ(out.rfind(file + ": ok (SDK 20180100, 126 types, ", 0), 0u) << out;
+    EXPECT_NE(out.find(" items, 1 warnings)\n"), std::string::npos) << out;
+    EXPECT_EQ(out.substr(out.find('\n') + 1), warning);
+
+    const std::string json = run("hkx check --json " + file, &status);
+    ASSERT_EQ(status, 0) << json;
+    EXPECT_NE(json.find(fmt::format("\"warnings\":[{{\"offset\":{},\"message\":\"PTCH offsets of type {} are not ascending\"}}]",
+                                    pos + 12, type)),
+              std::string::npos)
+        << json;
+    std::filesystem::remove_all(dir);
 }

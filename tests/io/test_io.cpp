@@ -3,6 +3,7 @@
 #include "io/byte_reader.h"
 #include "io/byte_writer.h"
 #include "io/file.h"
+#include "io/shared_bytes.h"
 #include "io/parallel.h"
 #include "support/samples.h"
 
@@ -84,11 +85,11 @@ TEST(File, AtomicWriteThenMapRead) {
     auto path = dir / "out.bin";
     const std::uint8_t data[] = {9, 8, 7};
     write_file_atomic(path, data);
-    InputFile f(path);
-    ASSERT_EQ(f.bytes().size(), 3u);
-    EXPECT_EQ(f.bytes()[2], 7);
+    const SharedBytes f = SharedBytes::map_file(path);
+    ASSERT_EQ(f.span().size(), 3u);
+    EXPECT_EQ(f.span()[2], 7);
     EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir), {}), 1);  // no temp left
-    EXPECT_THROW(InputFile(dir / "missing"), Error);
+    EXPECT_THROW(SharedBytes::map_file(dir / "missing"), Error);
     std::filesystem::remove_all(dir);
 }
 

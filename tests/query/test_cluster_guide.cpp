@@ -39,7 +39,7 @@ Clustered clustered_mesh() {
     c.rp = testing::make_recast_polygons(params, 7);
     c.dt = testing::make_detour_mesh(c.rp.verts, c.rp.polys, c.rp.cell);
     c.mesh = testing::to_navmesh(c.dt->verts, c.rp.polys);
-    const int size = static_cast<int>(synth::kSekiroStyle.facesPerCluster + 0.5);  // Sekiro's mean, 13 faces
+    const int size = static_cast<int>(synth::kSekiroStyle.faces_per_cluster + 0.5);  // Sekiro's mean, 13 faces
     build::grow_clusters(c.mesh, [&] { return size; });
     c.graph = fromsoft::make_directed_graph(c.mesh, fromsoft::build_cluster_graph(c.mesh));
     return c;

@@ -10,6 +10,7 @@
 #include "formats/igi/graph_io.h"
 #include "formats/igi/routes.h"
 #include "io/file.h"
+#include "io/shared_bytes.h"
 #include "query/igi_path.h"
 #include "query/navmesh_query.h"
 #include "support/samples.h"
@@ -21,8 +22,8 @@ constexpr const char* kEr = "havok/er/n10_01_00_00_001700.hkx";
 
 TEST(QuerySample, EveryPairOfFaceCentresInAnIsland) {
     NAVLAB_REQUIRE_SAMPLE(path, kEr);
-    InputFile file(path.string());
-    fromsoft::NavTagfile t = fromsoft::read_nav_tagfile(file.bytes());
+    const SharedBytes file = SharedBytes::map_file(path.string());
+    fromsoft::NavTagfile t = fromsoft::read_nav_tagfile(file.span());
     FromSoftView view(t.mesh, path.string());
     ASSERT_TRUE(t.mediator.has_value());
     NavMeshQuery q(view, &*t.mediator);

@@ -47,8 +47,8 @@ TEST(SynthAudit, SmallPresetPassesTheAudit) {
     EXPECT_FALSE(audit::audit_failed(audit.report)) << audit::format_audit_text(audit.report);
     EXPECT_EQ(failed_rules(audit.report), std::vector<std::string>{});
     EXPECT_EQ(audit.report.summary.sekiro.faces, r.sekiro.faces);
-    EXPECT_EQ(audit.report.summary.elden_ring.user_edges, r.eldenRing.userEdges);
-    EXPECT_EQ(audit.report.summary.elden_ring.tree_nodes, r.eldenRing.treeNodes);
+    EXPECT_EQ(audit.report.summary.elden_ring.user_edges, r.elden_ring.user_edges);
+    EXPECT_EQ(audit.report.summary.elden_ring.tree_nodes, r.elden_ring.tree_nodes);
     EXPECT_EQ(audit.report.summary.sekiro.binders + audit.report.summary.elden_ring.binders, 4);
     std::filesystem::remove_all(dir);
 }

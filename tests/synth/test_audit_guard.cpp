@@ -18,6 +18,7 @@
 #include "codec/dcx.h"
 #include "container/bnd4.h"
 #include "io/file.h"
+#include "io/shared_bytes.h"
 #include "support/samples.h"
 #include "support/sha256.h"
 #include "synth/corpus.h"
@@ -53,7 +54,7 @@ std::vector<audit::AuditTagfile> reduced_corpus(synth::Preset preset, std::size_
         const dcx::Decoded d = dcx::decompress(made.file);
         const bnd4::Binder binder = bnd4::read(d.payload);
         for (std::size_t e = 0; e < binder.entries.size(); ++e)
-            out.push_back(audit::load_audit_tagfile(binder.entries[e].data(), b.archivePath, binder.entries[e].name, e));
+            out.push_back(audit::load_audit_tagfile(binder.entries[e].data(), b.archive_path, binder.entries[e].name, e));
     }
     return out;
 }
@@ -151,8 +152,8 @@ TEST(AuditGuard, ReducedEldenRingCorpusKeepsItsReport) {
 
 TEST(AuditGuard, RealSampleKeepsItsReport) {
     NAVLAB_REQUIRE_SAMPLE(path, "havok/er/n10_01_00_00_001700.hkx");
-    InputFile in(path);
-    std::vector<audit::AuditTagfile> files{audit::load_audit_tagfile(in.bytes(), std::string(), path.filename().string(), std::nullopt)};
+    const SharedBytes in = SharedBytes::map_file(path);
+    std::vector<audit::AuditTagfile> files{audit::load_audit_tagfile(in.span(), std::string(), path.filename().string(), std::nullopt)};
     EXPECT_EQ(digest_of(files, 10), "5397ba896f8c7d9cb3104cda9204768bfea217547093341fef7f52833f868144");
 }
 

@@ -49,19 +49,19 @@ TEST(SynthCorpus, SmallPresetTotalsAndReadBack) {
     EXPECT_EQ(r.sekiro.binders, 2);
     EXPECT_EQ(r.sekiro.tagfiles, 24);
     EXPECT_EQ(r.sekiro.faces, 4000);
-    EXPECT_EQ(r.sekiro.emptyMeshes, 2);
+    EXPECT_EQ(r.sekiro.empty_meshes, 2);
     EXPECT_EQ(r.sekiro.graphs, 24);
     EXPECT_EQ(r.sekiro.setups, 16);
-    EXPECT_EQ(r.eldenRing.binders, 2);
-    EXPECT_EQ(r.eldenRing.tagfiles, 20);
-    EXPECT_EQ(r.eldenRing.faces, 9000);
-    EXPECT_EQ(r.eldenRing.userEdges, 3600);
-    EXPECT_EQ(r.eldenRing.emptyMeshes, 11);
-    EXPECT_EQ(r.eldenRing.mediators, 16);
-    EXPECT_EQ(r.eldenRing.treeNodes, 2 * 9000 - 9);
-    EXPECT_EQ(r.eldenRing.setups, 7);
+    EXPECT_EQ(r.elden_ring.binders, 2);
+    EXPECT_EQ(r.elden_ring.tagfiles, 20);
+    EXPECT_EQ(r.elden_ring.faces, 9000);
+    EXPECT_EQ(r.elden_ring.user_edges, 3600);
+    EXPECT_EQ(r.elden_ring.empty_meshes, 11);
+    EXPECT_EQ(r.elden_ring.mediators, 16);
+    EXPECT_EQ(r.elden_ring.tree_nodes, 2 * 9000 - 9);
+    EXPECT_EQ(r.elden_ring.setups, 7);
     // Read every file back: DCX, BND4 layout, strict tagfile reader, the page's properties.
-    GameCounts sekiro, eldenRing;
+    GameCounts sekiro, elden_ring;
     for (const auto& path : r.files) {
         const auto header = dcx::read_header(read_file(path));
         EXPECT_EQ(header.variant, dcx::Variant::Dflt_11000_44_9);
@@ -70,14 +70,14 @@ TEST(SynthCorpus, SmallPresetTotalsAndReadBack) {
             const Game game = t.sdk_version == 20160200 ? Game::Sekiro : Game::EldenRing;
             EXPECT_EQ(name.find("\\navimesh\\bind6\\"), name.rfind("\\navimesh\\bind6\\"));
             checks::check_mesh(t.mesh, game);
-            if (t.userEdgeSetups) checks::check_setups(*t.userEdgeSetups, game);
-            (game == Game::Sekiro ? sekiro : eldenRing).add(t);
+            if (t.user_edge_setups) checks::check_setups(*t.user_edge_setups, game);
+            (game == Game::Sekiro ? sekiro : elden_ring).add(t);
         }
     }
     EXPECT_EQ(sekiro.faces, r.sekiro.faces);
     EXPECT_EQ(sekiro.vertices, r.sekiro.vertices);
-    EXPECT_EQ(eldenRing.edges, r.eldenRing.edges);
-    EXPECT_EQ(eldenRing.treeNodes, r.eldenRing.treeNodes);
+    EXPECT_EQ(elden_ring.edges, r.elden_ring.edges);
+    EXPECT_EQ(elden_ring.tree_nodes, r.elden_ring.tree_nodes);
     std::filesystem::remove_all(dir);
 }
 

@@ -72,8 +72,8 @@ TEST(SynthPlan, SplitsThePresetTotalsExactly) {
     for (Preset p : {Preset::Small, Preset::Sekiro, Preset::EldenRing}) {
         const auto plan = plan_corpus(p, 3);
         for (const auto& t : preset_totals(p)) {
-            int binders = 0, tagfiles = 0, empty = 0, emptyTree = 0, setupArrays = 0, setups = 0;
-            std::int64_t faces = 0, userEdges = 0;
+            int binders = 0, tagfiles = 0, empty = 0, empty_tree = 0, setup_arrays = 0, setups = 0;
+            std::int64_t faces = 0, user_edges = 0;
             for (const auto& b : plan) {
                 if (b.game != t.game) continue;
                 ++binders;
@@ -81,21 +81,21 @@ TEST(SynthPlan, SplitsThePresetTotalsExactly) {
                     const auto& e = b.entries[i];
                     ++tagfiles;
                     empty += e.faces == 0;
-                    emptyTree += e.emptyTree;
+                    empty_tree += e.empty_tree;
                     faces += e.faces;
-                    userEdges += e.userEdges;
-                    setupArrays += e.setups > 0;
+                    user_edges += e.user_edges;
+                    setup_arrays += e.setups > 0;
                     setups += e.setups;
                     if (i > 0) EXPECT_LT(b.entries[i - 1].id, e.id) << "entries sorted by id";
                 }
             }
             EXPECT_EQ(binders, t.binders);
             EXPECT_EQ(tagfiles, t.tagfiles);
-            EXPECT_EQ(empty, t.emptyMeshes);
-            EXPECT_EQ(emptyTree, t.emptyWithTree);
+            EXPECT_EQ(empty, t.empty_meshes);
+            EXPECT_EQ(empty_tree, t.empty_with_tree);
             EXPECT_EQ(faces, t.faces);
-            EXPECT_EQ(userEdges, t.userEdges);
-            EXPECT_EQ(setupArrays, t.setupArrays);
+            EXPECT_EQ(user_edges, t.user_edges);
+            EXPECT_EQ(setup_arrays, t.setup_arrays);
             EXPECT_EQ(setups, t.setups);
         }
     }
@@ -104,14 +104,14 @@ TEST(SynthPlan, SplitsThePresetTotalsExactly) {
 TEST(SynthPlan, NamesFollowTheBinderConventions) {
     const auto plan = plan_corpus(Preset::Small, 3);
     ASSERT_FALSE(plan.empty());
-    EXPECT_EQ(plan[0].archivePath, "/map/m10_00_00_00/m10_00_00_00.nvmhktbnd.dcx");
+    EXPECT_EQ(plan[0].archive_path, "/map/m10_00_00_00/m10_00_00_00.nvmhktbnd.dcx");
     EXPECT_EQ(plan[0].entries[0].name,
               "N:\\NTC\\data\\Target\\INTERROOT_win64\\map\\m10_00_00_00\\navimesh\\bind6\\n10_00_00_00_001000.hkx");
     EXPECT_EQ(plan[0].entries[0].id, 10000);
     bool sawO = false;
     for (const auto& b : plan)
         if (b.game == Game::EldenRing) {
-            EXPECT_EQ(b.archivePath.rfind("/map/m", 0), 0u);
+            EXPECT_EQ(b.archive_path.rfind("/map/m", 0), 0u);
             for (const auto& e : b.entries) {
                 EXPECT_EQ(e.name.rfind("N:\\GR\\data\\INTERROOT_win64\\map\\", 0), 0u);
                 if (e.id >= 20000) {
@@ -136,13 +136,13 @@ TEST(SynthModel, SmallPresetHoldsTheUniversalProperties) {
             EXPECT_EQ(static_cast<int>(t.mesh.faces.size()), e.faces);
             faces[game == Game::EldenRing] += static_cast<std::int64_t>(t.mesh.faces.size());
             checks::check_mesh(t.mesh, game);
-            if (t.userEdgeSetups) checks::check_setups(*t.userEdgeSetups, game);
+            if (t.user_edge_setups) checks::check_setups(*t.user_edge_setups, game);
             EXPECT_EQ(t.graph.has_value(), game == Game::Sekiro);
-            EXPECT_EQ(t.mediator.has_value(), game == Game::EldenRing && (e.faces > 0 || e.emptyTree));
-            EXPECT_EQ(t.userEdgeSetups.has_value(), e.setups > 0);
-            const int userEdges = static_cast<int>(t.mesh.edges.size()) -
+            EXPECT_EQ(t.mediator.has_value(), game == Game::EldenRing && (e.faces > 0 || e.empty_tree));
+            EXPECT_EQ(t.user_edge_setups.has_value(), e.setups > 0);
+            const int user_edges = static_cast<int>(t.mesh.edges.size()) -
                                   [&] { int r = 0; for (auto& f : t.mesh.faces) r += f.numEdges; return r; }();
-            EXPECT_EQ(userEdges, e.userEdges);
+            EXPECT_EQ(user_edges, e.user_edges);
             if (game == Game::Sekiro && e.faces > 0) {
                 int maxCluster = -1;
                 std::vector<char> used(t.mesh.faces.size(), 0);
@@ -187,8 +187,8 @@ TEST(SynthModel, ShapedFacesHaveThePagesGeometry) {
             }
         }
         SCOPED_TRACE(c.plan[b].map);
-        EXPECT_LE(maxOff, style.maxOffPlane + 0.005);
-        EXPECT_GT(maxOff, style.maxOffPlane * 0.5) << "corners are pushed off plane";
+        EXPECT_LE(maxOff, style.max_off_plane + 0.005);
+        EXPECT_GT(maxOff, style.max_off_plane * 0.5) << "corners are pushed off plane";
         EXPECT_GT(nonConvex, 0);
         EXPECT_LT(nonConvex, faces / 10);
         EXPECT_LT(clockwise + degenerate, faces / 50 + 3);

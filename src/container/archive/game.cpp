@@ -20,10 +20,10 @@ Game parse_game(std::string_view name) {
 
 std::span<const std::string_view> archive_stems(Game game) {
     static constexpr std::array<std::string_view, 5> sekiro = {"Data1", "Data2", "Data3", "Data4", "Data5"};
-    static constexpr std::array<std::string_view, 7> eldenRing = {"Data0", "Data1", "Data2",      "Data3",
+    static constexpr std::array<std::string_view, 7> elden_ring = {"Data0", "Data1", "Data2",      "Data3",
                                                                    "DLC",   "sd/sd", "sd/sd_dlc02"};
     if (game == Game::Sekiro) return sekiro;
-    return eldenRing;
+    return elden_ring;
 }
 
 }  // namespace navlab::archive

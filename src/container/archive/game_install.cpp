@@ -10,6 +10,7 @@
 #include "container/archive/bundled_keys.h"
 #include "container/archive/path_hash.h"
 #include "io/error.h"
+#include "io/file.h"
 
 namespace navlab::archive {
 namespace fs = std::filesystem;
@@ -79,21 +80,21 @@ RsaKey archive_key(Game game, std::string_view stem, const fs::path& keysDir) {
 
 Game detect_game(const fs::path& gameDir, const fs::path& keysDir) {
     auto has = [&](std::string_view stem) { return fs::exists(archive_file(gameDir, stem, ".bhd")); };
-    const bool eldenRing = has("Data0") || has("DLC") || has("sd/sd") || has("sd/sd_dlc02");
+    const bool elden_ring = has("Data0") || has("DLC") || has("sd/sd") || has("sd/sd_dlc02");
     const bool sekiro = has("Data4") || has("Data5");
-    if (eldenRing != sekiro) return eldenRing ? Game::EldenRing : Game::Sekiro;
+    if (elden_ring != sekiro) return elden_ring ? Game::EldenRing : Game::Sekiro;
     // Data1-3 exist in both games: ask the keys (one RSA block each), then the salt.
     bool opens[2] = {false, false};
     for (Game game : {Game::Sekiro, Game::EldenRing}) {
         for (std::string_view stem : archive_stems(game)) {
             if (!has(stem)) continue;
-            const InputFile bhd(archive_file(gameDir, stem, ".bhd"));
+            const SharedBytes bhd = SharedBytes::map_file(archive_file(gameDir, stem, ".bhd"));
             bool match = false;
-            if (is_plain_bhd5(bhd.bytes())) {
-                match = game_from_salt(bhd.bytes()) == game;
+            if (is_plain_bhd5(bhd)) {
+                match = game_from_salt(bhd) == game;
             } else {
                 try {
-                    match = first_block_opens(bhd.bytes(), archive_key(game, stem, keysDir));
+                    match = first_block_opens(bhd, archive_key(game, stem, keysDir));
                 } catch (const Error&) {  // no key for this game: it cannot be this game's archive
                 }
             }
@@ -121,17 +122,17 @@ GameInstall GameInstall::open(const fs::path& dir, const OpenOptions& options) {
         }
         std::vector<std::uint8_t> plain;
         {
-            const InputFile bhd(a.bhdPath);
-            a.bhdBytes = bhd.bytes().size();
-            a.bhdEncrypted = !is_plain_bhd5(bhd.bytes());
+            const SharedBytes bhd = SharedBytes::map_file(a.bhdPath);
+            a.bhdBytes = bhd.size();
+            a.bhdEncrypted = !is_plain_bhd5(bhd);
             if (a.bhdEncrypted)
-                plain = decrypt_bhd(bhd.bytes(), archive_key(g.game_, stem, options.keysDir), a.bhdPath.string(),
+                plain = decrypt_bhd(bhd, archive_key(g.game_, stem, options.keysDir), a.bhdPath.string(),
                                     options.threads);
             else
-                plain.assign(bhd.bytes().begin(), bhd.bytes().end());
+                plain.assign(bhd.begin(), bhd.end());
         }
-        a.bdt = std::make_unique<InputFile>(a.bdtPath);
-        a.index = parse_bhd5(plain, g.game_, a.bdt->bytes().size(), a.bhdPath.string());
+        a.bdt = SharedBytes::map_file(a.bdtPath);
+        a.index = parse_bhd5(plain, g.game_, a.bdt.size(), a.bhdPath.string());
         for (const auto& bucket : a.index.buckets)
             for (const FileHeader& h : bucket) a.files.push_back(&h);
         g.archives_.push_back(std::move(a));
@@ -167,7 +168,7 @@ std::vector<std::uint8_t> GameInstall::read(EntryRef ref) const {
     const Archive& a = archives_.at(ref.archive);
     const FileHeader& h = *a.files.at(ref.file);
     try {
-        const Bytes bdt = a.bdt->bytes();  // offsets were checked against its size at open
+        const Bytes bdt = a.bdt;  // offsets were checked against its size at open
         std::vector<std::uint8_t> out(bdt.begin() + static_cast<std::ptrdiff_t>(h.dataOffset),
                                       bdt.begin() + static_cast<std::ptrdiff_t>(h.dataOffset + h.paddedSize));
         if (h.aes) apply_aes_ranges(out, *h.aes, false);
@@ -195,7 +196,7 @@ std::vector<std::uint8_t> GameInstall::read_prefix(EntryRef ref, std::size_t n) 
             need = std::max(need, static_cast<std::size_t>(c.end));
         }
     }
-    const Bytes bdt = a.bdt->bytes();
+    const Bytes bdt = a.bdt;
     std::vector<std::uint8_t> out(bdt.begin() + static_cast<std::ptrdiff_t>(h.dataOffset),
                                   bdt.begin() + static_cast<std::ptrdiff_t>(h.dataOffset + need));
     try {

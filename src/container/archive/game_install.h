@@ -15,7 +15,7 @@
 #include "container/archive/bhd5.h"
 #include "container/archive/game.h"
 #include "container/archive/rsa_key.h"
-#include "io/file.h"
+#include "io/shared_bytes.h"
 
 namespace navlab::archive {
 
@@ -27,7 +27,7 @@ struct Archive {
     std::uint64_t bhdBytes = 0;        ///< size of the .bhd on disk
     Bhd5 index;                        ///< the parsed plaintext
     std::vector<const FileHeader*> files;  ///< every header of index, bucket order
-    std::unique_ptr<InputFile> bdt;    ///< mapped lazily-read data
+    SharedBytes bdt;                   ///< mapped lazily-read data
 };
 
 /// Where a file lives: archive index and position in that archive's `files`.

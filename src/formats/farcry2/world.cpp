@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "io/file.h"
+#include "io/shared_bytes.h"
 #include "io/parallel.h"
 
 namespace navlab::farcry2 {
@@ -42,10 +42,10 @@ struct FileResult {
 FileResult read_one(const fs::path& path) {
     FileResult out;
     try {
-        InputFile in(path);
-        out.kind = kind_of(path.filename().string(), in.bytes());
-        if (*out.kind == FileKind::Level) out.level = read_level(in.bytes());
-        else out.sector = read_sector(in.bytes());
+        const SharedBytes in = SharedBytes::map_file(path);
+        out.kind = kind_of(path.filename().string(), in);
+        if (*out.kind == FileKind::Level) out.level = read_level(in);
+        else out.sector = read_sector(in);
     } catch (const Error& e) {
         out.failure = finding_of(e, path.string());
     }
@@ -253,13 +253,13 @@ World load_world(const fs::path& path, unsigned threads) {
     World world;
     world.source = path.string();
     if (!fs::is_directory(path)) {
-        InputFile in(path);
+        const SharedBytes in = SharedBytes::map_file(path);
         try {
-            if (kind_of(path.filename().string(), in.bytes()) == FileKind::Level) {
-                world.level = read_level(in.bytes());
+            if (kind_of(path.filename().string(), in) == FileKind::Level) {
+                world.level = read_level(in);
                 world.level_path = path.string();
             } else {
-                add_sector(world, path.string(), read_sector(in.bytes()));
+                add_sector(world, path.string(), read_sector(in));
             }
         } catch (Error& e) {
             throw e.set_file(path.string());

@@ -13,11 +13,11 @@ namespace {
 
 // The two halves of the shrink rule. The encoder calls exactly these, so the boxes it
 // quantises against are bit-identical to what decode_aabb_tree6 later computes.
-double shrink_min(double parentMin, double extent, unsigned nibble) noexcept {
-    return parentMin + extent * static_cast<double>(nibble * nibble) / 226.0;
+double shrink_min(double parent_min, double extent, unsigned nibble) noexcept {
+    return parent_min + extent * static_cast<double>(nibble * nibble) / 226.0;
 }
-double shrink_max(double parentMax, double extent, unsigned nibble) noexcept {
-    return parentMax - extent * static_cast<double>(nibble * nibble) / 226.0;
+double shrink_max(double parent_max, double extent, unsigned nibble) noexcept {
+    return parent_max - extent * static_cast<double>(nibble * nibble) / 226.0;
 }
 
 }  // namespace
@@ -49,12 +49,12 @@ DecodedAabbTree decode_aabb_tree6(std::span<const AabbTreeNode6> nodes, const Aa
     // bounded by n, whatever the data says.
     struct Open {
         std::uint32_t node;
-        std::uint32_t secondChild;
-        bool inSecond;
+        std::uint32_t second_child;
+        bool in_second;
     };
     std::vector<Open> open;
     auto fail = [&](std::size_t node, std::string message) {
-        out.problemNode = static_cast<std::uint32_t>(node);
+        out.problem_node = static_cast<std::uint32_t>(node);
         out.problem = std::move(message);
         return out;
     };
@@ -76,7 +76,7 @@ DecodedAabbTree decode_aabb_tree6(std::span<const AabbTreeNode6> nodes, const Aa
             if (second >= n)
                 return fail(i, "second child " + std::to_string(second) + " out of range (" + std::to_string(n) +
                                    " nodes)");
-            ++out.internalNodes;
+            ++out.internal_nodes;
             open.push_back({static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(second), false});
             ++i;
             continue;
@@ -86,12 +86,12 @@ DecodedAabbTree decode_aabb_tree6(std::span<const AabbTreeNode6> nodes, const Aa
         // A leaf closes subtrees: move on to the next second child, or finish.
         while (!open.empty()) {
             Open& top = open.back();
-            if (!top.inSecond) {
-                if (i != top.secondChild)
+            if (!top.in_second) {
+                if (i != top.second_child)
                     return fail(top.node, "first subtree of node " + std::to_string(top.node) + " ends at node " +
                                               std::to_string(i) + ", second child declared at " +
-                                              std::to_string(top.secondChild));
-                top.inSecond = true;
+                                              std::to_string(top.second_child));
+                top.in_second = true;
                 break;
             }
             open.pop_back();
@@ -129,11 +129,11 @@ std::vector<Box3> face_corner_boxes(const NavMesh& mesh) {
 namespace {
 
 // The nibble byte of one axis: the largest shrink on each side that still contains target.
-std::uint8_t quantise_axis(double parentMin, double parentMax, double targetMin, double targetMax) {
-    const double extent = parentMax - parentMin;
+std::uint8_t quantise_axis(double parent_min, double parent_max, double target_min, double target_max) {
+    const double extent = parent_max - parent_min;
     unsigned hi = 15, lo = 15;
-    while (hi > 0 && !(shrink_min(parentMin, extent, hi) <= targetMin)) --hi;
-    while (lo > 0 && !(shrink_max(parentMax, extent, lo) >= targetMax)) --lo;
+    while (hi > 0 && !(shrink_min(parent_min, extent, hi) <= target_min)) --hi;
+    while (lo > 0 && !(shrink_max(parent_max, extent, lo) >= target_max)) --lo;
     return static_cast<std::uint8_t>(hi << 4 | lo);
 }
 
@@ -201,16 +201,16 @@ std::vector<AabbTreeNode6> encode_aabb_tree6(std::span<const Box3> boxes, const 
                 }
                 if (hi - lo > widest) widest = hi - lo, axis = k;
             }
-            const std::uint32_t firstLeaves = static_cast<std::uint32_t>(range.size() / 2);
-            std::nth_element(range.begin(), range.begin() + firstLeaves, range.end(),
+            const std::uint32_t first_leaves = static_cast<std::uint32_t>(range.size() / 2);
+            std::nth_element(range.begin(), range.begin() + first_leaves, range.end(),
                              [&](std::uint32_t a, std::uint32_t b) {
                                  const double ca = boxes[a].min[axis] + boxes[a].max[axis];
                                  const double cb = boxes[b].min[axis] + boxes[b].max[axis];
                                  return ca < cb || (ca == cb && a < b);
                              });
-            data = kTreeInternalBit | firstLeaves;
-            pending.push_back({p.lo + firstLeaves, p.hi, p.node + 2 * firstLeaves, decoded});
-            pending.push_back({p.lo, p.lo + firstLeaves, p.node + 1, decoded});
+            data = kTreeInternalBit | first_leaves;
+            pending.push_back({p.lo + first_leaves, p.hi, p.node + 2 * first_leaves, decoded});
+            pending.push_back({p.lo, p.lo + first_leaves, p.node + 1, decoded});
         }
         node.hiData = static_cast<std::uint8_t>(data >> 16);
         node.loData = static_cast<std::uint16_t>(data & 0xFFFFu);

@@ -53,15 +53,15 @@ struct TreeLeaf {
     std::uint32_t face = 0;  ///< the leaf's data: a face index (not range-checked here)
 };
 
-/// The result of decoding a tree. When `valid` is false, `problemNode` and `problem` say
+/// The result of decoding a tree. When `valid` is false, `problem_node` and `problem` say
 /// where and why the walk stopped; boxes and leaves hold what was decoded up to there.
 struct DecodedAabbTree {
     bool valid = false;
-    std::uint32_t problemNode = 0;  ///< node index where the walk failed
+    std::uint32_t problem_node = 0;  ///< node index where the walk failed
     std::string problem;  ///< e.g. "second child 250 out of range (119 nodes)"
     std::vector<Box3> boxes;  ///< per node (pre-order); nodes not reached keep a zero box
     std::vector<TreeLeaf> leaves;  ///< in pre-order
-    std::uint32_t internalNodes = 0;
+    std::uint32_t internal_nodes = 0;
 };
 
 /// Decodes a 6-byte pre-order tree into one box per node and the list of leaves, checking

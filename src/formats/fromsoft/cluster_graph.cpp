@@ -11,22 +11,22 @@
 namespace navlab::fromsoft {
 ClusterGraph build_cluster_graph(const NavMesh& mesh) {
     ClusterGraph g;
-    const std::size_t faceCount = mesh.faces.size();
-    for (std::size_t f = 0; f < faceCount; ++f) {
+    const std::size_t face_count = mesh.faces.size();
+    for (std::size_t f = 0; f < face_count; ++f) {
         const std::int16_t c = mesh.faces[f].clusterIndex;
         if (c < 0)
             throw Error("clusterIndex " + std::to_string(c) + " is negative", kNoOffset, "face " + std::to_string(f));
-        g.nodeCount = std::max<std::uint32_t>(g.nodeCount, static_cast<std::uint32_t>(c) + 1);
+        g.node_count = std::max<std::uint32_t>(g.node_count, static_cast<std::uint32_t>(c) + 1);
     }
-    g.faceCounts.assign(g.nodeCount, 0);
+    g.face_counts.assign(g.node_count, 0);
     std::vector<std::uint64_t> pairs;  // (x << 32 | y), both directions
     auto add_edges = [&](std::size_t f, std::span<const Edge> edges) {
         const std::uint32_t x = static_cast<std::uint32_t>(mesh.faces[f].clusterIndex);
         for (const Edge& e : edges) {
             if (e.oppositeFace == kNoOpposite) continue;
-            if (e.oppositeFace >= faceCount)
+            if (e.oppositeFace >= face_count)
                 throw Error("an edge has oppositeFace " + std::to_string(e.oppositeFace) + " of " +
-                                std::to_string(faceCount) + " faces",
+                                std::to_string(face_count) + " faces",
                             kNoOffset, "face " + std::to_string(f));
             const std::uint32_t y = static_cast<std::uint32_t>(mesh.faces[e.oppositeFace].clusterIndex);
             if (x == y) continue;
@@ -34,20 +34,20 @@ ClusterGraph build_cluster_graph(const NavMesh& mesh) {
             pairs.push_back(std::uint64_t{y} << 32 | x);
         }
     };
-    for (std::size_t f = 0; f < faceCount; ++f) {
-        ++g.faceCounts[mesh.faces[f].clusterIndex];
+    for (std::size_t f = 0; f < face_count; ++f) {
+        ++g.face_counts[mesh.faces[f].clusterIndex];
         add_edges(f, face_edges(mesh, f));
         add_edges(f, face_user_edges(mesh, f));
     }
     std::sort(pairs.begin(), pairs.end());
     pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
-    g.offsets.assign(g.nodeCount + 1, 0);
+    g.offsets.assign(g.node_count + 1, 0);
     g.targets.reserve(pairs.size());
     for (std::uint64_t p : pairs) {
         ++g.offsets[(p >> 32) + 1];
         g.targets.push_back(static_cast<std::uint32_t>(p));
     }
-    for (std::uint32_t x = 0; x < g.nodeCount; ++x) g.offsets[x + 1] += g.offsets[x];
+    for (std::uint32_t x = 0; x < g.node_count; ++x) g.offsets[x + 1] += g.offsets[x];
     return g;
 }
 
@@ -63,22 +63,22 @@ Vec4 face_centre(const NavMesh& mesh, std::size_t face) {
 DirectedGraph make_directed_graph(const NavMesh& mesh, const ClusterGraph& graph) {
     DirectedGraph d;
     d.nodeDataStriding = d.edgeDataStriding = 0;
-    std::vector<double> sum(3 * std::size_t{graph.nodeCount}, 0.0);
+    std::vector<double> sum(3 * std::size_t{graph.node_count}, 0.0);
     for (std::size_t f = 0; f < mesh.faces.size(); ++f) {
         const std::uint32_t c = static_cast<std::uint32_t>(mesh.faces[f].clusterIndex);
-        if (c >= graph.nodeCount) throw Error("cluster graph does not match the mesh", kNoOffset, "face " + std::to_string(f));
+        if (c >= graph.node_count) throw Error("cluster graph does not match the mesh", kNoOffset, "face " + std::to_string(f));
         const Vec4 centre = face_centre(mesh, f);
         sum[3 * c] += centre.x, sum[3 * c + 1] += centre.y, sum[3 * c + 2] += centre.z;
     }
-    d.positions.resize(graph.nodeCount);
-    for (std::uint32_t c = 0; c < graph.nodeCount; ++c) {
-        const double n = graph.faceCounts[c] ? graph.faceCounts[c] : 1;
+    d.positions.resize(graph.node_count);
+    for (std::uint32_t c = 0; c < graph.node_count; ++c) {
+        const double n = graph.face_counts[c] ? graph.face_counts[c] : 1;
         d.positions[c] = Vec4{static_cast<float>(sum[3 * c] / n), static_cast<float>(sum[3 * c + 1] / n),
                               static_cast<float>(sum[3 * c + 2] / n), 0};
     }
-    d.nodes.resize(graph.nodeCount);
+    d.nodes.resize(graph.node_count);
     d.edges.reserve(graph.targets.size());
-    for (std::uint32_t x = 0; x < graph.nodeCount; ++x) {
+    for (std::uint32_t x = 0; x < graph.node_count; ++x) {
         d.nodes[x] = {static_cast<std::int32_t>(graph.offsets[x]),
                       static_cast<std::int32_t>(graph.offsets[x + 1] - graph.offsets[x])};
         for (std::uint32_t i = graph.offsets[x]; i < graph.offsets[x + 1]; ++i) {

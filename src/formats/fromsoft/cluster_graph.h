@@ -12,12 +12,12 @@
 namespace navlab::fromsoft {
 
 /// Adjacency in compressed rows: node x's targets are targets[offsets[x] .. offsets[x+1]),
-/// ascending. Nodes are 0 .. nodeCount-1 with nodeCount = largest clusterIndex + 1.
+/// ascending. Nodes are 0 .. node_count-1 with node_count = largest clusterIndex + 1.
 struct ClusterGraph {
-    std::uint32_t nodeCount = 0;
-    std::vector<std::uint32_t> offsets;  ///< nodeCount + 1 entries (a single 0 when empty)
+    std::uint32_t node_count = 0;
+    std::vector<std::uint32_t> offsets;  ///< node_count + 1 entries (a single 0 when empty)
     std::vector<std::uint32_t> targets;
-    std::vector<std::uint32_t> faceCounts;  ///< faces per cluster (0 = a number never used)
+    std::vector<std::uint32_t> face_counts;  ///< faces per cluster (0 = a number never used)
 };
 
 /// Builds the cluster graph of `mesh` from its faces' clusterIndex and the oppositeFace of

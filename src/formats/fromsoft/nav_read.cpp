@@ -84,13 +84,13 @@ public:
         if (std::from_chars(nav.sdk_string.data(), end, sdk).ptr == end) nav.sdk_version = sdk;
         for (const Finding& w : file_.warnings) nav.warnings.push_back(warning_at(w.offset, "tagfile", w.message));
         for (const havok::Item& item : file_.items)
-            if (item.kind == havok::ItemKind::Pointer) ++nav.objectCounts[types_.full_name(item.type)];
+            if (item.kind == havok::ItemKind::Pointer) ++nav.object_counts[types_.full_name(item.type)];
 
         std::optional<ObjectView> mesh, graph, mediator, setups;
         for (const havok::NamedVariant& v : file_.named_variants()) {
             RootVariant rv{std::string(v.name), std::string(v.class_name), {}, 0};
             if (v.object) {
-                rv.typeName = v.object->type_name();
+                rv.type_name = v.object->type_name();
                 rv.item = item_of(*v.object);
                 pick(mesh, *v.object, "hkaiNavMesh");
                 pick(graph, *v.object, "hkaiDirectedGraphExplicitCost");
@@ -102,7 +102,7 @@ public:
         if (mesh) nav.mesh = read_mesh(*mesh, nav.layouts);
         if (graph) nav.graph = read_graph(*graph, nav.layouts);
         if (mediator) nav.mediator = read_mediator(*mediator, mesh ? item_of(*mesh) : 0, nav.layouts);
-        if (setups) nav.userEdgeSetups = read_setups(*setups, nav.layouts);
+        if (setups) nav.user_edge_setups = read_setups(*setups, nav.layouts);
         return nav;
     }
 
@@ -176,14 +176,14 @@ private:
     std::vector<T> read_records(const Value& field, const FieldMap (&fields)[N]) const {
         const ArrayView array = field.as_array();
         const TypeIndex elem = array.element_type();
-        bool sameLayout = types_[elem].resolved_size == sizeof(T);
+        bool same_layout = types_[elem].resolved_size == sizeof(T);
         for (const FieldMap& f : fields) {
             const havok::Member* m = types_.find_member(elem, f.name);
             if (!m) fail(field, types_.full_name(elem) + " has no member " + f.name);
-            sameLayout = sameLayout && m->offset == f.offset && types_[m->type].resolved_size == f.size;
+            same_layout = same_layout && m->offset == f.offset && types_[m->type].resolved_size == f.size;
         }
         std::vector<T> out(array.size());
-        if (sameLayout) {
+        if (same_layout) {
             if (!out.empty()) std::memcpy(out.data(), array.bytes().data(), out.size() * sizeof(T));
             return out;
         }
@@ -238,11 +238,11 @@ private:
         raw_into(o.field("aabb"), &m.aabb, sizeof m.aabb, "aabb");
         m.erosionRadius = static_cast<float>(o.field("erosionRadius").as_float());
         m.userData = o.field("userData").as_uint();
-        m.streamingSetCount = o.field("streamingSets").as_array().size();
+        m.streaming_set_count = o.field("streamingSets").as_array().size();
         if (auto seeding = o.find_field("clearanceCacheSeedingDataSet")) {
             if (auto set = seeding->target()) {
-                m.hasClearanceCacheSeeding = true;
-                if (auto datas = set->find_field("cacheDatas")) m.clearanceCacheDataCount = datas->as_array().size();
+                m.has_clearance_cache_seeding = true;
+                if (auto datas = set->find_field("cacheDatas")) m.clearance_cache_data_count = datas->as_array().size();
             }
         }
         return m;
@@ -252,8 +252,8 @@ private:
         DirectedGraph g;
         layouts.graph = record_info(o.type_index());
         const Value nodes = o.field("nodes"), edges = o.field("edges");
-        layouts.graphNode = record_info(element_type(nodes));
-        layouts.graphEdge = record_info(element_type(edges));
+        layouts.graph_node = record_info(element_type(nodes));
+        layouts.graph_edge = record_info(element_type(edges));
         g.positions = read_vectors(o.field("positions"));
         g.nodes = read_records<GraphNode>(nodes, kGraphNodeFields);
         g.edges = read_records<GraphEdge>(edges, kGraphEdgeFields);
@@ -261,25 +261,25 @@ private:
         g.edgeData = read_words<std::uint32_t>(o.field("edgeData"));
         g.nodeDataStriding = static_cast<std::int32_t>(o.field("nodeDataStriding").as_int());
         g.edgeDataStriding = static_cast<std::int32_t>(o.field("edgeDataStriding").as_int());
-        if (auto sets = o.find_field("streamingSets")) g.streamingSetCount = sets->as_array().size();
+        if (auto sets = o.find_field("streamingSets")) g.streaming_set_count = sets->as_array().size();
         return g;
     }
 
-    QueryMediator read_mediator(const ObjectView& o, havok::ItemIndex meshItem, LayoutSummary& layouts) const {
+    QueryMediator read_mediator(const ObjectView& o, havok::ItemIndex mesh_item, LayoutSummary& layouts) const {
         QueryMediator m;
-        m.navMeshItem = o.field("navMesh").item();
-        m.navMeshIsFileMesh = m.navMeshItem != 0 && m.navMeshItem == meshItem;
+        m.nav_mesh_item = o.field("navMesh").item();
+        m.nav_mesh_is_file_mesh = m.nav_mesh_item != 0 && m.nav_mesh_item == mesh_item;
         const std::optional<ObjectView> tree = o.field("tree").target();
-        m.treeClass = tree ? tree->type_name() : std::string();
-        m.hasTreeImpl = false;
+        m.tree_class = tree ? tree->type_name() : std::string();
+        m.has_tree_impl = false;
         if (!tree) return m;
-        const std::optional<Value> implRef = tree->find_field("treePtr");
-        const std::optional<ObjectView> impl = implRef ? implRef->target() : std::nullopt;
+        const std::optional<Value> impl_ref = tree->find_field("treePtr");
+        const std::optional<ObjectView> impl = impl_ref ? impl_ref->target() : std::nullopt;
         if (!impl) return m;
-        m.hasTreeImpl = true;
+        m.has_tree_impl = true;
         const ObjectView storage = impl->field("tree").as_object();
         const Value nodes = storage.field("nodes");
-        layouts.treeNode = record_info(element_type(nodes));
+        layouts.tree_node = record_info(element_type(nodes));
         m.nodes = read_records<AabbTreeNode6>(nodes, kTreeNodeFields);
         raw_into(storage.field("domain"), &m.domain, sizeof m.domain, "domain");
         return m;
@@ -288,11 +288,11 @@ private:
     std::vector<UserEdgeSetup> read_setups(const ObjectView& o, LayoutSummary& layouts) const {
         const Value setups = o.field("edgeSetups");
         const TypeIndex elem = element_type(setups);
-        layouts.userEdgeSetup = record_info(elem);
+        layouts.user_edge_setup = record_info(elem);
         if (const havok::Member* obb = types_.find_member(elem, "obbA")) {
             layouts.obb = record_info(obb->type);
             if (const havok::Member* transform = types_.find_member(obb->type, "transform"))
-                layouts.obbTransform = record_info(transform->type);
+                layouts.obb_transform = record_info(transform->type);
         }
         return read_records<UserEdgeSetup>(setups, kSetupFields);
     }

@@ -27,9 +27,18 @@ std::vector<std::filesystem::path> find_nav_files(const std::filesystem::path& p
     return files;
 }
 
-NavFile NavFile::open(const std::filesystem::path& file) {
+NavFile NavFile::open(const std::filesystem::path& file, std::string_view entry) {
     NavFile nav;
     const container::BinderFile b = container::BinderFile::open(file);
+    if (!entry.empty()) {
+        try {
+            const container::Entry& e = b.find_entry(entry);
+            nav.entries_.push_back({file, b.is_binder, e.index, e.name, e.data});
+        } catch (Error& err) {
+            throw err.set_file(file.string());
+        }
+        return nav;
+    }
     for (const container::Entry& e : b.entries()) {
         if (b.is_binder && !ends_with_nocase(e.name, ".hkx")) continue;
         nav.entries_.push_back({file, b.is_binder, e.index, e.name, e.data});

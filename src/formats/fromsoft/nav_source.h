@@ -13,6 +13,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "io/shared_bytes.h"
@@ -44,7 +45,10 @@ public:
     /// Opens `file` through the container layer (DCX, BND4 or plain). Binder members whose
     /// name ends in .hkx are the navmesh entries; a file that is no binder is one entry.
     /// Errors carry the file name.
-    static NavFile open(const std::filesystem::path& file);
+    /// @param entry empty for every navmesh entry; else the one member it names, chosen as
+    ///              container::BinderFile::find_entry chooses (index, full name or unique file
+    ///              name) whatever its extension. Throws when it names none.
+    static NavFile open(const std::filesystem::path& file, std::string_view entry = {});
 
     const std::vector<NavEntry>& entries() const noexcept { return entries_; }
 

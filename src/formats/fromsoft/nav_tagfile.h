@@ -37,22 +37,22 @@ NavTagfile nav_from_tagfile(const havok::Tagfile& file);
 
 /// Writes `nav` as a new tagfile: root variants hkaiNavMesh, then hkaiDirectedGraphExplicitCost
 /// (when `graph` is set), hkaiStaticTreeNavMeshQueryMediator (when `mediator` is set, with its
-/// hkcdStaticAabbTree; navMesh points at the mesh when navMeshIsFileMesh, else is null), then
-/// hkaiUserEdgeSetupArray (when `userEdgeSetups` is set). Each variant is named for its class,
+/// hkcdStaticAabbTree; navMesh points at the mesh when nav_mesh_is_file_mesh, else is null), then
+/// hkaiUserEdgeSetupArray (when `user_edge_setups` is set). Each variant is named for its class,
 /// unless `variants` has exactly one entry per written object: then its name and className
 /// are used (an empty string still means the class name), so a read model keeps its names and
 /// a test can write a misnamed variant.
-/// Clearance-cache seeding is written as an empty CacheDataSet when hasClearanceCacheSeeding
-/// (the real caches are not modelled). Read-only fields (layouts, objectCounts, warnings,
-/// sdk_string, variants' typeName and item, navMeshItem, clearanceCacheDataCount) are ignored.
+/// Clearance-cache seeding is written as an empty CacheDataSet when has_clearance_cache_seeding
+/// (the real caches are not modelled). Read-only fields (layouts, object_counts, warnings,
+/// sdk_string, variants' type_name and item, nav_mesh_item, clearance_cache_data_count) are ignored.
 /// @param nav the model; sdk_version 0 means 20180100.
 /// @return the tagfile bytes; read_nav_tagfile of them gives back the same model (same_model).
 /// Throws navlab::Error for what the writer cannot express (streaming sets, a mediator whose
-/// treeClass/hasTreeImpl differ from the defaults).
+/// tree_class/has_tree_impl differ from the defaults).
 std::vector<std::uint8_t> write_nav_tagfile(const NavTagfile& nav);
 
 /// True when a and b hold the same written content: SDK version, mesh (except
-/// clearanceCacheDataCount), graph, mediator (nodes, domain, navMeshIsFileMesh) and setups.
+/// clearance_cache_data_count), graph, mediator (nodes, domain, nav_mesh_is_file_mesh) and setups.
 /// Floats compare by their bits (file content: a NaN equals itself, 0.0 and -0.0 differ).
 bool same_model(const NavTagfile& a, const NavTagfile& b);
 

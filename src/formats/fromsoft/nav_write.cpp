@@ -35,7 +35,7 @@ void put_array(Builder& b, NodeId owner, const char* path, const char* elementTy
 }
 
 NodeId put_mesh(Builder& b, const NavMesh& m) {
-    if (m.streamingSetCount != 0) throw Error("writer: hkaiNavMesh streaming sets are not modelled", kNoOffset, "hkaiNavMesh");
+    if (m.streaming_set_count != 0) throw Error("writer: hkaiNavMesh streaming sets are not modelled", kNoOffset, "hkaiNavMesh");
     const NodeId mesh = b.object("hkaiNavMesh");
     put_array(b, mesh, "faces", "hkaiNavMesh::Face", m.faces);
     put_array(b, mesh, "edges", "hkaiNavMesh::Edge", m.edges);
@@ -48,14 +48,14 @@ NodeId put_mesh(Builder& b, const NavMesh& m) {
     b.set_bytes(b.at(mesh, "aabb"), bytes_of(m.aabb));
     b.set_bytes(b.at(mesh, "erosionRadius"), bytes_of(m.erosionRadius));
     b.set_int(b.at(mesh, "userData"), static_cast<std::int64_t>(m.userData));
-    if (m.hasClearanceCacheSeeding)
+    if (m.has_clearance_cache_seeding)
         b.set_pointer(b.at(mesh, "clearanceCacheSeedingDataSet"),
                       b.object("hkaiNavMeshClearanceCacheSeeding::CacheDataSet"));
     return mesh;
 }
 
 NodeId put_graph(Builder& b, const DirectedGraph& g) {
-    if (g.streamingSetCount != 0)
+    if (g.streaming_set_count != 0)
         throw Error("writer: graph streaming sets are not modelled", kNoOffset, "hkaiDirectedGraphExplicitCost");
     const NodeId graph = b.object("hkaiDirectedGraphExplicitCost");
     put_array(b, graph, "positions", "hkVector4", g.positions);
@@ -69,7 +69,7 @@ NodeId put_graph(Builder& b, const DirectedGraph& g) {
 }
 
 NodeId put_mediator(Builder& b, const QueryMediator& q, NodeId mesh) {
-    if (q.treeClass != "hkcdStaticAabbTree" || !q.hasTreeImpl)
+    if (q.tree_class != "hkcdStaticAabbTree" || !q.has_tree_impl)
         throw Error("writer: the mediator's tree must be an hkcdStaticAabbTree with its Impl", kNoOffset,
                     "hkaiStaticTreeNavMeshQueryMediator");
     const NodeId mediator = b.object("hkaiStaticTreeNavMeshQueryMediator");
@@ -79,7 +79,7 @@ NodeId put_mediator(Builder& b, const QueryMediator& q, NodeId mesh) {
     b.set_bytes(b.at(impl, "tree.domain"), bytes_of(q.domain));
     b.set_pointer(b.at(tree, "treePtr"), impl);
     b.set_pointer(b.at(mediator, "tree"), tree);
-    if (q.navMeshIsFileMesh) b.set_pointer(b.at(mediator, "navMesh"), mesh);
+    if (q.nav_mesh_is_file_mesh) b.set_pointer(b.at(mediator, "navMesh"), mesh);
     return mediator;
 }
 
@@ -113,7 +113,7 @@ std::vector<std::uint8_t> write_nav_tagfile(const NavTagfile& nav) {
     std::vector<NodeId> roots{put_mesh(b, nav.mesh)};
     if (nav.graph) roots.push_back(put_graph(b, *nav.graph));
     if (nav.mediator) roots.push_back(put_mediator(b, *nav.mediator, roots[0]));
-    if (nav.userEdgeSetups) roots.push_back(put_setups(b, *nav.userEdgeSetups));
+    if (nav.user_edge_setups) roots.push_back(put_setups(b, *nav.user_edge_setups));
     // Variant names come from the model when it lists one per written object (a model read
     // from a file, or one made to break the naming rule on purpose); else from the classes.
     const bool named = nav.variants.size() == roots.size();
@@ -163,7 +163,7 @@ bool same_model(const NavTagfile& a, const NavTagfile& b) {
     auto mesh_equal = [](NavMesh x, NavMesh y) {
         if (!same_bits(x.vertices, y.vertices) || !same_bits(x.aabb, y.aabb) || !same_bits(x.erosionRadius, y.erosionRadius))
             return false;
-        for (NavMesh* m : {&x, &y}) m->vertices.clear(), m->aabb = {}, m->erosionRadius = 0, m->clearanceCacheDataCount = 0;
+        for (NavMesh* m : {&x, &y}) m->vertices.clear(), m->aabb = {}, m->erosionRadius = 0, m->clearance_cache_data_count = 0;
         return x == y;
     };
     auto graph_equal = [](const std::optional<DirectedGraph>& x, const std::optional<DirectedGraph>& y) {
@@ -176,12 +176,12 @@ bool same_model(const NavTagfile& a, const NavTagfile& b) {
     };
     auto mediator_equal = [](const std::optional<QueryMediator>& x, const std::optional<QueryMediator>& y) {
         if (x.has_value() != y.has_value()) return false;
-        return !x || (x->nodes == y->nodes && same_bits(x->domain, y->domain) && x->navMeshIsFileMesh == y->navMeshIsFileMesh);
+        return !x || (x->nodes == y->nodes && same_bits(x->domain, y->domain) && x->nav_mesh_is_file_mesh == y->nav_mesh_is_file_mesh);
     };
-    const std::uint32_t sdkA = a.sdk_version ? a.sdk_version : kSdkEldenRing;
-    const std::uint32_t sdkB = b.sdk_version ? b.sdk_version : kSdkEldenRing;
-    return sdkA == sdkB && mesh_equal(a.mesh, b.mesh) && graph_equal(a.graph, b.graph) &&
-           mediator_equal(a.mediator, b.mediator) && same_bits(a.userEdgeSetups, b.userEdgeSetups);
+    const std::uint32_t sdk_a = a.sdk_version ? a.sdk_version : kSdkEldenRing;
+    const std::uint32_t sdk_b = b.sdk_version ? b.sdk_version : kSdkEldenRing;
+    return sdk_a == sdk_b && mesh_equal(a.mesh, b.mesh) && graph_equal(a.graph, b.graph) &&
+           mediator_equal(a.mediator, b.mediator) && same_bits(a.user_edge_setups, b.user_edge_setups);
 }
 
 }  // namespace navlab::fromsoft

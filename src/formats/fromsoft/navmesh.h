@@ -80,11 +80,11 @@ struct NavMesh {
     Aabb aabb;
     float erosionRadius = 0;
     std::uint64_t userData = 0;
-    std::uint32_t streamingSetCount = 0;  ///< length of streamingSets (empty on every real mesh)
+    std::uint32_t streaming_set_count = 0;  ///< length of streamingSets (empty on every real mesh)
     /// The clearanceCacheSeedingDataSet pointer is non-null. Its content is opaque to navlab:
     /// it is not modelled and the writer does not emit it (the pointer is written null).
-    bool hasClearanceCacheSeeding = false;
-    std::uint32_t clearanceCacheDataCount = 0;  ///< length of its cacheDatas (read only)
+    bool has_clearance_cache_seeding = false;
+    std::uint32_t clearance_cache_data_count = 0;  ///< length of its cacheDatas (read only)
 
     friend bool operator==(const NavMesh&, const NavMesh&) = default;
 };
@@ -114,7 +114,7 @@ struct DirectedGraph {
     std::vector<std::uint32_t> nodeData, edgeData;
     std::int32_t nodeDataStriding = 0;
     std::int32_t edgeDataStriding = 0;
-    std::uint32_t streamingSetCount = 0;  ///< length of streamingSets (read only)
+    std::uint32_t streaming_set_count = 0;  ///< length of streamingSets (read only)
 
     friend bool operator==(const DirectedGraph&, const DirectedGraph&) = default;
 };
@@ -133,11 +133,11 @@ static_assert(sizeof(AabbTreeNode6) == 6);
 struct QueryMediator {
     std::vector<AabbTreeNode6> nodes;  ///< pre-order
     Aabb domain;
-    bool navMeshIsFileMesh = true;  ///< navMesh is the item of the hkaiNavMesh root variant
-    std::uint32_t navMeshItem = 0;  ///< item index navMesh points to (0 = null; read only)
+    bool nav_mesh_is_file_mesh = true;  ///< navMesh is the item of the hkaiNavMesh root variant
+    std::uint32_t nav_mesh_item = 0;  ///< item index navMesh points to (0 = null; read only)
     /// Type name of the object `tree` points to ("hkcdStaticAabbTree"); empty when null.
-    std::string treeClass = "hkcdStaticAabbTree";
-    bool hasTreeImpl = true;  ///< the tree's treePtr is non-null
+    std::string tree_class = "hkcdStaticAabbTree";
+    bool has_tree_impl = true;  ///< the tree's treePtr is non-null
 };
 
 /// hkaiUserEdgeUtils::Obb: transform as 16 raw floats (3 rotation columns of 4, translation,
@@ -164,7 +164,7 @@ struct UserEdgeSetup {
 /// One root variant of the tagfile's hkRootLevelContainer.
 struct RootVariant {
     std::string name, className;
-    std::string typeName;  ///< type of the object `variant` points to; empty when null
+    std::string type_name;  ///< type of the object `variant` points to; empty when null
     std::uint32_t item = 0;  ///< item index of that object (0 = null)
 };
 
@@ -173,7 +173,7 @@ struct MemberInfo {
     std::string name;
     std::uint32_t offset = 0;  ///< from the start of the object (parent members included)
     std::uint32_t size = 0;  ///< byte size of the member's type
-    std::string typeName;  ///< the member's declared type ("hkaiIndex<hkInt32>", "hkHalf16")
+    std::string type_name;  ///< the member's declared type ("hkaiIndex<hkInt32>", "hkHalf16")
     /// Format word of the type after following aliases (§4.5 of the tagfile spec): kind in
     /// bits 0-3 (4 Int, 5 Float, 7 Record, 8 Array...), 0x200 signed, 0x20 inline array.
     std::uint32_t format = 0;
@@ -201,19 +201,19 @@ struct RecordInfo {
 struct LayoutSummary {
     RecordInfo navMesh, face, edge;  ///< hkaiNavMesh, hkaiNavMesh::Face, hkaiNavMesh::Edge
     RecordInfo vertex;  ///< element type of hkaiNavMesh.vertices (hkVector4)
-    RecordInfo graph, graphNode, graphEdge;  ///< hkaiDirectedGraphExplicitCost and its records
-    RecordInfo treeNode;  ///< element type of the tree's nodes (Aabb6BytesCodec)
-    RecordInfo userEdgeSetup, obb;  ///< hkaiUserEdgeUtils::UserEdgeSetup and ::Obb
-    RecordInfo obbTransform;  ///< type of Obb.transform (hkTransform, format 0x1028)
+    RecordInfo graph, graph_node, graph_edge;  ///< hkaiDirectedGraphExplicitCost and its records
+    RecordInfo tree_node;  ///< element type of the tree's nodes (Aabb6BytesCodec)
+    RecordInfo user_edge_setup, obb;  ///< hkaiUserEdgeUtils::UserEdgeSetup and ::Obb
+    RecordInfo obb_transform;  ///< type of Obb.transform (hkTransform, format 0x1028)
 };
 
 /// Everything navlab models in one navmesh tagfile.
 struct NavTagfile {
     std::uint32_t sdk_version = 0;  ///< 20160200 (Sekiro) or 20180100 (Elden Ring)
     std::string sdk_string;  ///< SDKV as stored ("20180100"); read only, the writer uses sdk_version
-    bool ownTypeTable = true;  ///< TAG0 holds a TYPE section (no compendium reference)
+    bool own_type_table = true;  ///< TAG0 holds a TYPE section (no compendium reference)
     std::vector<RootVariant> variants;  ///< in file order (the writer uses only their names)
-    std::map<std::string, std::uint32_t> objectCounts;  ///< pointer items per type name
+    std::map<std::string, std::uint32_t> object_counts;  ///< pointer items per type name
     LayoutSummary layouts;  ///< read only: the writer emits the standard layouts
     /// Deviations the strict reader accepted but reported (non-zero padding, odd ordering...),
     /// in file order: absolute offset in the tagfile, field path, message.
@@ -222,7 +222,7 @@ struct NavTagfile {
     NavMesh mesh;
     std::optional<DirectedGraph> graph;
     std::optional<QueryMediator> mediator;
-    std::optional<std::vector<UserEdgeSetup>> userEdgeSetups;
+    std::optional<std::vector<UserEdgeSetup>> user_edge_setups;
 };
 
 }  // namespace navlab::fromsoft
