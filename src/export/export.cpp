@@ -55,9 +55,10 @@ ExportOutcome export_navigation(ExportRequest request) {
         request.format = ext.empty() ? "obj" : ext.substr(1);
     }
     if (is_scene_format(request.format)) {  // glb, ply, detour: every family through the scene model
-        SceneExportResult r = export_scene(request.input, request.entry, request.format, request.output);
+        SceneExportResult r = export_scene(request.input, request.entry, request.format, request.output, request.source);
         return {std::move(r.skipped), std::move(r.summary)};
     }
+    if (fromsoft::is_binder_source(request.input, request.source)) return export_fromsoft(request);
     switch (family_of(request.input)) {
         case Family::FarCry2: return export_fc2(request);
         case Family::Igi: return export_igi(request);
@@ -77,7 +78,9 @@ ExportOutcome export_fromsoft(const ExportRequest& request) {
                             })});
     };
     try {
-        if (!request.entry.empty()) {
+        if (fromsoft::is_binder_source(request.input, request.source)) {
+            tagfiles = load_fromsoft_tagfiles(fromsoft::open_one_binder(request.input, request.source), request.entry);
+        } else if (!request.entry.empty()) {
             add(container::open_entry(request.input, request.entry));
         } else {
             const fromsoft::NavFile nav = fromsoft::NavFile::open(request.input);

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "formats/fromsoft/binder_source.h"
+
 namespace navlab::exporter {
 
 /// What to export; each family's exporter reads what it needs.
@@ -13,6 +15,9 @@ struct ExportRequest {
     std::string output;  ///< output file (or folder for multi-file formats)
     std::string format;  ///< obj, json, graphml; empty = from the output's extension (obj when none)
     std::string entry;   ///< binder entry name or index, or Far Cry 2 sector; empty = all
+    /// --map/--game/--keys: a game install (or any input with maps) is read as one FromSoftware
+    /// binder through fromsoft::open_one_binder.
+    fromsoft::SourceOptions source;
 };
 
 /// What an export did, for the caller to print.
@@ -22,7 +27,8 @@ struct ExportOutcome {
     bool complete() const noexcept { return skipped.empty(); }
 };
 
-/// The input's family: Far Cry 2 for folders and .nvm files, IGI for .dat, FromSoftware else.
+/// The input's family: Far Cry 2 for folders and .nvm files, IGI for .dat, FromSoftware else
+/// (export_navigation reads game installs and --map inputs as FromSoftware first).
 enum class Family { FromSoft, Igi, FarCry2 };
 Family family_of(const std::string& input);
 

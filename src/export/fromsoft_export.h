@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "formats/fromsoft/nav_source.h"
 #include "formats/fromsoft/navmesh.h"
 
 namespace navlab::exporter {
@@ -33,5 +34,17 @@ std::string fromsoft_obj(std::span<const NamedTagfile> tagfiles);
 /// edge (owner face, user or regular, endpoints, opposite edge and face as stored, flags,
 /// edgeData) and, as a convenience, the user edges alone.
 nlohmann::ordered_json fromsoft_json(std::span<const NamedTagfile> tagfiles);
+
+// Loading (defined in scene.cpp, beside the scene that uses them most).
+
+/// Whether binder member `name` (full build path) at `index` is the one `entry` asks for: its
+/// full name, its name without folders, or its index; an empty `entry` matches every member.
+bool entry_matches(const std::string& entry, const std::string& name, std::size_t index);
+
+/// The FromSoftware tagfiles of a binder or loose tagfile, optionally one `entry`.
+std::vector<NamedTagfile> load_fromsoft_tagfiles(const std::string& input, const std::string& entry);
+/// The same for a binder already opened (one of a fromsoft::BinderSource); tagfiles name it
+/// by nav.name().
+std::vector<NamedTagfile> load_fromsoft_tagfiles(const fromsoft::NavFile& nav, const std::string& entry);
 
 }  // namespace navlab::exporter

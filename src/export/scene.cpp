@@ -267,29 +267,37 @@ bool entry_matches(const std::string& entry, const std::string& name, std::size_
     return entry.empty() || entry == name || entry == leaf_name(name) || entry == std::to_string(index);
 }
 
-std::vector<NamedTagfile> load_fromsoft_tagfiles(const std::string& input, const std::string& entry) {
+std::vector<NamedTagfile> load_fromsoft_tagfiles(const fromsoft::NavFile& nav, const std::string& entry) {
     std::vector<NamedTagfile> tagfiles;
     try {
-        fromsoft::NavFile nav = fromsoft::NavFile::open(input);
         for (const fromsoft::NavEntry& e : nav.entries()) {
             if (!entry_matches(entry, e.name, e.index)) continue;
             try {
-                tagfiles.push_back({leaf_name(e.name), e.in_binder ? input : std::string(), fromsoft::read_nav_tagfile(e.bytes)});
+                tagfiles.push_back({leaf_name(e.name), e.in_binder ? nav.name() : std::string(),
+                                    fromsoft::read_nav_tagfile(e.bytes)});
             } catch (Error& err) {
                 err.in(fmt::format("entry {} ({})", e.index, e.name));
                 throw;
             }
         }
     } catch (Error& e) {
-        e.set_file(input);
+        e.set_file(nav.name());
         throw;
     }
-    if (tagfiles.empty() && !entry.empty()) throw Error("no navmesh tagfile matches --entry " + entry).set_file(input);
+    if (tagfiles.empty() && !entry.empty()) throw Error("no navmesh tagfile matches --entry " + entry).set_file(nav.name());
     return tagfiles;
 }
 
-Scene load_scene(const std::string& input, const std::string& entry) {
+std::vector<NamedTagfile> load_fromsoft_tagfiles(const std::string& input, const std::string& entry) {
+    return load_fromsoft_tagfiles(fromsoft::NavFile::open(input), entry);
+}
+
+Scene load_scene(const std::string& input, const std::string& entry, const fromsoft::SourceOptions& source) {
     const std::filesystem::path p(input);
+    if (fromsoft::is_binder_source(p, source)) {
+        const fromsoft::NavFile nav = fromsoft::open_one_binder(p, source);
+        return fromsoft_scene(load_fromsoft_tagfiles(nav, entry), nav.name());
+    }
     if (std::filesystem::is_directory(p) || has_extension(p, ".nvm")) {
         farcry2::World world = farcry2::load_world(p);
         if (!world.complete && world.sectors.empty() && !world.failures.empty())

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "export/fromsoft_export.h"
+#include "formats/fromsoft/binder_source.h"
 #include "formats/farcry2/world.h"
 #include "formats/igi/graph.h"
 
@@ -98,15 +99,10 @@ Scene igi_scene(const igi::Graph& graph, const std::string& source);
 
 /// Loads any input as a scene: a Far Cry 2 folder or .nvm, an IGI .dat, else a FromSoftware
 /// binder or tagfile. `entry` selects one binder member (name or index) or one Far Cry 2 sector
-/// id; empty = everything. Throws navlab::Error naming the file for unreadable input and for
+/// id; empty = everything. A game install (or any input with `source.maps`) is read through
+/// fromsoft::open_one_binder: one binder, the scene's source then being its name
+/// ("data2:/map/..."). Throws navlab::Error naming the file for unreadable input and for
 /// an entry that matches nothing.
-Scene load_scene(const std::string& input, const std::string& entry);
-
-/// Whether binder member `name` (full build path) at `index` is the one `entry` asks for: its
-/// full name, its name without folders, or its index; an empty `entry` matches every member.
-bool entry_matches(const std::string& entry, const std::string& name, std::size_t index);
-
-/// The FromSoftware tagfiles of a binder or loose tagfile, optionally one `entry`.
-std::vector<NamedTagfile> load_fromsoft_tagfiles(const std::string& input, const std::string& entry);
+Scene load_scene(const std::string& input, const std::string& entry, const fromsoft::SourceOptions& source = {});
 
 }  // namespace navlab::exporter

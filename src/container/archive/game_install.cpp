@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "container/archive/aes_ranges.h"
+#include "container/archive/bhd_cache.h"
 #include "container/archive/bhd_rsa.h"
 #include "container/archive/bundled_keys.h"
 #include "container/archive/path_hash.h"
@@ -120,18 +121,23 @@ GameInstall GameInstall::open(const fs::path& dir, const OpenOptions& options) {
             throw e;
         }
         std::vector<std::uint8_t> plain;
+        std::string plainName = a.bhdPath.string();  // what parse errors name
         {
             const InputFile bhd(a.bhdPath);
             a.bhdBytes = bhd.bytes().size();
             a.bhdEncrypted = !is_plain_bhd5(bhd.bytes());
-            if (a.bhdEncrypted)
-                plain = decrypt_bhd(bhd.bytes(), archive_key(g.game_, stem, options.keysDir), a.bhdPath.string(),
-                                    options.threads);
-            else
+            if (a.bhdEncrypted) {
+                CachedPlaintext c = decrypt_bhd_cached(bhd.bytes(), archive_key(g.game_, stem, options.keysDir),
+                                                       a.bhdPath.string(), options.threads, options.cacheDir);
+                plain = std::move(c.plain);
+                a.bhdFromCache = c.fromCache;
+                if (c.fromCache) plainName += " (plaintext cached in " + c.cacheFile.string() + ")";
+            } else {
                 plain.assign(bhd.bytes().begin(), bhd.bytes().end());
+            }
         }
         a.bdt = std::make_unique<InputFile>(a.bdtPath);
-        a.index = parse_bhd5(plain, g.game_, a.bdt->bytes().size(), a.bhdPath.string());
+        a.index = parse_bhd5(plain, g.game_, a.bdt->bytes().size(), plainName);
         for (const auto& bucket : a.index.buckets)
             for (const FileHeader& h : bucket) a.files.push_back(&h);
         g.archives_.push_back(std::move(a));

@@ -28,8 +28,21 @@ std::vector<std::filesystem::path> find_nav_files(const std::filesystem::path& p
 }
 
 NavFile NavFile::open(const std::filesystem::path& file) {
+    try {
+        return from_binder(container::BinderFile::open(file), file);
+    } catch (Error& e) {
+        e.set_file(file.string());
+        throw;
+    }
+}
+
+NavFile NavFile::from_bytes(SharedBytes bytes, const std::string& name) {
+    return from_binder(container::BinderFile::from_bytes(std::move(bytes), name), name);
+}
+
+NavFile NavFile::from_binder(const container::BinderFile& b, const std::filesystem::path& file) {
     NavFile nav;
-    const container::BinderFile b = container::BinderFile::open(file);
+    nav.name_ = file.string();
     for (const container::Entry& e : b.entries()) {
         if (b.is_binder && !ends_with_nocase(e.name, ".hkx")) continue;
         nav.entries_.push_back({file, b.is_binder, e.index, e.name, e.data});

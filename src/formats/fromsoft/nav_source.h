@@ -17,6 +17,10 @@
 
 #include "io/shared_bytes.h"
 
+namespace navlab::container {
+class BinderFile;
+}
+
 namespace navlab::fromsoft {
 
 /// True when the file name looks like a navmesh input: ends in .nvmhktbnd.dcx, .nvmhktbnd
@@ -43,13 +47,21 @@ class NavFile {
 public:
     /// Opens `file` through the container layer (DCX, BND4 or plain). Binder members whose
     /// name ends in .hkx are the navmesh entries; a file that is no binder is one entry.
-    /// Errors carry the file name.
+    /// Errors carry the file name (navlab::Error::file()).
     static NavFile open(const std::filesystem::path& file);
+    /// The same for bytes already in memory (a binder read from a game archive); `name` is
+    /// the binder's name in errors and in the entries' `file`.
+    static NavFile from_bytes(SharedBytes bytes, const std::string& name);
 
+    /// The file's path as given to open(), or from_bytes()'s name: what outputs call the binder.
+    const std::string& name() const noexcept { return name_; }
     const std::vector<NavEntry>& entries() const noexcept { return entries_; }
 
 private:
     NavFile() = default;
+    /// Keeps the navmesh entries of `b`.
+    static NavFile from_binder(const container::BinderFile& b, const std::filesystem::path& file);
+    std::string name_;
     std::vector<NavEntry> entries_;
 };
 
