@@ -96,11 +96,30 @@ std::vector<TagfileAudit> audit_file(const std::filesystem::path& file, std::siz
 
 AuditRun audit_files(const std::vector<std::string>& paths, const AuditFilesOptions& options,
                      const AuditProgressFn& progress) {
+    // With several paths, each --map must be in one of them (not in all): each source keeps
+    // the selectors it holds.
+    fromsoft::SourceOptions open = options.source;
+    open.maps.clear();
     std::vector<fromsoft::BinderSource> sources;
-    for (const auto& p : paths) sources.push_back(fromsoft::BinderSource::open(p, options.source));
+    for (const auto& p : paths) sources.push_back(fromsoft::BinderSource::open(p, open));
+    std::vector<bool> keep(sources.size(), options.source.maps.empty());
+    for (const std::string& map : options.source.maps) {
+        bool found = false;
+        for (std::size_t s = 0; s < sources.size(); ++s)
+            if (sources[s].holds(map)) keep[s] = found = true;
+        if (!found) sources.front().select({map});  // throws "map X is not in PATH (...)"
+    }
     std::vector<Unit> units;
-    for (const auto& s : sources)
-        for (const Unit& u : units_of(s)) units.push_back(u);
+    for (std::size_t s = 0; s < sources.size(); ++s) {
+        if (!keep[s]) continue;
+        if (!options.source.maps.empty()) {
+            std::vector<std::string> held;
+            for (const std::string& map : options.source.maps)
+                if (sources[s].holds(map)) held.push_back(map);
+            sources[s].select(held);
+        }
+        for (const Unit& u : units_of(sources[s])) units.push_back(u);
+    }
     return audit_units(units, paths, options, progress);
 }
 

@@ -18,7 +18,8 @@ namespace navlab::audit {
 struct AuditFilesOptions {
     unsigned threads = 0;           ///< files audited at once; 0 = one per core
     std::size_t max_examples = 5;   ///< first exceptions kept per rule
-    /// --map (binders kept), and --game/--keys for paths that are game installs.
+    /// --map (binders kept; with several paths each map must be in one of them), and
+    /// --game/--keys/--cache for paths that are game installs.
     fromsoft::SourceOptions source;
 };
 

@@ -247,6 +247,17 @@ TEST_P(InstallSources, AuditWithMapEqualsAuditOfThatBinder) {
     ja.erase("inputs"), jb.erase("inputs");
     expect_same_text(replace_all(ja.dump(1), install_name(install, path), "BINDER"),
                      replace_all(jb.dump(1), file.string(), "BINDER"), "audit");
+    // Several paths: each --map needs to be in one of them only.
+    const fs::path other = unpacked(game) / t.binders.rbegin()->first.substr(1);
+    ASSERT_NE(other, file);
+    EXPECT_EQ(run_navlab("audit " + other.string() + " " + file.string() + " --map " + map_id_of(path) + " --json " +
+                             (dir / "two.json").string(),
+                         &text),
+              b)
+        << text;
+    nlohmann::json jt = nlohmann::json::parse(read_text(dir / "two.json"));
+    jt.erase("inputs");
+    EXPECT_EQ(jt, jb);
 }
 
 INSTANTIATE_TEST_SUITE_P(Games, InstallSources, ::testing::Values(Game::Sekiro, Game::EldenRing),

@@ -73,23 +73,33 @@ BinderSource BinderSource::open(const fs::path& path, const SourceOptions& optio
     return s;
 }
 
+std::vector<bool> BinderSource::matching(const std::string& sel) const {
+    // An install's binder by archive path in any spelling; a file by its path or name.
+    const std::string archivePath = install_ ? archive::normalize_archive_path(sel) : std::string();
+    std::vector<bool> hits(binders_.size(), false);
+    for (std::size_t i = 0; i < binders_.size(); ++i) {
+        const BinderRef& b = binders_[i];
+        hits[i] = sel == b.map_id || sel == b.name ||
+                  (install_ ? b.name.substr(b.name.find(':') + 1) == archivePath
+                            : fs::path(b.name).filename() == sel || fs::path(b.name) == fs::path(sel));
+    }
+    return hits;
+}
+
+bool BinderSource::holds(const std::string& selector) const {
+    const std::vector<bool> hits = matching(selector);
+    return std::find(hits.begin(), hits.end(), true) != hits.end();
+}
+
 void BinderSource::select(const std::vector<std::string>& selectors) {
     std::vector<bool> keep(binders_.size(), false);
     for (const std::string& sel : selectors) {
-        // An install's binder by archive path in any spelling; a file by its path or name.
-        const std::string archivePath = install_ ? archive::normalize_archive_path(sel) : std::string();
-        bool found = false;
-        for (std::size_t i = 0; i < binders_.size(); ++i) {
-            const BinderRef& b = binders_[i];
-            const bool hit = sel == b.map_id || sel == b.name ||
-                             (install_ ? b.name.substr(b.name.find(':') + 1) == archivePath
-                                       : fs::path(b.name).filename() == sel || fs::path(b.name) == fs::path(sel));
-            if (hit) keep[i] = found = true;
-        }
-        if (!found)
+        const std::vector<bool> hits = matching(sel);
+        if (std::find(hits.begin(), hits.end(), true) == hits.end())
             throw Error(fmt::format("map {} is not in {} ({} navmesh binder{}: {}; `navlab archive ls` lists an "
                                     "install's)",
                                     sel, origin_, binders_.size(), binders_.size() == 1 ? "" : "s", some_maps(binders_)));
+        for (std::size_t i = 0; i < hits.size(); ++i) keep[i] = keep[i] || hits[i];
     }
     std::size_t out = 0;
     for (std::size_t i = 0; i < binders_.size(); ++i) {

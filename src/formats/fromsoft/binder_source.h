@@ -71,6 +71,8 @@ public:
     /// Keeps the binders `selectors` name (see SourceOptions::maps), in source order. Throws
     /// navlab::Error "map X is not in ORIGIN (...)" naming the first selector that matches none.
     void select(const std::vector<std::string>& selectors);
+    /// Whether `selector` (see SourceOptions::maps) names at least one binder.
+    bool holds(const std::string& selector) const;
 
     /// Binder i's bytes as stored (a mapped file; or read from the .bdt, AES ranges decrypted).
     /// Thread-safe. Errors name the file (or the .bdt and the entry's hash).
@@ -81,6 +83,8 @@ public:
 
 private:
     BinderSource() = default;
+    /// Which binders `selector` names.
+    std::vector<bool> matching(const std::string& selector) const;
     std::string origin_;
     std::unique_ptr<archive::GameInstall> install_;
     std::vector<BinderRef> binders_;
