@@ -4,14 +4,14 @@ namespace navlab::cli {
 namespace {
 
 constexpr const char* kCacheHelp =
-    "Keep decrypted .bhd files in DIR and reuse them (skips the RSA on later runs; nothing is written without it)";
+    "decrypted .bhd files kept in DIR and reused (no RSA on later runs; nothing is written without it)";
 
 }  // namespace
 
 void add_game_dir_options(CLI::App* cmd, GameDirOptions& o) {
     cmd->add_option("--game", o.game, "sekiro or eldenring (default: detected from the archive names, keys and salt)");
     cmd->add_option("--keys", o.keys, "Folder of public keys DIR/<game>/<stem>.pem (PKCS#1 or SPKI PEM) instead of the bundled ones");
-    cmd->add_option("--cache", o.cache, kCacheHelp);
+    cmd->add_option("--cache", o.cache, std::string("Cache folder: ") + kCacheHelp);
 }
 
 archive::GameInstall open_game_dir(const GameDirOptions& o) {
