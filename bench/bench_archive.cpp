@@ -11,7 +11,6 @@
 // DIR (default /tmp/navlab-bench-<preset>-<seed>) holds the corpus (made when missing, shared
 // with bench_corpus); the installs go to DIR-install and DIR-install-plain and are reused.
 #include <fmt/format.h>
-#include <sys/resource.h>
 
 #include <chrono>
 #include <random>
@@ -22,34 +21,18 @@
 #include "container/archive/bhd_rsa.h"
 #include "container/archive/navmesh_search.h"
 #include "audit/audit_files.h"
-#include "formats/fromsoft/nav_source.h"
 #include "audit/audit_load.h"
 #include "codec/dcx.h"
 #include "container/bnd4.h"
 #include "io/parallel.h"
-#include "synth/write.h"
+#include "synth_corpus.h"
 
 using namespace navlab;
+using bench::cpu_seconds;
+using bench::seconds_since;
 namespace fs = std::filesystem;
 
 namespace {
-
-double seconds_since(std::chrono::steady_clock::time_point t) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-}
-
-double cpu_seconds() {
-    rusage u{};
-    getrusage(RUSAGE_SELF, &u);
-    return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
-           static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
-}
-
-std::vector<fs::path> binders_in(const fs::path& dir) {
-    // The synth corpus holds binders only; find_nav_files sorts them as the audit does.
-    if (!fs::exists(dir)) return {};
-    return fromsoft::find_nav_files(dir);
-}
 
 /// Packs the corpus's binders of `game` into one archive (Data2 / Data5) with their .msb and
 /// .nva siblings and `filler` nameless entries, in DIR/Game, keys in DIR/keys.
@@ -116,17 +99,8 @@ int main(int argc, char** argv) {
             return 2;
         }
     }
-    if (dir.empty()) dir = fmt::format("/tmp/navlab-bench-{}-{}", preset, seed);
-    auto files = binders_in(dir);
-    if (files.empty()) {
-        synth::CorpusOptions o;
-        o.preset = synth::parse_preset(preset);
-        o.seed = seed;
-        o.out = dir;
-        o.threads = threads;
-        synth::generate_corpus(o);
-        files = binders_in(dir);
-    }
+    if (dir.empty()) dir = bench::default_corpus_dir(preset, seed);
+    const auto files = bench::corpus_binders(preset, seed, dir, threads);
     const archive::Game game = preset == "sekiro" ? archive::Game::Sekiro : archive::Game::EldenRing;
     const fs::path encrypted = dir + "-install", plain = dir + "-install-plain";
     if (!fs::exists(encrypted / "Game")) {

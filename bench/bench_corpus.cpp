@@ -3,9 +3,13 @@
 // decompressed tagfile data, with the peak memory of each pass next to the largest binder.
 //
 //   bench_corpus [--preset eldenring|sekiro|small] [--seed N] [--dir DIR] [--threads N] [--linearity 1]
+//                [--speedup 1]
 //
 // --linearity 1 also audits the first quarter and the first half of the binders and prints
-// CPU seconds per million faces for ¼, ½ and all: equal figures mean time linear in faces.
+// CPU seconds per million faces for ¼, ½ and all (corpora of 1×, 2× and 4× the faces):
+// equal figures mean time linear in faces.
+// --speedup 1 also audits the whole corpus with 1 and with 2 threads and prints the wall-time
+// ratio (aim: at least 1.8); it means something only when two cores are idle (see `uptime`).
 //
 // DIR (default /tmp/navlab-bench-<preset>-<seed>) is generated with `navlab synth`'s code when
 // it holds no binder yet, and reused on later runs.
@@ -18,30 +22,18 @@
 #include <string>
 
 #include "audit/audit_files.h"
-#include "formats/fromsoft/nav_source.h"
 #include "audit/audit_rules.h"
 #include "codec/dcx.h"
 #include "container/bnd4.h"
 #include "io/file.h"
 #include "io/parallel.h"
-#include "synth/write.h"
+#include "synth_corpus.h"
 
 using namespace navlab;
+using bench::cpu_seconds;
+using bench::seconds_since;
 
 namespace {
-
-double seconds_since(std::chrono::steady_clock::time_point t) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-}
-
-/// CPU seconds (user + system) of the whole process so far: on a shared machine wall time
-/// says more about the neighbours than about the code.
-double cpu_seconds() {
-    rusage u{};
-    getrusage(RUSAGE_SELF, &u);
-    return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
-           static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
-}
 
 /// Resets the kernel's peak-RSS mark (Linux: "5" to clear_refs), so each pass reports its own.
 void reset_peak_memory() { std::ofstream("/proc/self/clear_refs") << "5"; }
@@ -56,19 +48,13 @@ double peak_memory_mb() {
     return static_cast<double>(u.ru_maxrss) / 1024.0;
 }
 
-std::vector<std::filesystem::path> binders_in(const std::filesystem::path& dir) {
-    // The synth corpus holds binders only; find_nav_files sorts them as the audit does.
-    if (!std::filesystem::exists(dir)) return {};
-    return fromsoft::find_nav_files(dir);
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
     std::string preset = "eldenring", dir;
     std::uint64_t seed = 1;
     unsigned threads = 0;
-    bool linearity = false;
+    bool linearity = false, speedup = false;
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string a = argv[i], v = argv[i + 1];
         if (a == "--preset") preset = v;
@@ -76,25 +62,14 @@ int main(int argc, char** argv) {
         else if (a == "--dir") dir = v;
         else if (a == "--threads") threads = static_cast<unsigned>(std::stoul(v));
         else if (a == "--linearity") linearity = v == "1";
+        else if (a == "--speedup") speedup = v == "1";
         else {
-            fmt::print(stderr, "usage: bench_corpus [--preset P] [--seed N] [--dir DIR] [--threads N] [--linearity 1]\n");
+            fmt::print(stderr, "usage: bench_corpus [--preset P] [--seed N] [--dir DIR] [--threads N] [--linearity 1] [--speedup 1]\n");
             return 2;
         }
     }
-    if (dir.empty()) dir = fmt::format("/tmp/navlab-bench-{}-{}", preset, seed);
-    auto files = binders_in(dir);
-    if (files.empty()) {
-        synth::CorpusOptions o;
-        o.preset = synth::parse_preset(preset);
-        o.seed = seed;
-        o.out = dir;
-        o.threads = threads;
-        const auto t0 = std::chrono::steady_clock::now();
-        const auto r = synth::generate_corpus(o);
-        fmt::print("generate   {:>8.1f} s   {} binders, {:.1f} MB of DCX, {:.1f} MB of BND4, peak {:.0f} MB\n",
-                   seconds_since(t0), r.files.size(), r.fileBytes / 1e6, r.binderBytes / 1e6, peak_memory_mb());
-        files = binders_in(dir);
-    }
+    if (dir.empty()) dir = bench::default_corpus_dir(preset, seed);
+    const auto files = bench::corpus_binders(preset, seed, dir, threads);
 
     // Pass 1: decompression only (DCX + BND4 read, every entry touched).
     reset_peak_memory();
@@ -153,6 +128,7 @@ int main(int argc, char** argv) {
     fmt::print("audit / decompression: cpu {:.2f}, wall {:.2f} (aim: at most 2); audit {}{}\n",
                auditCpu / decompressCpu, auditSeconds / decompressSeconds,
                audit::audit_failed(run.report) ? "FAILED:" : "passed", failed);
+    fmt::print("audit peak / largest binder: {:.1f} (aim: at most 2)\n", auditPeak / (largestBinder / 1e6));
     if (linearity) {
         // The first quarter and half of the binders (in path order) beside the whole corpus.
         for (const std::size_t part : {std::size_t(4), std::size_t(2)}) {
@@ -166,6 +142,19 @@ int main(int argc, char** argv) {
         }
         fmt::print("linearity  all binders: {:.0f} faces, cpu {:.2f} s, {:.3f} cpu-s per M faces\n", faces, auditCpu,
                    auditCpu / faces * 1e6);
+    }
+    if (speedup) {
+        double wall[2], cpu[2];
+        for (unsigned n : {1u, 2u}) {
+            const auto t1 = std::chrono::steady_clock::now();
+            const double c1 = cpu_seconds();
+            audit::audit_files(paths, {n, 5});
+            wall[n - 1] = seconds_since(t1);
+            cpu[n - 1] = cpu_seconds() - c1;
+        }
+        fmt::print("speedup    1 thread wall {:.2f} s cpu {:.2f} s, 2 threads wall {:.2f} s cpu {:.2f} s: "
+                   "{:.2f}x (aim: at least 1.8)\n",
+                   wall[0], cpu[0], wall[1], cpu[1], wall[0] / wall[1]);
     }
     return 0;
 }

@@ -1,16 +1,22 @@
 // bench_query: navlab path queries against Detour on the same Recast-built polygons.
 //
-// Recast builds a scene (build/recast_mesh.h: the welded detail triangles the synth shaping
-// path starts from); the triangles go, quantised once onto Detour's grid, into Detour
-// (dtCreateNavMeshData, one tile) and into navlab as an hkaiNavMesh (faces, edges with
-// opposites) read through FromSoftView. Fixed random pairs of face centres in one island;
+// Recast builds a scene (support/recast_polygons.h: its welded detail triangles, quantised once
+// onto Detour's grid, slivers and folds dropped, merged into convex polygons); the polygons go
+// into Detour (dtCreateNavMeshData, one tile) and into navlab as an hkaiNavMesh (faces, edges
+// with opposites) read through FromSoftView. Fixed random pairs of face centres in one island;
 // one thread. Prints queries per second and ratios against Detour findPath+findStraightPath,
-// path length ratios, exact vs a brute-force visibility graph (single-level mesh), nearest-face
-// speed (stored ER tree vs BVH vs scan) and memory per face.
+// path length ratios, exact vs the brute-force visibility graph of support/visibility_graph.h
+// (single-level mesh), nearest-face speed (stored ER tree vs BVH vs scan) and memory per face.
 //
-// Usage: bench_query [--pairs N] [--large-pairs N] [--large-only] [--small-only]
-// (defaults: 10,000 pairs on the small mesh, 1,000 on the large one, whose exact queries are
-// long; the brute force checks the first 1,000 pairs of the small mesh).
+// The huge mesh (~150k faces, beyond one Detour tile) is built per 64 m tile by navlab build's
+// pipeline and given to Detour as a tiled navmesh (see make_tiled_mesh).
+//
+// Usage: bench_query [--pairs N] [--brute-pairs N] [--large-pairs N] [--large-size METRES]
+//                    [--huge-pairs N] [--huge-exact-pairs N] [--huge-size METRES]
+//                    [--small-only | --large-only | --huge-only | --no-huge]
+// (defaults: 10,000 pairs on the small mesh, all checked by the brute force; 1,000 on the
+// large one, an 800 m scene whose buildings, bridges and rocks scale with --large-size; 1,000
+// on the huge 1400 m one, exact on its first 20).
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -20,17 +26,18 @@
 #include <cstring>
 #include <limits>
 #include <map>
+#include <memory>
 #include <queue>
 #include <random>
 #include <string>
 
+#include "build/pipeline.h"
 #include "formats/fromsoft/aabb_tree6.h"
 #include "formats/fromsoft/navmesh.h"
 #include "query/navmesh_query.h"
 #include "support/detour_mesh.h"
-#include "build/recast_mesh.h"
-#include "synth/scene.h"
-#include "synth/scene.h"
+#include "support/recast_polygons.h"
+#include "support/visibility_graph.h"
 
 using namespace navlab;
 using query::Vec3;
@@ -40,196 +47,26 @@ namespace {
 
 double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
-/// The polygons as an hkaiNavMesh: faces in order, regular edges with mutual opposites.
-fromsoft::NavMesh to_navmesh(const std::vector<Vec3>& verts, const std::vector<std::vector<std::uint32_t>>& polys) {
-    fromsoft::NavMesh m;
-    for (const Vec3& v : verts) m.vertices.push_back({float(v.x), float(v.y), float(v.z), 0});
-    std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> edge_of;
-    std::vector<std::uint32_t> owner;
-    for (std::size_t f = 0; f < polys.size(); ++f) {
-        fromsoft::Face face;
-        face.startEdgeIndex = static_cast<std::int32_t>(m.edges.size());
-        face.numEdges = static_cast<std::int16_t>(polys[f].size());
-        m.faces.push_back(face);
-        for (std::size_t k = 0; k < polys[f].size(); ++k) {
-            fromsoft::Edge e;
-            e.a = static_cast<std::int32_t>(polys[f][k]);
-            e.b = static_cast<std::int32_t>(polys[f][(k + 1) % polys[f].size()]);
-            edge_of[{polys[f][k], polys[f][(k + 1) % polys[f].size()]}] = static_cast<std::uint32_t>(m.edges.size());
-            m.edges.push_back(e);
-            owner.push_back(static_cast<std::uint32_t>(f));
-        }
-    }
-    for (std::size_t f = 0; f < polys.size(); ++f)
-        for (int k = 0; k < m.faces[f].numEdges; ++k) {
-            fromsoft::Edge& e = m.edges[m.faces[f].startEdgeIndex + k];
-            auto it = edge_of.find({static_cast<std::uint32_t>(e.b), static_cast<std::uint32_t>(e.a)});
-            if (it == edge_of.end()) continue;
-            e.oppositeEdge = it->second;
-            e.oppositeFace = owner[it->second];
-        }
-    m.faceData.assign(polys.size(), 0);
-    return m;
-}
-
-/// Greedy Hertel-Mehlhorn: joins neighbouring polygons while the union stays convex seen from
-/// above and has at most 6 corners (Detour's limit), as Recast merges its own polygons. Both
-/// libraries then get the same merged polygons.
-std::vector<std::vector<std::uint32_t>> merge_convex(const std::vector<std::array<float, 3>>& v,
-                                                     std::vector<std::vector<std::uint32_t>> polys) {
-    auto turn = [&](std::uint32_t a, std::uint32_t b, std::uint32_t c) {
-        return (double(v[b][0]) - v[a][0]) * (double(v[c][2]) - v[a][2]) - (double(v[b][2]) - v[a][2]) * (double(v[c][0]) - v[a][0]);
-    };
-    double sign = 0;  // winding of the input (all rings alike)
-    for (std::size_t k = 0; k < 3; ++k) sign += turn(polys[0][0], polys[0][1], polys[0][2]);
-    sign = sign > 0 ? 1 : -1;
-    std::vector<bool> alive(polys.size(), true);
-    std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> owner;
-    for (std::uint32_t p = 0; p < polys.size(); ++p)
-        for (std::size_t k = 0; k < polys[p].size(); ++k) owner[{polys[p][k], polys[p][(k + 1) % polys[p].size()]}] = p;
-    for (std::uint32_t p = 0; p < polys.size(); ++p) {
-        bool merged = true;
-        while (alive[p] && merged) {
-            merged = false;
-            auto& a = polys[p];
-            for (std::size_t k = 0; k < a.size() && !merged; ++k) {
-                auto it = owner.find({a[(k + 1) % a.size()], a[k]});
-                if (it == owner.end() || it->second == p || !alive[it->second]) continue;
-                auto& b = polys[it->second];
-                if (a.size() + b.size() - 2 > 6) continue;
-                // Union ring: a from k+1 round to k, then b's corners between the shared edge.
-                std::size_t j = 0;
-                while (b[j] != a[(k + 1) % a.size()]) ++j;
-                std::vector<std::uint32_t> ring;
-                for (std::size_t i = 0; i < a.size(); ++i) ring.push_back(a[(k + 1 + i) % a.size()]);
-                for (std::size_t i = 2; i < b.size(); ++i) ring.push_back(b[(j + i) % b.size()]);
-                bool convex = true;
-                // Convex with a margin (sine of the turn > 1e-4), so a float ulp in either library
-                // cannot make a corner straight or reflex.
-                for (std::size_t i = 0; i < ring.size() && convex; ++i) {
-                    std::uint32_t x = ring[i], y = ring[(i + 1) % ring.size()], z = ring[(i + 2) % ring.size()];
-                    double l1 = std::hypot(double(v[y][0]) - v[x][0], double(v[y][2]) - v[x][2]);
-                    double l2 = std::hypot(double(v[z][0]) - v[y][0], double(v[z][2]) - v[y][2]);
-                    convex = turn(x, y, z) * sign > 1e-4 * l1 * l2;
-                }
-                std::vector<std::uint32_t> sorted = ring;
-                std::sort(sorted.begin(), sorted.end());
-                if (!convex || std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) continue;
-                std::uint32_t q = it->second;
-                alive[q] = false;
-                a = ring;
-                for (std::size_t i = 0; i < a.size(); ++i) owner[{a[i], a[(i + 1) % a.size()]}] = p;
-                merged = true;
-            }
-        }
-    }
-    std::vector<std::vector<std::uint32_t>> out;
-    for (std::uint32_t p = 0; p < polys.size(); ++p)
-        if (alive[p]) out.push_back(polys[p]);
-    return out;
-}
-
-struct Pair {
-    std::uint32_t a, b;
-    Vec3 s, e;
-};
-
 double percentile(std::vector<double> v, double p) {
     if (v.empty()) return NAN;
     std::sort(v.begin(), v.end());
     return v[std::min(v.size() - 1, static_cast<std::size_t>(p * (v.size() - 1) + 0.5))];
 }
 
-/// Brute force on a single-level mesh: Dijkstra over start, goal and the boundary vertices,
-/// two points joined when a raycast between them reaches the target (the walk is the only
-/// navlab code it shares with `exact`).
-struct VisibilityGraph {
-    const query::NavMeshQuery& q;
-    std::vector<Vec3> corners;
-    std::vector<std::vector<std::pair<std::uint32_t, double>>> adj;
-    mutable std::vector<Vec3> last_path;  ///< turning points of the last shortest() answer
-    bool visible(const Vec3& a, const Vec3& b) const {
-        double d = std::hypot(b.x - a.x, b.z - a.z);
-        if (d == 0) return true;
-        // Start a hair inside the segment so the walk starts in the face the segment enters.
-        Vec3 a1{a.x + (b.x - a.x) * 1e-9, a.y, a.z + (b.z - a.z) * 1e-9};
-        query::RaycastResult r = q.raycast(a1, b, {}, {1e-6, 1.0, 1e-6});
-        return !r.off_mesh && (!r.hit || r.t * d >= d - 1e-7);
-    }
-    /// Either direction: a walk that starts exactly on a vertex may start in a face the
-    /// segment does not enter (a false "wall"); visibility itself is symmetric.
-    bool visible_either(const Vec3& a, const Vec3& b) const { return visible(a, b) || visible(b, a); }
-    VisibilityGraph(const query::NavMeshQuery& query, std::vector<Vec3> c) : q(query), corners(std::move(c)), adj(corners.size()) {
-        for (std::uint32_t i = 0; i < corners.size(); ++i)
-            for (std::uint32_t j = i + 1; j < corners.size(); ++j)
-                if (visible_either(corners[i], corners[j])) {
-                    double d = std::hypot(corners[i].x - corners[j].x, corners[i].z - corners[j].z);
-                    adj[i].push_back({j, d});
-                    adj[j].push_back({i, d});
-                }
-    }
-    double shortest(const Vec3& s, const Vec3& t) const {
-        last_path = {s, t};
-        if (visible_either(s, t)) return std::hypot(s.x - t.x, s.z - t.z);
-        std::size_t C = corners.size();
-        std::vector<double> dist(C, INFINITY), to_t(C, INFINITY);
-        std::vector<int> parent(C, -1);
-        int best_u = -1;
-        using E = std::pair<double, std::uint32_t>;
-        std::priority_queue<E, std::vector<E>, std::greater<>> open;
-        for (std::uint32_t i = 0; i < C; ++i) {
-            if (visible_either(s, corners[i])) dist[i] = std::hypot(s.x - corners[i].x, s.z - corners[i].z), open.push({dist[i], i});
-            if (visible_either(corners[i], t)) to_t[i] = std::hypot(t.x - corners[i].x, t.z - corners[i].z);
-        }
-        double best = INFINITY;
-        while (!open.empty()) {
-            auto [d, u] = open.top();
-            open.pop();
-            if (d != dist[u] || d >= best) continue;
-            if (d + to_t[u] < best) best = d + to_t[u], best_u = static_cast<int>(u);
-            for (auto [v, w] : adj[u])
-                if (d + w < dist[v]) dist[v] = d + w, parent[v] = static_cast<int>(u), open.push({dist[v], v});
-        }
-        last_path = {t};
-        for (int u = best_u; u >= 0; u = parent[u]) last_path.push_back(corners[u]);
-        last_path.push_back(s);
-        std::reverse(last_path.begin(), last_path.end());
-        return best;
-    }
-};
-
-void run(const char* label, const synth::SceneParams& sp, std::uint64_t seed, int pair_count, bool brute) {
+void run(const char* label, const synth::SceneParams& sp, std::uint64_t seed, int pair_count, bool brute, std::size_t brute_pairs) {
     auto t0 = Clock::now();
-    synth::TriangleSoup scene = synth::make_scene(sp, seed);
-    build::PolyMesh pm = build::build_recast_mesh(scene, build::RecastParams{});
-    std::vector<std::vector<std::uint32_t>> polys;
-    for (const auto& r : pm.polys) polys.push_back({std::uint32_t(r[0]), std::uint32_t(r[1]), std::uint32_t(r[2])});
-    std::size_t triangles = polys.size();
-    // Quantise onto Detour's grid first, so the merged polygons are convex in the coordinates
-    // both libraries see (quantising is stable: a second pass gives the same values).
-    std::vector<std::array<float, 3>> grid_verts;
-    if (pm.verts.size() < 65535 && polys.size() < 65535)
-        for (const Vec3& v : testing::make_detour_mesh(pm.verts, polys)->verts)
-            grid_verts.push_back({float(v.x), float(v.y), float(v.z)});
-    else
-        grid_verts = pm.verts;
-    // Quantising turns a few slivers over or flat; both libraries get the mesh without them.
-    std::erase_if(polys, [&](const std::vector<std::uint32_t>& t) {
-        const auto &a = grid_verts[t[0]], &b = grid_verts[t[1]], &c = grid_verts[t[2]];
-        return (double(b[0]) - a[0]) * (double(c[2]) - a[2]) - (double(b[2]) - a[2]) * (double(c[0]) - a[0]) >= 0;
-    });
-    std::size_t dropped = triangles - polys.size();
-    polys = merge_convex(grid_verts, std::move(polys));
-    std::printf("\n== %s: scene %.0f m, %zu convex polygons (merged from %zu triangles, %zu slivers dropped), %zu vertices "
-                "(Recast %.1f s)\n",
-                label, sp.size, polys.size(), triangles, dropped, pm.verts.size(), seconds_since(t0));
-    if (pm.verts.size() >= 65535 || polys.size() >= 65535) {
+    testing::RecastPolygons rp = testing::make_recast_polygons(sp, seed);
+    const auto& polys = rp.polys;
+    std::printf("\n== %s: scene %.0f m, %zu convex polygons (merged from %zu triangles; %zu slivers and %zu folds dropped), "
+                "%zu vertices (Recast %.1f s)\n",
+                label, sp.size, polys.size(), rp.triangles, rp.slivers, rp.folds, rp.verts.size(), seconds_since(t0));
+    if (!rp.one_tile) {
         std::printf("   too large for one Detour tile (16-bit vertex and neighbour indices): skipped\n");
         return;
     }
-    auto dt = testing::make_detour_mesh(grid_verts, polys);
+    auto dt = testing::make_detour_mesh(rp.verts, polys, rp.cell);
     // Detour wants its own winding; navlab reads the rings as Havok stores them (counter-clockwise).
-    fromsoft::NavMesh mesh = to_navmesh(dt->verts, polys);
+    fromsoft::NavMesh mesh = testing::to_navmesh(dt->verts, polys);
     mesh.aabb = fromsoft::tree_domain_of(mesh);
     fromsoft::QueryMediator mediator = fromsoft::build_query_mediator(mesh);
     query::FromSoftView view(mesh, label);
@@ -242,33 +79,8 @@ void run(const char* label, const synth::SceneParams& sp, std::uint64_t seed, in
     std::printf("   build: %.1f ms (BVH), %.1f ms (stored tree); memory %.0f B/face (BVH), %.0f B/face (stored tree)\n",
                 build_bvh * 1e3, build_tree * 1e3, double(q.memory_bytes()) / polys.size(), double(q_tree.memory_bytes()) / polys.size());
 
-    // Fixed random pairs of polygon centres in one island.
-    std::mt19937_64 rng(1234);
-    std::vector<Pair> pairs;
-    // The corner centroid seen from above, lifted onto the polygon's fan from corner 0 (the
-    // surface both libraries use for a polygon without detail triangles).
-    auto centre = [&](std::uint32_t p) {
-        Vec3 c{};
-        double n = static_cast<double>(polys[p].size());
-        for (std::uint32_t v : polys[p]) c = {c.x + dt->verts[v].x / n, 0, c.z + dt->verts[v].z / n};
-        const Vec3& a = dt->verts[polys[p][0]];
-        for (std::size_t k = 1; k + 1 < polys[p].size(); ++k) {
-            const Vec3 &b = dt->verts[polys[p][k]], &d = dt->verts[polys[p][k + 1]];
-            double det = (b.x - a.x) * (d.z - a.z) - (b.z - a.z) * (d.x - a.x);
-            double u = ((c.x - a.x) * (d.z - a.z) - (c.z - a.z) * (d.x - a.x)) / det;
-            double w = ((b.x - a.x) * (c.z - a.z) - (b.z - a.z) * (c.x - a.x)) / det;
-            if (u >= -1e-12 && w >= -1e-12 && u + w <= 1 + 1e-12) {
-                c.y = a.y + u * (b.y - a.y) + w * (d.y - a.y);
-                break;
-            }
-        }
-        return c;
-    };
-    for (int tries = 0; static_cast<int>(pairs.size()) < pair_count && tries < pair_count * 50; ++tries) {
-        std::uint32_t a = rng() % polys.size(), b = rng() % polys.size();
-        if (q.island_of(a) != q.island_of(b)) continue;
-        pairs.push_back({a, b, centre(a), centre(b)});
-    }
+    std::vector<testing::CentrePair> pairs = testing::centre_pairs(*dt, q, static_cast<std::size_t>(pair_count));
+    auto centre = [&](std::uint32_t p) { return testing::polygon_centre(*dt, p); };
     const Vec3 ext{0.05, 1.0, 0.05};
     std::vector<double> len_detour(pairs.size()), len_corridor(pairs.size()), len_exact(pairs.size());
     // Detour.
@@ -316,83 +128,38 @@ void run(const char* label, const synth::SceneParams& sp, std::uint64_t seed, in
                 rx.empty() ? 0.0 : 100.0 * (1.0 - [&] { double s = 0; for (double r : rx) s += r; return s / rx.size(); }()));
 
     if (brute) {
-        std::vector<Vec3> corners;
-        std::vector<bool> used(mesh.vertices.size());
-        for (const auto& e : mesh.edges)
-            if (e.oppositeFace == fromsoft::kNoOpposite)
-                for (int v : {e.a, e.b})
-                    if (!used[v]) used[v] = true, corners.push_back(dt->verts[v]);
-        // Pinch vertices: corners whose faces form more than one fan (faces joined by an edge
-        // through the vertex). The brute force works in the plane and squeezes through them;
-        // the mesh has no portal there, so `exact` (which follows the adjacency) must not.
-        std::vector<std::vector<std::uint32_t>> faces_at(mesh.vertices.size());
-        for (std::uint32_t f = 0; f < polys.size(); ++f)
-            for (std::uint32_t v : polys[f]) faces_at[v].push_back(f);
-        std::map<std::pair<double, double>, bool> pinch;
-        for (std::uint32_t v = 0; v < faces_at.size(); ++v) {
-            auto& fs = faces_at[v];
-            if (fs.empty()) continue;
-            std::vector<int> comp(fs.size(), -1);
-            int comps = 0;
-            for (std::size_t i = 0; i < fs.size(); ++i) {
-                if (comp[i] >= 0) continue;
-                std::vector<std::size_t> todo{i};
-                comp[i] = comps;
-                while (!todo.empty()) {
-                    std::size_t x = todo.back();
-                    todo.pop_back();
-                    const fromsoft::Face& fx = mesh.faces[fs[x]];
-                    for (int k = 0; k < fx.numEdges; ++k) {
-                        const fromsoft::Edge& e = mesh.edges[fx.startEdgeIndex + k];
-                        if ((e.a != static_cast<int>(v) && e.b != static_cast<int>(v)) || e.oppositeFace == fromsoft::kNoOpposite) continue;
-                        for (std::size_t y = 0; y < fs.size(); ++y)
-                            if (fs[y] == e.oppositeFace && comp[y] < 0) comp[y] = comps, todo.push_back(y);
-                    }
-                }
-                ++comps;
-            }
-            if (comps > 1) pinch[{dt->verts[v].x, dt->verts[v].z}] = true;
-        }
-        auto touches_pinch = [&](const std::vector<Vec3>& path) {
-            for (std::size_t k = 1; k < path.size(); ++k)
-                for (const auto& [xz, yes] : pinch) {
-                    const Vec3 &a = path[k - 1], &b = path[k];
-                    double len = std::hypot(b.x - a.x, b.z - a.z);
-                    double o = (b.x - a.x) * (xz.second - a.z) - (b.z - a.z) * (xz.first - a.x);
-                    double u = len > 0 ? ((xz.first - a.x) * (b.x - a.x) + (xz.second - a.z) * (b.z - a.z)) / (len * len) : 0;
-                    if (std::fabs(o) <= 1e-9 * std::max(1.0, len) && u > 0 && u < 1 + 1e-12) return true;
-                }
-            return false;
-        };
-        std::size_t explained = 0;
         t0 = Clock::now();
-        VisibilityGraph vg(q, corners);
+        testing::VisibilityGraph vg(q, dt->verts, polys);
         std::size_t checked = 0, equal = 0, exact_longer = 0;
         double worst = 0;
-        std::size_t limit = std::min<std::size_t>(pairs.size(), 1000);
+        std::size_t limit = std::min<std::size_t>(pairs.size(), brute_pairs);
         for (std::size_t i = 0; i < limit; ++i) {
-            double b = vg.shortest(pairs[i].s, pairs[i].e);
-            if (!std::isfinite(b) || len_exact[i] < 0) continue;
+            // Only paths up to 0.1 % longer than exact's are searched: a shorter one (exact
+            // wrong) or one within that margin is found; none means exact is too short.
+            if (len_exact[i] < 0) continue;
+            double b = vg.shortest(pairs[i].s, pairs[i].e, len_exact[i] * 1.001 + 1e-9);
             ++checked;
             double rel = std::fabs(len_exact[i] - b) / std::max(b, 1e-9);
             worst = std::max(worst, rel);
             equal += rel <= 1e-6;
             exact_longer += len_exact[i] > b * (1 + 1e-6);
-            if (rel > 1e-6) {
+            if (rel > 1e-6 && std::getenv("BENCH_DEBUG")) {
                 auto r = q.find_path(pairs[i].s, pairs[i].e, query::PathMode::Exact, {}, ext);
-                explained += touches_pinch(vg.last_path) || touches_pinch(r.points);
+                std::printf("     pair %zu: exact %.6f brute %.6f\n       brute:", i, len_exact[i], b);
+                for (auto& p : vg.last_path()) std::printf(" %.3f,%.3f", p.x, p.z);
+                std::printf("\n       exact:");
+                for (auto& p : r.points) std::printf(" %.3f,%.3f", p.x, p.z);
+                std::printf("\n");
             }
-            if (std::getenv("BENCH_DEBUG") && rel > 1e-6)
-                std::printf("     pair %zu: exact %.6f brute %.6f  s %.3f,%.3f e %.3f,%.3f\n", i, len_exact[i], b, pairs[i].s.x,
-                            pairs[i].s.z, pairs[i].e.x, pairs[i].e.z);
         }
-        std::printf("   exact vs brute-force visibility graph (%zu corners, %.1f s): %zu of %zu pairs within 1e-6 relative, "
-                    "worst %.2e, exact longer on %zu; %zu of the %zu others pass a pinch vertex (%zu in the mesh)\n",
-                    corners.size(), seconds_since(t0), equal, checked, worst, exact_longer, explained, checked - equal, pinch.size());
+        std::printf("   exact vs brute-force visibility graph (%zu nodes, %zu pinch vertices, %.1f s): %zu of %zu pairs within "
+                    "1e-6 relative, worst %.2e, exact longer on %zu\n",
+                    vg.nodes(), vg.pinches(), seconds_since(t0), equal, checked, worst, exact_longer);
     }
 
     // Nearest face: stored ER tree vs BVH vs scan, on points near the mesh.
     std::vector<Vec3> pts;
+    std::mt19937_64 rng(4321);
     std::uniform_int_distribution<std::size_t> pick(0, polys.size() - 1);
     std::uniform_real_distribution<double> off(-0.5, 0.5);
     for (int i = 0; i < 20000; ++i) {
@@ -423,29 +190,274 @@ void run(const char* label, const synth::SceneParams& sp, std::uint64_t seed, in
                 qps_tree, qps_bvh, qps_scan, qps_dt, qps_tree / qps_bvh, qps_bvh / qps_scan, qps_bvh / qps_dt, f1, f2, f3, f4);
 }
 
+
+/// Detour's tiled navmesh of stitched Recast tiles (one dtCreateNavMeshData per tile, joined by
+/// Detour's own external links on the tile borders), and the same faces welded into one navlab
+/// mesh. Detour gets each face without the corners stitching inserted on tile lines (it joins
+/// tiles by overlapping border edges itself, and takes at most 6 corners); navlab gets the
+/// stitched rings, so both see the same polygons seen from above. Vertices are quantised once
+/// onto a 1 cm grid aligned with the tiles.
+struct TiledMesh {
+    dtNavMesh* mesh = nullptr;
+    dtNavMeshQuery* query = nullptr;
+    std::vector<Vec3> verts;                         ///< navlab: welded, quantised
+    std::vector<std::vector<std::uint32_t>> polys;   ///< navlab faces
+    std::vector<std::vector<std::uint32_t>> corners; ///< per face: Detour's corners (indices into verts)
+    std::vector<dtPolyRef> refs;                     ///< per face
+    TiledMesh() = default;
+    TiledMesh(const TiledMesh&) = delete;
+    ~TiledMesh() {
+        dtFreeNavMeshQuery(query);
+        dtFreeNavMesh(mesh);
+    }
+};
+
+std::unique_ptr<TiledMesh> make_tiled_mesh(const build::TiledFaces& tf) {
+    auto out = std::make_unique<TiledMesh>();
+    const double cs = 0.01;
+    const build::TileGrid& g = tf.grid;
+    float ymin = INFINITY, ymax = -INFINITY;
+    for (const auto& t : tf.tiles)
+        for (const auto& v : t.verts) ymin = std::min(ymin, v[1]), ymax = std::max(ymax, v[1]);
+    ymin = std::floor(ymin) - 1, ymax = std::ceil(ymax) + 1;
+    // One 1 cm grid from the scene's origin: tile lines are multiples of it.
+    using Key = std::array<std::int64_t, 3>;
+    std::map<Key, std::uint32_t> weld;
+    auto key_of = [&](const std::array<float, 3>& v) {
+        return Key{std::llround((v[0] - g.originX) / cs), std::llround((v[1] - ymin) / cs), std::llround((v[2] - g.originZ) / cs)};
+    };
+    auto vertex = [&](const Key& k) {
+        auto [it, added] = weld.try_emplace(k, static_cast<std::uint32_t>(out->verts.size()));
+        if (added) out->verts.push_back({g.originX + k[0] * cs, ymin + k[1] * cs, g.originZ + k[2] * cs});
+        return it->second;
+    };
+    dtNavMeshParams np{};
+    np.orig[0] = float(g.originX), np.orig[1] = ymin, np.orig[2] = float(g.originZ);
+    np.tileWidth = np.tileHeight = float(g.tileSize);
+    int most = 1;
+    for (const auto& t : tf.tiles) most = std::max(most, static_cast<int>(t.rings.size()));
+    np.maxTiles = g.cols * g.rows;
+    np.maxPolys = most;
+    out->mesh = dtAllocNavMesh();
+    if (dtStatusFailed(out->mesh->init(&np))) throw std::runtime_error("dtNavMesh::init (tiled) failed");
+    for (const auto& t : tf.tiles) {
+        if (t.rings.empty()) continue;
+        const double x0 = g.originX + t.tx * g.tileSize, z0 = g.originZ + t.tz * g.tileSize;
+        const std::int64_t gx0 = std::llround(t.tx * g.tileSize / cs), gz0 = std::llround(t.tz * g.tileSize / cs);
+        const std::int64_t gx1 = gx0 + std::llround(g.tileSize / cs), gz1 = gz0 + std::llround(g.tileSize / cs);
+        std::vector<Key> keys;
+        for (const auto& v : t.verts) keys.push_back(key_of(v));
+        auto on_line = [&](const Key& k) { return k[0] == gx0 || k[0] == gx1 || k[2] == gz0 || k[2] == gz1; };
+        // Detour's rings: drop corners that sit straight between their neighbours on a tile line.
+        std::vector<std::vector<int>> rings;
+        for (const auto& r : t.rings) {
+            std::vector<int> kept;
+            for (std::size_t i = 0; i < r.size(); ++i) {
+                const Key &a = keys[r[(i + r.size() - 1) % r.size()]], &b = keys[r[i]], &c = keys[r[(i + 1) % r.size()]];
+                bool straight = (b[0] - a[0]) * (c[2] - a[2]) - (b[2] - a[2]) * (c[0] - a[0]) == 0;
+                if (!(straight && on_line(b) && ((a[0] == b[0] && b[0] == c[0]) || (a[2] == b[2] && b[2] == c[2])))) kept.push_back(r[i]);
+            }
+            if (kept.size() > 6) throw std::runtime_error("a tile face keeps more than 6 corners");
+            rings.push_back(kept);
+        }
+        // Tile-local vertices (Detour quantises from the tile's bmin with the same 1 cm).
+        std::map<int, unsigned short> local;
+        std::vector<unsigned short> qv;
+        for (const auto& r : rings)
+            for (int v : r)
+                if (local.try_emplace(v, static_cast<unsigned short>(qv.size() / 3)).second) {
+                    const Key& k = keys[v];
+                    qv.push_back(static_cast<unsigned short>(k[0] - gx0));
+                    qv.push_back(static_cast<unsigned short>(k[1]));
+                    qv.push_back(static_cast<unsigned short>(k[2] - gz0));
+                }
+        const int nvp = 6;
+        std::vector<unsigned short> dp(rings.size() * 2 * nvp, 0xffff);
+        std::map<std::pair<int, int>, int> owner;  // Detour's winding: negative by cross2
+        std::vector<std::vector<int>> rev;
+        for (std::size_t p = 0; p < rings.size(); ++p) {
+            std::int64_t area = 0;
+            for (std::size_t k = 0; k < rings[p].size(); ++k) {
+                const Key &a = keys[rings[p][k]], &b = keys[rings[p][(k + 1) % rings[p].size()]];
+                area += a[0] * b[2] - a[2] * b[0];
+            }
+            if (area > 0) rev.emplace_back(rings[p].rbegin(), rings[p].rend());
+            else rev.push_back(rings[p]);
+            for (std::size_t k = 0; k < rev[p].size(); ++k) owner[{rev[p][k], rev[p][(k + 1) % rev[p].size()]}] = int(p);
+        }
+        for (std::size_t p = 0; p < rev.size(); ++p)
+            for (std::size_t k = 0; k < rev[p].size(); ++k) {
+                int a = rev[p][k], b = rev[p][(k + 1) % rev[p].size()];
+                dp[p * 2 * nvp + k] = local[a];
+                auto it = owner.find({b, a});
+                const Key &ka = keys[a], &kb = keys[b];
+                unsigned short& nei = dp[p * 2 * nvp + nvp + k];
+                if (it != owner.end()) nei = static_cast<unsigned short>(it->second);
+                else if (ka[0] == gx0 && kb[0] == gx0) nei = 0x8000 | 0;  // rcPolyMesh's portal codes
+                else if (ka[2] == gz1 && kb[2] == gz1) nei = 0x8000 | 1;
+                else if (ka[0] == gx1 && kb[0] == gx1) nei = 0x8000 | 2;
+                else if (ka[2] == gz0 && kb[2] == gz0) nei = 0x8000 | 3;
+            }
+        std::vector<unsigned short> flags(rings.size(), 1);
+        std::vector<unsigned char> areas(rings.size(), 0);
+        dtNavMeshCreateParams params{};
+        params.verts = qv.data();
+        params.vertCount = static_cast<int>(qv.size() / 3);
+        params.polys = dp.data();
+        params.polyFlags = flags.data();
+        params.polyAreas = areas.data();
+        params.polyCount = static_cast<int>(rings.size());
+        params.nvp = nvp;
+        params.walkableHeight = 2, params.walkableRadius = 0.5f, params.walkableClimb = 0.5f;
+        params.tileX = t.tx, params.tileY = t.tz, params.tileLayer = 0;
+        params.bmin[0] = float(x0), params.bmin[1] = ymin, params.bmin[2] = float(z0);
+        params.bmax[0] = float(x0 + g.tileSize), params.bmax[1] = ymax, params.bmax[2] = float(z0 + g.tileSize);
+        params.cs = float(cs), params.ch = float(cs);
+        params.buildBvTree = true;
+        unsigned char* data = nullptr;
+        int size = 0;
+        if (!dtCreateNavMeshData(&params, &data, &size)) throw std::runtime_error("dtCreateNavMeshData (tile) failed");
+        dtTileRef tref = 0;
+        if (dtStatusFailed(out->mesh->addTile(data, size, DT_TILE_FREE_DATA, 0, &tref))) throw std::runtime_error("addTile failed");
+        dtPolyRef base = out->mesh->getPolyRefBase(out->mesh->getTileByRef(tref));
+        for (std::size_t p = 0; p < rings.size(); ++p) {
+            std::vector<std::uint32_t> face, det;
+            for (int v : t.rings[p]) face.push_back(vertex(keys[v]));
+            for (int v : rings[p]) det.push_back(vertex(keys[v]));
+            out->polys.push_back(face);
+            out->corners.push_back(det);
+            out->refs.push_back(base | static_cast<dtPolyRef>(p));
+        }
+    }
+    out->query = dtAllocNavMeshQuery();
+    if (dtStatusFailed(out->query->init(out->mesh, 65535))) throw std::runtime_error("dtNavMeshQuery::init failed");
+    return out;
+}
+
+/// The very large mesh: Recast per 64 m tile (navlab build's pipeline: merged faces of at most
+/// 6 corners, seams stitched), a tiled Detour mesh, navlab on the welded faces. Exact runs on
+/// the first `exact_pairs` pairs only (its searches are long on multi-level meshes).
+void run_tiled(const char* label, const synth::SceneParams& sp, std::uint64_t seed, int pair_count, int exact_pairs) {
+    auto t0 = Clock::now();
+    synth::TriangleSoup scene = synth::make_scene(sp, seed);
+    build::BuildSpec spec;
+    spec.cellSize = 0.4f;
+    std::vector<build::StageTime> stages;
+    build::TiledFaces tf = build::build_tiles(scene, spec, 1, 10, stages);
+    auto tm = make_tiled_mesh(tf);
+    std::printf("\n== %s: scene %.0f m, %zu faces in %d x %d tiles of %.0f m (Detour: %zu polygons), %zu vertices; %d seam "
+                "edges, %d corners inserted (Recast + tiles %.1f s)\n",
+                label, sp.size, tm->polys.size(), tf.grid.cols, tf.grid.rows, tf.grid.tileSize, tm->corners.size(), tm->verts.size(),
+                tf.seams.seamEdges, tf.seams.insertedVertices, seconds_since(t0));
+    fromsoft::NavMesh mesh = testing::to_navmesh(tm->verts, tm->polys);
+    query::FromSoftView view(mesh, label);
+    t0 = Clock::now();
+    query::NavMeshQuery q(view);
+    std::printf("   navlab build %.0f ms, memory %.0f B/face\n", seconds_since(t0) * 1e3, double(q.memory_bytes()) / tm->polys.size());
+    auto centre = [&](std::uint32_t p) {
+        Vec3 c{};
+        const auto& ring = tm->corners[p];
+        for (std::uint32_t v : ring) c = {c.x + tm->verts[v].x / ring.size(), 0, c.z + tm->verts[v].z / ring.size()};
+        c.y = q.nearest_face({c.x, tm->verts[ring[0]].y, c.z}, {0.01, 3, 0.01}).point.y;
+        return c;
+    };
+    std::mt19937_64 rng(1234);
+    struct P { std::uint32_t a, b; Vec3 s, e; };
+    std::vector<P> pairs;
+    for (int tries = 0; int(pairs.size()) < pair_count && tries < pair_count * 50; ++tries) {
+        auto a = static_cast<std::uint32_t>(rng() % tm->polys.size()), b = static_cast<std::uint32_t>(rng() % tm->polys.size());
+        if (q.island_of(a) != q.island_of(b)) continue;
+        pairs.push_back({a, b, centre(a), centre(b)});
+    }
+    const Vec3 ext{0.05, 1.0, 0.05};
+    dtQueryFilter filter;
+    std::vector<dtPolyRef> path(8192);
+    std::vector<float> straight(3 * 8192);
+    auto detour = [&](const P& pr) {
+        float s[3] = {float(pr.s.x), float(pr.s.y), float(pr.s.z)}, e[3] = {float(pr.e.x), float(pr.e.y), float(pr.e.z)};
+        int n = 0, count = 0;
+        if (dtStatusFailed(tm->query->findPath(tm->refs[pr.a], tm->refs[pr.b], s, e, &filter, path.data(), &n, int(path.size()))) ||
+            n == 0 || path[n - 1] != tm->refs[pr.b])
+            return -1.0;
+        tm->query->findStraightPath(s, e, path.data(), n, straight.data(), nullptr, nullptr, &count, 8192);
+        double len = 0;
+        for (int i = 1; i < count; ++i) len += std::hypot(straight[3 * i] - straight[3 * i - 3], straight[3 * i + 2] - straight[3 * i - 1]);
+        return len;
+    };
+    auto timed = [&](std::size_t count, auto&& fn, std::vector<double>& len) {
+        len.assign(count, -1);
+        auto t = Clock::now();
+        for (std::size_t i = 0; i < count; ++i) len[i] = fn(pairs[i]);
+        return seconds_since(t);
+    };
+    auto navlab = [&](query::PathMode mode) {
+        return [&q, &ext, mode](const P& pr) {
+            auto r = q.find_path(pr.s, pr.e, mode, {}, ext);
+            return r.status == query::PathStatus::Found ? r.length_xz : -1.0;
+        };
+    };
+    std::vector<double> ld, lc, lx, ld_x;
+    double td = timed(pairs.size(), detour, ld), tc = timed(pairs.size(), navlab(query::PathMode::Corridor), lc);
+    std::size_t ne = std::min<std::size_t>(pairs.size(), std::size_t(exact_pairs));
+    double tdx = timed(ne, detour, ld_x), tx = timed(ne, navlab(query::PathMode::Exact), lx);
+    std::vector<double> rc, rx;
+    int detour_missing = 0, navlab_missing = 0;
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+        detour_missing += ld[i] < 0, navlab_missing += lc[i] < 0;
+        if (ld[i] <= 0 || lc[i] < 0) continue;
+        rc.push_back(lc[i] / ld[i]);
+        if (i < ne && lx[i] >= 0) rx.push_back(lx[i] / ld[i]);
+    }
+    std::printf("   %zu pairs, one thread: Detour %.0f q/s, navlab corridor %.0f q/s (ratio %.2fx Detour)\n", pairs.size(),
+                pairs.size() / td, pairs.size() / tc, td / tc);
+    std::printf("   first %zu pairs: Detour %.1f q/s, navlab exact %.2f q/s (ratio %.3fx Detour)\n", ne, ne / tdx, ne / tx, tdx / tx);
+    std::printf("   path length / Detour (xz), p1 p50 p99 max: corridor %.4f %.4f %.4f %.4f; exact %.4f %.4f %.4f %.4f "
+                "(no path: Detour %d pairs, navlab corridor %d)\n",
+                percentile(rc, 0.01), percentile(rc, 0.5), percentile(rc, 0.99), percentile(rc, 1), percentile(rx, 0.01),
+                percentile(rx, 0.5), percentile(rx, 0.99), percentile(rx, 1), detour_missing, navlab_missing);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     std::setvbuf(stdout, nullptr, _IOLBF, 0);  // progress shows when piped to a file
-    int pairs = 10000, large_pairs = 1000;
-    bool small = true, large = true;
+    int pairs = 10000, large_pairs = 1000, brute_pairs = 10000;
+    int huge_pairs = 1000, huge_exact = 20;
+    double large_size = 800, huge_size = 1400;
+    bool small = true, large = true, huge = true;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--pairs") && i + 1 < argc) pairs = std::atoi(argv[++i]);
         if (!std::strcmp(argv[i], "--large-pairs") && i + 1 < argc) large_pairs = std::atoi(argv[++i]);
-        if (!std::strcmp(argv[i], "--small-only")) large = false;
-        if (!std::strcmp(argv[i], "--large-only")) small = false;
+        if (!std::strcmp(argv[i], "--brute-pairs") && i + 1 < argc) brute_pairs = std::atoi(argv[++i]);
+        if (!std::strcmp(argv[i], "--large-size") && i + 1 < argc) large_size = std::atof(argv[++i]);
+        if (!std::strcmp(argv[i], "--huge-pairs") && i + 1 < argc) huge_pairs = std::atoi(argv[++i]);
+        if (!std::strcmp(argv[i], "--huge-exact-pairs") && i + 1 < argc) huge_exact = std::atoi(argv[++i]);
+        if (!std::strcmp(argv[i], "--huge-size") && i + 1 < argc) huge_size = std::atof(argv[++i]);
+        if (!std::strcmp(argv[i], "--small-only")) large = huge = false;
+        if (!std::strcmp(argv[i], "--large-only")) small = huge = false;
+        if (!std::strcmp(argv[i], "--huge-only")) small = large = false;
+        if (!std::strcmp(argv[i], "--no-huge")) huge = false;
     }
     if (small) {
         // Single level (no buildings or bridges) so the brute force may work in xz.
         synth::SceneParams p;
         p.size = 230, p.buildings = 0, p.bridges = 0, p.rocks = 150;
-        run("small (single level)", p, 7, pairs, true);
+        run("small (single level)", p, 7, pairs, true, static_cast<std::size_t>(brute_pairs));
     }
     if (large) {
         synth::SceneParams p;
         // The largest scene whose polygons fit one Detour tile (16-bit vertex indices).
-        p.size = 800, p.buildings = 200, p.bridges = 40, p.rocks = 1000;
-        run("large (multi level)", p, 7, large_pairs, false);
+        // Buildings, bridges and rocks scale with the area (800 m: 200, 40, 1000).
+        double a = large_size * large_size / (800.0 * 800.0);
+        p.size = large_size, p.buildings = int(200 * a), p.bridges = int(40 * a), p.rocks = int(1000 * a);
+        run("large (multi level)", p, 7, large_pairs, false, 0);
+    }
+    if (huge) {
+        // The issue's ~150k polygons: beyond one Detour tile, so Detour gets a tiled mesh.
+        synth::SceneParams p;
+        double a = huge_size * huge_size / (800.0 * 800.0);
+        p.size = huge_size, p.buildings = int(200 * a), p.bridges = int(40 * a), p.rocks = int(1000 * a);
+        run_tiled("huge (multi level, tiled)", p, 7, huge_pairs, huge_exact);
     }
     return 0;
 }

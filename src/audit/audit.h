@@ -13,6 +13,7 @@
 #include <set>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "audit/audit_input.h"
@@ -50,29 +51,38 @@ struct Extreme {
 };
 
 /// Rule-specific figures, merged deterministically: counts add, extremes keep the first
-/// strictly larger value in input order, sets unite.
+/// strictly larger value in input order, sets unite. Keys are looked up without making a
+/// std::string (transparent comparison): per-element rules update them once per face, and a
+/// key longer than the small-string buffer cost an allocation per call.
 struct Values {
-    std::map<std::string, std::int64_t> counts;
-    std::map<std::string, Extreme> maxima;
-    std::map<std::string, Extreme> minima;
-    std::map<std::string, std::set<std::uint64_t>> sets;
-    void count(const std::string& key, std::int64_t n = 1) { counts[key] += n; }
-    void maximum(const std::string& key, double v, const std::string& at);
-    void minimum(const std::string& key, double v, const std::string& at);
+    std::map<std::string, std::int64_t, std::less<>> counts;
+    std::map<std::string, Extreme, std::less<>> maxima;
+    std::map<std::string, Extreme, std::less<>> minima;
+    std::map<std::string, std::set<std::uint64_t>, std::less<>> sets;
+    void count(std::string_view key, std::int64_t n = 1) { slot(counts, key) += n; }
+    void maximum(std::string_view key, double v, const std::string& at);
+    void minimum(std::string_view key, double v, const std::string& at);
     /// maximum()/minimum() with the location made by `at()` only when `v` becomes the
     /// extreme: per-element rules call these once per face or vertex, and formatting every
     /// location was a tenth of the audit's time.
     template <class At>
-    void maximum_at(const std::string& key, double v, At&& at) {
-        Extreme& e = maxima[key];
+    void maximum_at(std::string_view key, double v, At&& at) {
+        Extreme& e = slot(maxima, key);
         if (!e.set || v > e.value) e = {v, at(), true};
     }
     template <class At>
-    void minimum_at(const std::string& key, double v, At&& at) {
-        Extreme& e = minima[key];
+    void minimum_at(std::string_view key, double v, At&& at) {
+        Extreme& e = slot(minima, key);
         if (!e.set || v < e.value) e = {v, at(), true};
     }
-    void insert(const std::string& key, std::uint64_t v) { sets[key].insert(v); }
+    void insert(std::string_view key, std::uint64_t v) { slot(sets, key).insert(v); }
+    /// The entry of `key` in `map`, value-initialised when new (operator[] without a std::string).
+    template <class Map>
+    static typename Map::mapped_type& slot(Map& map, std::string_view key) {
+        auto it = map.find(key);
+        if (it == map.end()) it = map.emplace(std::string(key), typename Map::mapped_type{}).first;
+        return it->second;
+    }
     void merge(const Values& other);
     bool empty() const { return counts.empty() && maxima.empty() && minima.empty() && sets.empty(); }
 };

@@ -16,7 +16,7 @@ FaceGeometry analyse_face(std::span<const Point> corners) {
     g.convexity = convexity_from_above(corners, plane.normal_sign(1));
     bool pos = false, neg = false;
     for (std::size_t k = 0, n = corners.size(); k < n; ++k) {
-        int s = plane.orient(corners[(k + n - 1) % n], corners[k], corners[(k + 1) % n]);
+        int s = plane.corner_turn(static_cast<int>(k));
         pos |= s > 0;
         neg |= s < 0;
     }
@@ -63,11 +63,35 @@ TagfileContext::TagfileContext(const AuditTagfile& f)
         own(face.startEdgeIndex, face.numEdges, static_cast<std::int32_t>(i));
         if (face.numUserEdges > 0) own(face.startUserEdgeIndex, face.numUserEdges, static_cast<std::int32_t>(i));
     }
-    rings.resize(F);
+    read_rings();
     geometry.resize(F);
     for (std::int64_t i = 0; i < F; ++i)
-        if (read_face_ring(mesh, i, rings[i]) == RingStatus::Ok) geometry[i] = analyse_face(rings[i].corners);
+        if (rings[i].status == RingStatus::Ok) geometry[i] = analyse_face(rings[i].corners);
     if (tagfile.mediator && F > 0) tree = fromsoft::decode_aabb_tree6(tagfile.mediator->nodes, tagfile.mediator->domain);
+}
+
+void TagfileContext::read_rings() {
+    struct Extent {
+        std::size_t vertices, corners;
+    };
+    std::vector<Extent> starts(static_cast<std::size_t>(F) + 1);
+    rings.resize(F);
+    FaceRing ring;  // reused: one face at a time, appended to the flat storage
+    for (std::int64_t i = 0; i < F; ++i) {
+        starts[i] = {ring_vertices.size(), ring_corners.size()};
+        rings[i].status = read_face_ring(mesh, i, ring);
+        rings[i].break_at = ring.break_at;
+        ring_vertices.insert(ring_vertices.end(), ring.vertices.begin(), ring.vertices.end());
+        ring_corners.insert(ring_corners.end(), ring.corners.begin(), ring.corners.end());
+    }
+    starts[F] = {ring_vertices.size(), ring_corners.size()};
+    // Views only once the storage has stopped growing.
+    for (std::int64_t i = 0; i < F; ++i) {
+        rings[i].vertices = std::span<const std::int32_t>(ring_vertices).subspan(starts[i].vertices,
+                                                                               starts[i + 1].vertices - starts[i].vertices);
+        rings[i].corners = std::span<const Point>(ring_corners).subspan(starts[i].corners,
+                                                                     starts[i + 1].corners - starts[i].corners);
+    }
 }
 
 std::string TagfileContext::where(const std::string& element, std::int64_t index) const {

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,15 @@ struct FaceGeometry {
     Cut first_lost{-1, -1, -1};
 };
 
+/// A face's ring as read_face_ring left it (partial for a broken ring), viewing the
+/// context's flat ring storage.
+struct RingView {
+    RingStatus status = RingStatus::Ok;
+    int break_at = -1;
+    std::span<const std::int32_t> vertices;
+    std::span<const Point> corners;
+};
+
 struct TagfileContext {
     const AuditTagfile& file;
     const fromsoft::NavTagfile& tagfile;
@@ -49,13 +59,22 @@ struct TagfileContext {
     std::int64_t R = 0;            ///< Σ numEdges (negative counts as 0)
     bool regular_tiled = false;    ///< R21 holds and R ≤ E
     std::vector<std::int32_t> owner;  ///< edge → owning face, kNoOwner or kManyOwners
-    std::vector<FaceRing> rings;
+    std::vector<RingView> rings;  ///< per face, viewing ring_vertices / ring_corners
     std::vector<std::optional<FaceGeometry>> geometry;  ///< per face, when the ring is Ok
     std::optional<fromsoft::DecodedAabbTree> tree;  ///< Decoding D of the mediator's tree, for meshes with faces
 
+    /// Every face's ring vertices and corners, one after another: two allocations per
+    /// tagfile instead of two per face.
+    std::vector<std::int32_t> ring_vertices;
+    std::vector<Point> ring_corners;
+
     /// @param file a readable tagfile (file.model present).
     explicit TagfileContext(const AuditTagfile& file);
+    TagfileContext(const TagfileContext&) = delete;  // rings view the context's own storage
+    TagfileContext& operator=(const TagfileContext&) = delete;
 
+    /// Fills rings, ring_vertices and ring_corners (F faces).
+    void read_rings();
     /// "entry face 12" for Extreme::at.
     std::string where(const std::string& element, std::int64_t index) const;
     bool has_class(const std::string& cls) const;

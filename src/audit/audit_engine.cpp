@@ -44,23 +44,23 @@ std::int64_t ulp_distance(float a, float b) {
     return d < 0 ? -d : d;
 }
 
-void Values::maximum(const std::string& key, double v, const std::string& at) {
-    Extreme& e = maxima[key];
+void Values::maximum(std::string_view key, double v, const std::string& at) {
+    Extreme& e = slot(maxima, key);
     if (!e.set || v > e.value) e = {v, at, true};
 }
 
-void Values::minimum(const std::string& key, double v, const std::string& at) {
-    Extreme& e = minima[key];
+void Values::minimum(std::string_view key, double v, const std::string& at) {
+    Extreme& e = slot(minima, key);
     if (!e.set || v < e.value) e = {v, at, true};
 }
 
 void Values::merge(const Values& other) {
-    for (const auto& [k, n] : other.counts) counts[k] += n;
+    for (const auto& [k, n] : other.counts) slot(counts, k) += n;
     for (const auto& [k, e] : other.maxima)
         if (e.set) maximum(k, e.value, e.at);
     for (const auto& [k, e] : other.minima)
         if (e.set) minimum(k, e.value, e.at);
-    for (const auto& [k, s] : other.sets) sets[k].insert(s.begin(), s.end());
+    for (const auto& [k, s] : other.sets) slot(sets, k).insert(s.begin(), s.end());
 }
 
 void RuleCheck::fail(const std::string& element, std::int64_t index, const std::string& detail, const std::string& sub,

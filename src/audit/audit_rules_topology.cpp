@@ -142,7 +142,7 @@ void r32(RuleCheck& c) {
 void r33(RuleCheck& c) {
     const auto& ctx = c.ctx();
     for (std::int64_t i = 0; i < ctx.F; ++i) {
-        const FaceRing& ring = ctx.rings[i];
+        const RingView& ring = ctx.rings[i];
         if (ring.status == RingStatus::RangeOutside) {
             c.skip();
             continue;

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <set>
 #include <limits>
 
 namespace navlab::audit {
@@ -70,12 +69,16 @@ void x09_user_vertices(const TagfileContext& ctx, Values& v) {
     for (const auto& ring : ctx.rings)
         for (std::int32_t k : ring.vertices)
             if (k >= 0 && k < ctx.V) corner[k] = true;
-    std::set<std::int32_t> ends;
-    for (std::int64_t e = ctx.R; e < ctx.E; ++e) ends.insert({ctx.mesh.edges[e].a, ctx.mesh.edges[e].b});
-    for (std::int32_t k : ends) {
-        v.count("user_edge_vertices");
-        if (k >= 0 && k < ctx.V && corner[k]) v.count("that_are_face_corners");
-    }
+    // The distinct ends of the user edges (a sorted vector: a set node per end was the cost).
+    std::vector<std::int32_t> ends;
+    ends.reserve(static_cast<std::size_t>(2 * (ctx.E - ctx.R)));
+    for (std::int64_t e = ctx.R; e < ctx.E; ++e) ends.push_back(ctx.mesh.edges[e].a), ends.push_back(ctx.mesh.edges[e].b);
+    std::sort(ends.begin(), ends.end());
+    ends.erase(std::unique(ends.begin(), ends.end()), ends.end());
+    std::int64_t corners = 0;
+    for (std::int32_t k : ends) corners += k >= 0 && k < ctx.V && corner[k];
+    v.count("user_edge_vertices", static_cast<std::int64_t>(ends.size()));
+    if (corners) v.count("that_are_face_corners", corners);
 }
 
 void x10_leaf_slack(const TagfileContext& ctx, Values& v) {

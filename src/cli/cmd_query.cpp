@@ -113,7 +113,7 @@ std::vector<std::pair<Vec3, Vec3>> read_pairs(const std::string& path) {
 }
 
 struct PathOptions {
-    std::string input, entry, from, to, mode = "exact", json, pairs, extents;
+    std::string input, entry, from, to, mode = "exact", json, pairs, extents, guide;
     bool no_user_edges = false;
     unsigned threads = 1;
     std::int64_t exclude = 0;
@@ -178,6 +178,7 @@ int run_path(const PathOptions& o) {
     if (o.mode != "exact" && o.mode != "corridor") throw UsageError("--mode is exact or corridor, not " + o.mode);
     query::PathMode mode = o.mode == "exact" ? query::PathMode::Exact : query::PathMode::Corridor;
     query::QueryFilter filter = filter_of(o);
+    if (!o.guide.empty() && o.guide != "clusters") throw UsageError("--guide is clusters, not " + o.guide);
     Vec3 ext = o.extents.empty() ? query::kDefaultExtents : point_option(o.extents, "--extents");
     if (o.pairs.empty() == (o.from.empty() || o.to.empty()))
         throw UsageError("give either --from X,Y,Z --to X,Y,Z or --pairs PAIRS.csv");
@@ -191,7 +192,9 @@ int run_path(const PathOptions& o) {
     std::vector<std::string> texts(pairs.size());
     parallel_for(pairs.size(), std::max(1u, o.threads), [&](std::size_t i) {
         const QueryMesh& m = mesh_for(in, pairs[i].first);
-        query::PathResult r = m.query->find_path(m.in(pairs[i].first), m.in(pairs[i].second), mode, filter, ext);
+        query::QueryFilter f = filter;
+        if (!o.guide.empty() && m.guide) f.cluster_guide = &*m.guide;
+        query::PathResult r = m.query->find_path(m.in(pairs[i].first), m.in(pairs[i].second), mode, f, ext);
         results[i] = path_json(m, r, named);
         texts[i] = path_text(m, r);
     });
@@ -205,6 +208,13 @@ struct PointOptions {
     SourceArgs source;  ///< --map, --game, --keys
 };
 
+/// Prints or writes one answer on mesh m, naming the mesh when the input holds several.
+int answer(const PointOptions& o, const QueryInput& in, const QueryMesh& m, json j, const std::string& text) {
+    if (in.meshes.size() > 1) j["mesh"] = m.name;
+    write_or_print(o.json, j, text);
+    return kOk;
+}
+
 int run_nearest(const PointOptions& o) {
     Vec3 p = point_option(o.point, "X,Y,Z");
     Vec3 ext = o.extents.empty() ? query::kDefaultExtents : point_option(o.extents, "--extents");
@@ -215,13 +225,11 @@ int run_nearest(const PointOptions& o) {
     json j{{"found", r.found}};
     if (r.found) j.update(json{{"face", r.face}, {"point", point_json(r.point)}, {"distance", r.distance}});
     else j["distance_to_mesh"] = m.query->nearest_face_anywhere(m.in(p)).distance;
-    if (in.meshes.size() > 1) j["mesh"] = m.name;
     std::string text = r.found ? fmt::format("face {}: {:.3f}, {:.3f}, {:.3f} ({:.3f} m away)\n", r.face, r.point.x, r.point.y,
                                              r.point.z, r.distance)
                                : fmt::format("off_mesh: no face within the extents; the mesh is {:.3f} m away\n",
                                              j["distance_to_mesh"].get<double>());
-    write_or_print(o.json, j, text);
-    return kOk;
+    return answer(o, in, m, j, text);
 }
 
 int run_raycast(const PointOptions& o) {
@@ -235,13 +243,11 @@ int run_raycast(const PointOptions& o) {
         j["faces"] = r.faces;
         if (r.hit) j.update(json{{"wall_face", r.wall_face}, {"wall_edge", r.wall_edge}, {"normal", point_json(m.out(r.normal))}});
     }
-    if (in.meshes.size() > 1) j["mesh"] = m.name;
     std::string text = r.off_mesh ? "off_mesh: the start point is on no face\n"
                        : r.hit    ? fmt::format("hit at t = {:.6f}: wall edge {} of face {}, normal {:.3f}, {:.3f}, {:.3f}; {} faces crossed\n",
                                                 r.t, r.wall_edge, r.wall_face, m.out(r.normal).x, m.out(r.normal).y, m.out(r.normal).z, r.faces.size())
                                   : fmt::format("clear: the target is reached; {} faces crossed\n", r.faces.size());
-    write_or_print(o.json, j, text);
-    return kOk;
+    return answer(o, in, m, j, text);
 }
 
 int run_islands(const PointOptions& o) {
@@ -277,6 +283,20 @@ void guarded(F&& f) {
     }
 }
 
+/// A subcommand on one navmesh input (nearest, raycast, islands): INPUT, --entry, --map/--game/
+/// --keys/--cache and --json, running `run` on its options; the caller adds the rest.
+std::pair<CLI::App*, std::shared_ptr<PointOptions>> add_mesh_command(CLI::App& app, const char* name, const std::string& help,
+                                                                     int (*run)(const PointOptions&)) {
+    auto o = std::make_shared<PointOptions>();
+    auto* cmd = app.add_subcommand(name, help);
+    cmd->add_option("input", o->input, "Navmesh file or folder")->required();
+    cmd->add_option("--entry", o->entry, "Binder entry (name or index) or Far Cry 2 sector");
+    add_source_options(cmd, o->source, false);
+    cmd->add_option("--json", o->json, "Write the result as JSON to FILE");
+    cmd->callback([o, run] { guarded([&] { return run(*o); }); });
+    return {cmd, o};
+}
+
 }  // namespace
 
 void add_query_commands(CLI::App& app) {
@@ -291,6 +311,9 @@ void add_query_commands(CLI::App& app) {
             std::string("Shortest path between two points over a navmesh (or an IGI route)\n\n") + inputs +
                 "Modes: exact (default; the true shortest path seen from above, any angle, Polyanya) or corridor\n"
                 "(Detour-style A* over faces + funnel). User edges are one-way links unless --no-user-edges.\n"
+                "--guide clusters (corridor mode): search Sekiro's cluster graph first, then the faces of the clusters\n"
+                "on that path and their neighbours only (unguided when that finds none; meshes without a graph and\n"
+                "exact mode are unguided). Faster on long queries; the path may differ (docs/query.md).\n"
                 "Output: status found|no_path|off_mesh, 3-D and xz length, points, faces, user edges taken; --json FILE\n"
                 "writes {status, length, length_xz, points, faces, links, start_face, end_face, mode} (an array with --pairs).\n"
                 "PAIRS.csv: sx,sy,sz,ex,ey,ez per line (a first line starting with a letter is a header).\n\n"
@@ -305,6 +328,7 @@ void add_query_commands(CLI::App& app) {
         cmd->add_option("--to", o->to, "End point X,Y,Z");
         cmd->add_option("--pairs", o->pairs, "CSV of queries (needs --json)");
         cmd->add_option("--mode", o->mode, "exact (default) or corridor");
+        cmd->add_option("--guide", o->guide, "clusters: corridor mode guided by the Sekiro cluster graph");
         cmd->add_flag("--no-user-edges", o->no_user_edges, "Do not take user edges (jumps, drops, ladders)");
         cmd->add_option("--exclude", o->exclude, "Avoid faces whose faceData has any of these bits (mask)");
         cmd->add_option("--cost", o->costs, "BIT=MULTIPLIER: scale the cost inside faces with that faceData bit (corridor)");
@@ -316,41 +340,27 @@ void add_query_commands(CLI::App& app) {
         cmd->callback([o] { guarded([&] { return run_path(*o); }); });
     }
     {
-        auto o = std::make_shared<PointOptions>();
-        auto* cmd = app.add_subcommand("nearest", std::string("The face nearest to a point and the closest point on it\n\n") + inputs +
-                                                      "Example: navlab nearest n10.hkx 12.5,3,40 --extents 2,4,2");
-        cmd->add_option("input", o->input, "Navmesh file or folder")->required();
+        auto [cmd, o] = add_mesh_command(app, "nearest",
+                                         std::string("The face nearest to a point and the closest point on it\n\n") + inputs +
+                                             "Example: navlab nearest n10.hkx 12.5,3,40 --extents 2,4,2",
+                                         run_nearest);
         cmd->add_option("point", o->point, "X,Y,Z")->required();
-        cmd->add_option("--entry", o->entry, "Binder entry (name or index) or Far Cry 2 sector");
-        add_source_options(cmd, o->source, false);
         cmd->add_option("--extents", o->extents, "Half extents X,Y,Z of the search box (default 1,2,1)");
-        cmd->add_option("--json", o->json, "Write the result as JSON to FILE");
-        cmd->callback([o] { guarded([&] { return run_nearest(*o); }); });
     }
     {
-        auto o = std::make_shared<PointOptions>();
-        auto* cmd = app.add_subcommand("raycast", std::string("Walk a straight line (seen from above) along the surface until a wall\n\n") +
-                                                      inputs + "Output: hit fraction t, wall edge and normal, faces crossed.\n"
-                                                               "Example: navlab raycast n10.hkx --from 10,2,5 --to 30,2,5");
-        cmd->add_option("input", o->input, "Navmesh file or folder")->required();
-        cmd->add_option("--entry", o->entry, "Binder entry (name or index) or Far Cry 2 sector");
-        add_source_options(cmd, o->source, false);
+        auto [cmd, o] = add_mesh_command(app, "raycast",
+                                         std::string("Walk a straight line (seen from above) along the surface until a wall\n\n") +
+                                             inputs + "Output: hit fraction t, wall edge and normal, faces crossed.\n"
+                                                      "Example: navlab raycast n10.hkx --from 10,2,5 --to 30,2,5",
+                                         run_raycast);
         cmd->add_option("--from", o->from, "Start point X,Y,Z")->required();
         cmd->add_option("--to", o->to, "Target point X,Y,Z")->required();
-        cmd->add_option("--json", o->json, "Write the result as JSON to FILE");
-        cmd->callback([o] { guarded([&] { return run_raycast(*o); }); });
     }
-    {
-        auto o = std::make_shared<PointOptions>();
-        auto* cmd = app.add_subcommand("islands", std::string("Islands: sets of faces that reach each other (user edges one way)\n\n") +
-                                                      inputs + "Output per island: faces, area seen from above, bounding box.\n"
-                                                               "Example: navlab islands m10.nvmhktbnd.dcx --json islands.json");
-        cmd->add_option("input", o->input, "Navmesh file or folder")->required();
-        cmd->add_option("--entry", o->entry, "Binder entry (name or index) or Far Cry 2 sector");
-        add_source_options(cmd, o->source, false);
-        cmd->add_option("--json", o->json, "Write the result as JSON to FILE");
-        cmd->callback([o] { guarded([&] { return run_islands(*o); }); });
-    }
+    add_mesh_command(app, "islands",
+                     std::string("Islands: sets of faces that reach each other (user edges one way)\n\n") + inputs +
+                         "Output per island: faces, area seen from above, bounding box.\n"
+                         "Example: navlab islands m10.nvmhktbnd.dcx --json islands.json",
+                     run_islands);
 }
 
 }  // namespace navlab::cli

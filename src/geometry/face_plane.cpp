@@ -13,6 +13,25 @@ T component(const Vec3<T>& v, int axis) {
 FacePlane::FacePlane(std::span<const Point> corners) : corners_(corners) {
     normal_.value = newell_normal<double>(corners);
     normal_.bound = newell_normal<Approx>(corners);
+    turns_.fill(kUnknownTurn);
+}
+
+int FacePlane::corner_turn(int k) const {
+    const int n = static_cast<int>(corners_.size());
+    auto compute = [&] { return orient(corners_[k == 0 ? n - 1 : k - 1], corners_[k], corners_[k + 1 == n ? 0 : k + 1]); };
+    if (static_cast<std::size_t>(n) > kRememberedTurns) return compute();
+    if (turns_[k] == kUnknownTurn) turns_[k] = static_cast<signed char>(compute());
+    return turns_[k];
+}
+
+int FacePlane::orient_at(int a, int b, int d) const {
+    // (q − p) × (r − q) = p × q + q × r + r × p is the same for every rotation of (p, q, r).
+    const int n = static_cast<int>(corners_.size());
+    auto next = [&](int i) { return i + 1 == n ? 0 : i + 1; };
+    if (next(a) == b && next(b) == d) return corner_turn(b);
+    if (next(b) == d && next(d) == a) return corner_turn(d);
+    if (next(d) == a && next(a) == b) return corner_turn(a);
+    return orient(corners_[a], corners_[b], corners_[d]);
 }
 
 const Vec3<Expansion>& FacePlane::exact_normal() const {

@@ -3,6 +3,7 @@
 // of three corners seen along the normal, and "same projected position".
 #pragma once
 
+#include <array>
 #include <optional>
 #include <span>
 #include <vector>
@@ -28,6 +29,14 @@ public:
     bool normal_is_zero() const;
     /// Exact sign of ((q − p) × (r − q)) · N: positive when p, q, r turn like the face.
     int orient(const Point& p, const Point& q, const Point& r) const;
+    /// orient() of the corners at ring positions a, b, d (0 … n−1). The turns at single corners
+    /// (P_{k−1}, P_k, P_{k+1}), in any rotation, are computed once per face and remembered for
+    /// rings of up to kRememberedTurns corners: convexity, the fan, ear clipping and the check of
+    /// its triangles all ask for them.
+    int orient_at(int a, int b, int d) const;
+    /// The turn at corner k (0 … n−1): orient(P_{k−1}, P_k, P_{k+1}), neighbours modulo n.
+    int corner_turn(int k) const;
+    static constexpr std::size_t kRememberedTurns = 32;
     /// Whether (p − q) × N = 0 exactly: p and q project to the same point along N.
     bool same_projected(const Point& p, const Point& q) const;
     /// The exact N (computed on first use).
@@ -41,6 +50,8 @@ private:
     std::span<const Point> corners_;
     ApproxNormal normal_;
     mutable std::optional<Vec3<Expansion>> exact_;
+    static constexpr signed char kUnknownTurn = 2;
+    mutable std::array<signed char, kRememberedTurns> turns_;  ///< kUnknownTurn until computed
 };
 
 /// Whether (q − p) × (r − q) = (0, 0, 0) exactly: the cut p, q, r has no area in 3-space.

@@ -10,7 +10,7 @@ namespace navlab::geometry {
 inline int first_bad_fan_triangle(const FacePlane& plane) {
     auto c = plane.corners();
     for (std::size_t k = 1; k + 1 < c.size(); ++k)
-        if (plane.orient(c[0], c[k], c[k + 1]) <= 0) return static_cast<int>(k);
+        if (plane.orient_at(0, static_cast<int>(k), static_cast<int>(k + 1)) <= 0) return static_cast<int>(k);
     return -1;
 }
 

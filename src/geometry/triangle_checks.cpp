@@ -10,7 +10,7 @@ TriangulationCheck check_triangulation(const FacePlane& plane, const Triangulati
     auto c = plane.corners();
     for (std::size_t i = 0; i < t.triangles.size(); ++i) {
         const Cut& cut = t.triangles[i];
-        if (plane.orient(c[cut[0]], c[cut[1]], c[cut[2]]) < 0 && r.turned++ == 0)
+        if (plane.orient_at(cut[0], cut[1], cut[2]) < 0 && r.turned++ == 0)
             r.first_turned = static_cast<int>(i);
     }
     // Projected areas in double, coordinates relative to P_0 to keep them small.

@@ -6,7 +6,10 @@ namespace navlab::geometry {
 namespace {
 
 /// Algorithm T over a projection: `orient(a, c, d)` is the exact orientation of three ring
-/// positions, `droppable(a, c, d)` decides rule (i), `same(r, x)` "same projected position".
+/// positions, `droppable(a, c, d)` decides rule (i) and implies orient(a, c, d) = 0 (both
+/// variants' cuts without area have none in the projection either), `same(r, x)` "same
+/// projected position". The predicates are exact and pure, so they are evaluated in the order
+/// that settles most cases soonest: the decisions are those of the rule as written.
 template <class Orient, class Droppable, class Same>
 Triangulation ear_clip(int n, bool has_plane, Orient orient, Droppable droppable, Same same) {
     Triangulation out;
@@ -17,8 +20,10 @@ Triangulation ear_clip(int n, bool has_plane, Orient orient, Droppable droppable
     for (int i = 0; i < n; ++i) ring[i] = i;
     auto remove = [&](int j) { ring.erase(ring.begin() + j); };
     auto inside = [&](int a, int c, int d, int r) {
-        if (same(r, a) || same(r, c) || same(r, d)) return false;
-        return orient(a, c, r) >= 0 && orient(c, d, r) >= 0 && orient(d, a, r) >= 0;
+        // Seen from a convex ear, the other corners lie beyond its closing side d → a: that
+        // test first, and the "same position" tests only for corners in the closed triangle.
+        if (orient(d, a, r) < 0 || orient(a, c, r) < 0 || orient(c, d, r) < 0) return false;
+        return !(same(r, a) || same(r, c) || same(r, d));
     };
     while (ring.size() > 3) {
         int m = static_cast<int>(ring.size());
@@ -26,12 +31,13 @@ Triangulation ear_clip(int n, bool has_plane, Orient orient, Droppable droppable
         bool drop = false;
         for (int j = 0; j < m && chosen < 0; ++j) {
             int a = ring[(j + m - 1) % m], c = ring[j], d = ring[(j + 1) % m];
-            if (droppable(a, c, d)) {
+            const int turn = orient(a, c, d);
+            if (turn == 0 && droppable(a, c, d)) {
                 chosen = j;
                 drop = true;
                 break;
             }
-            if (orient(a, c, d) <= 0) continue;
+            if (turn <= 0) continue;
             bool empty = true;
             for (int r : ring)
                 if (r != a && r != c && r != d && inside(a, c, d, r)) {
@@ -65,7 +71,7 @@ Triangulation ear_clip(int n, bool has_plane, Orient orient, Droppable droppable
 
 Triangulation triangulate_newell(const FacePlane& plane) {
     auto c = plane.corners();
-    auto orient = [&](int a, int b, int d) { return plane.orient(c[a], c[b], c[d]); };
+    auto orient = [&](int a, int b, int d) { return plane.orient_at(a, b, d); };
     auto droppable = [&](int a, int b, int d) { return zero_area_3d(c[a], c[b], c[d]); };
     auto same = [&](int r, int x) { return plane.same_projected(c[r], c[x]); };
     return ear_clip(static_cast<int>(c.size()), !plane.normal_is_zero(), orient, droppable, same);

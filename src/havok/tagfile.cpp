@@ -1,7 +1,10 @@
 #include "havok/tagfile.h"
 
 #include <algorithm>
+#include <array>
+#include <cstring>
 #include <fmt/format.h>
+#include <string_view>
 #include <unordered_map>
 
 #include "havok/layout.h"
@@ -36,6 +39,44 @@ std::vector<std::string> parse_strings(const Section& s) {
     }
     return out;
 }
+
+/// What parse_type_section produces from a TYPE section's bytes alone.
+struct ParsedTypeSection {
+    std::vector<std::uint8_t> bytes;  ///< the whole section, header included: the key
+    std::size_t hash = 0;             ///< of `bytes`, to skip most byte compares
+    TypeTable types;                  ///< shares its records with every tagfile served
+    SectionStyle style;
+    std::vector<TypeHash> hashes;
+    std::uint64_t thsh_from_type = kNoOffset;  ///< THSH header offset minus the TYPE offset
+};
+
+/// The last few TYPE sections parsed on this thread. Every tagfile carries its own type table,
+/// but the tagfiles of one game and SDK carry the same bytes: parsing was a fifth of an audit.
+/// Only sections that parsed without warnings are kept, so a cached read reports exactly what
+/// a full parse would (errors never reach the cache).
+class TypeSectionCache {
+public:
+    static TypeSectionCache& of_this_thread() {
+        thread_local TypeSectionCache cache;
+        return cache;
+    }
+    static std::size_t hash_of(Bytes bytes) {
+        return std::hash<std::string_view>{}(
+            std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+    }
+    const ParsedTypeSection* find(Bytes bytes, std::size_t hash) const {
+        for (const ParsedTypeSection& e : entries_)
+            if (e.hash == hash && e.bytes.size() == bytes.size() &&
+                std::memcmp(e.bytes.data(), bytes.data(), bytes.size()) == 0)
+                return &e;
+        return nullptr;
+    }
+    void add(ParsedTypeSection entry) { entries_[next_++ % entries_.size()] = std::move(entry); }
+
+private:
+    std::array<ParsedTypeSection, 4> entries_;
+    std::size_t next_ = 0;
+};
 
 /// Parsing state shared by the steps of read_tagfile.
 class Reader {
@@ -141,8 +182,27 @@ private:
         nonminimal_ = 0, nonminimal_at_ = kNoOffset;
     }
 
+    /// The TYPE section from the thread's cache when these exact bytes were parsed before.
     void parse_type_section(const Section& type) {
         expect_leaf(type, false);
+        const Bytes bytes = file_.subspan(type.offset, type.size);
+        const std::size_t hash = TypeSectionCache::hash_of(bytes);
+        TypeSectionCache& cache = TypeSectionCache::of_this_thread();
+        if (const ParsedTypeSection* hit = cache.find(bytes, hash)) {
+            out_.types = hit->types;
+            out_.style = hit->style;
+            out_.hashes = hit->hashes;
+            thsh_offset_ = hit->thsh_from_type == kNoOffset ? kNoOffset : type.offset + hit->thsh_from_type;
+            return;
+        }
+        const std::size_t warnings = out_.warnings.size();
+        parse_type_records(type);
+        if (out_.warnings.size() != warnings) return;
+        cache.add({std::vector<std::uint8_t>(bytes.begin(), bytes.end()), hash, out_.types, out_.style, out_.hashes,
+                   thsh_offset_ == kNoOffset ? kNoOffset : thsh_offset_ - type.offset});
+    }
+
+    void parse_type_records(const Section& type) {
         auto subs = parse_sections(type.payload, type.payload_offset(), "TYPE");
         std::vector<std::string> want = {"TPTR", "TSTR", "TNA1|TNAM", "FSTR", "TBDY|TBOD"};
         std::size_t optional = 0;

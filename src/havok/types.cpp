@@ -6,27 +6,37 @@
 
 namespace navlab::havok {
 
+std::vector<Type>& TypeTable::own() {
+    // A count of 1 cannot rise behind our back: a copy would have to be made from this object.
+    if (!types_) types_ = std::make_shared<std::vector<Type>>();
+    else if (types_.use_count() > 1) types_ = std::make_shared<std::vector<Type>>(*types_);
+    return *types_;
+}
+
 const Type& TypeTable::operator[](TypeIndex t) const {
     if (!valid(t)) throw Error(fmt::format("type index {} out of range 1..{}", t, size()));
-    return types_[t];
+    return (*types_)[t];
 }
 
 Type& TypeTable::at(TypeIndex t) {
     if (!valid(t)) throw Error(fmt::format("type index {} out of range 1..{}", t, size()));
-    return types_[t];
+    return own()[t];
 }
 
 TypeIndex TypeTable::add(Type type) {
-    if (types_.empty()) types_.emplace_back();
-    types_.push_back(std::move(type));
-    return static_cast<TypeIndex>(types_.size() - 1);
+    std::vector<Type>& types = own();
+    if (types.empty()) types.emplace_back();
+    types.push_back(std::move(type));
+    return static_cast<TypeIndex>(types.size() - 1);
 }
 
 void TypeTable::resolve() {
     const std::size_t n = size();
+    if (n == 0) return;
+    std::vector<Type>& records = own();
     // A parent chain longer than the table means a cycle.
     for (TypeIndex t = 1; t <= n; ++t) {
-        Type& type = types_[t];
+        Type& type = records[t];
         if (type.parent != 0 && !valid(type.parent))
             throw Error(fmt::format("type {} ({}) has parent index {} out of range 1..{}", t, type.name, type.parent, n));
         bool have_format = false, have_subtype = false, have_size = false;
@@ -34,7 +44,7 @@ void TypeTable::resolve() {
         for (std::size_t steps = 0; x != 0; ++steps) {
             if (steps > n)
                 throw Error(fmt::format("type {} ({}) has a cyclic parent chain", t, type.name));
-            const Type& p = types_[x];
+            const Type& p = records[x];
             if (!have_format && (p.optionals & kOptFormat)) type.resolved_format = p.format, have_format = true;
             if (!have_subtype && (p.optionals & kOptSubtype)) type.resolved_subtype = p.subtype, have_subtype = true;
             if (!have_size && (p.optionals & kOptSizeAlign))
@@ -57,7 +67,7 @@ std::string TypeTable::full_name_at_depth(TypeIndex t, int depth, std::size_t& b
     if (budget == 0) return "...";
     --budget;
     if (!valid(t)) return fmt::format("<bad type {}>", t);
-    const Type& type = types_[t];
+    const Type& type = (*types_)[t];
     if (type.params.empty()) return type.name;
     std::string out = type.name + "<";
     for (std::size_t i = 0; i < type.params.size(); ++i) {
@@ -76,32 +86,32 @@ TypeIndex TypeTable::find(std::string_view name) const {
     for (TypeIndex t = 1; t <= size(); ++t)
         if (full_name(t) == name) return t;
     for (TypeIndex t = 1; t <= size(); ++t)
-        if (types_[t].name == name) return t;
+        if ((*types_)[t].name == name) return t;
     return 0;
 }
 
 bool TypeTable::derives_from(TypeIndex t, TypeIndex base) const {
     for (std::size_t steps = 0; valid(t) && steps <= size(); ++steps) {
         if (t == base) return true;
-        t = types_[t].parent;
+        t = (*types_)[t].parent;
     }
     return false;
 }
 
 std::vector<Member> TypeTable::all_members(TypeIndex t) const {
     std::vector<TypeIndex> chain;
-    for (std::size_t steps = 0; valid(t) && steps <= size(); ++steps) chain.push_back(t), t = types_[t].parent;
+    for (std::size_t steps = 0; valid(t) && steps <= size(); ++steps) chain.push_back(t), t = (*types_)[t].parent;
     std::vector<Member> out;
     for (auto it = chain.rbegin(); it != chain.rend(); ++it)
-        out.insert(out.end(), types_[*it].members.begin(), types_[*it].members.end());
+        out.insert(out.end(), (*types_)[*it].members.begin(), (*types_)[*it].members.end());
     return out;
 }
 
 const Member* TypeTable::find_member(TypeIndex t, std::string_view name) const {
     for (std::size_t steps = 0; valid(t) && steps <= size(); ++steps) {
-        for (const Member& m : types_[t].members)
+        for (const Member& m : (*types_)[t].members)
             if (m.name == name) return &m;
-        t = types_[t].parent;
+        t = (*types_)[t].parent;
     }
     return nullptr;
 }

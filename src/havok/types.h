@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -94,12 +95,15 @@ struct Type {
     bool is_reference() const noexcept { return kind() == Kind::Pointer || kind() == Kind::String || is_hk_array(); }
 };
 
-/// All types of one tagfile (or of an embedded type set), 1-based.
+/// All types of one tagfile (or of an embedded type set), 1-based. Copies share the records
+/// until one of them is changed (copy on write), so a table parsed once can serve every
+/// tagfile whose TYPE section is byte-identical (read_tagfile's cache) at the cost of a
+/// reference count. A reference returned by at() is valid until the table is next copied.
 class TypeTable {
 public:
     /// Number of types N (valid indices are 1..N).
-    std::size_t size() const noexcept { return types_.empty() ? 0 : types_.size() - 1; }
-    bool valid(TypeIndex t) const noexcept { return t >= 1 && t < types_.size(); }
+    std::size_t size() const noexcept { return !types_ || types_->empty() ? 0 : types_->size() - 1; }
+    bool valid(TypeIndex t) const noexcept { return types_ && t >= 1 && t < types_->size(); }
     /// The type at index t (1..N); throws navlab::Error when out of range.
     const Type& operator[](TypeIndex t) const;
     Type& at(TypeIndex t);
@@ -107,7 +111,7 @@ public:
     /// Appends a type and returns its index.
     TypeIndex add(Type type);
     /// Resets to n empty types (for readers that create records before filling them).
-    void resize(std::size_t n) { types_.assign(n + 1, Type{}); }
+    void resize(std::size_t n) { types_ = std::make_shared<std::vector<Type>>(n + 1); }
 
     /// Resolves format/subtype/size/alignment through parents. Throws navlab::Error on a
     /// parent index out of range or a cyclic parent chain (naming the type).
@@ -130,7 +134,9 @@ public:
 
 private:
     std::string full_name_at_depth(TypeIndex t, int depth, std::size_t& budget) const;
-    std::vector<Type> types_;  // [0] is the null type
+    /// The records, unshared first when another copy holds them; for every change.
+    std::vector<Type>& own();
+    std::shared_ptr<std::vector<Type>> types_;  // [0] is the null type; shared between copies
 };
 
 }  // namespace navlab::havok

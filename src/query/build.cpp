@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <limits>
 #include <numeric>
+#include <numbers>
 #include <tuple>
 
 #include "formats/fromsoft/aabb_tree6.h"
@@ -379,6 +380,28 @@ void NavMeshQuery::Impl::build(const NavView& view, const fromsoft::QueryMediato
                 if (piece_nbr_edge[piece_first[p] + k] == kNone) canon_corner[a] = canon_corner[b] = 1;
             }
         }
+        // A shortest path bends only where the walkable region is reflex (more than a half
+        // turn around the vertex, seen from above): a boundary vertex whose pieces' angles sum
+        // to less than that (a convex corner, the apex of a wedge) is never a turning point.
+        // Ends of unmatched portals (slits) stay corners whatever their angle.
+        std::vector<double> angle(C, 0.0);
+        for (std::uint32_t p = 0; p < P; ++p) {
+            std::uint32_t n = corners(p);
+            for (std::uint32_t k = 0; k < n; ++k) {
+                P2 v = xz(corner(p, k)), a = xz(corner(p, (k + 1) % n)) - v, b = xz(corner(p, (k + n - 1) % n)) - v;
+                angle[canon[piece_vert[piece_first[p] + k]]] += std::atan2(cross2(a, b), a.x * b.x + a.z * b.z);
+            }
+        }
+        for (std::uint32_t p = 0; p < P; ++p) {
+            std::uint32_t n = corners(p);
+            for (std::uint32_t k = 0; k < n; ++k) {
+                if (piece_nbr[piece_first[p] + k] < 0 || piece_nbr_edge[piece_first[p] + k] != kNone) continue;
+                canon_corner[canon[piece_vert[piece_first[p] + k]]] = 2;
+                canon_corner[canon[piece_vert[piece_first[p] + (k + 1) % n]]] = 2;
+            }
+        }
+        for (std::uint32_t c = 0; c < C; ++c)
+            if (canon_corner[c] == 1 && angle[c] < std::numbers::pi - 1e-6) canon_corner[c] = 0;
         for (std::uint32_t c = 0; c < C; ++c) count[c + 1] += count[c];
         canon_piece_first = count;
         canon_piece.assign(count[C], 0);

@@ -4,6 +4,7 @@
 #include <limits>
 #include <queue>
 
+#include "query/cluster_guide.h"
 #include "query/query_mesh.h"
 
 namespace navlab::query {
@@ -37,6 +38,19 @@ Vec3 mid(const Vec3& a, const Vec3& b) { return lerp(a, b, 0.5); }
 
 PathResult NavMeshQuery::Impl::corridor_path(std::uint32_t sp, const Vec3& s, std::uint32_t ep, const Vec3& e,
                                              const QueryFilter& f) const {
+    // A guide of another mesh (other face count) is not used rather than read out of range.
+    if (f.cluster_guide && f.cluster_guide->face_count() + 1 == face_first_piece.size()) {
+        thread_local std::vector<std::uint8_t> allowed;
+        if (f.cluster_guide->corridor(piece_face[sp], piece_face[ep], allowed)) {
+            PathResult r = corridor_search(sp, s, ep, e, f, &allowed);
+            if (r.status == PathStatus::Found) return r;
+        }
+    }
+    return corridor_search(sp, s, ep, e, f, nullptr);
+}
+
+PathResult NavMeshQuery::Impl::corridor_search(std::uint32_t sp, const Vec3& s, std::uint32_t ep, const Vec3& e,
+                                               const QueryFilter& f, const std::vector<std::uint8_t>* allowed) const {
     Scratch& sc = t_scratch;
     sc.prepare(pieces());
     using Entry = std::pair<double, std::uint32_t>;
@@ -74,6 +88,7 @@ PathResult NavMeshQuery::Impl::corridor_path(std::uint32_t sp, const Vec3& s, st
         // again (portal-midpoint costs do not make the heuristic consistent).
         auto relax = [&](std::uint32_t q, std::int32_t via, const Vec3& at, const PieceLink* link) {
             if (!link && static_cast<std::int32_t>(q) == sc.parent[p]) return;
+            if (allowed && !(*allowed)[f.cluster_guide->cluster_of(piece_face[q])]) return;
             if (!sc.seen(q)) {
                 touch(q);
                 sc.pos[q] = at;

@@ -26,6 +26,8 @@ struct QueryMediator;
 
 namespace navlab::query {
 
+class ClusterGuide;
+
 /// Faces to avoid and costs to scale, by the face's filter bits (NavView::face_bits).
 struct QueryFilter {
     std::uint32_t exclude_bits = 0;  ///< a face with any of these bits set is not walkable
@@ -34,6 +36,11 @@ struct QueryFilter {
     /// `exact` mode to stay exact (its heuristic assumes unit cost).
     std::vector<std::pair<int, double>> cost_multipliers;
     bool use_links = true;  ///< false: user edges are not traversable (--no-user-edges)
+    /// `corridor` mode only (`exact` ignores it, so its answer never changes): search the
+    /// cluster graph first and the faces only inside the clusters of that path and their
+    /// neighbours; unguided again when that finds no path. Must be the guide of the mesh
+    /// being queried (same faces); not owned. nullptr: unguided (--guide clusters sets it).
+    const ClusterGuide* cluster_guide = nullptr;
 };
 
 enum class PathMode { Exact, Corridor };

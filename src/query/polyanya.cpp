@@ -66,7 +66,7 @@ struct Scratch {
 
 thread_local Scratch t_scratch;
 
-double dist2(P2 a, P2 b) { return std::hypot(a.x - b.x, a.z - b.z); }
+double dist2(P2 a, P2 b) { return std::sqrt((a.x - b.x) * (a.x - b.x) + (a.z - b.z) * (a.z - b.z)); }
 /// The point at parameter t of a -> b; exactly a or b at 0 and 1 (turns test endpoints by ==).
 P2 at(P2 a, P2 b, double t) {
     if (t <= 0) return a;
@@ -82,6 +82,16 @@ std::pair<double, double> range_where(double c0, double c1, int want) {
     if (c0 < 0 && c1 < 0) return {1, 0};
     double t = c0 / (c0 - c1);
     return c0 >= 0 ? std::pair{0.0, t} : std::pair{t, 1.0};
+}
+
+/// orient2(r, d, p), zero when p is within 1e-12 relative of the line r -> d: a cone's side
+/// through a computed interval end (rounded) must still pass exactly through the vertex or
+/// the goal it was aimed at, or the search loses the points it touches (Recast's grid puts
+/// many vertices exactly on one line).
+double side(P2 r, P2 d, P2 p) {
+    double o = orient2(r, d, p);
+    P2 u = d - r, v = p - r;
+    return std::fabs(o) <= 1e-12 * std::sqrt((u.x * u.x + u.z * u.z) * (v.x * v.x + v.z * v.z)) ? 0 : o;
 }
 
 /// Polyanya's h: the shortest distance from r to t through the interval (t mirrored across
@@ -107,8 +117,9 @@ PathResult NavMeshQuery::Impl::exact_path(std::uint32_t sp, const Vec3& s, std::
                                           const QueryFilter& f) const {
     for (const auto& [bit, m] : f.cost_multipliers)
         if (m > 1) {
-            // Weighted regions have no interval search: the corridor answers (and says so).
-            return corridor_path(sp, s, ep, e, f);
+            // Weighted regions have no interval search: the corridor answers (and says so),
+            // unguided: `exact` ignores the cluster guide.
+            return corridor_search(sp, s, ep, e, f, nullptr);
         }
     Scratch& sc = t_scratch;
     sc.prepare(canon_corner.size(), pieces(), links.size());
@@ -132,6 +143,7 @@ PathResult NavMeshQuery::Impl::exact_path(std::uint32_t sp, const Vec3& s, std::
         return out;
     };
     mark_set(ep, e, sc.goal_stamp);
+    auto walkable = [&](std::int32_t q) { return q >= 0 && piece_weight(static_cast<std::uint32_t>(q), f) > 0; };
 
     using Entry = std::pair<double, std::int32_t>;
     std::priority_queue<Entry, std::vector<Entry>, std::greater<>> open;
@@ -150,12 +162,18 @@ PathResult NavMeshQuery::Impl::exact_path(std::uint32_t sp, const Vec3& s, std::
         if (sc.root_stamp[c] != gen || g < sc.root_g[c]) sc.root_stamp[c] = gen, sc.root_g[c] = g;
         return true;
     };
-    auto walkable = [&](std::int32_t q) { return q >= 0 && piece_weight(static_cast<std::uint32_t>(q), f) > 0; };
     // Successor interval on edge j of piece p, parameter range [lo, hi] (towards p[j+1]).
     auto push_interval = [&](std::int32_t parent, std::uint32_t p, std::uint32_t j, double lo, double hi, const Node& base) {
         std::int32_t q = piece_nbr[piece_first[p] + j];
         std::int32_t m = piece_nbr_edge[piece_first[p] + j];
-        if (!walkable(q) || m < 0 || hi - lo <= 1e-12) return;
+        if (!walkable(q) || m < 0 || hi < lo) return;
+        // A single point is kept only when it is a corner the path may turn at: a cone whose
+        // side runs exactly through a vertex (common on Recast's grid) reaches it nowhere else.
+        if (hi - lo <= 1e-12) {
+            std::uint32_t at_v = lo >= 1 - 1e-12 ? (j + 1) % corners(p) : hi <= 1e-12 ? j : corners(p);
+            if (at_v == corners(p) || !is_corner(canon[piece_vert[piece_first[p] + at_v]], f)) return;
+            lo = hi = at_v == j ? 0 : 1;
+        }
         P2 a = xz(corner(p, j)), b = xz(corner(p, (j + 1) % corners(p)));
         Node n = base;
         n.kind = Kind::Interval;
@@ -166,6 +184,45 @@ PathResult NavMeshQuery::Impl::exact_path(std::uint32_t sp, const Vec3& s, std::
         n.edge = m;
         n.parent = parent;
         push(n);
+    };
+    // The piece across edge j of p, all of it visible from base's root (on that edge).
+    auto push_full = [&](std::int32_t parent, std::uint32_t p, std::uint32_t j, const Node& base) {
+        std::int32_t q = piece_nbr[piece_first[p] + j];
+        std::int32_t m = piece_nbr_edge[piece_first[p] + j];
+        if (!walkable(q) || m < 0) return;
+        Node c = base;
+        c.kind = Kind::Interval;
+        c.full = true;
+        c.right = xz(corner(p, j)), c.left = xz(corner(p, (j + 1) % corners(p)));
+        c.piece = static_cast<std::uint32_t>(q);
+        c.edge = m;
+        c.parent = parent;
+        push(c);
+    };
+    // The goal reached from base's root with length g.
+    auto push_final = [&](std::int32_t parent, std::uint32_t p, const Node& base, double g) {
+        Node fin = base;
+        fin.kind = Kind::Final;
+        fin.parent = parent;
+        fin.piece = p;
+        fin.g = g;
+        push(fin);
+    };
+    // Link i taken from base's root with length g on landing (kept when the best so far).
+    auto push_link = [&](std::int32_t parent, std::uint32_t i, const Node& base, double g) {
+        if (!walkable(static_cast<std::int32_t>(links[i].to_piece))) return;
+        if (sc.link_stamp[i] == gen && g >= sc.link_g[i]) return;
+        sc.link_stamp[i] = gen, sc.link_g[i] = g;
+        Node l = base;
+        l.kind = Kind::Link;
+        l.link = static_cast<std::int32_t>(i);
+        l.pre_key = base.root_key, l.pre_root = base.root;
+        l.root_key = -2 - static_cast<std::int64_t>(i);
+        l.root = links[i].end;
+        l.piece = links[i].to_piece;
+        l.parent = parent;
+        l.g = g;
+        push(l);
     };
     // Everything reachable in piece p from a root that sees all of p (on its boundary):
     // every edge not through the root, a collinear node for edges through it, the goal, links.
@@ -182,43 +239,13 @@ PathResult NavMeshQuery::Impl::exact_path(std::uint32_t sp, const Vec3& s, std::
                 push_interval(self, p, j, 0, 1, base);
             } else if (o == 0 && std::min(a.x, b.x) <= r.x && r.x <= std::max(a.x, b.x) && std::min(a.z, b.z) <= r.z &&
                        r.z <= std::max(a.z, b.z)) {
-                std::int32_t q = piece_nbr[piece_first[p] + j];
-                std::int32_t m = piece_nbr_edge[piece_first[p] + j];
-                if (!walkable(q) || m < 0) continue;
-                Node c = base;
-                c.kind = Kind::Interval;
-                c.full = true;
-                c.right = a, c.left = b;
-                c.piece = static_cast<std::uint32_t>(q);
-                c.edge = m;
-                c.parent = self;
-                push(c);
+                push_full(self, p, j, base);
             }
         }
-        if (sc.goal_stamp[p] == gen) {
-            Node fin = base;
-            fin.kind = Kind::Final;
-            fin.parent = self;
-            fin.piece = p;
-            fin.g = base.g + dist2(r, goal);
-            push(fin);
-        }
+        if (sc.goal_stamp[p] == gen) push_final(self, p, base, base.g + dist2(r, goal));
         if (f.use_links)
-            for (std::uint32_t i = piece_link_first[p]; i < piece_link_first[p + 1]; ++i) {
-                Node l = base;
-                l.kind = Kind::Link;
-                l.link = static_cast<std::int32_t>(i);
-                l.pre_key = base.root_key, l.pre_root = base.root;
-                l.root_key = -2 - static_cast<std::int64_t>(i);
-                l.root = links[i].end;
-                l.piece = links[i].to_piece;
-                l.parent = self;
-                l.g = base.g + dist2(r, xz(links[i].start)) + links[i].length;
-                if (!walkable(static_cast<std::int32_t>(l.piece))) continue;
-                if (sc.link_stamp[i] == gen && l.g >= sc.link_g[i]) continue;
-                sc.link_stamp[i] = gen, sc.link_g[i] = l.g;
-                push(l);
-            }
+            for (std::uint32_t i = piece_link_first[p]; i < piece_link_first[p + 1]; ++i)
+                push_link(self, i, base, base.g + dist2(r, xz(links[i].start)) + links[i].length);
     };
     // Start (or a link's landing point): every piece around the point, fully visible.
     auto expand_point = [&](std::int32_t self, const Node& base) {
@@ -239,6 +266,11 @@ PathResult NavMeshQuery::Impl::exact_path(std::uint32_t sp, const Vec3& s, std::
         const std::int32_t id = open.top().second;  // not a structured binding: lambdas capture it
         open.pop();
         const Node cur = sc.nodes[id];
+        // Root-level pruning again when popped: the root may have been reached more cheaply
+        // since this node was pushed (a final node's g is not its root's).
+        if (cur.kind != Kind::Final && cur.root_key >= 0 && sc.root_stamp[cur.root_key] == gen &&
+            cur.g > sc.root_g[cur.root_key] * (1 + 1e-12) + 1e-12)
+            continue;
         if (cur.kind == Kind::Final) {
             final_node = id;
             break;
@@ -267,69 +299,34 @@ PathResult NavMeshQuery::Impl::exact_path(std::uint32_t sp, const Vec3& s, std::
         const bool left_ok = left_turn && root_ok(from_left.root_key, from_left.g);
         for (std::uint32_t j = (k + 1) % n; j != k; j = (j + 1) % n) {
             P2 a = xz(corner(Q, j)), b = xz(corner(Q, (j + 1) % n));
-            double cr0 = orient2(r, R, a), cr1 = orient2(r, R, b);
-            double cl0 = orient2(r, L, a), cl1 = orient2(r, L, b);
+            double cr0 = side(r, R, a), cr1 = side(r, R, b);
+            double cl0 = side(r, L, a), cl1 = side(r, L, b);
             auto [rlo, rhi] = range_where(cr0, cr1, +1);
             auto [llo, lhi] = range_where(cl0, cl1, -1);
             double lo = std::max(rlo, llo), hi = std::min(rhi, lhi);
-            if (lo < hi && orient2(a, b, r) > 0) push_interval(id, Q, j, lo, hi, cur);
+            if (lo <= hi && orient2(a, b, r) > 0) push_interval(id, Q, j, lo, hi, cur);
             if (right_ok && orient2(a, b, R) > 0) {
                 auto [nlo, nhi] = range_where(cr0, cr1, -1);
-                if (nlo < nhi) push_interval(id, Q, j, nlo, nhi, from_right);
+                if (nlo <= nhi) push_interval(id, Q, j, nlo, nhi, from_right);
             }
             if (left_ok && orient2(a, b, L) > 0) {
                 auto [nlo, nhi] = range_where(cl0, cl1, +1);
-                if (nlo < nhi) push_interval(id, Q, j, nlo, nhi, from_left);
+                if (nlo <= nhi) push_interval(id, Q, j, nlo, nhi, from_left);
             }
         }
         // Around a turning vertex: the edge of Q through it leads to the pieces beyond.
-        auto turn_around = [&](const Node& base, std::uint32_t j) {
-            std::int32_t q = piece_nbr[piece_first[Q] + j];
-            std::int32_t m = piece_nbr_edge[piece_first[Q] + j];
-            if (!walkable(q) || m < 0) return;
-            Node c = base;
-            c.kind = Kind::Interval;
-            c.full = true;
-            c.right = xz(corner(Q, j)), c.left = xz(corner(Q, (j + 1) % n));
-            c.piece = static_cast<std::uint32_t>(q);
-            c.edge = m;
-            c.parent = id;
-            push(c);
-        };
-        if (right_ok) turn_around(from_right, (k + 1) % n);
-        if (left_ok) turn_around(from_left, (k + n - 1) % n);
+        if (right_ok) push_full(id, Q, (k + 1) % n, from_right);
+        if (left_ok) push_full(id, Q, (k + n - 1) % n, from_left);
         // The goal and link starts in Q: seen through the interval, or around a corner.
         auto reach_point = [&](P2 t, double extra, auto&& make) {
-            if (orient2(r, R, t) >= 0 && orient2(r, L, t) <= 0) make(cur, cur.g + dist2(r, t) + extra);
-            else if (right_ok && orient2(r, R, t) < 0) make(from_right, from_right.g + dist2(R, t) + extra);
-            else if (left_ok && orient2(r, L, t) > 0) make(from_left, from_left.g + dist2(L, t) + extra);
+            if (side(r, R, t) >= 0 && side(r, L, t) <= 0) make(cur, cur.g + dist2(r, t) + extra);
+            else if (right_ok && side(r, R, t) < 0) make(from_right, from_right.g + dist2(R, t) + extra);
+            else if (left_ok && side(r, L, t) > 0) make(from_left, from_left.g + dist2(L, t) + extra);
         };
-        if (sc.goal_stamp[Q] == gen)
-            reach_point(goal, 0, [&](const Node& base, double g) {
-                Node fin = base;
-                fin.kind = Kind::Final;
-                fin.parent = id;
-                fin.g = g;
-                push(fin);
-            });
+        if (sc.goal_stamp[Q] == gen) reach_point(goal, 0, [&](const Node& base, double g) { push_final(id, Q, base, g); });
         if (f.use_links)
-            for (std::uint32_t i = piece_link_first[Q]; i < piece_link_first[Q + 1]; ++i) {
-                if (!walkable(static_cast<std::int32_t>(links[i].to_piece))) continue;
-                reach_point(xz(links[i].start), links[i].length, [&](const Node& base, double g) {
-                    if (sc.link_stamp[i] == gen && g >= sc.link_g[i]) return;
-                    sc.link_stamp[i] = gen, sc.link_g[i] = g;
-                    Node l = base;
-                    l.kind = Kind::Link;
-                    l.link = static_cast<std::int32_t>(i);
-                    l.pre_key = base.root_key, l.pre_root = base.root;
-                    l.root_key = -2 - static_cast<std::int64_t>(i);
-                    l.root = links[i].end;
-                    l.piece = links[i].to_piece;
-                    l.parent = id;
-                    l.g = g;
-                    push(l);
-                });
-            }
+            for (std::uint32_t i = piece_link_first[Q]; i < piece_link_first[Q + 1]; ++i)
+                reach_point(xz(links[i].start), links[i].length, [&](const Node& base, double g) { push_link(id, i, base, g); });
     }
     if (final_node < 0) {
         PathResult r;

@@ -73,6 +73,7 @@ QueryInput load_query_input(const fromsoft::NavFile& nav, const std::string& ent
             m.name = e.in_binder ? fmt::format("{} | {}", path, leaf) : path;
             m.view = std::make_unique<FromSoftView>(t.mesh, m.name);
             m.query = std::make_unique<NavMeshQuery>(*m.view, t.mediator ? &*t.mediator : nullptr);
+            if (t.graph) m.guide = ClusterGuide::from_mesh(t.mesh, *t.graph);
             in.meshes.push_back(std::move(m));
         }
     } catch (Error& e) {

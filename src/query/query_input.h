@@ -11,6 +11,7 @@
 #include "formats/farcry2/world.h"
 #include "formats/fromsoft/binder_source.h"
 #include "formats/fromsoft/navmesh.h"
+#include "query/cluster_guide.h"
 #include "query/navmesh_query.h"
 
 namespace navlab::query {
@@ -21,6 +22,9 @@ struct QueryMesh {
     std::unique_ptr<NavView> view;
     std::unique_ptr<NavMeshQuery> query;
     bool zup = false;  ///< Far Cry 2: the user's points are z-up
+    /// Sekiro: the mesh's cluster graph as a corridor guide (nullopt without a graph that
+    /// fits the mesh; see ClusterGuide::from_mesh).
+    std::optional<ClusterGuide> guide;
     /// A user point in the view's frame, and back.
     Vec3 in(const Vec3& p) const { return zup ? Fc2View::to_view(p) : p; }
     Vec3 out(const Vec3& p) const { return zup ? Fc2View::from_view(p) : p; }

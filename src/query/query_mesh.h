@@ -70,7 +70,7 @@ struct NavMeshQuery::Impl {
     std::vector<std::int32_t> piece_edge;    ///< view edge_id of that edge, or kNone on a cut
     std::vector<std::int32_t> piece_nbr_edge;  ///< index of the same edge in the neighbour, or kNone
     std::vector<std::uint32_t> canon;          ///< per vertex: id of its exact position (welded)
-    std::vector<std::uint8_t> canon_corner;    ///< per welded position: touches a boundary edge
+    std::vector<std::uint8_t> canon_corner;    ///< per welded position: 1 reflex boundary vertex, 2 end of an unmatched portal (a path may turn there)
     std::vector<std::uint32_t> canon_piece_first, canon_piece;  ///< welded position -> pieces
     std::vector<std::uint32_t> piece_face;
     std::vector<std::uint32_t> face_first_piece;  ///< faces + 1
@@ -81,8 +81,9 @@ struct NavMeshQuery::Impl {
     FlatTree tree;
     bool stored_tree = false;
 
-    /// Whether a path may turn at welded position c under filter f: it touches the boundary
-    /// or an excluded piece (turning anywhere else is never shortest).
+    /// Whether a path may turn at welded position c under filter f: a reflex vertex of the
+    /// boundary, the end of an unmatched portal, or a vertex of an excluded piece (turning
+    /// anywhere else is never shortest).
     bool is_corner(std::uint32_t c, const QueryFilter& f) const;
 
     std::size_t pieces() const { return piece_face.size(); }
@@ -110,6 +111,10 @@ struct NavMeshQuery::Impl {
 
     // corridor.cpp
     PathResult corridor_path(std::uint32_t sp, const Vec3& s, std::uint32_t ep, const Vec3& e, const QueryFilter& f) const;
+    /// The face A* of corridor_path; when `allowed` is given (one byte per cluster of
+    /// f.cluster_guide), only pieces of faces in allowed clusters are entered.
+    PathResult corridor_search(std::uint32_t sp, const Vec3& s, std::uint32_t ep, const Vec3& e, const QueryFilter& f,
+                               const std::vector<std::uint8_t>* allowed) const;
     // polyanya.cpp
     PathResult exact_path(std::uint32_t sp, const Vec3& s, std::uint32_t ep, const Vec3& e, const QueryFilter& f) const;
 

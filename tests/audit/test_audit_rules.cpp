@@ -2,6 +2,8 @@
 // rules listed (one, or the few that the same change necessarily breaks).
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include <functional>
 #include <set>
 
@@ -397,4 +399,24 @@ TEST(AuditRules, R82FaceWithMoreThan56UserEdges) {
     m.edges[R + 57].oppositeEdge = R;
     AuditReport r = audit_one(f);
     EXPECT_EQ(rules_with_exceptions(r), std::set<std::string>{"R82"}) << joined(rules_with_exceptions(r));
+}
+
+TEST(AuditRules, R63NamesSelfLoopsDuplicatesAndMissingPairs) {
+    // Node 0's first edge turned into a self-loop (so its pair goes missing) and the last
+    // node's last edge listed twice: three exceptions, in graph order then the missing pair.
+    AuditTagfile f = synthetic_tagfile(sekiro());
+    auto& g = *f.model->graph;
+    ASSERT_GT(g.nodes[0].numEdges, 0);
+    const auto lost = g.edges[g.nodes[0].startEdgeIndex].target;
+    g.edges[g.nodes[0].startEdgeIndex].target = 0;
+    g.edges.push_back(g.edges.back());
+    g.nodes.back().numEdges += 1;
+    AuditReport r = audit_one(f);
+    const RuleTally& t = r.rules[62];
+    ASSERT_STREQ(all_rules()[62].id, "R63");
+    EXPECT_EQ(t.by_game[0].exceptions, 3);
+    ASSERT_EQ(t.examples.size(), 3u);
+    EXPECT_EQ(t.examples[0].detail, "0 -> 0: self-loop");
+    EXPECT_NE(t.examples[1].detail.find(": duplicate"), std::string::npos) << t.examples[1].detail;
+    EXPECT_EQ(t.examples[2].detail.rfind(fmt::format("0 -> {}: missing (mesh edge ", lost), 0), 0u) << t.examples[2].detail;
 }

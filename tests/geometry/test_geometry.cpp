@@ -298,3 +298,29 @@ TEST(Triangulate, CompleteTriangulationsTileTheVectorAreaExactly) {
     }
     EXPECT_GT(complete, 1000);
 }
+
+TEST(FacePlane, RememberedCornerTurnsEqualTheExactOrientation) {
+    // orient_at serves rotations of single-corner turns from its memo: every triple of every
+    // ring (lattice points, many collinear and repeated) must still get the sign computed
+    // with expansions directly; rings longer than the memo too.
+    std::uint64_t s = 11;
+    auto next = [&] {
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        return static_cast<int>(s >> 33);
+    };
+    for (int face = 0; face < 300; ++face) {
+        std::vector<Point> ring;
+        const int n = face % 50 == 0 ? 40 : 3 + next() % 7;
+        for (int k = 0; k < n; ++k)
+            ring.push_back({(next() % 4) * 0.5, (next() % 3) * 0.25, (next() % 4) * 1.5});
+        FacePlane plane(ring);
+        const Vec3<Expansion>& N = plane.exact_normal();
+        for (int a = 0; a < n; ++a)
+            for (int b = 0; b < n; ++b)
+                for (int d = 0; d < n; ++d) {
+                    if (a == b || b == d || a == d) continue;
+                    Vec3<Expansion> p = lift<Expansion>(ring[a]), q = lift<Expansion>(ring[b]), r = lift<Expansion>(ring[d]);
+                    ASSERT_EQ(plane.orient_at(a, b, d), dot(cross(q - p, r - q), N).sign()) << face << ": " << a << b << d;
+                }
+    }
+}

@@ -221,3 +221,38 @@ TEST(HavokBuilder, RejectsMisuse) {
     EXPECT_THROW(b.array("hkaiNavMesh::Face", 2, three), Error);  // 3 bytes for 2 x 16
     EXPECT_THROW(b.finish(), Error);                               // no root variant
 }
+
+// ---- the TYPE-section cache --------------------------------------------------------------------
+
+TEST(HavokTypeCache, ByteIdenticalTypeSectionsShareOneTable) {
+    // Different meshes, so DATA differs and TYPE starts at another offset; the types are equal.
+    const auto small = test::grid_navmesh(2, 2), large = test::grid_navmesh(5, 3);
+    const Tagfile a = read_tagfile(small), b = read_tagfile(large);
+    EXPECT_NE(a.data.size(), b.data.size());
+    EXPECT_EQ(&a.types[1], &b.types[1]);  // one parse served both
+    EXPECT_TRUE(b.warnings.empty());
+    EXPECT_EQ(b.find_variant("hkaiNavMesh")->field("faces").as_array().size(), 15u);
+    EXPECT_EQ(write_tagfile(b), large);
+}
+
+TEST(HavokTypeCache, ChangingACopyLeavesTheSharedTableAlone) {
+    const auto bytes = small_navmesh();
+    const Tagfile a = read_tagfile(bytes);
+    TypeTable copy = a.types;
+    const std::string name = a.types[1].name;
+    copy.at(1).name = "changed";
+    EXPECT_EQ(copy[1].name, "changed");
+    EXPECT_EQ(a.types[1].name, name);
+    EXPECT_EQ(read_tagfile(bytes).types[1].name, name);
+}
+
+TEST(HavokTypeCache, WarningsOfTheTypeSectionRepeatOnEveryRead) {
+    Tagfile t = read_tagfile(small_navmesh());
+    t.style.thsh = false;  // a file without THSH: a warning from the TYPE section
+    const auto bytes = write_tagfile(t);
+    for (int i = 0; i < 2; ++i) {
+        const Tagfile r = read_tagfile(bytes);
+        ASSERT_EQ(r.warnings.size(), 1u) << "read " << i;
+        EXPECT_NE(r.warnings[0].message.find("no THSH"), std::string::npos);
+    }
+}

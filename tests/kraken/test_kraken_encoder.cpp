@@ -168,6 +168,17 @@ TEST(KrakenEncoder, GameSamplesRoundTripSmallerThanStored) {
     if (tested == 0) GTEST_SKIP() << "no DCX_KRAK sample found";
 }
 
+// The size target at the default level, on the sample where the lazy parse fell
+// furthest behind: the game's own Kraken bytes (Oodle) are the independent reference.
+TEST(KrakenEncoder, SmallEldenRingFileWithinTenPercentOfTheGameAtTheDefaultLevel) {
+    NAVLAB_REQUIRE_SAMPLE(path, "fromsoft/er_m10_00_00_00.emevd.dcx");
+    const ByteVec game = read_file(path);
+    const dcx::Decoded d = dcx::decompress(game);
+    const std::size_t game_bytes = std::size_t{game[0x20]} << 24 | game[0x21] << 16 | game[0x22] << 8 | game[0x23];
+    const ByteVec stream = round_trip(d.payload, kraken::kDefaultLevel, 0);
+    EXPECT_LE(static_cast<double>(stream.size()), 1.10 * static_cast<double>(game_bytes));
+}
+
 TEST(KrakenEncoder, DcxRecompressionKeepsTheGameHeader) {
     NAVLAB_REQUIRE_SAMPLE(path, "fromsoft/sekiro_m00_00_00_00.talkesdbnd.dcx");
     const ByteVec game = read_file(path);

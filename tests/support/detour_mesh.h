@@ -34,6 +34,24 @@ struct DetourMesh {
     navlab::query::PolygonView view() const { return navlab::query::PolygonView(verts, polys); }
 };
 
+/// Detour's quantisation of one tile's vertices (as make_detour_mesh does it): 16-bit steps of
+/// cs (x, z) and ch (y) from the box minimum, back to the float positions Detour stores. A
+/// tile spans at most 65,535 steps: 655 m at 1 cm.
+inline std::vector<std::array<float, 3>> quantise_like_detour(const std::vector<std::array<float, 3>>& in_verts, float cs, float ch) {
+    float bmin[3] = {1e30f, 1e30f, 1e30f}, bmax[3] = {-1e30f, -1e30f, -1e30f};
+    for (const auto& v : in_verts)
+        for (int k = 0; k < 3; ++k) bmin[k] = std::min(bmin[k], v[k]), bmax[k] = std::max(bmax[k], v[k]);
+    if ((bmax[0] - bmin[0]) / cs > 65535 || (bmax[2] - bmin[2]) / cs > 65535 || (bmax[1] - bmin[1]) / ch > 65535)
+        throw std::runtime_error("the vertices span more than 65,535 Detour steps");
+    std::vector<std::array<float, 3>> out;
+    for (const auto& v : in_verts) {
+        long q[3] = {std::lround((v[0] - bmin[0]) / cs), std::lround((v[1] - bmin[1]) / ch), std::lround((v[2] - bmin[2]) / cs)};
+        out.push_back({bmin[0] + static_cast<unsigned short>(q[0]) * cs, bmin[1] + static_cast<unsigned short>(q[1]) * ch,
+                       bmin[2] + static_cast<unsigned short>(q[2]) * cs});
+    }
+    return out;
+}
+
 /// Builds a one-tile Detour mesh of convex polygons (at most 6 corners, < 65535 vertices),
 /// each ring in either winding: Detour gets every ring clockwise seen from +y (rcPolyMesh's
 /// winding, negative by navlab's cross2), whatever the input's.

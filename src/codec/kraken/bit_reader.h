@@ -6,6 +6,7 @@
 // even past the end, so callers detect over-reads with footprint checks.
 #pragma once
 
+#include <algorithm>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -85,6 +86,13 @@ public:
     }
     /// MSB-first only: a unary value (zeros then a 1) of at most `max` zeros; max+1 when longer.
     unsigned unary(unsigned max) {
+        // Fast path: the value ends within the buffer (code-length tables hold hundreds of
+        // short values; refilling only below 32 bits halves the work per value).
+        if (count_ < 32) refill();
+        if (const unsigned z = static_cast<unsigned>(std::countl_zero(bits_)); z < count_) [[likely]] {
+            consume(z), consume(1);  // two steps: z + 1 may be 64 (see below)
+            return std::min(z, max + 1);
+        }
         for (unsigned n = 0;;) {
             const unsigned z = leading_zeros();
             if (z < count_) {

@@ -47,7 +47,8 @@ void encode_chunk(MatchFinder& finder, std::span<const std::uint8_t> block, std:
     append(quantum, best);
 }
 
-std::vector<std::uint8_t> encode_block(std::span<const std::uint8_t> block, int level) {
+/// One block of an input of `input_size` bytes (which decides the level's settings).
+std::vector<std::uint8_t> encode_block(std::span<const std::uint8_t> block, int level, std::size_t input_size) {
     const std::size_t size = block.size();
     // Memset block (spec 1.3): 6 bytes for the whole block.
     if (size > 4 && std::all_of(block.begin(), block.end(), [&](std::uint8_t b) { return b == block[0]; }))
@@ -57,7 +58,7 @@ std::vector<std::uint8_t> encode_block(std::span<const std::uint8_t> block, int 
     std::vector<std::uint8_t> quantum;
     if (size > 16) {
         MatchFinder finder(block);
-        const LzParams params = lz_params(level);
+        const LzParams params = lz_params(level, input_size);
         for (std::size_t start = 0; start < size; start += kChunkSize)
             encode_chunk(finder, block, start, std::min(kChunkSize, size - start), params, quantum);
     }
@@ -85,7 +86,7 @@ std::vector<std::uint8_t> encode(std::span<const std::uint8_t> data, int level, 
     std::vector<std::vector<std::uint8_t>> encoded(blocks);
     parallel_for(blocks, threads, [&](std::size_t i) {
         const std::size_t start = i * kBlockSize;
-        encoded[i] = encode_block(data.subspan(start, std::min(kBlockSize, data.size() - start)), level);
+        encoded[i] = encode_block(data.subspan(start, std::min(kBlockSize, data.size() - start)), level, data.size());
     });
     std::vector<std::uint8_t> out;
     std::size_t total = 0;

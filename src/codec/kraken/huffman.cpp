@@ -2,6 +2,7 @@
 // canonical codes, and the interleaved 3-stream groups.
 #include <algorithm>
 #include <array>
+#include <cstring>
 
 #include "codec/kraken/bit_reader.h"
 #include "codec/kraken/byte_array.h"
@@ -92,8 +93,12 @@ void read_form_c(const Context& ctx, const std::uint8_t* at, MsbForward& bits, C
     table.count = n;
 }
 
-/// LSB-first lookup: entry = symbol | length << 8, indexed by the next 11 stream bits.
-using Lut = std::array<std::uint16_t, kLutSize>;
+/// LSB-first lookup over the next `bits` stream bits (the table's longest code, 1..11):
+/// entry = symbol | length << 8.
+struct Lut {
+    std::array<std::uint16_t, kLutSize> entry;
+    unsigned bits;
+};
 
 /// kReverse11[i] = i with its 11 bits in reverse order.
 constexpr std::array<std::uint16_t, kLutSize> make_reverse_table() {
@@ -105,31 +110,49 @@ constexpr std::array<std::uint16_t, kLutSize> make_reverse_table() {
 }
 constexpr std::array<std::uint16_t, kLutSize> kReverse11 = make_reverse_table();
 
-/// Canonical code assignment (spec 2.3.5) straight into the bit-reversed lookup table: the
-/// pairs, stably sorted by length, take consecutive 2^(11-len) slices of the MSB-first index
-/// space; a code's first index, bit-reversed, is its LSB-first index.
+/// Canonical code assignment (spec 2.3.5) into the lookup table, sized by the longest code M
+/// rather than 11 bits (small tables are common: the ER binders hold thousands). The table
+/// grows by doubling, one code length at a time: the LSB-first table of the codes up to
+/// length L+1 is that of length L written twice (an index's extra high bit does not matter
+/// for shorter codes), plus one entry per code of length L+1 at its bit-reversed code. So
+/// the build costs 2 x 2^M entries of memcpy and one store per symbol, where a strided fill
+/// costs 2^M scattered stores and a mispredicted loop exit per symbol. Entries not yet
+/// covered at some length are prefixes of longer codes: a complete code (checked) overwrites
+/// every one of them by length M.
 void build_lut(const Context& ctx, const std::uint8_t* at, const CodeLengths& table, Lut& lut) {
     unsigned count[kMaxCodeLength + 1] = {};
     for (unsigned i = 0; i < table.count; ++i) ++count[table.length[i]];
-    unsigned next[kMaxCodeLength + 1];
-    unsigned pos = 0;
+    unsigned longest = kMaxCodeLength;
+    while (count[longest] == 0) --longest;  // table.count >= 2, so some length is present
+    unsigned first[kMaxCodeLength + 1], slot[kMaxCodeLength + 1];
+    unsigned code_pos[kMaxCodeLength + 1];  // first code of each length, as an 11-bit MSB index
+    unsigned pos = 0, index = 0;
     for (unsigned len = 1; len <= kMaxCodeLength; ++len) {
-        next[len] = pos;
+        first[len] = slot[len] = index;
+        index += count[len];
+        code_pos[len] = pos;
         pos += count[len] << (kMaxCodeLength - len);
     }
     ctx.check(pos == kLutSize, at, "Huffman: code lengths do not form a complete prefix code");
-    for (unsigned i = 0; i < table.count; ++i) {
-        const unsigned len = table.length[i];
-        const std::uint16_t entry = static_cast<std::uint16_t>(table.symbol[i] | len << 8);
-        for (unsigned j = kReverse11[next[len]]; j < kLutSize; j += 1u << len) lut[j] = entry;
-        next[len] += kLutSize >> len;
+    std::uint8_t sorted[256];  // symbols stably sorted by code length
+    for (unsigned i = 0; i < table.count; ++i) sorted[slot[table.length[i]]++] = table.symbol[i];
+
+    std::uint16_t* entry = lut.entry.data();
+    entry[0] = entry[1] = 0;
+    for (unsigned len = 1; len <= longest; ++len) {
+        if (len > 1) std::memcpy(entry + (1u << (len - 1)), entry, sizeof(std::uint16_t) << (len - 1));
+        unsigned code = code_pos[len];
+        for (unsigned k = first[len]; k < first[len] + count[len]; ++k, code += kLutSize >> len)
+            entry[kReverse11[code]] = static_cast<std::uint16_t>(sorted[k] | len << 8);
     }
+    lut.bits = longest;
 }
 
-/// One symbol from an LSB-first reader; needs >= 11 buffered bits.
+/// One symbol from an LSB-first reader; needs >= lut.bits buffered bits. `mask` is
+/// 2^lut.bits - 1, kept in a register by the caller.
 template <class Reader>
-inline std::uint8_t decode_symbol(Reader& bits, const Lut& lut) {
-    const std::uint16_t e = lut[bits.buffered(kMaxCodeLength)];
+inline std::uint8_t decode_symbol(Reader& bits, const Lut& lut, std::uint32_t mask) {
+    const std::uint16_t e = lut.entry[bits.buffered(kMaxCodeLength) & mask];
     bits.consume(e >> 8);
     return static_cast<std::uint8_t>(e);
 }
@@ -139,21 +162,22 @@ void decode_group(const Context& ctx, const Lut& lut, const std::uint8_t* a, std
                   const std::uint8_t* bc, std::size_t bc_size, std::uint8_t* out, std::size_t count) {
     LsbForward sa(a, a_size), sb(bc, bc_size);
     LsbBackward sc(bc, bc_size);
+    const std::uint32_t mask = (1u << lut.bits) - 1;
     std::size_t j = 0;
     // 5 symbols of at most 11 bits fit the 56 bits a refill guarantees.
     while (count - j >= 15) {
         sa.refill(), sb.refill(), sc.refill();
         for (int r = 0; r < 5; ++r, j += 3) {
-            out[j] = decode_symbol(sa, lut);
-            out[j + 1] = decode_symbol(sc, lut);
-            out[j + 2] = decode_symbol(sb, lut);
+            out[j] = decode_symbol(sa, lut, mask);
+            out[j + 1] = decode_symbol(sc, lut, mask);
+            out[j + 2] = decode_symbol(sb, lut, mask);
         }
     }
     for (; j < count; ++j) {
         switch (j % 3) {
-            case 0: sa.refill(), out[j] = decode_symbol(sa, lut); break;
-            case 1: sc.refill(), out[j] = decode_symbol(sc, lut); break;
-            default: sb.refill(), out[j] = decode_symbol(sb, lut); break;
+            case 0: sa.refill(), out[j] = decode_symbol(sa, lut, mask); break;
+            case 1: sc.refill(), out[j] = decode_symbol(sc, lut, mask); break;
+            default: sb.refill(), out[j] = decode_symbol(sb, lut, mask); break;
         }
     }
     ctx.check(sa.footprint() == a_size, a, "Huffman: stream A does not end at its region end");

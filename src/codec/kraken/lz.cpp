@@ -15,6 +15,8 @@ namespace {
 /// The command loop prefetches the source of the match this many explicit distances ahead:
 /// far matches (megabytes back in non-restart streams) otherwise stall on cache misses.
 constexpr std::size_t kPrefetchAhead = 6;
+/// Matches at least this long that do not overlap their source are copied with memcpy.
+constexpr std::size_t kLongMatch = 64;
 
 /// Decoded sub-streams of one chunk (spec 3.4).
 struct SubStreams {
@@ -149,46 +151,83 @@ inline std::uint64_t load64(const std::uint8_t* p) {
 }
 inline void store64(std::uint8_t* p, std::uint64_t v) { std::memcpy(p, &v, 8); }
 
+/// 16 bytes as one vector (GCC/Clang vector extension: SSE2 on x86-64, NEON on ARM);
+/// `+` adds them byte-wise modulo 256.
+using Bytes16 = std::uint8_t __attribute__((vector_size(16)));
+inline Bytes16 load128(const std::uint8_t* p) {
+    Bytes16 v;
+    std::memcpy(&v, p, 16);
+    return v;
+}
+inline void store128(std::uint8_t* p, Bytes16 v) { std::memcpy(p, &v, 16); }
+
 /// Eight byte-wise additions modulo 256 in one word.
 inline std::uint64_t add_bytes(std::uint64_t a, std::uint64_t b) {
     constexpr std::uint64_t kHigh = 0x8080808080808080ull;
     return ((a & ~kHigh) + (b & ~kHigh)) ^ ((a ^ b) & kHigh);
 }
 
-/// Copies n literals to op (adding the byte `last` back in delta mode). `room` is how many
-/// bytes may be written at op and `readable` how many may be read at lit.
+/// Throws the error of LZ command i; out of line so the command loop keeps its state in
+/// registers (a capturing lambda made the loop index and list pointers live in memory).
+[[noreturn, gnu::noinline, gnu::cold]] void fail_command(const Context& ctx, const std::uint8_t* z, std::size_t i,
+                                                          const char* what) {
+    ctx.fail(z, "LZ command " + std::to_string(i) + ": " + what);
+}
+
+inline void copy16(std::uint8_t* to, const std::uint8_t* from) { std::memcpy(to, from, 16); }
+
+/// Copies n literals to op (adding the byte `last` bytes back in delta mode, last >= 8) with
+/// 16 bytes written first whatever n is (most runs are below 8): the caller guarantees 16
+/// bytes of room past n at op and of readable literals past n at lit.
 template <bool Delta>
-inline void copy_literals(std::uint8_t* op, const std::uint8_t* lit, std::size_t n, std::size_t last,
-                          std::size_t room, std::size_t readable) {
-    if (room >= n + 16 && readable >= n + 16) {
-        if constexpr (Delta) {
-            for (std::size_t i = 0; i < n; i += 8) store64(op + i, add_bytes(load64(lit + i), load64(op + i - last)));
-        } else {
-            for (std::size_t i = 0; i < n; i += 16) std::memcpy(op + i, lit + i, 16);
+inline void copy_literals_fast(std::uint8_t* op, const std::uint8_t* lit, std::size_t n, std::size_t last) {
+    if constexpr (Delta) {
+        if (last >= 16) {  // 16-byte adds read only bytes written before them
+            for (std::size_t i = 0; i == 0 || i < n; i += 16) store128(op + i, load128(lit + i) + load128(op + i - last));
+            return;
         }
-        return;
+        store64(op, add_bytes(load64(lit), load64(op - last)));
+        store64(op + 8, add_bytes(load64(lit + 8), load64(op + 8 - last)));
+        for (std::size_t i = 16; i < n; i += 8) store64(op + i, add_bytes(load64(lit + i), load64(op + i - last)));
+    } else {
+        copy16(op, lit);
+        for (std::size_t i = 16; i < n; i += 16) copy16(op + i, lit + i);
     }
+}
+
+/// Byte-wise literal copy, for the ends of the output window and of the literal source.
+template <bool Delta>
+inline void copy_literals_slow(std::uint8_t* op, const std::uint8_t* lit, std::size_t n, std::size_t last) {
     const std::uint8_t* back = op - last;
     for (std::size_t i = 0; i < n; ++i) op[i] = Delta ? static_cast<std::uint8_t>(lit[i] + back[i]) : lit[i];
 }
 
-/// Copies a match of n bytes from distance d >= 8 (16-byte steps when d >= 16); `room` as above.
-inline void copy_match(std::uint8_t* op, std::size_t d, std::size_t n, std::size_t room) {
+/// Copies a match of n bytes from distance d >= 8 with 16 bytes written first whatever n is;
+/// the caller guarantees 16 bytes of room past n at op.
+inline void copy_match_fast(std::uint8_t* op, std::size_t d, std::size_t n) {
     const std::uint8_t* from = op - d;
-    if (room >= n + 16 && d >= 16) {
-        for (std::size_t i = 0; i < n; i += 16) std::memcpy(op + i, from + i, 16);
+    if (d >= 16) {
+        copy16(op, from);
+        if (n <= 16) return;
+        // Long matches that do not overlap their source (most of the bytes of FromSoftware
+        // binders): the library copy moves 32 or 64 bytes a step.
+        if (n >= kLongMatch && d >= n) {
+            std::memcpy(op + 16, from + 16, n - 16);
+            return;
+        }
+        for (std::size_t i = 16; i < n; i += 16) copy16(op + i, from + i);
         return;
     }
-    if (room >= n + 16) {
-        store64(op, load64(from));
-        store64(op + 8, load64(from + 8));
-        for (std::size_t i = 16; i < n; i += 8) store64(op + i, load64(from + i));
-        return;
-    }
-    for (std::size_t i = 0; i < n; ++i) op[i] = from[i];
+    // 8 <= d < 16: 8-byte steps never read a byte this copy has not written yet.
+    store64(op, load64(from));
+    store64(op + 8, load64(from + 8));
+    for (std::size_t i = 16; i < n; i += 8) store64(op + i, load64(from + i));
 }
 
-/// Phase 2 (spec 3.6, 3.7).
+/// Phase 2 (spec 3.6, 3.7). Per command: one check each that the length and distance lists
+/// were not overrun, one that the literal run fits the literals, one that literals and match fit the
+/// chunk, one on the distance; the copies take 16-byte steps whenever 32 bytes of room
+/// remain past the command's output (nearly always) and byte loops near the window's end.
 template <bool Delta>
 void run_commands(const Context& ctx, const std::uint8_t* z, const SubStreams& sub, const ChunkTarget& t,
                   std::size_t start) {
@@ -198,57 +237,70 @@ void run_commands(const Context& ctx, const std::uint8_t* z, const SubStreams& s
     const std::uint8_t* const base = t.out + t.window_base;
     const std::uint8_t* lit = sub.literals;
     const std::uint8_t* const lit_end = lit + sub.literal_count;
+    const std::uint8_t* const lit_readable_end = sub.literal_readable_end;
     const std::uint64_t* dist = sub.distances;
     const std::uint64_t* const dist_end = dist + sub.distance_count;
     const std::uint32_t* len = sub.lengths;
     const std::uint32_t* const len_end = len + sub.length_count;
     std::uint64_t recent0 = 8, recent1 = 8, recent2 = 8;
-    auto fail = [&](std::size_t i, const char* what) {
-        ctx.fail(z, "LZ command " + std::to_string(i) + ": " + what);
-    };
     for (std::size_t i = 0; i < sub.command_count; ++i) {
         const unsigned c = sub.commands[i];
         // Integer arithmetic: the look-ahead distance may be stale padding, and a prefetch
         // of any address is harmless where forming an out-of-range pointer would not be.
         __builtin_prefetch(reinterpret_cast<const void*>(reinterpret_cast<std::uintptr_t>(op) -
                                                          static_cast<std::uintptr_t>(dist[kPrefetchAhead])));
-        std::size_t lits = c & 3;
-        if (lits == 3) {
-            if (len == len_end) [[unlikely]] fail(i, "length list exhausted");
-            lits = *len++;
-        }
-        if (lits > static_cast<std::size_t>(lit_end - lit) || lits > static_cast<std::size_t>(end - op)) [[unlikely]]
-            fail(i, "literal run past the literals or the chunk");
-        copy_literals<Delta>(op, lit, lits, recent0, limit - op, sub.literal_readable_end - lit);
-        op += lits, lit += lits;
+        // Lengths and distances without branches on the command's fields: the length and
+        // distance lists are padded (SubStreams), so the unconditional reads below stay in
+        // bounds even at their ends; overruns are caught by the pointer checks after them.
+        const unsigned lit_code = c & 3, match_code = (c >> 2) & 15, offset_kind = c >> 6;
+        const std::size_t lits = lit_code == 3 ? std::size_t{*len} : lit_code;
+        len += lit_code == 3;
+        const std::size_t match = match_code == 15 ? 14 + std::size_t{*len} : match_code + 2;
+        len += match_code == 15;
+        const std::uint64_t explicit_distance = *dist;
+        dist += offset_kind == 3;
+        // Spec 3.6: kind k takes recent[k] (k < 3) or a new distance to the front. Masks
+        // rather than conditionals: the compiler turned those into a 4-way branch, which
+        // mispredicts on nearly every other command.
+        const std::uint64_t is0 = 0 - std::uint64_t{offset_kind == 0}, is1 = 0 - std::uint64_t{offset_kind == 1};
+        const std::uint64_t is2 = 0 - std::uint64_t{offset_kind == 2}, is3 = 0 - std::uint64_t{offset_kind == 3};
+        const std::uint64_t d = (recent0 & is0) | (recent1 & is1) | (recent2 & is2) | (explicit_distance & is3);
+        const std::uint64_t shift1 = ~is0, shift2 = is2 | is3;
+        recent2 = (recent1 & shift2) | (recent2 & ~shift2);
+        recent1 = (recent0 & shift1) | (recent1 & ~shift1);
+        const std::uint64_t last = recent0;  // delta literals refer to the previous distance
+        recent0 = d;
 
-        std::uint64_t d;
-        switch (c >> 6) {
-            case 0: d = recent0; break;
-            case 1: d = recent1, recent1 = recent0, recent0 = d; break;
-            case 2: d = recent2, recent2 = recent1, recent1 = recent0, recent0 = d; break;
-            default:
-                if (dist == dist_end) [[unlikely]] fail(i, "distance list exhausted");
-                d = *dist++, recent2 = recent1, recent1 = recent0, recent0 = d;
-                break;
+        if (len > len_end) [[unlikely]] fail_command(ctx, z, i, "length list exhausted");
+        if (dist > dist_end) [[unlikely]] fail_command(ctx, z, i, "distance list exhausted");
+        if (lits > static_cast<std::size_t>(lit_end - lit)) [[unlikely]]
+            fail_command(ctx, z, i, "literal run past the literals or the chunk");
+        if (lits + match > static_cast<std::size_t>(end - op)) [[unlikely]] {
+            if (lits > static_cast<std::size_t>(end - op)) fail_command(ctx, z, i, "literal run past the literals or the chunk");
+            fail_command(ctx, z, i, "match runs past the chunk");
         }
-        std::size_t match = (c >> 2) & 15;
-        if (match == 15) {
-            if (len == len_end) [[unlikely]] fail(i, "length list exhausted");
-            match = 14 + *len++;
+        if (d < 8 || d > static_cast<std::uint64_t>(op + lits - base)) [[unlikely]]
+            fail_command(ctx, z, i, "match distance outside the window");
+        if (static_cast<std::size_t>(limit - op) >= lits + match + 32 &&
+            static_cast<std::size_t>(lit_readable_end - lit) >= lits + 16) [[likely]] {
+            copy_literals_fast<Delta>(op, lit, lits, last);
+            op += lits, lit += lits;
+            copy_match_fast(op, static_cast<std::size_t>(d), match);
         } else {
-            match += 2;
+            copy_literals_slow<Delta>(op, lit, lits, last);
+            op += lits, lit += lits;
+            const std::uint8_t* from = op - d;
+            for (std::size_t k = 0; k < match; ++k) op[k] = from[k];
         }
-        if (d < 8 || d > static_cast<std::uint64_t>(op - base)) [[unlikely]]
-            fail(i, "match distance outside the window");
-        if (match > static_cast<std::size_t>(end - op)) [[unlikely]] fail(i, "match runs past the chunk");
-        copy_match(op, static_cast<std::size_t>(d), match, limit - op);
         op += match;
     }
     ctx.check(dist == dist_end && len == len_end, z, "LZ chunk: distances or lengths left unused");
     const std::size_t tail = end - op;
     ctx.check(static_cast<std::size_t>(lit_end - lit) == tail, z, "LZ chunk: trailing literals do not fill the chunk");
-    copy_literals<Delta>(op, lit, tail, recent0, limit - op, sub.literal_readable_end - lit);
+    if (static_cast<std::size_t>(limit - op) >= tail + 16 && static_cast<std::size_t>(lit_readable_end - lit) >= tail + 16)
+        copy_literals_fast<Delta>(op, lit, tail, recent0);
+    else
+        copy_literals_slow<Delta>(op, lit, tail, recent0);
 }
 
 }  // namespace

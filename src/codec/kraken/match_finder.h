@@ -23,8 +23,10 @@ struct LzParams {
     int split_depth;       ///< try type-5 split arrays of up to 2^split_depth parts (0 = never)
 };
 
-/// The settings of levels 1..9.
-LzParams lz_params(int level);
+/// The settings of levels 1..9 for an input of `input_size` bytes: the default level 6 takes
+/// the optimal parse (Huffman arrays and legacy offsets still) on inputs of one block, where
+/// its few extra milliseconds buy 5-10 % of size (docs/kraken.md, "Levels").
+LzParams lz_params(int level, std::size_t input_size);
 
 /// Smallest match distance written: the legacy offset code cannot express less (spec 3.5)
 /// and decoders copy 8 bytes at a time (3.7).
