@@ -7,7 +7,13 @@
 namespace navlab::audit {
 namespace {
 
-FaceGeometry analyse_face(std::span<const Point> corners) {
+/// Triangulations reused from face to face: the audit's per-face work allocates nothing once
+/// they have grown to the largest face.
+struct FaceScratch {
+    Triangulation newell, axis;
+};
+
+FaceGeometry analyse_face(std::span<const Point> corners, FaceScratch& scratch) {
     FaceGeometry g;
     FacePlane plane(corners);
     g.winding = winding_from_above(plane);
@@ -25,10 +31,17 @@ FaceGeometry analyse_face(std::span<const Point> corners) {
         g.off_plane = max_distance_from_mean_plane(corners, plane.normal());
         g.bad_fan = first_bad_fan_triangle(plane);
     }
-    g.triangulation = triangulate_newell(plane);
-    g.check = check_triangulation(plane, g.triangulation);
-    Triangulation axis = triangulate_axis_plane(plane);
-    for (const Cut& cut : axis.dropped)
+    const Triangulation& t = scratch.newell;
+    triangulate_newell(plane, scratch.newell);
+    g.check = check_triangulation(plane, t);
+    g.triangles = static_cast<int>(t.triangles.size());
+    g.dropped = static_cast<int>(t.dropped.size());
+    g.fallbacks = t.fallbacks;
+    g.no_ear = t.no_ear;
+    g.corners_left = t.corners_left;
+    if (g.check.first_turned >= 0) g.first_turned = t.triangles[g.check.first_turned];
+    triangulate_axis_plane(plane, scratch.axis);
+    for (const Cut& cut : scratch.axis.dropped)
         if (!zero_area_3d(corners[cut[0]], corners[cut[1]], corners[cut[2]]) && g.lost++ == 0) g.first_lost = cut;
     return g;
 }
@@ -63,24 +76,24 @@ TagfileContext::TagfileContext(const AuditTagfile& f)
         own(face.startEdgeIndex, face.numEdges, static_cast<std::int32_t>(i));
         if (face.numUserEdges > 0) own(face.startUserEdgeIndex, face.numUserEdges, static_cast<std::int32_t>(i));
     }
-    read_rings();
-    geometry.resize(F);
-    for (std::int64_t i = 0; i < F; ++i)
-        if (rings[i].status == RingStatus::Ok) geometry[i] = analyse_face(rings[i].corners);
+    read_faces();
     if (tagfile.mediator && F > 0) tree = fromsoft::decode_aabb_tree6(tagfile.mediator->nodes, tagfile.mediator->domain);
 }
 
-void TagfileContext::read_rings() {
+void TagfileContext::read_faces() {
     struct Extent {
         std::size_t vertices, corners;
     };
     std::vector<Extent> starts(static_cast<std::size_t>(F) + 1);
     rings.resize(F);
+    geometry.resize(F);
     FaceRing ring;  // reused: one face at a time, appended to the flat storage
+    FaceScratch scratch;
     for (std::int64_t i = 0; i < F; ++i) {
         starts[i] = {ring_vertices.size(), ring_corners.size()};
         rings[i].status = read_face_ring(mesh, i, ring);
         rings[i].break_at = ring.break_at;
+        if (rings[i].status == RingStatus::Ok) geometry[i] = analyse_face(ring.corners, scratch);
         ring_vertices.insert(ring_vertices.end(), ring.vertices.begin(), ring.vertices.end());
         ring_corners.insert(ring_corners.end(), ring.corners.begin(), ring.corners.end());
     }

@@ -35,7 +35,14 @@ struct FaceGeometry {
     bool convex_in_newell_plane = true;  ///< X08: no two corners turn opposite ways along N
     PlaneDistance off_plane;     ///< valid when !zero_normal
     int bad_fan = -1;            ///< R41: first bad fan triangle k, or −1
-    Triangulation triangulation;
+    /// Algorithm T's figures (R42–R47); the triangles themselves are not kept, so a face
+    /// holds no allocation.
+    int triangles = 0;
+    int dropped = 0;
+    int fallbacks = 0;
+    bool no_ear = false;
+    int corners_left = 0;
+    Cut first_turned{-1, -1, -1};  ///< R43: the first triangle turned against the face
     TriangulationCheck check;
     int lost = 0;                ///< R48 lost triangles
     Cut first_lost{-1, -1, -1};
@@ -73,8 +80,9 @@ struct TagfileContext {
     TagfileContext(const TagfileContext&) = delete;  // rings view the context's own storage
     TagfileContext& operator=(const TagfileContext&) = delete;
 
-    /// Fills rings, ring_vertices and ring_corners (F faces).
-    void read_rings();
+    /// One pass over the F faces: reads each ring into rings, ring_vertices and ring_corners
+    /// and, when it is well formed, its geometry.
+    void read_faces();
     /// "entry face 12" for Extreme::at.
     std::string where(const std::string& element, std::int64_t index) const;
     bool has_class(const std::string& cls) const;

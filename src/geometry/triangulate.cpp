@@ -5,14 +5,59 @@
 namespace navlab::geometry {
 namespace {
 
+/// Whether Algorithm T, run with the exact orientation `orient` of a projection, takes the
+/// first candidate of its ring at every step, decided with 2n − 5 orientations instead of the
+/// ear tests (most faces are strictly convex; the audit triangulates every face twice).
+///
+/// Why the output is then the fan from the last corner A = n − 1. orient is the exact sign of
+/// the 2-D orientation of the three corners projected into the variant's plane (along N:
+/// ((q − p) × (r − q)) · N depends only on the components perpendicular to N; or onto an axis
+/// plane), so plane geometry applies to the projected corners Q_k. It is unchanged by rotating
+/// its arguments and negated by swapping two (p × q + q × r + r × p, signs exact). Checked:
+///  (a) orient(A, k, k + 1) > 0 for k = 0 … n − 3;
+///  (b) orient(A, 1, j) > 0 for j = 3 … n − 2 (j = 2 is (a) for k = 1).
+/// By (b) every Q_j, j = 2 … n − 2, lies at an angle α_j in (0, π) from Q_1 around Q_A (α_1 = 0);
+/// by (a) each step α_k → α_{k+1} turns by an angle in (0, π) modulo 2π, which between two
+/// angles of [0, π) means α_{k+1} > α_k. So α increases on 1 … n − 2 inside [0, π) and
+///  (c) orient(A, i, j) > 0 for all 1 ≤ i < j ≤ n − 2.
+/// Step k = 0 … n − 4 then sees the ring (k, k + 1, …, n − 1) (induction: each step removes its
+/// first corner). Its first candidate (a, c, d) = (A, k, k + 1) turns positive by (a), so it is
+/// neither dropped nor skipped; each other corner r = k + 2 … n − 2 fails the containment test
+/// at its first predicate, orient(d, a, r) = −orient(A, k + 1, r) < 0 by (c): the candidate is
+/// an ear and is taken. The last three corners (n − 3, n − 2, n − 1) turn like (A, n − 3, n − 2),
+/// positive by (a), so their triangle is not dropped (both variants' droppable cuts have
+/// orient = 0). These are the very predicates ear_clip evaluates, so the output is equal,
+/// not merely equivalent; a face that fails a check is clipped in full.
+template <class Orient>
+bool takes_first_candidate_throughout(int n, Orient orient) {
+    if (n < 3) return false;
+    const int a = n - 1;
+    for (int k = 0; k + 2 <= n - 1; ++k)
+        if (orient(a, k, k + 1) <= 0) return false;
+    for (int j = 3; j <= n - 2; ++j)
+        if (orient(a, 1, j) <= 0) return false;
+    return true;
+}
+
 /// Algorithm T over a projection: `orient(a, c, d)` is the exact orientation of three ring
 /// positions, `droppable(a, c, d)` decides rule (i) and implies orient(a, c, d) = 0 (both
 /// variants' cuts without area have none in the projection either), `same(r, x)` "same
 /// projected position". The predicates are exact and pure, so they are evaluated in the order
-/// that settles most cases soonest: the decisions are those of the rule as written.
+/// that settles most cases soonest: the decisions are those of the rule as written. Writes
+/// into `out`, reusing its vectors.
 template <class Orient, class Droppable, class Same>
-Triangulation ear_clip(int n, bool has_plane, Orient orient, Droppable droppable, Same same) {
-    Triangulation out;
+void ear_clip(int n, bool has_plane, Orient orient, Droppable droppable, Same same, Triangulation& out) {
+    out.triangles.clear();
+    out.dropped.clear();
+    out.fallbacks = 0;
+    out.no_ear = false;
+    out.corners_left = 0;
+    out.last_corner_fan = takes_first_candidate_throughout(n, orient);
+    if (out.last_corner_fan) {
+        for (int k = 0; k + 4 <= n; ++k) out.triangles.push_back({n - 1, k, k + 1});
+        out.triangles.push_back({n - 3, n - 2, n - 1});
+        return;
+    }
     out.triangles.reserve(n > 2 ? static_cast<std::size_t>(n - 2) : 0);
     // The shrinking ring reuses one buffer per thread: the audit triangulates every face twice.
     thread_local std::vector<int> ring;
@@ -54,7 +99,7 @@ Triangulation ear_clip(int n, bool has_plane, Orient orient, Droppable droppable
         if (chosen < 0) {
             out.no_ear = true;
             out.corners_left = m;
-            return out;
+            return;
         }
         Cut cut{ring[(chosen + m - 1) % m], ring[chosen], ring[(chosen + 1) % m]};
         (drop ? out.dropped : out.triangles).push_back(cut);
@@ -64,20 +109,31 @@ Triangulation ear_clip(int n, bool has_plane, Orient orient, Droppable droppable
         Cut cut{ring[0], ring[1], ring[2]};
         (droppable(cut[0], cut[1], cut[2]) ? out.dropped : out.triangles).push_back(cut);
     }
-    return out;
 }
 
 }  // namespace
 
 Triangulation triangulate_newell(const FacePlane& plane) {
+    Triangulation out;
+    triangulate_newell(plane, out);
+    return out;
+}
+
+void triangulate_newell(const FacePlane& plane, Triangulation& out) {
     auto c = plane.corners();
     auto orient = [&](int a, int b, int d) { return plane.orient_at(a, b, d); };
     auto droppable = [&](int a, int b, int d) { return zero_area_3d(c[a], c[b], c[d]); };
     auto same = [&](int r, int x) { return plane.same_projected(c[r], c[x]); };
-    return ear_clip(static_cast<int>(c.size()), !plane.normal_is_zero(), orient, droppable, same);
+    ear_clip(static_cast<int>(c.size()), !plane.normal_is_zero(), orient, droppable, same, out);
 }
 
 Triangulation triangulate_axis_plane(const FacePlane& plane) {
+    Triangulation out;
+    triangulate_axis_plane(plane, out);
+    return out;
+}
+
+void triangulate_axis_plane(const FacePlane& plane, Triangulation& out) {
     auto c = plane.corners();
     // Largest |N_k|, compared exactly; ties go to the lower axis.
     int sign[3] = {plane.normal_sign(0), plane.normal_sign(1), plane.normal_sign(2)};
@@ -113,7 +169,7 @@ Triangulation triangulate_axis_plane(const FacePlane& plane) {
     };
     auto droppable = [&](int a, int b, int d) { return orient(a, b, d) == 0; };
     auto same = [&](int r, int x) { return coord(c[r], u) == coord(c[x], u) && coord(c[r], v) == coord(c[x], v); };
-    return ear_clip(static_cast<int>(c.size()), !plane.normal_is_zero(), orient, droppable, same);
+    ear_clip(static_cast<int>(c.size()), !plane.normal_is_zero(), orient, droppable, same, out);
 }
 
 int lost_triangles(const FacePlane& plane, const Triangulation& t) {

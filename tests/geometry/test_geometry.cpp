@@ -324,3 +324,102 @@ TEST(FacePlane, RememberedCornerTurnsEqualTheExactOrientation) {
                 }
     }
 }
+
+namespace {
+
+/// Algorithm T as audit-rules.md §6.7 words it, every predicate with expansions and in the
+/// spec's order, no shortcut: the reference for triangulate_newell's last-corner fan.
+Triangulation algorithm_t_as_written(const std::vector<Point>& P) {
+    Vec3<Expansion> N = newell_normal<Expansion>(P);
+    auto e = [&](int k) { return lift<Expansion>(P[k]); };
+    auto area = [&](int a, int c, int d) { return cross(e(c) - e(a), e(d) - e(c)); };
+    auto zero_area = [&](int a, int c, int d) {
+        Vec3<Expansion> v = area(a, c, d);
+        return v.x.sign() == 0 && v.y.sign() == 0 && v.z.sign() == 0;
+    };
+    auto orient = [&](int a, int c, int d) { return dot(area(a, c, d), N).sign(); };
+    auto same = [&](int r, int x) {
+        Vec3<Expansion> v = cross(e(r) - e(x), N);
+        return v.x.sign() == 0 && v.y.sign() == 0 && v.z.sign() == 0;
+    };
+    const bool has_plane = !(N.x.sign() == 0 && N.y.sign() == 0 && N.z.sign() == 0);
+    Triangulation out;
+    std::vector<int> ring;
+    for (int k = 0; k < static_cast<int>(P.size()); ++k) ring.push_back(k);
+    while (ring.size() > 3) {
+        const int m = static_cast<int>(ring.size());
+        auto at = [&](int j) { return Cut{ring[(j + m - 1) % m], ring[j], ring[(j + 1) % m]}; };
+        int chosen = -1;
+        bool drop = false;
+        for (int j = 0; j < m && chosen < 0; ++j) {
+            auto [a, c, d] = at(j);
+            if (zero_area(a, c, d)) {
+                chosen = j;
+                drop = true;
+            } else if (orient(a, c, d) > 0) {
+                bool empty = true;
+                for (int r : ring)
+                    if (r != a && r != c && r != d && orient(a, c, r) >= 0 && orient(c, d, r) >= 0 &&
+                        orient(d, a, r) >= 0 && !same(r, a) && !same(r, c) && !same(r, d))
+                        empty = false;
+                if (empty) chosen = j;
+            }
+        }
+        if (chosen < 0 && has_plane)
+            for (int j = 0; j < m && chosen < 0; ++j)
+                if (auto [a, c, d] = at(j); orient(a, c, d) == 0) chosen = j, ++out.fallbacks;
+        if (chosen < 0) {
+            out.no_ear = true;
+            out.corners_left = m;
+            return out;
+        }
+        (drop ? out.dropped : out.triangles).push_back(at(chosen));
+        ring.erase(ring.begin() + chosen);
+    }
+    if (ring.size() == 3) (zero_area(ring[0], ring[1], ring[2]) ? out.dropped : out.triangles).push_back({ring[0], ring[1], ring[2]});
+    return out;
+}
+
+}  // namespace
+
+// triangulate_newell writes the fan from the last corner without ear tests when 2n − 5
+// orientations prove that every step takes its first candidate (triangulate.cpp): on convex
+// rings (warped, near-degenerate, up to 40 corners) and random lattice rings it must give
+// Algorithm T's exact output as the spec words it.
+TEST(Triangulate, LastCornerFanEqualsAlgorithmTAsWritten) {
+    std::uint64_t s = 13;
+    auto next = [&] {
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        return static_cast<int>(s >> 33);
+    };
+    int fans = 0, clipped = 0;
+    for (int face = 0; face < 3000; ++face) {
+        std::vector<Point> ring;
+        if (face % 2 == 0) {
+            // Convex seen from above: corners on a circle in either direction, heights varied,
+            // sometimes a corner pulled inward (reflex) or repeated.
+            const int n = face % 100 == 0 ? 40 : 3 + next() % 8;
+            const double turn = (face % 6 == 0 ? -1 : 1) * 2 * 3.141592653589793 / n;
+            for (int k = 0; k < n; ++k) {
+                double radius = (face % 10 == 2 && k == n / 2) ? 0.3 : 2.0;
+                ring.push_back({radius * std::cos(k * turn), (next() % 5) * 0.2, -radius * std::sin(k * turn)});
+            }
+            if (face % 10 == 4) ring.push_back(ring.back());
+        } else {
+            const int n = 3 + next() % 8;
+            for (int k = 0; k < n; ++k)
+                ring.push_back({(next() % 5) * 0.75, (next() % 3) * 0.1 + (next() % 2) * 1e-7, (next() % 5) * 1.25});
+        }
+        FacePlane plane(ring);
+        Triangulation t = triangulate_newell(plane), expected = algorithm_t_as_written(ring);
+        (t.last_corner_fan ? fans : clipped)++;
+        ASSERT_EQ(t.triangles, expected.triangles) << face;
+        ASSERT_EQ(t.dropped, expected.dropped) << face;
+        ASSERT_EQ(t.fallbacks, expected.fallbacks) << face;
+        ASSERT_EQ(t.no_ear, expected.no_ear) << face;
+        ASSERT_EQ(t.corners_left, expected.corners_left) << face;
+        if (t.last_corner_fan) EXPECT_EQ(check_triangulation(plane, t).turned, 0) << face;
+    }
+    EXPECT_GT(fans, 1000);
+    EXPECT_GT(clipped, 1000);
+}
