@@ -81,24 +81,6 @@ Listed list(const fs::path& dir, archive::Game game, unsigned threads) {
     return l;
 }
 
-/// The audit straight from the archives: each binder read from its .bdt (AES ranges
-/// decrypted), decompressed and audited, merged in map-id order as `navlab audit --game-dir`.
-audit::AuditReport audit_install(const archive::GameInstall& install, const fs::path& dir, unsigned threads) {
-    const auto binders = archive::find_navmesh_binders(install);
-    std::vector<std::vector<audit::TagfileAudit>> per(binders.size());
-    parallel_for(binders.size(), threads, [&](std::size_t i) {
-        const dcx::Decoded d = dcx::decompress(install.read(binders[i].ref));
-        const bnd4::Binder b = bnd4::read(d.payload);
-        for (std::size_t e = 0; e < b.entries.size(); ++e)
-            per[i].push_back(audit::audit_tagfile(
-                audit::load_audit_tagfile(b.entries[e].data(), binders[i].path, b.entries[e].name, e), 5));
-    });
-    std::vector<audit::TagfileAudit> all;
-    for (auto& v : per)
-        for (auto& r : v) all.push_back(std::move(r));
-    return audit::merge_audit(all, {dir.string()}, 5);
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -147,13 +129,15 @@ int main(int argc, char** argv) {
     const double folderWall = seconds_since(t0), folderCpu = cpu_seconds() - c0;
     t0 = std::chrono::steady_clock::now();
     c0 = cpu_seconds();
-    archive::OpenOptions o;
+    // The install as `navlab audit GAME_DIR` reads it: open (RSA, parse, candidate search), then
+    // each binder read from its .bdt (AES ranges decrypted), decompressed and audited.
+    fromsoft::SourceOptions o;
     o.game = game;
-    o.keysDir = encrypted / "keys";
+    o.keys = encrypted / "keys";
     o.threads = threads;
-    const archive::GameInstall install = archive::GameInstall::open(encrypted / "Game", o);
+    const fromsoft::BinderSource install = fromsoft::BinderSource::open(encrypted / "Game", o);
     const double openWall = seconds_since(t0), openCpu = cpu_seconds() - c0;
-    const auto installed = audit_install(install, encrypted, threads);
+    const auto installed = audit::audit_source(install, {threads, 5}).report;
     const double installWall = seconds_since(t0) - openWall, installCpu = cpu_seconds() - c0 - openCpu;
     const auto& s = installed.summary;
     fmt::print("audit folder  wall {:>7.2f} s  cpu {:>7.2f} s  ({} binders on disk)\n", folderWall, folderCpu,

@@ -1,6 +1,7 @@
-// The audit of files on disk in one call: find the navmesh binders and tagfiles under the
-// paths, open each (DCX, BND4), read and audit its tagfiles, and merge in input order. What
-// `navlab audit`, the synth tests and bench_corpus share.
+// The audit of files on disk or game installs in one call: find the navmesh binders and
+// tagfiles under the paths (fromsoft::BinderSource: files, folders, installs' archives), open
+// each (DCX, BND4), read and audit its tagfiles, and merge in input order. What `navlab audit`,
+// the synth tests, bench_corpus and bench_archive share.
 #pragma once
 
 #include <cstdint>
@@ -10,39 +11,51 @@
 #include <vector>
 
 #include "audit/audit.h"
+#include "formats/fromsoft/binder_source.h"
 
 namespace navlab::audit {
 
 struct AuditFilesOptions {
     unsigned threads = 0;           ///< files audited at once; 0 = one per core
     std::size_t max_examples = 5;   ///< first exceptions kept per rule
+    /// --map (binders kept; with several paths each map must be in one of them), and
+    /// --game/--keys/--cache for paths that are game installs.
+    fromsoft::SourceOptions source;
 };
 
 /// Where a run is, for a progress line: called after each file, from any worker thread
 /// (calls are serialised).
 struct AuditProgress {
     std::size_t files_done = 0, files_total = 0;
-    std::uint64_t bytes_done = 0, bytes_total = 0;  ///< file sizes on disk
+    std::uint64_t bytes_done = 0, bytes_total = 0;  ///< binder sizes on disk (or in the archive)
 };
 using AuditProgressFn = std::function<void(const AuditProgress&)>;
 
 struct AuditRun {
     AuditReport report;
-    std::vector<std::filesystem::path> files;  ///< the binders and tagfiles audited, in order
+    /// The binders and tagfiles audited, in order (BinderRef::name: an install's binders are
+    /// "data2:/map/...").
+    std::vector<std::filesystem::path> files;
     std::uint64_t tagfile_bytes = 0;           ///< decompressed tagfile bytes read
 };
 
 /// Audits every navmesh file under `paths` (binders, .hkx tagfiles, directories searched
-/// recursively by fromsoft::find_nav_files). Each file is opened, its tagfiles read and
+/// recursively by fromsoft::find_nav_files, game installs: fromsoft::BinderSource). Each file is opened, its tagfiles read and
 /// audited and its models dropped before the worker takes the next file, so memory stays
 /// near one binder per thread. A file that does not open is one unreadable tagfile (R02).
 /// The report is identical for any thread count.
 /// @param paths    as given by the user; the report's `inputs`.
 /// @param progress optional; called after each file.
 /// @throws navlab::Error when a path does not exist or no navmesh file is found under a
-///         directory ("no navmesh binders or tagfiles found under DIR").
+///         directory ("no navmesh binders or tagfiles found under DIR"), when an install does
+///         not open, or when a --map selector matches nothing.
 AuditRun audit_files(const std::vector<std::string>& paths, const AuditFilesOptions& options,
                      const AuditProgressFn& progress = {});
+
+/// audit_files over a source already opened (bench_archive times the opening apart); the
+/// report's `inputs` is the source's origin. options.source is not used.
+AuditRun audit_source(const fromsoft::BinderSource& source, const AuditFilesOptions& options,
+                      const AuditProgressFn& progress = {});
 
 /// Audits one binder or loose tagfile: every navmesh tagfile in it, in binder order.
 /// @param file a binder (.nvmhktbnd.dcx, .nvmhktbnd) or a tagfile.

@@ -86,7 +86,8 @@ void run_ls(const LsOptions& o) {
                g.archives().size(), g.entry_count());
     for (const auto& a : g.archives())
         fmt::print("  {:<12} {:>8} entries  .bhd {} ({} bytes)\n", a.stem, a.files.size(),
-                   a.bhdEncrypted ? "RSA-encrypted" : "plaintext", a.bhdBytes);
+                   !a.bhdEncrypted ? "plaintext" : a.bhdFromCache ? "RSA-encrypted, read from the cache" : "RSA-encrypted",
+                   a.bhdBytes);
     fmt::print("{:<13} {:<12} {:<18} {:>12} {:>11} {:>11} {:<4} {}\n", "map id", "archive", "hash", "offset", "padded",
                "unpadded", "aes", "path");
     std::size_t binders = 0;
@@ -102,7 +103,8 @@ void run_ls(const LsOptions& o) {
         json j{{"format", "navlab-archive-ls/1"}, {"game", archive::game_name(g.game())}, {"game_dir", g.gameDir().string()}};
         j["archives"] = json::array();
         for (const auto& a : g.archives())
-            j["archives"].push_back({{"stem", a.stem}, {"bhd_encrypted", a.bhdEncrypted}, {"bhd_bytes", a.bhdBytes},
+            j["archives"].push_back({{"stem", a.stem}, {"bhd_encrypted", a.bhdEncrypted}, {"bhd_cached", a.bhdFromCache},
+                                     {"bhd_bytes", a.bhdBytes},
                                      {"entries", a.files.size()}, {"salt", a.index.salt}});
         j["files"] = json::array();
         for (const Row& r : rows) j["files"].push_back(row_json(g, r));
@@ -150,19 +152,6 @@ void run_extract(const ExtractOptions& o) {
 }
 
 }  // namespace
-
-void add_game_dir_options(CLI::App* cmd, GameDirOptions& o) {
-    cmd->add_option("--game", o.game, "sekiro or eldenring (default: detected from the archive names, keys and salt)");
-    cmd->add_option("--keys", o.keys, "Folder of public keys DIR/<game>/<stem>.pem (PKCS#1 or SPKI PEM) instead of the bundled ones");
-}
-
-archive::GameInstall open_game_dir(const GameDirOptions& o) {
-    archive::OpenOptions options;
-    if (!o.game.empty()) options.game = archive::parse_game(o.game);
-    options.keysDir = o.keys;
-    options.threads = o.threads;
-    return archive::GameInstall::open(o.dir, options);
-}
 
 void add_archive_commands(CLI::App& app) {
     auto* cmd = app.add_subcommand("archive", "Sekiro / Elden Ring BHD5+BDT game archives, read in place: ls, extract");

@@ -5,8 +5,8 @@
 #include <filesystem>
 #include <memory>
 
-#include "cli/audit_game_dir.h"
 #include "cli/commands.h"
+#include "cli/game_dir_options.h"
 #include "cli/progress.h"
 #include "formats/fromsoft/nav_source.h"
 #include "io/error.h"
@@ -23,7 +23,8 @@ struct AuditOptions {
     std::string json;
     unsigned threads = 0;
     std::size_t examples = 5;
-    GameDirOptions gameDir;  ///< --game-dir: binders streamed from a game install's archives
+    std::string gameDir;  ///< --game-dir: the same as giving the install as the one path
+    SourceArgs source;    ///< --map, --game, --keys
     bool all = false;
 };
 
@@ -36,14 +37,9 @@ void report_audit(const audit::AuditReport& report, const AuditOptions& o) {
 }
 
 void run_audit(const AuditOptions& o) {
-    // A game install given as a path (a Game/ folder with .bhd files) is read from its archives.
-    if (!o.gameDir.dir.empty() || (o.paths.size() == 1 && archive::is_game_dir(o.paths[0]))) {
-        GameDirOptions source = o.gameDir;
-        if (source.dir.empty()) source.dir = o.paths[0];
-        source.threads = o.threads;
-        report_audit(audit::merge_audit(audit_game_dir(source, o.examples), {source.dir}, o.examples), o);
-        return;
-    }
+    // A game install (a Game/ folder with .bhd files) is one more path: fromsoft::BinderSource
+    // streams its navmesh binders from the archives.
+    const std::vector<std::string> paths = o.gameDir.empty() ? o.paths : std::vector<std::string>{o.gameDir};
     // The progress line needs the totals, which audit_files learns after finding the files:
     // it is made on the first call.
     std::unique_ptr<Progress> progress;
@@ -56,7 +52,7 @@ void run_audit(const AuditOptions& o) {
         progress->tick(1, p.bytes_done - last_bytes);
         last_bytes = p.bytes_done;
     };
-    audit::AuditRun run = audit::audit_files(o.paths, {o.threads, o.examples}, on_file);
+    audit::AuditRun run = audit::audit_files(paths, {o.threads, o.examples, o.source.options(o.threads)}, on_file);
     progress.reset();  // finishes the line before the report
     report_audit(run.report, o);
 }
@@ -75,22 +71,23 @@ void add_audit_commands(CLI::App& app) {
         "  the page states as holding everywhere (INVARIANT) fails; statistics are only reported.\n"
         "  A progress line (files, MB/s, time left) is drawn on stderr when it is a terminal.\n"
         "  The output is identical whatever --threads is.\n"
-        "  --game-dir GAME_DIR (or a Game/ folder with .bhd files as the one path) reads the binders from a\n"
-        "  Sekiro / Elden Ring install's archives instead; nothing is written (docs/archives.md).\n"
+        "  A Sekiro / Elden Ring install's Game/ folder (any path holding .bhd archives, or --game-dir) is\n"
+        "  read in place: its navmesh binders are streamed from the archives, nothing is written; they are\n"
+        "  named data2:/map/... (docs/archives.md). --map keeps only the binders named (map ids or paths).\n"
         "Example: navlab audit Game/map/m10_00_00_00 --json audit.json\n"
-        "         navlab audit --game-dir ~/ELDEN\\ RING/Game --json audit.json");
+        "         navlab audit ~/ELDEN\\ RING/Game --map m60_44_36_00 --json audit.json");
     auto* paths = cmd->add_option("paths", o->paths, "Binders, tagfiles or directories");
-    auto* gameDir = cmd->add_option("--game-dir", o->gameDir.dir,
+    auto* gameDir = cmd->add_option("--game-dir", o->gameDir,
                                     "A Sekiro / Elden Ring install's Game/ folder: audit its navmesh binders straight "
                                     "from the .bhd/.bdt archives (docs/archives.md)");
-    add_game_dir_options(cmd, o->gameDir);
+    add_source_options(cmd, o->source, true);
     paths->excludes(gameDir);
     cmd->add_option("--json", o->json, "Also write the report as JSON (format navlab-audit/1) to FILE");
     cmd->add_option("--threads", o->threads, "Worker threads (0 = one per core)");
     cmd->add_option("--examples", o->examples, "First exceptions printed per rule (default 5)");
     cmd->add_flag("--all", o->all, "Print every rule, not only those with exceptions");
     cmd->callback([o] {
-        if (o->paths.empty() && o->gameDir.dir.empty())
+        if (o->paths.empty() && o->gameDir.empty())
             throw CLI::ValidationError("paths", "give binders, tagfiles or directories, or --game-dir GAME_DIR");
         run_audit(*o);
     });

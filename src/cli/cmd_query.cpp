@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "cli/commands.h"
+#include "cli/game_dir_options.h"
 #include "formats/farcry2/world.h"
 #include "formats/fromsoft/nav_source.h"
 #include "formats/fromsoft/nav_tagfile.h"
@@ -119,6 +120,7 @@ struct PathOptions {
     std::int64_t exclude = 0;
     std::vector<std::string> costs;
     std::optional<std::int32_t> from_node, to_node;
+    SourceArgs source;  ///< --map, --game, --keys
 };
 
 query::QueryFilter filter_of(const PathOptions& o) {
@@ -178,7 +180,7 @@ int run_path(const PathOptions& o) {
     std::vector<std::pair<Vec3, Vec3>> pairs;
     if (!o.pairs.empty()) pairs = read_pairs(o.pairs);
     else pairs.push_back({point_option(o.from, "--from"), point_option(o.to, "--to")});
-    QueryInput in = load_query_input(o.input, o.entry);
+    QueryInput in = load_query_input(o.input, o.entry, o.source.options());
     bool named = in.meshes.size() > 1;
     std::vector<json> results(pairs.size());
     std::vector<std::string> texts(pairs.size());
@@ -197,6 +199,7 @@ int run_path(const PathOptions& o) {
 
 struct PointOptions {
     std::string input, entry, point, from, to, extents, json;
+    SourceArgs source;  ///< --map, --game, --keys
 };
 
 /// Prints or writes one answer on mesh m, naming the mesh when the input holds several.
@@ -209,7 +212,7 @@ int answer(const PointOptions& o, const QueryInput& in, const QueryMesh& m, json
 int run_nearest(const PointOptions& o) {
     Vec3 p = point_option(o.point, "X,Y,Z");
     Vec3 ext = o.extents.empty() ? query::kDefaultExtents : point_option(o.extents, "--extents");
-    QueryInput in = load_query_input(o.input, o.entry);
+    QueryInput in = load_query_input(o.input, o.entry, o.source.options());
     const QueryMesh& m = mesh_for(in, p);
     query::NearestResult r = m.query->nearest_face(m.in(p), m.in(ext));
     if (m.zup) r.point = m.out(r.point);
@@ -225,7 +228,7 @@ int run_nearest(const PointOptions& o) {
 
 int run_raycast(const PointOptions& o) {
     Vec3 a = point_option(o.from, "--from"), b = point_option(o.to, "--to");
-    QueryInput in = load_query_input(o.input, o.entry);
+    QueryInput in = load_query_input(o.input, o.entry, o.source.options());
     const QueryMesh& m = mesh_for(in, a);
     query::RaycastResult r = m.query->raycast(m.in(a), m.in(b));
     json j{{"status", r.off_mesh ? "off_mesh" : (r.hit ? "hit" : "clear")}, {"t", r.t}};
@@ -242,7 +245,7 @@ int run_raycast(const PointOptions& o) {
 }
 
 int run_islands(const PointOptions& o) {
-    QueryInput in = load_query_input(o.input, o.entry);
+    QueryInput in = load_query_input(o.input, o.entry, o.source.options());
     json all = json::array();
     std::string text;
     for (const QueryMesh& m : in.meshes) {
@@ -274,14 +277,15 @@ void guarded(F&& f) {
     }
 }
 
-/// A subcommand on one navmesh input (nearest, raycast, islands): INPUT, --entry and --json,
-/// running `run` on its options; the caller adds the rest.
+/// A subcommand on one navmesh input (nearest, raycast, islands): INPUT, --entry, --map/--game/
+/// --keys/--cache and --json, running `run` on its options; the caller adds the rest.
 std::pair<CLI::App*, std::shared_ptr<PointOptions>> add_mesh_command(CLI::App& app, const char* name, const std::string& help,
                                                                      int (*run)(const PointOptions&)) {
     auto o = std::make_shared<PointOptions>();
     auto* cmd = app.add_subcommand(name, help);
     cmd->add_option("input", o->input, "Navmesh file or folder")->required();
     cmd->add_option("--entry", o->entry, "Binder entry (name or index) or Far Cry 2 sector");
+    add_source_options(cmd, o->source, false);
     cmd->add_option("--json", o->json, "Write the result as JSON to FILE");
     cmd->callback([o, run] { guarded([&] { return run(*o); }); });
     return {cmd, o};
@@ -291,8 +295,9 @@ std::pair<CLI::App*, std::shared_ptr<PointOptions>> add_mesh_command(CLI::App& a
 
 void add_query_commands(CLI::App& app) {
     auto inputs = "INPUT: a FromSoftware binder (.nvmhktbnd.dcx) or .hkx tagfile (every navmesh in it, or --entry NAME|INDEX),\n"
-                  "a Far Cry 2 world folder or .nvm file (points in its z-up world coordinates; --entry SECTOR), or\n"
-                  "for `path` an IGI graph<id>.dat.\n";
+                  "a Sekiro / Elden Ring install's Game/ folder read in place with --map MAP_ID (m60_44_36_00) or the\n"
+                  "binder's archive path (docs/archives.md), a Far Cry 2 world folder or .nvm file (points in its\n"
+                  "z-up world coordinates; --entry SECTOR), or for `path` an IGI graph<id>.dat.\n";
     {
         auto o = std::make_shared<PathOptions>();
         auto* cmd = app.add_subcommand(
@@ -308,9 +313,11 @@ void add_query_commands(CLI::App& app) {
                 "PAIRS.csv: sx,sy,sz,ex,ey,ez per line (a first line starting with a letter is a header).\n\n"
                 "Examples: navlab path m10.nvmhktbnd.dcx --from 10,2,5 --to 80,4,60\n"
                 "          navlab path n10.hkx --pairs pairs.csv --json out.json --mode corridor --threads 2\n"
-                "          navlab path graph1.dat --from-node 3 --to-node 17");
+                "          navlab path graph1.dat --from-node 3 --to-node 17\n"
+                "          navlab path ~/ELDEN\\ RING/Game --map m60_44_36_00 --from 10,2,5 --to 80,4,60");
         cmd->add_option("input", o->input, "Navmesh file or folder, or IGI graph .dat")->required();
         cmd->add_option("--entry", o->entry, "Binder entry (name or index) or Far Cry 2 sector");
+        add_source_options(cmd, o->source, false);
         cmd->add_option("--from", o->from, "Start point X,Y,Z");
         cmd->add_option("--to", o->to, "End point X,Y,Z");
         cmd->add_option("--pairs", o->pairs, "CSV of queries (needs --json)");

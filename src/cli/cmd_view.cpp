@@ -3,9 +3,11 @@
 
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/game_dir_options.h"
 #include "export/scene.h"
 #include "formats/fromsoft/nav_source.h"
 #include "io/error.h"
@@ -25,21 +27,32 @@ struct ViewArgs {
     bool audit = false;
     bool json = false;
     view::PageLimits limits;
+    SourceArgs source;  ///< --map, --game, --keys
 };
 
-/// A folder of FromSoftware binders is its binders; any other input stays as given (a Far Cry 2
-/// world is a folder too).
-std::vector<std::string> expand(const std::vector<std::string>& inputs) {
-    std::vector<std::string> out;
-    for (const auto& input : inputs) {
-        if (std::filesystem::is_directory(input)) {
-            const auto files = fromsoft::find_nav_files(input);
-            if (!files.empty()) {
-                for (const auto& f : files) out.push_back(f.string());
-                continue;
-            }
+/// One thing the page shows: binder `index` of a binder source, or any other input by path.
+struct Shown {
+    std::string name;  ///< the file, or the binder's name ("data2:/map/...")
+    const fromsoft::BinderSource* source = nullptr;
+    std::size_t index = 0;
+};
+
+/// Folders of FromSoftware binders and game installs (and any input with --map) are their
+/// binders, read through fromsoft::BinderSource; any other input stays as given (a Far Cry 2
+/// world is a folder too). `sources` keeps the opened sources alive.
+std::vector<Shown> expand(const ViewArgs& a, std::vector<std::unique_ptr<fromsoft::BinderSource>>& sources) {
+    const fromsoft::SourceOptions options = a.source.options();
+    std::vector<Shown> out;
+    for (const auto& input : a.inputs) {
+        const bool binders = fromsoft::is_binder_source(input, options) ||
+                             (std::filesystem::is_directory(input) && !fromsoft::find_nav_files(input).empty());
+        if (!binders) {
+            out.push_back({input});
+            continue;
         }
-        out.push_back(input);
+        sources.push_back(std::make_unique<fromsoft::BinderSource>(fromsoft::BinderSource::open(input, options)));
+        for (std::size_t i = 0; i < sources.back()->binders().size(); ++i)
+            out.push_back({sources.back()->binders()[i].name, sources.back().get(), i});
     }
     return out;
 }
@@ -59,12 +72,14 @@ query::Vec3 path_point(const std::string& text) {
 
 /// The exact shortest path between --path's two points over the one FromSoftware input, as the
 /// page draws it. A point off the mesh, or no path, is an error: the page never shows a guess.
-view::ViewerPath path_overlay(const std::vector<std::string>& files, const std::vector<exporter::Scene>& scenes,
+view::ViewerPath path_overlay(const std::vector<Shown>& files, const std::vector<exporter::Scene>& scenes,
                               const ViewArgs& a) {
     if (files.size() != 1 || scenes.front().family != exporter::Family::FromSoft)
-        throw Error("--path needs exactly one FromSoftware binder or tagfile as input");
+        throw Error("--path needs exactly one FromSoftware binder or tagfile as input (--map picks one of an install)");
     const query::Vec3 from = path_point(a.path[0]), to = path_point(a.path[1]);
-    const query::QueryInput in = query::load_query_input(files.front(), a.entry);
+    const Shown& shown = files.front();
+    const query::QueryInput in = shown.source ? query::load_query_input(shown.source->open_nav(shown.index), a.entry)
+                                              : query::load_query_input(shown.name, a.entry);
     const query::QueryMesh& m = query::mesh_for(in, from);
     const query::PathResult r = m.query->find_path(m.in(from), m.in(to), query::PathMode::Exact);
     if (r.status == query::PathStatus::OffMesh)
@@ -87,22 +102,28 @@ view::ViewerPath path_overlay(const std::vector<std::string>& files, const std::
 
 void run_view(const ViewArgs& a) {
     view::ViewerInput input;
-    const std::vector<std::string> files = expand(a.inputs);
-    for (const auto& file : files) {
-        exporter::Scene scene = exporter::load_scene(file, a.entry);
+    std::vector<std::unique_ptr<fromsoft::BinderSource>> sources;
+    const std::vector<Shown> files = expand(a, sources);
+    for (const Shown& file : files) {
+        // A binder of a source is opened once for its scene and its audit.
+        std::optional<fromsoft::NavFile> nav;
+        if (file.source) nav = file.source->open_nav(file.index);
+        exporter::Scene scene = nav ? exporter::fromsoft_scene(exporter::load_fromsoft_tagfiles(*nav, a.entry), file.name)
+                                    : exporter::load_scene(file.name, a.entry);
         for (const auto& s : scene.skipped) fmt::print(stderr, "navlab: skipped {}\n", s);
         if (!scene.skipped.empty()) set_exit(kFailed);
         if (a.audit) {
             std::vector<view::FaceAudit> audits(scene.members.size());
-            if (scene.family == exporter::Family::FromSoft) audits = view::audit_faces(file, a.entry, input.rules);
+            if (scene.family == exporter::Family::FromSoft)
+                audits = nav ? view::audit_faces(*nav, a.entry, input.rules) : view::audit_faces(file.name, a.entry, input.rules);
             audits.resize(scene.members.size());
             input.audits.insert(input.audits.end(), audits.begin(), audits.end());
         }
-        for (auto& m : scene.members) m.name = member_label(file, m.name, files.size() > 1);
+        for (auto& m : scene.members) m.name = member_label(file.name, m.name, files.size() > 1);
         input.scenes.push_back(std::move(scene));
     }
     if (!a.path.empty()) input.path = path_overlay(files, input.scenes, a);
-    input.title = files.size() == 1 ? files.front() : fmt::format("{} inputs", files.size());
+    input.title = files.size() == 1 ? files.front().name : fmt::format("{} inputs", files.size());
     if (!a.entry.empty()) input.title += " --entry " + a.entry;
     const std::string page = view::viewer_page(input, a.limits);
     write_file_atomic(a.output, page);
@@ -130,8 +151,11 @@ void add_view_commands(CLI::App& app) {
         "  Elden Ring AABB-tree leaf boxes, Far Cry 2 sector grid and links, IGI nodes, links and route\n"
         "  next hops; click a face or node for its details; press ? in the page for the keys.\n"
         "  Inputs over --max-faces faces are refused with the size the page would have.\n"
-        "Example: navlab view m10_00_00_00.nvmhktbnd.dcx --audit -o m10.html");
-    cmd->add_option("inputs", a->inputs, "Binders, tagfiles, folders, .nvm or graph .dat files")->required();
+        "  A Sekiro / Elden Ring install's Game/ folder is read in place (docs/archives.md): every navmesh\n"
+        "  binder found, or those --map names (map id or archive path, repeatable); --path needs one binder.\n"
+        "Example: navlab view m10_00_00_00.nvmhktbnd.dcx --audit -o m10.html\n"
+        "         navlab view ~/ELDEN\\ RING/Game --map m60_44_36_00 --map m60_44_37_00 -o tiles.html");
+    cmd->add_option("inputs", a->inputs, "Binders, tagfiles, folders, game installs, .nvm or graph .dat files")->required();
     cmd->add_option("-o,--output", a->output, "The HTML page to write")->required();
     cmd->add_option("--entry", a->entry, "Only this binder member (name or index) or Far Cry 2 sector");
     cmd->add_flag("--audit", a->audit, "Audit FromSoftware faces (rules R01-R97) for the audit colouring and panel");
@@ -140,6 +164,7 @@ void add_view_commands(CLI::App& app) {
     cmd->add_option("--max-faces", a->limits.max_faces, "Refuse inputs with more faces (default 250000)")
         ->capture_default_str();
     cmd->add_flag("--json", a->json, "Print the result as JSON");
+    add_source_options(cmd, a->source, true);
     cmd->callback([a] { run_view(*a); });
 }
 

@@ -33,9 +33,10 @@ ExportOutcome export_navigation(ExportRequest request) {
         request.format = ext.empty() ? "obj" : ext.substr(1);
     }
     if (is_scene_format(request.format)) {  // glb, ply, detour: every family through the scene model
-        SceneExportResult r = export_scene(request.input, request.entry, request.format, request.output);
+        SceneExportResult r = export_scene(request.input, request.entry, request.format, request.output, request.source);
         return {std::move(r.skipped), std::move(r.summary)};
     }
+    if (fromsoft::is_binder_source(request.input, request.source)) return export_fromsoft(request);
     switch (family_of(request.input)) {
         case Family::FarCry2: return export_fc2(request);
         case Family::Igi: return export_igi(request);
@@ -47,7 +48,10 @@ ExportOutcome export_navigation(ExportRequest request) {
 ExportOutcome export_fromsoft(const ExportRequest& request) {
     if (request.format != "obj" && request.format != "json")
         throw Error("FromSoftware navmeshes export as obj or json, not " + request.format);
-    const std::vector<NamedTagfile> tagfiles = load_fromsoft_tagfiles(request.input, request.entry);
+    const std::vector<NamedTagfile> tagfiles =
+        fromsoft::is_binder_source(request.input, request.source)
+            ? load_fromsoft_tagfiles(fromsoft::open_one_binder(request.input, request.source), request.entry)
+            : load_fromsoft_tagfiles(request.input, request.entry);
     if (request.format == "obj")
         write_file_atomic(request.output, fromsoft_obj(tagfiles));
     else

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "export/scene.h"
+#include "formats/fromsoft/binder_source.h"
 
 namespace navlab::exporter {
 
@@ -15,6 +16,9 @@ struct ExportRequest {
     std::string output;  ///< output file (or folder for multi-file formats)
     std::string format;  ///< obj, json, graphml; empty = from the output's extension (obj when none)
     std::string entry;   ///< binder entry name or index, or Far Cry 2 sector; empty = all
+    /// --map/--game/--keys: a game install (or any input with maps) is read as one FromSoftware
+    /// binder through fromsoft::open_one_binder.
+    fromsoft::SourceOptions source;
 };
 
 /// What an export did, for the caller to print.
@@ -25,7 +29,8 @@ struct ExportOutcome {
 };
 
 /// The input's family (Family: export/scene.h): Far Cry 2 for folders and .nvm files, IGI for
-/// .dat, FromSoftware else.
+/// .dat, FromSoftware else (export_navigation reads game installs and --map inputs as
+/// FromSoftware first).
 Family family_of(const std::string& input);
 
 /// Exports `request.input` with the exporter of its family (below). Throws navlab::Error for

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "formats/fromsoft/nav_source.h"
 #include "formats/fromsoft/navmesh.h"
 
 namespace navlab::exporter {
@@ -33,5 +34,15 @@ std::string fromsoft_obj(std::span<const NamedTagfile> tagfiles);
 /// edge (owner face, user or regular, endpoints, opposite edge and face as stored, flags,
 /// edgeData) and, as a convenience, the user edges alone.
 nlohmann::ordered_json fromsoft_json(std::span<const NamedTagfile> tagfiles);
+
+// Loading (defined in scene.cpp, beside the scene that uses them most).
+
+/// The FromSoftware tagfiles of a binder or loose tagfile (fromsoft::NavFile::open), or the one
+/// member `entry` names (index, full name or unique file name, as NavFile::select chooses).
+/// Errors name the file and the entry ("entry I (NAME)").
+std::vector<NamedTagfile> load_fromsoft_tagfiles(const std::string& input, const std::string& entry);
+/// The same for a binder already opened (one of a fromsoft::BinderSource); tagfiles name it
+/// by nav.name().
+std::vector<NamedTagfile> load_fromsoft_tagfiles(const fromsoft::NavFile& nav, const std::string& entry);
 
 }  // namespace navlab::exporter

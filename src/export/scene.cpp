@@ -260,22 +260,30 @@ std::string leaf_name(const std::string& name) {
 }
 }  // namespace
 
-std::vector<NamedTagfile> load_fromsoft_tagfiles(const std::string& input, const std::string& entry) {
+std::vector<NamedTagfile> load_fromsoft_tagfiles(const fromsoft::NavFile& nav, const std::string& entry) {
     std::vector<NamedTagfile> tagfiles;
     try {
-        const fromsoft::NavFile nav = fromsoft::NavFile::open(input, entry);
-        for (const fromsoft::NavEntry& e : nav.entries()) {
+        const fromsoft::NavFile chosen = nav.select(entry);
+        for (const fromsoft::NavEntry& e : chosen.entries()) {
             const container::Entry member{e.index, 0, e.name, e.bytes, e.in_binder};
-            tagfiles.push_back({leaf_name(e.name), e.in_binder ? input : std::string(),
+            tagfiles.push_back({leaf_name(e.name), e.in_binder ? nav.name() : std::string(),
                                 container::read_entry(member, [](const SharedBytes& b) { return fromsoft::read_nav_tagfile(b); })});
         }
     } catch (Error& e) {
-        throw e.set_file(input);
+        throw e.set_file(nav.name());
     }
     return tagfiles;
 }
 
-Scene load_scene(const std::string& input, const std::string& entry) {
+std::vector<NamedTagfile> load_fromsoft_tagfiles(const std::string& input, const std::string& entry) {
+    return load_fromsoft_tagfiles(fromsoft::NavFile::open(input), entry);
+}
+
+Scene load_scene(const std::string& input, const std::string& entry, const fromsoft::SourceOptions& source) {
+    if (fromsoft::is_binder_source(input, source)) {
+        const fromsoft::NavFile nav = fromsoft::open_one_binder(input, source);
+        return fromsoft_scene(load_fromsoft_tagfiles(nav, entry), nav.name());
+    }
     switch (family_of(input)) {
         case Family::FarCry2: {
             farcry2::World world = farcry2::load_world(input);

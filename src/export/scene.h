@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "export/fromsoft_export.h"
+#include "formats/fromsoft/binder_source.h"
 #include "formats/farcry2/world.h"
 #include "formats/igi/graph.h"
 
@@ -99,17 +100,14 @@ Scene igi_scene(const igi::Graph& graph, const std::string& source);
 
 /// Loads any input as a scene: a Far Cry 2 folder or .nvm, an IGI .dat, else a FromSoftware
 /// binder or tagfile. `entry` selects one binder member (name or index) or one Far Cry 2 sector
-/// id; empty = everything. Throws navlab::Error naming the file for unreadable input and for
+/// id; empty = everything. A game install (or any input with `source.maps`) is read through
+/// fromsoft::open_one_binder: one binder, the scene's source then being its name
+/// ("data2:/map/..."). Throws navlab::Error naming the file for unreadable input and for
 /// an entry that matches nothing.
-Scene load_scene(const std::string& input, const std::string& entry);
+Scene load_scene(const std::string& input, const std::string& entry, const fromsoft::SourceOptions& source = {});
 
 /// The Far Cry 2 sector id an `--entry` names; nullopt for an empty `entry`. Throws
 /// navlab::Error when it is not a number in 0..65535.
 std::optional<std::uint16_t> parse_sector_entry(const std::string& entry);
-
-/// The FromSoftware tagfiles of a binder or loose tagfile (fromsoft::NavFile::open), or the one
-/// member `entry` names (index, full name or unique file name). Errors name the file and the
-/// entry ("entry I (NAME)").
-std::vector<NamedTagfile> load_fromsoft_tagfiles(const std::string& input, const std::string& entry);
 
 }  // namespace navlab::exporter

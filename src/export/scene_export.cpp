@@ -14,8 +14,8 @@ namespace navlab::exporter {
 bool is_scene_format(const std::string& format) { return format == "glb" || format == "ply" || format == "detour"; }
 
 SceneExportResult export_scene(const std::string& input, const std::string& entry, const std::string& format,
-                               const std::string& output) {
-    const Scene scene = load_scene(input, entry);
+                               const std::string& output, const fromsoft::SourceOptions& source) {
+    const Scene scene = load_scene(input, entry, source);
     std::vector<std::uint8_t> bytes;
     if (format == "glb") bytes = scene_to_glb(scene);
     else if (format == "ply") bytes = scene_to_ply(scene);

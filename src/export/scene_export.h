@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "formats/fromsoft/binder_source.h"
+
 namespace navlab::exporter {
 
 /// True for the formats this file writes: glb, ply, detour.
@@ -19,7 +21,8 @@ struct SceneExportResult {
 /// Loads `input` (optionally one `entry`) and writes `output` atomically in `format`. An input
 /// with no faces still gives a valid (empty) file; the summary then says so.
 /// Throws navlab::Error for unreadable input or what the format cannot hold.
+/// @param source --map/--game/--keys for a game install (load_scene).
 SceneExportResult export_scene(const std::string& input, const std::string& entry, const std::string& format,
-                               const std::string& output);
+                               const std::string& output, const fromsoft::SourceOptions& source = {});
 
 }  // namespace navlab::exporter

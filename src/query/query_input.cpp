@@ -35,7 +35,8 @@ std::optional<Vec3> parse_point(const std::string& text) {
     return v;
 }
 
-QueryInput load_query_input(const std::string& path, const std::string& entry) {
+QueryInput load_query_input(const std::string& path, const std::string& entry, const fromsoft::SourceOptions& source) {
+    if (fromsoft::is_binder_source(path, source)) return load_query_input(fromsoft::open_one_binder(path, source), entry);
     QueryInput in;
     if (!std::filesystem::exists(path)) throw Error("no such file or folder", kNoOffset, path);
     if (is_fc2(path)) {
@@ -51,8 +52,13 @@ QueryInput load_query_input(const std::string& path, const std::string& entry) {
         in.meshes.push_back(std::move(m));
         return in;
     }
+    return load_query_input(fromsoft::NavFile::open(path), entry);
+}
+
+QueryInput load_query_input(const fromsoft::NavFile& nav, const std::string& entry) {
+    QueryInput in;
+    const std::string& path = nav.name();
     try {
-        fromsoft::NavFile nav = fromsoft::NavFile::open(path);
         for (const fromsoft::NavEntry& e : nav.entries()) {
             std::string leaf = e.name.substr(e.name.find_last_of("\\/") == std::string::npos ? 0 : e.name.find_last_of("\\/") + 1);
             if (!entry.empty() && entry != e.name && entry != leaf && entry != std::to_string(e.index)) continue;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "formats/farcry2/world.h"
+#include "formats/fromsoft/binder_source.h"
 #include "formats/fromsoft/navmesh.h"
 #include "query/cluster_guide.h"
 #include "query/navmesh_query.h"
@@ -41,9 +42,14 @@ struct QueryInput {
 std::optional<Vec3> parse_point(const std::string& text);
 
 /// Loads `path`: a Far Cry 2 folder or .nvm (`entry` = a sector id), else a FromSoftware
-/// binder or tagfile (`entry` = member name, file name or index; empty = every member).
-/// Throws navlab::Error naming the file (and member) when it does not read or holds no mesh.
-QueryInput load_query_input(const std::string& path, const std::string& entry);
+/// binder or tagfile (`entry` = member name, file name or index; empty = every member). A game
+/// install (or any path with `source.maps`) is read as the one binder fromsoft::open_one_binder
+/// picks. Throws navlab::Error naming the file (and member) when it does not read or holds no mesh.
+QueryInput load_query_input(const std::string& path, const std::string& entry,
+                            const fromsoft::SourceOptions& source = {});
+/// The FromSoftware part of load_query_input for a binder already opened; meshes are named
+/// "<nav.name()> | <member>".
+QueryInput load_query_input(const fromsoft::NavFile& nav, const std::string& entry);
 
 /// The mesh a point belongs to: the one whose nearest face is closest to `p` (user frame).
 const QueryMesh& mesh_for(const QueryInput& input, const Vec3& p);

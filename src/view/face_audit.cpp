@@ -58,21 +58,26 @@ FaceAudit face_audit(const audit::AuditTagfile& tagfile, std::map<std::string, R
 
 }  // namespace
 
-std::vector<FaceAudit> audit_faces(const std::string& input, const std::string& entry,
+std::vector<FaceAudit> audit_faces(const fromsoft::NavFile& nav, const std::string& entry,
                                    std::map<std::string, RuleInfo>& rules) {
     std::vector<FaceAudit> out;
     try {
-        const fromsoft::NavFile nav = fromsoft::NavFile::open(input, entry);
-        for (const fromsoft::NavEntry& e : nav.entries()) {
+        const fromsoft::NavFile chosen = nav.select(entry);  // named: a temporary would end before the loop
+        for (const fromsoft::NavEntry& e : chosen.entries()) {
             const audit::AuditTagfile t = audit::load_audit_tagfile(
-                e.bytes, e.in_binder ? input : std::string(), e.name, e.in_binder ? std::optional(e.index) : std::nullopt);
+                e.bytes, e.in_binder ? nav.name() : std::string(), e.name, e.in_binder ? std::optional(e.index) : std::nullopt);
             out.push_back(face_audit(t, rules));
         }
     } catch (Error& err) {
-        err.set_file(input);
+        err.set_file(nav.name());
         throw;
     }
     return out;
+}
+
+std::vector<FaceAudit> audit_faces(const std::string& input, const std::string& entry,
+                                   std::map<std::string, RuleInfo>& rules) {
+    return audit_faces(fromsoft::NavFile::open(input), entry, rules);
 }
 
 }  // namespace navlab::view

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "formats/fromsoft/nav_source.h"
 #include "view/viewer_page.h"
 
 namespace navlab::view {
@@ -15,6 +16,9 @@ namespace navlab::view {
 /// and maps every exception located on a face, an edge (its owning face) or a corner to
 /// that face. Adds the rules it names to `rules`.
 std::vector<FaceAudit> audit_faces(const std::string& input, const std::string& entry,
+                                   std::map<std::string, RuleInfo>& rules);
+/// The same for a binder already opened (one of a fromsoft::BinderSource).
+std::vector<FaceAudit> audit_faces(const fromsoft::NavFile& nav, const std::string& entry,
                                    std::map<std::string, RuleInfo>& rules);
 
 }  // namespace navlab::view

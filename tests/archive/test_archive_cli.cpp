@@ -10,28 +10,15 @@
 using namespace navlab;
 using namespace navlab::archive;
 namespace fs = std::filesystem;
+using test::install_args;
+using test::replace_all;
+using test::run_navlab;
 
 namespace {
-
-int run(const std::string& args, std::string* out = nullptr) {
-    return test::run_command(test::navlab_binary() + " " + args, out);
-}
-
-std::string install_args(Game game) {
-    const auto& t = test::test_install(game);
-    return t.gameDir.string() + " --keys " + t.keysDir.string();
-}
 
 nlohmann::json read_json(const fs::path& p) {
     const auto bytes = read_file(p);
     return nlohmann::json::parse(bytes.begin(), bytes.end());
-}
-
-/// Replaces every occurrence of `from` in `text` with `to`.
-std::string replace_all(std::string text, const std::string& from, const std::string& to) {
-    for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
-        text.replace(at, from.size(), to);
-    return text;
 }
 
 }  // namespace
@@ -42,7 +29,7 @@ TEST_P(ArchiveCli, LsListsEveryBinder) {
     const Game game = GetParam();
     const auto dir = test::scratch_dir("archive_cli_ls_" + std::string(game_name(game)));
     std::string out;
-    ASSERT_EQ(run("archive ls " + install_args(game) + " --json " + (dir / "ls.json").string(), &out), 0) << out;
+    ASSERT_EQ(run_navlab("archive ls " + install_args(game) + " --json " + (dir / "ls.json").string(), &out), 0) << out;
     const auto j = read_json(dir / "ls.json");
     EXPECT_EQ(j["format"], "navlab-archive-ls/1");
     EXPECT_EQ(j["game"], std::string(game_name(game)));
@@ -53,7 +40,7 @@ TEST_P(ArchiveCli, LsListsEveryBinder) {
         EXPECT_EQ(f["size"].get<std::size_t>(), t.binders.at(f["path"].get<std::string>()).size());
         EXPECT_EQ(out.find(f["path"].get<std::string>()) != std::string::npos, true);
     }
-    ASSERT_EQ(run("archive ls " + install_args(game) + " --all --json " + (dir / "all.json").string(), &out), 0) << out;
+    ASSERT_EQ(run_navlab("archive ls " + install_args(game) + " --all --json " + (dir / "all.json").string(), &out), 0) << out;
     const auto all = read_json(dir / "all.json");
     EXPECT_EQ(all["files"].size(), test::open_test_install(game).entry_count());
     std::size_t named = 0;
@@ -65,7 +52,7 @@ TEST_P(ArchiveCli, ExtractWritesBindersByteIdentical) {
     const Game game = GetParam();
     const auto out = test::scratch_dir("archive_cli_extract_" + std::string(game_name(game)));
     std::string text;
-    ASSERT_EQ(run("archive extract " + install_args(game) + " " + out.string(), &text), 0) << text;
+    ASSERT_EQ(run_navlab("archive extract " + install_args(game) + " " + out.string(), &text), 0) << text;
     const auto& t = test::test_install(game);
     for (const auto& [path, bytes] : t.binders) EXPECT_EQ(read_file(out / path.substr(1)), bytes) << path;
     // --path, in another spelling; a path the install lacks is an error (exit 1).
@@ -73,12 +60,12 @@ TEST_P(ArchiveCli, ExtractWritesBindersByteIdentical) {
     std::string upper = sibling;
     for (auto& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     const auto one = test::scratch_dir("archive_cli_extract_one_" + std::string(game_name(game)));
-    ASSERT_EQ(run("archive extract " + install_args(game) + " " + one.string() + " --path '" + upper + "'", &text), 0)
+    ASSERT_EQ(run_navlab("archive extract " + install_args(game) + " " + one.string() + " --path '" + upper + "'", &text), 0)
         << text;
     EXPECT_EQ(read_file(one / sibling.substr(1)), padded);
-    EXPECT_EQ(run("archive extract " + install_args(game) + " " + one.string() + " --path /no/such.bin", &text), 1);
+    EXPECT_EQ(run_navlab("archive extract " + install_args(game) + " " + one.string() + " --path /no/such.bin", &text), 1);
     EXPECT_NE(text.find("/no/such.bin"), std::string::npos) << text;
-    EXPECT_EQ(run("archive extract " + install_args(game) + " " + one.string() + " --path /map/../../x", &text), 1);
+    EXPECT_EQ(run_navlab("archive extract " + install_args(game) + " " + one.string() + " --path /map/../../x", &text), 1);
     EXPECT_NE(text.find("\"..\" component"), std::string::npos) << text;
 }
 
@@ -86,13 +73,13 @@ TEST_P(ArchiveCli, AuditOfInstallEqualsAuditOfUnpackedFolder) {
     const Game game = GetParam();
     const auto dir = test::scratch_dir("archive_cli_audit_" + std::string(game_name(game)));
     std::string text;
-    ASSERT_EQ(run("archive extract " + install_args(game) + " " + (dir / "out").string(), &text), 0) << text;
+    ASSERT_EQ(run_navlab("archive extract " + install_args(game) + " " + (dir / "out").string(), &text), 0) << text;
     const int fromInstall =
-        run("audit --game-dir " + install_args(game) + " --json " + (dir / "install.json").string(), &text);
-    const int fromFolder = run("audit " + (dir / "out").string() + " --json " + (dir / "folder.json").string(), &text);
+        run_navlab("audit --game-dir " + install_args(game) + " --json " + (dir / "install.json").string(), &text);
+    const int fromFolder = run_navlab("audit " + (dir / "out").string() + " --json " + (dir / "folder.json").string(), &text);
     EXPECT_EQ(fromInstall, fromFolder);
     // A Game/ folder given as the path is recognised and read the same way.
-    EXPECT_EQ(run("audit " + install_args(game) + " --json " + (dir / "as_path.json").string(), &text), fromInstall);
+    EXPECT_EQ(run_navlab("audit " + install_args(game) + " --json " + (dir / "as_path.json").string(), &text), fromInstall);
     EXPECT_EQ(read_json(dir / "as_path.json"), read_json(dir / "install.json"));
     nlohmann::json a = read_json(dir / "install.json"), b = read_json(dir / "folder.json");
     a.erase("inputs"), b.erase("inputs");
@@ -111,10 +98,10 @@ INSTANTIATE_TEST_SUITE_P(Games, ArchiveCli, ::testing::Values(Game::Sekiro, Game
 TEST(ArchiveCliErrors, WrongKeyUsageAndHelp) {
     std::string text;
     // The bundled keys do not open archives made with the test key.
-    EXPECT_EQ(run("archive ls " + test::test_install(Game::EldenRing).gameDir.string(), &text), 1);
+    EXPECT_EQ(run_navlab("archive ls " + test::test_install(Game::EldenRing).gameDir.string(), &text), 1);
     EXPECT_NE(text.find("wrong key or corrupt BHD"), std::string::npos) << text;
-    EXPECT_EQ(run("audit", &text), 2) << text;
-    EXPECT_EQ(run("archive extract onlyone", &text), 2) << text;
-    EXPECT_EQ(run("archive ls --help", &text), 0);
+    EXPECT_EQ(run_navlab("audit", &text), 2) << text;
+    EXPECT_EQ(run_navlab("archive extract onlyone", &text), 2) << text;
+    EXPECT_EQ(run_navlab("archive ls --help", &text), 0);
     EXPECT_NE(text.find("Example:"), std::string::npos);
 }

@@ -123,4 +123,23 @@ inline archive::GameInstall open_test_install(archive::Game game, bool giveGame 
     return archive::GameInstall::open(test_install(game).gameDir, o);
 }
 
+/// Runs `navlab ARGS`, capturing stdout+stderr; returns the exit status.
+inline int run_navlab(const std::string& args, std::string* out = nullptr) {
+    return run_command(navlab_binary() + " " + args, out);
+}
+
+/// "GAME_DIR --keys KEYS" of the test install of `game`, for command lines.
+inline std::string install_args(archive::Game game) {
+    const auto& t = test_install(game);
+    return t.gameDir.string() + " --keys " + t.keysDir.string();
+}
+
+/// Replaces every occurrence of `from` (not empty) in `text` with `to`.
+inline std::string replace_all(std::string text, const std::string& from, const std::string& to) {
+    if (from.empty()) return text;
+    for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+        text.replace(at, from.size(), to);
+    return text;
+}
+
 }  // namespace navlab::test

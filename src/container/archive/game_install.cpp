@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "container/archive/aes_ranges.h"
+#include "container/archive/bhd_cache.h"
 #include "container/archive/bhd_rsa.h"
 #include "container/archive/bundled_keys.h"
 #include "container/archive/path_hash.h"
@@ -121,18 +122,23 @@ GameInstall GameInstall::open(const fs::path& dir, const OpenOptions& options) {
             throw e;
         }
         std::vector<std::uint8_t> plain;
+        std::string plain_name = a.bhdPath.string();  // what parse errors name
         {
             const SharedBytes bhd = SharedBytes::map_file(a.bhdPath);
             a.bhdBytes = bhd.size();
             a.bhdEncrypted = !is_plain_bhd5(bhd);
-            if (a.bhdEncrypted)
-                plain = decrypt_bhd(bhd, archive_key(g.game_, stem, options.keysDir), a.bhdPath.string(),
-                                    options.threads);
-            else
+            if (a.bhdEncrypted) {
+                CachedPlaintext c = decrypt_bhd_cached(bhd, archive_key(g.game_, stem, options.keysDir),
+                                                       a.bhdPath.string(), options.threads, options.cacheDir);
+                plain = std::move(c.plain);
+                a.bhdFromCache = c.fromCache;
+                if (c.fromCache) plain_name += " (plaintext cached in " + c.cacheFile.string() + ")";
+            } else {
                 plain.assign(bhd.begin(), bhd.end());
+            }
         }
         a.bdt = SharedBytes::map_file(a.bdtPath);
-        a.index = parse_bhd5(plain, g.game_, a.bdt.size(), a.bhdPath.string());
+        a.index = parse_bhd5(plain, g.game_, a.bdt.size(), plain_name);
         for (const auto& bucket : a.index.buckets)
             for (const FileHeader& h : bucket) a.files.push_back(&h);
         g.archives_.push_back(std::move(a));

@@ -24,6 +24,7 @@ struct Archive {
     std::string stem;                  ///< "Data2", "DLC", "sd/sd"
     std::filesystem::path bhdPath, bdtPath;
     bool bhdEncrypted = true;          ///< false when the .bhd was plaintext BHD5
+    bool bhdFromCache = false;         ///< the plaintext came from OpenOptions::cacheDir (no RSA)
     std::uint64_t bhdBytes = 0;        ///< size of the .bhd on disk
     Bhd5 index;                        ///< the parsed plaintext
     std::vector<const FileHeader*> files;  ///< every header of index, bucket order
@@ -42,6 +43,8 @@ struct OpenOptions {
     std::optional<Game> game;          ///< unset = detect (archive names, then keys, then salt)
     std::filesystem::path keysDir;     ///< empty = bundled keys; else DIR/<game>/<stem>.pem
     unsigned threads = 0;              ///< RSA decryption threads (0 = one per core)
+    /// Decrypted-.bhd cache folder (bhd_cache.h); empty = decrypt every time, write nothing.
+    std::filesystem::path cacheDir;
 };
 
 class GameInstall {

@@ -28,20 +28,49 @@ std::vector<std::filesystem::path> find_nav_files(const std::filesystem::path& p
 }
 
 NavFile NavFile::open(const std::filesystem::path& file, std::string_view entry) {
+    try {
+        return from_binder(std::make_shared<const container::BinderFile>(container::BinderFile::open(file)), file, entry);
+    } catch (Error& e) {
+        e.set_file(file.string());
+        throw;
+    }
+}
+
+NavFile NavFile::from_bytes(SharedBytes bytes, const std::string& name, std::string_view entry) {
+    try {
+        return from_binder(std::make_shared<const container::BinderFile>(
+                               container::BinderFile::from_bytes(std::move(bytes), name)),
+                           name, entry);
+    } catch (Error& e) {
+        e.set_file(name);
+        throw;
+    }
+}
+
+NavFile NavFile::select(std::string_view entry) const {
+    if (entry.empty()) return *this;
+    try {
+        return from_binder(binder_, name_, entry);
+    } catch (Error& e) {
+        e.set_file(name_);
+        throw;
+    }
+}
+
+NavFile NavFile::from_binder(std::shared_ptr<const container::BinderFile> b, const std::filesystem::path& file,
+                             std::string_view entry) {
     NavFile nav;
-    const container::BinderFile b = container::BinderFile::open(file);
+    nav.name_ = file.string();
+    nav.binder_ = std::move(b);
+    const container::BinderFile& binder = *nav.binder_;
     if (!entry.empty()) {
-        try {
-            const container::Entry& e = b.find_entry(entry);
-            nav.entries_.push_back({file, b.is_binder, e.index, e.name, e.data});
-        } catch (Error& err) {
-            throw err.set_file(file.string());
-        }
+        const container::Entry& e = binder.find_entry(entry);
+        nav.entries_.push_back({file, binder.is_binder, e.index, e.name, e.data});
         return nav;
     }
-    for (const container::Entry& e : b.entries()) {
-        if (b.is_binder && !ends_with_nocase(e.name, ".hkx")) continue;
-        nav.entries_.push_back({file, b.is_binder, e.index, e.name, e.data});
+    for (const container::Entry& e : binder.entries()) {
+        if (binder.is_binder && !ends_with_nocase(e.name, ".hkx")) continue;
+        nav.entries_.push_back({file, binder.is_binder, e.index, e.name, e.data});
     }
     return nav;
 }

@@ -18,6 +18,10 @@
 
 #include "io/shared_bytes.h"
 
+namespace navlab::container {
+class BinderFile;
+}
+
 namespace navlab::fromsoft {
 
 /// True when the file name looks like a navmesh input: ends in .nvmhktbnd.dcx, .nvmhktbnd
@@ -44,16 +48,28 @@ class NavFile {
 public:
     /// Opens `file` through the container layer (DCX, BND4 or plain). Binder members whose
     /// name ends in .hkx are the navmesh entries; a file that is no binder is one entry.
-    /// Errors carry the file name.
+    /// Errors carry the file name (navlab::Error::file()).
     /// @param entry empty for every navmesh entry; else the one member it names, chosen as
     ///              container::BinderFile::find_entry chooses (index, full name or unique file
     ///              name) whatever its extension. Throws when it names none.
     static NavFile open(const std::filesystem::path& file, std::string_view entry = {});
+    /// The same for bytes already in memory (a binder read from a game archive); `name` is
+    /// the binder's name in errors and in the entries' `file`.
+    static NavFile from_bytes(SharedBytes bytes, const std::string& name, std::string_view entry = {});
+    /// This file with only the member `entry` names (as open() chooses it); itself when empty.
+    NavFile select(std::string_view entry) const;
 
+    /// The file's path as given to open(), or from_bytes()'s name: what outputs call the binder.
+    const std::string& name() const noexcept { return name_; }
     const std::vector<NavEntry>& entries() const noexcept { return entries_; }
 
 private:
     NavFile() = default;
+    /// Keeps the navmesh entries of `b` (only the one `entry` names, when not empty).
+    static NavFile from_binder(std::shared_ptr<const container::BinderFile> b, const std::filesystem::path& file,
+                               std::string_view entry);
+    std::string name_;
+    std::shared_ptr<const container::BinderFile> binder_;  ///< owns the entries' bytes and serves select()
     std::vector<NavEntry> entries_;
 };
 
