@@ -59,9 +59,9 @@ QueryInput load_query_input(const fromsoft::NavFile& nav, const std::string& ent
     QueryInput in;
     const std::string& path = nav.name();
     try {
-        for (const fromsoft::NavEntry& e : nav.entries()) {
+        const fromsoft::NavFile chosen = nav.select(entry);  // the one entry rule of NavFile::open
+        for (const fromsoft::NavEntry& e : chosen.entries()) {
             std::string leaf = e.name.substr(e.name.find_last_of("\\/") == std::string::npos ? 0 : e.name.find_last_of("\\/") + 1);
-            if (!entry.empty() && entry != e.name && entry != leaf && entry != std::to_string(e.index)) continue;
             try {
                 in.tagfiles.push_back(std::make_unique<fromsoft::NavTagfile>(fromsoft::read_nav_tagfile(e.bytes)));
             } catch (Error& err) {
@@ -80,7 +80,7 @@ QueryInput load_query_input(const fromsoft::NavFile& nav, const std::string& ent
         e.set_file(path);
         throw;
     }
-    if (in.meshes.empty()) throw Error(entry.empty() ? "no navmesh in the input" : "no navmesh tagfile matches --entry " + entry, kNoOffset, path);
+    if (in.meshes.empty()) throw Error(entry.empty() ? "no navmesh in the input" : "entry " + entry + " holds no navmesh", kNoOffset, path);
     return in;
 }
 
