@@ -79,7 +79,7 @@ ExportOutcome export_fc2(const ExportRequest& request) {
     if (world.sectors.empty())
         throw Error("no sector files (nv_<id>.nvm) to export; the level file nv.nvm holds no triangles")
             .set_file(request.input);
-    farcry2::WorldMesh mesh = farcry2::stitch(world, parse_sector_entry(request.entry));
+    farcry2::WorldMesh mesh = farcry2::stitch(world, farcry2::parse_sector_entry(request.entry));
     if (request.format == "obj") write_file_atomic(request.output, farcry2::to_obj(mesh));
     else write_file_atomic(request.output, farcry2::to_json(mesh).dump(1));
     outcome.summary = fmt::format("{}: {} triangles from {} sectors", request.output, mesh.triangles.size(),

@@ -115,15 +115,6 @@ SceneMember fromsoft_member(const NamedTagfile& t) {
 
 }  // namespace
 
-std::optional<std::uint16_t> parse_sector_entry(const std::string& entry) {
-    if (entry.empty()) return std::nullopt;
-    unsigned value = 0;
-    auto [end, ec] = std::from_chars(entry.data(), entry.data() + entry.size(), value);
-    if (ec != std::errc{} || end != entry.data() + entry.size() || value > 0xFFFF)
-        throw Error("--entry must be a Far Cry 2 sector id (0..65535), got '" + entry + "'");
-    return static_cast<std::uint16_t>(value);
-}
-
 const char* family_name(Family family) {
     switch (family) {
         case Family::FromSoft: return "fromsoft";
@@ -289,7 +280,7 @@ Scene load_scene(const std::string& input, const std::string& entry, const froms
             farcry2::World world = farcry2::load_world(input);
             if (!world.complete && world.sectors.empty() && !world.failures.empty())
                 throw Error(world.failures.front().message).set_file(world.failures.front().file);
-            Scene scene = farcry2_scene(farcry2::stitch(world, parse_sector_entry(entry)), input);
+            Scene scene = farcry2_scene(farcry2::stitch(world, farcry2::parse_sector_entry(entry)), input);
             for (const auto& f : world.failures) scene.skipped.push_back(finding_text(f));
             return scene;
         }

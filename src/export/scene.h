@@ -106,8 +106,4 @@ Scene igi_scene(const igi::Graph& graph, const std::string& source);
 /// an entry that matches nothing.
 Scene load_scene(const std::string& input, const std::string& entry, const fromsoft::SourceOptions& source = {});
 
-/// The Far Cry 2 sector id an `--entry` names; nullopt for an empty `entry`. Throws
-/// navlab::Error when it is not a number in 0..65535.
-std::optional<std::uint16_t> parse_sector_entry(const std::string& entry);
-
 }  // namespace navlab::exporter

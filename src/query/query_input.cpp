@@ -38,12 +38,10 @@ std::optional<Vec3> parse_point(const std::string& text) {
 QueryInput load_query_input(const std::string& path, const std::string& entry, const fromsoft::SourceOptions& source) {
     if (fromsoft::is_binder_source(path, source)) return load_query_input(fromsoft::open_one_binder(path, source), entry);
     QueryInput in;
-    if (!std::filesystem::exists(path)) throw Error("no such file or folder", kNoOffset, path);
+    if (!std::filesystem::exists(path)) throw Error("no such file or folder").set_file(path);
     if (is_fc2(path)) {
         in.world = std::make_unique<farcry2::World>(farcry2::load_world(path));
-        std::optional<std::uint16_t> sector;
-        if (!entry.empty()) sector = static_cast<std::uint16_t>(std::stoul(entry));
-        in.world_mesh = std::make_unique<farcry2::WorldMesh>(farcry2::stitch(*in.world, sector));
+        in.world_mesh = std::make_unique<farcry2::WorldMesh>(farcry2::stitch(*in.world, farcry2::parse_sector_entry(entry)));
         QueryMesh m;
         m.name = path;
         m.view = std::make_unique<Fc2View>(*in.world_mesh, path);
@@ -80,7 +78,7 @@ QueryInput load_query_input(const fromsoft::NavFile& nav, const std::string& ent
         e.set_file(path);
         throw;
     }
-    if (in.meshes.empty()) throw Error(entry.empty() ? "no navmesh in the input" : "entry " + entry + " holds no navmesh", kNoOffset, path);
+    if (in.meshes.empty()) throw Error("no navmesh in the input").set_file(path);
     return in;
 }
 

@@ -173,6 +173,28 @@ TEST_P(InstallSources, ExportOverInstallEqualsExportOfUnpackedBinder) {
     }
 }
 
+TEST_P(InstallSources, EntryChoosesTheSameMemberInAnInstallAsInTheFile) {
+    // --entry on an install binder goes through NavFile::select, on a file through the same rule.
+    const Game game = GetParam();
+    const auto& t = test::test_install(game);
+    const auto dir = test::scratch_dir("install_sources_entry_" + std::string(game_name(game)));
+    const fromsoft::BinderSource install = fromsoft::BinderSource::open(t.gameDir, test_options(game));
+    const auto& [path, bytes] = *t.binders.begin();
+    const std::string id = map_id_of(path);
+    const fs::path file = unpacked(game) / path.substr(1);
+    std::string text;
+    ASSERT_EQ(run_navlab("export " + install_args(game) + " --map " + id + " --entry 1 -o " + (dir / "i.json").string(), &text), 0) << text;
+    ASSERT_EQ(run_navlab("export " + file.string() + " --entry 1 -o " + (dir / "f.json").string(), &text), 0) << text;
+    ASSERT_EQ(run_navlab("export " + file.string() + " -o " + (dir / "all.json").string(), &text), 0) << text;
+    const std::string one = replace_all(read_text(dir / "i.json"), install_name(install, path), "BINDER");
+    expect_same_text(one, replace_all(read_text(dir / "f.json"), file.string(), "BINDER"), path + " --entry 1");
+    EXPECT_LT(one.size(), read_text(dir / "all.json").size()) << "--entry 1 exported every member";
+    EXPECT_EQ(run_navlab("export " + install_args(game) + " --map " + id + " --entry no_such.hkx -o " + (dir / "x.json").string(), &text), 1);
+    EXPECT_NE(text.find("no entry named \"no_such.hkx\""), std::string::npos) << text;
+    EXPECT_NE(text.find(install_name(install, path)), std::string::npos) << "the error names the binder: " << text;
+    EXPECT_FALSE(fs::exists(dir / "x.json"));
+}
+
 TEST_P(InstallSources, ViewOverInstallEqualsViewOfUnpackedFolder) {
     const Game game = GetParam();
     const auto dir = test::scratch_dir("install_sources_view_" + std::string(game_name(game)));

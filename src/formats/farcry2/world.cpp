@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 
 #include "io/shared_bytes.h"
@@ -353,6 +354,15 @@ Finding finding_at(Finding::Severity severity, std::string path, std::uint64_t o
     f.offset = offset;
     f.message = std::move(message);
     return f;
+}
+
+std::optional<std::uint16_t> parse_sector_entry(const std::string& entry) {
+    if (entry.empty()) return std::nullopt;
+    unsigned value = 0;
+    auto [end, ec] = std::from_chars(entry.data(), entry.data() + entry.size(), value);
+    if (ec != std::errc{} || end != entry.data() + entry.size() || value > 0xFFFF)
+        throw Error("--entry must be a Far Cry 2 sector id (0..65535), got '" + entry + "'");
+    return static_cast<std::uint16_t>(value);
 }
 
 }  // namespace navlab::farcry2

@@ -99,4 +99,8 @@ struct WorldMesh {
 /// outside the selection resolve to kBroken. Throws navlab::Error if `sector` is not loaded.
 WorldMesh stitch(const World& world, std::optional<std::uint16_t> sector = std::nullopt);
 
+/// The Far Cry 2 sector id an `--entry` names; nullopt for an empty `entry`. Throws
+/// navlab::Error when it is not a number in 0..65535.
+std::optional<std::uint16_t> parse_sector_entry(const std::string& entry);
+
 }  // namespace navlab::farcry2

@@ -27,20 +27,19 @@ std::vector<std::filesystem::path> find_nav_files(const std::filesystem::path& p
     return files;
 }
 
-NavFile NavFile::open(const std::filesystem::path& file, std::string_view entry) {
+NavFile NavFile::open(const std::filesystem::path& file) {
     try {
-        return from_binder(std::make_shared<const container::BinderFile>(container::BinderFile::open(file)), file, entry);
+        return from_binder(std::make_shared<const container::BinderFile>(container::BinderFile::open(file)), file);
     } catch (Error& e) {
         e.set_file(file.string());
         throw;
     }
 }
 
-NavFile NavFile::from_bytes(SharedBytes bytes, const std::string& name, std::string_view entry) {
+NavFile NavFile::from_bytes(SharedBytes bytes, const std::string& name) {
     try {
-        return from_binder(std::make_shared<const container::BinderFile>(
-                               container::BinderFile::from_bytes(std::move(bytes), name)),
-                           name, entry);
+        return from_binder(
+            std::make_shared<const container::BinderFile>(container::BinderFile::from_bytes(std::move(bytes), name)), name);
     } catch (Error& e) {
         e.set_file(name);
         throw;
@@ -49,28 +48,26 @@ NavFile NavFile::from_bytes(SharedBytes bytes, const std::string& name, std::str
 
 NavFile NavFile::select(std::string_view entry) const {
     if (entry.empty()) return *this;
+    NavFile one;
+    one.name_ = name_;
+    one.binder_ = binder_;
     try {
-        return from_binder(binder_, name_, entry);
+        const container::Entry& e = binder_->find_entry(entry);
+        one.entries_.push_back({name_, binder_->is_binder, e.index, e.name, e.data});
     } catch (Error& e) {
         e.set_file(name_);
         throw;
     }
+    return one;
 }
 
-NavFile NavFile::from_binder(std::shared_ptr<const container::BinderFile> b, const std::filesystem::path& file,
-                             std::string_view entry) {
+NavFile NavFile::from_binder(std::shared_ptr<const container::BinderFile> b, const std::filesystem::path& file) {
     NavFile nav;
     nav.name_ = file.string();
     nav.binder_ = std::move(b);
-    const container::BinderFile& binder = *nav.binder_;
-    if (!entry.empty()) {
-        const container::Entry& e = binder.find_entry(entry);
-        nav.entries_.push_back({file, binder.is_binder, e.index, e.name, e.data});
-        return nav;
-    }
-    for (const container::Entry& e : binder.entries()) {
-        if (binder.is_binder && !ends_with_nocase(e.name, ".hkx")) continue;
-        nav.entries_.push_back({file, binder.is_binder, e.index, e.name, e.data});
+    for (const container::Entry& e : nav.binder_->entries()) {
+        if (nav.binder_->is_binder && !ends_with_nocase(e.name, ".hkx")) continue;
+        nav.entries_.push_back({file, nav.binder_->is_binder, e.index, e.name, e.data});
     }
     return nav;
 }
@@ -89,7 +86,7 @@ std::vector<NavSource> list_nav_sources(const std::filesystem::path& path) {
                 const NavFile reopened = NavFile::open(file);
                 for (const NavEntry& again : reopened.entries())
                     if (again.index == index) return {again.bytes.begin(), again.bytes.end()};
-                throw Error("entry " + std::to_string(index) + " is gone", kNoOffset, file.string());
+                throw Error("entry " + std::to_string(index) + " is gone").set_file(file.string());
             };
             out.push_back(std::move(s));
         }

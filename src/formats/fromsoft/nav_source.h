@@ -49,14 +49,14 @@ public:
     /// Opens `file` through the container layer (DCX, BND4 or plain). Binder members whose
     /// name ends in .hkx are the navmesh entries; a file that is no binder is one entry.
     /// Errors carry the file name (navlab::Error::file()).
-    /// @param entry empty for every navmesh entry; else the one member it names, chosen as
-    ///              container::BinderFile::find_entry chooses (index, full name or unique file
-    ///              name) whatever its extension. Throws when it names none.
-    static NavFile open(const std::filesystem::path& file, std::string_view entry = {});
+    static NavFile open(const std::filesystem::path& file);
     /// The same for bytes already in memory (a binder read from a game archive); `name` is
     /// the binder's name in errors and in the entries' `file`.
-    static NavFile from_bytes(SharedBytes bytes, const std::string& name, std::string_view entry = {});
-    /// This file with only the member `entry` names (as open() chooses it); itself when empty.
+    static NavFile from_bytes(SharedBytes bytes, const std::string& name);
+    /// The one member `entry` names, chosen as container::BinderFile::find_entry chooses (index,
+    /// full name or unique file name) whatever its extension: the one `--entry` rule of every
+    /// command. Returns *this when `entry` is empty; throws navlab::Error naming the file when
+    /// `entry` names no member or several.
     NavFile select(std::string_view entry) const;
 
     /// The file's path as given to open(), or from_bytes()'s name: what outputs call the binder.
@@ -65,9 +65,8 @@ public:
 
 private:
     NavFile() = default;
-    /// Keeps the navmesh entries of `b` (only the one `entry` names, when not empty).
-    static NavFile from_binder(std::shared_ptr<const container::BinderFile> b, const std::filesystem::path& file,
-                               std::string_view entry);
+    /// Keeps the navmesh entries of `b`.
+    static NavFile from_binder(std::shared_ptr<const container::BinderFile> b, const std::filesystem::path& file);
     std::string name_;
     std::shared_ptr<const container::BinderFile> binder_;  ///< owns the entries' bytes and serves select()
     std::vector<NavEntry> entries_;
