@@ -247,7 +247,8 @@ TEST(HavokTypeCache, ChangingACopyLeavesTheSharedTableAlone) {
 }
 
 TEST(HavokTypeCache, WarningsOfTheTypeSectionRepeatOnEveryRead) {
-    Tagfile t = read_tagfile(small_navmesh());
+    const auto original = small_navmesh();  // the tagfile views these bytes
+    Tagfile t = read_tagfile(original);
     t.style.thsh = false;  // a file without THSH: a warning from the TYPE section
     const auto bytes = write_tagfile(t);
     for (int i = 0; i < 2; ++i) {

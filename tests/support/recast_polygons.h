@@ -138,9 +138,10 @@ inline RecastPolygons make_recast_polygons(const synth::SceneParams& params, std
     float lo = INFINITY, hi = -INFINITY;
     for (const auto& v : pm.verts) lo = std::min({lo, v[0], v[2]}), hi = std::max({hi, v[0], v[2]});
     out.cell = hi - lo < 650 ? 0.01f : 0.02f;
-    if (pm.verts.size() < 65535 && polys.size() < 65535)
-        for (const Vec3& v : make_detour_mesh(pm.verts, polys, out.cell)->verts) out.verts.push_back({float(v.x), float(v.y), float(v.z)});
-    else  // too many triangles for a Detour tile: the same steps without one
+    if (pm.verts.size() < 65535 && polys.size() < 65535) {
+        const auto detour = make_detour_mesh(pm.verts, polys, out.cell);  // named: a temporary ends before the loop
+        for (const Vec3& v : detour->verts) out.verts.push_back({float(v.x), float(v.y), float(v.z)});
+    } else  // too many triangles for a Detour tile: the same steps without one
         out.verts = quantise_like_detour(pm.verts, out.cell, 0.01f);
     const auto& gv = out.verts;
     // Quantising turns a few slivers over or flat; both libraries get the mesh without them.
