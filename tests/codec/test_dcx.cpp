@@ -9,6 +9,7 @@
 #include "codec/dcx.h"
 #include "support/sha256.h"
 #include "io/error.h"
+#include "support/expect_error.h"
 #include "io/file.h"
 #include "io/shared_bytes.h"
 #include "support/samples.h"
@@ -48,18 +49,6 @@ std::uint32_t be32(const std::vector<std::uint8_t>& b, std::size_t at) {
 }
 void put_be32(std::vector<std::uint8_t>& b, std::size_t at, std::uint32_t v) {
     for (int i = 0; i < 4; ++i) b[at + i] = static_cast<std::uint8_t>(v >> (24 - 8 * i));
-}
-
-/// Runs fn and returns the navlab::Error it throws; fails the test when it throws nothing.
-template <class Fn>
-Error expect_error(Fn&& fn) {
-    try {
-        fn();
-    } catch (const Error& e) {
-        return e;
-    }
-    ADD_FAILURE() << "expected a navlab::Error";
-    return Error("none");
 }
 
 }  // namespace
@@ -273,7 +262,7 @@ TEST(DcxBadInput, DeclaredSizeThatLiesIsRejected) {
         for (std::int64_t delta : {-1, 1, 4096}) {
             auto file = dcx::compress(payload, v);
             put_be32(file, 0x1C, static_cast<std::uint32_t>(payload.size() + delta));
-            const Error e = expect_error([&] { dcx::decompress(file); });
+            const Error e = test::expect_error([&] { dcx::decompress(file); });
             EXPECT_NE(e.offset(), kNoOffset) << e.what();
         }
     }
@@ -283,14 +272,14 @@ TEST(DcxBadInput, DecompressionBombIsRejectedBeforeAllocating) {
     for (auto v : {dcx::Variant::Dflt_11000_44_9, dcx::Variant::Zstd, dcx::Variant::Krak}) {
         auto file = dcx::compress(mixed_payload(100), v);
         put_be32(file, 0x1C, 0xFFFFFFF0u);  // claims 4 GiB from a few hundred bytes
-        const Error e = expect_error([&] { dcx::decompress(file); });
+        const Error e = test::expect_error([&] { dcx::decompress(file); });
         EXPECT_EQ(e.offset(), 0x1Cu) << e.what();
         EXPECT_NE(std::string(e.what()).find("decompression bomb"), std::string::npos) << e.what();
     }
     // EDGE: the chunk table must cover the size, 16 bytes per 64 KiB.
     auto edge = dcx::compress(mixed_payload(100), dcx::Variant::Edge);
     put_be32(edge, 0x1C, 0xFFFFFFF0u);
-    EXPECT_NE(expect_error([&] { dcx::decompress(edge); }).offset(), kNoOffset);
+    EXPECT_NE(test::expect_error([&] { dcx::decompress(edge); }).offset(), kNoOffset);
 }
 
 TEST(DcxBadInput, CompressedSizeAndMagicsAreChecked) {
@@ -312,15 +301,15 @@ TEST(DcxBadInput, CompressedSizeAndMagicsAreChecked) {
     for (const auto& c : cases) {
         auto bad = file;
         put_be32(bad, c.at, c.value);
-        const Error e = expect_error([&] { dcx::decompress(bad); });
+        const Error e = test::expect_error([&] { dcx::decompress(bad); });
         EXPECT_EQ(e.offset(), c.offset) << "field at " << c.at << ": " << e.what();
     }
     auto trailing = file;
     trailing.push_back(0x55);
-    EXPECT_EQ(expect_error([&] { dcx::decompress(trailing); }).offset(), file.size());
+    EXPECT_EQ(test::expect_error([&] { dcx::decompress(trailing); }).offset(), file.size());
     auto corrupt = file;
     for (std::size_t i = 0x60; i < 0x80; ++i) corrupt[i] ^= 0xA5;
-    EXPECT_NE(expect_error([&] { dcx::decompress(corrupt); }).offset(), kNoOffset);
+    EXPECT_NE(test::expect_error([&] { dcx::decompress(corrupt); }).offset(), kNoOffset);
 }
 
 TEST(DcxBadInput, RandomCorruptionNeverCrashes) {
@@ -358,7 +347,7 @@ TEST(DcxBadInput, EdgeChunkOutsideTheStreamIsNamedAtItsRecord) {
         const std::size_t record = egdt + (v == dcx::Variant::Edge ? 0x24 : 0x20) + 4;
         ASSERT_EQ(be32(file, egdt), 0x45676454u);  // "EgdT"
         put_be32(file, record, 0x9E000000u);
-        const Error e = expect_error([&] { dcx::decompress(file); });
+        const Error e = test::expect_error([&] { dcx::decompress(file); });
         EXPECT_EQ(e.offset(), record) << e.what();
         EXPECT_TRUE(e.message().starts_with("EDGE chunk 0 at 0x9E000000 + ")) << e.what();
         EXPECT_NE(e.message().find("runs past the end of the compressed stream"), std::string::npos) << e.what();

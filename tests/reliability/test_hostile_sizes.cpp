@@ -11,23 +11,13 @@
 #include "codec/dcx.h"
 #include "container/bnd4.h"
 #include "io/error.h"
+#include "support/expect_error.h"
 #include "reliability/reliability_support.h"
 #include "support/samples.h"
 
 using namespace navlab;
 
 namespace {
-
-template <class Fn>
-Error error_of(Fn&& fn) {
-    try {
-        fn();
-    } catch (const Error& e) {
-        return e;
-    }
-    ADD_FAILURE() << "expected a navlab::Error";
-    return Error("none");
-}
 
 void put_be32(std::vector<std::uint8_t>& b, std::size_t at, std::uint32_t v) {
     for (int i = 0; i < 4; ++i) b[at + i] = static_cast<std::uint8_t>(v >> (24 - 8 * i));
@@ -48,11 +38,11 @@ std::vector<std::uint8_t> small_binder() {
 TEST(HostileSizes, Bnd4WithTwoToThe31Entries) {
     auto image = small_binder();
     put_le32(image, 0x0C, 0x80000000u);  // 2^31 as the signed count field
-    Error e = error_of([&] { bnd4::read(image); });
+    Error e = test::expect_error([&] { bnd4::read(image); });
     EXPECT_EQ(e.offset(), 0x0Cu);
     EXPECT_EQ(e.message(), "file count -2147483648 is negative") << e.what();
     put_le32(image, 0x0C, 0x7FFFFFFFu);  // 2^31 - 1: a count the records cannot fit
-    e = error_of([&] { bnd4::read(image); });
+    e = test::expect_error([&] { bnd4::read(image); });
     EXPECT_EQ(e.offset(), 0x0Cu);
     EXPECT_TRUE(e.message().starts_with("file count 2147483647 needs ")) << e.what();
 }
@@ -64,7 +54,7 @@ TEST(HostileSizes, DcxDeclaringFourGiBIsRefusedBeforeAllocating) {
         auto file = dcx::compress(payload, v);
         const bool dcp = v == dcx::Variant::DcpDflt;
         put_be32(file, dcp ? 0x24 : 0x1C, 0xFFFFFFFFu);
-        const Error e = error_of([&] { dcx::decompress(file); });
+        const Error e = test::expect_error([&] { dcx::decompress(file); });
         EXPECT_EQ(e.offset(), dcp ? 0x24u : 0x1Cu) << e.what();
         EXPECT_TRUE(e.message().starts_with("uncompressed size 4294967295 cannot come from ")) << e.what();
         EXPECT_NE(e.message().find("decompression bomb"), std::string::npos) << e.what();
@@ -76,7 +66,7 @@ TEST(HostileSizes, DcxDeclaringFourGiBIsRefusedBeforeAllocating) {
         auto file = dcx::compress(payload, v);
         const bool dcp = v == dcx::Variant::DcpEdge;
         put_be32(file, dcp ? 0x24 : 0x1C, 0xFFFFFFFFu);
-        const Error e = error_of([&] { dcx::decompress(file); });
+        const Error e = test::expect_error([&] { dcx::decompress(file); });
         EXPECT_NE(e.offset(), kNoOffset) << e.what();
         EXPECT_LT(e.offset(), file.size()) << e.what();
         EXPECT_NE(e.message().find("EgdT"), std::string::npos) << e.what();
@@ -98,12 +88,12 @@ TEST(HostileSizes, KrakenStreamExpandingOver1000TimesDecodes) {
 TEST(HostileSizes, KrakenDeclaringMoreThanItsStreamCanHoldIsRefused) {
     // One byte more than 64 memset blocks can make: refused at the size field, unallocated.
     const auto file = test::memset_krak_dcx(64, 0x5A, (64u << 18) + 1);
-    Error e = error_of([&] { dcx::decompress(file); });
+    Error e = test::expect_error([&] { dcx::decompress(file); });
     EXPECT_EQ(e.offset(), 0x1Cu) << e.what();
     EXPECT_TRUE(e.message().starts_with("uncompressed size 16777217 cannot come from 384 compressed bytes")) << e.what();
     // Within the bound but more than the stream holds: the decoder runs out of blocks.
     const auto short_file = test::memset_krak_dcx(4, 0x5A, 5u << 18);
-    e = error_of([&] { dcx::decompress(short_file); });
+    e = test::expect_error([&] { dcx::decompress(short_file); });
     EXPECT_NE(e.offset(), kNoOffset) << e.what();
     EXPECT_LE(e.offset(), short_file.size()) << e.what();
 }
