@@ -3,6 +3,7 @@
 // the output and literal buffers have room, and byte loops near their ends.
 #include "codec/kraken/lz.h"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -15,6 +16,9 @@ namespace {
 /// The command loop prefetches the source of the match this many explicit distances ahead:
 /// far matches (megabytes back in non-restart streams) otherwise stall on cache misses.
 constexpr std::size_t kPrefetchAhead = 6;
+/// The command loop checks for length- and distance-list overruns once per this many
+/// commands (each reads at most two lengths and one distance past the lists' padded ends).
+constexpr std::size_t kCommandBatch = 64;
 /// Matches at least this long that do not overlap their source are copied with memcpy.
 constexpr std::size_t kLongMatch = 64;
 
@@ -115,8 +119,12 @@ SubStreams read_substreams(const Context& ctx, const std::uint8_t* z, std::size_
     }
     const ArrayResult pl = read_array(ctx, z, size, pos, s.lengths, chunk_size / 4, "packed length array");
 
-    // dist[kPrefetchAhead] is read even when every distance is used: pad one more.
-    if (s.distances.size() < po.size + kPrefetchAhead + 1) s.distances.resize(po.size + kPrefetchAhead + 1);
+    // The command loop reads up to kCommandBatch distances past the list before it checks
+    // for an overrun, then dist[kPrefetchAhead]; and up to 2 x kCommandBatch lengths (the
+    // 512 long lengths parked after the list cover them).
+    static_assert(2 * kCommandBatch <= 512);
+    const std::size_t distance_room = po.size + kCommandBatch + kPrefetchAhead + 1;
+    if (s.distances.size() < distance_room) s.distances.resize(distance_room);
     if (s.length_list.size() < pl.size + 512) s.length_list.resize(pl.size + 512);
     std::uint32_t* long_lengths = s.length_list.data() + pl.size;
     std::size_t long_count = 0;
@@ -224,6 +232,42 @@ inline void copy_match_fast(std::uint8_t* op, std::size_t d, std::size_t n) {
     for (std::size_t i = 16; i < n; i += 8) store64(op + i, load64(from + i));
 }
 
+/// `v == K ? a : b` and `v >= K ? a : b` as conditional moves. GCC compiles the plain
+/// conditionals of the command loop to branches on the command's fields, which mispredict
+/// on a large share of commands, and masks to many more instructions.
+template <unsigned K>
+inline std::uint64_t select_if_equal(std::uint64_t v, std::uint64_t a, std::uint64_t b) {
+#if defined(__x86_64__) && defined(__GNUC__)
+    __asm__("cmpq %[k], %[v]\n\tcmove %[a], %[b]" : [b] "+r"(b) : [v] "r"(v), [k] "i"(K), [a] "r"(a) : "cc");
+    return b;
+#else
+    return v == K ? a : b;
+#endif
+}
+template <unsigned K>
+inline std::uint64_t select_if_at_least(std::uint64_t v, std::uint64_t a, std::uint64_t b) {
+#if defined(__x86_64__) && defined(__GNUC__)
+    __asm__("cmpq %[k], %[v]\n\tcmovae %[a], %[b]" : [b] "+r"(b) : [v] "r"(v), [k] "i"(K), [a] "r"(a) : "cc");
+    return b;
+#else
+    return v >= K ? a : b;
+#endif
+}
+
+/// Throws the error of the first command from index i on that reads past the length or the
+/// distance list (the batch that overran is walked again, counting).
+[[noreturn, gnu::noinline, gnu::cold]] void fail_overrun(const Context& ctx, const std::uint8_t* z,
+                                                          const SubStreams& sub, std::size_t i,
+                                                          const std::uint32_t* len, const std::uint64_t* dist) {
+    for (;; ++i) {
+        const unsigned c = sub.commands[i];
+        len += ((c & 3) == 3) + (((c >> 2) & 15) == 15);
+        dist += (c >> 6) == 3;
+        if (len > sub.lengths + sub.length_count) fail_command(ctx, z, i, "length list exhausted");
+        if (dist > sub.distances + sub.distance_count) fail_command(ctx, z, i, "distance list exhausted");
+    }
+}
+
 /// Phase 2 (spec 3.6, 3.7). Per command: one check each that the length and distance lists
 /// were not overrun, one that the literal run fits the literals, one that literals and match fit the
 /// chunk, one on the distance; the copies take 16-byte steps whenever 32 bytes of room
@@ -243,7 +287,11 @@ void run_commands(const Context& ctx, const std::uint8_t* z, const SubStreams& s
     const std::uint32_t* len = sub.lengths;
     const std::uint32_t* const len_end = len + sub.length_count;
     std::uint64_t recent0 = 8, recent1 = 8, recent2 = 8;
-    for (std::size_t i = 0; i < sub.command_count; ++i) {
+    for (std::size_t i = 0; i < sub.command_count;) {
+      const std::size_t batch_start = i, batch_end = std::min(sub.command_count, i + kCommandBatch);
+      const std::uint32_t* const batch_len = len;
+      const std::uint64_t* const batch_dist = dist;
+      for (; i < batch_end; ++i) {
         const unsigned c = sub.commands[i];
         // Integer arithmetic: the look-ahead distance may be stale padding, and a prefetch
         // of any address is harmless where forming an out-of-range pointer would not be.
@@ -253,26 +301,21 @@ void run_commands(const Context& ctx, const std::uint8_t* z, const SubStreams& s
         // distance lists are padded (SubStreams), so the unconditional reads below stay in
         // bounds even at their ends; overruns are caught by the pointer checks after them.
         const unsigned lit_code = c & 3, match_code = (c >> 2) & 15, offset_kind = c >> 6;
-        const std::size_t lits = lit_code == 3 ? std::size_t{*len} : lit_code;
+        const std::size_t lits = select_if_equal<3>(lit_code, *len, lit_code);
         len += lit_code == 3;
-        const std::size_t match = match_code == 15 ? 14 + std::size_t{*len} : match_code + 2;
+        const std::size_t match = select_if_equal<15>(match_code, 14 + std::uint64_t{*len}, match_code + 2);
         len += match_code == 15;
         const std::uint64_t explicit_distance = *dist;
         dist += offset_kind == 3;
-        // Spec 3.6: kind k takes recent[k] (k < 3) or a new distance to the front. Masks
-        // rather than conditionals: the compiler turned those into a 4-way branch, which
-        // mispredicts on nearly every other command.
-        const std::uint64_t is0 = 0 - std::uint64_t{offset_kind == 0}, is1 = 0 - std::uint64_t{offset_kind == 1};
-        const std::uint64_t is2 = 0 - std::uint64_t{offset_kind == 2}, is3 = 0 - std::uint64_t{offset_kind == 3};
-        const std::uint64_t d = (recent0 & is0) | (recent1 & is1) | (recent2 & is2) | (explicit_distance & is3);
-        const std::uint64_t shift1 = ~is0, shift2 = is2 | is3;
-        recent2 = (recent1 & shift2) | (recent2 & ~shift2);
-        recent1 = (recent0 & shift1) | (recent1 & ~shift1);
+        // Spec 3.6: kind k takes recent[k] (k < 3) or a new distance to the front.
+        const std::uint64_t d = select_if_equal<0>(
+            offset_kind, recent0,
+            select_if_equal<1>(offset_kind, recent1, select_if_equal<2>(offset_kind, recent2, explicit_distance)));
+        recent2 = select_if_at_least<2>(offset_kind, recent1, recent2);
+        recent1 = select_if_at_least<1>(offset_kind, recent0, recent1);
         const std::uint64_t last = recent0;  // delta literals refer to the previous distance
         recent0 = d;
 
-        if (len > len_end) [[unlikely]] fail_command(ctx, z, i, "length list exhausted");
-        if (dist > dist_end) [[unlikely]] fail_command(ctx, z, i, "distance list exhausted");
         if (lits > static_cast<std::size_t>(lit_end - lit)) [[unlikely]]
             fail_command(ctx, z, i, "literal run past the literals or the chunk");
         if (lits + match > static_cast<std::size_t>(end - op)) [[unlikely]] {
@@ -293,6 +336,8 @@ void run_commands(const Context& ctx, const std::uint8_t* z, const SubStreams& s
             for (std::size_t k = 0; k < match; ++k) op[k] = from[k];
         }
         op += match;
+      }
+      if (len > len_end || dist > dist_end) [[unlikely]] fail_overrun(ctx, z, sub, batch_start, batch_len, batch_dist);
     }
     ctx.check(dist == dist_end && len == len_end, z, "LZ chunk: distances or lengths left unused");
     const std::size_t tail = end - op;
