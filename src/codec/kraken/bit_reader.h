@@ -66,6 +66,14 @@ public:
     std::uint32_t buffered(unsigned n) const {
         return static_cast<std::uint32_t>(Msb ? bits_ >> (64 - n) : bits_ & ((std::uint64_t{1} << n) - 1));
     }
+    /// Reads n (0..32) bits with no refill check, for loops that refill once per item:
+    /// n must not exceed the buffered bits.
+    std::uint32_t take(unsigned n) {
+        // MSB-first: two shifts, so n = 0 shifts by 63 at most (64 would be undefined).
+        const std::uint32_t v = static_cast<std::uint32_t>(Msb ? (bits_ >> 1) >> (63 - n) : bits_ & ((std::uint64_t{1} << n) - 1));
+        consume(n);
+        return v;
+    }
     /// Consumes n buffered bits (n <= 56, at most what a refill guarantees).
     void consume(unsigned n) {
         bits_ = Msb ? bits_ << n : bits_ >> n;
