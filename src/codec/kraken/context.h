@@ -55,7 +55,9 @@ inline std::uint32_t u24be(const std::uint8_t* p) { return std::uint32_t{p[0]} <
 inline std::uint32_t u16le(const std::uint8_t* p) { return std::uint32_t{p[0]} | std::uint32_t{p[1]} << 8; }
 inline std::uint32_t u24le(const std::uint8_t* p) { return u16le(p) | std::uint32_t{p[2]} << 16; }
 
-/// zigzag(v): 0, -1, +1, -2, +2, ... (spec 0).
-inline int zigzag(std::uint32_t v) { return (v & 1) ? -static_cast<int>((v + 1) >> 1) : static_cast<int>(v >> 1); }
+/// zigzag(v): 0, -1, +1, -2, +2, ... (spec 0). Without a branch (odd v gives ~(v >> 1) =
+/// -((v + 1) >> 1)): code-length deltas have random signs, and a branch mispredicted on
+/// half of them.
+inline int zigzag(std::uint32_t v) { return static_cast<int>(v >> 1) ^ -static_cast<int>(v & 1); }
 
 }  // namespace navlab::kraken::detail
