@@ -282,10 +282,13 @@ inline std::uint64_t select_if_at_least(std::uint64_t v, std::uint64_t a, std::u
     }
 }
 
-/// Phase 2 (spec 3.6, 3.7). Per command: one check each that the length and distance lists
-/// were not overrun, one that the literal run fits the literals, one that literals and match fit the
-/// chunk, one on the distance; the copies take 16-byte steps whenever 32 bytes of room
-/// remain past the command's output (nearly always) and byte loops near the window's end.
+/// Phase 2 (spec 3.6, 3.7). Per command: one check that the literal run fits the literals,
+/// one that literals and match fit the chunk, one on the distance; that the length and
+/// distance lists were not overrun is checked once per kCommandBatch commands (the lists are
+/// padded for the reads in between; values read there feed only checked copies). The
+/// copies take wide steps whenever 32 bytes of room remain past the command's output
+/// (nearly always) and byte loops near the window's end. Lengths and recent distances are
+/// chosen with conditional moves: no branch depends on the command's fields.
 template <bool Delta>
 void run_commands(const Context& ctx, const std::uint8_t* z, const SubStreams& sub, const ChunkTarget& t,
                   std::size_t start) {
