@@ -113,14 +113,17 @@ void r81(RuleCheck& c) {
 
 void r82(RuleCheck& c) {
     const auto& ctx = c.ctx();
+    MaximumCursor max_per_face(c.values(), "max_user_edges_per_face");
+    std::int64_t with_user_edges = 0;
     for (std::int64_t i = 0; i < ctx.F; ++i) {
         int n = ctx.mesh.faces[i].numUserEdges;
         if (n > 0) {
-            c.values().count("faces_with_user_edges");
-            c.values().maximum_at("max_user_edges_per_face", n, [&] { return ctx.where("face", i); });
+            ++with_user_edges;
+            max_per_face.offer(n, [&] { return ctx.where("face", i); });
         }
         c.check(n <= 56, "face", i, [&] { return fmt::format("numUserEdges {}", n); });
     }
+    if (with_user_edges) c.values().count("faces_with_user_edges", with_user_edges);
 }
 
 void r83(RuleCheck& c) {

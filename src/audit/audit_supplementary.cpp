@@ -83,6 +83,7 @@ void x09_user_vertices(const TagfileContext& ctx, Values& v) {
 
 void x10_leaf_slack(const TagfileContext& ctx, Values& v) {
     if (!ctx.tree || !ctx.tree->valid) return;
+    MaximumCursor max_slack(v, "max_leaf_box_slack_m");
     for (const auto& leaf : ctx.tree->leaves) {
         if (leaf.face >= ctx.F || !ctx.geometry[leaf.face]) continue;
         const auto& c = ctx.rings[leaf.face].corners;
@@ -94,7 +95,7 @@ void x10_leaf_slack(const TagfileContext& ctx, Values& v) {
         double slack = 0;
         const fromsoft::Box3& box = ctx.tree->boxes[leaf.node];
         for (int k = 0; k < 3; ++k) slack = std::max({slack, lo[k] - box.min[k], box.max[k] - hi[k]});
-        v.maximum_at("max_leaf_box_slack_m", slack, [&] { return ctx.where("face", leaf.face); });
+        max_slack.offer(slack, [&] { return ctx.where("face", leaf.face); });
     }
 }
 
