@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "geometry/fan.h"
 
 namespace navlab::audit {
@@ -87,6 +89,11 @@ void TagfileContext::read_faces() {
     std::vector<Extent> starts(static_cast<std::size_t>(F) + 1);
     rings.resize(F);
     geometry.resize(F);
+    // The rings take at most R entries (Σ numEdges); reserving them spares the copies of
+    // every doubling. E bounds it (R beyond E is a broken mesh whose rings stop early).
+    const auto most = static_cast<std::size_t>(std::min(R, E));
+    ring_vertices.reserve(most);
+    ring_corners.reserve(most);
     FaceRing ring;  // reused: one face at a time, appended to the flat storage
     FaceScratch scratch;
     for (std::int64_t i = 0; i < F; ++i) {
