@@ -305,9 +305,10 @@ void r54(RuleCheck& c) {
     if (ctx.game == Game::Other) return c.skip(ctx.F);
     if (m.faceDataStriding != 1 || static_cast<std::int64_t>(m.faceData.size()) < ctx.F) return c.skip(ctx.F);
     constexpr std::uint32_t kEldenBits = 1u | 1u << 6 | 1u << 12 | 1u << 16 | 1u << 17 | 1u << 20 | 1u << 24 | 1u << 28;
+    SetCursor values(c.values(), "values");
     for (std::int64_t i = 0; i < ctx.F; ++i) {
         auto w = static_cast<std::uint32_t>(m.faceData[i]);
-        c.values().insert("values", w);
+        values.insert(w);
         bool ok = ctx.game == Game::Sekiro ? (w == 0 || w == 1 || w == 4 || w == 5) : (w & ~kEldenBits) == 0;
         c.check(ok, "face", i, [&] {
             std::uint32_t stray = ctx.game == Game::Sekiro ? w : (w & ~kEldenBits);

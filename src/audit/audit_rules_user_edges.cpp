@@ -82,9 +82,10 @@ void r78(RuleCheck& c) {
 
 void r79(RuleCheck& c) {
     if (!edge_data_ok(c)) return c.skip(std::max<std::int64_t>(0, c.ctx().E - c.ctx().R));
+    SetCursor second_bytes(c.values(), "second_bytes");
     for_user_edges(c, [&](std::int64_t e) {
         c.pass();
-        c.values().insert("second_bytes", (static_cast<std::uint32_t>(c.ctx().mesh.edgeData[e]) >> 8) & 0xFF);
+        second_bytes.insert((static_cast<std::uint32_t>(c.ctx().mesh.edgeData[e]) >> 8) & 0xFF);
     });
 }
 
