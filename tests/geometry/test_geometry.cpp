@@ -428,7 +428,8 @@ TEST(Triangulate, LastCornerFanEqualsAlgorithmTAsWritten) {
 TEST(Orient, FilteredSignsEqualExpansionsOnNearlyCollinearFloats) {
     // Points on a line through float32 rounding, at scales from millimetres to kilometres,
     // some repeated: values where the double result is within its rounding error of zero, so
-    // the static filters of orient2d_sign and FacePlane::orient must defer to expansions.
+    // the static filters of orient2d_sign, FacePlane::orient and the Newell normal's bound must
+    // defer to expansions.
     std::uint64_t s = 5;
     auto unit = [&] {
         s = s * 6364136223846793005ull + 1442695040888963407ull;
@@ -446,6 +447,9 @@ TEST(Orient, FilteredSignsEqualExpansionsOnNearlyCollinearFloats) {
         if (i % 5 == 0) ring[3].y = double(float(ring[3].y + scale * 1e-3));  // a ring with area: N ≠ 0
         const FacePlane plane(ring);
         const Vec3<Expansion>& N = plane.exact_normal();
+        ASSERT_EQ(plane.normal_sign(0), N.x.sign()) << i;  // the normal's own static bound
+        ASSERT_EQ(plane.normal_sign(1), N.y.sign()) << i;
+        ASSERT_EQ(plane.normal_sign(2), N.z.sign()) << i;
         const Vec3<Expansion> p = lift<Expansion>(ring[0]), q = lift<Expansion>(ring[1]), r = lift<Expansion>(ring[2]);
         const int exact3 = dot(cross(q - p, r - q), N).sign();
         ASSERT_EQ(plane.orient(ring[0], ring[1], ring[2]), exact3) << i;
