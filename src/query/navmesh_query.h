@@ -87,6 +87,23 @@ struct Island {
     Vec3 min, max;                     ///< bounding box of their corners
 };
 
+/// How `exact` mode searches (both give the same lengths; see docs/query.md).
+enum class ExactSearch {
+    Auto,         ///< the corner graph on meshes of 4,096 pieces or more, else Intervals
+    Intervals,    ///< Polyanya's interval search alone
+    CornerGraph,  ///< A* over the visibility graph of reflex corners, re-traced by Intervals
+};
+
+/// The corner graph of `exact` mode: its size, its build and how queries used it.
+struct CornerGraphStats {
+    std::size_t nodes = 0;          ///< reflex corners (one per fan of faces at a vertex)
+    std::size_t edges = 0;          ///< directed visibility edges kept (tangent at both ends)
+    std::size_t bytes = 0;          ///< memory held by the graph
+    double build_seconds = 0;       ///< wall time of the one-off build (one thread)
+    std::uint64_t queries = 0;      ///< exact queries answered through the graph
+    std::uint64_t fallbacks = 0;    ///< of those, answered by the full interval search instead
+};
+
 /// Default half extents of the nearest-face search box around a query point (metres).
 inline constexpr Vec3 kDefaultExtents{1.0, 2.0, 1.0};
 
@@ -123,6 +140,13 @@ public:
     /// points are OffMesh.
     PathResult find_path(const Vec3& from, const Vec3& to, PathMode mode, const QueryFilter& filter = {},
                          const Vec3& extents = kDefaultExtents) const;
+
+    /// Chooses how `exact` mode searches (default Auto). Not thread-safe: call before queries.
+    void set_exact_search(ExactSearch search) noexcept;
+    /// Builds the corner graph now (else the first exact query that uses it builds it, once,
+    /// thread-safely) and returns its figures. Build cost: one visibility sweep per reflex
+    /// corner over the faces it sees; memory: 4 bytes per edge plus ~60 bytes per corner.
+    CornerGraphStats corner_graph_stats() const;
 
     /// Walks from `from` (snapped to its face) towards `to` in xz across portals until a wall
     /// (boundary edge or excluded face) or the target. Links are not followed.

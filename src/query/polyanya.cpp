@@ -17,6 +17,7 @@
 #include <queue>
 #include <unordered_set>
 
+#include "query/cone.h"
 #include "query/query_mesh.h"
 
 namespace navlab::query {
@@ -66,33 +67,10 @@ struct Scratch {
 
 thread_local Scratch t_scratch;
 
-double dist2(P2 a, P2 b) { return std::sqrt((a.x - b.x) * (a.x - b.x) + (a.z - b.z) * (a.z - b.z)); }
-/// The point at parameter t of a -> b; exactly a or b at 0 and 1 (turns test endpoints by ==).
-P2 at(P2 a, P2 b, double t) {
-    if (t <= 0) return a;
-    if (t >= 1) return b;
-    return {a.x + (b.x - a.x) * t, a.z + (b.z - a.z) * t};
-}
-
-/// The parameter range [lo, hi] ∩ [0, 1] where the affine c(t) = c0 + t (c1 - c0) has sign
-/// `want` (>= 0 when want > 0, <= 0 when want < 0). Empty when lo > hi.
-std::pair<double, double> range_where(double c0, double c1, int want) {
-    if (want < 0) c0 = -c0, c1 = -c1;
-    if (c0 >= 0 && c1 >= 0) return {0, 1};
-    if (c0 < 0 && c1 < 0) return {1, 0};
-    double t = c0 / (c0 - c1);
-    return c0 >= 0 ? std::pair{0.0, t} : std::pair{t, 1.0};
-}
-
-/// orient2(r, d, p), zero when p is within 1e-12 relative of the line r -> d: a cone's side
-/// through a computed interval end (rounded) must still pass exactly through the vertex or
-/// the goal it was aimed at, or the search loses the points it touches (Recast's grid puts
-/// many vertices exactly on one line).
-double side(P2 r, P2 d, P2 p) {
-    double o = orient2(r, d, p);
-    P2 u = d - r, v = p - r;
-    return std::fabs(o) <= 1e-12 * std::sqrt((u.x * u.x + u.z * u.z) * (v.x * v.x + v.z * v.z)) ? 0 : o;
-}
+using cone::at;
+using cone::dist2;
+using cone::range_where;
+using cone::side;
 
 /// Polyanya's h: the shortest distance from r to t through the interval (t mirrored across
 /// the interval's line when it lies on r's side).
@@ -113,33 +91,21 @@ double heuristic(P2 r, P2 left, P2 right, P2 t) {
 
 }  // namespace
 
-PathResult NavMeshQuery::Impl::exact_path(std::uint32_t sp, const Vec3& s, std::uint32_t ep, const Vec3& e,
-                                          const QueryFilter& f) const {
-    for (const auto& [bit, m] : f.cost_multipliers)
-        if (m > 1) {
-            // Weighted regions have no interval search: the corridor answers (and says so),
-            // unguided: `exact` ignores the cluster guide.
-            return corridor_search(sp, s, ep, e, f, nullptr);
-        }
+PathResult NavMeshQuery::Impl::polyanya_path(std::uint32_t sp, const Vec3& s, std::uint32_t ep, const Vec3& e,
+                                             const QueryFilter& f, const std::vector<std::uint32_t>* turn_only) const {
     Scratch& sc = t_scratch;
     sc.prepare(canon_corner.size(), pieces(), links.size());
     const P2 goal = xz(e);
     const std::uint32_t gen = sc.generation;
+    // Where a path may turn: every corner, or only the welded positions of turn_only.
+    auto turns_at = [&](std::uint32_t c) {
+        return turn_only ? std::binary_search(turn_only->begin(), turn_only->end(), c) : is_corner(c, f);
+    };
 
     // The pieces that contain a point (closed, seen from above) connected to its own piece.
     auto mark_set = [&](std::uint32_t p0, const Vec3& q, std::vector<std::uint32_t>& stamp) {
-        std::vector<std::uint32_t> todo{p0}, out{p0};
-        stamp[p0] = gen;
-        while (!todo.empty()) {
-            std::uint32_t p = todo.back();
-            todo.pop_back();
-            for (std::uint32_t k = 0; k < corners(p); ++k) {
-                std::int32_t n = piece_nbr[piece_first[p] + k];
-                if (n < 0 || stamp[n] == gen || piece_weight(n, f) == 0 || !inside_xz(n, xz(q), 0)) continue;
-                stamp[n] = gen;
-                todo.push_back(n), out.push_back(n);
-            }
-        }
+        std::vector<std::uint32_t> out;
+        pieces_containing(p0, xz(q), f, stamp, gen, out);
         return out;
     };
     mark_set(ep, e, sc.goal_stamp);
@@ -171,7 +137,7 @@ PathResult NavMeshQuery::Impl::exact_path(std::uint32_t sp, const Vec3& s, std::
         // side runs exactly through a vertex (common on Recast's grid) reaches it nowhere else.
         if (hi - lo <= 1e-12) {
             std::uint32_t at_v = lo >= 1 - 1e-12 ? (j + 1) % corners(p) : hi <= 1e-12 ? j : corners(p);
-            if (at_v == corners(p) || !is_corner(canon[piece_vert[piece_first[p] + at_v]], f)) return;
+            if (at_v == corners(p) || !turns_at(canon[piece_vert[piece_first[p] + at_v]])) return;
             lo = hi = at_v == j ? 0 : 1;
         }
         P2 a = xz(corner(p, j)), b = xz(corner(p, (j + 1) % corners(p)));
@@ -290,8 +256,8 @@ PathResult NavMeshQuery::Impl::exact_path(std::uint32_t sp, const Vec3& s, std::
         const P2 qk = xz(corner(Q, k)), qk1 = xz(corner(Q, (k + 1) % n));
         // Observable successors and the two non-observable sides.
         const std::uint32_t right_v = piece_vert[piece_first[Q] + (k + 1) % n], left_v = piece_vert[piece_first[Q] + k];
-        const bool right_turn = R.x == qk1.x && R.z == qk1.z && is_corner(canon[right_v], f);
-        const bool left_turn = L.x == qk.x && L.z == qk.z && is_corner(canon[left_v], f);
+        const bool right_turn = R.x == qk1.x && R.z == qk1.z && turns_at(canon[right_v]);
+        const bool left_turn = L.x == qk.x && L.z == qk.z && turns_at(canon[left_v]);
         Node from_right = cur, from_left = cur;
         from_right.root = verts[right_v], from_right.root_key = canon[right_v], from_right.g = cur.g + dist2(r, R);
         from_left.root = verts[left_v], from_left.root_key = canon[left_v], from_left.g = cur.g + dist2(r, L);
@@ -373,6 +339,26 @@ PathResult NavMeshQuery::Impl::exact_path(std::uint32_t sp, const Vec3& s, std::
         t = std::move(clean);
     }
     return finish_path(PathMode::Exact, sp, ep, steps, turns, sc.nodes[final_node].g);
+}
+
+}  // namespace navlab::query
+
+namespace navlab::query {
+
+void NavMeshQuery::Impl::pieces_containing(std::uint32_t p0, P2 q, const QueryFilter& f, std::vector<std::uint32_t>& stamp,
+                                           std::uint32_t gen, std::vector<std::uint32_t>& out) const {
+    std::size_t first = out.size();
+    stamp[p0] = gen;
+    out.push_back(p0);
+    for (std::size_t i = first; i < out.size(); ++i) {
+        std::uint32_t p = out[i];
+        for (std::uint32_t k = 0; k < corners(p); ++k) {
+            std::int32_t n = piece_nbr[piece_first[p] + k];
+            if (n < 0 || stamp[n] == gen || piece_weight(n, f) == 0 || !inside_xz(n, q, 0)) continue;
+            stamp[n] = gen;
+            out.push_back(n);
+        }
+    }
 }
 
 }  // namespace navlab::query

@@ -7,7 +7,10 @@
 
 #include <array>
 #include <cmath>
+#include <atomic>
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <vector>
 
 #include "query/navmesh_query.h"
@@ -115,8 +118,32 @@ struct NavMeshQuery::Impl {
     /// f.cluster_guide), only pieces of faces in allowed clusters are entered.
     PathResult corridor_search(std::uint32_t sp, const Vec3& s, std::uint32_t ep, const Vec3& e, const QueryFilter& f,
                                const std::vector<std::uint8_t>* allowed) const;
+    /// The pieces containing q (closed, seen from above) connected to p0 through walkable
+    /// pieces that contain it too, p0 first, appended to `out`; each is marked stamp[p] = gen.
+    void pieces_containing(std::uint32_t p0, P2 q, const QueryFilter& f, std::vector<std::uint32_t>& stamp,
+                           std::uint32_t gen, std::vector<std::uint32_t>& out) const;
+
     // polyanya.cpp
+    /// The interval search. `turn_only` (sorted welded positions), when given, restricts where
+    /// the path may turn (the corner graph's answer is re-traced with its own corners only).
+    PathResult polyanya_path(std::uint32_t sp, const Vec3& s, std::uint32_t ep, const Vec3& e, const QueryFilter& f,
+                             const std::vector<std::uint32_t>* turn_only = nullptr) const;
+
+    // corner_graph.cpp
+    /// `exact` mode: the corner graph when it applies (ExactSearch, filter, links), else the
+    /// interval search; cost multipliers > 1 go to the corridor search.
     PathResult exact_path(std::uint32_t sp, const Vec3& s, std::uint32_t ep, const Vec3& e, const QueryFilter& f) const;
+    struct CornerGraph;
+    ExactSearch exact_search = ExactSearch::Auto;
+    mutable std::unique_ptr<CornerGraph> corner_graph;  ///< built once, on first use (corner_graph_once)
+    mutable std::once_flag corner_graph_once;
+    mutable std::atomic<std::uint64_t> graph_queries{0}, graph_fallbacks{0};
+    const CornerGraph& graph() const;
+    /// The corner graph's answer, or nullopt-like NoPath with cost < 0 when it cannot answer.
+    bool graph_path(std::uint32_t sp, const Vec3& s, std::uint32_t ep, const Vec3& e, const QueryFilter& f,
+                    PathResult& out) const;
+    Impl();
+    ~Impl();
 
     /// One step of a corridor: entering piece `to` through edge k of piece `from`, or by link.
     struct Step {
