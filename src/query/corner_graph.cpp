@@ -24,7 +24,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
-#include <queue>
+#include <tuple>
 
 #include "query/cone.h"
 #include "query/query_mesh.h"
@@ -56,6 +56,20 @@ struct NavMeshQuery::Impl::CornerGraph {
         double a = tangent_side(d, rays[u][0]), b = tangent_side(d, rays[u][1]);
         return !(a > 0 && b < 0) && !(a < 0 && b > 0);
     }
+    /// The side of the line through u along d (arriving) where u's blocked wedge lies: +1
+    /// left, -1 right, 0 unknown or on the line. A shortest path turns towards it at u (never
+    /// away: that turn could be cut short), which prunes half of u's edges per expansion.
+    int wedge_side(std::uint32_t u, P2 d) const {
+        if (walls[u] != kTwoWalls) return 0;
+        double a = tangent_side(d, rays[u][0]);
+        if (a == 0) a = tangent_side(d, rays[u][1]);
+        return a > 0 ? 1 : a < 0 ? -1 : 0;
+    }
+    /// Whether leaving along `out` after arriving along `in` turns towards side `wedge`.
+    static bool turns_towards(int wedge, P2 in, P2 out) {
+        double t = tangent_side(in, out);
+        return wedge == 0 || t == 0 || (t > 0) == (wedge > 0);
+    }
     static double tangent_side(P2 d, P2 r) {
         double c = cross2(d, r);
         return std::fabs(c) <= 1e-12 * std::sqrt((d.x * d.x + d.z * d.z) * (r.x * r.x + r.z * r.z)) ? 0 : c;
@@ -77,21 +91,25 @@ struct SweepItem {
 };
 
 struct SweepScratch {
-    std::vector<SweepItem> stack;
-    std::vector<std::uint32_t> full_stamp, node_stamp, goal_node_stamp, piece_stamp;
+    std::vector<SweepItem> stack, cones_s, cones_g;
+    std::vector<std::tuple<double, std::uint8_t, std::uint32_t>> open;  ///< a binary heap (graph_path)
+    std::vector<std::uint32_t> full_stamp, full_stamp_goal, node_stamp, goal_node_stamp, piece_stamp, start_piece_stamp;
     std::vector<double> goal_dist, dist;
+    std::vector<double> side_r, side_l;  ///< per corner of the piece being swept
     std::vector<std::int32_t> parent;
     std::vector<std::uint32_t> start_pieces, goal_pieces;
     std::uint32_t generation = 0;
     void prepare(std::size_t pieces, std::size_t nodes) {
         if (full_stamp.size() != pieces || node_stamp.size() != nodes) {
-            full_stamp.assign(pieces, 0), piece_stamp.assign(pieces, 0);
+            full_stamp.assign(pieces, 0), full_stamp_goal.assign(pieces, 0);
+            piece_stamp.assign(pieces, 0), start_piece_stamp.assign(pieces, 0);
             node_stamp.assign(nodes, 0), goal_node_stamp.assign(nodes, 0);
             goal_dist.assign(nodes, 0), dist.assign(nodes, 0), parent.assign(nodes, -1);
             generation = 0;
         }
-        if (generation > 0xfffffff0u) {  // a query takes two generations: never wrap mid-query
-            for (auto* v : {&full_stamp, &piece_stamp, &node_stamp, &goal_node_stamp}) std::fill(v->begin(), v->end(), 0);
+        if (generation > 0xfff00000u) {  // a query takes a few generations: never wrap mid-query
+            for (auto* v : {&full_stamp, &full_stamp_goal, &piece_stamp, &start_piece_stamp, &node_stamp, &goal_node_stamp})
+                std::fill(v->begin(), v->end(), 0);
             generation = 0;
         }
         ++generation;
@@ -104,79 +122,103 @@ thread_local SweepScratch t_sweep;
 
 /// Everything visible (seen from above, through the mesh's adjacency) from `root`, which lies
 /// in every piece of `start` (on their boundary or inside). Calls visit(piece, cone) for each
-/// piece reached, with cone = nullptr when all of the piece is visible. No turning, so the
+/// piece reached, with cone = nullptr when all of the piece is visible (else sc.side_r/side_l
+/// hold each corner's side of the cone's rays, as cone::side). No turning, so the
 /// cones never overlap and no piece cone is repeated; bounded anyway by 64 × pieces items.
-template <class Visit>
-static void sweep(const NavMeshQuery::Impl& m, P2 r, const std::vector<std::uint32_t>& start, SweepScratch& sc,
-                  std::uint32_t gen, Visit&& visit) {
+/// Expands one cone of a visibility sweep from r: visit(Q, cone) for its piece (cone =
+/// nullptr when all of Q is visible, else sc.side_r/side_l hold each corner's side of the
+/// cone's rays, as cone::side), then child(item) for each cone beyond Q. `full_stamp` marks
+/// the pieces already taken whole (the root on their boundary).
+template <class Visit, class Child>
+static void expand_cone(const NavMeshQuery::Impl& m, P2 r, const SweepItem& it, SweepScratch& sc,
+                        std::vector<std::uint32_t>& full_stamp, std::uint32_t gen, Visit&& visit, Child&& child) {
     using cone::range_where;
     using cone::side;
+    auto enter = [&](std::uint32_t p, std::uint32_t j, P2 right, P2 left) {
+        std::int32_t q = m.piece_nbr[m.piece_first[p] + j], e = m.piece_nbr_edge[m.piece_first[p] + j];
+        if (q >= 0 && e >= 0) child(SweepItem{static_cast<std::uint32_t>(q), e, right, left, false});
+    };
+    const std::uint32_t Q = it.piece, n = m.corners(Q);
+    if (it.full) {
+        visit(Q, static_cast<const SweepItem*>(nullptr));
+        for (std::uint32_t j = 0; j < n; ++j) {
+            if (static_cast<std::int32_t>(j) == it.edge) continue;
+            P2 a = xz(m.corner(Q, j)), b = xz(m.corner(Q, (j + 1) % n));
+            double o = orient2(a, b, r);
+            if (o > 0) {
+                enter(Q, j, a, b);
+            } else if (o == 0 && std::min(a.x, b.x) <= r.x && r.x <= std::max(a.x, b.x) && std::min(a.z, b.z) <= r.z &&
+                       r.z <= std::max(a.z, b.z)) {
+                // The root lies on this edge too: the piece beyond sees it on its boundary.
+                std::int32_t q = m.piece_nbr[m.piece_first[Q] + j], e = m.piece_nbr_edge[m.piece_first[Q] + j];
+                if (q >= 0 && e >= 0 && full_stamp[q] != gen) {
+                    full_stamp[q] = gen;
+                    child(SweepItem{static_cast<std::uint32_t>(q), e, {}, {}, true});
+                }
+            }
+        }
+        return;
+    }
+    // Each corner's side of the cone's two rays, once per piece.
+    const P2 R = it.right, L = it.left;
+    sc.side_r.resize(n), sc.side_l.resize(n);
+    for (std::uint32_t j = 0; j < n; ++j) {
+        P2 a = xz(m.corner(Q, j));
+        sc.side_r[j] = side(r, R, a), sc.side_l[j] = side(r, L, a);
+    }
+    visit(Q, &it);
+    const auto k = static_cast<std::uint32_t>(it.edge);
+    for (std::uint32_t j = (k + 1) % n; j != k; j = (j + 1) % n) {
+        const std::uint32_t j1 = (j + 1) % n;
+        P2 a = xz(m.corner(Q, j)), b = xz(m.corner(Q, j1));
+        auto [rlo, rhi] = range_where(sc.side_r[j], sc.side_r[j1], +1);
+        auto [llo, lhi] = range_where(sc.side_l[j], sc.side_l[j1], -1);
+        double lo = std::max(rlo, llo), hi = std::min(rhi, lhi);
+        // A single point leads nowhere new: the vertex there is seen from this piece.
+        if (hi - lo > 1e-12 && orient2(a, b, r) > 0) enter(Q, j, cone::at(a, b, lo), cone::at(a, b, hi));
+    }
+}
+
+/// Calls on_node(node) for each corner node of piece Q inside cone c (all when c is null: see
+/// expand_cone), except those at the welded position skip_canon and fans around their vertex.
+template <class OnNode>
+static void seen_nodes(const NavMeshQuery::Impl& m, const NavMeshQuery::Impl::CornerGraph& g, std::uint32_t Q,
+                       const SweepItem* c, const SweepScratch& sc, std::int64_t skip_canon, OnNode&& on_node) {
+    const std::uint32_t first = m.piece_first[Q], n = m.corners(Q);
+    for (std::uint32_t k = 0; k < n; ++k) {
+        std::int32_t w = g.node_of[first + k];
+        if (w < 0 || g.walls[w] == g.kNoWall) continue;
+        if (c && !(sc.side_r[k] >= 0 && sc.side_l[k] <= 0)) continue;  // outside the cone
+        if (static_cast<std::int64_t>(m.canon[m.piece_vert[first + k]]) == skip_canon) continue;
+        on_node(static_cast<std::uint32_t>(w));
+    }
+}
+
+/// Everything visible (seen from above, through the mesh's adjacency) from `root`, which lies
+/// in every piece of `start`: on_node(node) once for each corner node seen (nodes at the
+/// welded position skip_canon ignored). No turning, so the cones never overlap and no piece
+/// cone is repeated; bounded anyway by 64 × pieces cones.
+template <class OnNode>
+static void visible_nodes(const NavMeshQuery::Impl& m, const NavMeshQuery::Impl::CornerGraph& g, P2 r,
+                          const std::vector<std::uint32_t>& start, SweepScratch& sc, std::uint32_t gen,
+                          std::int64_t skip_canon, OnNode&& on_node) {
     auto& stack = sc.stack;
     stack.clear();
     for (std::uint32_t p : start) sc.full_stamp[p] = gen;
     for (std::uint32_t p : start) stack.push_back({p, -1, {}, {}, true});
     std::size_t budget = 64 * m.pieces() + 1024;
-    auto enter = [&](std::uint32_t p, std::uint32_t j, P2 right, P2 left) {
-        std::int32_t q = m.piece_nbr[m.piece_first[p] + j], e = m.piece_nbr_edge[m.piece_first[p] + j];
-        if (q >= 0 && e >= 0) stack.push_back({static_cast<std::uint32_t>(q), e, right, left, false});
-    };
     while (!stack.empty() && budget-- > 0) {
         const SweepItem it = stack.back();
         stack.pop_back();
-        const std::uint32_t Q = it.piece, n = m.corners(Q);
-        if (it.full) {
-            visit(Q, static_cast<const SweepItem*>(nullptr));
-            for (std::uint32_t j = 0; j < n; ++j) {
-                if (static_cast<std::int32_t>(j) == it.edge) continue;
-                P2 a = xz(m.corner(Q, j)), b = xz(m.corner(Q, (j + 1) % n));
-                double o = orient2(a, b, r);
-                if (o > 0) {
-                    enter(Q, j, a, b);
-                } else if (o == 0 && std::min(a.x, b.x) <= r.x && r.x <= std::max(a.x, b.x) && std::min(a.z, b.z) <= r.z &&
-                           r.z <= std::max(a.z, b.z)) {
-                    // The root lies on this edge too: the piece beyond sees it on its boundary.
-                    std::int32_t q = m.piece_nbr[m.piece_first[Q] + j], e = m.piece_nbr_edge[m.piece_first[Q] + j];
-                    if (q >= 0 && e >= 0 && sc.full_stamp[q] != gen) {
-                        sc.full_stamp[q] = gen;
-                        stack.push_back({static_cast<std::uint32_t>(q), e, {}, {}, true});
-                    }
-                }
-            }
-            continue;
-        }
-        visit(Q, &it);
-        const P2 R = it.right, L = it.left;
-        const auto k = static_cast<std::uint32_t>(it.edge);
-        for (std::uint32_t j = (k + 1) % n; j != k; j = (j + 1) % n) {
-            P2 a = xz(m.corner(Q, j)), b = xz(m.corner(Q, (j + 1) % n));
-            auto [rlo, rhi] = range_where(side(r, R, a), side(r, R, b), +1);
-            auto [llo, lhi] = range_where(side(r, L, a), side(r, L, b), -1);
-            double lo = std::max(rlo, llo), hi = std::min(rhi, lhi);
-            // A single point leads nowhere new: the vertex there is seen from this piece.
-            if (hi - lo > 1e-12 && orient2(a, b, r) > 0) enter(Q, j, cone::at(a, b, lo), cone::at(a, b, hi));
-        }
+        expand_cone(
+            m, r, it, sc, sc.full_stamp, gen,
+            [&](std::uint32_t Q, const SweepItem* c) {
+                seen_nodes(m, g, Q, c, sc, skip_canon, [&](std::uint32_t w) {
+                    if (sc.node_stamp[w] != gen) sc.node_stamp[w] = gen, on_node(w);
+                });
+            },
+            [&](const SweepItem& child) { stack.push_back(child); });
     }
-}
-
-/// Calls on_node(node) for every corner node seen from r during a sweep (each once per gen;
-/// nodes at the welded position `skip_canon` are ignored), and on_piece(piece, cone) as sweep.
-template <class OnNode, class OnPiece>
-static void visible_nodes(const NavMeshQuery::Impl& m, const NavMeshQuery::Impl::CornerGraph& g, P2 r,
-                          const std::vector<std::uint32_t>& start, SweepScratch& sc, std::uint32_t gen,
-                          std::int64_t skip_canon, OnNode&& on_node, OnPiece&& on_piece) {
-    sweep(m, r, start, sc, gen, [&](std::uint32_t Q, const SweepItem* c) {
-        on_piece(Q, c);
-        const std::uint32_t first = m.piece_first[Q], n = m.corners(Q);
-        for (std::uint32_t k = 0; k < n; ++k) {
-            std::int32_t w = g.node_of[first + k];
-            if (w < 0 || sc.node_stamp[w] == gen || g.walls[w] == g.kNoWall) continue;
-            if (static_cast<std::int64_t>(m.canon[m.piece_vert[first + k]]) == skip_canon) continue;
-            P2 v = xz(m.verts[m.piece_vert[first + k]]);
-            if (c && !cone::in_cone(r, c->right, c->left, v)) continue;
-            sc.node_stamp[w] = gen;
-            on_node(static_cast<std::uint32_t>(w));
-        }
-    });
 }
 
 /// The pieces crossed by the segment from -> to (seen from above, through the adjacency):
@@ -379,13 +421,13 @@ const NavMeshQuery::Impl::CornerGraph& NavMeshQuery::Impl::graph() const {
                           [&](std::uint32_t w) {
                               P2 d = xz(verts[g->node_vert[w]]) - r;
                               if (g->tangent(u, d) && g->tangent(w, d)) g->edge_to.push_back(w);
-                          },
-                          [](std::uint32_t, const SweepItem*) {});
+                          });
             g->edge_first.push_back(static_cast<std::uint32_t>(g->edge_to.size()));
         }
         g->edge_to.shrink_to_fit();
         g->build_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         corner_graph = std::move(g);
+        graph_ready.store(true, std::memory_order_release);
     });
     return *corner_graph;
 }
@@ -399,56 +441,100 @@ bool NavMeshQuery::Impl::graph_path(std::uint32_t sp, const Vec3& s, std::uint32
     auto pos = [&](std::uint32_t u) { return xz(verts[g.node_vert[u]]); };
     const double inf = std::numeric_limits<double>::infinity();
 
-    // The goal's side: the corners that see it (tangent there), and the pieces holding it.
-    std::uint32_t gen = sc.generation;
-    sc.goal_pieces.clear();
-    pieces_containing(ep, e2, f, sc.piece_stamp, gen, sc.goal_pieces);
-    const std::uint32_t goal_gen = gen;
-    visible_nodes(*this, g, e2, sc.goal_pieces, sc, gen, -1,
-                  [&](std::uint32_t w) {
-                      if (!g.tangent(w, pos(w) - e2)) return;
-                      sc.goal_node_stamp[w] = goal_gen, sc.goal_dist[w] = cone::dist2(pos(w), e2);
-                  },
-                  [](std::uint32_t, const SweepItem*) {});
-
-    // The start's side, and whether it sees the goal directly.
-    gen = ++sc.generation;
-    sc.start_pieces.clear();
-    pieces_containing(sp, s2, f, sc.full_stamp, gen, sc.start_pieces);
-    for (std::uint32_t p : sc.start_pieces) sc.full_stamp[p] = 0;  // sweep marks them itself
+    // One best-first loop over three kinds of entries: cones of the sweep from the goal (they
+    // tell which corners see the goal), cones of the sweep from the start (corners the start
+    // sees), and graph nodes. Keys: a node's f = g + straight distance to the goal; a cone's
+    // key bounds |start, u| + |u, goal| for every corner u in it (Polyanya's h through the
+    // cone's interval), so when a node is popped every cone that could connect it is done, and
+    // the sweeps stop at the ellipse f <= C* instead of covering all that s and g see.
+    const std::uint32_t sgen = sc.generation, ggen = ++sc.generation;
+    sc.goal_pieces.clear(), sc.start_pieces.clear();
+    pieces_containing(ep, e2, f, sc.piece_stamp, ggen, sc.goal_pieces);
+    pieces_containing(sp, s2, f, sc.start_piece_stamp, sgen, sc.start_pieces);
+    enum Kind : std::uint8_t { GoalCone = 0, StartCone = 1, GraphNode = 2 };
+    using Entry = std::tuple<double, std::uint8_t, std::uint32_t>;
+    auto& open = sc.open;
+    open.clear();
+    auto push = [&](double key, std::uint8_t kind, std::uint32_t i) {
+        open.push_back({key, kind, i});
+        std::push_heap(open.begin(), open.end(), std::greater<>());
+    };
+    auto& cones_g = sc.cones_g;
+    auto& cones_s = sc.cones_s;
+    cones_g.clear(), cones_s.clear();
+    const double straight = cone::dist2(s2, e2);
+    for (std::uint32_t p : sc.goal_pieces) {
+        sc.full_stamp_goal[p] = ggen;
+        cones_g.push_back({p, -1, {}, {}, true});
+        push(straight, GoalCone, static_cast<std::uint32_t>(cones_g.size() - 1));
+    }
+    for (std::uint32_t p : sc.start_pieces) {
+        sc.full_stamp[p] = sgen;
+        cones_s.push_back({p, -1, {}, {}, true});
+        push(straight, StartCone, static_cast<std::uint32_t>(cones_s.size() - 1));
+    }
+    auto cone_key = [&](P2 root, const SweepItem& c, P2 target) {
+        return c.full ? cone::dist2(root, target) : cone::through_interval(root, c.left, c.right, target);
+    };
     double best = inf;
     std::int32_t best_from = -1;  // -1: straight from the start
-    using Entry = std::pair<double, std::uint32_t>;
-    std::priority_queue<Entry, std::vector<Entry>, std::greater<>> open;
-    visible_nodes(*this, g, s2, sc.start_pieces, sc, gen, -1,
-                  [&](std::uint32_t w) {
-                      if (!g.tangent(w, pos(w) - s2)) {
-                          sc.dist[w] = inf;  // stamped by the sweep: no distance
-                          return;
-                      }
-                      double d = cone::dist2(s2, pos(w));
-                      sc.dist[w] = d, sc.parent[w] = -1;
-                      open.push({d + cone::dist2(pos(w), e2), w});
-                  },
-                  [&](std::uint32_t Q, const SweepItem* c) {
-                      if (sc.piece_stamp[Q] != goal_gen) return;
-                      if (!c || cone::in_cone(s2, c->right, c->left, e2)) best = std::min(best, cone::dist2(s2, e2));
-                  });
-    // Nodes stamped `gen` (the start sweep) now hold a tentative distance.
-    while (!open.empty()) {
-        auto [fu, u] = open.top();
-        open.pop();
-        if (fu >= best) break;
-        const double du = sc.dist[u];
-        if (fu > du + cone::dist2(pos(u), e2) * (1 + 1e-15)) continue;  // stale entry
-        if (sc.goal_node_stamp[u] == goal_gen && du + sc.goal_dist[u] < best) best = du + sc.goal_dist[u], best_from = static_cast<std::int32_t>(u);
-        const P2 pu = pos(u);
-        for (std::uint32_t i = g.edge_first[u]; i < g.edge_first[u + 1]; ++i) {
-            std::uint32_t w = g.edge_to[i];
-            double dw = du + cone::dist2(pu, pos(w));
-            if (sc.node_stamp[w] == gen && dw >= sc.dist[w]) continue;
-            sc.node_stamp[w] = gen, sc.dist[w] = dw, sc.parent[w] = static_cast<std::int32_t>(u);
-            open.push({dw + cone::dist2(pos(w), e2), w});
+    auto relax = [&](std::uint32_t w, double dw, std::int32_t from) {
+        if (sc.node_stamp[w] == sgen && dw >= sc.dist[w]) return;
+        double fw = dw + cone::dist2(pos(w), e2);
+        if (fw >= best) return;
+        sc.node_stamp[w] = sgen, sc.dist[w] = dw, sc.parent[w] = from;
+        push(fw, GraphNode, w);
+    };
+    std::size_t budget = 64 * (pieces() + g.nodes()) + 1024;
+    while (!open.empty() && budget-- > 0) {
+        std::pop_heap(open.begin(), open.end(), std::greater<>());
+        const auto [key, kind, i] = open.back();
+        open.pop_back();
+        if (key >= best) break;
+        if (kind == GoalCone) {
+            const SweepItem c = cones_g[i];
+            expand_cone(
+                *this, e2, c, sc, sc.full_stamp_goal, ggen,
+                [&](std::uint32_t Q, const SweepItem* cc) {
+                    seen_nodes(*this, g, Q, cc, sc, -1, [&](std::uint32_t w) {
+                        if (sc.goal_node_stamp[w] == ggen) return;
+                        sc.goal_node_stamp[w] = ggen;
+                        sc.goal_dist[w] = g.tangent(w, pos(w) - e2) ? cone::dist2(pos(w), e2) : inf;
+                    });
+                },
+                [&](const SweepItem& child) {
+                    cones_g.push_back(child);
+                    push(cone_key(e2, child, s2), GoalCone, static_cast<std::uint32_t>(cones_g.size() - 1));
+                });
+        } else if (kind == StartCone) {
+            const SweepItem c = cones_s[i];
+            expand_cone(
+                *this, s2, c, sc, sc.full_stamp, sgen,
+                [&](std::uint32_t Q, const SweepItem* cc) {
+                    if (sc.piece_stamp[Q] == ggen && (!cc || cone::in_cone(s2, cc->right, cc->left, e2)))
+                        best = std::min(best, straight), best_from = -1;
+                    seen_nodes(*this, g, Q, cc, sc, -1, [&](std::uint32_t w) {
+                        if (g.tangent(w, pos(w) - s2)) relax(w, cone::dist2(s2, pos(w)), -1);
+                    });
+                },
+                [&](const SweepItem& child) {
+                    cones_s.push_back(child);
+                    push(cone_key(s2, child, e2), StartCone, static_cast<std::uint32_t>(cones_s.size() - 1));
+                });
+        } else {
+            const std::uint32_t u = i;
+            const double du = sc.dist[u];
+            const P2 pu = pos(u);
+            if (key > du + cone::dist2(pu, e2)) continue;  // stale: reached more cheaply since
+            const P2 in = pu - (sc.parent[u] >= 0 ? pos(static_cast<std::uint32_t>(sc.parent[u])) : s2);
+            const int wedge = g.wedge_side(u, in);
+            if (sc.goal_node_stamp[u] == ggen && du + sc.goal_dist[u] < best && CornerGraph::turns_towards(wedge, in, e2 - pu))
+                best = du + sc.goal_dist[u], best_from = static_cast<std::int32_t>(u);
+            for (std::uint32_t k = g.edge_first[u]; k < g.edge_first[u + 1]; ++k) {
+                std::uint32_t w = g.edge_to[k];
+                const P2 pw = pos(w);
+                if (CornerGraph::turns_towards(wedge, in, pw - pu)) relax(w, du + cone::dist2(pu, pw), static_cast<std::int32_t>(u));
+            }
         }
     }
     if (best == inf) return false;
@@ -467,10 +553,10 @@ bool NavMeshQuery::Impl::graph_path(std::uint32_t sp, const Vec3& s, std::uint32
     for (std::size_t i = 0; i <= chain.size(); ++i) {
         const bool last = i == chain.size();
         const P2 to = last ? e2 : pos(chain[i]);
-        gen = ++sc.generation;
+        const std::uint32_t gen = ++sc.generation;
         std::uint32_t arrive = 0, leave = 0;
         auto accept = [&](std::uint32_t Q) {
-            if (last) return sc.piece_stamp[Q] == goal_gen;
+            if (last) return sc.piece_stamp[Q] == ggen;
             for (std::uint32_t k = 0, n = corners(Q); k < n; ++k)
                 if (g.node_of[piece_first[Q] + k] == static_cast<std::int32_t>(chain[i])) return true;
             return false;
@@ -499,8 +585,14 @@ PathResult NavMeshQuery::Impl::exact_path(std::uint32_t sp, const Vec3& s, std::
             return corridor_search(sp, s, ep, e, f, nullptr);
         }
     // The graph holds the corners of the unfiltered mesh without links.
-    bool use_graph = exact_search == ExactSearch::CornerGraph || (exact_search == ExactSearch::Auto && pieces() >= 4096);
-    if (!use_graph || f.exclude_bits != 0 || (f.use_links && !links.empty())) return polyanya_path(sp, s, ep, e, f);
+    if (f.exclude_bits != 0 || (f.use_links && !links.empty())) return polyanya_path(sp, s, ep, e, f);
+    // Auto: the graph once built; built (once) when a large mesh has answered kAutoQueries
+    // exact queries, so that a single query never pays for the build.
+    bool use_graph = exact_search == ExactSearch::CornerGraph;
+    if (exact_search == ExactSearch::Auto)
+        use_graph = graph_ready.load(std::memory_order_acquire) ||
+                    (pieces() >= kAutoPieces && ++auto_queries > kAutoQueries);
+    if (!use_graph) return polyanya_path(sp, s, ep, e, f);
     ++graph_queries;
     PathResult r;
     if (graph_path(sp, s, ep, e, f, r)) return r;

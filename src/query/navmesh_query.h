@@ -89,7 +89,8 @@ struct Island {
 
 /// How `exact` mode searches (both give the same lengths; see docs/query.md).
 enum class ExactSearch {
-    Auto,         ///< the corner graph on meshes of 4,096 pieces or more, else Intervals
+    Auto,         ///< the corner graph once built (after 32 exact queries on a mesh of 4,096 convex
+                  ///< pieces or more, or by corner_graph_stats()), else Intervals
     Intervals,    ///< Polyanya's interval search alone
     CornerGraph,  ///< A* over the visibility graph of reflex corners, re-traced by Intervals
 };

@@ -72,22 +72,7 @@ using cone::dist2;
 using cone::range_where;
 using cone::side;
 
-/// Polyanya's h: the shortest distance from r to t through the interval (t mirrored across
-/// the interval's line when it lies on r's side).
-double heuristic(P2 r, P2 left, P2 right, P2 t) {
-    double sr = orient2(right, left, r), st = orient2(right, left, t);
-    if ((sr < 0 && st < 0) || (sr > 0 && st > 0)) {
-        P2 d = left - right;
-        double dd = d.x * d.x + d.z * d.z;
-        if (dd > 0) {
-            double u = ((t.x - right.x) * d.x + (t.z - right.z) * d.z) / dd;
-            P2 foot{right.x + d.x * u, right.z + d.z * u};
-            t = {2 * foot.x - t.x, 2 * foot.z - t.z};
-        }
-    }
-    if (orient2(r, right, t) >= 0 && orient2(r, left, t) <= 0) return dist2(r, t);
-    return std::min(dist2(r, left) + dist2(left, t), dist2(r, right) + dist2(right, t));
-}
+double heuristic(P2 r, P2 left, P2 right, P2 t) { return cone::through_interval(r, left, right, t); }
 
 }  // namespace
 
