@@ -82,7 +82,8 @@ void compare_exact_searches(query::NavMeshQuery& q, const std::vector<std::pair<
     std::size_t differ = 0, missing = 0;
     double worst = 0;
     for (std::size_t i = 0; i < k; ++i) {
-        if ((lg[i] < 0) != (li[i] < 0)) ++missing;
+        if ((lg[i] < 0) != (li[i] < 0) && ++missing <= 3)
+            std::printf("   pair %zu found only by %s (%.6f m)\n", i, lg[i] < 0 ? "intervals" : "the corner graph", std::max(lg[i], li[i]));
         if (lg[i] < 0 || li[i] < 0) continue;
         double rel = std::fabs(lg[i] - li[i]) / std::max(li[i], 1e-9);
         worst = std::max(worst, rel);

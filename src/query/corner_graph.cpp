@@ -31,6 +31,19 @@
 
 namespace navlab::query {
 
+namespace {
+
+/// One cone of a visibility sweep: piece Q entered through its edge `edge` between `right`
+/// and `left` (or all of Q when `full`: the root lies on Q's boundary).
+struct SweepItem {
+    std::uint32_t piece = 0;
+    std::int32_t edge = -1;
+    P2 right, left;
+    bool full = false;
+};
+
+}  // namespace
+
 struct NavMeshQuery::Impl::CornerGraph {
     std::vector<std::int32_t> node_of;        ///< per piece corner (piece_first index): node, or -1
     std::vector<std::uint32_t> node_vert;     ///< a vertex index of the node's position
@@ -70,6 +83,31 @@ struct NavMeshQuery::Impl::CornerGraph {
         double t = tangent_side(in, out);
         return wedge == 0 || t == 0 || (t > 0) == (wedge > 0);
     }
+    /// Passes on the parts of cone c (from u's position r) whose directions can be tangent at
+    /// u: the directions between the two walls' extensions beyond u (the wedge opposite the
+    /// blocked one) are not — a line that way has a wall on each side. Up to two parts.
+    template <class Push>
+    void clip_to_tangent(std::uint32_t u, P2 r, const SweepItem& c, Push&& push) const {
+        if (walls[u] != kTwoWalls) return push(c);
+        P2 a1{-rays[u][0].x, -rays[u][0].z}, a2{-rays[u][1].x, -rays[u][1].z};
+        const double turn = cross2(a1, a2);
+        if (turn == 0) return push(c);
+        const double sg = turn > 0 ? 1 : -1;
+        // Each side turned 1e-9 rad into the wedge: directions within that of a wall's line
+        // stay in the parts kept (tangent() counts them as on the line, 1e-12 relative).
+        constexpr double kIn = 1e-9;
+        a1 = {a1.x - sg * kIn * a1.z, a1.z + sg * kIn * a1.x};
+        a2 = {a2.x + sg * kIn * a2.z, a2.z - sg * kIn * a2.x};
+        // Along right -> left: inside the opposite wedge where sg*cross(a1, x) >= 0 and
+        // sg*cross(x, a2) >= 0.
+        const P2 x0 = c.right - r, x1 = c.left - r;
+        auto [lo1, hi1] = cone::range_where(sg * cross2(a1, x0), sg * cross2(a1, x1), +1);
+        auto [lo2, hi2] = cone::range_where(sg * cross2(x0, a2), sg * cross2(x1, a2), +1);
+        const double lo = std::max(lo1, lo2), hi = std::min(hi1, hi2);
+        if (lo > hi) return push(c);
+        if (lo > 1e-12) push(SweepItem{c.piece, c.edge, c.right, cone::at(c.right, c.left, lo), false});
+        if (hi < 1 - 1e-12) push(SweepItem{c.piece, c.edge, cone::at(c.right, c.left, hi), c.left, false});
+    }
     static double tangent_side(P2 d, P2 r) {
         double c = cross2(d, r);
         return std::fabs(c) <= 1e-12 * std::sqrt((d.x * d.x + d.z * d.z) * (r.x * r.x + r.z * r.z)) ? 0 : c;
@@ -80,15 +118,6 @@ NavMeshQuery::Impl::Impl() = default;
 NavMeshQuery::Impl::~Impl() = default;
 
 namespace {
-
-/// One cone of a visibility sweep: piece Q entered through its edge `edge` between `right`
-/// and `left` (or all of Q when `full`: the root lies on Q's boundary).
-struct SweepItem {
-    std::uint32_t piece = 0;
-    std::int32_t edge = -1;
-    P2 right, left;
-    bool full = false;
-};
 
 struct SweepScratch {
     std::vector<SweepItem> stack, cones_s, cones_g;
@@ -197,11 +226,12 @@ static void seen_nodes(const NavMeshQuery::Impl& m, const NavMeshQuery::Impl::Co
 /// Everything visible (seen from above, through the mesh's adjacency) from `root`, which lies
 /// in every piece of `start`: on_node(node) once for each corner node seen (nodes at the
 /// welded position skip_canon ignored). No turning, so the cones never overlap and no piece
-/// cone is repeated; bounded anyway by 64 × pieces cones.
-template <class OnNode>
+/// cone is repeated; bounded anyway by 64 × pieces cones. `first_cones(cone, push)` passes on
+/// (or narrows, or drops) each cone leaving the start pieces.
+template <class OnNode, class FirstCones>
 static void visible_nodes(const NavMeshQuery::Impl& m, const NavMeshQuery::Impl::CornerGraph& g, P2 r,
                           const std::vector<std::uint32_t>& start, SweepScratch& sc, std::uint32_t gen,
-                          std::int64_t skip_canon, OnNode&& on_node) {
+                          std::int64_t skip_canon, OnNode&& on_node, FirstCones&& first_cones) {
     auto& stack = sc.stack;
     stack.clear();
     for (std::uint32_t p : start) sc.full_stamp[p] = gen;
@@ -217,7 +247,10 @@ static void visible_nodes(const NavMeshQuery::Impl& m, const NavMeshQuery::Impl:
                     if (sc.node_stamp[w] != gen) sc.node_stamp[w] = gen, on_node(w);
                 });
             },
-            [&](const SweepItem& child) { stack.push_back(child); });
+            [&](const SweepItem& child) {
+                if (it.full && !child.full) first_cones(child, [&](const SweepItem& c) { stack.push_back(c); });
+                else stack.push_back(child);
+            });
     }
 }
 
@@ -421,7 +454,8 @@ const NavMeshQuery::Impl::CornerGraph& NavMeshQuery::Impl::graph() const {
                           [&](std::uint32_t w) {
                               P2 d = xz(verts[g->node_vert[w]]) - r;
                               if (g->tangent(u, d) && g->tangent(w, d)) g->edge_to.push_back(w);
-                          });
+                          },
+                          [&](const SweepItem& c, auto&& push) { g->clip_to_tangent(u, r, c, push); });
             g->edge_first.push_back(static_cast<std::uint32_t>(g->edge_to.size()));
         }
         g->edge_to.shrink_to_fit();
