@@ -620,13 +620,22 @@ PathResult NavMeshQuery::Impl::exact_path(std::uint32_t sp, const Vec3& s, std::
         }
     // The graph holds the corners of the unfiltered mesh without links.
     if (f.exclude_bits != 0 || (f.use_links && !links.empty())) return polyanya_path(sp, s, ep, e, f);
-    // Auto: the graph once built; built (once) when a large mesh has answered kAutoQueries
-    // exact queries, so that a single query never pays for the build.
+    // Auto: the graph once built. On a large mesh it is built (once) when the interval
+    // searches have taken as long as the build is expected to (ski rental: never more than
+    // twice the better choice's time), so a few queries never pay for it.
     bool use_graph = exact_search == ExactSearch::CornerGraph;
+    const bool renting = exact_search == ExactSearch::Auto && pieces() >= kAutoPieces;
     if (exact_search == ExactSearch::Auto)
         use_graph = graph_ready.load(std::memory_order_acquire) ||
-                    (pieces() >= kAutoPieces && ++auto_queries > kAutoQueries);
-    if (!use_graph) return polyanya_path(sp, s, ep, e, f);
+                    (renting && interval_ns.load(std::memory_order_relaxed) >= pieces() * kBuildNsPerPiece);
+    if (!use_graph) {
+        auto t0 = std::chrono::steady_clock::now();
+        PathResult r = polyanya_path(sp, s, ep, e, f);
+        if (renting)
+            interval_ns += static_cast<std::uint64_t>(
+                std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count());
+        return r;
+    }
     ++graph_queries;
     PathResult r;
     if (graph_path(sp, s, ep, e, f, r)) return r;

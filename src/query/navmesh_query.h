@@ -89,8 +89,9 @@ struct Island {
 
 /// How `exact` mode searches (both give the same lengths; see docs/query.md).
 enum class ExactSearch {
-    Auto,         ///< the corner graph once built (after 32 exact queries on a mesh of 4,096 convex
-                  ///< pieces or more, or by corner_graph_stats()), else Intervals
+    Auto,         ///< the corner graph once built, else Intervals. Built (once) on a mesh of
+                  ///< 4,096 convex pieces or more when the interval searches have taken about
+                  ///< as long as the build should (0.5 ms per piece), or by corner_graph_stats()
     Intervals,    ///< Polyanya's interval search alone
     CornerGraph,  ///< A* over the visibility graph of reflex corners, re-traced by Intervals
 };
