@@ -11,12 +11,19 @@
 // The huge mesh (~150k faces, beyond one Detour tile) is built per 64 m tile by navlab build's
 // pipeline and given to Detour as a tiled navmesh (see make_tiled_mesh).
 //
+// exact is timed as Auto (the corner graph, built before the timing and reported apart), then
+// again with the corner graph forced on every pair and with the interval search alone on the
+// first --intervals-pairs / --large-intervals / --huge-intervals pairs; their lengths are
+// compared.
+//
 // Usage: bench_query [--pairs N] [--brute-pairs N] [--large-pairs N] [--large-size METRES]
 //                    [--huge-pairs N] [--huge-exact-pairs N] [--huge-size METRES]
+//                    [--intervals-pairs N] [--large-intervals N] [--huge-intervals N]
 //                    [--small-only | --large-only | --huge-only | --no-huge]
-// (defaults: 10,000 pairs on the small mesh, all checked by the brute force; 1,000 on the
-// large one, an 800 m scene whose buildings, bridges and rocks scale with --large-size; 1,000
-// on the huge 1400 m one, exact on its first 20).
+// (defaults: 10,000 pairs on the small mesh, all checked by the brute force and by the
+// interval search; 1,000 on the large one, an 800 m scene whose buildings, bridges and rocks
+// scale with --large-size, the interval search on its first 20; 1,000 on the huge 1400 m one,
+// all exact, the interval search on its first 5).
 #include <algorithm>
 #include <array>
 #include <chrono>

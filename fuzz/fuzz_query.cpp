@@ -53,7 +53,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (int p = 0; p < np; ++p) bits.push_back(in.next() % 4);
     try {
         PolygonView view(verts, polys, links, bits);
-        NavMeshQuery q(view);
+        NavMeshQuery q(view), by_graph(view);
+        by_graph.set_exact_search(ExactSearch::CornerGraph);  // exact's search on large meshes
         for (int i = 0; i < 4; ++i) {
             Vec3 s{in.coord(), in.coord() / 4, in.coord()}, e{in.coord(), in.coord() / 4, in.coord()};
             QueryFilter f;
@@ -61,6 +62,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             f.use_links = in.next() % 2;
             check_path(q.find_path(s, e, PathMode::Exact, f));
             check_path(q.find_path(s, e, PathMode::Corridor, f));
+            check_path(by_graph.find_path(s, e, PathMode::Exact, f));
             RaycastResult r = q.raycast(s, e, f);
             if (!r.off_mesh && !(r.t >= 0 && r.t <= 1)) std::abort();
             q.nearest_face(s);

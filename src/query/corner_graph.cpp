@@ -47,6 +47,7 @@ struct SweepItem {
 struct NavMeshQuery::Impl::CornerGraph {
     std::vector<std::int32_t> node_of;        ///< per piece corner (piece_first index): node, or -1
     std::vector<std::uint32_t> node_vert;     ///< a vertex index of the node's position
+    std::vector<P2> node_pos;                 ///< that position seen from above (read by the A*)
     std::vector<std::uint32_t> fan_first;     ///< nodes + 1: the fan's pieces in fan_piece
     std::vector<std::uint32_t> fan_piece;
     std::vector<std::array<P2, 2>> rays;      ///< the two boundary directions of the fan
@@ -58,7 +59,7 @@ struct NavMeshQuery::Impl::CornerGraph {
 
     std::size_t nodes() const { return node_vert.size(); }
     std::size_t bytes() const {
-        return node_of.capacity() * 4 + node_vert.capacity() * 4 + fan_first.capacity() * 4 + fan_piece.capacity() * 4 +
+        return node_of.capacity() * 4 + node_vert.capacity() * 4 + node_pos.capacity() * sizeof(P2) + fan_first.capacity() * 4 + fan_piece.capacity() * 4 +
                rays.capacity() * sizeof(rays[0]) + walls.capacity() + edge_first.capacity() * 4 + edge_to.capacity() * 4;
     }
     /// Whether the line through node u in direction d leaves u's blocked wedge on one side
@@ -429,6 +430,7 @@ const NavMeshQuery::Impl::CornerGraph& NavMeshQuery::Impl::graph() const {
                 if (piece_nbr[piece_first[p] + j] < 0 || piece_nbr_edge[piece_first[p] + j] < 0)
                     walls[u].push_back(xz(corner(p, j)) - at);
             }
+        for (std::uint32_t v : g->node_vert) g->node_pos.push_back(xz(verts[v]));
         g->fan_first.push_back(0);
         g->rays.resize(N), g->walls.assign(N, CornerGraph::kOtherWalls);
         for (std::size_t u = 0; u < N; ++u) {
@@ -472,7 +474,7 @@ bool NavMeshQuery::Impl::graph_path(std::uint32_t sp, const Vec3& s, std::uint32
     SweepScratch& sc = t_sweep;
     sc.prepare(pieces(), g.nodes());
     const P2 s2 = xz(s), e2 = xz(e);
-    auto pos = [&](std::uint32_t u) { return xz(verts[g.node_vert[u]]); };
+    auto pos = [&](std::uint32_t u) { return g.node_pos[u]; };
     const double inf = std::numeric_limits<double>::infinity();
 
     // One best-first loop over three kinds of entries: cones of the sweep from the goal (they
