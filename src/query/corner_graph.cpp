@@ -120,7 +120,17 @@ NavMeshQuery::Impl::~Impl() = default;
 
 namespace {
 
+/// A cone of trace_segment, with the cone it came from.
+struct TraceItem {
+    std::uint32_t piece;
+    std::int32_t edge, parent;
+    P2 right, left;
+    bool full;
+};
+
 struct SweepScratch {
+    std::vector<TraceItem> trace_items;
+    std::vector<std::int32_t> trace_todo;
     std::vector<SweepItem> stack, cones_s, cones_g;
     std::vector<std::tuple<double, std::uint8_t, std::uint32_t>> open;  ///< a binary heap (graph_path)
     std::vector<std::uint32_t> full_stamp, full_stamp_goal, node_stamp, goal_node_stamp, piece_stamp, start_piece_stamp;
@@ -263,14 +273,10 @@ template <class Accept>
 static bool trace_segment(const NavMeshQuery::Impl& m, P2 from, const std::vector<std::uint32_t>& start, P2 to,
                           SweepScratch& sc, std::uint32_t gen, Accept&& accept, std::vector<NavMeshQuery::Impl::Step>& steps,
                           std::uint32_t& leave, std::uint32_t& arrive) {
-    struct Item {
-        std::uint32_t piece;
-        std::int32_t edge, parent;
-        P2 right, left;
-        bool full;
-    };
-    std::vector<Item> items;
-    std::vector<std::int32_t> todo;
+    using Item = TraceItem;
+    auto& items = sc.trace_items;
+    auto& todo = sc.trace_todo;
+    items.clear(), todo.clear();
     for (std::uint32_t p : start) {
         sc.full_stamp[p] = gen;
         items.push_back({p, -1, -1, {}, {}, true});
