@@ -14,12 +14,12 @@
 // pieces around a vertex joined through edges at that vertex; two fans touching at one vertex
 // (a pinch) are two nodes, since no path passes from one to the other there.
 //
-// Per query: a sweep from the start and one from the goal connect them to the graph; A* over
-// the graph (h = straight distance to the goal) gives the length and the corners the path
-// turns at; the interval search re-traces the path turning at those corners only (cheap: few
-// roots), which yields the corridor, the lifted points and the same result type as before. If
-// the re-trace is longer than the graph's length (never seen; a safety net against rounding),
-// the full interval search answers.
+// Per query: one best-first loop over the cones of a sweep from the goal, the cones of a
+// sweep from the start and the graph's nodes (see graph_path) gives the length and the corners
+// the path turns at; each segment is then traced through the mesh (its portals) and the fan
+// walked round each corner, which yields the corridor, the lifted points and the same result
+// type as the interval search. If a trace fails or the lifted length differs from the graph's
+// (never seen; a safety net against rounding), the interval search answers.
 #include <algorithm>
 #include <chrono>
 #include <cmath>

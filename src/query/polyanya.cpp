@@ -77,15 +77,11 @@ double heuristic(P2 r, P2 left, P2 right, P2 t) { return cone::through_interval(
 }  // namespace
 
 PathResult NavMeshQuery::Impl::polyanya_path(std::uint32_t sp, const Vec3& s, std::uint32_t ep, const Vec3& e,
-                                             const QueryFilter& f, const std::vector<std::uint32_t>* turn_only) const {
+                                             const QueryFilter& f) const {
     Scratch& sc = t_scratch;
     sc.prepare(canon_corner.size(), pieces(), links.size());
     const P2 goal = xz(e);
     const std::uint32_t gen = sc.generation;
-    // Where a path may turn: every corner, or only the welded positions of turn_only.
-    auto turns_at = [&](std::uint32_t c) {
-        return turn_only ? std::binary_search(turn_only->begin(), turn_only->end(), c) : is_corner(c, f);
-    };
 
     // The pieces that contain a point (closed, seen from above) connected to its own piece.
     auto mark_set = [&](std::uint32_t p0, const Vec3& q, std::vector<std::uint32_t>& stamp) {
@@ -122,7 +118,7 @@ PathResult NavMeshQuery::Impl::polyanya_path(std::uint32_t sp, const Vec3& s, st
         // side runs exactly through a vertex (common on Recast's grid) reaches it nowhere else.
         if (hi - lo <= 1e-12) {
             std::uint32_t at_v = lo >= 1 - 1e-12 ? (j + 1) % corners(p) : hi <= 1e-12 ? j : corners(p);
-            if (at_v == corners(p) || !turns_at(canon[piece_vert[piece_first[p] + at_v]])) return;
+            if (at_v == corners(p) || !is_corner(canon[piece_vert[piece_first[p] + at_v]], f)) return;
             lo = hi = at_v == j ? 0 : 1;
         }
         P2 a = xz(corner(p, j)), b = xz(corner(p, (j + 1) % corners(p)));
@@ -241,8 +237,8 @@ PathResult NavMeshQuery::Impl::polyanya_path(std::uint32_t sp, const Vec3& s, st
         const P2 qk = xz(corner(Q, k)), qk1 = xz(corner(Q, (k + 1) % n));
         // Observable successors and the two non-observable sides.
         const std::uint32_t right_v = piece_vert[piece_first[Q] + (k + 1) % n], left_v = piece_vert[piece_first[Q] + k];
-        const bool right_turn = R.x == qk1.x && R.z == qk1.z && turns_at(canon[right_v]);
-        const bool left_turn = L.x == qk.x && L.z == qk.z && turns_at(canon[left_v]);
+        const bool right_turn = R.x == qk1.x && R.z == qk1.z && is_corner(canon[right_v], f);
+        const bool left_turn = L.x == qk.x && L.z == qk.z && is_corner(canon[left_v], f);
         Node from_right = cur, from_left = cur;
         from_right.root = verts[right_v], from_right.root_key = canon[right_v], from_right.g = cur.g + dist2(r, R);
         from_left.root = verts[left_v], from_left.root_key = canon[left_v], from_left.g = cur.g + dist2(r, L);

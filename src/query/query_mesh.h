@@ -124,10 +124,8 @@ struct NavMeshQuery::Impl {
                            std::uint32_t gen, std::vector<std::uint32_t>& out) const;
 
     // polyanya.cpp
-    /// The interval search. `turn_only` (sorted welded positions), when given, restricts where
-    /// the path may turn (the corner graph's answer is re-traced with its own corners only).
-    PathResult polyanya_path(std::uint32_t sp, const Vec3& s, std::uint32_t ep, const Vec3& e, const QueryFilter& f,
-                             const std::vector<std::uint32_t>* turn_only = nullptr) const;
+    /// The interval search (Polyanya).
+    PathResult polyanya_path(std::uint32_t sp, const Vec3& s, std::uint32_t ep, const Vec3& e, const QueryFilter& f) const;
 
     // corner_graph.cpp
     /// `exact` mode: the corner graph when it applies (ExactSearch, filter, links), else the
@@ -144,7 +142,8 @@ struct NavMeshQuery::Impl {
     /// Expected build time of the graph per piece (measured: 0.3-0.6 ms on 3.7k-150k pieces).
     static constexpr std::uint64_t kBuildNsPerPiece = 500'000;
     const CornerGraph& graph() const;
-    /// The corner graph's answer, or nullopt-like NoPath with cost < 0 when it cannot answer.
+    /// The corner graph's answer in `out`; false when it cannot answer (no path in the graph,
+    /// a failed trace, a lifted length off the graph's): the caller runs the interval search.
     bool graph_path(std::uint32_t sp, const Vec3& s, std::uint32_t ep, const Vec3& e, const QueryFilter& f,
                     PathResult& out) const;
     Impl();
