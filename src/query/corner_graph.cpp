@@ -494,7 +494,6 @@ bool NavMeshQuery::Impl::graph_path(std::uint32_t sp, const Vec3& s, std::uint32
     pieces_containing(ep, e2, f, sc.piece_stamp, ggen, sc.goal_pieces);
     pieces_containing(sp, s2, f, sc.start_piece_stamp, sgen, sc.start_pieces);
     enum Kind : std::uint8_t { GoalCone = 0, StartCone = 1, GraphNode = 2 };
-    using Entry = std::tuple<double, std::uint8_t, std::uint32_t>;
     auto& open = sc.open;
     open.clear();
     auto push = [&](double key, std::uint8_t kind, std::uint32_t i) {

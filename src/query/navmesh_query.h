@@ -125,7 +125,8 @@ public:
     std::size_t face_count() const noexcept;
     /// True when nearest_face uses the file's stored tree (else its own BVH).
     bool uses_stored_tree() const noexcept;
-    /// Bytes held by the query structures (pieces, adjacency, links, islands, trees).
+    /// Bytes held by the query structures (pieces, adjacency, links, islands, trees); the
+    /// corner graph, once built, is counted apart (corner_graph_stats().bytes).
     std::size_t memory_bytes() const noexcept;
 
     /// The face closest to `point` among those whose bounds overlap point ± extents.
