@@ -161,7 +161,7 @@ TEST(FullDisk, CommandOnAFullTmpfsFailsClearlyAndKeepsTheOldFile) {
         if (out.find((mnt / "out.bin").string()) == std::string::npos) return "the file is not named: " + out;
         return check_left_alone(mnt, {"out.bin"});
     });
-    if (full.skipped) GTEST_SKIP() << full.text;
+    if (full.skipped) GTEST_SKIP() << "a full disk needs a private mount namespace for a small tmpfs: " << full.text;
     EXPECT_TRUE(full.ok) << full.text;
     // A tmpfs with room takes the same command (the failure above was the space, not the mount).
     const ChildOutcome roomy = run_on_small_tmpfs(dir, 8192, [&](const fs::path& mnt) -> std::string {
@@ -202,7 +202,7 @@ TEST(FullDisk, BothWritersOnAFilledTmpfsThrowEnospcAndKeepTheOldFile) {
         const std::string extra = other_names(mnt, {"out.bin"});
         return extra.empty() ? "" : "left behind: " + extra;
     });
-    if (r.skipped) GTEST_SKIP() << r.text;
+    if (r.skipped) GTEST_SKIP() << "a full disk needs a private mount namespace for a small tmpfs: " << r.text;
     EXPECT_TRUE(r.ok) << r.text;
     fs::remove_all(dir);
 }
