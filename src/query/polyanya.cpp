@@ -15,6 +15,7 @@
 #include <cmath>
 #include <limits>
 #include <queue>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "query/cone.h"
@@ -40,8 +41,28 @@ struct Node {
     std::int32_t parent = -1;
 };
 
+/// An interval node's identity: its root, the piece and edge it enters and its ends. Two
+/// nodes with the same identity have the same successors, so only the cheaper one is useful.
+struct IntervalKey {
+    std::int64_t root_key;
+    double root_x, root_z, left_x, left_z, right_x, right_z;
+    std::uint32_t piece;
+    std::int32_t edge;
+    bool operator==(const IntervalKey&) const = default;
+};
+
+struct IntervalKeyHash {
+    std::size_t operator()(const IntervalKey& k) const {
+        std::size_t h = (k.piece * 0x9E3779B97F4A7C15ull ^ static_cast<std::uint32_t>(k.edge)) + static_cast<std::size_t>(k.root_key);
+        for (double v : {k.root_x, k.root_z, k.left_x, k.left_z, k.right_x, k.right_z})
+            h = (h ^ std::hash<double>{}(v)) * 0x100000001B3ull;
+        return h;
+    }
+};
+
 struct Scratch {
     std::vector<Node> nodes;
+    std::unordered_map<IntervalKey, double, IntervalKeyHash> interval_g;  ///< best g per interval identity
     std::vector<double> root_g;  ///< best g per welded vertex as a root
     std::vector<std::uint32_t> root_stamp, goal_stamp, start_stamp;
     std::vector<double> link_g;
@@ -62,6 +83,7 @@ struct Scratch {
         }
         nodes.clear();
         full_done.clear();
+        interval_g.clear();
     }
 };
 
@@ -130,6 +152,16 @@ PathResult NavMeshQuery::Impl::polyanya_path(std::uint32_t sp, const Vec3& s, st
         n.piece = static_cast<std::uint32_t>(q);
         n.edge = m;
         n.parent = parent;
+        // The same interval from the same root again, no cheaper: nothing new beyond it. On
+        // meshes whose pieces overlap seen from above, intervals from a root that root-level
+        // pruning does not cover (the start, a link's landing) came round in cycles until the
+        // search guard stopped them, then answered NoPath.
+        const IntervalKey key{n.root_key, n.root.x, n.root.z, n.left.x, n.left.z, n.right.x, n.right.z, n.piece, n.edge};
+        const auto [seen, first] = sc.interval_g.try_emplace(key, n.g);
+        if (!first) {
+            if (n.g >= seen->second) return;
+            seen->second = n.g;
+        }
         push(n);
     };
     // The piece across edge j of p, all of it visible from base's root (on that edge).
