@@ -336,9 +336,9 @@ TEST(KrakenEncoder, HuffmanFormCArrayRoundTrips) {
     expect_array_decodes(encoded, data);
 }
 
-// Levels 1-6 store an array whose coding saves less than size/16 + 128 bytes (decode time
+// Levels 1-6 store an array whose coding saves less than size/16 + 64 bytes (decode time
 // is worth more): 4000 bytes over 128 equally likely values save 1 bit a byte (500 bytes, above
-// the 378 asked), over 200 values about 0.36 bits (180 bytes: stored).
+// the 314 asked), over 200 values about 0.36 bits (180 bytes: stored).
 TEST(KrakenEncoder, ArraysThatSaveLittleAreStoredWhenDecodeTimeIsWeighed) {
     using namespace kraken::detail;
     std::mt19937 rng(5);

@@ -460,7 +460,7 @@ std::optional<std::vector<std::uint8_t>> best_coded(std::span<const std::uint8_t
 std::size_t encode_array(std::span<const std::uint8_t> data, const ArrayPolicy& policy, std::vector<std::uint8_t>& out) {
     const std::size_t stored = stored_header_size(data.size(), policy.long_header) + data.size();
     if (auto coded = best_coded(data, policy, stored)) {
-        if (!policy.weigh_decode_time || stored - coded->size() >= data.size() / 16 + 128) {
+        if (!policy.weigh_decode_time || stored - coded->size() >= data.size() / 16 + 64) {
             append(out, *coded);
             return coded->size();
         }

@@ -28,7 +28,7 @@ struct ArrayPolicy {
     bool tans = true;
     /// Try RLE with a command buffer (type 3, spec 2.5), its buffer raw or in a nested array.
     bool rle = true;
-    /// Entropy-code the array only when that saves at least size/16 + 128 bytes over storing
+    /// Entropy-code the array only when that saves at least size/16 + 64 bytes over storing
     /// it: below that, the decoder's table build and symbol decoding cost more time than the
     /// bytes are worth (levels 1-6; Oodle's streams make the same trade, docs/kraken.md).
     bool weigh_decode_time = false;
