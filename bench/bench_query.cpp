@@ -11,12 +11,19 @@
 // The huge mesh (~150k faces, beyond one Detour tile) is built per 64 m tile by navlab build's
 // pipeline and given to Detour as a tiled navmesh (see make_tiled_mesh).
 //
+// exact is timed as Auto (the corner graph, built before the timing and reported apart), then
+// again with the corner graph forced on every pair and with the interval search alone on the
+// first --intervals-pairs / --large-intervals / --huge-intervals pairs; their lengths are
+// compared.
+//
 // Usage: bench_query [--pairs N] [--brute-pairs N] [--large-pairs N] [--large-size METRES]
 //                    [--huge-pairs N] [--huge-exact-pairs N] [--huge-size METRES]
+//                    [--intervals-pairs N] [--large-intervals N] [--huge-intervals N]
 //                    [--small-only | --large-only | --huge-only | --no-huge]
-// (defaults: 10,000 pairs on the small mesh, all checked by the brute force; 1,000 on the
-// large one, an 800 m scene whose buildings, bridges and rocks scale with --large-size; 1,000
-// on the huge 1400 m one, exact on its first 20).
+// (defaults: 10,000 pairs on the small mesh, all checked by the brute force and by the
+// interval search; 1,000 on the large one, an 800 m scene whose buildings, bridges and rocks
+// scale with --large-size, the interval search on its first 20; 1,000 on the huge 1400 m one,
+// all exact, the interval search on its first 5).
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -53,7 +60,54 @@ double percentile(std::vector<double> v, double p) {
     return v[std::min(v.size() - 1, static_cast<std::size_t>(p * (v.size() - 1) + 0.5))];
 }
 
-void run(const char* label, const synth::SceneParams& sp, std::uint64_t seed, int pair_count, bool brute, std::size_t brute_pairs) {
+/// exact's two searches on the same pairs: the corner graph (forced) on all of them, the
+/// interval search alone on the first `k`; their lengths must agree (the graph is exact too).
+/// Prints q/s with ratios against Detour's time per query, and the graph's build figures.
+void compare_exact_searches(query::NavMeshQuery& q, const std::vector<std::pair<Vec3, Vec3>>& pairs, std::size_t k,
+                            double detour_seconds_per_query, std::size_t faces) {
+    const Vec3 ext{0.05, 1.0, 0.05};
+    query::CornerGraphStats st = q.corner_graph_stats();
+    std::printf("   corner graph: %zu corners, %zu edges (%.1f per corner), built in %.2f s, %.0f B/face\n", st.nodes, st.edges,
+                st.nodes ? double(st.edges) / st.nodes : 0.0, st.build_seconds, double(st.bytes) / faces);
+    auto run_mode = [&](query::ExactSearch how, std::size_t count, std::vector<double>& len) {
+        q.set_exact_search(how);
+        len.assign(count, -1);
+        auto t = Clock::now();
+        for (std::size_t i = 0; i < count; ++i) {
+            auto r = q.find_path(pairs[i].first, pairs[i].second, query::PathMode::Exact, {}, ext);
+            len[i] = r.status == query::PathStatus::Found ? r.length_xz : -1;
+        }
+        return seconds_since(t);
+    };
+    std::vector<double> lg, li;
+    std::uint64_t fb0 = q.corner_graph_stats().fallbacks;
+    double tg = run_mode(query::ExactSearch::CornerGraph, pairs.size(), lg);
+    std::uint64_t fallbacks = q.corner_graph_stats().fallbacks - fb0;
+    k = std::min(k, pairs.size());
+    double ti = run_mode(query::ExactSearch::Intervals, k, li);
+    q.set_exact_search(query::ExactSearch::Auto);
+    std::size_t differ = 0, missing = 0;
+    double worst = 0;
+    for (std::size_t i = 0; i < k; ++i) {
+        if ((lg[i] < 0) != (li[i] < 0) && ++missing <= 3)
+            std::printf("   pair %zu found only by %s (%.6f m)\n", i, lg[i] < 0 ? "intervals" : "the corner graph", std::max(lg[i], li[i]));
+        if (lg[i] < 0 || li[i] < 0) continue;
+        double rel = std::fabs(lg[i] - li[i]) / std::max(li[i], 1e-9);
+        worst = std::max(worst, rel);
+        differ += rel > 1e-9;
+    }
+    double n = double(pairs.size());
+    std::printf("   exact by corner graph  %9.1f q/s  ratio %.3fx Detour (%zu pairs; %llu answered by the interval search "
+                "after a failed re-trace)\n",
+                n / tg, detour_seconds_per_query * n / tg, pairs.size(), static_cast<unsigned long long>(fallbacks));
+    std::printf("   exact by intervals     %9.1f q/s  ratio %.3fx Detour (first %zu pairs)\n", k / ti,
+                detour_seconds_per_query * k / ti, k);
+    std::printf("   graph vs intervals on %zu pairs: %zu differ by > 1e-9 relative (worst %.2e), %zu found by one only\n", k,
+                differ, worst, missing);
+}
+
+void run(const char* label, const synth::SceneParams& sp, std::uint64_t seed, int pair_count, bool brute, std::size_t brute_pairs,
+         std::size_t intervals_pairs) {
     auto t0 = Clock::now();
     testing::RecastPolygons rp = testing::make_recast_polygons(sp, seed);
     const auto& polys = rp.polys;
@@ -97,6 +151,7 @@ void run(const char* label, const synth::SceneParams& sp, std::uint64_t seed, in
         len_corridor[i] = r.status == query::PathStatus::Found ? r.length_xz : -1;
     }
     double t_corridor = seconds_since(t0);
+    q.corner_graph_stats();  // Auto uses the graph on large meshes: build it before the timing
     t0 = Clock::now();
     for (std::size_t i = 0; i < pairs.size(); ++i) {
         auto r = q.find_path(pairs[i].s, pairs[i].e, query::PathMode::Exact, {}, ext);
@@ -108,6 +163,11 @@ void run(const char* label, const synth::SceneParams& sp, std::uint64_t seed, in
     std::printf("   Detour findPath+findStraightPath %9.0f q/s\n", n / t_detour);
     std::printf("   navlab corridor                  %9.0f q/s  ratio %.2fx Detour (goal >= 1.0)\n", n / t_corridor, t_detour / t_corridor);
     std::printf("   navlab exact                     %9.0f q/s  ratio %.2fx Detour (goal >= 0.5)\n", n / t_exact, t_detour / t_exact);
+    {
+        std::vector<std::pair<Vec3, Vec3>> se;
+        for (const auto& pr : pairs) se.push_back({pr.s, pr.e});
+        compare_exact_searches(q, se, intervals_pairs, t_detour / n, polys.size());
+    }
     std::vector<double> rc, rx;
     int failed = 0;
     for (std::size_t i = 0; i < pairs.size(); ++i) {
@@ -337,7 +397,8 @@ std::unique_ptr<TiledMesh> make_tiled_mesh(const build::TiledFaces& tf) {
 /// The very large mesh: Recast per 64 m tile (navlab build's pipeline: merged faces of at most
 /// 6 corners, seams stitched), a tiled Detour mesh, navlab on the welded faces. Exact runs on
 /// the first `exact_pairs` pairs only (its searches are long on multi-level meshes).
-void run_tiled(const char* label, const synth::SceneParams& sp, std::uint64_t seed, int pair_count, int exact_pairs) {
+void run_tiled(const char* label, const synth::SceneParams& sp, std::uint64_t seed, int pair_count, int exact_pairs,
+               std::size_t intervals_pairs) {
     auto t0 = Clock::now();
     synth::TriangleSoup scene = synth::make_scene(sp, seed);
     build::BuildSpec spec;
@@ -399,6 +460,7 @@ void run_tiled(const char* label, const synth::SceneParams& sp, std::uint64_t se
     std::vector<double> ld, lc, lx, ld_x;
     double td = timed(pairs.size(), detour, ld), tc = timed(pairs.size(), navlab(query::PathMode::Corridor), lc);
     std::size_t ne = std::min<std::size_t>(pairs.size(), std::size_t(exact_pairs));
+    q.corner_graph_stats();  // Auto uses the graph here: build it before the timing
     double tdx = timed(ne, detour, ld_x), tx = timed(ne, navlab(query::PathMode::Exact), lx);
     std::vector<double> rc, rx;
     int detour_missing = 0, navlab_missing = 0;
@@ -415,6 +477,9 @@ void run_tiled(const char* label, const synth::SceneParams& sp, std::uint64_t se
                 "(no path: Detour %d pairs, navlab corridor %d)\n",
                 percentile(rc, 0.01), percentile(rc, 0.5), percentile(rc, 0.99), percentile(rc, 1), percentile(rx, 0.01),
                 percentile(rx, 0.5), percentile(rx, 0.99), percentile(rx, 1), detour_missing, navlab_missing);
+    std::vector<std::pair<Vec3, Vec3>> se;
+    for (std::size_t i = 0; i < ne; ++i) se.push_back({pairs[i].s, pairs[i].e});
+    compare_exact_searches(q, se, intervals_pairs, tdx / ne, tm->polys.size());
 }
 
 }  // namespace
@@ -422,7 +487,8 @@ void run_tiled(const char* label, const synth::SceneParams& sp, std::uint64_t se
 int main(int argc, char** argv) {
     std::setvbuf(stdout, nullptr, _IOLBF, 0);  // progress shows when piped to a file
     int pairs = 10000, large_pairs = 1000, brute_pairs = 10000;
-    int huge_pairs = 1000, huge_exact = 20;
+    int huge_pairs = 1000, huge_exact = 1000;
+    int intervals_pairs = 10000, large_intervals = 20, huge_intervals = 5;
     double large_size = 800, huge_size = 1400;
     bool small = true, large = true, huge = true;
     for (int i = 1; i < argc; ++i) {
@@ -433,6 +499,9 @@ int main(int argc, char** argv) {
         if (!std::strcmp(argv[i], "--huge-pairs") && i + 1 < argc) huge_pairs = std::atoi(argv[++i]);
         if (!std::strcmp(argv[i], "--huge-exact-pairs") && i + 1 < argc) huge_exact = std::atoi(argv[++i]);
         if (!std::strcmp(argv[i], "--huge-size") && i + 1 < argc) huge_size = std::atof(argv[++i]);
+        if (!std::strcmp(argv[i], "--intervals-pairs") && i + 1 < argc) intervals_pairs = std::atoi(argv[++i]);
+        if (!std::strcmp(argv[i], "--large-intervals") && i + 1 < argc) large_intervals = std::atoi(argv[++i]);
+        if (!std::strcmp(argv[i], "--huge-intervals") && i + 1 < argc) huge_intervals = std::atoi(argv[++i]);
         if (!std::strcmp(argv[i], "--small-only")) large = huge = false;
         if (!std::strcmp(argv[i], "--large-only")) small = huge = false;
         if (!std::strcmp(argv[i], "--huge-only")) small = large = false;
@@ -442,7 +511,7 @@ int main(int argc, char** argv) {
         // Single level (no buildings or bridges) so the brute force may work in xz.
         synth::SceneParams p;
         p.size = 230, p.buildings = 0, p.bridges = 0, p.rocks = 150;
-        run("small (single level)", p, 7, pairs, true, static_cast<std::size_t>(brute_pairs));
+        run("small (single level)", p, 7, pairs, true, static_cast<std::size_t>(brute_pairs), std::size_t(intervals_pairs));
     }
     if (large) {
         synth::SceneParams p;
@@ -450,14 +519,14 @@ int main(int argc, char** argv) {
         // Buildings, bridges and rocks scale with the area (800 m: 200, 40, 1000).
         double a = large_size * large_size / (800.0 * 800.0);
         p.size = large_size, p.buildings = int(200 * a), p.bridges = int(40 * a), p.rocks = int(1000 * a);
-        run("large (multi level)", p, 7, large_pairs, false, 0);
+        run("large (multi level)", p, 7, large_pairs, false, 0, std::size_t(large_intervals));
     }
     if (huge) {
         // The issue's ~150k polygons: beyond one Detour tile, so Detour gets a tiled mesh.
         synth::SceneParams p;
         double a = huge_size * huge_size / (800.0 * 800.0);
         p.size = huge_size, p.buildings = int(200 * a), p.bridges = int(40 * a), p.rocks = int(1000 * a);
-        run_tiled("huge (multi level, tiled)", p, 7, huge_pairs, huge_exact);
+        run_tiled("huge (multi level, tiled)", p, 7, huge_pairs, huge_exact, std::size_t(huge_intervals));
     }
     return 0;
 }

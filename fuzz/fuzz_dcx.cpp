@@ -9,6 +9,7 @@
 #include "codec/dcx.h"
 #include "container/bnd4.h"
 #include "io/error.h"
+#include "support/flags.h"
 #include "support/mutate.h"
 #include "support/seeds.h"
 
@@ -18,7 +19,9 @@ namespace {
 constexpr int kKrakenLevel = 1;
 }
 
-extern "C" int LLVMFuzzerInitialize(int*, char***) {
+extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
+    // Inputs over 8 KiB are skipped below: libFuzzer need not make them.
+    fuzz::add_default_flags(argc, argv, {"-max_len=8192"});
     fuzz::write_seeds_if_asked(fuzz::dcx_seeds);
     return 0;
 }

@@ -10,15 +10,10 @@
 
 #include "io/error.h"
 #include "query/navmesh_query.h"
+#include "support/flags.h"
+#include "support/query_input.h"
 
 namespace {
-
-struct Reader {
-    const std::uint8_t* data;
-    std::size_t size, at = 0;
-    std::uint8_t next() { return at < size ? data[at++] : 0; }
-    double coord() { return (next() % 16) * 0.5; }
-};
 
 void check_path(const navlab::query::PathResult& r) {
     if (r.status != navlab::query::PathStatus::Found) return;
@@ -30,37 +25,26 @@ void check_path(const navlab::query::PathResult& r) {
 
 }  // namespace
 
+extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
+    // QueryFuzzInput reads at most 227 bytes (1 + 24 × 3 + 1 + 12 × 8 + 1 + 2 × 6 + 12 +
+    // 4 × 8); libFuzzer's default of 4096 only spends mutations on bytes nothing reads.
+    navlab::fuzz::add_default_flags(argc, argv, {"-max_len=256"});
+    return 0;
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace navlab::query;
-    Reader in{data, size};
-    std::vector<Vec3> verts;
-    int nv = 3 + in.next() % 24;
-    for (int i = 0; i < nv; ++i) verts.push_back({in.coord(), in.coord() / 4, in.coord()});
-    std::vector<std::vector<std::uint32_t>> polys;
-    int np = 1 + in.next() % 12;
-    for (int p = 0; p < np; ++p) {
-        std::vector<std::uint32_t> ring;
-        int n = 3 + in.next() % 5;
-        for (int k = 0; k < n; ++k) ring.push_back(in.next() % nv);
-        polys.push_back(ring);
-    }
-    std::vector<PolygonView::Link> links;
-    int nl = in.next() % 3;
-    for (int l = 0; l < nl; ++l)
-        links.push_back({static_cast<std::uint32_t>(in.next() % np), static_cast<std::uint32_t>(in.next() % np),
-                         {in.coord(), 0, in.coord()}, {in.coord(), 0, in.coord()}});
-    std::vector<std::uint32_t> bits;
-    for (int p = 0; p < np; ++p) bits.push_back(in.next() % 4);
+    navlab::fuzz::QueryFuzzInput in(data, size);
+    const navlab::fuzz::QueryFuzzMesh m = in.mesh();
     try {
-        PolygonView view(verts, polys, links, bits);
-        NavMeshQuery q(view);
+        PolygonView view(m.verts, m.polys, m.links, m.bits);
+        NavMeshQuery q(view), by_graph(view);
+        by_graph.set_exact_search(ExactSearch::CornerGraph);  // exact's search on large meshes
         for (int i = 0; i < 4; ++i) {
-            Vec3 s{in.coord(), in.coord() / 4, in.coord()}, e{in.coord(), in.coord() / 4, in.coord()};
-            QueryFilter f;
-            f.exclude_bits = in.next() % 3;
-            f.use_links = in.next() % 2;
+            const auto [s, e, f] = in.next_case();
             check_path(q.find_path(s, e, PathMode::Exact, f));
             check_path(q.find_path(s, e, PathMode::Corridor, f));
+            check_path(by_graph.find_path(s, e, PathMode::Exact, f));
             RaycastResult r = q.raycast(s, e, f);
             if (!r.off_mesh && !(r.t >= 0 && r.t <= 1)) std::abort();
             q.nearest_face(s);

@@ -10,18 +10,18 @@
 namespace navlab::audit {
 namespace {
 
-/// Audits the tagfiles `open()` yields; `name` is the binder's (or loose tagfile's) name.
-template <class Open>
-std::vector<TagfileAudit> audit_nav(const std::string& name, Open&& open, std::size_t max_examples,
-                                    std::uint64_t* tagfile_bytes) {
-    std::vector<TagfileAudit> out;
+/// Audits the tagfiles `open()` yields, handing each result to `sink` as soon as it is made;
+/// `name` is the binder's (or loose tagfile's) name.
+template <class Open, class Sink>
+void audit_nav(const std::string& name, Open&& open, std::size_t max_examples, std::uint64_t* tagfile_bytes,
+               Sink&& sink) {
     try {
         const fromsoft::NavFile nav = open();
         for (const fromsoft::NavEntry& e : nav.entries()) {
             const AuditTagfile t = load_audit_tagfile(e.bytes, e.in_binder ? name : std::string(), e.name,
                                                       e.in_binder ? std::optional<std::size_t>(e.index) : std::nullopt);
             if (tagfile_bytes) *tagfile_bytes += t.byte_size;
-            out.push_back(audit_tagfile(t, max_examples));
+            sink(audit_tagfile(t, max_examples));
         }
     } catch (const Error& err) {
         // The file as a whole is one unreadable tagfile: a binder (R96 too) unless it is a .hkx.
@@ -32,10 +32,47 @@ std::vector<TagfileAudit> audit_nav(const std::string& name, Open&& open, std::s
         t.entry = binder ? std::string() : file.filename().string();
         t.starts_with_tag0 = false;
         t.read_error = err.what();
-        out.push_back(audit_tagfile(t, max_examples));
+        sink(audit_tagfile(t, max_examples));
     }
-    return out;
 }
+
+/// Merges files' results in input order while workers finish them in any order. The file at
+/// the merge point merges each tagfile's result as it comes; a file ahead of it keeps its
+/// results until every file before it is merged. Memory holds only the results of files ahead
+/// of the merge point: a whole binder's tagfile results (97 tallies each) were held until the
+/// binder was done, up to a third of the audit's peak on the Sekiro preset.
+class OrderedMerge {
+public:
+    OrderedMerge(std::size_t files, std::size_t max_examples)
+        : pending_(files), finished_(files, false), merger_(max_examples) {}
+
+    /// The next tagfile result of file `i` (in the file's order). Call with the lock held.
+    void add(std::size_t i, TagfileAudit&& r) {
+        if (i == next_)
+            merger_.add(r);
+        else
+            pending_[i].push_back(std::move(r));
+    }
+    /// File `i` has no more results. Call with the lock held.
+    void finish(std::size_t i) {
+        finished_[i] = true;
+        const std::size_t from = next_;
+        while (next_ < finished_.size() && finished_[next_]) ++next_;
+        // Files passed, then the new merge point's results so far, in order; add() merges the
+        // merge point's later results directly.
+        for (std::size_t k = from; k <= next_ && k < pending_.size(); ++k) {
+            for (const TagfileAudit& r : pending_[k]) merger_.add(r);
+            std::vector<TagfileAudit>().swap(pending_[k]);
+        }
+    }
+    AuditReport report(const std::vector<std::string>& inputs) { return merger_.finish(inputs); }
+
+private:
+    std::vector<std::vector<TagfileAudit>> pending_;
+    std::vector<bool> finished_;
+    std::size_t next_ = 0;  ///< the merge point: every file before it is merged
+    AuditMerger merger_;
+};
 
 /// One binder of one source, in input order.
 struct Unit {
@@ -53,31 +90,24 @@ AuditRun audit_units(const std::vector<Unit>& units, const std::vector<std::stri
         run.files.push_back(u.ref().name);
         done.bytes_total += u.ref().size;
     }
-    // Each file's results are merged as soon as every file before it is merged, then freed:
-    // memory holds the files in flight, not the whole corpus's tallies.
-    std::vector<std::vector<TagfileAudit>> per_file(units.size());
-    std::vector<bool> finished(units.size(), false);
-    std::size_t next_to_merge = 0;
-    AuditMerger merger(options.max_examples);
+    OrderedMerge merge(units.size(), options.max_examples);
     std::mutex mutex;
     parallel_for(units.size(), options.threads, [&](std::size_t i) {
         std::uint64_t bytes = 0;
         const Unit& u = units[i];
-        std::vector<TagfileAudit> results =
-            audit_nav(u.ref().name, [&] { return u.source->open_nav(u.index); }, options.max_examples, &bytes);
+        audit_nav(u.ref().name, [&] { return u.source->open_nav(u.index); }, options.max_examples, &bytes,
+                  [&](TagfileAudit&& r) {
+                      std::lock_guard lock(mutex);
+                      merge.add(i, std::move(r));
+                  });
         std::lock_guard lock(mutex);
-        per_file[i] = std::move(results);
-        finished[i] = true;
+        merge.finish(i);
         run.tagfile_bytes += bytes;
-        for (; next_to_merge < finished.size() && finished[next_to_merge]; ++next_to_merge) {
-            for (const TagfileAudit& r : per_file[next_to_merge]) merger.add(r);
-            std::vector<TagfileAudit>().swap(per_file[next_to_merge]);
-        }
         ++done.files_done;
         done.bytes_done += u.ref().size;
         if (progress) progress(done);
     });
-    run.report = merger.finish(inputs);
+    run.report = merge.report(inputs);
     return run;
 }
 
@@ -91,7 +121,10 @@ std::vector<Unit> units_of(const fromsoft::BinderSource& source) {
 
 std::vector<TagfileAudit> audit_file(const std::filesystem::path& file, std::size_t max_examples,
                                      std::uint64_t* tagfile_bytes) {
-    return audit_nav(file.string(), [&] { return fromsoft::NavFile::open(file); }, max_examples, tagfile_bytes);
+    std::vector<TagfileAudit> out;
+    audit_nav(file.string(), [&] { return fromsoft::NavFile::open(file); }, max_examples, tagfile_bytes,
+              [&](TagfileAudit&& r) { out.push_back(std::move(r)); });
+    return out;
 }
 
 AuditRun audit_files(const std::vector<std::string>& paths, const AuditFilesOptions& options,

@@ -76,9 +76,10 @@ void r40(RuleCheck& c) {
     const auto& ctx = c.ctx();
     if (ctx.game == Game::Other) return c.skip(ctx.F);
     double limit = ctx.game == Game::Sekiro ? 0.655 : 1.385;
+    MaximumCursor max_distance(c.values(), "max_distance_m");
     for_geometry(c, [&](std::int64_t i, const FaceGeometry& g) {
         if (g.zero_normal) return c.skip();
-        c.values().maximum_at("max_distance_m", g.off_plane.distance, [&] { return ctx.where("face", i); });
+        max_distance.offer(g.off_plane.distance, [&] { return ctx.where("face", i); });
         c.check(g.off_plane.distance <= limit, "face", i, [&] {
             return fmt::format("corner {} is {:.4f} m off the mean plane", g.off_plane.corner, g.off_plane.distance);
         });
@@ -121,9 +122,10 @@ void r43(RuleCheck& c) {
 }
 
 void r44(RuleCheck& c) {
+    MaximumCursor max_relative(c.values(), "max_relative_difference");
     for_geometry(c, [&](std::int64_t i, const FaceGeometry& g) {
         if (g.zero_normal || g.no_ear) return c.skip();
-        c.values().maximum_at("max_relative_difference", g.check.projected_relative, [&] { return c.ctx().where("face", i); });
+        max_relative.offer(g.check.projected_relative, [&] { return c.ctx().where("face", i); });
         c.check(g.check.projected_relative <= 1e-9, "face", i, [&] {
             return fmt::format("triangles {:.12g} m², face {:.12g} m², relative {:.3g}", g.check.projected_sum,
                                g.check.projected_face, g.check.projected_relative);
@@ -132,11 +134,12 @@ void r44(RuleCheck& c) {
 }
 
 void r45(RuleCheck& c) {
+    MaximumCursor max_difference(c.values(), "max_difference_m2"), max_relative(c.values(), "max_relative_to_area");
     for_geometry(c, [&](std::int64_t i, const FaceGeometry& g) {
         if (g.no_ear) return c.skip();
-        c.values().maximum_at("max_difference_m2", g.check.area_difference_max, [&] { return c.ctx().where("face", i); });
+        max_difference.offer(g.check.area_difference_max, [&] { return c.ctx().where("face", i); });
         if (g.check.projected_face > 0)
-            c.values().maximum_at("max_relative_to_area", g.check.area_difference_max / g.check.projected_face, [&] { return c.ctx().where("face", i); });
+            max_relative.offer(g.check.area_difference_max / g.check.projected_face, [&] { return c.ctx().where("face", i); });
         c.check(g.check.area_difference_max <= 2e-11, "face", i, [&] {
             const auto& d = g.check.area_difference;
             return fmt::format("sum of triangle area vectors minus the face's: ({:.3g}, {:.3g}, {:.3g}) m²", d.x, d.y, d.z);
@@ -302,9 +305,10 @@ void r54(RuleCheck& c) {
     if (ctx.game == Game::Other) return c.skip(ctx.F);
     if (m.faceDataStriding != 1 || static_cast<std::int64_t>(m.faceData.size()) < ctx.F) return c.skip(ctx.F);
     constexpr std::uint32_t kEldenBits = 1u | 1u << 6 | 1u << 12 | 1u << 16 | 1u << 17 | 1u << 20 | 1u << 24 | 1u << 28;
+    SetCursor values(c.values(), "values");
     for (std::int64_t i = 0; i < ctx.F; ++i) {
         auto w = static_cast<std::uint32_t>(m.faceData[i]);
-        c.values().insert("values", w);
+        values.insert(w);
         bool ok = ctx.game == Game::Sekiro ? (w == 0 || w == 1 || w == 4 || w == 5) : (w & ~kEldenBits) == 0;
         c.check(ok, "face", i, [&] {
             std::uint32_t stray = ctx.game == Game::Sekiro ? w : (w & ~kEldenBits);

@@ -289,6 +289,7 @@ void r72(RuleCheck& c) {
     for_tree(c, [&](const fromsoft::DecodedAabbTree& w) {
         const auto& ctx = c.ctx();
         if (!w.valid) return;
+        MaximumCursor max_outside(c.values(), "max_distance_outside_m");
         std::vector<const fromsoft::Box3*> leaf_of(ctx.F, nullptr);
         for (const auto& l : w.leaves)
             if (l.face < ctx.F && !leaf_of[l.face]) leaf_of[l.face] = &w.boxes[l.node];
@@ -303,7 +304,7 @@ void r72(RuleCheck& c) {
                 const Point& p = corners[k];
                 double P[3] = {p.x, p.y, p.z}, out = -INFINITY;
                 for (int a = 0; a < 3; ++a) out = std::max({out, b.min[a] - P[a], P[a] - b.max[a]});
-                c.values().maximum_at("max_distance_outside_m", std::max(0.0, out), [&] { return ctx.where("face", f); });
+                max_outside.offer(std::max(0.0, out), [&] { return ctx.where("face", f); });
                 if (out <= 0.0005) c.pass();
                 else c.fail("corner", f, fmt::format("corner {} is {:.4f} m outside its leaf box", k, out), std::to_string(k));
             }

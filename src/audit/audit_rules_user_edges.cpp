@@ -82,9 +82,10 @@ void r78(RuleCheck& c) {
 
 void r79(RuleCheck& c) {
     if (!edge_data_ok(c)) return c.skip(std::max<std::int64_t>(0, c.ctx().E - c.ctx().R));
+    SetCursor second_bytes(c.values(), "second_bytes");
     for_user_edges(c, [&](std::int64_t e) {
         c.pass();
-        c.values().insert("second_bytes", (static_cast<std::uint32_t>(c.ctx().mesh.edgeData[e]) >> 8) & 0xFF);
+        second_bytes.insert((static_cast<std::uint32_t>(c.ctx().mesh.edgeData[e]) >> 8) & 0xFF);
     });
 }
 
@@ -113,14 +114,17 @@ void r81(RuleCheck& c) {
 
 void r82(RuleCheck& c) {
     const auto& ctx = c.ctx();
+    MaximumCursor max_per_face(c.values(), "max_user_edges_per_face");
+    std::int64_t with_user_edges = 0;
     for (std::int64_t i = 0; i < ctx.F; ++i) {
         int n = ctx.mesh.faces[i].numUserEdges;
         if (n > 0) {
-            c.values().count("faces_with_user_edges");
-            c.values().maximum_at("max_user_edges_per_face", n, [&] { return ctx.where("face", i); });
+            ++with_user_edges;
+            max_per_face.offer(n, [&] { return ctx.where("face", i); });
         }
         c.check(n <= 56, "face", i, [&] { return fmt::format("numUserEdges {}", n); });
     }
+    if (with_user_edges) c.values().count("faces_with_user_edges", with_user_edges);
 }
 
 void r83(RuleCheck& c) {

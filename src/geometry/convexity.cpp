@@ -3,6 +3,8 @@
 #include <cmath>
 #include <vector>
 
+#include "geometry/orient2d.h"
+
 namespace navlab::geometry {
 
 int turn_sign(std::span<const Point> c, std::size_t k) {
@@ -10,12 +12,8 @@ int turn_sign(std::span<const Point> c, std::size_t k) {
     const Point& prev = c[(k + n - 1) % n];
     const Point& here = c[k];
     const Point& next = c[(k + 1) % n];
-    return exact_sign([&](auto zero) {
-        using T = decltype(zero);
-        T ux = T(here.x) - T(prev.x), uz = T(here.z) - T(prev.z);
-        T wx = T(next.x) - T(here.x), wz = T(next.z) - T(here.z);
-        return uz * wx - ux * wz;
-    });
+    // uz·wx − ux·wz with u = here − prev, w = next − here: the turn in (z, x).
+    return orient2d_sign(prev.z, prev.x, here.z, here.x, next.z, next.x);
 }
 
 Convexity convexity_from_above(std::span<const Point> c, int winding_y) {

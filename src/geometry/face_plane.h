@@ -47,6 +47,9 @@ private:
         Vec3<double> value;
         Vec3<Approx> bound;
     };
+    static ApproxNormal newell_with_bound(std::span<const Point> corners);
+    /// orient()'s floating-point filter: the sign when a static error bound decides it, else 0.
+    int orient_filtered(const Point& p, const Point& q, const Point& r) const;
     std::span<const Point> corners_;
     ApproxNormal normal_;
     mutable std::optional<Vec3<Expansion>> exact_;

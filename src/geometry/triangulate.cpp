@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "geometry/orient2d.h"
+
 namespace navlab::geometry {
 namespace {
 
@@ -160,12 +162,7 @@ void triangulate_axis_plane(const FacePlane& plane, Triangulation& out) {
     auto orient = [&](int a, int b, int d) {
         const Point &p = c[a], &q = c[b], &r = c[d];
         // ((q − p) × (r − q))_axis over the two other coordinates (u, v) in cyclic order.
-        return s * exact_sign([&](auto zero) {
-            using T = decltype(zero);
-            T ux = T(coord(q, u)) - T(coord(p, u)), uy = T(coord(q, v)) - T(coord(p, v));
-            T wx = T(coord(r, u)) - T(coord(q, u)), wy = T(coord(r, v)) - T(coord(q, v));
-            return ux * wy - uy * wx;
-        });
+        return s * orient2d_sign(coord(p, u), coord(p, v), coord(q, u), coord(q, v), coord(r, u), coord(r, v));
     };
     auto droppable = [&](int a, int b, int d) { return orient(a, b, d) == 0; };
     auto same = [&](int r, int x) { return coord(c[r], u) == coord(c[x], u) && coord(c[r], v) == coord(c[x], v); };

@@ -87,6 +87,25 @@ struct Island {
     Vec3 min, max;                     ///< bounding box of their corners
 };
 
+/// How `exact` mode searches (both give the same lengths; see docs/query.md).
+enum class ExactSearch {
+    Auto,         ///< the corner graph once built, else Intervals. Built (once) on a mesh of
+                  ///< 4,096 convex pieces or more when the interval searches have taken about
+                  ///< as long as the build should (0.5 ms per piece), or by corner_graph_stats()
+    Intervals,    ///< Polyanya's interval search alone
+    CornerGraph,  ///< A* over the visibility graph of reflex corners, re-traced by Intervals
+};
+
+/// The corner graph of `exact` mode: its size, its build and how queries used it.
+struct CornerGraphStats {
+    std::size_t nodes = 0;          ///< reflex corners (one per fan of faces at a vertex)
+    std::size_t edges = 0;          ///< directed visibility edges kept (tangent at both ends)
+    std::size_t bytes = 0;          ///< memory held by the graph
+    double build_seconds = 0;       ///< wall time of the one-off build (one thread)
+    std::uint64_t queries = 0;      ///< exact queries answered through the graph
+    std::uint64_t fallbacks = 0;    ///< of those, answered by the full interval search instead
+};
+
 /// Default half extents of the nearest-face search box around a query point (metres).
 inline constexpr Vec3 kDefaultExtents{1.0, 2.0, 1.0};
 
@@ -106,7 +125,8 @@ public:
     std::size_t face_count() const noexcept;
     /// True when nearest_face uses the file's stored tree (else its own BVH).
     bool uses_stored_tree() const noexcept;
-    /// Bytes held by the query structures (pieces, adjacency, links, islands, trees).
+    /// Bytes held by the query structures (pieces, adjacency, links, islands, trees); the
+    /// corner graph, once built, is counted apart (corner_graph_stats().bytes).
     std::size_t memory_bytes() const noexcept;
 
     /// The face closest to `point` among those whose bounds overlap point ± extents.
@@ -123,6 +143,13 @@ public:
     /// points are OffMesh.
     PathResult find_path(const Vec3& from, const Vec3& to, PathMode mode, const QueryFilter& filter = {},
                          const Vec3& extents = kDefaultExtents) const;
+
+    /// Chooses how `exact` mode searches (default Auto). Not thread-safe: call before queries.
+    void set_exact_search(ExactSearch search) noexcept;
+    /// Builds the corner graph now (else the first exact query that uses it builds it, once,
+    /// thread-safely) and returns its figures. Build cost: one visibility sweep per reflex
+    /// corner over the faces it sees; memory: 4 bytes per edge plus ~60 bytes per corner.
+    CornerGraphStats corner_graph_stats() const;
 
     /// Walks from `from` (snapped to its face) towards `to` in xz across portals until a wall
     /// (boundary edge or excluded face) or the target. Links are not followed.

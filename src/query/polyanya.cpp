@@ -15,8 +15,10 @@
 #include <cmath>
 #include <limits>
 #include <queue>
+#include <unordered_map>
 #include <unordered_set>
 
+#include "query/cone.h"
 #include "query/query_mesh.h"
 
 namespace navlab::query {
@@ -39,8 +41,28 @@ struct Node {
     std::int32_t parent = -1;
 };
 
+/// An interval node's identity: its root, the piece and edge it enters and its ends. Two
+/// nodes with the same identity have the same successors, so only the cheaper one is useful.
+struct IntervalKey {
+    std::int64_t root_key;
+    double root_x, root_z, left_x, left_z, right_x, right_z;
+    std::uint32_t piece;
+    std::int32_t edge;
+    bool operator==(const IntervalKey&) const = default;
+};
+
+struct IntervalKeyHash {
+    std::size_t operator()(const IntervalKey& k) const {
+        std::size_t h = (k.piece * 0x9E3779B97F4A7C15ull ^ static_cast<std::uint32_t>(k.edge)) + static_cast<std::size_t>(k.root_key);
+        for (double v : {k.root_x, k.root_z, k.left_x, k.left_z, k.right_x, k.right_z})
+            h = (h ^ std::hash<double>{}(v)) * 0x100000001B3ull;
+        return h;
+    }
+};
+
 struct Scratch {
     std::vector<Node> nodes;
+    std::unordered_map<IntervalKey, double, IntervalKeyHash> interval_g;  ///< best g per interval identity
     std::vector<double> root_g;  ///< best g per welded vertex as a root
     std::vector<std::uint32_t> root_stamp, goal_stamp, start_stamp;
     std::vector<double> link_g;
@@ -61,66 +83,23 @@ struct Scratch {
         }
         nodes.clear();
         full_done.clear();
+        interval_g.clear();
     }
 };
 
 thread_local Scratch t_scratch;
 
-double dist2(P2 a, P2 b) { return std::sqrt((a.x - b.x) * (a.x - b.x) + (a.z - b.z) * (a.z - b.z)); }
-/// The point at parameter t of a -> b; exactly a or b at 0 and 1 (turns test endpoints by ==).
-P2 at(P2 a, P2 b, double t) {
-    if (t <= 0) return a;
-    if (t >= 1) return b;
-    return {a.x + (b.x - a.x) * t, a.z + (b.z - a.z) * t};
-}
+using cone::at;
+using cone::dist2;
+using cone::range_where;
+using cone::side;
 
-/// The parameter range [lo, hi] ∩ [0, 1] where the affine c(t) = c0 + t (c1 - c0) has sign
-/// `want` (>= 0 when want > 0, <= 0 when want < 0). Empty when lo > hi.
-std::pair<double, double> range_where(double c0, double c1, int want) {
-    if (want < 0) c0 = -c0, c1 = -c1;
-    if (c0 >= 0 && c1 >= 0) return {0, 1};
-    if (c0 < 0 && c1 < 0) return {1, 0};
-    double t = c0 / (c0 - c1);
-    return c0 >= 0 ? std::pair{0.0, t} : std::pair{t, 1.0};
-}
-
-/// orient2(r, d, p), zero when p is within 1e-12 relative of the line r -> d: a cone's side
-/// through a computed interval end (rounded) must still pass exactly through the vertex or
-/// the goal it was aimed at, or the search loses the points it touches (Recast's grid puts
-/// many vertices exactly on one line).
-double side(P2 r, P2 d, P2 p) {
-    double o = orient2(r, d, p);
-    P2 u = d - r, v = p - r;
-    return std::fabs(o) <= 1e-12 * std::sqrt((u.x * u.x + u.z * u.z) * (v.x * v.x + v.z * v.z)) ? 0 : o;
-}
-
-/// Polyanya's h: the shortest distance from r to t through the interval (t mirrored across
-/// the interval's line when it lies on r's side).
-double heuristic(P2 r, P2 left, P2 right, P2 t) {
-    double sr = orient2(right, left, r), st = orient2(right, left, t);
-    if ((sr < 0 && st < 0) || (sr > 0 && st > 0)) {
-        P2 d = left - right;
-        double dd = d.x * d.x + d.z * d.z;
-        if (dd > 0) {
-            double u = ((t.x - right.x) * d.x + (t.z - right.z) * d.z) / dd;
-            P2 foot{right.x + d.x * u, right.z + d.z * u};
-            t = {2 * foot.x - t.x, 2 * foot.z - t.z};
-        }
-    }
-    if (orient2(r, right, t) >= 0 && orient2(r, left, t) <= 0) return dist2(r, t);
-    return std::min(dist2(r, left) + dist2(left, t), dist2(r, right) + dist2(right, t));
-}
+double heuristic(P2 r, P2 left, P2 right, P2 t) { return cone::through_interval(r, left, right, t); }
 
 }  // namespace
 
-PathResult NavMeshQuery::Impl::exact_path(std::uint32_t sp, const Vec3& s, std::uint32_t ep, const Vec3& e,
-                                          const QueryFilter& f) const {
-    for (const auto& [bit, m] : f.cost_multipliers)
-        if (m > 1) {
-            // Weighted regions have no interval search: the corridor answers (and says so),
-            // unguided: `exact` ignores the cluster guide.
-            return corridor_search(sp, s, ep, e, f, nullptr);
-        }
+PathResult NavMeshQuery::Impl::polyanya_path(std::uint32_t sp, const Vec3& s, std::uint32_t ep, const Vec3& e,
+                                             const QueryFilter& f) const {
     Scratch& sc = t_scratch;
     sc.prepare(canon_corner.size(), pieces(), links.size());
     const P2 goal = xz(e);
@@ -128,18 +107,8 @@ PathResult NavMeshQuery::Impl::exact_path(std::uint32_t sp, const Vec3& s, std::
 
     // The pieces that contain a point (closed, seen from above) connected to its own piece.
     auto mark_set = [&](std::uint32_t p0, const Vec3& q, std::vector<std::uint32_t>& stamp) {
-        std::vector<std::uint32_t> todo{p0}, out{p0};
-        stamp[p0] = gen;
-        while (!todo.empty()) {
-            std::uint32_t p = todo.back();
-            todo.pop_back();
-            for (std::uint32_t k = 0; k < corners(p); ++k) {
-                std::int32_t n = piece_nbr[piece_first[p] + k];
-                if (n < 0 || stamp[n] == gen || piece_weight(n, f) == 0 || !inside_xz(n, xz(q), 0)) continue;
-                stamp[n] = gen;
-                todo.push_back(n), out.push_back(n);
-            }
-        }
+        std::vector<std::uint32_t> out;
+        pieces_containing(p0, xz(q), f, stamp, gen, out);
         return out;
     };
     mark_set(ep, e, sc.goal_stamp);
@@ -183,6 +152,16 @@ PathResult NavMeshQuery::Impl::exact_path(std::uint32_t sp, const Vec3& s, std::
         n.piece = static_cast<std::uint32_t>(q);
         n.edge = m;
         n.parent = parent;
+        // The same interval from the same root again, no cheaper: nothing new beyond it. On
+        // meshes whose pieces overlap seen from above, intervals from a root that root-level
+        // pruning does not cover (the start, a link's landing) came round in cycles until the
+        // search guard stopped them, then answered NoPath.
+        const IntervalKey key{n.root_key, n.root.x, n.root.z, n.left.x, n.left.z, n.right.x, n.right.z, n.piece, n.edge};
+        const auto [seen, first] = sc.interval_g.try_emplace(key, n.g);
+        if (!first) {
+            if (n.g >= seen->second) return;
+            seen->second = n.g;
+        }
         push(n);
     };
     // The piece across edge j of p, all of it visible from base's root (on that edge).
@@ -373,6 +352,26 @@ PathResult NavMeshQuery::Impl::exact_path(std::uint32_t sp, const Vec3& s, std::
         t = std::move(clean);
     }
     return finish_path(PathMode::Exact, sp, ep, steps, turns, sc.nodes[final_node].g);
+}
+
+}  // namespace navlab::query
+
+namespace navlab::query {
+
+void NavMeshQuery::Impl::pieces_containing(std::uint32_t p0, P2 q, const QueryFilter& f, std::vector<std::uint32_t>& stamp,
+                                           std::uint32_t gen, std::vector<std::uint32_t>& out) const {
+    std::size_t first = out.size();
+    stamp[p0] = gen;
+    out.push_back(p0);
+    for (std::size_t i = first; i < out.size(); ++i) {
+        std::uint32_t p = out[i];
+        for (std::uint32_t k = 0; k < corners(p); ++k) {
+            std::int32_t n = piece_nbr[piece_first[p] + k];
+            if (n < 0 || stamp[n] == gen || piece_weight(n, f) == 0 || !inside_xz(n, q, 0)) continue;
+            stamp[n] = gen;
+            out.push_back(n);
+        }
+    }
 }
 
 }  // namespace navlab::query

@@ -8,6 +8,7 @@
 #include "geometry/convexity.h"
 #include "geometry/exact.h"
 #include "geometry/face_plane.h"
+#include "geometry/orient2d.h"
 #include "geometry/fan.h"
 #include "geometry/planarity.h"
 #include "geometry/triangle_checks.h"
@@ -422,4 +423,42 @@ TEST(Triangulate, LastCornerFanEqualsAlgorithmTAsWritten) {
     }
     EXPECT_GT(fans, 1000);
     EXPECT_GT(clipped, 1000);
+}
+
+TEST(Orient, FilteredSignsEqualExpansionsOnNearlyCollinearFloats) {
+    // Points on a line through float32 rounding, at scales from millimetres to kilometres,
+    // some repeated: values where the double result is within its rounding error of zero, so
+    // the static filters of orient2d_sign, FacePlane::orient and the Newell normal's bound must
+    // defer to expansions.
+    std::uint64_t s = 5;
+    auto unit = [&] {
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        return static_cast<double>(s >> 11) * 0x1p-53;
+    };
+    int signs[3] = {0, 0, 0};
+    for (int i = 0; i < 20000; ++i) {
+        const double scale = std::pow(10.0, -3 + 7 * unit());
+        const Point base{scale * unit(), scale * unit(), scale * unit()}, dir{unit() - 0.5, unit() - 0.5, unit() - 0.5};
+        auto on_line = [&](double t) {
+            return Point{double(float(base.x + t * dir.x)), double(float(base.y + t * dir.y)), double(float(base.z + t * dir.z))};
+        };
+        std::vector<Point> ring{on_line(0), on_line(scale * unit()), on_line(scale * unit()), on_line(-scale * unit())};
+        if (i % 7 == 0) ring[2] = ring[1];
+        if (i % 5 == 0) ring[3].y = double(float(ring[3].y + scale * 1e-3));  // a ring with area: N ≠ 0
+        const FacePlane plane(ring);
+        const Vec3<Expansion>& N = plane.exact_normal();
+        ASSERT_EQ(plane.normal_sign(0), N.x.sign()) << i;  // the normal's own static bound
+        ASSERT_EQ(plane.normal_sign(1), N.y.sign()) << i;
+        ASSERT_EQ(plane.normal_sign(2), N.z.sign()) << i;
+        const Vec3<Expansion> p = lift<Expansion>(ring[0]), q = lift<Expansion>(ring[1]), r = lift<Expansion>(ring[2]);
+        const int exact3 = dot(cross(q - p, r - q), N).sign();
+        ASSERT_EQ(plane.orient(ring[0], ring[1], ring[2]), exact3) << i;
+        const int exact2 = ((q.z - p.z) * (r.x - q.x) - (q.x - p.x) * (r.z - q.z)).sign();
+        ASSERT_EQ(orient2d_sign(ring[0].z, ring[0].x, ring[1].z, ring[1].x, ring[2].z, ring[2].x), exact2) << i;
+        ++signs[exact2 + 1];
+    }
+    // Both turns and exact zeros occur, so neither shortcut of the filter is all that was tested.
+    EXPECT_GT(signs[0], 1000);
+    EXPECT_GT(signs[1], 1000);
+    EXPECT_GT(signs[2], 1000);
 }

@@ -109,7 +109,11 @@ std::optional<PathResult> check_exact(const NavMeshQuery& q, const Vec3& s, cons
     return r;
 }
 
-TEST(QueryExact, MatchesBruteForceVisibilityGraph) {
+// Both searches of exact mode (the interval search, and the corner graph re-traced through the
+// mesh) must give the brute force's lengths.
+class QueryExactBoth : public ::testing::TestWithParam<ExactSearch> {};
+
+TEST_P(QueryExactBoth, MatchesBruteForceVisibilityGraph) {
     std::mt19937 rng(42);
     int compared = 0;
     for (int mesh = 0; mesh < 12; ++mesh) {
@@ -117,6 +121,7 @@ TEST(QueryExact, MatchesBruteForceVisibilityGraph) {
         auto free = random_free(w, d, rng);
         PolygonView view = testing::grid_mesh(w, d, [&](int i, int j) { return free[i][j]; });
         NavMeshQuery q(view);
+        q.set_exact_search(GetParam());
         BruteForce brute{view};
         std::uniform_real_distribution<double> ux(0, w), uz(0, d);
         for (int pair = 0; pair < 15; ++pair) {
@@ -138,7 +143,7 @@ TEST(QueryExact, MatchesBruteForceVisibilityGraph) {
 // there, so exact must go around; the reference is the visibility graph that follows the
 // mesh's fans (one node per fan at a pinch). A plane-only visibility graph (the one above) gives
 // a shorter answer on 17 of these pairs: it squeezes through the pinches.
-TEST(QueryExact, MatchesTheFanAwareBruteForceOnPinchedGrids) {
+TEST_P(QueryExactBoth, MatchesTheFanAwareBruteForceOnPinchedGrids) {
     std::mt19937 rng(7);
     int compared = 0, pinches = 0;
     for (int mesh = 0; mesh < 10; ++mesh) {
@@ -156,6 +161,7 @@ TEST(QueryExact, MatchesTheFanAwareBruteForceOnPinchedGrids) {
                 if (free[i][j]) polys.push_back({id(i, j), id(i + 1, j), id(i + 1, j + 1), id(i, j + 1)});
         PolygonView view(verts, polys);
         NavMeshQuery q(view);
+        q.set_exact_search(GetParam());
         testing::VisibilityGraph brute(q, verts, polys);
         pinches += static_cast<int>(brute.pinches());
         std::uniform_int_distribution<std::size_t> cell(0, polys.size() - 1);
@@ -169,6 +175,9 @@ TEST(QueryExact, MatchesTheFanAwareBruteForceOnPinchedGrids) {
     EXPECT_GT(pinches, 5);  // the grids do pinch
     EXPECT_GT(compared, 100);
 }
+
+INSTANTIATE_TEST_SUITE_P(Searches, QueryExactBoth, ::testing::Values(ExactSearch::Intervals, ExactSearch::CornerGraph),
+                         [](const auto& info) { return info.param == ExactSearch::Intervals ? "Intervals" : "CornerGraph"; });
 
 }  // namespace
 }  // namespace navlab::query

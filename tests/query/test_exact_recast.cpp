@@ -44,6 +44,28 @@ TEST(QueryExactRecast, MatchesBruteForceOnTheBenchMesh) {
         ++checked;
     }
     EXPECT_EQ(checked, 2000 + 4);
+
+    // The corner graph (exact's search on large meshes) gives the same lengths on every pair,
+    // its paths on the mesh and never shorter than the straight line; no pair falls back.
+    q.set_exact_search(ExactSearch::CornerGraph);
+    NavMeshQuery by_intervals(view);
+    by_intervals.set_exact_search(ExactSearch::Intervals);
+    for (std::size_t i = 0; i < pairs.size(); i += 2) {
+        PathResult g = q.find_path(pairs[i].s, pairs[i].e, PathMode::Exact, {}, {0.05, 1.0, 0.05});
+        PathResult r = by_intervals.find_path(pairs[i].s, pairs[i].e, PathMode::Exact, {}, {0.05, 1.0, 0.05});
+        ASSERT_EQ(g.status, PathStatus::Found) << "pair " << i;
+        EXPECT_NEAR(g.length_xz, r.length_xz, 1e-9 * r.length_xz) << "pair " << i;
+        EXPECT_GE(g.length, g.length_xz * (1 - 1e-12)) << "pair " << i;
+        EXPECT_GE(g.length_xz, std::hypot(pairs[i].e.x - pairs[i].s.x, pairs[i].e.z - pairs[i].s.z) * (1 - 1e-12));
+        for (const Vec3& p : {g.points.front(), g.points[g.points.size() / 2], g.points.back()})
+            EXPECT_LT(q.nearest_face(p, {0.01, 0.5, 0.01}).distance, 1e-3) << "pair " << i;
+        EXPECT_EQ(g.start_face, r.start_face);
+        EXPECT_EQ(g.end_face, r.end_face);
+    }
+    CornerGraphStats st = q.corner_graph_stats();
+    EXPECT_GT(st.nodes, 100u);
+    EXPECT_EQ(st.queries, (pairs.size() + 1) / 2);
+    EXPECT_EQ(st.fallbacks, 0u);
 }
 
 }  // namespace

@@ -98,6 +98,43 @@ TEST(QueryPath, BridgeOverGroundFollowsAdjacency) {
     EXPECT_EQ(q.islands().size(), 2u);
 }
 
+// Two U-shapes on two levels, one over the other and open on opposite sides, their corners at
+// the same (x, z): each level's exact path goes round its own U (a global 2-D map would let
+// the deck's path cut across the ground's bar). Both exact searches; the corner graph turns
+// at fans of the right level only.
+TEST(QueryPath, TwoLevelsOfUShapesKeepTheirOwnCorners) {
+    std::vector<Vec3> v;
+    std::vector<std::vector<std::uint32_t>> polys;
+    auto level = [&](double y, auto free) {
+        const auto base = static_cast<std::uint32_t>(v.size());
+        for (int j = 0; j <= 10; ++j)
+            for (int i = 0; i <= 10; ++i) v.push_back({double(i), y, double(j)});
+        auto id = [&](int i, int j) { return base + static_cast<std::uint32_t>(j * 11 + i); };
+        for (int j = 0; j < 10; ++j)
+            for (int i = 0; i < 10; ++i)
+                if (free(i, j)) polys.push_back({id(i, j), id(i + 1, j), id(i + 1, j + 1), id(i, j + 1)});
+    };
+    level(0, [](int i, int j) { return i < 2 || i >= 8 || j < 2; });   // ground: bar at z < 2
+    level(5, [](int i, int j) { return i < 2 || i >= 8 || j >= 8; });  // deck: bar at z >= 8
+    PolygonView view(v, polys);
+    const double around = 2 * std::hypot(1.0, 7.5) + 6;
+    for (ExactSearch how : {ExactSearch::Intervals, ExactSearch::CornerGraph}) {
+        NavMeshQuery q(view);
+        q.set_exact_search(how);
+        PathResult ground = q.find_path({1, 0, 9.5}, {9, 0, 9.5}, PathMode::Exact);
+        ASSERT_EQ(ground.status, PathStatus::Found);
+        EXPECT_NEAR(ground.length_xz, around, 1e-9);
+        for (const Vec3& p : ground.points) EXPECT_EQ(p.y, 0);
+        PathResult deck = q.find_path({1, 5, 0.5}, {9, 5, 0.5}, PathMode::Exact);
+        ASSERT_EQ(deck.status, PathStatus::Found);
+        EXPECT_NEAR(deck.length_xz, around, 1e-9);
+        for (const Vec3& p : deck.points) EXPECT_EQ(p.y, 5);
+        PathResult straight = q.find_path({1, 0, 0.5}, {9, 0, 0.5}, PathMode::Exact);
+        EXPECT_NEAR(straight.length_xz, 8, 1e-9);
+        EXPECT_EQ(q.find_path({1, 0, 0.5}, {1, 5, 0.5}, PathMode::Exact).status, PathStatus::NoPath);
+    }
+}
+
 PolygonView gap_mesh() {
     std::vector<Vec3> v = {{0, 0, 0}, {4, 0, 0}, {4, 0, 4}, {0, 0, 4}, {6, 0, 0}, {10, 0, 0}, {10, 0, 4}, {6, 0, 4}};
     return PolygonView(v, {{0, 1, 2, 3}, {4, 5, 6, 7}}, {{0, 1, {4, 0, 2}, {6, 0, 2}}});

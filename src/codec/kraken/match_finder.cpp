@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <new>
 
 #include "codec/kraken/context.h"
 
@@ -25,6 +26,19 @@ inline std::uint64_t load64(const std::uint8_t* p) {
     return v;
 }
 inline std::uint32_t hash4(const std::uint8_t* p) { return (load32(p) * 2654435761u) >> (32 - kHashBits); }
+
+/// Head tables (2^16 entries, every one -1) left by finished finders of this thread. A fresh
+/// table is 256 KiB to allocate and fill for every block, which cost more than encoding a
+/// small input (a quarter of each run of fuzz_kraken_encode, plus the page faults of the new
+/// allocation); a finder instead takes a spare one and resets only the entries it set.
+thread_local std::vector<std::vector<std::int32_t>> spare_heads;
+
+std::vector<std::int32_t> take_heads() {
+    if (spare_heads.empty()) return std::vector<std::int32_t>(std::size_t{1} << kHashBits, -1);
+    std::vector<std::int32_t> heads = std::move(spare_heads.back());
+    spare_heads.pop_back();
+    return heads;
+}
 
 }  // namespace
 
@@ -53,7 +67,19 @@ LzParams lz_params(int level, std::size_t input_size) {
 }
 
 MatchFinder::MatchFinder(std::span<const std::uint8_t> block)
-    : block_(block), head_(std::size_t{1} << kHashBits, -1), prev_(block.size(), -1) {}
+    : block_(block), head_(take_heads()), prev_(block.size(), -1) {}
+
+MatchFinder::~MatchFinder() {
+    // Every position insert_up_to hashed is below both inserted_ and size - 3 (skipped ones
+    // were not hashed: resetting their entry to -1 again is harmless).
+    const std::size_t last = block_.size() >= 4 ? std::min(inserted_, block_.size() - 3) : 0;
+    for (std::size_t p = 0; p < last; ++p) head_[hash4(block_.data() + p)] = -1;
+    try {
+        spare_heads.push_back(std::move(head_));
+    } catch (const std::bad_alloc&) {
+        // No room to keep it: the next finder fills a new one.
+    }
+}
 
 void MatchFinder::insert_up_to(std::size_t p) {
     const std::size_t last = block_.size() >= 4 ? std::min(p, block_.size() - 3) : 0;

@@ -45,6 +45,11 @@ std::uint32_t match_length(std::span<const std::uint8_t> block, std::size_t p, s
 class MatchFinder {
 public:
     explicit MatchFinder(std::span<const std::uint8_t> block);
+    /// Clears the head entries this finder set and hands the table to the next finder on
+    /// this thread (see match_finder.cpp: filling a fresh table cost more than small blocks).
+    ~MatchFinder();
+    MatchFinder(const MatchFinder&) = delete;
+    MatchFinder& operator=(const MatchFinder&) = delete;
 
     struct Match {
         std::uint32_t length = 0, distance = 0;
