@@ -1,6 +1,7 @@
-// Byte-array encoder (spec 2): stored, RLE fill and Huffman arrays, whichever is smallest.
-// Huffman arrays use form-B code-length tables (spec 2.3.2), the form every Sekiro stream
-// uses, with canonical codes (2.3.5) written into 3-stream groups (2.3.6).
+// Byte-array encoder (spec 2): stored, RLE, Huffman, tANS and split arrays, whichever is
+// smallest. Huffman arrays take the smaller of the form-B (spec 2.3.2, every Sekiro stream)
+// and form-C (2.3.3, Elden Ring) code-length tables, with canonical codes (2.3.5) written
+// into 3-stream groups (2.3.6).
 #include "codec/kraken/array_encoder.h"
 
 #include <algorithm>
@@ -9,6 +10,7 @@
 #include <optional>
 
 #include "codec/kraken/bit_writer.h"
+#include "codec/kraken/symbol_ranges_writer.h"
 #include "codec/kraken/tans_encoder.h"
 
 namespace navlab::kraken::detail {
@@ -128,6 +130,30 @@ bool write_form_b(MsbWriter& w, const Lengths& lengths, unsigned suffix_bits) {
     return true;
 }
 
+/// Form-C table (spec 2.3.3) with `suffix_bits` F: n, the range count, one Golomb-Rice
+/// value per present symbol (the zigzag difference to the running predictor s), the range
+/// list's unary values, the suffixes, then the range list's raw bits.
+void write_form_c(MsbWriter& w, const Lengths& lengths, unsigned suffix_bits) {
+    unsigned n = 0;
+    std::array<unsigned, 256> values;
+    int s = 30;
+    for (unsigned sym = 0; sym < 256; ++sym) {
+        if (!lengths[sym]) continue;
+        const int d = lengths[sym] - (s >> 2) - 1;
+        values[n++] = d >= 0 ? 2u * d : static_cast<unsigned>(-2 * d - 1);
+        s += d;
+    }
+    const RangeList ranges = range_list(lengths);
+    w.write(2, 2);  // form C
+    w.write(suffix_bits, 2);
+    w.write(n - 1, 8);
+    write_range_count(w, n, static_cast<unsigned>(ranges.unary.size()));
+    for (unsigned i = 0; i < n; ++i) write_unary(w, values[i] >> suffix_bits);
+    for (unsigned u : ranges.unary) write_unary(w, u);
+    for (unsigned i = 0; i < n; ++i) w.write(values[i], suffix_bits);
+    for (auto [value, bits] : ranges.raw) w.write(value, bits);
+}
+
 /// Canonical code words (spec 2.3.5), bit-reversed for the LSB-first streams.
 std::array<std::uint16_t, 256> canonical_codes(const Lengths& lengths) {
     std::array<std::uint16_t, 256> codes{};
@@ -222,6 +248,12 @@ HuffmanPlan plan_huffman(const Histogram& histogram) {
         const auto& bytes = w.finish();
         if (plan.table.empty() || bytes.size() < plan.table.size()) plan.table = bytes;
     }
+    for (unsigned f = 0; f < 4; ++f) {
+        MsbWriter w;
+        write_form_c(w, plan.lengths, f);
+        const auto& bytes = w.finish();
+        if (bytes.size() < plan.table.size()) plan.table = bytes;
+    }
     plan.estimate = plan.table.size() + bits / 8 + 2;
     return plan;
 }
@@ -269,6 +301,113 @@ std::vector<std::uint8_t> sequential_payload(std::span<const std::uint8_t> data,
     return out;
 }
 
+std::optional<std::vector<std::uint8_t>> best_coded(std::span<const std::uint8_t> data, const ArrayPolicy& policy,
+                                                    std::size_t limit);
+
+/// Shortest run of the current fill byte written as a run, and of another byte (a fill
+/// change costs a command byte and the fill byte).
+constexpr std::size_t kRunSameFill = 3;
+constexpr std::size_t kRunNewFill = 6;
+
+/// Bytes in runs of at least kRunSameFill equal bytes: whether RLE is worth trying.
+std::size_t run_bytes(std::span<const std::uint8_t> data) {
+    std::size_t total = 0;
+    for (std::size_t i = 0; i < data.size();) {
+        std::size_t e = i + 1;
+        while (e < data.size() && data[e] == data[i]) ++e;
+        if (e - i >= kRunSameFill) total += e - i;
+        i = e;
+    }
+    return total;
+}
+
+/// An RLE command buffer (spec 2.5): raw bytes and fill bytes, read from the front, then
+/// the commands, read from the back.
+struct CommandBuffer {
+    std::vector<std::uint8_t> bytes;
+    std::size_t front = 0;  ///< bytes [0, front) are raw and fill bytes, [front, end) commands
+};
+
+/// The command buffer of `data`, greedy: every run of kRunSameFill / kRunNewFill bytes or
+/// more becomes a run (changing the fill byte first if needed), everything else is copied.
+CommandBuffer rle_commands(std::span<const std::uint8_t> data) {
+    std::vector<std::uint8_t> front, back;  // back: command bytes last-first (reversed at the end)
+    auto command = [&](unsigned x, bool two_bytes) {
+        back.push_back(static_cast<std::uint8_t>(two_bytes ? x >> 8 : x));
+        if (two_bytes) back.push_back(static_cast<std::uint8_t>(x));
+    };
+    // copy raw bytes [from, from + copy), then `run` fill bytes.
+    auto emit = [&](std::size_t from, std::size_t copy, std::size_t run) {
+        front.insert(front.end(), data.begin() + from, data.begin() + from + copy);
+        while (copy >= 64) {  // long copies: (x - 0x1FF) * 64 bytes, x in 0x200..0x8FF
+            const std::size_t m = std::min<std::size_t>(copy / 64, 0x700);
+            command(static_cast<unsigned>(m + 0x1FF), true);
+            copy -= 64 * m;
+        }
+        const std::size_t small = run % 128;
+        if (copy <= 15 && small >= 3 && small <= 15) command(static_cast<unsigned>(small << 4 | (15 - copy)), false);
+        else if (copy == 15 && small == 0) command(0, false);
+        else if (copy != 0 || small != 0) command(static_cast<unsigned>(0x1000 + (small << 6 | copy)), true);
+        for (std::size_t m = run / 128; m > 0;) {  // long runs: (x - 0x8FF) * 128 bytes, x in 0x900..0xFFF
+            const std::size_t k = std::min<std::size_t>(m, 0x700);
+            command(static_cast<unsigned>(k + 0x8FF), true);
+            m -= k;
+        }
+    };
+    std::uint8_t fill = 0;
+    std::size_t literal_start = 0, i = 0;
+    const std::size_t n = data.size();
+    while (i < n) {
+        std::size_t e = i + 1;
+        while (e < n && data[e] == data[i]) ++e;
+        const std::size_t run = e - i;
+        if (run >= (data[i] == fill ? kRunSameFill : kRunNewFill)) {
+            if (data[i] != fill) {
+                emit(literal_start, i - literal_start, 0);
+                literal_start = i;
+                fill = data[i];
+                front.push_back(fill);
+                command(1, false);
+            }
+            emit(literal_start, i - literal_start, run);
+            literal_start = e;
+        }
+        i = e;
+    }
+    emit(literal_start, n - literal_start, 0);
+    CommandBuffer cb{std::move(front), 0};
+    cb.front = cb.bytes.size();
+    cb.bytes.insert(cb.bytes.end(), back.rbegin(), back.rend());
+    return cb;
+}
+
+/// An RLE payload (spec 2.5) of `data` smaller than `limit` bytes, if one is: the command
+/// buffer raw (first byte 0), or entropy-coded in a nested prefix array, either whole or
+/// only its raw bytes (the command bytes then follow raw).
+std::optional<std::vector<std::uint8_t>> rle_payload(std::span<const std::uint8_t> data, const ArrayPolicy& policy,
+                                                     std::size_t limit) {
+    const CommandBuffer cb = rle_commands(data);
+    std::optional<std::vector<std::uint8_t>> best;
+    if (cb.bytes.size() + 1 < limit) {
+        best.emplace(std::vector<std::uint8_t>{0});
+        append(*best, cb.bytes);
+    }
+    // The nested array's first byte must not be 0 (a raw buffer): a coded header never starts
+    // with 0 (its type is 1..5), so only coded arrays are tried.
+    const ArrayPolicy nested{.long_header = false, .six_streams = policy.six_streams, .split_depth = 0, .tans = policy.tans, .rle = false};
+    for (std::size_t coded_end : {cb.bytes.size(), cb.front}) {
+        if (coded_end < 2) continue;
+        const std::size_t bound = best ? best->size() : limit;
+        const std::size_t tail = cb.bytes.size() - coded_end;
+        if (tail >= bound) continue;
+        auto prefix = best_coded(std::span(cb.bytes).first(coded_end), nested, bound - tail);
+        if (!prefix) continue;
+        prefix->insert(prefix->end(), cb.bytes.begin() + static_cast<std::ptrdiff_t>(coded_end), cb.bytes.end());
+        best = std::move(prefix);
+    }
+    return best;
+}
+
 /// The coded form of `data` (header included) if it is smaller than `limit` bytes: an RLE fill
 /// for a single repeated byte, else Huffman with 3 or 6 streams, or a type-5 array of parts
 /// with their own tables when that is smaller.
@@ -302,6 +441,10 @@ std::optional<std::vector<std::uint8_t>> best_coded(std::span<const std::uint8_t
     if (policy.tans && n >= kMinHuffmanSize && tans_estimate(n, histogram) < (best ? best->size() + 16 : limit))
         if (auto tans = tans_payload(data, histogram))
             if (auto coded = finish(kTans, *tans); coded && (!best || coded->size() < best->size())) best = std::move(coded);
+    // RLE (spec 2.5) when runs cover enough of the array to pay for their commands.
+    if (policy.rle && n >= kMinHuffmanSize && run_bytes(data) * 16 >= n)
+        if (auto rle = rle_payload(data, policy, best ? best->size() : limit))
+            if (auto coded = finish(kRle, *rle); coded && (!best || coded->size() < best->size())) best = std::move(coded);
     if (policy.split_depth > 0 && n >= 2 * kMinSplitPart) {
         std::vector<std::size_t> cuts;
         plan_split(data, 0, policy.split_depth, cuts);
@@ -317,8 +460,10 @@ std::optional<std::vector<std::uint8_t>> best_coded(std::span<const std::uint8_t
 std::size_t encode_array(std::span<const std::uint8_t> data, const ArrayPolicy& policy, std::vector<std::uint8_t>& out) {
     const std::size_t stored = stored_header_size(data.size(), policy.long_header) + data.size();
     if (auto coded = best_coded(data, policy, stored)) {
-        append(out, *coded);
-        return coded->size();
+        if (!policy.weigh_decode_time || stored - coded->size() >= data.size() / 16 + 64) {
+            append(out, *coded);
+            return coded->size();
+        }
     }
     put_stored_header(out, data.size(), policy.long_header);
     out.insert(out.end(), data.begin(), data.end());
@@ -334,5 +479,11 @@ bool encode_coded_array(std::span<const std::uint8_t> data, const ArrayPolicy& p
 }
 
 std::size_t estimate_array_size(std::span<const std::uint8_t> data) { return estimate_size(data); }
+
+std::vector<std::uint8_t> huffman_form_c_table(const std::array<std::uint8_t, 256>& lengths, unsigned suffix_bits) {
+    MsbWriter w;
+    write_form_c(w, lengths, suffix_bits);
+    return w.finish();
+}
 
 }  // namespace navlab::kraken::detail

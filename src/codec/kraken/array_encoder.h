@@ -1,9 +1,11 @@
 // Kraken byte-array encoding (spec 2): each sub-stream of a chunk is written as the cheapest
-// of a stored array (type 0), a single-byte RLE fill (type 3 with a 1-byte payload), a
-// Huffman array with 3 or 6 streams (types 2 and 4, form-B code-length table) and a type-5
-// sequential array of parts that each get their own Huffman table.
+// of a stored array (type 0), an RLE array (type 3: a single-byte fill, or a command buffer
+// stored raw or entropy-coded in a nested array), a Huffman array with 3 or 6 streams (types 2
+// and 4, form-B or form-C code-length table), a tANS array (type 1) and a type-5 sequential
+// array of parts that each get their own table.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -24,6 +26,12 @@ struct ArrayPolicy {
     int split_depth = 3;
     /// Try tANS (type 1, spec 2.4) beside Huffman.
     bool tans = true;
+    /// Try RLE with a command buffer (type 3, spec 2.5), its buffer raw or in a nested array.
+    bool rle = true;
+    /// Entropy-code the array only when that saves at least size/16 + 64 bytes over storing
+    /// it: below that, the decoder's table build and symbol decoding cost more time than the
+    /// bytes are worth (levels 1-6; Oodle's streams make the same trade, docs/kraken.md).
+    bool weigh_decode_time = false;
 };
 
 /// Appends `data` as one byte array (header + payload) to `out`; returns the bytes appended.
@@ -39,5 +47,10 @@ bool encode_coded_array(std::span<const std::uint8_t> data, const ArrayPolicy& p
 /// About the size encode_array() would write (within a few bytes), from the histogram and
 /// Huffman code lengths alone: for choices between alternatives without writing them.
 std::size_t estimate_array_size(std::span<const std::uint8_t> data);
+
+/// The Huffman form-C code-length table (spec 2.3.3) of `lengths` (per symbol, 0 = absent;
+/// at least 2 present, 1..11 bits) with `suffix_bits` (0..3) Rice suffix bits, padded to a
+/// byte. Exposed for tests against the spec's worked example.
+std::vector<std::uint8_t> huffman_form_c_table(const std::array<std::uint8_t, 256>& lengths, unsigned suffix_bits);
 
 }  // namespace navlab::kraken::detail

@@ -86,8 +86,11 @@ LzChunk write_chunk(std::span<const std::uint8_t> block, std::size_t start, std:
     std::vector<std::uint8_t>& z = chunk.payload;
     z.reserve(end - start);
     if (first != start) z.insert(z.end(), block.begin() + start, block.begin() + first);  // window start
-    const ArrayPolicy policy{.split_depth = split_depth, .tans = tans};
-    encode_array(use_delta ? delta : raw, {.long_header = true, .split_depth = split_depth, .tans = tans}, z);
+    // Levels 1-6 (no entropy search) favour decode speed: see ArrayPolicy::weigh_decode_time.
+    const bool weigh = !params.search_entropy;
+    const ArrayPolicy policy{.split_depth = split_depth, .tans = tans, .weigh_decode_time = weigh};
+    encode_array(use_delta ? delta : raw,
+                 {.long_header = true, .split_depth = split_depth, .tans = tans, .weigh_decode_time = weigh}, z);
     encode_array(command_bytes, policy, z);
     // Offsets (spec 3.4, 3.5): legacy, or scaled with a scale byte (and low bits for scale >= 2).
     const unsigned scale = params.search_entropy ? choose_scale(distances) : 0;
@@ -99,7 +102,8 @@ LzChunk write_chunk(std::span<const std::uint8_t> block, std::size_t start, std:
     }
     if (scale != 0) z.push_back(static_cast<std::uint8_t>(127 + scale));
     // Without a scale byte the array must not start with a byte >= 0x80 (it would be one).
-    encode_array(packed_offsets, {.long_header = scale == 0, .split_depth = split_depth, .tans = tans}, z);
+    encode_array(packed_offsets,
+                 {.long_header = scale == 0, .split_depth = split_depth, .tans = tans, .weigh_decode_time = weigh}, z);
     if (scale >= 2) encode_array(low, policy, z);
     encode_array(lengths.packed, policy, z);
     append(z, bit_region(offsets, lengths.long_values));

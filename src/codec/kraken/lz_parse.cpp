@@ -172,12 +172,9 @@ struct Node {
     std::uint32_t length = 0;       ///< 0: reached by a literal; else by a match of this length
     std::uint32_t distance = 0;
     Recent recent;
+    std::uint32_t prev = 0;  ///< which arrival at the position before this step the path came from
 };
 
-/// Lengths tried one by one up to here; longer matches only at their full length.
-constexpr std::uint32_t kMaxTriedLength = 40;
-/// Re-priced dynamic-programming passes after the lazy start.
-constexpr int kPasses = 3;
 
 class OptimalParser {
 public:
@@ -229,11 +226,24 @@ public:
 
     std::vector<Command> run(const Prices& prices, bool delta) {
         const std::size_t n = end_ - first_;
-        nodes_.assign(n + 1, Node{});
+        arrivals_ = std::max(1u, params_.arrivals);
+        nodes_.assign((n + 1) * arrivals_, Node{});
         nodes_[0].cost = 0;
         for (std::size_t i = 0; i < n; ++i) {
-            const Node s = nodes_[i];
-            if (s.cost == std::numeric_limits<std::uint32_t>::max()) continue;
+            std::uint32_t longest = 0;
+            for (std::uint32_t a = 0; a < arrivals_; ++a) longest = std::max(longest, expand(prices, delta, i, a));
+            // Long match: its end is reached; the positions inside it are not expanded.
+            if (longest >= params_.nice_length) i += longest - 1;
+        }
+        return backtrack();
+    }
+
+private:
+    /// Relaxes every step out of arrival `a` at position i; returns the longest match length.
+    std::uint32_t expand(const Prices& prices, bool delta, std::size_t i, std::uint32_t a) {
+            const Node s = nodes_[i * arrivals_ + a];
+            if (s.cost == std::numeric_limits<std::uint32_t>::max()) return 0;
+            current_ = a;
             const std::size_t p = first_ + i;
             const std::uint8_t lit = delta ? static_cast<std::uint8_t>(block_[p] - block_[p - s.recent.slot[0]]) : block_[p];
             relax(i + 1, s.cost + prices.literal[lit], s.literal_run + 1, 0, 0, s.recent);
@@ -263,13 +273,9 @@ public:
                 tried = match.length;
                 longest = std::max(longest, match.length);
             }
-            // Long match: its end is reached; the positions inside it are not expanded.
-            if (longest >= params_.nice_length) i += longest - 1;
-        }
-        return backtrack();
+            return longest;
     }
 
-private:
     std::uint32_t match_length(std::size_t p, std::size_t d) const { return detail::match_length(block_, p, d, end_); }
 
     /// LEN entry price (spec 3.4 item 8): the packed byte, plus the long value's bits.
@@ -289,14 +295,31 @@ private:
             if (len > 16) cost += length_price(prices, len - 14);
             relax(i + len, cost, 0, len, d, next);
         };
-        for (std::uint32_t len = from; len <= std::min(to, kMaxTriedLength); ++len) one(len);
-        if (to > kMaxTriedLength) one(to);
+        const std::uint32_t tried = params_.tried_lengths;
+        for (std::uint32_t len = from; len <= std::min(to, tried); ++len) one(len);
+        if (to > tried) one(to);
     }
 
+    /// Keeps the `arrivals_` cheapest ways to reach j with distinct recent offsets, cheapest
+    /// first: a dearer path may carry the offsets that make the following matches cheap.
     void relax(std::size_t j, std::uint32_t cost, std::uint32_t run, std::uint32_t len, std::uint32_t d, const Recent& recent) {
-        Node& t = nodes_[j];
-        if (cost >= t.cost) return;
-        t.cost = cost, t.literal_run = run, t.length = len, t.distance = d, t.recent = recent;
+        Node* t = &nodes_[j * arrivals_];
+        if (arrivals_ == 1) {
+            if (cost < t[0].cost) t[0] = Node{cost, run, len, d, recent, 0};
+            return;
+        }
+        std::uint32_t slot = arrivals_ - 1;
+        for (std::uint32_t a = 0; a < arrivals_; ++a) {
+            const std::uint32_t* r = t[a].recent.slot;
+            if (t[a].cost == std::numeric_limits<std::uint32_t>::max() ||
+                (r[0] == recent.slot[0] && r[1] == recent.slot[1] && r[2] == recent.slot[2])) {
+                slot = a;
+                break;
+            }
+        }
+        if (cost >= t[slot].cost) return;
+        t[slot] = Node{cost, run, len, d, recent, current_};
+        for (; slot > 0 && t[slot].cost < t[slot - 1].cost; --slot) std::swap(t[slot], t[slot - 1]);
     }
 
     std::vector<Command> backtrack() const {
@@ -306,8 +329,10 @@ private:
         // Trailing literals carry no command; each match collects the literals before it.
         std::vector<std::pair<std::uint32_t, std::uint32_t>> matches;  // (length, distance), last first
         std::vector<std::uint32_t> runs;                               // literals after each match
+        std::uint32_t a = 0;  // the cheapest arrival at the end
         while (j > 0) {
-            const Node& t = nodes_[j];
+            const Node& t = nodes_[j * arrivals_ + a];
+            a = t.prev;
             if (t.length == 0) {
                 ++literals, --j;
             } else {
@@ -332,7 +357,9 @@ private:
     LzParams params_;
     std::vector<MatchFinder::Match> matches_;
     std::vector<std::uint32_t> starts_;
-    std::vector<Node> nodes_;
+    std::vector<Node> nodes_;       ///< arrivals_ per position, cheapest first
+    std::uint32_t arrivals_ = 1;
+    std::uint32_t current_ = 0;     ///< the arrival being expanded (the prev of what it relaxes)
 };
 
 }  // namespace
@@ -364,7 +391,7 @@ std::vector<std::vector<Command>> parse_optimal(MatchFinder& finder, std::span<c
     // Start from a lazy parse; each pass is priced by what the previous one put in each array
     // (literals in the cheaper mode).
     std::vector<std::vector<Command>> parses{parser.lazy()};
-    for (int pass = 0; pass < kPasses; ++pass) {
+    for (int pass = 0; pass < params.passes; ++pass) {
         // The offset coding the chunk will use (the writer chooses it the same way).
         std::vector<std::uint32_t> distances;
         Recent recent;

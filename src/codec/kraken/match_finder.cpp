@@ -47,6 +47,9 @@ LzParams lz_params(int level, std::size_t input_size) {
     // the lazy parse falls furthest behind the game's Oodle (the 97 KB Elden Ring emevd:
     // 1.17x its bytes, 1.08x with this parse); encoding one block this way takes a few ms.
     if (level == 6 && input_size <= kBlockSize) return {16, 0, 128, false, true, true, false, 0};
+    // Level 9 keeps four arrivals per position on inputs of one block (the game's event
+    // scripts and message binders: a fraction of a second each), two on larger ones.
+    const unsigned arrivals_9 = input_size <= kBlockSize ? 4 : 2;
     switch (level) {
         // Levels 1-6 write Huffman arrays and legacy offsets only: they decode fastest (tANS,
         // split arrays and low-bits arrays cost decode time for 1-3 % of size, docs/kraken.md).
@@ -56,9 +59,10 @@ LzParams lz_params(int level, std::size_t input_size) {
         case 4: return {8, 1, 96, false, false, true, false, 0};
         case 5: return {16, 1, 128, false, false, true, false, 0};
         case 6: return {32, 1, 192, false, false, true, false, 0};
-        case 7: return {24, 0, 128, false, true, true, true, 2};
-        case 8: return {48, 0, 256, false, true, true, true, 3};
-        default: return {128, 0, 512, false, true, true, true, 3};
+        // Levels 7-9: optimal parse with 2+ arrivals per position (docs/kraken.md, "Levels").
+        case 7: return {24, 0, 128, false, true, true, true, 2, 2, 1};
+        case 8: return {48, 0, 256, false, true, true, true, 3, 2, 2};
+        default: return {128, 0, 512, false, true, true, true, 3, arrivals_9, 3};
     }
 }
 

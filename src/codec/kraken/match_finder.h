@@ -21,6 +21,9 @@ struct LzParams {
     bool hash_matches;     ///< hash every position inside matches (level 1 hashes only their ends)
     bool search_entropy;   ///< also try offset scales and tANS arrays (slower, smaller)
     int split_depth;       ///< try type-5 split arrays of up to 2^split_depth parts (0 = never)
+    unsigned arrivals = 1; ///< optimal parse: cheapest paths kept per position (distinct recent offsets)
+    int passes = 3;        ///< optimal parse: re-priced dynamic-programming passes after the lazy start
+    unsigned tried_lengths = 40;  ///< optimal parse: match lengths tried one by one up to this (longer: full length only)
 };
 
 /// The settings of levels 1..9 for an input of `input_size` bytes: the default level 6 takes

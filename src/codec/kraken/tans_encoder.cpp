@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "codec/kraken/bit_writer.h"
+#include "codec/kraken/symbol_ranges_writer.h"
 
 namespace navlab::kraken::detail {
 namespace {
@@ -46,57 +47,6 @@ Histogram normalise(const Histogram& h, std::size_t size, unsigned log) {
         }
     }
     return w;
-}
-
-/// Spec 2.2.1 inverse: the range count R for n present symbols, truncated binary.
-void write_range_count(MsbWriter& w, unsigned n, unsigned r) {
-    if (n == 256) return;
-    const unsigned x = 2 * std::min(257 - n, n);
-    const unsigned y = static_cast<unsigned>(std::bit_width(x - 1));
-    const unsigned z = (1u << y) - x;
-    if (r < z) w.write(r, y - 1);
-    else w.write(r + z, y);
-}
-
-void write_unary(MsbWriter& w, unsigned v) {
-    w.zeros(v);
-    w.write(1, 1);
-}
-
-/// Spec 2.2.3 inverse: the unary values and raw bits describing which symbols are present.
-struct RangeList {
-    std::vector<unsigned> unary;
-    std::vector<std::pair<std::uint32_t, unsigned>> raw;  ///< (value, bits), in reading order
-};
-RangeList range_list(const Histogram& weights) {
-    std::vector<std::pair<unsigned, unsigned>> runs;  // [start, end)
-    for (unsigned s = 0; s < 256;) {
-        if (!weights[s]) {
-            ++s;
-            continue;
-        }
-        unsigned e = s;
-        while (e < 256 && weights[e]) ++e;
-        runs.push_back({s, e});
-        s = e;
-    }
-    RangeList list;
-    if (runs.front().first > 0) {  // leading gap: pos = read(u+1) + 2^(u+1) - 1
-        const unsigned pos = runs.front().first;
-        const unsigned u = static_cast<unsigned>(std::bit_width(pos + 1)) - 2;
-        list.unary.push_back(u);
-        list.raw.push_back({pos + 1 - (1u << (u + 1)), u + 1});
-    }
-    for (std::size_t i = 0; i + 1 < runs.size(); ++i) {  // every run but the implicit last one
-        const unsigned run = runs[i].second - runs[i].first;
-        const unsigned gap = runs[i + 1].first - runs[i].second;
-        const unsigned a = static_cast<unsigned>(std::bit_width(run)) - 1;
-        const unsigned b = static_cast<unsigned>(std::bit_width(gap + 1)) - 2;
-        list.unary.push_back(a), list.unary.push_back(b);
-        list.raw.push_back({run - (1u << a), a});
-        list.raw.push_back({gap + 1 - (1u << (b + 1)), b + 1});
-    }
-    return list;
 }
 
 /// Spec 2.4.2 inverse for one Q: each weight's unary prefix and raw value, following the
