@@ -13,6 +13,9 @@
 // 3. A decode table: navlab (1 thread, CPU time; 2 and all threads, wall clock) beside zstd
 //    decoding the same bytes, and the ratio to the ooz figures.
 //   build/bench/bench_kraken [--table-only] [--decode-only [--runs=9] [--zstd-level=19]] [--no-table] [--max-mb=16] [--benchmark_filter=er_allmaterial]
+//   Short runs of the table: --samples=er_m10,sekiro_m00 (names containing any of these),
+//   --levels=6 (only these of 1, 6, 9; the others print as 0), --encode-runs=5 (median of 5
+//   encodes: one-block files take a few ms, where one run is noise on a loaded machine).
 // Samples: $NAVLAB_SAMPLES, else ../shared/samples beside the source tree.
 #include <benchmark/benchmark.h>
 
@@ -114,7 +117,30 @@ std::size_t prefix_bytes(const std::vector<std::uint8_t>& stream, std::size_t ou
     return ip;
 }
 
-void print_table(const std::vector<Sample>& samples, std::size_t max_bytes) {
+/// Which table columns to fill: the levels to encode at, and encodes timed per level.
+struct TableOptions {
+    std::size_t max_bytes = std::size_t{16} << 20;
+    std::vector<int> levels{1, 6, 9};
+    int encode_runs = 1;
+};
+
+/// The comma-separated items of `list`.
+std::vector<std::string> split_list(const char* list) {
+    std::vector<std::string> items;
+    std::string item;
+    for (const char* c = list;; ++c) {
+        if (*c == ',' || *c == 0) {
+            if (!item.empty()) items.push_back(item);
+            item.clear();
+            if (*c == 0) return items;
+        } else {
+            item += *c;
+        }
+    }
+}
+
+void print_table(const std::vector<Sample>& samples, const TableOptions& options) {
+    const std::size_t max_bytes = options.max_bytes;
     std::printf("Kraken encoder vs the game's Oodle streams (sizes: ratio to the game's bytes; speeds: MB/s per core)\n");
     std::printf("%-34s %9s %9s | %6s %6s %6s | %6s %6s | %7s %7s %7s %7s | %7s %7s\n", "sample", "input", "game",
                 "L1", "L6", "L9", "zstd19", "zlib9", "enc L1", "enc L6", "zstd19", "zlib9", "dec L6", "dec game");
@@ -131,12 +157,13 @@ void print_table(const std::vector<Sample>& samples, std::size_t max_bytes) {
         std::size_t size[10] = {};
         double enc_time[10] = {};
         std::vector<std::uint8_t> ours6;
-        for (int level : {1, 6, 9}) {
+        enc_time[1] = enc_time[6] = 1e30;  // levels not run print 0 MB/s
+        for (int level : options.levels) {
             std::vector<std::uint8_t> stream;
             if (level == 9) {
                 stream = navlab::kraken::encode(data, level, 0);  // size only: all cores
             } else {
-                enc_time[level] = cpu_time([&] { stream = navlab::kraken::encode(data, level, 1); });
+                enc_time[level] = cpu_time([&] { stream = navlab::kraken::encode(data, level, 1); }, options.encode_runs);
             }
             size[level] = stream.size();
             if (level == 6) ours6 = std::move(stream);
@@ -147,10 +174,12 @@ void print_table(const std::vector<Sample>& samples, std::size_t max_bytes) {
         // Both outputs touched before timing; the two decoders alternate, median of 5 each.
         // The game's first blocks are a stream of their own (they refer to nothing later).
         const std::span<const std::uint8_t> game_prefix(s.stream.data(), game);
+        // Without level 6 (--levels) our column decodes the game's stream too.
+        const std::span<const std::uint8_t> ours6_stream = ours6.empty() ? game_prefix : std::span<const std::uint8_t>(ours6);
         std::vector<std::uint8_t> out(used, 0), game_out(used, 0);
         std::vector<double> ours_times, game_times;
         for (int run = 0; run < 5; ++run) {
-            ours_times.push_back(cpu_time([&] { navlab::kraken::decode(ours6, out, 1); }));
+            ours_times.push_back(cpu_time([&] { navlab::kraken::decode(ours6_stream, out, 1); }));
             game_times.push_back(cpu_time([&] { navlab::kraken::decode(game_prefix, game_out, 1); }));
         }
         std::sort(ours_times.begin(), ours_times.end());
@@ -225,7 +254,8 @@ void print_decode_table(const std::vector<Sample>& samples, int runs, int zstd_l
 }  // namespace
 
 int main(int argc, char** argv) {
-    static const std::vector<Sample> samples = load_samples();
+    static std::vector<Sample> samples = load_samples();
+    TableOptions options;
     bool table = true, benchmarks = true, decode_table = true;
     std::size_t max_mb = 16;
     int runs = 9, zstd_level = 19;
@@ -237,10 +267,22 @@ int main(int argc, char** argv) {
         else if (std::strncmp(argv[i], "--zstd-level=", 13) == 0) zstd_level = std::atoi(argv[i] + 13);
         else if (std::strncmp(argv[i], "--runs=", 7) == 0) runs = std::max(1, std::atoi(argv[i] + 7));
         else if (std::strncmp(argv[i], "--max-mb=", 9) == 0) max_mb = std::strtoul(argv[i] + 9, nullptr, 10);
+        else if (std::strncmp(argv[i], "--encode-runs=", 14) == 0) options.encode_runs = std::max(1, std::atoi(argv[i] + 14));
+        else if (std::strncmp(argv[i], "--levels=", 9) == 0) {
+            options.levels.clear();
+            for (const std::string& level : split_list(argv[i] + 9))
+                if (level == "1" || level == "6" || level == "9") options.levels.push_back(std::stoi(level));
+        } else if (std::strncmp(argv[i], "--samples=", 10) == 0) {
+            const std::vector<std::string> names = split_list(argv[i] + 10);
+            std::erase_if(samples, [&](const Sample& s) {
+                return std::none_of(names.begin(), names.end(), [&](const std::string& n) { return s.name.find(n) != std::string::npos; });
+            });
+        }
         else argv[kept++] = argv[i];
     }
     argc = kept;
-    if (table) print_table(samples, max_mb << 20);
+    options.max_bytes = max_mb << 20;
+    if (table) print_table(samples, options);
     if (decode_table) print_decode_table(samples, runs, zstd_level);
     if (!benchmarks) return 0;
     if (samples.empty()) std::fprintf(stderr, "bench_kraken: no samples found in %s\n", samples_dir().c_str());
