@@ -182,7 +182,9 @@ TEST(QueryClusterGuide, CommandOnASyntheticSekiroBinder) {
         EXPECT_EQ(r.status, u.status) << "pair " << i;  // the guide never loses a path
         ASSERT_EQ(j[i]["status"], std::string(status_name(r.status))) << "pair " << i;
         found += r.status == PathStatus::Found;
-        if (r.status == PathStatus::Found) EXPECT_NEAR(j[i]["length"].get<double>(), r.length, 1e-6 * (1 + r.length)) << "pair " << i;
+        if (r.status == PathStatus::Found) {
+            EXPECT_NEAR(j[i]["length"].get<double>(), r.length, 1e-6 * (1 + r.length)) << "pair " << i;
+        }
     }
     EXPECT_GE(found, 10);
     EXPECT_EQ(test::run_command(nav + " path " + binder + " --from 1,2,3 --to 1,2,3 --guide roads", &out), 2) << out;
