@@ -12,7 +12,6 @@ namespace navlab::audit {
 namespace {
 
 constexpr const char* kGraph = "hkaiDirectedGraphExplicitCost";
-constexpr const char* kMediator = "hkaiStaticTreeNavMeshQueryMediator";
 
 const fromsoft::DirectedGraph* graph_of(RuleCheck& c) {
     const auto& g = c.ctx().tagfile.graph;

@@ -17,7 +17,6 @@
 namespace navlab::dcx {
 namespace {
 
-constexpr std::size_t kDcxHeaderSize = 0x4C;
 constexpr std::size_t kDcaOffset = 0x44;
 constexpr std::uint32_t kEdgeChunkSize = 0x10000;
 /// A zstd RLE block is 4 bytes for up to 128 KiB of output.
