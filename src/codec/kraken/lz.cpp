@@ -155,31 +155,22 @@ SubStreams read_substreams(const Context& ctx, const std::uint8_t* z, std::size_
     return sub;
 }
 
-inline std::uint64_t load64(const std::uint8_t* p) {
-    std::uint64_t v;
-    std::memcpy(&v, p, 8);
-    return v;
-}
-inline void store64(std::uint8_t* p, std::uint64_t v) { std::memcpy(p, &v, 8); }
-
-/// 16 bytes as one vector (GCC/Clang vector extension: SSE2 on x86-64, NEON on ARM);
+/// 16 and 8 bytes as one vector (GCC/Clang vector extension: SSE2 on x86-64, NEON on ARM);
 /// `+` adds them byte-wise modulo 256.
 using Bytes16 = std::uint8_t __attribute__((vector_size(16)));
-inline Bytes16 load128(const std::uint8_t* p) {
-    Bytes16 v;
-    std::memcpy(&v, p, 16);
-    return v;
-}
-inline void store128(std::uint8_t* p, Bytes16 v) { std::memcpy(p, &v, 16); }
-
-/// 8 bytes as one vector (SSE2 / NEON as well); `+` adds them byte-wise modulo 256.
 using Bytes8 = std::uint8_t __attribute__((vector_size(8)));
-inline Bytes8 load8v(const std::uint8_t* p) {
-    Bytes8 v;
-    std::memcpy(&v, p, 8);
+
+/// Unaligned load and store of a T (an integer or a byte vector) through memcpy.
+template <class T>
+inline T load(const std::uint8_t* p) {
+    T v;
+    std::memcpy(&v, p, sizeof v);
     return v;
 }
-inline void store8v(std::uint8_t* p, Bytes8 v) { std::memcpy(p, &v, 8); }
+template <class T>
+inline void store(std::uint8_t* p, T v) {
+    std::memcpy(p, &v, sizeof v);
+}
 
 /// Throws the error of LZ command i; out of line so the command loop keeps its state in
 /// registers (a capturing lambda made the loop index and list pointers live in memory).
@@ -198,14 +189,14 @@ inline void copy_literals_fast(std::uint8_t* op, const std::uint8_t* lit, std::s
     if constexpr (Delta) {
         // The first 16 bytes as two 8-byte adds whatever `last` is (>= 8: they read only
         // bytes written before them), so short runs take no branch on it.
-        store8v(op, load8v(lit) + load8v(op - last));
-        store8v(op + 8, load8v(lit + 8) + load8v(op + 8 - last));
+        store<Bytes8>(op, load<Bytes8>(lit) + load<Bytes8>(op - last));
+        store<Bytes8>(op + 8, load<Bytes8>(lit + 8) + load<Bytes8>(op + 8 - last));
         if (n <= 16) return;
         if (last >= 16) {  // 16-byte adds read only bytes written before them
-            for (std::size_t i = 16; i < n; i += 16) store128(op + i, load128(lit + i) + load128(op + i - last));
+            for (std::size_t i = 16; i < n; i += 16) store<Bytes16>(op + i, load<Bytes16>(lit + i) + load<Bytes16>(op + i - last));
             return;
         }
-        for (std::size_t i = 16; i < n; i += 8) store8v(op + i, load8v(lit + i) + load8v(op + i - last));
+        for (std::size_t i = 16; i < n; i += 8) store<Bytes8>(op + i, load<Bytes8>(lit + i) + load<Bytes8>(op + i - last));
     } else {
         copy16(op, lit);
         for (std::size_t i = 16; i < n; i += 16) copy16(op + i, lit + i);
@@ -228,8 +219,8 @@ inline void copy_match_fast(std::uint8_t* op, std::size_t d, std::size_t n) {
     // loads of bytes just written also forward from the earlier stores more often than
     // 16-byte loads that straddle two of them.) Writing 32 bytes before the first length
     // test halved the mispredictions in cachegrind's model but was 1-25 % slower when timed.
-    store64(op, load64(from));
-    store64(op + 8, load64(from + 8));
+    store<std::uint64_t>(op, load<std::uint64_t>(from));
+    store<std::uint64_t>(op + 8, load<std::uint64_t>(from + 8));
     if (n <= 16) return;
     if (d >= 16) {
         // Long matches that do not overlap their source (most of the bytes of FromSoftware
@@ -241,7 +232,7 @@ inline void copy_match_fast(std::uint8_t* op, std::size_t d, std::size_t n) {
         for (std::size_t i = 16; i < n; i += 16) copy16(op + i, from + i);
         return;
     }
-    for (std::size_t i = 16; i < n; i += 8) store64(op + i, load64(from + i));
+    for (std::size_t i = 16; i < n; i += 8) store<std::uint64_t>(op + i, load<std::uint64_t>(from + i));
 }
 
 /// `v == K ? a : b` and `v >= K ? a : b` as conditional moves. GCC compiles the plain
