@@ -160,11 +160,6 @@ thread_local SweepScratch t_sweep;
 
 }  // namespace
 
-/// Everything visible (seen from above, through the mesh's adjacency) from `root`, which lies
-/// in every piece of `start` (on their boundary or inside). Calls visit(piece, cone) for each
-/// piece reached, with cone = nullptr when all of the piece is visible (else sc.side_r/side_l
-/// hold each corner's side of the cone's rays, as cone::side). No turning, so the
-/// cones never overlap and no piece cone is repeated; bounded anyway by 64 × pieces items.
 /// Expands one cone of a visibility sweep from r: visit(Q, cone) for its piece (cone =
 /// nullptr when all of Q is visible, else sc.side_r/side_l hold each corner's side of the
 /// cone's rays, as cone::side), then child(item) for each cone beyond Q. `full_stamp` marks
