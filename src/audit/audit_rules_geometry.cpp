@@ -211,6 +211,13 @@ void for_mesh_with_faces(RuleCheck& c, Fn&& fn) {
 void r49(RuleCheck& c) {
     const auto& m = c.ctx().mesh;
     if (c.ctx().F == 0) return;
+    const std::span vertices(m.vertices);
+    const fromsoft::Vec4 lo = m.aabb.min, hi = m.aabb.max;
+    auto inside = [&](std::int64_t i) {
+        const fromsoft::Vec4& v = vertices[i];
+        return lo.x <= v.x && v.x <= hi.x && lo.y <= v.y && v.y <= hi.y && lo.z <= v.z && v.z <= hi.z;
+    };
+    if (all_hold(0, c.ctx().V, inside)) return c.pass(c.ctx().V);
     for (std::int64_t i = 0; i < c.ctx().V; ++i) {
         int bad = -1;
         for (int k = 0; k < 3 && bad < 0; ++k)
@@ -322,6 +329,8 @@ void r55(RuleCheck& c) {
     const auto& m = ctx.mesh;
     std::int64_t regular = std::min(ctx.R, ctx.E);
     if (m.edgeDataStriding != 1 || static_cast<std::int64_t>(m.edgeData.size()) < ctx.E) return c.skip(regular);
+    const std::span data(m.edgeData);
+    if (all_hold(0, regular, [&](std::int64_t e) { return static_cast<std::uint32_t>(data[e]) == 0; })) return c.pass(regular);
     for (std::int64_t e = 0; e < regular; ++e) {
         auto w = static_cast<std::uint32_t>(m.edgeData[e]);
         c.check(w == 0, "edge", e, [&] { return fmt::format("edgeData 0x{:08X}", w); });
