@@ -78,6 +78,7 @@ TagfileContext::TagfileContext(const AuditTagfile& f)
         own(face.startEdgeIndex, face.numEdges, static_cast<std::int32_t>(i));
         if (face.numUserEdges > 0) own(face.startUserEdgeIndex, face.numUserEdges, static_cast<std::int32_t>(i));
     }
+    edge_scan = scan_edges(mesh.edges, owner, R, V);
     read_faces();
     if (tagfile.mediator && F > 0) tree = fromsoft::decode_aabb_tree6(tagfile.mediator->nodes, tagfile.mediator->domain);
 }

@@ -11,6 +11,7 @@
 
 #include "formats/fromsoft/aabb_tree6.h"
 #include "audit/audit.h"
+#include "audit/audit_edge_scan.h"
 #include "geometry/convexity.h"
 #include "geometry/face_ring.h"
 #include "geometry/planarity.h"
@@ -66,6 +67,7 @@ struct TagfileContext {
     std::int64_t R = 0;            ///< Σ numEdges (negative counts as 0)
     bool regular_tiled = false;    ///< R21 holds and R ≤ E
     std::vector<std::int32_t> owner;  ///< edge → owning face, kNoOwner or kManyOwners
+    EdgeScan edge_scan;  ///< the per-edge statements over all edges, in one pass after the owners
     std::vector<RingView> rings;  ///< per face, viewing ring_vertices / ring_corners
     std::vector<std::optional<FaceGeometry>> geometry;  ///< per face, when the ring is Ok
     std::optional<fromsoft::DecodedAabbTree> tree;  ///< Decoding D of the mediator's tree, for meshes with faces

@@ -102,45 +102,33 @@ void r26(RuleCheck& c) {
     }
 }
 
+// R27–R32, R34, R36, R37: the context's one pass over the edges (ctx.edge_scan) decides
+// whether every edge holds; only a tagfile with an exception walks its edges here, with the
+// same per-edge functions (audit_edge_scan.h), to name each exception in edge order.
+
 void r27(RuleCheck& c) {
     const auto& ctx = c.ctx();
-    const std::span edges(ctx.mesh.edges);
-    const std::int64_t V = ctx.V;
-    auto ok = [&](std::int64_t e) { return edges[e].a >= 0 && edges[e].a < V && edges[e].b >= 0 && edges[e].b < V; };
-    if (all_hold(0, ctx.E, ok)) return c.pass(ctx.E);
+    if (ctx.edge_scan.endpoints_are_vertices) return c.pass(ctx.E);
     for (std::int64_t e = 0; e < ctx.E; ++e) {
-        const auto& d = edges[e];
-        c.check(ok(e), "edge", e,
+        const auto& d = ctx.mesh.edges[e];
+        c.check(edge_check::endpoints_are_vertices(d, ctx.V), "edge", e,
                 [&] { return fmt::format("a {}, b {}, {} vertices", d.a, d.b, ctx.V); });
     }
 }
 
 void r28(RuleCheck& c) {
     const auto& ctx = c.ctx();
-    const std::span edges(ctx.mesh.edges);
-    const std::int64_t E = ctx.E;
-    auto ok = [&](std::int64_t e) { return edges[e].oppositeEdge == kNoOpposite || edges[e].oppositeEdge < E; };
-    if (all_hold(0, E, ok)) return c.pass(E);
+    if (ctx.edge_scan.opposites_in_range) return c.pass(ctx.E);
     for (std::int64_t e = 0; e < ctx.E; ++e) {
-        std::uint32_t o = edges[e].oppositeEdge;
-        c.check(ok(e), "edge", e, [&] { return fmt::format("oppositeEdge {}, {} edges", hex32(o), ctx.E); });
+        std::uint32_t o = ctx.mesh.edges[e].oppositeEdge;
+        c.check(edge_check::opposite_in_range(ctx.mesh.edges[e], ctx.E), "edge", e,
+                [&] { return fmt::format("oppositeEdge {}, {} edges", hex32(o), ctx.E); });
     }
 }
 
 void r29(RuleCheck& c) {
     const auto& ctx = c.ctx();
-    const std::span edges(ctx.mesh.edges);
-    const std::span owner(ctx.owner);
-    const std::int64_t E = ctx.E;
-    // Every edge passes: no opposite on both sides, or an owned opposite edge whose owner is
-    // the oppositeFace.
-    auto passes = [&](std::int64_t e) {
-        const auto& d = edges[e];
-        if (d.oppositeEdge == kNoOpposite) return d.oppositeFace == kNoOpposite;
-        return d.oppositeEdge < E && owner[d.oppositeEdge] >= 0 &&
-               d.oppositeFace == static_cast<std::uint32_t>(owner[d.oppositeEdge]);
-    };
-    if (all_hold(0, E, passes)) return c.pass(E);
+    if (ctx.edge_scan.opposite_faces_are_owners) return c.pass(ctx.E);
     for (std::int64_t e = 0; e < ctx.E; ++e) {
         const auto& d = ctx.mesh.edges[e];
         if ((d.oppositeEdge == kNoOpposite) != (d.oppositeFace == kNoOpposite)) {
@@ -156,7 +144,7 @@ void r29(RuleCheck& c) {
             continue;
         }
         std::int32_t owner = ctx.owner[d.oppositeEdge];
-        c.check(d.oppositeFace == static_cast<std::uint32_t>(owner), "edge", e, [&] {
+        c.check(edge_check::opposite_face_is_owner(d, ctx.owner), "edge", e, [&] {
             return fmt::format("oppositeEdge {}, oppositeFace {}, owner of that edge {}", d.oppositeEdge, d.oppositeFace, owner);
         });
     }
@@ -164,32 +152,29 @@ void r29(RuleCheck& c) {
 
 void r30(RuleCheck& c) {
     const auto& ctx = c.ctx();
-    const std::span edges(ctx.mesh.edges);
     const std::int64_t regular = std::min(ctx.R, ctx.E);
-    if (all_hold(0, regular, [&](std::int64_t e) { return edges[e].flags == 4; })) return c.pass(regular);
+    if (ctx.edge_scan.regular_flags) return c.pass(regular);
     for (std::int64_t e = 0; e < regular; ++e) {
-        unsigned f = edges[e].flags;
-        c.check(f == 4, "edge", e, [&] { return fmt::format("flags {}", f); });
+        unsigned f = ctx.mesh.edges[e].flags;
+        c.check(edge_check::regular_flags(ctx.mesh.edges[e]), "edge", e, [&] { return fmt::format("flags {}", f); });
     }
 }
 
 void r31(RuleCheck& c) {
     const auto& ctx = c.ctx();
-    const std::span edges(ctx.mesh.edges);
-    if (all_hold(0, ctx.E, [&](std::int64_t e) { return edges[e].paddingByte == 0; })) return c.pass(ctx.E);
+    if (ctx.edge_scan.padding_zero) return c.pass(ctx.E);
     for (std::int64_t e = 0; e < ctx.E; ++e) {
         unsigned p = ctx.mesh.edges[e].paddingByte;
-        c.check(p == 0, "edge", e, [&] { return fmt::format("paddingByte {}", p); });
+        c.check(edge_check::padding_zero(ctx.mesh.edges[e]), "edge", e, [&] { return fmt::format("paddingByte {}", p); });
     }
 }
 
 void r32(RuleCheck& c) {
     const auto& ctx = c.ctx();
-    const std::span edges(ctx.mesh.edges);
-    if (all_hold(0, ctx.E, [&](std::int64_t e) { return edges[e].userEdgeCost == 0; })) return c.pass(ctx.E);
+    if (ctx.edge_scan.cost_zero) return c.pass(ctx.E);
     for (std::int64_t e = 0; e < ctx.E; ++e) {
         unsigned h = ctx.mesh.edges[e].userEdgeCost;
-        c.check(h == 0, "edge", e, [&] { return fmt::format("userEdgeCost bits 0x{:04X}", h); });
+        c.check(edge_check::cost_zero(ctx.mesh.edges[e]), "edge", e, [&] { return fmt::format("userEdgeCost bits 0x{:04X}", h); });
     }
 }
 
@@ -218,12 +203,10 @@ void r34(RuleCheck& c) {
     const auto& ctx = c.ctx();
     auto outside = [&](std::int64_t start, std::int64_t n) { return n > 0 && (start < 0 || start + n > ctx.E); };
     const std::span faces(ctx.mesh.faces);
-    const std::span owner(ctx.owner);
     auto face_inside = [&](std::int64_t i) {
         return !outside(faces[i].startEdgeIndex, faces[i].numEdges) && !outside(faces[i].startUserEdgeIndex, faces[i].numUserEdges);
     };
-    if (all_hold(0, ctx.F, face_inside) && all_hold(0, ctx.E, [&](std::int64_t e) { return owner[e] >= 0; }))
-        return c.pass(ctx.E);
+    if (ctx.edge_scan.all_owned_once && all_hold(0, ctx.F, face_inside)) return c.pass(ctx.E);
     for (std::int64_t i = 0; i < ctx.F; ++i) {
         const auto& f = ctx.mesh.faces[i];
         if (outside(f.startEdgeIndex, f.numEdges) || outside(f.startUserEdgeIndex, f.numUserEdges))
@@ -261,21 +244,11 @@ void r35(RuleCheck& c) {
             [&] { return fmt::format("R {}, E {}, sum of numUserEdges {}", ctx.R, ctx.E, users); });
 }
 
-/// Calls fn(e, o) for each regular edge e whose opposite o is an edge index. When every
-/// opposite is an edge index and ok(e, o) holds for each, records their passes at once instead.
-template <class Ok, class Fn>
-void for_regular_opposites(RuleCheck& c, Ok&& ok, Fn&& fn) {
+/// Calls fn(e, o) for each regular edge e whose opposite o is an edge index; skips those whose
+/// opposite is beyond the edges.
+template <class Fn>
+void for_regular_opposites(RuleCheck& c, Fn&& fn) {
     const auto& ctx = c.ctx();
-    const std::span edges(ctx.mesh.edges);
-    const std::int64_t E = ctx.E;
-    std::int64_t with_opposite = 0;
-    auto passes = [&](std::int64_t e) {
-        const std::uint32_t o = edges[e].oppositeEdge;
-        if (o == kNoOpposite) return true;
-        ++with_opposite;
-        return o < E && ok(e, static_cast<std::int64_t>(o));
-    };
-    if (all_hold(0, std::min(ctx.R, E), passes)) return c.pass(with_opposite);
     for (std::int64_t e = 0; e < std::min(ctx.R, ctx.E); ++e) {
         std::uint32_t o = ctx.mesh.edges[e].oppositeEdge;
         if (o == kNoOpposite) continue;
@@ -288,37 +261,30 @@ void for_regular_opposites(RuleCheck& c, Ok&& ok, Fn&& fn) {
 }
 
 void r36(RuleCheck& c) {
+    const EdgeScan& s = c.ctx().edge_scan;
+    if (s.regular_not_mutual == 0) {
+        c.pass(s.regular_opposites);
+        return c.skip(s.regular_opposites_outside);
+    }
     const std::span edges(c.ctx().mesh.edges);
-    auto mutual = [&](std::int64_t e, std::int64_t o) { return edges[o].oppositeEdge == static_cast<std::uint32_t>(e); };
-    for_regular_opposites(c, mutual, [&](std::int64_t e, std::int64_t o) {
-        c.check(mutual(e, o), "edge", e, [&] {
-            return fmt::format("opposite {} has opposite {}", o, hex32(edges[o].oppositeEdge));
-        });
+    for_regular_opposites(c, [&](std::int64_t e, std::int64_t o) {
+        c.check(edge_check::mutual(edges, e, o), "edge", e,
+                [&] { return fmt::format("opposite {} has opposite {}", o, hex32(edges[o].oppositeEdge)); });
     });
 }
 
 void r37(RuleCheck& c) {
-    // A statistic with exceptions in most tagfiles, so no all-pass fast path: one walk that
-    // keeps its counts in locals (a counter in memory was a dependency from edge to edge).
-    const auto& ctx = c.ctx();
-    const std::span edges(ctx.mesh.edges);
-    const std::int64_t E = ctx.E;
-    std::int64_t passed = 0, skipped = 0;
-    for (std::int64_t e = 0; e < std::min(ctx.R, E); ++e) {
-        const std::uint32_t o = edges[e].oppositeEdge;
-        if (o == kNoOpposite) continue;
-        if (o >= E) {
-            ++skipped;
-            continue;
-        }
-        if (edges[o].a == edges[e].b && edges[o].b == edges[e].a) {
-            ++passed;
-            continue;
-        }
-        c.fail("edge", e, fmt::format("{} ({}->{}), opposite {} ({}->{})", e, edges[e].a, edges[e].b, o, edges[o].a, edges[o].b));
+    const EdgeScan& s = c.ctx().edge_scan;
+    if (s.regular_reversed == s.regular_opposites) {
+        c.pass(s.regular_opposites);
+        return c.skip(s.regular_opposites_outside);
     }
-    c.pass(passed);
-    c.skip(skipped);
+    const std::span edges(c.ctx().mesh.edges);
+    for_regular_opposites(c, [&](std::int64_t e, std::int64_t o) {
+        c.check(edge_check::reverse(edges, e, o), "edge", e, [&] {
+            return fmt::format("{} ({}->{}), opposite {} ({}->{})", e, edges[e].a, edges[e].b, o, edges[o].a, edges[o].b);
+        });
+    });
 }
 
 }  // namespace

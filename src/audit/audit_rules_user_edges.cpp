@@ -61,12 +61,11 @@ void r76(RuleCheck& c) {
 
 void r77(RuleCheck& c) {
     const auto& ctx = c.ctx();
-    const std::span edges(ctx.mesh.edges);
     const std::int64_t regular = std::min(ctx.R, ctx.E);
-    if (all_hold(0, regular, [&](std::int64_t e) { return (edges[e].flags & 0x30) == 0; })) return c.pass(regular);
+    if (ctx.edge_scan.no_user_bits) return c.pass(regular);  // decided in the context's pass over the edges
     for (std::int64_t e = 0; e < regular; ++e) {
-        unsigned f = edges[e].flags;
-        c.check((f & 0x30) == 0, "edge", e, [&] { return fmt::format("flags {} on a regular edge", f); });
+        unsigned f = ctx.mesh.edges[e].flags;
+        c.check(edge_check::no_user_bits(ctx.mesh.edges[e]), "edge", e, [&] { return fmt::format("flags {} on a regular edge", f); });
     }
 }
 

@@ -42,19 +42,11 @@ void x02_domain(const TagfileContext& ctx, Values& v) {
 }
 
 void x04_x05_x06(const TagfileContext& ctx, Values& x04, Values& x05, Values& x06) {
-    for (std::int64_t e = 0; e < ctx.E; ++e) {
-        const auto& d = ctx.mesh.edges[e];
-        std::uint32_t o = d.oppositeEdge;
-        bool user = e >= ctx.R;
-        if (user && d.flags == 52 && o != fromsoft::kNoOpposite) x06.count("flags_52_with_opposite");
-        if (o == fromsoft::kNoOpposite || o >= ctx.E) continue;
-        if (!user) {
-            if (static_cast<std::int64_t>(o) >= ctx.R) x04.count("opposite_is_user_edge");
-            if (ctx.owner[o] >= 0 && ctx.owner[o] == ctx.owner[e]) x04.count("opposite_in_same_face");
-        } else if (ctx.mesh.edges[o].oppositeEdge != static_cast<std::uint32_t>(e)) {
-            x05.count("opposite_not_mutual");
-        }
-    }
+    const EdgeScan& s = ctx.edge_scan;  // counted in the context's one pass over the edges
+    if (s.opposite_is_user_edge) x04.count("opposite_is_user_edge", s.opposite_is_user_edge);
+    if (s.opposite_in_same_face) x04.count("opposite_in_same_face", s.opposite_in_same_face);
+    if (s.opposite_not_mutual) x05.count("opposite_not_mutual", s.opposite_not_mutual);
+    if (s.flags_52_with_opposite) x06.count("flags_52_with_opposite", s.flags_52_with_opposite);
 }
 
 void x08_newell_convexity(const TagfileContext& ctx, Values& v) {
