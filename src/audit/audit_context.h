@@ -49,6 +49,12 @@ struct FaceGeometry {
     Cut first_lost{-1, -1, -1};
 };
 
+/// The box of a face's corners, per axis x, y, z (float32 values, so float is exact): R72 and
+/// X10 compare it with the face's leaf box instead of walking the corners again.
+struct CornerBounds {
+    float min[3], max[3];
+};
+
 /// A face's ring as read_face_ring left it (partial for a broken ring), viewing the
 /// context's flat ring storage.
 struct RingView {
@@ -70,6 +76,7 @@ struct TagfileContext {
     EdgeScan edge_scan;  ///< the per-edge statements over all edges, in one pass after the owners
     std::vector<RingView> rings;  ///< per face, viewing ring_vertices / ring_corners
     std::vector<std::optional<FaceGeometry>> geometry;  ///< per face, when the ring is Ok
+    std::vector<CornerBounds> corner_bounds;  ///< per face, valid when its geometry is present
     std::optional<fromsoft::DecodedAabbTree> tree;  ///< Decoding D of the mediator's tree, for meshes with faces
 
     /// Every face's ring vertices and corners, one after another: two allocations per

@@ -84,15 +84,10 @@ void x10_leaf_slack(const TagfileContext& ctx, Values& v) {
     MaximumCursor max_slack(v, "max_leaf_box_slack_m");
     for (const auto& leaf : ctx.tree->leaves) {
         if (leaf.face >= ctx.F || !ctx.geometry[leaf.face]) continue;
-        const auto& c = ctx.rings[leaf.face].corners;
-        double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-        for (const Point& p : c) {
-            double q[3] = {p.x, p.y, p.z};
-            for (int k = 0; k < 3; ++k) lo[k] = std::min(lo[k], q[k]), hi[k] = std::max(hi[k], q[k]);
-        }
+        const CornerBounds& b = ctx.corner_bounds[leaf.face];
         double slack = 0;
         const fromsoft::Box3& box = ctx.tree->boxes[leaf.node];
-        for (int k = 0; k < 3; ++k) slack = std::max({slack, lo[k] - box.min[k], box.max[k] - hi[k]});
+        for (int k = 0; k < 3; ++k) slack = std::max({slack, b.min[k] - box.min[k], box.max[k] - b.max[k]});
         max_slack.offer(slack, [&] { return ctx.where("face", leaf.face); });
     }
 }
