@@ -89,6 +89,12 @@ TagfileContext::TagfileContext(const AuditTagfile& f)
         own(face.startEdgeIndex, face.numEdges, static_cast<std::int32_t>(i));
         if (face.numUserEdges > 0) own(face.startUserEdgeIndex, face.numUserEdges, static_cast<std::int32_t>(i));
     }
+    for (int k = 0; k < 4; ++k) vertex_bounds.min[k] = INFINITY, vertex_bounds.max[k] = -INFINITY;
+    for (const auto& p : mesh.vertices) {
+        const float c[4] = {p.x, p.y, p.z, p.w};
+        for (int k = 0; k < 4; ++k)
+            vertex_bounds.min[k] = std::min(vertex_bounds.min[k], c[k]), vertex_bounds.max[k] = std::max(vertex_bounds.max[k], c[k]);
+    }
     edge_scan = scan_edges(mesh.edges, owner, R, V);
     read_faces();
     if (tagfile.mediator && F > 0) tree = fromsoft::decode_aabb_tree6(tagfile.mediator->nodes, tagfile.mediator->domain);

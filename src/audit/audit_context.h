@@ -55,6 +55,12 @@ struct CornerBounds {
     float min[3], max[3];
 };
 
+/// The smallest and largest vertex coordinate per lane x, y, z, w (±infinity without vertices),
+/// taken with std::min/std::max in vertex order.
+struct VertexBounds {
+    float min[4], max[4];
+};
+
 /// A face's ring as read_face_ring left it (partial for a broken ring), viewing the
 /// context's flat ring storage.
 struct RingView {
@@ -73,6 +79,7 @@ struct TagfileContext {
     std::int64_t R = 0;            ///< Σ numEdges (negative counts as 0)
     bool regular_tiled = false;    ///< R21 holds and R ≤ E
     std::vector<std::int32_t> owner;  ///< edge → owning face, kNoOwner or kManyOwners
+    VertexBounds vertex_bounds;  ///< one pass over the vertices, for R50–R53 and X02
     EdgeScan edge_scan;  ///< the per-edge statements over all edges, in one pass after the owners
     std::vector<RingView> rings;  ///< per face, viewing ring_vertices / ring_corners
     std::vector<std::optional<FaceGeometry>> geometry;  ///< per face, when the ring is Ok

@@ -183,29 +183,14 @@ void r48(RuleCheck& c) {
 float lane(const fromsoft::Vec4& v, int k) { return k == 0 ? v.x : (k == 1 ? v.y : v.z); }
 const char* axis_name(int k) { return k == 0 ? "x" : (k == 1 ? "y" : "z"); }
 
-struct Bounds {
-    float min[3], max[3];
-};
-Bounds vertex_bounds(const fromsoft::NavMesh& m) {
-    Bounds b;
-    for (int k = 0; k < 3; ++k) {
-        b.min[k] = std::numeric_limits<float>::infinity();
-        b.max[k] = -std::numeric_limits<float>::infinity();
-    }
-    for (const auto& v : m.vertices)
-        for (int k = 0; k < 3; ++k) {
-            b.min[k] = std::min(b.min[k], lane(v, k));
-            b.max[k] = std::max(b.max[k], lane(v, k));
-        }
-    return b;
-}
+using Bounds = VertexBounds;  // computed once per tagfile in the context (lanes x, y, z used here)
 
 /// Runs fn(bounds) on meshes with faces and vertices; skips the others.
 template <class Fn>
 void for_mesh_with_faces(RuleCheck& c, Fn&& fn) {
     if (c.ctx().F == 0) return;
     if (c.ctx().V == 0) return c.skip();
-    fn(vertex_bounds(c.ctx().mesh));
+    fn(c.ctx().vertex_bounds);
 }
 
 void r49(RuleCheck& c) {

@@ -274,17 +274,21 @@ void r36(RuleCheck& c) {
 }
 
 void r37(RuleCheck& c) {
-    const EdgeScan& s = c.ctx().edge_scan;
-    if (s.regular_reversed == s.regular_opposites) {
-        c.pass(s.regular_opposites);
-        return c.skip(s.regular_opposites_outside);
+    const auto& ctx = c.ctx();
+    const EdgeScan& s = ctx.edge_scan;
+    c.pass(s.regular_reversed);
+    c.skip(s.regular_opposites_outside);
+    if (s.regular_reversed == s.regular_opposites) return;
+    // A statistic with exceptions in most Elden Ring tagfiles: the walk that names them
+    // branches on nothing else (see audit_edge_scan.h); edge 0 stands in for a missing opposite.
+    const std::span edges(ctx.mesh.edges);
+    const std::int64_t E = ctx.E;
+    for (std::int64_t e = 0; e < std::min(ctx.R, E); ++e) {
+        const std::uint32_t o = edges[e].oppositeEdge;
+        const bool in = o < E;
+        if (in & !edge_check::reverse(edges, e, in ? o : 0)) [[unlikely]]
+            c.fail("edge", e, fmt::format("{} ({}->{}), opposite {} ({}->{})", e, edges[e].a, edges[e].b, o, edges[o].a, edges[o].b));
     }
-    const std::span edges(c.ctx().mesh.edges);
-    for_regular_opposites(c, [&](std::int64_t e, std::int64_t o) {
-        c.check(edge_check::reverse(edges, e, o), "edge", e, [&] {
-            return fmt::format("{} ({}->{}), opposite {} ({}->{})", e, edges[e].a, edges[e].b, o, edges[o].a, edges[o].b);
-        });
-    });
 }
 
 }  // namespace

@@ -26,15 +26,7 @@ void x01_vertex_w(const TagfileContext& ctx, Values& v) {
 
 void x02_domain(const TagfileContext& ctx, Values& v) {
     if (!ctx.tagfile.mediator || ctx.V == 0) return;
-    float lo[4], hi[4];
-    for (int k = 0; k < 4; ++k) {
-        lo[k] = std::numeric_limits<float>::infinity();
-        hi[k] = -lo[k];
-    }
-    for (const auto& p : ctx.mesh.vertices) {
-        float c[4] = {p.x, p.y, p.z, p.w};
-        for (int k = 0; k < 4; ++k) lo[k] = std::min(lo[k], c[k]), hi[k] = std::max(hi[k], c[k]);
-    }
+    const float *lo = ctx.vertex_bounds.min, *hi = ctx.vertex_bounds.max;
     const auto& d = ctx.tagfile.mediator->domain;
     bool equal = d.min.x == lo[0] && d.min.y == lo[1] && d.min.z == lo[2] && d.min.w == lo[3] && d.max.x == hi[0] &&
                  d.max.y == hi[1] && d.max.z == hi[2] && d.max.w == hi[3];
