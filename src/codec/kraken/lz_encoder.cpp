@@ -125,7 +125,12 @@ std::optional<LzChunk> encode_lz_chunk(MatchFinder& finder, std::span<const std:
         if (!best || chunk.payload.size() < best->payload.size()) best = std::move(chunk);
     };
     if (params.optimal) {
-        for (const auto& commands : parse_optimal(finder, block, first, end, params)) consider(commands);
+        const std::vector<std::vector<Command>> parses = parse_optimal(finder, block, first, end, params);
+        if (params.write_every_parse) {
+            for (const auto& commands : parses) consider(commands);
+        } else {
+            consider(parses.back());
+        }
     } else {
         consider(parse_lazy(finder, first, end, params));
     }

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <limits>
 
+#include "codec/kraken/tree_match_finder.h"
+
 namespace navlab::kraken::detail {
 namespace {
 
@@ -176,6 +178,16 @@ struct Node {
 };
 
 
+/// Buffers of the optimal parser, kept per thread across chunks and blocks: made afresh for
+/// each chunk (4 MiB of nodes for a full one) their page faults cost more than the parse of a
+/// small input.
+struct ParseScratch {
+    std::vector<MatchFinder::Match> matches;
+    std::vector<std::uint32_t> starts;
+    std::vector<Node> nodes;
+};
+thread_local ParseScratch parse_scratch;
+
 class OptimalParser {
 public:
     OptimalParser(std::span<const std::uint8_t> block, std::size_t first, std::size_t end, const LzParams& params)
@@ -184,7 +196,8 @@ public:
     /// Gathers the match candidates of every position (in order: the finder is incremental).
     void gather(MatchFinder& finder) {
         const std::size_t n = end_ - first_;
-        starts_.assign(n + 1, 0);
+        matches_.clear();
+        starts_.resize(n + 1);
         // Inside a match of nice length no search is made (that bounds the time on runs); each
         // position there gets the rest of that match as its one candidate.
         std::size_t long_end = 0;
@@ -197,7 +210,14 @@ public:
                 continue;
             }
             const std::size_t before = matches_.size();
-            finder.find_all(p, end_, params_, matches_);
+            if (params_.tree) {
+                finder.tree(params_).find_all(p, end_, matches_);
+                // The tree reports lengths up to nice_length: the longest may go on.
+                if (matches_.size() > before && matches_.back().length >= params_.nice_length)
+                    matches_.back().length = match_length(p, matches_.back().distance);
+            } else {
+                finder.find_all(p, end_, params_, matches_);
+            }
             if (matches_.size() > before && matches_.back().length >= params_.nice_length)
                 long_end = p + matches_.back().length, long_distance = matches_.back().distance;
         }
@@ -227,8 +247,11 @@ public:
     std::vector<Command> run(const Prices& prices, bool delta) {
         const std::size_t n = end_ - first_;
         arrivals_ = std::max(1u, params_.arrivals);
-        nodes_.assign((n + 1) * arrivals_, Node{});
+        // Nodes are reset as the parse first reaches them (relax), not all up front.
+        if (nodes_.size() < (n + 1) * arrivals_) nodes_.resize((n + 1) * arrivals_);
+        std::fill_n(nodes_.begin(), arrivals_, Node{});
         nodes_[0].cost = 0;
+        reached_ = 0;
         for (std::size_t i = 0; i < n; ++i) {
             std::uint32_t longest = 0;
             for (std::uint32_t a = 0; a < arrivals_; ++a) longest = std::max(longest, expand(prices, delta, i, a));
@@ -303,6 +326,11 @@ private:
     /// Keeps the `arrivals_` cheapest ways to reach j with distinct recent offsets, cheapest
     /// first: a dearer path may carry the offsets that make the following matches cheap.
     void relax(std::size_t j, std::uint32_t cost, std::uint32_t run, std::uint32_t len, std::uint32_t d, const Recent& recent) {
+        if (j > reached_) {
+            std::fill(nodes_.begin() + static_cast<std::ptrdiff_t>((reached_ + 1) * arrivals_),
+                      nodes_.begin() + static_cast<std::ptrdiff_t>((j + 1) * arrivals_), Node{});
+            reached_ = j;
+        }
         Node* t = &nodes_[j * arrivals_];
         if (arrivals_ == 1) {
             if (cost < t[0].cost) t[0] = Node{cost, run, len, d, recent, 0};
@@ -355,9 +383,10 @@ private:
     std::span<const std::uint8_t> block_;
     std::size_t first_, end_;
     LzParams params_;
-    std::vector<MatchFinder::Match> matches_;
-    std::vector<std::uint32_t> starts_;
-    std::vector<Node> nodes_;       ///< arrivals_ per position, cheapest first
+    std::vector<MatchFinder::Match>& matches_ = parse_scratch.matches;
+    std::vector<std::uint32_t>& starts_ = parse_scratch.starts;
+    std::vector<Node>& nodes_ = parse_scratch.nodes;  ///< arrivals_ per position, cheapest first
+    std::size_t reached_ = 0;       ///< nodes_ are reset up to this position
     std::uint32_t arrivals_ = 1;
     std::uint32_t current_ = 0;     ///< the arrival being expanded (the prev of what it relaxes)
 };
