@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cstdint>
 #include <optional>
 
 #include "codec/kraken/bit_writer.h"
@@ -90,7 +91,8 @@ Lengths huffman_lengths(const Histogram& histogram) {
 }
 
 /// gamma2 of form B: x >= 1 written as V = x + 1 in 2z + 2 bits, z = bit_width(V) - 2.
-void write_gamma2(MsbWriter& w, unsigned x) {
+template <class Writer>
+void write_gamma2(Writer& w, unsigned x) {
     const unsigned v = x + 1;
     const unsigned z = static_cast<unsigned>(std::bit_width(v)) - 2;
     w.write(v, 2 * z + 2);
@@ -98,7 +100,8 @@ void write_gamma2(MsbWriter& w, unsigned x) {
 
 /// Form-B table (spec 2.3.2) with `suffix_bits` F; false when a length code needs more
 /// zeros than the form allows for this F.
-bool write_form_b(MsbWriter& w, const Lengths& lengths, unsigned suffix_bits) {
+template <class Writer>
+bool write_form_b(Writer& w, const Lengths& lengths, unsigned suffix_bits) {
     const unsigned max_zeros = 20u >> suffix_bits;
     w.write(1, 2);  // form B
     w.write(suffix_bits, 2);
@@ -133,17 +136,30 @@ bool write_form_b(MsbWriter& w, const Lengths& lengths, unsigned suffix_bits) {
 /// Form-C table (spec 2.3.3) with `suffix_bits` F: n, the range count, one Golomb-Rice
 /// value per present symbol (the zigzag difference to the running predictor s), the range
 /// list's unary values, the suffixes, then the range list's raw bits.
-void write_form_c(MsbWriter& w, const Lengths& lengths, unsigned suffix_bits) {
-    unsigned n = 0;
-    std::array<unsigned, 256> values;
+struct FormC {
+    unsigned n = 0;                   ///< present symbols
+    std::array<unsigned, 256> values; ///< the Golomb-Rice value of each, in symbol order
+    RangeList ranges;
+};
+
+FormC form_c_values(const Lengths& lengths) {
+    FormC c;
     int s = 30;
     for (unsigned sym = 0; sym < 256; ++sym) {
         if (!lengths[sym]) continue;
         const int d = lengths[sym] - (s >> 2) - 1;
-        values[n++] = d >= 0 ? 2u * d : static_cast<unsigned>(-2 * d - 1);
+        c.values[c.n++] = d >= 0 ? 2u * d : static_cast<unsigned>(-2 * d - 1);
         s += d;
     }
-    const RangeList ranges = range_list(lengths);
+    c.ranges = range_list(lengths);
+    return c;
+}
+
+template <class Writer>
+void write_form_c(Writer& w, const FormC& c, unsigned suffix_bits) {
+    const unsigned n = c.n;
+    const auto& values = c.values;
+    const RangeList& ranges = c.ranges;
     w.write(2, 2);  // form C
     w.write(suffix_bits, 2);
     w.write(n - 1, 8);
@@ -242,18 +258,21 @@ HuffmanPlan plan_huffman(const Histogram& histogram) {
     plan.lengths = huffman_lengths(histogram);
     std::uint64_t bits = 0;
     for (unsigned s = 0; s < 256; ++s) bits += std::uint64_t{histogram[s]} * plan.lengths[s];
-    for (unsigned f = 0; f < 4; ++f) {
-        MsbWriter w;
-        if (!write_form_b(w, plan.lengths, f)) continue;
-        const auto& bytes = w.finish();
-        if (plan.table.empty() || bytes.size() < plan.table.size()) plan.table = bytes;
-    }
-    for (unsigned f = 0; f < 4; ++f) {
-        MsbWriter w;
-        write_form_c(w, plan.lengths, f);
-        const auto& bytes = w.finish();
-        if (bytes.size() < plan.table.size()) plan.table = bytes;
-    }
+    // Every form and suffix width is priced by counting its bits; only the smallest is written
+    // (form B first on ties, as the game's Sekiro streams use it).
+    const FormC form_c = form_c_values(plan.lengths);
+    std::size_t best_bytes = SIZE_MAX;
+    unsigned best_form = 0, best_f = 0;
+    for (unsigned form : {1u, 2u})
+        for (unsigned f = 0; f < 4; ++f) {
+            BitCounter counter;
+            if (form == 1 ? !write_form_b(counter, plan.lengths, f) : (write_form_c(counter, form_c, f), false)) continue;
+            if (counter.bytes() < best_bytes) best_bytes = counter.bytes(), best_form = form, best_f = f;
+        }
+    MsbWriter w;
+    if (best_form == 1) write_form_b(w, plan.lengths, best_f);
+    else write_form_c(w, form_c, best_f);
+    plan.table = w.finish();
     plan.estimate = plan.table.size() + bits / 8 + 2;
     return plan;
 }
@@ -482,7 +501,7 @@ std::size_t estimate_array_size(std::span<const std::uint8_t> data) { return est
 
 std::vector<std::uint8_t> huffman_form_c_table(const std::array<std::uint8_t, 256>& lengths, unsigned suffix_bits) {
     MsbWriter w;
-    write_form_c(w, lengths, suffix_bits);
+    write_form_c(w, form_c_values(lengths), suffix_bits);
     return w.finish();
 }
 

@@ -60,15 +60,15 @@ LzParams lz_params(int level, std::size_t input_size) {
     }
 }
 
-std::uint32_t hash4(const std::uint8_t* p) { return (load32(p) * 2654435761u) >> (32 - kHashBits); }
-
 HashHeads::HashHeads(std::span<const std::uint8_t> block) : block_(block), table_(take_heads()) {}
 
 HashHeads::~HashHeads() {
     // Every hashed position is below both hashed_ and size - 3 (positions skipped were not
     // hashed: resetting their entry to -1 again is harmless).
     const std::size_t last = block_.size() >= 4 ? std::min(hashed_, block_.size() - 3) : 0;
-    for (std::size_t p = 0; p < last; ++p) table_[hash4(block_.data() + p)] = -1;
+    // Past a quarter of the table's size, filling all of it is cheaper than rehashing.
+    if (last > table_.size() / 4) std::fill(table_.begin(), table_.end(), -1);
+    else for (std::size_t p = 0; p < last; ++p) table_[hash4(block_.data() + p)] = -1;
     try {
         spare_heads.push_back(std::move(table_));
     } catch (const std::bad_alloc&) {

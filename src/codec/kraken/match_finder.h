@@ -70,7 +70,11 @@ inline std::uint32_t match_length(std::span<const std::uint8_t> block, std::size
 /// Width of the 4-byte hash that indexes the head tables of both match finders.
 inline constexpr unsigned kHashBits = 16;
 /// Hash of the 4 bytes at p (kHashBits wide).
-std::uint32_t hash4(const std::uint8_t* p);
+inline std::uint32_t hash4(const std::uint8_t* p) {
+    std::uint32_t v;
+    std::memcpy(&v, p, 4);
+    return (v * 2654435761u) >> (32 - kHashBits);
+}
 
 /// A head table (2^kHashBits entries, -1 = no position yet) of a finder over one block. A
 /// fresh table is 256 KiB to allocate and fill for every block, which cost more than encoding
