@@ -55,39 +55,60 @@ void put_coded_header(std::vector<std::uint8_t>& out, unsigned type, std::size_t
 using Histogram = std::array<std::uint32_t, 256>;
 using Lengths = std::array<std::uint8_t, 256>;
 
-/// Huffman code lengths of the present symbols (>= 2 of them), at most 11 bits: when the
-/// optimal tree is deeper, the counts are halved (keeping every symbol present) and the tree
-/// rebuilt, which converges because 256 symbols fit in 11 bits. Two-queue construction over
-/// the symbols sorted by count: no heap, no allocation.
-Lengths huffman_lengths(const Histogram& histogram) {
-    Histogram freq = histogram;
-    for (;;) {
-        std::array<std::uint8_t, 256> order;
-        unsigned n = 0;
-        for (unsigned s = 0; s < 256; ++s)
-            if (freq[s]) order[n++] = static_cast<std::uint8_t>(s);
-        std::sort(order.begin(), order.begin() + n, [&](auto a, auto b) { return freq[a] != freq[b] ? freq[a] < freq[b] : a < b; });
-        // Nodes 0..n-1: the leaves in ascending count; n..2n-2: internal nodes, made in
-        // ascending weight, so the two smallest are always at the front of one of the queues.
-        std::array<std::uint64_t, 512> weight;
-        std::array<std::uint16_t, 512> parent;
-        for (unsigned i = 0; i < n; ++i) weight[i] = freq[order[i]];
-        unsigned leaf = 0, inner = n, next = n;
-        auto pick = [&] { return leaf < n && (inner >= next || weight[leaf] <= weight[inner]) ? leaf++ : inner++; };
-        for (; next < 2 * n - 1; ++next) {
-            const unsigned a = pick(), b = pick();
-            weight[next] = weight[a] + weight[b];
-            parent[a] = parent[b] = static_cast<std::uint16_t>(next);
-        }
-        std::array<std::uint8_t, 512> depth;
-        depth[2 * n - 2] = 0;
-        for (unsigned i = 2 * n - 2; i-- > 0;) depth[i] = static_cast<std::uint8_t>(depth[parent[i]] + 1);
-        Lengths lengths{};
-        unsigned deepest = 0;
-        for (unsigned i = 0; i < n; ++i) lengths[order[i]] = depth[i], deepest = std::max<unsigned>(deepest, depth[i]);
-        if (deepest <= kMaxCodeLength) return lengths;
-        for (auto& f : freq) f = f ? (f + 1) / 2 : 0;
+/// Huffman code lengths of the present symbols (>= 2 of them), at most 11 bits. Two-queue
+/// construction over the symbols sorted by count (no heap, no allocation); when the optimal
+/// tree is deeper, the lengths are clamped to 11 and the Kraft sum restored by splitting the
+/// deepest shorter codes (the classic length-limiting fix of zlib-style encoders), then the
+/// lengths handed out again shortest to the most frequent symbols. (Halving the counts and
+/// rebuilding, as before, took several rebuilds on skewed literal histograms.)
+Lengths huffman_lengths(const Histogram& freq) {
+    // Sorted by (count, symbol) as one integer key: counts are below 2^24 (an array is at
+    // most 0x3FFFF bytes), and plain integer keys sort several times faster than a comparator.
+    std::array<std::uint32_t, 256> keys;
+    unsigned n = 0;
+    for (unsigned s = 0; s < 256; ++s)
+        if (freq[s]) keys[n++] = freq[s] << 8 | s;
+    std::sort(keys.begin(), keys.begin() + n);
+    std::array<std::uint8_t, 256> order;
+    for (unsigned i = 0; i < n; ++i) order[i] = static_cast<std::uint8_t>(keys[i]);
+    // Nodes 0..n-1: the leaves in ascending count; n..2n-2: internal nodes, made in
+    // ascending weight, so the two smallest are always at the front of one of the queues.
+    std::array<std::uint64_t, 512> weight;
+    std::array<std::uint16_t, 512> parent;
+    for (unsigned i = 0; i < n; ++i) weight[i] = freq[order[i]];
+    unsigned leaf = 0, inner = n, next = n;
+    auto pick = [&] { return leaf < n && (inner >= next || weight[leaf] <= weight[inner]) ? leaf++ : inner++; };
+    for (; next < 2 * n - 1; ++next) {
+        const unsigned a = pick(), b = pick();
+        weight[next] = weight[a] + weight[b];
+        parent[a] = parent[b] = static_cast<std::uint16_t>(next);
     }
+    std::array<std::uint8_t, 512> depth;
+    depth[2 * n - 2] = 0;
+    for (unsigned i = 2 * n - 2; i-- > 0;) depth[i] = static_cast<std::uint8_t>(depth[parent[i]] + 1);
+    Lengths lengths{};
+    unsigned deepest = 0;
+    for (unsigned i = 0; i < n; ++i) lengths[order[i]] = depth[i], deepest = std::max<unsigned>(deepest, depth[i]);
+    if (deepest <= kMaxCodeLength) return lengths;
+    // Codes per length after clamping; Kraft sum in units of 2^-11 (above 2^11 now).
+    std::array<unsigned, kMaxCodeLength + 2> count{};
+    for (unsigned i = 0; i < n; ++i) ++count[std::min<unsigned>(depth[i], kMaxCodeLength)];
+    std::uint32_t total = 0;
+    for (unsigned len = 1; len <= kMaxCodeLength; ++len) total += count[len] << (kMaxCodeLength - len);
+    for (; total > (1u << kMaxCodeLength); --total) {
+        // One 11-bit code fewer (-1 unit), one shorter code split into two one bit longer (+0).
+        --count[kMaxCodeLength];
+        for (unsigned len = kMaxCodeLength - 1; len > 0; --len)
+            if (count[len]) {
+                --count[len], count[len + 1] += 2;
+                break;
+            }
+    }
+    // The least frequent symbols (front of `order`) take the longest codes.
+    unsigned i = 0;
+    for (unsigned len = kMaxCodeLength; len > 0; --len)
+        for (unsigned k = 0; k < count[len]; ++k) lengths[order[i++]] = static_cast<std::uint8_t>(len);
+    return lengths;
 }
 
 /// gamma2 of form B: x >= 1 written as V = x + 1 in 2z + 2 bits, z = bit_width(V) - 2.

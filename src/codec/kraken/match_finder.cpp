@@ -22,6 +22,9 @@ inline std::uint32_t load32(const std::uint8_t* p) {
 /// Head tables (every entry -1) left by finished finders of this thread (see HashHeads).
 thread_local std::vector<std::vector<std::int32_t>> spare_heads;
 
+/// A chain array (prev_) left by a finished finder of this thread: 1 MiB for a full block.
+thread_local std::vector<std::int32_t> spare_prev;
+
 std::vector<std::int32_t> take_heads() {
     if (spare_heads.empty()) return std::vector<std::int32_t>(std::size_t{1} << kHashBits, -1);
     std::vector<std::int32_t> heads = std::move(spare_heads.back());
@@ -78,7 +81,9 @@ HashHeads::~HashHeads() {
 
 MatchFinder::MatchFinder(std::span<const std::uint8_t> block) : block_(block), head_(block) {}
 
-MatchFinder::~MatchFinder() = default;
+MatchFinder::~MatchFinder() {
+    if (!prev_.empty()) spare_prev = std::move(prev_);
+}
 
 TreeMatchFinder& MatchFinder::tree(const LzParams& params) {
     if (!tree_) tree_ = std::make_unique<TreeMatchFinder>(block_, params.nice_length, params.chain_depth);
@@ -87,8 +92,12 @@ TreeMatchFinder& MatchFinder::tree(const LzParams& params) {
 
 void MatchFinder::insert_up_to(std::size_t p) {
     const std::size_t last = block_.size() >= 4 ? std::min(p, block_.size() - 3) : 0;
-    // Made on first use: a parse on the tree finder never needs the chains.
-    if (prev_.empty() && inserted_ < last) prev_.resize(block_.size());
+    // Taken on first use (a parse on the tree finder never needs the chains) from this
+    // thread's spare, not cleared: prev_[p] is written when p is inserted, before any read.
+    if (prev_.empty() && inserted_ < last) {
+        prev_ = std::move(spare_prev);
+        if (prev_.size() < block_.size()) prev_.resize(block_.size());
+    }
     for (; inserted_ < last; ++inserted_) {
         const std::uint32_t h = hash4(block_.data() + inserted_);
         prev_[inserted_] = head_[h];
