@@ -111,6 +111,62 @@ Lengths huffman_lengths(const Histogram& freq) {
     return lengths;
 }
 
+/// Prices a code-length table for the four Rice suffix widths F = 0..3 in one pass (the
+/// writers below take it in place of an MsbWriter): fields that do not depend on F count for
+/// all four; a Rice value v costs (v >> F) + 1 + F bits; form B cannot write v >> F above 20 >> F.
+class RiceCounter {
+public:
+    void write(std::uint32_t, unsigned n) { add_all(n); }
+    void zeros(unsigned n) { add_all(n); }
+    void rice_prefix(unsigned v) {
+        for (unsigned f = 0; f < 4; ++f) bits_[f] += (v >> f) + 1;
+    }
+    void rice_suffix() {
+        for (unsigned f = 0; f < 4; ++f) bits_[f] += f;
+    }
+    void limited_rice(unsigned v) {
+        for (unsigned f = 0; f < 4; ++f) {
+            if ((v >> f) > (20u >> f)) fits_[f] = false;
+            bits_[f] += (v >> f) + 1 + f;
+        }
+    }
+    /// Bytes of the table with suffix width f, or SIZE_MAX when that width cannot write it.
+    std::size_t bytes(unsigned f) const { return fits_[f] ? (bits_[f] + 7) / 8 : SIZE_MAX; }
+
+private:
+    void add_all(unsigned n) {
+        for (auto& b : bits_) b += n;
+    }
+    std::array<std::size_t, 4> bits_{};
+    std::array<bool, 4> fits_{true, true, true, true};
+};
+
+/// A Rice value of form B (spec 2.3.2): v >> F zeros (at most 20 >> F), a one, F bits of v.
+template <class Writer>
+bool write_limited_rice(Writer& w, unsigned v, unsigned suffix_bits) {
+    const unsigned z = v >> suffix_bits;
+    if (z > (20u >> suffix_bits)) return false;
+    w.zeros(z);
+    w.write(1, 1);
+    w.write(v, suffix_bits);
+    return true;
+}
+bool write_limited_rice(RiceCounter& c, unsigned v, unsigned) {
+    c.limited_rice(v);
+    return true;
+}
+/// The two halves of a form-C Rice value (spec 2.3.3), written apart: unary v >> F, F bits of v.
+template <class Writer>
+void write_rice_prefix(Writer& w, unsigned v, unsigned suffix_bits) {
+    write_unary(w, v >> suffix_bits);
+}
+void write_rice_prefix(RiceCounter& c, unsigned v, unsigned) { c.rice_prefix(v); }
+template <class Writer>
+void write_rice_suffix(Writer& w, unsigned v, unsigned suffix_bits) {
+    w.write(v, suffix_bits);
+}
+void write_rice_suffix(RiceCounter& c, unsigned, unsigned) { c.rice_suffix(); }
+
 /// gamma2 of form B: x >= 1 written as V = x + 1 in 2z + 2 bits, z = bit_width(V) - 2.
 template <class Writer>
 void write_gamma2(Writer& w, unsigned x) {
@@ -123,7 +179,6 @@ void write_gamma2(Writer& w, unsigned x) {
 /// zeros than the form allows for this F.
 template <class Writer>
 bool write_form_b(Writer& w, const Lengths& lengths, unsigned suffix_bits) {
-    const unsigned max_zeros = 20u >> suffix_bits;
     w.write(1, 2);  // form B
     w.write(suffix_bits, 2);
     w.write(lengths[0] ? 1 : 0, 1);  // skip the first gap when symbol 0 is present
@@ -142,11 +197,7 @@ bool write_form_b(Writer& w, const Lengths& lengths, unsigned suffix_bits) {
         for (unsigned s = start; s < end; ++s) {
             const int d = lengths[s] - ((average + 2) >> 2);
             const unsigned v = d >= 0 ? 2u * d : static_cast<unsigned>(-2 * d - 1);
-            const unsigned z = v >> suffix_bits;
-            if (z > max_zeros) return false;
-            w.zeros(z);
-            w.write(1, 1);
-            w.write(v, suffix_bits);
+            if (!write_limited_rice(w, v, suffix_bits)) return false;
             average = lengths[s] + ((3 * average + 2) >> 2);
         }
         sym = end;
@@ -185,9 +236,9 @@ void write_form_c(Writer& w, const FormC& c, unsigned suffix_bits) {
     w.write(suffix_bits, 2);
     w.write(n - 1, 8);
     write_range_count(w, n, static_cast<unsigned>(ranges.unary.size()));
-    for (unsigned i = 0; i < n; ++i) write_unary(w, values[i] >> suffix_bits);
+    for (unsigned i = 0; i < n; ++i) write_rice_prefix(w, values[i], suffix_bits);
     for (unsigned u : ranges.unary) write_unary(w, u);
-    for (unsigned i = 0; i < n; ++i) w.write(values[i], suffix_bits);
+    for (unsigned i = 0; i < n; ++i) write_rice_suffix(w, values[i], suffix_bits);
     for (auto [value, bits] : ranges.raw) w.write(value, bits);
 }
 
@@ -256,7 +307,7 @@ std::optional<std::vector<std::uint8_t>> huffman_payload(std::span<const std::ui
 /// What a Huffman array of some data would be: code lengths, table and estimated size.
 struct HuffmanPlan {
     Lengths lengths{};
-    std::vector<std::uint8_t> table;
+    std::vector<std::uint8_t> table;  ///< the smallest code-length table (empty when only estimated)
     std::size_t estimate = 0;  ///< payload bytes (table, stream splits, streams), +-3
 };
 
@@ -274,27 +325,30 @@ unsigned present_symbols(const Histogram& histogram) {
     return static_cast<unsigned>(std::count_if(histogram.begin(), histogram.end(), [](auto f) { return f > 0; }));
 }
 
-HuffmanPlan plan_huffman(const Histogram& histogram) {
+HuffmanPlan plan_huffman(const Histogram& histogram, bool write_table) {
     HuffmanPlan plan;
     plan.lengths = huffman_lengths(histogram);
     std::uint64_t bits = 0;
     for (unsigned s = 0; s < 256; ++s) bits += std::uint64_t{histogram[s]} * plan.lengths[s];
-    // Every form and suffix width is priced by counting its bits; only the smallest is written
-    // (form B first on ties, as the game's Sekiro streams use it).
+    // Both forms are priced for every suffix width in one pass each; only the smallest is
+    // written (form B first on ties, as the game's Sekiro streams use it).
     const FormC form_c = form_c_values(plan.lengths);
+    RiceCounter form_b_bytes, form_c_bytes;
+    write_form_b(form_b_bytes, plan.lengths, 0);
+    write_form_c(form_c_bytes, form_c, 0);
     std::size_t best_bytes = SIZE_MAX;
     unsigned best_form = 0, best_f = 0;
     for (unsigned form : {1u, 2u})
         for (unsigned f = 0; f < 4; ++f) {
-            BitCounter counter;
-            if (form == 1 ? !write_form_b(counter, plan.lengths, f) : (write_form_c(counter, form_c, f), false)) continue;
-            if (counter.bytes() < best_bytes) best_bytes = counter.bytes(), best_form = form, best_f = f;
+            const std::size_t bytes = (form == 1 ? form_b_bytes : form_c_bytes).bytes(f);
+            if (bytes < best_bytes) best_bytes = bytes, best_form = form, best_f = f;
         }
+    plan.estimate = best_bytes + bits / 8 + 2;
+    if (!write_table) return plan;
     MsbWriter w;
     if (best_form == 1) write_form_b(w, plan.lengths, best_f);
     else write_form_c(w, form_c, best_f);
     plan.table = w.finish();
-    plan.estimate = plan.table.size() + bits / 8 + 2;
     return plan;
 }
 
@@ -307,7 +361,7 @@ std::size_t estimate_size(std::span<const std::uint8_t> data) {
     if (data.size() < kMinHuffmanSize) return stored;
     const Histogram histogram = histogram_of(data);
     if (present_symbols(histogram) == 1) return 6;
-    return std::min(stored, 5 + plan_huffman(histogram).estimate);
+    return std::min(stored, 5 + plan_huffman(histogram, false).estimate);
 }
 
 /// Cut points (offsets into the array) where separate Huffman tables are estimated to pay:
@@ -469,7 +523,7 @@ std::optional<std::vector<std::uint8_t>> best_coded(std::span<const std::uint8_t
     const unsigned present = present_symbols(histogram);
     if (present == 1) return finish(kRle, {data[0]});  // spec 2.5: a 1-byte RLE payload is a fill
     if (n < kMinHuffmanSize) return std::nullopt;
-    const HuffmanPlan plan = plan_huffman(histogram);
+    const HuffmanPlan plan = plan_huffman(histogram, true);
     std::optional<std::vector<std::uint8_t>> best;
     if (plan.estimate + 3 < limit) {
         if (use_six_streams(n, policy))

@@ -75,19 +75,6 @@ private:
 using MsbWriter = BitWriter<true>;
 using LsbWriter = BitWriter<false>;
 
-/// Counts the bits a writer would be given, writing nothing: prices the candidate forms of a
-/// table (Huffman forms B and C with four suffix widths each) before only the best is written.
-class BitCounter {
-public:
-    void write(std::uint32_t, unsigned n) { bits_ += n; }
-    void zeros(unsigned n) { bits_ += n; }
-    std::size_t bits() const { return bits_; }
-    std::size_t bytes() const { return (bits_ + 7) / 8; }
-
-private:
-    std::size_t bits_ = 0;
-};
-
 inline void append(std::vector<std::uint8_t>& out, const std::vector<std::uint8_t>& bytes) {
     out.insert(out.end(), bytes.begin(), bytes.end());
 }

@@ -13,7 +13,7 @@
 namespace navlab::kraken::detail {
 
 /// Spec 2.2.1 inverse: the range count r for n (1..256) present symbols, truncated binary.
-/// (Writer: MsbWriter, or BitCounter to price a table without writing it.)
+/// (Writer: MsbWriter, or a counter that prices a table without writing it.)
 template <class Writer>
 void write_range_count(Writer& w, unsigned n, unsigned r) {
     if (n == 256) return;
