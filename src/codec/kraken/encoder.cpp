@@ -55,8 +55,9 @@ std::vector<std::uint8_t> encode_block(std::span<const std::uint8_t> block, int 
     // Memset block (spec 1.3): 6 bytes for the whole block.
     if (size > 4 && std::all_of(block.begin(), block.end(), [&](std::uint8_t b) { return b == block[0]; }))
         return {0x8C, 0x06, 0x07, 0xFF, 0xFF, block[0]};
+    // Sized when the winner is known: reserving a whole block up front cost page faults
+    // (a fresh mapping per block) for outputs that are mostly a few KiB.
     std::vector<std::uint8_t> out{0x8C, 0x06};
-    out.reserve(size + 2);
     std::vector<std::uint8_t> quantum;
     if (size > 16) {
         MatchFinder finder(block);
@@ -67,6 +68,7 @@ std::vector<std::uint8_t> encode_block(std::span<const std::uint8_t> block, int 
     // A quantum must be smaller than its block (C < B), and the stored block is smaller still
     // unless the quantum saves more than its 3-byte header.
     if (!quantum.empty() && quantum.size() + 3 < size) {
+        out.reserve(5 + quantum.size());
         put_u24be(out, static_cast<std::uint32_t>(quantum.size() - 1));
         append(out, quantum);
         return out;
