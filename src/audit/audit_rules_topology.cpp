@@ -172,8 +172,10 @@ void r34(RuleCheck& c) {
             std::string faces;
             for (std::int64_t i = 0; i < ctx.F; ++i) {
                 const auto& f = ctx.mesh.faces[i];
-                bool in = (e >= f.startEdgeIndex && e < f.startEdgeIndex + f.numEdges) ||
-                          (f.numUserEdges > 0 && e >= f.startUserEdgeIndex && e < f.startUserEdgeIndex + f.numUserEdges);
+                // 64-bit sums: a hostile start near 2^31 plus a count overflows int.
+                bool in = (e >= f.startEdgeIndex && e < std::int64_t{f.startEdgeIndex} + f.numEdges) ||
+                          (f.numUserEdges > 0 && e >= f.startUserEdgeIndex &&
+                           e < std::int64_t{f.startUserEdgeIndex} + f.numUserEdges);
                 if (in) faces += (faces.empty() ? "" : ", ") + std::to_string(i);
             }
             return "owned by several faces: " + faces;
@@ -189,7 +191,7 @@ void r35(RuleCheck& c) {
         const auto& f = ctx.mesh.faces[i];
         if (f.numUserEdges <= 0) continue;
         users += f.numUserEdges;
-        if (f.startUserEdgeIndex < ctx.R || f.startUserEdgeIndex + f.numUserEdges > ctx.E)
+        if (f.startUserEdgeIndex < ctx.R || std::int64_t{f.startUserEdgeIndex} + f.numUserEdges > ctx.E)
             return c.fail("face", i, fmt::format("user edges {}+{} outside [R = {}, E = {})", f.startUserEdgeIndex,
                                                  f.numUserEdges, ctx.R, ctx.E));
     }

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <functional>
+#include <limits>
 #include <set>
 
 #include "audit/audit.h"
@@ -339,7 +340,7 @@ TEST(AuditRules, TableHasEveryRuleOnceInOrder) {
     ASSERT_EQ(defs.size(), 97u);
     int invariants = 0, statistics = 0, observed = 0;
     for (std::size_t i = 0; i < defs.size(); ++i) {
-        char id[8];
+        char id[24];  // "R" and any size_t: no truncation warning
         std::snprintf(id, sizeof id, "R%02zu", i + 1);
         EXPECT_STREQ(defs[i].id, id);
         invariants += defs[i].kind == Kind::Invariant;
@@ -419,4 +420,21 @@ TEST(AuditRules, R63NamesSelfLoopsDuplicatesAndMissingPairs) {
     EXPECT_EQ(t.examples[0].message, "0 -> 0: self-loop");
     EXPECT_NE(t.examples[1].message.find(": duplicate"), std::string::npos) << t.examples[1].message;
     EXPECT_EQ(t.examples[2].message.rfind(fmt::format("0 -> {}: missing (mesh edge ", lost), 0), 0u) << t.examples[2].message;
+}
+
+TEST(AuditRules, R34NamesSharedEdgesBesideAFaceWithAHostileRange) {
+    // fuzz_audit's finding: a face starting at INT32_MIN + 64 with -26048 edges made R34's
+    // "owned by several faces" search overflow int (start + count); it must just not list it.
+    AuditTagfile f = synthetic_tagfile(sekiro());
+    auto& faces = mesh(f).faces;
+    ASSERT_GE(faces.size(), 3u);
+    faces[1].startEdgeIndex = faces[0].startEdgeIndex;  // face 0's edges owned twice
+    faces[1].numEdges = faces[0].numEdges;
+    faces.back().startEdgeIndex = std::numeric_limits<std::int32_t>::min() + 64;
+    faces.back().numEdges = -26048;
+    AuditReport r = audit_one(f);
+    const RuleTally& t = r.rules[33];
+    ASSERT_STREQ(all_rules()[33].id, "R34");
+    ASSERT_FALSE(t.examples.empty());
+    EXPECT_EQ(t.examples[0].message, "owned by several faces: 0, 1");
 }
