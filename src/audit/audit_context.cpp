@@ -83,7 +83,7 @@ void FaceTallies::add(std::int32_t face, const FaceGeometry& g, int edges, doubl
     const bool common = g.winding == Winding::CounterClockwise && g.convexity.convex && !g.zero_normal && g.bad_fan < 0 &&
                         g.check.turned == 0 && !g.no_ear && g.lost == 0 && g.off_plane.distance <= off_plane_limit &&
                         g.check.projected_relative <= 1e-9 && g.check.area_difference_max <= 2e-11;
-    if (!common) unusual.push_back(face);
+    if (!common) unusual.push_back({face, g});
 }
 
 bool has_root_class(const fromsoft::NavTagfile& t, const std::string& cls) {
@@ -131,7 +131,6 @@ void TagfileContext::read_faces() {
     };
     std::vector<Extent> starts(static_cast<std::size_t>(F) + 1);
     rings.resize(F);
-    geometry.resize(F);
     corner_bounds.resize(F);
     // The rings take at most R entries (Σ numEdges); reserving them spares the copies of
     // every doubling. E bounds it (R beyond E is a broken mesh whose rings stop early).
@@ -146,7 +145,7 @@ void TagfileContext::read_faces() {
         rings[i].status = read_face_ring(mesh, i, ring);
         rings[i].break_at = ring.break_at;
         if (rings[i].status == RingStatus::Ok) {
-            FaceGeometry& g = geometry[i].emplace();
+            FaceGeometry g;
             analyse_face(ring.corners, scratch, g);
             face_tallies.add(static_cast<std::int32_t>(i), g, mesh.faces[i].numEdges, limit);
             corner_bounds[i] = bounds_of(ring.corners);

@@ -74,11 +74,17 @@ struct FirstAndBest {
     }
 };
 
+/// A face whose geometry is not the common case (FaceTallies::unusual), with that geometry.
+struct UnusualFace {
+    std::int32_t face;
+    FaceGeometry geometry;
+};
+
 /// What rules R38–R48 and X08 need of the faces' geometry, gathered by read_faces while each
 /// FaceGeometry is fresh: totals, the four maxima, and the faces where any of them may hold
-/// an exception or a skip. The rules then walk only those faces (a few per cent on the game
-/// presets) instead of every ~190-byte record, in face order, so counts and examples are the
-/// walk's.
+/// an exception or a skip, kept with their geometry. The rules walk only those faces (a few
+/// per cent on the game presets), in face order, so counts and examples are those of a walk
+/// over every face; the other faces' ~190-byte records are not kept at all.
 struct FaceTallies {
     std::int64_t faces = 0;        ///< faces with geometry (ring Ok)
     std::int64_t zero_normal = 0;  ///< of those, N = 0
@@ -93,8 +99,9 @@ struct FaceTallies {
     FirstAndBest area_difference_relative;  ///< R45, complete and projected face area > 0
     /// Faces whose geometry is not the common case: not counter-clockwise, not convex, N = 0,
     /// a bad fan, a turned or lost triangle, no ear, a corner beyond `off_plane_limit`, or an
-    /// area check beyond its tolerance. A superset of every failing and skipped face of R38–R48.
-    std::vector<std::int32_t> unusual;
+    /// area check beyond its tolerance. A superset of every failing and skipped face of R38–R48
+    /// (faces without geometry aside), in face order.
+    std::vector<UnusualFace> unusual;
 
     /// Adds face `face` (with `edges` = its numEdges); `off_plane_limit` is R40's for the game.
     void add(std::int32_t face, const FaceGeometry& g, int edges, double off_plane_limit);
@@ -133,8 +140,7 @@ struct TagfileContext {
     VertexBounds vertex_bounds;  ///< one pass over the vertices, for R50–R53 and X02
     EdgeScan edge_scan;  ///< the per-edge statements over all edges, in one pass after the owners
     std::vector<RingView> rings;  ///< per face, viewing ring_vertices / ring_corners
-    std::vector<std::optional<FaceGeometry>> geometry;  ///< per face, when the ring is Ok
-    std::vector<CornerBounds> corner_bounds;  ///< per face, valid when its geometry is present
+    std::vector<CornerBounds> corner_bounds;  ///< per face, valid when its ring is Ok
     FaceTallies face_tallies;  ///< R38–R48 and X08's figures, gathered by read_faces
     std::optional<fromsoft::DecodedAabbTree> tree;  ///< Decoding D of the mediator's tree, for meshes with faces
 
@@ -149,7 +155,7 @@ struct TagfileContext {
     TagfileContext& operator=(const TagfileContext&) = delete;
 
     /// One pass over the F faces: reads each ring into rings, ring_vertices and ring_corners
-    /// and, when it is well formed, its geometry.
+    /// and, when it is well formed, its geometry into face_tallies.
     void read_faces();
     /// "entry face 12" for Extreme::at.
     std::string where(const std::string& element, std::int64_t index) const;

@@ -15,7 +15,7 @@ namespace {
 template <class Fn>
 void for_unusual(const RuleCheck& c, Fn&& fn) {
     const auto& ctx = c.ctx();
-    for (std::int32_t i : ctx.face_tallies.unusual) fn(std::int64_t{i}, *ctx.geometry[i]);
+    for (const UnusualFace& u : ctx.face_tallies.unusual) fn(std::int64_t{u.face}, u.geometry);
 }
 
 /// The faces without geometry (a broken ring), which every rule here skips.

@@ -73,7 +73,7 @@ void x10_leaf_slack(const TagfileContext& ctx, Values& v) {
     if (!ctx.tree || !ctx.tree->valid) return;
     MaximumCursor max_slack(v, "max_leaf_box_slack_m");
     for (const auto& leaf : ctx.tree->leaves) {
-        if (leaf.face >= ctx.F || !ctx.geometry[leaf.face]) continue;
+        if (leaf.face >= ctx.F || ctx.rings[leaf.face].status != RingStatus::Ok) continue;
         const CornerBounds& b = ctx.corner_bounds[leaf.face];
         double slack = 0;
         const fromsoft::Box3& box = ctx.tree->boxes[leaf.node];
