@@ -5,11 +5,12 @@
 
 namespace navlab::python {
 
-std::string audit_paths_json(const std::vector<std::filesystem::path>& paths, unsigned threads, std::size_t examples) {
+std::string audit_paths_json(const std::vector<std::filesystem::path>& paths, unsigned threads, std::size_t examples,
+                             const fromsoft::SourceOptions& source) {
     std::vector<std::string> inputs;
     for (const auto& p : paths) inputs.push_back(p.string());
     // The same library call as `navlab audit`, so the dict equals the command's --json file.
-    const audit::AuditRun run = audit::audit_files(inputs, {threads, examples});
+    const audit::AuditRun run = audit::audit_files(inputs, {threads, examples, source});
     return audit::audit_json(run.report).dump(2) + "\n";
 }
 

@@ -19,6 +19,7 @@
 
 #include "audit_paths.h"
 #include "codec/dcx.h"
+#include "container/archive/game.h"
 #include "codec/kraken/kraken.h"
 #include "container/binder_file.h"
 #include "container/bnd4.h"
@@ -581,15 +582,28 @@ void bind_all(py::module_& m) {
           "folder / .nvm file.\n"
           "With edit=True mesh arrays are writable views and File.save writes changes back.");
 
-    m.def("audit", [](const std::vector<fs::path>& paths, unsigned threads, std::size_t examples) {
+    m.def("audit", [](const std::vector<fs::path>& paths, unsigned threads, std::size_t examples,
+                      const std::vector<std::string>& maps, const std::string& game, const fs::path& keys,
+                      const fs::path& cache) {
+        fromsoft::SourceOptions source;  // what `navlab audit --map/--game/--keys/--cache` fill
+        source.maps = maps;
+        if (!game.empty()) source.game = archive::parse_game(game);
+        source.keys = keys;
+        source.cache = cache;
+        source.threads = threads;
         std::string text;
         {
             py::gil_scoped_release release;
-            text = audit_paths_json(paths, threads, examples);
+            text = audit_paths_json(paths, threads, examples, source);
         }
         return py::module_::import("json").attr("loads")(text);
-    }, py::arg("paths"), py::arg("threads") = 0, py::arg("examples") = 5,
-       "Audits binders/tagfiles/folders against rules R01-R97; returns the JSON report as a dict.");
+    }, py::arg("paths"), py::arg("threads") = 0, py::arg("examples") = 5, py::kw_only(),
+       py::arg("maps") = std::vector<std::string>{}, py::arg("game") = "", py::arg("keys") = fs::path(),
+       py::arg("cache") = fs::path(),
+       "Audits binders/tagfiles/folders/game installs against rules R01-R97; returns the JSON report as a\n"
+       "dict (the bytes of `navlab audit --json`). maps keeps only those binders (map ids, archive paths or\n"
+       "file names: `--map`); game ('sekiro' or 'eldenring', default detected), keys and cache apply to game\n"
+       "installs as `--game/--keys/--cache` do.");
 
     m.def("decompress", [](const fs::path& path) {
         std::vector<std::uint8_t> payload;

@@ -211,6 +211,26 @@ def test_audit_equals_the_commands_json(corpus, tmp_path):
     assert navlab.audit([corpus], threads=2) == json.loads(out.read_text())
 
 
+def test_audit_maps_equal_the_commands_map_option(corpus, binders, tmp_path):
+    out = tmp_path / "audit.json"
+    name = binders[-1].name
+    run_navlab("audit", corpus, "--map", name, "--json", out, check=False)
+    report = navlab.audit([corpus], maps=[name])
+    assert report == json.loads(out.read_text())
+    binders_seen = [report["summary"][g]["binders"] for g in ("sekiro", "elden_ring")]
+    assert sum(binders_seen) == 1  # only the one named, out of len(binders)
+    assert len(binders) > 1
+
+
+def test_audit_refuses_a_map_that_matches_nothing_as_the_command_does(corpus):
+    cli = run_navlab("audit", corpus, "--map", "m99_99_99_99", check=False)
+    with pytest.raises(navlab.FormatError) as info:
+        navlab.audit([corpus], maps=["m99_99_99_99"])
+    assert cli.returncode == 1 and "m99_99_99_99" in info.value.message and info.value.message in cli.stderr
+    with pytest.raises(navlab.FormatError, match="unknown game 'xbox'"):
+        navlab.audit([corpus], game="xbox")
+
+
 def test_decompress_equals_the_command(binders, tmp_path):
     out = tmp_path / "payload.bnd"
     run_navlab("dcx", "decompress", binders[0], out)

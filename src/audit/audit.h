@@ -104,24 +104,28 @@ private:
 };
 
 /// Values::insert() for a loop over elements: the key's set is searched at the first value,
-/// and a value equal to the previous one (runs of the same faceData or edge byte) skips the
-/// set's own search. Creates no entry when no value is inserted.
+/// and a value already inserted through the cursor and still in its small direct-mapped memo
+/// (Elden Ring's faceData takes 18 values, mixed face to face) skips the set's own search,
+/// which was 1 % of the audit. Creates no entry when no value is inserted.
 class SetCursor {
 public:
     /// @param values outlives the cursor; @param key must outlive it too (a literal).
     SetCursor(Values& values, std::string_view key) : values_(values), key_(key) {}
     void insert(std::uint64_t v) {
-        if (set_ && v == last_) return;
+        const std::size_t slot = static_cast<std::size_t>((v * 0x9E3779B97F4A7C15ull) >> 59);  // 0 … 31
+        if (filled_ >> slot & 1 && memo_[slot] == v) return;
         if (!set_) set_ = &Values::slot(values_.sets, key_);  // map nodes never move
         set_->insert(v);
-        last_ = v;
+        memo_[slot] = v;
+        filled_ |= std::uint32_t{1} << slot;
     }
 
 private:
     Values& values_;
     std::string_view key_;
     std::set<std::uint64_t>* set_ = nullptr;
-    std::uint64_t last_ = 0;  ///< the value inserted last, once set_ is found
+    std::array<std::uint64_t, 32> memo_{};  ///< values already in the set, by hash
+    std::uint32_t filled_ = 0;              ///< which memo_ slots hold a value
 };
 
 /// Checked/exception counts of one rule over some tagfiles.

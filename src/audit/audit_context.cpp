@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "geometry/fan.h"
 
@@ -48,6 +49,16 @@ void analyse_face(std::span<const Point> corners, FaceScratch& scratch, FaceGeom
         if (!zero_area_3d(corners[cut[0]], corners[cut[1]], corners[cut[2]]) && g.lost++ == 0) g.first_lost = cut;
 }
 
+CornerBounds bounds_of(std::span<const Point> corners) {
+    CornerBounds b;
+    for (int k = 0; k < 3; ++k) b.min[k] = INFINITY, b.max[k] = -INFINITY;
+    for (const Point& p : corners) {
+        const float q[3] = {static_cast<float>(p.x), static_cast<float>(p.y), static_cast<float>(p.z)};
+        for (int k = 0; k < 3; ++k) b.min[k] = std::min(b.min[k], q[k]), b.max[k] = std::max(b.max[k], q[k]);
+    }
+    return b;
+}
+
 }  // namespace
 
 bool has_root_class(const fromsoft::NavTagfile& t, const std::string& cls) {
@@ -78,6 +89,13 @@ TagfileContext::TagfileContext(const AuditTagfile& f)
         own(face.startEdgeIndex, face.numEdges, static_cast<std::int32_t>(i));
         if (face.numUserEdges > 0) own(face.startUserEdgeIndex, face.numUserEdges, static_cast<std::int32_t>(i));
     }
+    for (int k = 0; k < 4; ++k) vertex_bounds.min[k] = INFINITY, vertex_bounds.max[k] = -INFINITY;
+    for (const auto& p : mesh.vertices) {
+        const float c[4] = {p.x, p.y, p.z, p.w};
+        for (int k = 0; k < 4; ++k)
+            vertex_bounds.min[k] = std::min(vertex_bounds.min[k], c[k]), vertex_bounds.max[k] = std::max(vertex_bounds.max[k], c[k]);
+    }
+    edge_scan = scan_edges(mesh.edges, owner, R, V);
     read_faces();
     if (tagfile.mediator && F > 0) tree = fromsoft::decode_aabb_tree6(tagfile.mediator->nodes, tagfile.mediator->domain);
 }
@@ -89,6 +107,7 @@ void TagfileContext::read_faces() {
     std::vector<Extent> starts(static_cast<std::size_t>(F) + 1);
     rings.resize(F);
     geometry.resize(F);
+    corner_bounds.resize(F);
     // The rings take at most R entries (Σ numEdges); reserving them spares the copies of
     // every doubling. E bounds it (R beyond E is a broken mesh whose rings stop early).
     const auto most = static_cast<std::size_t>(std::min(R, E));
@@ -100,7 +119,10 @@ void TagfileContext::read_faces() {
         starts[i] = {ring_vertices.size(), ring_corners.size()};
         rings[i].status = read_face_ring(mesh, i, ring);
         rings[i].break_at = ring.break_at;
-        if (rings[i].status == RingStatus::Ok) analyse_face(ring.corners, scratch, geometry[i].emplace());
+        if (rings[i].status == RingStatus::Ok) {
+            analyse_face(ring.corners, scratch, geometry[i].emplace());
+            corner_bounds[i] = bounds_of(ring.corners);
+        }
         ring_vertices.insert(ring_vertices.end(), ring.vertices.begin(), ring.vertices.end());
         ring_corners.insert(ring_corners.end(), ring.corners.begin(), ring.corners.end());
     }

@@ -11,6 +11,7 @@
 
 #include "formats/fromsoft/aabb_tree6.h"
 #include "audit/audit.h"
+#include "audit/audit_edge_scan.h"
 #include "geometry/convexity.h"
 #include "geometry/face_ring.h"
 #include "geometry/planarity.h"
@@ -48,6 +49,18 @@ struct FaceGeometry {
     Cut first_lost{-1, -1, -1};
 };
 
+/// The box of a face's corners, per axis x, y, z (float32 values, so float is exact): R72 and
+/// X10 compare it with the face's leaf box instead of walking the corners again.
+struct CornerBounds {
+    float min[3], max[3];
+};
+
+/// The smallest and largest vertex coordinate per lane x, y, z, w (±infinity without vertices),
+/// taken with std::min/std::max in vertex order.
+struct VertexBounds {
+    float min[4], max[4];
+};
+
 /// A face's ring as read_face_ring left it (partial for a broken ring), viewing the
 /// context's flat ring storage.
 struct RingView {
@@ -66,8 +79,11 @@ struct TagfileContext {
     std::int64_t R = 0;            ///< Σ numEdges (negative counts as 0)
     bool regular_tiled = false;    ///< R21 holds and R ≤ E
     std::vector<std::int32_t> owner;  ///< edge → owning face, kNoOwner or kManyOwners
+    VertexBounds vertex_bounds;  ///< one pass over the vertices, for R50–R53 and X02
+    EdgeScan edge_scan;  ///< the per-edge statements over all edges, in one pass after the owners
     std::vector<RingView> rings;  ///< per face, viewing ring_vertices / ring_corners
     std::vector<std::optional<FaceGeometry>> geometry;  ///< per face, when the ring is Ok
+    std::vector<CornerBounds> corner_bounds;  ///< per face, valid when its geometry is present
     std::optional<fromsoft::DecodedAabbTree> tree;  ///< Decoding D of the mediator's tree, for meshes with faces
 
     /// Every face's ring vertices and corners, one after another: two allocations per

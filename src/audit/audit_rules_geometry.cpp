@@ -183,34 +183,26 @@ void r48(RuleCheck& c) {
 float lane(const fromsoft::Vec4& v, int k) { return k == 0 ? v.x : (k == 1 ? v.y : v.z); }
 const char* axis_name(int k) { return k == 0 ? "x" : (k == 1 ? "y" : "z"); }
 
-struct Bounds {
-    float min[3], max[3];
-};
-Bounds vertex_bounds(const fromsoft::NavMesh& m) {
-    Bounds b;
-    for (int k = 0; k < 3; ++k) {
-        b.min[k] = std::numeric_limits<float>::infinity();
-        b.max[k] = -std::numeric_limits<float>::infinity();
-    }
-    for (const auto& v : m.vertices)
-        for (int k = 0; k < 3; ++k) {
-            b.min[k] = std::min(b.min[k], lane(v, k));
-            b.max[k] = std::max(b.max[k], lane(v, k));
-        }
-    return b;
-}
+using Bounds = VertexBounds;  // computed once per tagfile in the context (lanes x, y, z used here)
 
 /// Runs fn(bounds) on meshes with faces and vertices; skips the others.
 template <class Fn>
 void for_mesh_with_faces(RuleCheck& c, Fn&& fn) {
     if (c.ctx().F == 0) return;
     if (c.ctx().V == 0) return c.skip();
-    fn(vertex_bounds(c.ctx().mesh));
+    fn(c.ctx().vertex_bounds);
 }
 
 void r49(RuleCheck& c) {
     const auto& m = c.ctx().mesh;
     if (c.ctx().F == 0) return;
+    const std::span vertices(m.vertices);
+    const fromsoft::Vec4 lo = m.aabb.min, hi = m.aabb.max;
+    auto inside = [&](std::int64_t i) {
+        const fromsoft::Vec4& v = vertices[i];
+        return lo.x <= v.x && v.x <= hi.x && lo.y <= v.y && v.y <= hi.y && lo.z <= v.z && v.z <= hi.z;
+    };
+    if (all_hold(0, c.ctx().V, inside)) return c.pass(c.ctx().V);
     for (std::int64_t i = 0; i < c.ctx().V; ++i) {
         int bad = -1;
         for (int k = 0; k < 3 && bad < 0; ++k)
@@ -322,6 +314,8 @@ void r55(RuleCheck& c) {
     const auto& m = ctx.mesh;
     std::int64_t regular = std::min(ctx.R, ctx.E);
     if (m.edgeDataStriding != 1 || static_cast<std::int64_t>(m.edgeData.size()) < ctx.E) return c.skip(regular);
+    const std::span data(m.edgeData);
+    if (all_hold(0, regular, [&](std::int64_t e) { return static_cast<std::uint32_t>(data[e]) == 0; })) return c.pass(regular);
     for (std::int64_t e = 0; e < regular; ++e) {
         auto w = static_cast<std::uint32_t>(m.edgeData[e]);
         c.check(w == 0, "edge", e, [&] { return fmt::format("edgeData 0x{:08X}", w); });

@@ -299,14 +299,24 @@ void r72(RuleCheck& c) {
                 continue;
             }
             const fromsoft::Box3& b = *leaf_of[f];
-            for (std::size_t k = 0; k < corners.size(); ++k) {
-                const Point& p = corners[k];
-                double P[3] = {p.x, p.y, p.z}, out = -INFINITY;
-                for (int a = 0; a < 3; ++a) out = std::max({out, b.min[a] - P[a], P[a] - b.max[a]});
-                max_outside.offer(std::max(0.0, out), [&] { return ctx.where("face", f); });
-                if (out <= 0.0005) c.pass();
-                else c.fail("corner", f, fmt::format("corner {} is {:.4f} m outside its leaf box", k, out), std::to_string(k));
+            // The largest distance of a corner outside the box, from the box of the corners
+            // (subtraction rounds monotonically, so this is the largest of the corners' own
+            // distances), offered once per face: every corner's location is the face.
+            const CornerBounds& cb = ctx.corner_bounds[f];
+            double face_max = 0;
+            for (int a = 0; a < 3; ++a) face_max = std::max({face_max, b.min[a] - cb.min[a], cb.max[a] - b.max[a]});
+            if (face_max <= 0.0005) {
+                c.pass(static_cast<std::int64_t>(corners.size()));
+            } else {  // some corner is outside: name each one
+                for (std::size_t k = 0; k < corners.size(); ++k) {
+                    const Point& p = corners[k];
+                    double P[3] = {p.x, p.y, p.z}, out = -INFINITY;
+                    for (int a = 0; a < 3; ++a) out = std::max({out, b.min[a] - P[a], P[a] - b.max[a]});
+                    if (out <= 0.0005) c.pass();
+                    else c.fail("corner", f, fmt::format("corner {} is {:.4f} m outside its leaf box", k, out), std::to_string(k));
+                }
             }
+            max_outside.offer(face_max, [&] { return ctx.where("face", f); });
         }
     });
 }

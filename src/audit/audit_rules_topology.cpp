@@ -1,7 +1,9 @@
 // Rules R21–R37: faces, edges and topology.
 #include <fmt/format.h>
 
+#include <array>
 #include <map>
+#include <span>
 
 #include "audit/audit_rules.h"
 
@@ -14,6 +16,10 @@ std::string hex32(std::uint32_t v) { return fmt::format("0x{:08X}", v); }
 
 void r21(RuleCheck& c) {
     const auto& ctx = c.ctx();
+    c.values().count("regular_edges", ctx.R);
+    // regular_tiled is this rule's statement for every face (each start is the running sum,
+    // and R ≤ E for the last one).
+    if (ctx.regular_tiled) return c.pass(ctx.F);
     std::int64_t expected = 0;
     for (std::int64_t i = 0; i < ctx.F; ++i) {
         const auto& f = ctx.mesh.faces[i];
@@ -24,15 +30,19 @@ void r21(RuleCheck& c) {
         });
         expected += std::max<std::int64_t>(0, f.numEdges);
     }
-    c.values().count("regular_edges", ctx.R);
 }
 
 void r22(RuleCheck& c) {
     const auto& ctx = c.ctx();
+    const std::span faces(ctx.mesh.faces);
+    auto ok = [&](std::int64_t i) {
+        const auto& f = faces[i];
+        return f.numUserEdges >= 0 && ((f.numUserEdges == 0) == (f.startUserEdgeIndex == -1));
+    };
+    if (all_hold(0, ctx.F, ok)) return c.pass(ctx.F);
     for (std::int64_t i = 0; i < ctx.F; ++i) {
-        const auto& f = ctx.mesh.faces[i];
-        bool ok = f.numUserEdges >= 0 && ((f.numUserEdges == 0) == (f.startUserEdgeIndex == -1));
-        c.check(ok, "face", i, [&] {
+        const auto& f = faces[i];
+        c.check(ok(i), "face", i, [&] {
             return fmt::format("startUserEdgeIndex {}, numUserEdges {}", f.startUserEdgeIndex, f.numUserEdges);
         });
     }
@@ -40,13 +50,26 @@ void r22(RuleCheck& c) {
 
 void r23(RuleCheck& c) {
     const auto& ctx = c.ctx();
-    std::map<int, std::int64_t> histogram;  // counted here, named once per tagfile
-    for (std::int64_t i = 0; i < ctx.F; ++i) {
-        int n = ctx.mesh.faces[i].numEdges;
-        ++histogram[n];
+    const std::span faces(ctx.mesh.faces);
+    // Counted here (an array for the usual sizes, a map for the others), named once per
+    // tagfile: a map entry per face was the rule's main cost.
+    std::array<std::int64_t, 64> common{};
+    std::map<int, std::int64_t> histogram;
+    bool all_ok = true;
+    for (const auto& f : faces) {
+        const int n = f.numEdges;
+        if (n >= 0 && n < static_cast<int>(common.size())) ++common[n];
+        else ++histogram[n];
+        all_ok &= n >= 3;
+    }
+    for (int n = 0; n < static_cast<int>(common.size()); ++n)
+        if (common[n]) histogram[n] = common[n];
+    if (all_ok) c.pass(ctx.F);
+    for (std::int64_t i = 0; !all_ok && i < ctx.F; ++i) {
+        int n = faces[i].numEdges;
         c.check(n >= 3, "face", i, [&] { return fmt::format("numEdges {}", n); });
     }
-    for (const auto& [n, faces] : histogram) c.values().count(fmt::format("numEdges_{:03}", n), faces);
+    for (const auto& [n, count] : histogram) c.values().count(fmt::format("numEdges_{:03}", n), count);
 }
 
 void r24(RuleCheck& c) {
@@ -61,6 +84,8 @@ void r24(RuleCheck& c) {
 
 void r25(RuleCheck& c) {
     const auto& ctx = c.ctx();
+    const std::span faces(ctx.mesh.faces);
+    if (all_hold(0, ctx.F, [&](std::int64_t i) { return faces[i].clusterIndex == -1; })) return c.pass(ctx.F);
     for (std::int64_t i = 0; i < ctx.F; ++i) {
         int k = ctx.mesh.faces[i].clusterIndex;
         c.check(k == -1, "face", i, [&] { return fmt::format("clusterIndex {}", k); });
@@ -69,31 +94,41 @@ void r25(RuleCheck& c) {
 
 void r26(RuleCheck& c) {
     const auto& ctx = c.ctx();
+    const std::span faces(ctx.mesh.faces);
+    if (all_hold(0, ctx.F, [&](std::int64_t i) { return faces[i].padding == 0xCDCD; })) return c.pass(ctx.F);
     for (std::int64_t i = 0; i < ctx.F; ++i) {
         unsigned p = ctx.mesh.faces[i].padding;
         c.check(p == 0xCDCD, "face", i, [&] { return fmt::format("padding 0x{:04X}", p); });
     }
 }
 
+// R27–R32, R34, R36, R37: the context's one pass over the edges (ctx.edge_scan) decides
+// whether every edge holds; only a tagfile with an exception walks its edges here, with the
+// same per-edge functions (audit_edge_scan.h), to name each exception in edge order.
+
 void r27(RuleCheck& c) {
     const auto& ctx = c.ctx();
+    if (ctx.edge_scan.endpoints_are_vertices) return c.pass(ctx.E);
     for (std::int64_t e = 0; e < ctx.E; ++e) {
         const auto& d = ctx.mesh.edges[e];
-        c.check(d.a >= 0 && d.a < ctx.V && d.b >= 0 && d.b < ctx.V, "edge", e,
+        c.check(edge_check::endpoints_are_vertices(d, ctx.V), "edge", e,
                 [&] { return fmt::format("a {}, b {}, {} vertices", d.a, d.b, ctx.V); });
     }
 }
 
 void r28(RuleCheck& c) {
     const auto& ctx = c.ctx();
+    if (ctx.edge_scan.opposites_in_range) return c.pass(ctx.E);
     for (std::int64_t e = 0; e < ctx.E; ++e) {
         std::uint32_t o = ctx.mesh.edges[e].oppositeEdge;
-        c.check(o == kNoOpposite || o < ctx.E, "edge", e, [&] { return fmt::format("oppositeEdge {}, {} edges", hex32(o), ctx.E); });
+        c.check(edge_check::opposite_in_range(ctx.mesh.edges[e], ctx.E), "edge", e,
+                [&] { return fmt::format("oppositeEdge {}, {} edges", hex32(o), ctx.E); });
     }
 }
 
 void r29(RuleCheck& c) {
     const auto& ctx = c.ctx();
+    if (ctx.edge_scan.opposite_faces_are_owners) return c.pass(ctx.E);
     for (std::int64_t e = 0; e < ctx.E; ++e) {
         const auto& d = ctx.mesh.edges[e];
         if ((d.oppositeEdge == kNoOpposite) != (d.oppositeFace == kNoOpposite)) {
@@ -109,7 +144,7 @@ void r29(RuleCheck& c) {
             continue;
         }
         std::int32_t owner = ctx.owner[d.oppositeEdge];
-        c.check(d.oppositeFace == static_cast<std::uint32_t>(owner), "edge", e, [&] {
+        c.check(edge_check::opposite_face_is_owner(d, ctx.owner), "edge", e, [&] {
             return fmt::format("oppositeEdge {}, oppositeFace {}, owner of that edge {}", d.oppositeEdge, d.oppositeFace, owner);
         });
     }
@@ -117,30 +152,37 @@ void r29(RuleCheck& c) {
 
 void r30(RuleCheck& c) {
     const auto& ctx = c.ctx();
-    for (std::int64_t e = 0; e < std::min(ctx.R, ctx.E); ++e) {
+    const std::int64_t regular = std::min(ctx.R, ctx.E);
+    if (ctx.edge_scan.regular_flags) return c.pass(regular);
+    for (std::int64_t e = 0; e < regular; ++e) {
         unsigned f = ctx.mesh.edges[e].flags;
-        c.check(f == 4, "edge", e, [&] { return fmt::format("flags {}", f); });
+        c.check(edge_check::regular_flags(ctx.mesh.edges[e]), "edge", e, [&] { return fmt::format("flags {}", f); });
     }
 }
 
 void r31(RuleCheck& c) {
     const auto& ctx = c.ctx();
+    if (ctx.edge_scan.padding_zero) return c.pass(ctx.E);
     for (std::int64_t e = 0; e < ctx.E; ++e) {
         unsigned p = ctx.mesh.edges[e].paddingByte;
-        c.check(p == 0, "edge", e, [&] { return fmt::format("paddingByte {}", p); });
+        c.check(edge_check::padding_zero(ctx.mesh.edges[e]), "edge", e, [&] { return fmt::format("paddingByte {}", p); });
     }
 }
 
 void r32(RuleCheck& c) {
     const auto& ctx = c.ctx();
+    if (ctx.edge_scan.cost_zero) return c.pass(ctx.E);
     for (std::int64_t e = 0; e < ctx.E; ++e) {
         unsigned h = ctx.mesh.edges[e].userEdgeCost;
-        c.check(h == 0, "edge", e, [&] { return fmt::format("userEdgeCost bits 0x{:04X}", h); });
+        c.check(edge_check::cost_zero(ctx.mesh.edges[e]), "edge", e, [&] { return fmt::format("userEdgeCost bits 0x{:04X}", h); });
     }
 }
 
 void r33(RuleCheck& c) {
     const auto& ctx = c.ctx();
+    const std::span rings(ctx.rings);
+    auto closed = [&](std::int64_t i) { return rings[i].status != RingStatus::RangeOutside && rings[i].status != RingStatus::Open; };
+    if (all_hold(0, ctx.F, closed)) return c.pass(ctx.F);
     for (std::int64_t i = 0; i < ctx.F; ++i) {
         const RingView& ring = ctx.rings[i];
         if (ring.status == RingStatus::RangeOutside) {
@@ -160,6 +202,11 @@ void r33(RuleCheck& c) {
 void r34(RuleCheck& c) {
     const auto& ctx = c.ctx();
     auto outside = [&](std::int64_t start, std::int64_t n) { return n > 0 && (start < 0 || start + n > ctx.E); };
+    const std::span faces(ctx.mesh.faces);
+    auto face_inside = [&](std::int64_t i) {
+        return !outside(faces[i].startEdgeIndex, faces[i].numEdges) && !outside(faces[i].startUserEdgeIndex, faces[i].numUserEdges);
+    };
+    if (ctx.edge_scan.all_owned_once && all_hold(0, ctx.F, face_inside)) return c.pass(ctx.E);
     for (std::int64_t i = 0; i < ctx.F; ++i) {
         const auto& f = ctx.mesh.faces[i];
         if (outside(f.startEdgeIndex, f.numEdges) || outside(f.startUserEdgeIndex, f.numUserEdges))
@@ -172,8 +219,10 @@ void r34(RuleCheck& c) {
             std::string faces;
             for (std::int64_t i = 0; i < ctx.F; ++i) {
                 const auto& f = ctx.mesh.faces[i];
-                bool in = (e >= f.startEdgeIndex && e < f.startEdgeIndex + f.numEdges) ||
-                          (f.numUserEdges > 0 && e >= f.startUserEdgeIndex && e < f.startUserEdgeIndex + f.numUserEdges);
+                // 64-bit sums: a hostile start near 2^31 plus a count overflows int.
+                bool in = (e >= f.startEdgeIndex && e < std::int64_t{f.startEdgeIndex} + f.numEdges) ||
+                          (f.numUserEdges > 0 && e >= f.startUserEdgeIndex &&
+                           e < std::int64_t{f.startUserEdgeIndex} + f.numUserEdges);
                 if (in) faces += (faces.empty() ? "" : ", ") + std::to_string(i);
             }
             return "owned by several faces: " + faces;
@@ -189,7 +238,7 @@ void r35(RuleCheck& c) {
         const auto& f = ctx.mesh.faces[i];
         if (f.numUserEdges <= 0) continue;
         users += f.numUserEdges;
-        if (f.startUserEdgeIndex < ctx.R || f.startUserEdgeIndex + f.numUserEdges > ctx.E)
+        if (f.startUserEdgeIndex < ctx.R || std::int64_t{f.startUserEdgeIndex} + f.numUserEdges > ctx.E)
             return c.fail("face", i, fmt::format("user edges {}+{} outside [R = {}, E = {})", f.startUserEdgeIndex,
                                                  f.numUserEdges, ctx.R, ctx.E));
     }
@@ -197,7 +246,8 @@ void r35(RuleCheck& c) {
             [&] { return fmt::format("R {}, E {}, sum of numUserEdges {}", ctx.R, ctx.E, users); });
 }
 
-/// Calls fn(e, o) for each regular edge e whose opposite o is an edge index.
+/// Calls fn(e, o) for each regular edge e whose opposite o is an edge index; skips those whose
+/// opposite is beyond the edges.
 template <class Fn>
 void for_regular_opposites(RuleCheck& c, Fn&& fn) {
     const auto& ctx = c.ctx();
@@ -213,21 +263,34 @@ void for_regular_opposites(RuleCheck& c, Fn&& fn) {
 }
 
 void r36(RuleCheck& c) {
-    const auto& edges = c.ctx().mesh.edges;
+    const EdgeScan& s = c.ctx().edge_scan;
+    if (s.regular_not_mutual == 0) {
+        c.pass(s.regular_opposites);
+        return c.skip(s.regular_opposites_outside);
+    }
+    const std::span edges(c.ctx().mesh.edges);
     for_regular_opposites(c, [&](std::int64_t e, std::int64_t o) {
-        c.check(edges[o].oppositeEdge == static_cast<std::uint32_t>(e), "edge", e, [&] {
-            return fmt::format("opposite {} has opposite {}", o, hex32(edges[o].oppositeEdge));
-        });
+        c.check(edge_check::mutual(edges, e, o), "edge", e,
+                [&] { return fmt::format("opposite {} has opposite {}", o, hex32(edges[o].oppositeEdge)); });
     });
 }
 
 void r37(RuleCheck& c) {
-    const auto& edges = c.ctx().mesh.edges;
-    for_regular_opposites(c, [&](std::int64_t e, std::int64_t o) {
-        c.check(edges[o].a == edges[e].b && edges[o].b == edges[e].a, "edge", e, [&] {
-            return fmt::format("{} ({}->{}), opposite {} ({}->{})", e, edges[e].a, edges[e].b, o, edges[o].a, edges[o].b);
-        });
-    });
+    const auto& ctx = c.ctx();
+    const EdgeScan& s = ctx.edge_scan;
+    c.pass(s.regular_reversed);
+    c.skip(s.regular_opposites_outside);
+    if (s.regular_reversed == s.regular_opposites) return;
+    // A statistic with exceptions in most Elden Ring tagfiles: the walk that names them
+    // branches on nothing else (see audit_edge_scan.h); edge 0 stands in for a missing opposite.
+    const std::span edges(ctx.mesh.edges);
+    const std::int64_t E = ctx.E;
+    for (std::int64_t e = 0; e < std::min(ctx.R, E); ++e) {
+        const std::uint32_t o = edges[e].oppositeEdge;
+        const bool in = o < E;
+        if (in & !edge_check::reverse(edges, e, in ? o : 0)) [[unlikely]]
+            c.fail("edge", e, fmt::format("{} ({}->{}), opposite {} ({}->{})", e, edges[e].a, edges[e].b, o, edges[o].a, edges[o].b));
+    }
 }
 
 }  // namespace

@@ -23,6 +23,8 @@ void for_user_edges(RuleCheck& c, Fn&& fn) {
 
 void r74(RuleCheck& c) {
     const auto& ctx = c.ctx();
+    const std::span faces(ctx.mesh.faces);
+    if (ctx.E <= ctx.R && all_hold(0, ctx.F, [&](std::int64_t i) { return faces[i].numUserEdges == 0; })) return c.pass(ctx.F);
     for (std::int64_t i = 0; i < ctx.F; ++i) {
         int n = ctx.mesh.faces[i].numUserEdges;
         bool extra = i + 1 == ctx.F && ctx.E > ctx.R;
@@ -59,9 +61,11 @@ void r76(RuleCheck& c) {
 
 void r77(RuleCheck& c) {
     const auto& ctx = c.ctx();
-    for (std::int64_t e = 0; e < std::min(ctx.R, ctx.E); ++e) {
+    const std::int64_t regular = std::min(ctx.R, ctx.E);
+    if (ctx.edge_scan.no_user_bits) return c.pass(regular);  // decided in the context's pass over the edges
+    for (std::int64_t e = 0; e < regular; ++e) {
         unsigned f = ctx.mesh.edges[e].flags;
-        c.check((f & 0x30) == 0, "edge", e, [&] { return fmt::format("flags {} on a regular edge", f); });
+        c.check(edge_check::no_user_bits(ctx.mesh.edges[e]), "edge", e, [&] { return fmt::format("flags {} on a regular edge", f); });
     }
 }
 

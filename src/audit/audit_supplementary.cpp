@@ -26,15 +26,7 @@ void x01_vertex_w(const TagfileContext& ctx, Values& v) {
 
 void x02_domain(const TagfileContext& ctx, Values& v) {
     if (!ctx.tagfile.mediator || ctx.V == 0) return;
-    float lo[4], hi[4];
-    for (int k = 0; k < 4; ++k) {
-        lo[k] = std::numeric_limits<float>::infinity();
-        hi[k] = -lo[k];
-    }
-    for (const auto& p : ctx.mesh.vertices) {
-        float c[4] = {p.x, p.y, p.z, p.w};
-        for (int k = 0; k < 4; ++k) lo[k] = std::min(lo[k], c[k]), hi[k] = std::max(hi[k], c[k]);
-    }
+    const float *lo = ctx.vertex_bounds.min, *hi = ctx.vertex_bounds.max;
     const auto& d = ctx.tagfile.mediator->domain;
     bool equal = d.min.x == lo[0] && d.min.y == lo[1] && d.min.z == lo[2] && d.min.w == lo[3] && d.max.x == hi[0] &&
                  d.max.y == hi[1] && d.max.z == hi[2] && d.max.w == hi[3];
@@ -42,19 +34,11 @@ void x02_domain(const TagfileContext& ctx, Values& v) {
 }
 
 void x04_x05_x06(const TagfileContext& ctx, Values& x04, Values& x05, Values& x06) {
-    for (std::int64_t e = 0; e < ctx.E; ++e) {
-        const auto& d = ctx.mesh.edges[e];
-        std::uint32_t o = d.oppositeEdge;
-        bool user = e >= ctx.R;
-        if (user && d.flags == 52 && o != fromsoft::kNoOpposite) x06.count("flags_52_with_opposite");
-        if (o == fromsoft::kNoOpposite || o >= ctx.E) continue;
-        if (!user) {
-            if (static_cast<std::int64_t>(o) >= ctx.R) x04.count("opposite_is_user_edge");
-            if (ctx.owner[o] >= 0 && ctx.owner[o] == ctx.owner[e]) x04.count("opposite_in_same_face");
-        } else if (ctx.mesh.edges[o].oppositeEdge != static_cast<std::uint32_t>(e)) {
-            x05.count("opposite_not_mutual");
-        }
-    }
+    const EdgeScan& s = ctx.edge_scan;  // counted in the context's one pass over the edges
+    if (s.opposite_is_user_edge) x04.count("opposite_is_user_edge", s.opposite_is_user_edge);
+    if (s.opposite_in_same_face) x04.count("opposite_in_same_face", s.opposite_in_same_face);
+    if (s.opposite_not_mutual) x05.count("opposite_not_mutual", s.opposite_not_mutual);
+    if (s.flags_52_with_opposite) x06.count("flags_52_with_opposite", s.flags_52_with_opposite);
 }
 
 void x08_newell_convexity(const TagfileContext& ctx, Values& v) {
@@ -92,15 +76,10 @@ void x10_leaf_slack(const TagfileContext& ctx, Values& v) {
     MaximumCursor max_slack(v, "max_leaf_box_slack_m");
     for (const auto& leaf : ctx.tree->leaves) {
         if (leaf.face >= ctx.F || !ctx.geometry[leaf.face]) continue;
-        const auto& c = ctx.rings[leaf.face].corners;
-        double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-        for (const Point& p : c) {
-            double q[3] = {p.x, p.y, p.z};
-            for (int k = 0; k < 3; ++k) lo[k] = std::min(lo[k], q[k]), hi[k] = std::max(hi[k], q[k]);
-        }
+        const CornerBounds& b = ctx.corner_bounds[leaf.face];
         double slack = 0;
         const fromsoft::Box3& box = ctx.tree->boxes[leaf.node];
-        for (int k = 0; k < 3; ++k) slack = std::max({slack, lo[k] - box.min[k], box.max[k] - hi[k]});
+        for (int k = 0; k < 3; ++k) slack = std::max({slack, b.min[k] - box.min[k], box.max[k] - b.max[k]});
         max_slack.offer(slack, [&] { return ctx.where("face", leaf.face); });
     }
 }

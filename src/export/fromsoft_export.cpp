@@ -17,7 +17,7 @@ std::vector<std::int32_t> user_edge_owners(const fromsoft::NavMesh& m, std::size
     std::vector<std::int32_t> owner(m.edges.size() > first_user ? m.edges.size() - first_user : 0, -1);
     for (std::size_t f = 0; f < m.faces.size(); ++f) {
         const auto& face = m.faces[f];
-        for (std::int64_t e = face.startUserEdgeIndex; face.numUserEdges > 0 && e < face.startUserEdgeIndex + face.numUserEdges; ++e)
+        for (std::int64_t e = face.startUserEdgeIndex; face.numUserEdges > 0 && e < std::int64_t{face.startUserEdgeIndex} + face.numUserEdges; ++e)
             if (e >= static_cast<std::int64_t>(first_user) && e < static_cast<std::int64_t>(m.edges.size()))
                 owner[e - first_user] = static_cast<std::int32_t>(f);
     }

@@ -3,8 +3,6 @@
 #include <cmath>
 #include <vector>
 
-#include "geometry/orient2d.h"
-
 namespace navlab::geometry {
 
 int turn_sign(std::span<const Point> c, std::size_t k) {
@@ -12,15 +10,16 @@ int turn_sign(std::span<const Point> c, std::size_t k) {
     const Point& prev = c[(k + n - 1) % n];
     const Point& here = c[k];
     const Point& next = c[(k + 1) % n];
-    // uz·wx − ux·wz with u = here − prev, w = next − here: the turn in (z, x).
-    return orient2d_sign(prev.z, prev.x, here.z, here.x, next.z, next.x);
+    return turn_from_above(prev, here, next);
 }
 
 Convexity convexity_from_above(std::span<const Point> c, int winding_y) {
     std::size_t n = c.size();
     int positive = 0, negative = 0;
-    for (std::size_t k = 0; k < n; ++k) {
-        const int turn = turn_sign(c, k);
+    // turn_sign's turns with the neighbours carried along the ring, without its two integer
+    // divisions (the modulo) per corner: the audit asks this of every face.
+    for (std::size_t k = 0, prev = n - 1; k < n; prev = k++) {
+        const int turn = turn_from_above(c[prev], c[k], c[k + 1 == n ? 0 : k + 1]);
         positive += turn > 0;
         negative += turn < 0;
     }

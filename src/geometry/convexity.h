@@ -6,6 +6,7 @@
 #include <span>
 
 #include "geometry/exact.h"
+#include "geometry/orient2d.h"
 
 namespace navlab::geometry {
 
@@ -20,6 +21,12 @@ struct Convexity {
 /// @param winding_y sign of the face's Newell N_y: turns against it are reflex. When it is 0,
 ///                  the less frequent turn sign is taken as reflex (ties: negative turns).
 Convexity convexity_from_above(std::span<const Point> corners, int winding_y);
+
+/// The exact sign of the turn p → q → r seen from above: (u × w)_y = u_z·w_x − u_x·w_z with
+/// u = q − p, w = r − q, the turn in the (z, x) plane.
+inline int turn_from_above(const Point& p, const Point& q, const Point& r) {
+    return orient2d_sign(p.z, p.x, q.z, q.x, r.z, r.x);
+}
 
 /// The exact sign of the turn at ring position k seen from above.
 int turn_sign(std::span<const Point> corners, std::size_t k);

@@ -63,9 +63,11 @@ const Vec3<Expansion>& FacePlane::exact_normal() const {
 Approx FacePlane::normal_bound(int axis) const { return component(normal_.bound, axis); }
 
 int FacePlane::normal_sign(int axis) const {
-    Approx a = component(normal_.bound, axis);
-    if (a.sign_known()) return a.sign();
-    return component(exact_normal(), axis).sign();
+    signed char& s = signs_[axis];
+    if (s != kUnknownTurn) return s;
+    const Approx a = component(normal_.bound, axis);
+    s = static_cast<signed char>(a.sign_known() ? a.sign() : component(exact_normal(), axis).sign());
+    return s;
 }
 
 bool FacePlane::normal_is_zero() const {

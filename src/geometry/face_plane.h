@@ -55,6 +55,9 @@ private:
     mutable std::optional<Vec3<Expansion>> exact_;
     static constexpr signed char kUnknownTurn = 2;
     mutable std::array<signed char, kRememberedTurns> turns_;  ///< kUnknownTurn until computed
+    /// normal_sign() per axis, kUnknownTurn until computed: winding, convexity, both
+    /// triangulations and their checks ask for the same signs a dozen times per face.
+    mutable std::array<signed char, 3> signs_{kUnknownTurn, kUnknownTurn, kUnknownTurn};
 };
 
 /// Whether (q − p) × (r − q) = (0, 0, 0) exactly: the cut p, q, r has no area in 3-space.

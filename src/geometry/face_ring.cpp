@@ -16,7 +16,7 @@ RingStatus read_face_ring(const fromsoft::NavMesh& mesh, std::size_t face, FaceR
     out.corners.reserve(static_cast<std::size_t>(n));
     for (std::int64_t k = 0; k < n; ++k) {
         const fromsoft::Edge& e = mesh.edges[start + k];
-        const fromsoft::Edge& next = mesh.edges[start + (k + 1) % n];
+        const fromsoft::Edge& next = mesh.edges[start + (k + 1 == n ? 0 : k + 1)];  // no division per edge
         if (e.b != next.a) {
             out.break_at = static_cast<int>(k);
             return out.status = RingStatus::Open;

@@ -138,7 +138,7 @@ inline audit::AuditTagfile synthetic_tagfile(const SyntheticOptions& o = {}) {
     m.has_clearance_cache_seeding = true;
     fit_aabb(m, o.sekiro ? 1.1f : float_from_bits(0x40199999));  // Elden Ring's stored 2.4
 
-    t.variants.push_back({"hkaiNavMesh", "hkaiNavMesh"});
+    t.variants.push_back({"hkaiNavMesh", "hkaiNavMesh", "", 0});  // type and item: filled below
     if (o.sekiro) {
         DirectedGraph g;
         for (int j = 0; j < H; ++j) {
@@ -151,10 +151,10 @@ inline audit::AuditTagfile synthetic_tagfile(const SyntheticOptions& o = {}) {
             g.nodes.push_back(node);
         }
         t.graph = g;
-        t.variants.push_back({"hkaiDirectedGraphExplicitCost", "hkaiDirectedGraphExplicitCost"});
+        t.variants.push_back({"hkaiDirectedGraphExplicitCost", "hkaiDirectedGraphExplicitCost", "", 0});
     } else {
         t.mediator = build_query_mediator(m);
-        t.variants.push_back({"hkaiStaticTreeNavMeshQueryMediator", "hkaiStaticTreeNavMeshQueryMediator"});
+        t.variants.push_back({"hkaiStaticTreeNavMeshQueryMediator", "hkaiStaticTreeNavMeshQueryMediator", "", 0});
     }
     if (o.sekiro || o.user_edges) {
         UserEdgeSetup s;
@@ -169,7 +169,7 @@ inline audit::AuditTagfile synthetic_tagfile(const SyntheticOptions& o = {}) {
         s.space = o.sekiro ? 1 : 0;
         s.forceAlign = 1;
         t.user_edge_setups = std::vector<UserEdgeSetup>{s};
-        t.variants.push_back({"hkaiUserEdgeSetupArray", "hkaiUserEdgeSetupArray"});
+        t.variants.push_back({"hkaiUserEdgeSetupArray", "hkaiUserEdgeSetupArray", "", 0});
     }
 
     // What the strict reader fills from a real file: SDK string, variant object types,

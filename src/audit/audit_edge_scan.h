@@ -1,0 +1,80 @@
+// One pass over a tagfile's edges for every per-edge statement (R27–R32, R34, R36, R37, R77)
+// and the X04–X06 counters, instead of one pass per rule (issue 13: the audit as one
+// streaming pass). Each statement is one small function below, used by the scan and by its
+// rule's own walk; a rule walks its edges one check() at a time only when the scan found an
+// exception there, to name it in element order.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "formats/fromsoft/navmesh.h"
+
+namespace navlab::audit {
+
+/// The per-edge statements. Written with `&` and `|` instead of `&&` and `||`: whether an edge
+/// has an opposite follows no pattern, and a branch on it is mispredicted often.
+namespace edge_check {
+
+using fromsoft::Edge;
+using fromsoft::kNoOpposite;
+
+/// R27: both endpoints are vertex indices (0 … V−1).
+inline bool endpoints_are_vertices(const Edge& d, std::int64_t V) {
+    return (d.a >= 0) & (d.a < V) & (d.b >= 0) & (d.b < V);
+}
+/// R28: oppositeEdge is NONE or an edge index.
+inline bool opposite_in_range(const Edge& d, std::int64_t E) { return (d.oppositeEdge == kNoOpposite) | (d.oppositeEdge < E); }
+/// R30: a regular edge's flags are 4.
+inline bool regular_flags(const Edge& d) { return d.flags == 4; }
+/// R31.
+inline bool padding_zero(const Edge& d) { return d.paddingByte == 0; }
+/// R32.
+inline bool cost_zero(const Edge& d) { return d.userEdgeCost == 0; }
+/// R77: a regular edge has neither user-edge flag bit (0x10, 0x20).
+inline bool no_user_bits(const Edge& d) { return (d.flags & 0x30) == 0; }
+/// R36 for edge e and its opposite o (an edge index): o's opposite is e.
+inline bool mutual(std::span<const Edge> edges, std::int64_t e, std::int64_t o) {
+    return edges[o].oppositeEdge == static_cast<std::uint32_t>(e);
+}
+/// R37 for edge e and its opposite o: o runs from e's end to e's start.
+inline bool reverse(std::span<const Edge> edges, std::int64_t e, std::int64_t o) {
+    return (edges[o].a == edges[e].b) & (edges[o].b == edges[e].a);
+}
+/// R29's passing case: no opposite on both sides, or an opposite edge with an owner that is
+/// the oppositeFace. `owner` has the tagfile's E entries (kNoOwner/kManyOwners are negative).
+inline bool opposite_face_is_owner(const Edge& d, std::span<const std::int32_t> owner) {
+    const std::int64_t E = static_cast<std::int64_t>(owner.size());
+    const bool none = d.oppositeEdge == kNoOpposite, in = d.oppositeEdge < E;
+    const std::int32_t o = owner[in ? d.oppositeEdge : 0];  // index 0 stands in; its value is then unused
+    return (none & (d.oppositeFace == kNoOpposite)) | (!none & in & (o >= 0) & (d.oppositeFace == static_cast<std::uint32_t>(o)));
+}
+
+}  // namespace edge_check
+
+/// What one pass over the edges found: for each statement, whether every edge it applies to
+/// satisfies it, and the counts the rules and counters report.
+struct EdgeScan {
+    bool endpoints_are_vertices = true;  ///< R27 on every edge
+    bool opposites_in_range = true;      ///< R28
+    bool opposite_faces_are_owners = true;  ///< R29 passes on every edge
+    bool regular_flags = true;           ///< R30 on every regular edge
+    bool padding_zero = true;            ///< R31
+    bool cost_zero = true;               ///< R32
+    bool all_owned_once = true;          ///< R34's per-edge half: every owner ≥ 0
+    bool no_user_bits = true;            ///< R77 on every regular edge
+    /// Regular edges (e < min(R, E)) with an opposite: an edge index (checked by R36, R37) or
+    /// beyond the edges (skipped by them).
+    std::int64_t regular_opposites = 0, regular_opposites_outside = 0;
+    std::int64_t regular_not_mutual = 0;  ///< R36 exceptions
+    std::int64_t regular_reversed = 0;    ///< R37 passes
+    /// X04–X06.
+    std::int64_t opposite_is_user_edge = 0, opposite_in_same_face = 0, opposite_not_mutual = 0, flags_52_with_opposite = 0;
+};
+
+/// The pass. @param edges the E edges; @param owner their owning faces (E entries);
+/// @param R regular edges (Σ numEdges, may exceed E on a broken mesh); @param V vertices.
+EdgeScan scan_edges(std::span<const fromsoft::Edge> edges, std::span<const std::int32_t> owner, std::int64_t R,
+                    std::int64_t V);
+
+}  // namespace navlab::audit
