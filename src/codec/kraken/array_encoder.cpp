@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cstdint>
 #include <optional>
 
 #include "codec/kraken/bit_writer.h"
@@ -54,43 +55,121 @@ void put_coded_header(std::vector<std::uint8_t>& out, unsigned type, std::size_t
 using Histogram = std::array<std::uint32_t, 256>;
 using Lengths = std::array<std::uint8_t, 256>;
 
-/// Huffman code lengths of the present symbols (>= 2 of them), at most 11 bits: when the
-/// optimal tree is deeper, the counts are halved (keeping every symbol present) and the tree
-/// rebuilt, which converges because 256 symbols fit in 11 bits. Two-queue construction over
-/// the symbols sorted by count: no heap, no allocation.
-Lengths huffman_lengths(const Histogram& histogram) {
-    Histogram freq = histogram;
-    for (;;) {
-        std::array<std::uint8_t, 256> order;
-        unsigned n = 0;
-        for (unsigned s = 0; s < 256; ++s)
-            if (freq[s]) order[n++] = static_cast<std::uint8_t>(s);
-        std::sort(order.begin(), order.begin() + n, [&](auto a, auto b) { return freq[a] != freq[b] ? freq[a] < freq[b] : a < b; });
-        // Nodes 0..n-1: the leaves in ascending count; n..2n-2: internal nodes, made in
-        // ascending weight, so the two smallest are always at the front of one of the queues.
-        std::array<std::uint64_t, 512> weight;
-        std::array<std::uint16_t, 512> parent;
-        for (unsigned i = 0; i < n; ++i) weight[i] = freq[order[i]];
-        unsigned leaf = 0, inner = n, next = n;
-        auto pick = [&] { return leaf < n && (inner >= next || weight[leaf] <= weight[inner]) ? leaf++ : inner++; };
-        for (; next < 2 * n - 1; ++next) {
-            const unsigned a = pick(), b = pick();
-            weight[next] = weight[a] + weight[b];
-            parent[a] = parent[b] = static_cast<std::uint16_t>(next);
-        }
-        std::array<std::uint8_t, 512> depth;
-        depth[2 * n - 2] = 0;
-        for (unsigned i = 2 * n - 2; i-- > 0;) depth[i] = static_cast<std::uint8_t>(depth[parent[i]] + 1);
-        Lengths lengths{};
-        unsigned deepest = 0;
-        for (unsigned i = 0; i < n; ++i) lengths[order[i]] = depth[i], deepest = std::max<unsigned>(deepest, depth[i]);
-        if (deepest <= kMaxCodeLength) return lengths;
-        for (auto& f : freq) f = f ? (f + 1) / 2 : 0;
+/// Huffman code lengths of the present symbols (>= 2 of them), at most 11 bits. Two-queue
+/// construction over the symbols sorted by count (no heap, no allocation); when the optimal
+/// tree is deeper, the lengths are clamped to 11 and the Kraft sum restored by splitting the
+/// deepest shorter codes (the classic length-limiting fix of zlib-style encoders), then the
+/// lengths handed out again shortest to the most frequent symbols. (Halving the counts and
+/// rebuilding, as before, took several rebuilds on skewed literal histograms.)
+Lengths huffman_lengths(const Histogram& freq) {
+    // Sorted by (count, symbol) as one integer key: counts are below 2^24 (an array is at
+    // most 0x3FFFF bytes), and plain integer keys sort several times faster than a comparator.
+    std::array<std::uint32_t, 256> keys;
+    unsigned n = 0;
+    for (unsigned s = 0; s < 256; ++s)
+        if (freq[s]) keys[n++] = freq[s] << 8 | s;
+    std::sort(keys.begin(), keys.begin() + n);
+    std::array<std::uint8_t, 256> order;
+    for (unsigned i = 0; i < n; ++i) order[i] = static_cast<std::uint8_t>(keys[i]);
+    // Nodes 0..n-1: the leaves in ascending count; n..2n-2: internal nodes, made in
+    // ascending weight, so the two smallest are always at the front of one of the queues.
+    std::array<std::uint64_t, 512> weight;
+    std::array<std::uint16_t, 512> parent;
+    for (unsigned i = 0; i < n; ++i) weight[i] = freq[order[i]];
+    unsigned leaf = 0, inner = n, next = n;
+    auto pick = [&] { return leaf < n && (inner >= next || weight[leaf] <= weight[inner]) ? leaf++ : inner++; };
+    for (; next < 2 * n - 1; ++next) {
+        const unsigned a = pick(), b = pick();
+        weight[next] = weight[a] + weight[b];
+        parent[a] = parent[b] = static_cast<std::uint16_t>(next);
     }
+    std::array<std::uint8_t, 512> depth;
+    depth[2 * n - 2] = 0;
+    for (unsigned i = 2 * n - 2; i-- > 0;) depth[i] = static_cast<std::uint8_t>(depth[parent[i]] + 1);
+    Lengths lengths{};
+    unsigned deepest = 0;
+    for (unsigned i = 0; i < n; ++i) lengths[order[i]] = depth[i], deepest = std::max<unsigned>(deepest, depth[i]);
+    if (deepest <= kMaxCodeLength) return lengths;
+    // Codes per length after clamping; Kraft sum in units of 2^-11 (above 2^11 now).
+    std::array<unsigned, kMaxCodeLength + 2> count{};
+    for (unsigned i = 0; i < n; ++i) ++count[std::min<unsigned>(depth[i], kMaxCodeLength)];
+    std::uint32_t total = 0;
+    for (unsigned len = 1; len <= kMaxCodeLength; ++len) total += count[len] << (kMaxCodeLength - len);
+    for (; total > (1u << kMaxCodeLength); --total) {
+        // One 11-bit code fewer (-1 unit), one shorter code split into two one bit longer (+0).
+        --count[kMaxCodeLength];
+        for (unsigned len = kMaxCodeLength - 1; len > 0; --len)
+            if (count[len]) {
+                --count[len], count[len + 1] += 2;
+                break;
+            }
+    }
+    // The least frequent symbols (front of `order`) take the longest codes.
+    unsigned i = 0;
+    for (unsigned len = kMaxCodeLength; len > 0; --len)
+        for (unsigned k = 0; k < count[len]; ++k) lengths[order[i++]] = static_cast<std::uint8_t>(len);
+    return lengths;
 }
 
+/// Prices a code-length table for the four Rice suffix widths F = 0..3 in one pass (the
+/// writers below take it in place of an MsbWriter): fields that do not depend on F count for
+/// all four; a Rice value v costs (v >> F) + 1 + F bits; form B cannot write v >> F above 20 >> F.
+class RiceCounter {
+public:
+    void write(std::uint32_t, unsigned n) { add_all(n); }
+    void zeros(unsigned n) { add_all(n); }
+    void rice_prefix(unsigned v) {
+        for (unsigned f = 0; f < 4; ++f) bits_[f] += (v >> f) + 1;
+    }
+    void rice_suffix() {
+        for (unsigned f = 0; f < 4; ++f) bits_[f] += f;
+    }
+    void limited_rice(unsigned v) {
+        for (unsigned f = 0; f < 4; ++f) {
+            if ((v >> f) > (20u >> f)) fits_[f] = false;
+            bits_[f] += (v >> f) + 1 + f;
+        }
+    }
+    /// Bytes of the table with suffix width f, or SIZE_MAX when that width cannot write it.
+    std::size_t bytes(unsigned f) const { return fits_[f] ? (bits_[f] + 7) / 8 : SIZE_MAX; }
+
+private:
+    void add_all(unsigned n) {
+        for (auto& b : bits_) b += n;
+    }
+    std::array<std::size_t, 4> bits_{};
+    std::array<bool, 4> fits_{true, true, true, true};
+};
+
+/// A Rice value of form B (spec 2.3.2): v >> F zeros (at most 20 >> F), a one, F bits of v.
+template <class Writer>
+bool write_limited_rice(Writer& w, unsigned v, unsigned suffix_bits) {
+    const unsigned z = v >> suffix_bits;
+    if (z > (20u >> suffix_bits)) return false;
+    w.zeros(z);
+    w.write(1, 1);
+    w.write(v, suffix_bits);
+    return true;
+}
+bool write_limited_rice(RiceCounter& c, unsigned v, unsigned) {
+    c.limited_rice(v);
+    return true;
+}
+/// The two halves of a form-C Rice value (spec 2.3.3), written apart: unary v >> F, F bits of v.
+template <class Writer>
+void write_rice_prefix(Writer& w, unsigned v, unsigned suffix_bits) {
+    write_unary(w, v >> suffix_bits);
+}
+void write_rice_prefix(RiceCounter& c, unsigned v, unsigned) { c.rice_prefix(v); }
+template <class Writer>
+void write_rice_suffix(Writer& w, unsigned v, unsigned suffix_bits) {
+    w.write(v, suffix_bits);
+}
+void write_rice_suffix(RiceCounter& c, unsigned, unsigned) { c.rice_suffix(); }
+
 /// gamma2 of form B: x >= 1 written as V = x + 1 in 2z + 2 bits, z = bit_width(V) - 2.
-void write_gamma2(MsbWriter& w, unsigned x) {
+template <class Writer>
+void write_gamma2(Writer& w, unsigned x) {
     const unsigned v = x + 1;
     const unsigned z = static_cast<unsigned>(std::bit_width(v)) - 2;
     w.write(v, 2 * z + 2);
@@ -98,8 +177,8 @@ void write_gamma2(MsbWriter& w, unsigned x) {
 
 /// Form-B table (spec 2.3.2) with `suffix_bits` F; false when a length code needs more
 /// zeros than the form allows for this F.
-bool write_form_b(MsbWriter& w, const Lengths& lengths, unsigned suffix_bits) {
-    const unsigned max_zeros = 20u >> suffix_bits;
+template <class Writer>
+bool write_form_b(Writer& w, const Lengths& lengths, unsigned suffix_bits) {
     w.write(1, 2);  // form B
     w.write(suffix_bits, 2);
     w.write(lengths[0] ? 1 : 0, 1);  // skip the first gap when symbol 0 is present
@@ -118,11 +197,7 @@ bool write_form_b(MsbWriter& w, const Lengths& lengths, unsigned suffix_bits) {
         for (unsigned s = start; s < end; ++s) {
             const int d = lengths[s] - ((average + 2) >> 2);
             const unsigned v = d >= 0 ? 2u * d : static_cast<unsigned>(-2 * d - 1);
-            const unsigned z = v >> suffix_bits;
-            if (z > max_zeros) return false;
-            w.zeros(z);
-            w.write(1, 1);
-            w.write(v, suffix_bits);
+            if (!write_limited_rice(w, v, suffix_bits)) return false;
             average = lengths[s] + ((3 * average + 2) >> 2);
         }
         sym = end;
@@ -133,24 +208,37 @@ bool write_form_b(MsbWriter& w, const Lengths& lengths, unsigned suffix_bits) {
 /// Form-C table (spec 2.3.3) with `suffix_bits` F: n, the range count, one Golomb-Rice
 /// value per present symbol (the zigzag difference to the running predictor s), the range
 /// list's unary values, the suffixes, then the range list's raw bits.
-void write_form_c(MsbWriter& w, const Lengths& lengths, unsigned suffix_bits) {
-    unsigned n = 0;
-    std::array<unsigned, 256> values;
+struct FormC {
+    unsigned n = 0;                   ///< present symbols
+    std::array<unsigned, 256> values; ///< the Golomb-Rice value of each, in symbol order
+    RangeList ranges;
+};
+
+FormC form_c_values(const Lengths& lengths) {
+    FormC c;
     int s = 30;
     for (unsigned sym = 0; sym < 256; ++sym) {
         if (!lengths[sym]) continue;
         const int d = lengths[sym] - (s >> 2) - 1;
-        values[n++] = d >= 0 ? 2u * d : static_cast<unsigned>(-2 * d - 1);
+        c.values[c.n++] = d >= 0 ? 2u * d : static_cast<unsigned>(-2 * d - 1);
         s += d;
     }
-    const RangeList ranges = range_list(lengths);
+    c.ranges = range_list(lengths);
+    return c;
+}
+
+template <class Writer>
+void write_form_c(Writer& w, const FormC& c, unsigned suffix_bits) {
+    const unsigned n = c.n;
+    const auto& values = c.values;
+    const RangeList& ranges = c.ranges;
     w.write(2, 2);  // form C
     w.write(suffix_bits, 2);
     w.write(n - 1, 8);
     write_range_count(w, n, static_cast<unsigned>(ranges.unary.size()));
-    for (unsigned i = 0; i < n; ++i) write_unary(w, values[i] >> suffix_bits);
+    for (unsigned i = 0; i < n; ++i) write_rice_prefix(w, values[i], suffix_bits);
     for (unsigned u : ranges.unary) write_unary(w, u);
-    for (unsigned i = 0; i < n; ++i) w.write(values[i], suffix_bits);
+    for (unsigned i = 0; i < n; ++i) write_rice_suffix(w, values[i], suffix_bits);
     for (auto [value, bits] : ranges.raw) w.write(value, bits);
 }
 
@@ -219,7 +307,7 @@ std::optional<std::vector<std::uint8_t>> huffman_payload(std::span<const std::ui
 /// What a Huffman array of some data would be: code lengths, table and estimated size.
 struct HuffmanPlan {
     Lengths lengths{};
-    std::vector<std::uint8_t> table;
+    std::vector<std::uint8_t> table;  ///< the smallest code-length table (empty when only estimated)
     std::size_t estimate = 0;  ///< payload bytes (table, stream splits, streams), +-3
 };
 
@@ -237,24 +325,30 @@ unsigned present_symbols(const Histogram& histogram) {
     return static_cast<unsigned>(std::count_if(histogram.begin(), histogram.end(), [](auto f) { return f > 0; }));
 }
 
-HuffmanPlan plan_huffman(const Histogram& histogram) {
+HuffmanPlan plan_huffman(const Histogram& histogram, bool write_table) {
     HuffmanPlan plan;
     plan.lengths = huffman_lengths(histogram);
     std::uint64_t bits = 0;
     for (unsigned s = 0; s < 256; ++s) bits += std::uint64_t{histogram[s]} * plan.lengths[s];
-    for (unsigned f = 0; f < 4; ++f) {
-        MsbWriter w;
-        if (!write_form_b(w, plan.lengths, f)) continue;
-        const auto& bytes = w.finish();
-        if (plan.table.empty() || bytes.size() < plan.table.size()) plan.table = bytes;
-    }
-    for (unsigned f = 0; f < 4; ++f) {
-        MsbWriter w;
-        write_form_c(w, plan.lengths, f);
-        const auto& bytes = w.finish();
-        if (bytes.size() < plan.table.size()) plan.table = bytes;
-    }
-    plan.estimate = plan.table.size() + bits / 8 + 2;
+    // Both forms are priced for every suffix width in one pass each; only the smallest is
+    // written (form B first on ties, as the game's Sekiro streams use it).
+    const FormC form_c = form_c_values(plan.lengths);
+    RiceCounter form_b_bytes, form_c_bytes;
+    write_form_b(form_b_bytes, plan.lengths, 0);
+    write_form_c(form_c_bytes, form_c, 0);
+    std::size_t best_bytes = SIZE_MAX;
+    unsigned best_form = 0, best_f = 0;
+    for (unsigned form : {1u, 2u})
+        for (unsigned f = 0; f < 4; ++f) {
+            const std::size_t bytes = (form == 1 ? form_b_bytes : form_c_bytes).bytes(f);
+            if (bytes < best_bytes) best_bytes = bytes, best_form = form, best_f = f;
+        }
+    plan.estimate = best_bytes + bits / 8 + 2;
+    if (!write_table) return plan;
+    MsbWriter w;
+    if (best_form == 1) write_form_b(w, plan.lengths, best_f);
+    else write_form_c(w, form_c, best_f);
+    plan.table = w.finish();
     return plan;
 }
 
@@ -267,7 +361,7 @@ std::size_t estimate_size(std::span<const std::uint8_t> data) {
     if (data.size() < kMinHuffmanSize) return stored;
     const Histogram histogram = histogram_of(data);
     if (present_symbols(histogram) == 1) return 6;
-    return std::min(stored, 5 + plan_huffman(histogram).estimate);
+    return std::min(stored, 5 + plan_huffman(histogram, false).estimate);
 }
 
 /// Cut points (offsets into the array) where separate Huffman tables are estimated to pay:
@@ -429,7 +523,7 @@ std::optional<std::vector<std::uint8_t>> best_coded(std::span<const std::uint8_t
     const unsigned present = present_symbols(histogram);
     if (present == 1) return finish(kRle, {data[0]});  // spec 2.5: a 1-byte RLE payload is a fill
     if (n < kMinHuffmanSize) return std::nullopt;
-    const HuffmanPlan plan = plan_huffman(histogram);
+    const HuffmanPlan plan = plan_huffman(histogram, true);
     std::optional<std::vector<std::uint8_t>> best;
     if (plan.estimate + 3 < limit) {
         if (use_six_streams(n, policy))
@@ -482,7 +576,7 @@ std::size_t estimate_array_size(std::span<const std::uint8_t> data) { return est
 
 std::vector<std::uint8_t> huffman_form_c_table(const std::array<std::uint8_t, 256>& lengths, unsigned suffix_bits) {
     MsbWriter w;
-    write_form_c(w, lengths, suffix_bits);
+    write_form_c(w, form_c_values(lengths), suffix_bits);
     return w.finish();
 }
 

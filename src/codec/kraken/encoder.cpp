@@ -1,6 +1,7 @@
 // Kraken stream encoder, framing part (spec 1): blocks, quanta and chunks. Each 256 KiB block
 // restarts the window (header 8C 06), so blocks are encoded independently, in parallel.
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -22,29 +23,30 @@ void put_chunk_header(std::vector<std::uint8_t>& out, unsigned mode, std::size_t
     put_u24be(out, static_cast<std::uint32_t>(0x800000 | mode << 19 | size));
 }
 
-/// One 128 KiB chunk: the smallest of an LZ chunk, an entropy-only chunk and a stored chunk.
+/// One 128 KiB chunk: the smallest of an LZ chunk, an entropy-only chunk and a stored chunk
+/// (compared by size; only the winner is written, the chunk's bytes are not copied otherwise).
 void encode_chunk(MatchFinder& finder, std::span<const std::uint8_t> block, std::size_t start, std::size_t n,
                   const LzParams& params, std::vector<std::uint8_t>& quantum) {
     const std::span<const std::uint8_t> data = block.subspan(start, n);
-    std::vector<std::uint8_t> best;
-    best.reserve(n + 3);
-    put_chunk_header(best, 0, n);  // stored chunk: S = N, mode 0
-    best.insert(best.end(), data.begin(), data.end());
-    if (auto lz = encode_lz_chunk(finder, block, start, n, params); lz && lz->payload.size() + 3 < best.size()) {
-        best.clear();
-        put_chunk_header(best, lz->mode, lz->payload.size());
-        append(best, lz->payload);
-    }
+    std::size_t best = n + 3;  // stored chunk: S = N, mode 0
+    std::optional<LzChunk> lz = encode_lz_chunk(finder, block, start, n, params);
+    if (lz && lz->payload.size() + 3 < best) best = lz->payload.size() + 3;
+    else lz.reset();
     // Without tANS an entropy-only chunk codes at least 1 bit a byte unless the chunk is one
     // repeated byte (an RLE fill): below that the histogram pass over the chunk is skipped.
-    const bool may_win = params.search_entropy || best.size() > n / 8 ||
+    const bool may_win = params.search_entropy || best > n / 8 ||
                          std::all_of(data.begin(), data.end(), [&](std::uint8_t b) { return b == data[0]; });
     std::vector<std::uint8_t> entropy;
     const ArrayPolicy policy{.long_header = true, .split_depth = params.split_depth, .tans = params.search_entropy};
-    if (may_win && estimate_array_size(data) < best.size() + 8 && encode_coded_array(data, policy, entropy) &&
-        entropy.size() < best.size())
-        best = std::move(entropy);
-    append(quantum, best);
+    if (may_win && estimate_array_size(data) < best + 8 && encode_coded_array(data, policy, entropy) && entropy.size() < best) {
+        append(quantum, entropy);
+    } else if (lz) {
+        put_chunk_header(quantum, lz->mode, lz->payload.size());
+        append(quantum, lz->payload);
+    } else {
+        put_chunk_header(quantum, 0, n);
+        quantum.insert(quantum.end(), data.begin(), data.end());
+    }
 }
 
 /// One block of an input of `input_size` bytes (which decides the level's settings).
@@ -53,8 +55,9 @@ std::vector<std::uint8_t> encode_block(std::span<const std::uint8_t> block, int 
     // Memset block (spec 1.3): 6 bytes for the whole block.
     if (size > 4 && std::all_of(block.begin(), block.end(), [&](std::uint8_t b) { return b == block[0]; }))
         return {0x8C, 0x06, 0x07, 0xFF, 0xFF, block[0]};
+    // Sized when the winner is known: reserving a whole block up front cost page faults
+    // (a fresh mapping per block) for outputs that are mostly a few KiB.
     std::vector<std::uint8_t> out{0x8C, 0x06};
-    out.reserve(size + 2);
     std::vector<std::uint8_t> quantum;
     if (size > 16) {
         MatchFinder finder(block);
@@ -65,6 +68,7 @@ std::vector<std::uint8_t> encode_block(std::span<const std::uint8_t> block, int 
     // A quantum must be smaller than its block (C < B), and the stored block is smaller still
     // unless the quantum saves more than its 3-byte header.
     if (!quantum.empty() && quantum.size() + 3 < size) {
+        out.reserve(5 + quantum.size());
         put_u24be(out, static_cast<std::uint32_t>(quantum.size() - 1));
         append(out, quantum);
         return out;

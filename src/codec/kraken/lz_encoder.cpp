@@ -55,7 +55,11 @@ LzChunk write_chunk(std::span<const std::uint8_t> block, std::size_t start, std:
     std::vector<std::uint8_t> raw, delta, command_bytes;
     std::vector<std::uint32_t> distances;
     Lengths lengths;
-    raw.reserve(end - first), delta.reserve(end - first), command_bytes.reserve(commands.size());
+    // Reserved for the literals the parse leaves, not the chunk: most of a compressible chunk
+    // is matches, and 128 KiB reservations cost page faults (a fresh mapping each).
+    std::size_t literal_count = end - first;
+    for (const Command& c : commands) literal_count -= c.length;
+    raw.reserve(literal_count), delta.reserve(literal_count), command_bytes.reserve(commands.size());
     distances.reserve(commands.size());
     Recent recent;
     std::size_t p = first;
@@ -84,7 +88,6 @@ LzChunk write_chunk(std::span<const std::uint8_t> block, std::size_t start, std:
     const bool use_delta = estimate_array_size(delta) < estimate_array_size(raw);
     LzChunk chunk{{}, use_delta ? 0u : 1u};
     std::vector<std::uint8_t>& z = chunk.payload;
-    z.reserve(end - start);
     if (first != start) z.insert(z.end(), block.begin() + start, block.begin() + first);  // window start
     // Levels 1-6 (no entropy search) favour decode speed: see ArrayPolicy::weigh_decode_time.
     const bool weigh = !params.search_entropy;
@@ -125,7 +128,12 @@ std::optional<LzChunk> encode_lz_chunk(MatchFinder& finder, std::span<const std:
         if (!best || chunk.payload.size() < best->payload.size()) best = std::move(chunk);
     };
     if (params.optimal) {
-        for (const auto& commands : parse_optimal(finder, block, first, end, params)) consider(commands);
+        const std::vector<std::vector<Command>> parses = parse_optimal(finder, block, first, end, params);
+        if (params.write_every_parse) {
+            for (const auto& commands : parses) consider(commands);
+        } else {
+            consider(parses.back());
+        }
     } else {
         consider(parse_lazy(finder, first, end, params));
     }

@@ -9,29 +9,21 @@
 #include <new>
 
 #include "codec/kraken/context.h"
+#include "codec/kraken/tree_match_finder.h"
 
 namespace navlab::kraken::detail {
 namespace {
-
-constexpr unsigned kHashBits = 16;
 
 inline std::uint32_t load32(const std::uint8_t* p) {
     std::uint32_t v;
     std::memcpy(&v, p, 4);
     return v;
 }
-inline std::uint64_t load64(const std::uint8_t* p) {
-    std::uint64_t v;
-    std::memcpy(&v, p, 8);
-    return v;
-}
-inline std::uint32_t hash4(const std::uint8_t* p) { return (load32(p) * 2654435761u) >> (32 - kHashBits); }
-
-/// Head tables (2^16 entries, every one -1) left by finished finders of this thread. A fresh
-/// table is 256 KiB to allocate and fill for every block, which cost more than encoding a
-/// small input (a quarter of each run of fuzz_kraken_encode, plus the page faults of the new
-/// allocation); a finder instead takes a spare one and resets only the entries it set.
+/// Head tables (every entry -1) left by finished finders of this thread (see HashHeads).
 thread_local std::vector<std::vector<std::int32_t>> spare_heads;
+
+/// A chain array (prev_) left by a finished finder of this thread: 1 MiB for a full block.
+thread_local std::vector<std::int32_t> spare_prev;
 
 std::vector<std::int32_t> take_heads() {
     if (spare_heads.empty()) return std::vector<std::int32_t>(std::size_t{1} << kHashBits, -1);
@@ -45,8 +37,13 @@ std::vector<std::int32_t> take_heads() {
 LzParams lz_params(int level, std::size_t input_size) {
     // Small files (one 256 KiB block, such as event scripts and message binders) are where
     // the lazy parse falls furthest behind the game's Oodle (the 97 KB Elden Ring emevd:
-    // 1.17x its bytes, 1.08x with this parse); encoding one block this way takes a few ms.
-    if (level == 6 && input_size <= kBlockSize) return {16, 0, 128, false, true, true, false, 0};
+    // 1.16x its bytes, 1.08x with this parse): one pass of the optimal parse on the tree
+    // finder, full match lengths only, priced by a lazy start (docs/kraken.md, "Levels").
+    if (level == 6 && input_size <= kBlockSize) {
+        LzParams params{8, 0, 256, false, true, true, false, 0};
+        params.passes = 1, params.tried_lengths = 0, params.tree = true, params.write_every_parse = false;
+        return params;
+    }
     // Level 9 keeps four arrivals per position on inputs of one block (the game's event
     // scripts and message binders: a fraction of a second each), two on larger ones.
     const unsigned arrivals_9 = input_size <= kBlockSize ? 4 : 2;
@@ -66,44 +63,48 @@ LzParams lz_params(int level, std::size_t input_size) {
     }
 }
 
-MatchFinder::MatchFinder(std::span<const std::uint8_t> block)
-    : block_(block), head_(take_heads()), prev_(block.size(), -1) {}
+HashHeads::HashHeads(std::span<const std::uint8_t> block) : block_(block), table_(take_heads()) {}
 
-MatchFinder::~MatchFinder() {
-    // Every position insert_up_to hashed is below both inserted_ and size - 3 (skipped ones
-    // were not hashed: resetting their entry to -1 again is harmless).
-    const std::size_t last = block_.size() >= 4 ? std::min(inserted_, block_.size() - 3) : 0;
-    for (std::size_t p = 0; p < last; ++p) head_[hash4(block_.data() + p)] = -1;
+HashHeads::~HashHeads() {
+    // Every hashed position is below both hashed_ and size - 3 (positions skipped were not
+    // hashed: resetting their entry to -1 again is harmless).
+    const std::size_t last = block_.size() >= 4 ? std::min(hashed_, block_.size() - 3) : 0;
+    // Past a quarter of the table's size, filling all of it is cheaper than rehashing.
+    if (last > table_.size() / 4) std::fill(table_.begin(), table_.end(), -1);
+    else for (std::size_t p = 0; p < last; ++p) table_[hash4(block_.data() + p)] = -1;
     try {
-        spare_heads.push_back(std::move(head_));
+        spare_heads.push_back(std::move(table_));
     } catch (const std::bad_alloc&) {
         // No room to keep it: the next finder fills a new one.
     }
 }
 
+MatchFinder::MatchFinder(std::span<const std::uint8_t> block) : block_(block), head_(block) {}
+
+MatchFinder::~MatchFinder() {
+    if (!prev_.empty()) spare_prev = std::move(prev_);
+}
+
+TreeMatchFinder& MatchFinder::tree(const LzParams& params) {
+    if (!tree_) tree_ = std::make_unique<TreeMatchFinder>(block_, params.nice_length, params.chain_depth);
+    return *tree_;
+}
+
 void MatchFinder::insert_up_to(std::size_t p) {
     const std::size_t last = block_.size() >= 4 ? std::min(p, block_.size() - 3) : 0;
+    // Taken on first use (a parse on the tree finder never needs the chains) from this
+    // thread's spare, not cleared: prev_[p] is written when p is inserted, before any read.
+    if (prev_.empty() && inserted_ < last) {
+        prev_ = std::move(spare_prev);
+        if (prev_.size() < block_.size()) prev_.resize(block_.size());
+    }
     for (; inserted_ < last; ++inserted_) {
         const std::uint32_t h = hash4(block_.data() + inserted_);
         prev_[inserted_] = head_[h];
         head_[h] = static_cast<std::int32_t>(inserted_);
     }
     inserted_ = std::max(inserted_, p);
-}
-
-std::uint32_t match_length(std::span<const std::uint8_t> block, std::size_t p, std::size_t d, std::size_t limit) {
-    if (d < kMinDistance || d > p) return 0;
-    const std::uint8_t* a = block.data() + p;
-    const std::uint8_t* b = a - d;
-    const std::size_t max = limit - p;
-    std::size_t n = 0;
-    while (n + 8 <= max) {
-        const std::uint64_t x = load64(a + n) ^ load64(b + n);
-        if (x) return static_cast<std::uint32_t>(n + (std::countr_zero(x) >> 3));
-        n += 8;
-    }
-    while (n < max && a[n] == b[n]) ++n;
-    return static_cast<std::uint32_t>(n);
+    head_.hashed_up_to(inserted_);
 }
 
 /// Calls visit(match) for each candidate longer than every one before it; stops when visit

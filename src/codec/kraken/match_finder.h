@@ -4,12 +4,17 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cstddef>
+#include <cstring>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
 namespace navlab::kraken::detail {
+
+class TreeMatchFinder;
 
 /// Match-finder and parser settings of one compression level.
 struct LzParams {
@@ -24,6 +29,10 @@ struct LzParams {
     unsigned arrivals = 1; ///< optimal parse: cheapest paths kept per position (distinct recent offsets)
     int passes = 3;        ///< optimal parse: re-priced dynamic-programming passes after the lazy start
     unsigned tried_lengths = 40;  ///< optimal parse: match lengths tried one by one up to this (longer: full length only)
+    bool tree = false;     ///< optimal parse: candidates from the binary-tree finder (tree_match_finder.h)
+    /// Optimal parse: write the lazy start and every pass and keep the smallest (the prices
+    /// ignore Huffman tables and rounding), or write only the last pass (half the array work).
+    bool write_every_parse = true;
 };
 
 /// The settings of levels 1..9 for an input of `input_size` bytes: the default level 6 takes
@@ -37,16 +46,64 @@ inline constexpr std::size_t kMinDistance = 8;
 /// Shortest match the finder reports (recent-offset matches may be 2 bytes, spec 3.6).
 inline constexpr std::uint32_t kMinMatch = 4;
 
+/// Bytes a[from..] and b[from..] have in common, counted on from `from`, at most `max` in all.
+inline std::size_t common_length(const std::uint8_t* a, const std::uint8_t* b, std::size_t from, std::size_t max) {
+    std::size_t n = from;
+    while (n + 8 <= max) {
+        std::uint64_t x, y;
+        std::memcpy(&x, a + n, 8);
+        std::memcpy(&y, b + n, 8);
+        if (x != y) return n + static_cast<std::size_t>(std::countr_zero(x ^ y) >> 3);  // little-endian
+        n += 8;
+    }
+    while (n < max && a[n] == b[n]) ++n;
+    return n;
+}
+
 /// Length of the match at block[p] with distance d (0 when d < 8 or d > p), capped at limit - p.
-std::uint32_t match_length(std::span<const std::uint8_t> block, std::size_t p, std::size_t d, std::size_t limit);
+inline std::uint32_t match_length(std::span<const std::uint8_t> block, std::size_t p, std::size_t d, std::size_t limit) {
+    if (d < kMinDistance || d > p) return 0;
+    const std::uint8_t* a = block.data() + p;
+    return static_cast<std::uint32_t>(common_length(a, a - d, 0, limit - p));
+}
+
+/// Width of the 4-byte hash that indexes the head tables of both match finders.
+inline constexpr unsigned kHashBits = 16;
+/// Hash of the 4 bytes at p (kHashBits wide).
+inline std::uint32_t hash4(const std::uint8_t* p) {
+    std::uint32_t v;
+    std::memcpy(&v, p, 4);
+    return (v * 2654435761u) >> (32 - kHashBits);
+}
+
+/// A head table (2^kHashBits entries, -1 = no position yet) of a finder over one block. A
+/// fresh table is 256 KiB to allocate and fill for every block, which cost more than encoding
+/// a small input (a quarter of each run of fuzz_kraken_encode, plus the page faults of the new
+/// allocation); so a table is taken from the spares of this thread and given back with only
+/// the entries of the block's hashed positions reset.
+class HashHeads {
+public:
+    /// `block` (not owned) is what the positions index.
+    explicit HashHeads(std::span<const std::uint8_t> block);
+    /// Resets the entries of positions [0, hashed_up_to) and keeps the table for the thread.
+    ~HashHeads();
+    HashHeads(const HashHeads&) = delete;
+    HashHeads& operator=(const HashHeads&) = delete;
+    std::int32_t& operator[](std::uint32_t hash) { return table_[hash]; }
+    /// Declares that positions below p may have set entries (reset on destruction).
+    void hashed_up_to(std::size_t p) { hashed_ = std::max(hashed_, p); }
+
+private:
+    std::span<const std::uint8_t> block_;
+    std::vector<std::int32_t> table_;
+    std::size_t hashed_ = 0;
+};
 
 /// Hash chains over one block. Positions are inserted in order as the parser advances, so a
 /// search at p sees exactly the positions before p; searches must come in increasing p.
 class MatchFinder {
 public:
     explicit MatchFinder(std::span<const std::uint8_t> block);
-    /// Clears the head entries this finder set and hands the table to the next finder on
-    /// this thread (see match_finder.cpp: filling a fresh table cost more than small blocks).
     ~MatchFinder();
     MatchFinder(const MatchFinder&) = delete;
     MatchFinder& operator=(const MatchFinder&) = delete;
@@ -62,6 +119,10 @@ public:
     void find_all(std::size_t p, std::size_t limit, const LzParams& params, std::vector<Match>& out);
     /// Leaves positions before p unhashed (fast levels skip the inside of matches).
     void skip_to(std::size_t p) { inserted_ = std::max(inserted_, p); }
+    /// The binary-tree finder over the same block (tree_match_finder.h), made on first use
+    /// with these settings (params.nice_length, params.chain_depth) and kept for the block's
+    /// later chunks, whose matches may reach into the earlier ones.
+    TreeMatchFinder& tree(const LzParams& params);
     /// Length of the match at p with distance d (0 when d < 8 or d > p), capped at limit - p.
     std::uint32_t match_length(std::size_t p, std::size_t d, std::size_t limit) const {
         return detail::match_length(block_, p, d, limit);
@@ -72,8 +133,10 @@ private:
     template <class Visit>
     void walk(std::size_t p, std::size_t limit, const LzParams& params, Visit&& visit);
     std::span<const std::uint8_t> block_;
-    std::vector<std::int32_t> head_, prev_;
+    HashHeads head_;
+    std::vector<std::int32_t> prev_;
     std::size_t inserted_ = 0;
+    std::unique_ptr<TreeMatchFinder> tree_;
 };
 
 }  // namespace navlab::kraken::detail

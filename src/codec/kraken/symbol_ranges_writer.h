@@ -13,7 +13,9 @@
 namespace navlab::kraken::detail {
 
 /// Spec 2.2.1 inverse: the range count r for n (1..256) present symbols, truncated binary.
-inline void write_range_count(MsbWriter& w, unsigned n, unsigned r) {
+/// (Writer: MsbWriter, or a counter that prices a table without writing it.)
+template <class Writer>
+void write_range_count(Writer& w, unsigned n, unsigned r) {
     if (n == 256) return;
     const unsigned x = 2 * std::min(257 - n, n);
     const unsigned y = static_cast<unsigned>(std::bit_width(x - 1));
@@ -23,7 +25,8 @@ inline void write_range_count(MsbWriter& w, unsigned n, unsigned r) {
 }
 
 /// Spec 2.2.2 inverse: v zeros, then a one.
-inline void write_unary(MsbWriter& w, unsigned v) {
+template <class Writer>
+void write_unary(Writer& w, unsigned v) {
     w.zeros(v);
     w.write(1, 1);
 }
