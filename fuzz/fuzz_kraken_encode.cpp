@@ -16,8 +16,8 @@ namespace {
 /// The longest input each level encodes; a longer one with that level byte is encoded at the
 /// level 4 below (9 -> 5, 8 -> 4: the same input through the greedy/lazy parse instead).
 /// Levels 8 and 9 differ from level 7 only in their settings (chain depth, nice length,
-/// arrivals, passes): the same parser code, which levels 6 and 7 take on every input size,
-/// and level 8 up to 1 KiB, past its nice length of 256 (the "long match: not expanded" path).
+/// arrivals, passes): the same parser code, which level 7 takes on every input size, and
+/// level 8 up to 1 KiB, past its nice length of 256 (the "long match: not expanded" path).
 /// Under ASan, level 9 costs ~7 ms for 256 bytes and ~45 ms for 1 KiB (its 4 arrivals x 40
 /// lengths x 4 passes per position); levels 1-5 stay under 1 ms at 4 KiB. On the campaign
 /// corpus those few large level-9 inputs were most of the target's time (docs/reliability.md).
