@@ -113,7 +113,7 @@ int main(int argc, char** argv) {
     c0 = cpu_seconds();
     std::vector<std::string> paths;
     for (const auto& f : files) paths.push_back(f.string());
-    const audit::AuditRun run = audit::audit_files(paths, {threads, 5});
+    const audit::AuditRun run = audit::audit_files(paths, {threads, 5, {}});
     const double auditSeconds = seconds_since(t0);
     const double auditCpu = cpu_seconds() - c0;
     const double auditPeak = peak_memory_mb();
@@ -149,7 +149,7 @@ int main(int argc, char** argv) {
         for (const std::size_t part : {std::size_t(4), std::size_t(2)}) {
             const std::vector<std::string> some(paths.begin(), paths.begin() + static_cast<std::ptrdiff_t>(paths.size() / part));
             const double c1 = cpu_seconds();
-            const audit::AuditRun r = audit::audit_files(some, {threads, 5});
+            const audit::AuditRun r = audit::audit_files(some, {threads, 5, {}});
             const double cpu = cpu_seconds() - c1;
             const double f = static_cast<double>(r.report.summary.sekiro.faces + r.report.summary.elden_ring.faces);
             fmt::print("linearity  1/{} of the binders: {:.0f} faces, cpu {:.2f} s, {:.3f} cpu-s per M faces\n", part, f, cpu,
@@ -163,7 +163,7 @@ int main(int argc, char** argv) {
         for (unsigned n : {1u, 2u}) {
             const auto t1 = std::chrono::steady_clock::now();
             const double c1 = cpu_seconds();
-            audit::audit_files(paths, {n, 5});
+            audit::audit_files(paths, {n, 5, {}});
             wall[n - 1] = seconds_since(t1);
             cpu[n - 1] = cpu_seconds() - c1;
         }

@@ -27,7 +27,7 @@ CorpusResult make_small(const std::filesystem::path& dir, const std::string& inj
 audit::AuditRun audit_corpus(const CorpusResult& r) {
     std::vector<std::string> paths;
     for (const auto& f : r.files) paths.push_back(f.string());
-    return audit::audit_files(paths, {2, 5});
+    return audit::audit_files(paths, {2, 5, {}});
 }
 
 std::vector<std::string> failed_rules(const audit::AuditReport& report) {
@@ -74,11 +74,11 @@ TEST(SynthAudit, SameReportWhateverTheThreadsAndTheOrderFilesFinishIn) {
     const CorpusResult r = make_small(dir, "R36");
     std::vector<std::string> paths;
     for (const auto& f : r.files) paths.push_back(f.string());
-    const std::string one = audit::audit_json(audit::audit_files(paths, {1, 5}).report).dump();
+    const std::string one = audit::audit_json(audit::audit_files(paths, {1, 5, {}}).report).dump();
     for (unsigned threads : {2u, 3u, 4u, 8u}) {
         SCOPED_TRACE(threads);
         for (int run = 0; run < 3; ++run)
-            EXPECT_EQ(audit::audit_json(audit::audit_files(paths, {threads, 5}).report).dump(), one);
+            EXPECT_EQ(audit::audit_json(audit::audit_files(paths, {threads, 5, {}}).report).dump(), one);
     }
     std::filesystem::remove_all(dir);
 }
