@@ -50,7 +50,11 @@ LzParams lz_params(int level, std::size_t input_size) {
     switch (level) {
         // Levels 1-6 write Huffman arrays and legacy offsets only: they decode fastest (tANS,
         // split arrays and low-bits arrays cost decode time for 1-3 % of size, docs/kraken.md).
-        case 1: return {1, 0, 32, true, false, false, false, 0};
+        case 1: {
+            LzParams params{1, 0, 32, true, false, false, false, 0};
+            params.quick_arrays = true;
+            return params;
+        }
         case 2: return {2, 0, 48, true, false, true, false, 0};
         case 3: return {4, 0, 64, false, false, true, false, 0};
         case 4: return {8, 1, 96, false, false, true, false, 0};
