@@ -67,12 +67,14 @@ LzChunk write_chunk(std::span<const std::uint8_t> block, std::size_t start, std:
     const bool quick = params.quick_arrays;
     std::array<std::uint32_t, 256> raw_histogram{}, delta_histogram{};
     auto literals = [&](std::size_t count) {
-        for (std::size_t q = p; q < p + count; ++q) {
-            const auto d = static_cast<std::uint8_t>(block[q] - block[q - recent.slot[0]]);
-            raw.push_back(block[q]);
-            delta.push_back(d);
-            if (quick) ++raw_histogram[block[q]], ++delta_histogram[d];
-        }
+        const std::uint8_t* src = block.data() + p;
+        const std::uint8_t* ref = src - recent.slot[0];
+        raw.insert(raw.end(), src, src + count);
+        const std::size_t at = delta.size();
+        delta.resize(at + count);
+        for (std::size_t i = 0; i < count; ++i) delta[at + i] = static_cast<std::uint8_t>(src[i] - ref[i]);
+        if (quick)
+            for (std::size_t i = 0; i < count; ++i) ++raw_histogram[src[i]], ++delta_histogram[delta[at + i]];
         p += count;
     };
     for (const Command& c : commands) {

@@ -94,7 +94,8 @@ TreeMatchFinder& MatchFinder::tree(const LzParams& params) {
     return *tree_;
 }
 
-void MatchFinder::insert_up_to(std::size_t p) {
+// Inlined into walk(): at level 1 it runs once per searched position, mostly for one entry.
+[[gnu::always_inline]] inline void MatchFinder::insert_up_to(std::size_t p) {
     const std::size_t last = block_.size() >= 4 ? std::min(p, block_.size() - 3) : 0;
     // Taken on first use (a parse on the tree finder never needs the chains) from this
     // thread's spare, not cleared: prev_[p] is written when p is inserted, before any read.
