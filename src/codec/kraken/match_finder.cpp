@@ -103,12 +103,16 @@ TreeMatchFinder& MatchFinder::tree(const LzParams& params) {
         prev_ = std::move(spare_prev);
         if (prev_.size() < block_.size()) prev_.resize(block_.size());
     }
-    for (; inserted_ < last; ++inserted_) {
-        const std::uint32_t h = hash4(block_.data() + inserted_);
-        prev_[inserted_] = head_[h];
-        head_[h] = static_cast<std::int32_t>(inserted_);
+    // A local position and table pointers: the member would be stored back on every step.
+    const std::uint8_t* data = block_.data();
+    std::int32_t* prev = prev_.data();
+    std::size_t q = inserted_;
+    for (; q < last; ++q) {
+        std::int32_t& head = head_[hash4(data + q)];
+        prev[q] = head;
+        head = static_cast<std::int32_t>(q);
     }
-    inserted_ = std::max(inserted_, p);
+    inserted_ = std::max(q, p);
     head_.hashed_up_to(inserted_);
 }
 
