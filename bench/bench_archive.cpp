@@ -125,7 +125,7 @@ int main(int argc, char** argv) {
     double c0 = cpu_seconds();
     std::vector<std::string> paths;
     for (const auto& f : files) paths.push_back(f.string());
-    const auto folder = audit::audit_files(paths, {threads, 5});
+    const auto folder = audit::audit_files(paths, {threads, 5, {}});
     const double folderWall = seconds_since(t0), folderCpu = cpu_seconds() - c0;
     t0 = std::chrono::steady_clock::now();
     c0 = cpu_seconds();
@@ -137,7 +137,7 @@ int main(int argc, char** argv) {
     o.threads = threads;
     const fromsoft::BinderSource install = fromsoft::BinderSource::open(encrypted / "Game", o);
     const double openWall = seconds_since(t0), openCpu = cpu_seconds() - c0;
-    const auto installed = audit::audit_source(install, {threads, 5}).report;
+    const auto installed = audit::audit_source(install, {threads, 5, {}}).report;
     const double installWall = seconds_since(t0) - openWall, installCpu = cpu_seconds() - c0 - openCpu;
     const auto& s = installed.summary;
     fmt::print("audit folder  wall {:>7.2f} s  cpu {:>7.2f} s  ({} binders on disk)\n", folderWall, folderCpu,

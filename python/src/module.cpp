@@ -172,7 +172,7 @@ public:
             if (binder_->is_binder && !is_tagfile_name(e.name))
                 throw py::value_error("member " + std::to_string(index) + " (" + e.name + ") is not a .hkx tagfile");
             auto model = std::make_shared<NavTagfile>(read_member(e));
-            meshes_[index] = std::make_shared<Mesh>(Mesh{std::move(model), e.name, editable_});
+            meshes_[index] = std::make_shared<Mesh>(Mesh{std::move(model), e.name, editable_, nullptr});
         }
         return meshes_[index];
     }

@@ -61,6 +61,31 @@ CornerBounds bounds_of(std::span<const Point> corners) {
 
 }  // namespace
 
+void FaceTallies::add(std::int32_t face, const FaceGeometry& g, int edges, double off_plane_limit) {
+    ++faces;
+    zero_normal += g.zero_normal;
+    no_ear += g.no_ear;
+    zero_normal_or_no_ear += g.zero_normal || g.no_ear;
+    not_convex_in_newell_plane += !g.convex_in_newell_plane;
+    triangles += g.triangles;
+    dropped += g.dropped;
+    fallbacks += g.fallbacks;
+    turned += g.check.turned;
+    edges_minus_2 += edges - 2;
+    if (!g.zero_normal) off_plane.offer(g.off_plane.distance, face);
+    if (!g.zero_normal && !g.no_ear) projected_relative.offer(g.check.projected_relative, face);
+    if (!g.no_ear) {
+        area_difference.offer(g.check.area_difference_max, face);
+        if (g.check.projected_face > 0)
+            area_difference_relative.offer(g.check.area_difference_max / g.check.projected_face, face);
+    }
+    // The tolerances are the rules' (R40, R44, R45), written so that NaN counts as unusual.
+    const bool common = g.winding == Winding::CounterClockwise && g.convexity.convex && !g.zero_normal && g.bad_fan < 0 &&
+                        g.check.turned == 0 && !g.no_ear && g.lost == 0 && g.off_plane.distance <= off_plane_limit &&
+                        g.check.projected_relative <= 1e-9 && g.check.area_difference_max <= 2e-11;
+    if (!common) unusual.push_back({face, g});
+}
+
 bool has_root_class(const fromsoft::NavTagfile& t, const std::string& cls) {
     for (const auto& v : t.variants)
         if (v.className == cls) return true;
@@ -106,7 +131,6 @@ void TagfileContext::read_faces() {
     };
     std::vector<Extent> starts(static_cast<std::size_t>(F) + 1);
     rings.resize(F);
-    geometry.resize(F);
     corner_bounds.resize(F);
     // The rings take at most R entries (Σ numEdges); reserving them spares the copies of
     // every doubling. E bounds it (R beyond E is a broken mesh whose rings stop early).
@@ -115,12 +139,15 @@ void TagfileContext::read_faces() {
     ring_corners.reserve(most);
     FaceRing ring;  // reused: one face at a time, appended to the flat storage
     FaceScratch scratch;
+    const double limit = off_plane_limit(game);
     for (std::int64_t i = 0; i < F; ++i) {
         starts[i] = {ring_vertices.size(), ring_corners.size()};
         rings[i].status = read_face_ring(mesh, i, ring);
         rings[i].break_at = ring.break_at;
         if (rings[i].status == RingStatus::Ok) {
-            analyse_face(ring.corners, scratch, geometry[i].emplace());
+            FaceGeometry g;
+            analyse_face(ring.corners, scratch, g);
+            face_tallies.add(static_cast<std::int32_t>(i), g, mesh.faces[i].numEdges, limit);
             corner_bounds[i] = bounds_of(ring.corners);
         }
         ring_vertices.insert(ring_vertices.end(), ring.vertices.begin(), ring.vertices.end());

@@ -49,6 +49,64 @@ struct FaceGeometry {
     Cut first_lost{-1, -1, -1};
 };
 
+/// R40's limit on a corner's distance from its face's mean plane, in metres (Sekiro 0.655,
+/// otherwise Elden Ring's 1.385; R40 skips other games).
+inline double off_plane_limit(Game game) { return game == Game::Sekiro ? 0.655 : 1.385; }
+
+/// The largest of a sequence of values as MaximumCursor::offer keeps it, gathered once per
+/// tagfile so a rule offers two values instead of one per face: `first` is the first value
+/// offered (a cursor with nothing set takes it, even NaN), `best` the largest non-NaN value
+/// at its first face. Offering first, then best, leaves any cursor (set or not) as offering
+/// every value in order would: NaN never replaces a set value, and ties keep the earlier face.
+struct FirstAndBest {
+    bool any = false, any_number = false;
+    double first = 0, best = 0;
+    std::int32_t first_face = -1, best_face = -1;
+    void offer(double v, std::int32_t face) {
+        if (!any) any = true, first = v, first_face = face;
+        if (v == v && (!any_number || v > best)) any_number = true, best = v, best_face = face;
+    }
+    /// Offers first, then best, to `cursor`; `at(face)` names a face (called only when kept).
+    template <class At>
+    void offer_to(MaximumCursor& cursor, At&& at) const {
+        if (any) cursor.offer(first, [&] { return at(first_face); });
+        if (any_number) cursor.offer(best, [&] { return at(best_face); });
+    }
+};
+
+/// A face whose geometry is not the common case (FaceTallies::unusual), with that geometry.
+struct UnusualFace {
+    std::int32_t face;
+    FaceGeometry geometry;
+};
+
+/// What rules R38–R48 and X08 need of the faces' geometry, gathered by read_faces while each
+/// FaceGeometry is fresh: totals, the four maxima, and the faces where any of them may hold
+/// an exception or a skip, kept with their geometry. The rules walk only those faces (a few
+/// per cent on the game presets), in face order, so counts and examples are those of a walk
+/// over every face; the other faces' ~190-byte records are not kept at all.
+struct FaceTallies {
+    std::int64_t faces = 0;        ///< faces with geometry (ring Ok)
+    std::int64_t zero_normal = 0;  ///< of those, N = 0
+    std::int64_t no_ear = 0;
+    std::int64_t zero_normal_or_no_ear = 0;
+    std::int64_t not_convex_in_newell_plane = 0;  ///< X08
+    std::int64_t triangles = 0, dropped = 0, fallbacks = 0, turned = 0;  ///< R42, R43
+    std::int64_t edges_minus_2 = 0;  ///< Σ (numEdges − 2), R42
+    FirstAndBest off_plane;            ///< R40, faces with N != 0
+    FirstAndBest projected_relative;   ///< R44, N != 0 and a complete triangulation
+    FirstAndBest area_difference;      ///< R45, complete triangulation
+    FirstAndBest area_difference_relative;  ///< R45, complete and projected face area > 0
+    /// Faces whose geometry is not the common case: not counter-clockwise, not convex, N = 0,
+    /// a bad fan, a turned or lost triangle, no ear, a corner beyond `off_plane_limit`, or an
+    /// area check beyond its tolerance. A superset of every failing and skipped face of R38–R48
+    /// (faces without geometry aside), in face order.
+    std::vector<UnusualFace> unusual;
+
+    /// Adds face `face` (with `edges` = its numEdges); `off_plane_limit` is R40's for the game.
+    void add(std::int32_t face, const FaceGeometry& g, int edges, double off_plane_limit);
+};
+
 /// The box of a face's corners, per axis x, y, z (float32 values, so float is exact): R72 and
 /// X10 compare it with the face's leaf box instead of walking the corners again.
 struct CornerBounds {
@@ -82,8 +140,8 @@ struct TagfileContext {
     VertexBounds vertex_bounds;  ///< one pass over the vertices, for R50–R53 and X02
     EdgeScan edge_scan;  ///< the per-edge statements over all edges, in one pass after the owners
     std::vector<RingView> rings;  ///< per face, viewing ring_vertices / ring_corners
-    std::vector<std::optional<FaceGeometry>> geometry;  ///< per face, when the ring is Ok
-    std::vector<CornerBounds> corner_bounds;  ///< per face, valid when its geometry is present
+    std::vector<CornerBounds> corner_bounds;  ///< per face, valid when its ring is Ok
+    FaceTallies face_tallies;  ///< R38–R48 and X08's figures, gathered by read_faces
     std::optional<fromsoft::DecodedAabbTree> tree;  ///< Decoding D of the mediator's tree, for meshes with faces
 
     /// Every face's ring vertices and corners, one after another: two allocations per
@@ -97,7 +155,7 @@ struct TagfileContext {
     TagfileContext& operator=(const TagfileContext&) = delete;
 
     /// One pass over the F faces: reads each ring into rings, ring_vertices and ring_corners
-    /// and, when it is well formed, its geometry.
+    /// and, when it is well formed, its geometry into face_tallies.
     void read_faces();
     /// "entry face 12" for Extreme::at.
     std::string where(const std::string& element, std::int64_t index) const;

@@ -32,7 +32,8 @@ EdgeScan scan_edges(std::span<const fromsoft::Edge> edges, std::span<const std::
         not_mutual += regular_in & !mutual(edges, e, o);
         reversed += regular_in & reverse(edges, e, o);
         to_user += regular_in & (o >= R);
-        same_face += regular_in & (owner[o] >= 0) & (owner[o] == owner[e]);
+        const std::int32_t owner_o = owner[o];  // o is 0 when out of range: masked by regular_in
+        same_face += regular_in & (owner_o >= 0) & (owner_o == owner[e]);
         user_not_mutual += !regular & in & !mutual(edges, e, o);
         flags_52 += !regular & (d.flags == 52) & !none;
     }

@@ -39,7 +39,8 @@ inline bool mutual(std::span<const Edge> edges, std::int64_t e, std::int64_t o) 
 }
 /// R37 for edge e and its opposite o: o runs from e's end to e's start.
 inline bool reverse(std::span<const Edge> edges, std::int64_t e, std::int64_t o) {
-    return (edges[o].a == edges[e].b) & (edges[o].b == edges[e].a);
+    const Edge &back = edges[o], &edge = edges[e];  // no calls beside `&` (clang's -Wbitwise-instead-of-logical)
+    return (back.a == edge.b) & (back.b == edge.a);
 }
 /// R29's passing case: no opposite on both sides, or an opposite edge with an owner that is
 /// the oppositeFace. `owner` has the tagfile's E entries (kNoOwner/kManyOwners are negative).

@@ -73,7 +73,7 @@ std::string location(const Finding& e) {
     std::string where = e.file.empty() ? e.member : e.file + " | " + e.member;
     if (e.member_index >= 0) where += fmt::format(" #{}", e.member_index);
     std::string what = e.element_kind;
-    if (e.element >= 0) what += " " + std::to_string(e.element);
+    if (e.element >= 0) what += fmt::format(" {}", e.element);
     if (!e.field.empty()) what += ":" + e.field;
     return where + "  " + what;
 }

@@ -10,19 +10,32 @@
 namespace navlab::audit {
 namespace {
 
-/// Calls fn(face, geometry) for each face whose ring is well formed; skips the others.
+/// Calls fn(face, geometry) for each face of FaceTallies::unusual, in face order: every face
+/// where R38–R48 can fail or skip (beyond the faces without geometry) is among them.
 template <class Fn>
-void for_geometry(RuleCheck& c, Fn&& fn) {
+void for_unusual(const RuleCheck& c, Fn&& fn) {
     const auto& ctx = c.ctx();
-    for (std::int64_t i = 0; i < ctx.F; ++i) {
-        if (!ctx.geometry[i])
-            c.skip();
-        else
-            fn(i, *ctx.geometry[i]);
-    }
+    for (const UnusualFace& u : ctx.face_tallies.unusual) fn(std::int64_t{u.face}, u.geometry);
 }
 
+/// The faces without geometry (a broken ring), which every rule here skips.
+std::int64_t without_geometry(const RuleCheck& c) { return c.ctx().F - c.ctx().face_tallies.faces; }
+
 int edges_of(const RuleCheck& c, std::int64_t face) { return c.ctx().mesh.faces[face].numEdges; }
+
+/// check() for the walk over the unusual faces: fails through RuleCheck::fail, counts failures.
+template <class Detail>
+void check_unusual(RuleCheck& c, bool ok, std::int64_t face, std::int64_t& failed, Detail&& detail) {
+    if (ok) return;
+    ++failed;
+    c.fail("face", face, detail());
+}
+
+/// A rule's maximum from the tallies: offers what offering every face in order would leave.
+void offer(RuleCheck& c, std::string_view key, const FirstAndBest& m) {
+    MaximumCursor cursor(c.values(), key);
+    m.offer_to(cursor, [&](std::int32_t face) { return c.ctx().where("face", face); });
+}
 
 /// Counts kept in plain integers while the faces are walked and named once per tagfile: a
 /// map lookup by name per face was a tenth of the audit. Only non-zero counts are named, as
@@ -41,141 +54,165 @@ struct LocalCounts {
 };
 
 void r38(RuleCheck& c) {
+    const FaceTallies& t = c.ctx().face_tallies;
     LocalCounts n;
-    for_geometry(c, [&](std::int64_t i, const FaceGeometry& g) {
-        const char* cls = g.winding == Winding::CounterClockwise ? "counter_clockwise"
-                          : g.winding == Winding::Clockwise      ? "clockwise"
-                                                                 : "degenerate";
+    std::int64_t failed = 0;
+    for_unusual(c, [&](std::int64_t i, const FaceGeometry& g) {
+        if (g.winding == Winding::CounterClockwise) return;
+        const char* cls = g.winding == Winding::Clockwise ? "clockwise" : "degenerate";
         ++n[cls];
         if (g.winding == Winding::Degenerate) {
             if (g.zero_normal) ++n["degenerate_zero_vector_area"];
             if (g.collinear) ++n["degenerate_collinear"];
         }
-        c.check(g.winding == Winding::CounterClockwise, "face", i, [&] {
+        check_unusual(c, false, i, failed, [&] {
             return fmt::format("{}, N_y {:.3g}, {} edges", cls, FacePlane(c.ctx().rings[i].corners).normal().y, edges_of(c, i));
         });
     });
+    n["counter_clockwise"] = t.faces - failed;
     n.flush(c.values());
+    c.skip(without_geometry(c));
+    c.pass(t.faces - failed);  // the eligible faces that did not fail
 }
 
 void r39(RuleCheck& c) {
     LocalCounts n;
-    for_geometry(c, [&](std::int64_t i, const FaceGeometry& g) {
+    std::int64_t failed = 0;
+    for_unusual(c, [&](std::int64_t i, const FaceGeometry& g) {
         if (!g.convexity.convex) {
             if (g.convexity.reflex_sine > 1e-5) ++n["with_sine_tolerance_1e-5"];
             if (g.convexity.reflex_sine > 1e-3) ++n["with_sine_tolerance_1e-3"];
         }
-        c.check(g.convexity.convex, "face", i, [&] {
+        check_unusual(c, g.convexity.convex, i, failed, [&] {
             return fmt::format("{} edges, strongest reflex corner sin {}", edges_of(c, i), short_sci(g.convexity.reflex_sine));
         });
     });
     n.flush(c.values());
+    c.skip(without_geometry(c));
+    c.pass(c.ctx().face_tallies.faces - failed);  // the eligible faces that did not fail
 }
 
 void r40(RuleCheck& c) {
     const auto& ctx = c.ctx();
+    const FaceTallies& t = ctx.face_tallies;
     if (ctx.game == Game::Other) return c.skip(ctx.F);
-    double limit = ctx.game == Game::Sekiro ? 0.655 : 1.385;
-    MaximumCursor max_distance(c.values(), "max_distance_m");
-    for_geometry(c, [&](std::int64_t i, const FaceGeometry& g) {
-        if (g.zero_normal) return c.skip();
-        max_distance.offer(g.off_plane.distance, [&] { return ctx.where("face", i); });
-        c.check(g.off_plane.distance <= limit, "face", i, [&] {
+    double limit = off_plane_limit(ctx.game);
+    offer(c, "max_distance_m", t.off_plane);
+    std::int64_t failed = 0;
+    for_unusual(c, [&](std::int64_t i, const FaceGeometry& g) {
+        if (g.zero_normal) return;
+        check_unusual(c, g.off_plane.distance <= limit, i, failed, [&] {
             return fmt::format("corner {} is {:.4f} m off the mean plane", g.off_plane.corner, g.off_plane.distance);
         });
     });
+    c.skip(without_geometry(c) + t.zero_normal);
+    c.pass(t.faces - t.zero_normal - failed);  // the eligible faces that did not fail
 }
 
 void r41(RuleCheck& c) {
-    for_geometry(c, [&](std::int64_t i, const FaceGeometry& g) {
-        if (g.zero_normal) return c.skip();
-        c.check(g.bad_fan < 0, "face", i, [&] { return fmt::format("fan triangle k = {} is not turned with the face", g.bad_fan); });
+    const FaceTallies& t = c.ctx().face_tallies;
+    std::int64_t failed = 0;
+    for_unusual(c, [&](std::int64_t i, const FaceGeometry& g) {
+        if (g.zero_normal) return;
+        check_unusual(c, g.bad_fan < 0, i, failed,
+                      [&] { return fmt::format("fan triangle k = {} is not turned with the face", g.bad_fan); });
     });
+    c.skip(without_geometry(c) + t.zero_normal);
+    c.pass(t.faces - t.zero_normal - failed);  // the eligible faces that did not fail
 }
 
 void r42(RuleCheck& c) {
-    std::int64_t faces = 0, triangles = 0, dropped = 0, fallbacks = 0, corners = 0;
-    for_geometry(c, [&](std::int64_t i, const FaceGeometry& g) {
-        c.pass();
-        ++faces;
-        triangles += g.triangles;
-        dropped += g.dropped;
-        fallbacks += g.fallbacks;
-        corners += edges_of(c, i) - 2;
-    });
-    if (faces == 0) return;  // the figures are named (even when 0) once a face was triangulated
-    c.values().count("triangles", triangles);
-    c.values().count("dropped_cuts", dropped);
-    c.values().count("straight_corner_fallbacks", fallbacks);
-    c.values().count("sum_numEdges_minus_2", corners);
+    const FaceTallies& t = c.ctx().face_tallies;
+    c.skip(without_geometry(c));
+    c.pass(t.faces);
+    if (t.faces == 0) return;  // the figures are named (even when 0) once a face was triangulated
+    c.values().count("triangles", t.triangles);
+    c.values().count("dropped_cuts", t.dropped);
+    c.values().count("straight_corner_fallbacks", t.fallbacks);
+    c.values().count("sum_numEdges_minus_2", t.edges_minus_2);
 }
 
 void r43(RuleCheck& c) {
-    for_geometry(c, [&](std::int64_t i, const FaceGeometry& g) {
-        c.pass(std::int64_t{g.triangles} - g.check.turned);
+    const FaceTallies& t = c.ctx().face_tallies;
+    c.skip(without_geometry(c));
+    c.pass(t.triangles - t.turned);
+    for_unusual(c, [&](std::int64_t i, const FaceGeometry& g) {
         for (int k = 0; k < g.check.turned; ++k) {
-            const Cut& t = g.first_turned;
-            c.fail("face", i, k == 0 ? fmt::format("triangle ({}, {}, {}) turned against the face", t[0], t[1], t[2])
+            const Cut& cut = g.first_turned;
+            c.fail("face", i, k == 0 ? fmt::format("triangle ({}, {}, {}) turned against the face", cut[0], cut[1], cut[2])
                                      : std::string("another turned triangle"));
         }
     });
 }
 
 void r44(RuleCheck& c) {
-    MaximumCursor max_relative(c.values(), "max_relative_difference");
-    for_geometry(c, [&](std::int64_t i, const FaceGeometry& g) {
-        if (g.zero_normal || g.no_ear) return c.skip();
-        max_relative.offer(g.check.projected_relative, [&] { return c.ctx().where("face", i); });
-        c.check(g.check.projected_relative <= 1e-9, "face", i, [&] {
+    const FaceTallies& t = c.ctx().face_tallies;
+    offer(c, "max_relative_difference", t.projected_relative);
+    std::int64_t failed = 0;
+    for_unusual(c, [&](std::int64_t i, const FaceGeometry& g) {
+        if (g.zero_normal || g.no_ear) return;
+        check_unusual(c, g.check.projected_relative <= 1e-9, i, failed, [&] {
             return fmt::format("triangles {:.12g} m², face {:.12g} m², relative {:.3g}", g.check.projected_sum,
                                g.check.projected_face, g.check.projected_relative);
         });
     });
+    c.skip(without_geometry(c) + t.zero_normal_or_no_ear);
+    c.pass(t.faces - t.zero_normal_or_no_ear - failed);  // the eligible faces that did not fail
 }
 
 void r45(RuleCheck& c) {
-    MaximumCursor max_difference(c.values(), "max_difference_m2"), max_relative(c.values(), "max_relative_to_area");
-    for_geometry(c, [&](std::int64_t i, const FaceGeometry& g) {
-        if (g.no_ear) return c.skip();
-        max_difference.offer(g.check.area_difference_max, [&] { return c.ctx().where("face", i); });
-        if (g.check.projected_face > 0)
-            max_relative.offer(g.check.area_difference_max / g.check.projected_face, [&] { return c.ctx().where("face", i); });
-        c.check(g.check.area_difference_max <= 2e-11, "face", i, [&] {
+    const FaceTallies& t = c.ctx().face_tallies;
+    offer(c, "max_difference_m2", t.area_difference);
+    offer(c, "max_relative_to_area", t.area_difference_relative);
+    std::int64_t failed = 0;
+    for_unusual(c, [&](std::int64_t i, const FaceGeometry& g) {
+        if (g.no_ear) return;
+        check_unusual(c, g.check.area_difference_max <= 2e-11, i, failed, [&] {
             const auto& d = g.check.area_difference;
             return fmt::format("sum of triangle area vectors minus the face's: ({:.3g}, {:.3g}, {:.3g}) m²", d.x, d.y, d.z);
         });
     });
+    c.skip(without_geometry(c) + t.no_ear);
+    c.pass(t.faces - t.no_ear - failed);  // the eligible faces that did not fail
 }
 
 void r46(RuleCheck& c) {
-    for_geometry(c, [&](std::int64_t i, const FaceGeometry& g) {
-        if (g.zero_normal) return c.skip();
-        c.check(!g.no_ear, "face", i,
-                [&] { return fmt::format("no ear with {} corners left", g.corners_left); });
+    const FaceTallies& t = c.ctx().face_tallies;
+    std::int64_t failed = 0;
+    for_unusual(c, [&](std::int64_t i, const FaceGeometry& g) {
+        if (g.zero_normal) return;
+        check_unusual(c, !g.no_ear, i, failed, [&] { return fmt::format("no ear with {} corners left", g.corners_left); });
     });
+    c.skip(without_geometry(c) + t.zero_normal);
+    c.pass(t.faces - t.zero_normal - failed);  // the eligible faces that did not fail
 }
 
 void r47(RuleCheck& c) {
     LocalCounts n;
-    for_geometry(c, [&](std::int64_t i, const FaceGeometry& g) {
+    std::int64_t failed = 0;
+    for_unusual(c, [&](std::int64_t i, const FaceGeometry& g) {
         if (g.no_ear && g.zero_normal) ++n["zero_area"];
-        c.check(!g.no_ear, "face", i, [&] {
+        check_unusual(c, !g.no_ear, i, failed, [&] {
             return fmt::format("{}, {} corners left", g.zero_normal ? "N = 0" : "N != 0", g.corners_left);
         });
     });
     n.flush(c.values());
+    c.skip(without_geometry(c));
+    c.pass(c.ctx().face_tallies.faces - failed);  // the eligible faces that did not fail
 }
 
 void r48(RuleCheck& c) {
-    std::int64_t faces = 0, lost = 0;
-    for_geometry(c, [&](std::int64_t i, const FaceGeometry& g) {
-        ++faces;
+    const FaceTallies& t = c.ctx().face_tallies;
+    std::int64_t lost = 0, failed = 0;
+    for_unusual(c, [&](std::int64_t i, const FaceGeometry& g) {
         lost += g.lost;
-        c.check(g.lost == 0, "face", i, [&] {
+        check_unusual(c, g.lost == 0, i, failed, [&] {
             return fmt::format("{} lost, first cut ({}, {}, {})", g.lost, g.first_lost[0], g.first_lost[1], g.first_lost[2]);
         });
     });
-    if (faces > 0) c.values().count("lost_triangles", lost);
+    c.skip(without_geometry(c));
+    c.pass(t.faces - failed);  // the eligible faces that did not fail
+    if (t.faces > 0) c.values().count("lost_triangles", lost);
 }
 
 // ---- aabb ----

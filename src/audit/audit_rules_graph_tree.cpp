@@ -184,7 +184,7 @@ void r64(RuleCheck& c) {
     std::vector<std::int64_t> count(K, 0);
     for (std::int64_t i = 0; i < ctx.F; ++i) {
         int k = ctx.mesh.faces[i].clusterIndex;
-        if (k < 0 || k >= K || !ctx.geometry[i]) continue;
+        if (k < 0 || k >= K || ctx.rings[i].status != RingStatus::Ok) continue;
         sum[k] = sum[k] + corner_centroid(ctx.rings[i].corners);
         ++count[k];
     }
@@ -294,7 +294,7 @@ void r72(RuleCheck& c) {
             if (l.face < ctx.F && !leaf_of[l.face]) leaf_of[l.face] = &w.boxes[l.node];
         for (std::int64_t f = 0; f < ctx.F; ++f) {
             const auto& corners = ctx.rings[f].corners;
-            if (!leaf_of[f] || !ctx.geometry[f]) {
+            if (!leaf_of[f] || ctx.rings[f].status != RingStatus::Ok) {
                 c.skip(std::max<std::int64_t>(0, ctx.mesh.faces[f].numEdges));
                 continue;
             }

@@ -42,9 +42,7 @@ void x04_x05_x06(const TagfileContext& ctx, Values& x04, Values& x05, Values& x0
 }
 
 void x08_newell_convexity(const TagfileContext& ctx, Values& v) {
-    std::int64_t n = 0;
-    for (std::int64_t i = 0; i < ctx.F; ++i) n += ctx.geometry[i] && !ctx.geometry[i]->convex_in_newell_plane;
-    if (n) v.count("not_convex_in_newell_plane", n);
+    if (std::int64_t n = ctx.face_tallies.not_convex_in_newell_plane) v.count("not_convex_in_newell_plane", n);
 }
 
 void x09_user_vertices(const TagfileContext& ctx, Values& v) {
@@ -75,7 +73,7 @@ void x10_leaf_slack(const TagfileContext& ctx, Values& v) {
     if (!ctx.tree || !ctx.tree->valid) return;
     MaximumCursor max_slack(v, "max_leaf_box_slack_m");
     for (const auto& leaf : ctx.tree->leaves) {
-        if (leaf.face >= ctx.F || !ctx.geometry[leaf.face]) continue;
+        if (leaf.face >= ctx.F || ctx.rings[leaf.face].status != RingStatus::Ok) continue;
         const CornerBounds& b = ctx.corner_bounds[leaf.face];
         double slack = 0;
         const fromsoft::Box3& box = ctx.tree->boxes[leaf.node];

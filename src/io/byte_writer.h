@@ -24,9 +24,9 @@ public:
 
     template <class T>
     void put(T v) {
-        std::uint8_t b[sizeof(T)];
-        encode(v, b);
-        buf_.insert(buf_.end(), b, b + sizeof(T));
+        // Grow, then encode in place: GCC 12 warns (-Wstringop-overflow, a false positive) on
+        // vector::insert of a small stack array once it is inlined into a writer.
+        encode(v, grow(sizeof(T)));
     }
     void u8(std::uint8_t v) { put(v); }
     void u16(std::uint16_t v) { put(v); }
@@ -38,8 +38,8 @@ public:
     void i64(std::int64_t v) { put(v); }
     void f32(float v) { put(v); }
     void f64(double v) { put(v); }
-    void bytes(Bytes b) { buf_.insert(buf_.end(), b.begin(), b.end()); }
-    void bytes(std::string_view s) { buf_.insert(buf_.end(), s.begin(), s.end()); }
+    void bytes(Bytes b) { append(b.data(), b.size()); }
+    void bytes(std::string_view s) { append(s.data(), s.size()); }
     void fill(std::size_t n, std::uint8_t value = 0) { buf_.insert(buf_.end(), n, value); }
     /// Pads with `value` until size() is a multiple of alignment.
     void align(std::size_t alignment, std::uint8_t value = 0) {
@@ -80,6 +80,15 @@ public:
     std::span<const std::uint8_t> data() const noexcept { return buf_; }
 
 private:
+    /// Appends n bytes left for the caller to write; returns where they start.
+    std::uint8_t* grow(std::size_t n) {
+        const std::size_t at = buf_.size();
+        buf_.resize(at + n);
+        return buf_.data() + at;
+    }
+    void append(const void* data, std::size_t n) {
+        if (n > 0) std::memcpy(grow(n), data, n);
+    }
     template <class T>
     void encode(T v, std::uint8_t* out) const {
         static_assert(std::is_arithmetic_v<T>);

@@ -124,6 +124,7 @@ namespace {
 struct TraceItem {
     std::uint32_t piece;
     std::int32_t edge, parent;
+    std::int32_t parent_edge;  ///< the edge of the parent's piece crossed into this one (-1 at the start)
     P2 right, left;
     bool full;
 };
@@ -274,14 +275,14 @@ static bool trace_segment(const NavMeshQuery::Impl& m, P2 from, const std::vecto
     items.clear(), todo.clear();
     for (std::uint32_t p : start) {
         sc.full_stamp[p] = gen;
-        items.push_back({p, -1, -1, {}, {}, true});
+        items.push_back({p, -1, -1, -1, {}, {}, true});
         todo.push_back(static_cast<std::int32_t>(items.size() - 1));
     }
     std::size_t budget = 64 * m.pieces() + 1024;
     auto enter = [&](std::int32_t parent, std::uint32_t p, std::uint32_t j, P2 right, P2 left, bool full) {
         std::int32_t q = m.piece_nbr[m.piece_first[p] + j], e = m.piece_nbr_edge[m.piece_first[p] + j];
         if (q < 0 || e < 0) return;
-        items.push_back({static_cast<std::uint32_t>(q), e, parent, right, left, full});
+        items.push_back({static_cast<std::uint32_t>(q), e, parent, static_cast<std::int32_t>(j), right, left, full});
         todo.push_back(static_cast<std::int32_t>(items.size() - 1));
     };
     std::int32_t found = -1;
@@ -321,10 +322,10 @@ static bool trace_segment(const NavMeshQuery::Impl& m, P2 from, const std::vecto
     const std::size_t first = steps.size();
     std::int32_t id = found;
     for (; items[id].parent >= 0; id = items[id].parent) {
+        // The step the sweep took (parent's piece, through its edge): on a non-manifold mesh
+        // the entered piece's own neighbour across that edge may be another piece, or none.
         const Item& it = items[id];
-        std::int32_t other = m.piece_nbr[m.piece_first[it.piece] + it.edge];
-        std::int32_t back = m.piece_nbr_edge[m.piece_first[it.piece] + it.edge];
-        steps.push_back({static_cast<std::uint32_t>(other), it.piece, back, -1});
+        steps.push_back({items[it.parent].piece, it.piece, it.parent_edge, -1});
     }
     leave = items[id].piece;
     std::reverse(steps.begin() + static_cast<std::ptrdiff_t>(first), steps.end());

@@ -84,8 +84,12 @@ TEST(AuditSample, EveryEldenRingRuleHolds) {
     auto defs = all_rules();
     for (std::size_t i = 0; i < defs.size(); ++i) {
         std::string status = rule_status(a.report, i);
-        if (defs[i].kind == Kind::Invariant) EXPECT_NE(status, "fail") << defs[i].id;
-        if (defs[i].scope == Scope::Sekiro) EXPECT_EQ(status, "not_applicable") << defs[i].id;
+        if (defs[i].kind == Kind::Invariant) {
+            EXPECT_NE(status, "fail") << defs[i].id;
+        }
+        if (defs[i].scope == Scope::Sekiro) {
+            EXPECT_EQ(status, "not_applicable") << defs[i].id;
+        }
     }
     // Structure (R02–R20).
     for (const char* id : {"R02", "R03", "R04", "R05", "R06", "R07", "R08", "R09", "R12", "R14", "R15", "R16", "R18", "R19", "R20"})

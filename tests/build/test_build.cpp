@@ -166,7 +166,7 @@ TEST(Build, BridgeKeepsBothLayers) {
 
 TEST(Build, TwoPlatformsJoinedOnlyByALink) {
     BuildSpec s = small_tiles(64);
-    s.links.push_back({"jump", {5, 0, 5}, {21, 0, 5}, 1, true, 20, 0x0102});
+    s.links.push_back({"jump", {5, 0, 5}, {21, 0, 5}, 1, true, 20, 0x0102, std::nullopt});
     const BuildResult r = make(scenes::two_platforms(), s);
     ASSERT_EQ(r.tiles.size(), 1u);
     EXPECT_TRUE(failed_invariants(r).empty()) << ::testing::PrintToString(failed_invariants(r));
@@ -194,7 +194,7 @@ TEST(Build, TwoPlatformsJoinedOnlyByALink) {
 
 TEST(Build, LinkOffTheMeshIsAnError) {
     BuildSpec s = small_tiles(64);
-    s.links.push_back({"", {5, 0, 5}, {13, 0, 5}, 1, true, 20, 0x0102});
+    s.links.push_back({"", {5, 0, 5}, {13, 0, 5}, 1, true, 20, 0x0102, std::nullopt});
     try {
         make(scenes::two_platforms(), s);
         FAIL() << "no error";
@@ -252,7 +252,9 @@ TEST(Build, BinderReadsBackInEveryCompression) {
     for (Compression c : {Compression::Dflt, Compression::Zstd, Compression::Krak}) {
         const BuildResult r = make(scenes::floor_with_pillar(40), small_tiles(16), FromGame::EldenRing, 1, c);
         const dcx::Header h = dcx::read_header(r.binder);
-        if (c == Compression::Krak) EXPECT_EQ(h.variant, dcx::Variant::Krak);
+        if (c == Compression::Krak) {
+            EXPECT_EQ(h.variant, dcx::Variant::Krak);
+        }
         const dcx::Decoded decoded = dcx::decompress(r.binder);  // the binder's entries view its payload
         const bnd4::Binder b = bnd4::read(decoded.payload);
         ASSERT_EQ(b.entries.size(), r.tiles.size());
@@ -358,7 +360,7 @@ std::uint32_t face_near(const fromsoft::NavMesh& m, float x, float y, float z) {
 TEST(Build, PathsExistWhereTheSceneConnects) {
     // Two platforms: only the link joins them.
     BuildSpec s = small_tiles(64);
-    s.links.push_back({"jump", {5, 0, 5}, {21, 0, 5}, 1, true, 20, 0x0102});
+    s.links.push_back({"jump", {5, 0, 5}, {21, 0, 5}, 1, true, 20, 0x0102, std::nullopt});
     const BuildResult platforms = make(scenes::two_platforms(), s);
     const auto& m = platforms.tiles[0].tagfile.mesh;
     const auto west = face_near(m, 5, 0, 5), east = face_near(m, 21, 0, 5);
@@ -379,7 +381,7 @@ TEST(Build, PathsExistWhereTheSceneConnects) {
 
 TEST(Build, LinkSetupsInBothGames) {
     BuildSpec s = small_tiles(64);
-    LinkSpec l{"ladder", {5, 0, 5}, {21, 0, 5}, 1, true, 20, 0x0102};
+    LinkSpec l{"ladder", {5, 0, 5}, {21, 0, 5}, 1, true, 20, 0x0102, std::nullopt};
     l.setup_half_extents = std::array<float, 3>{1, 2, 0.5f};
     s.links.push_back(l);
     for (FromGame game : {FromGame::EldenRing, FromGame::Sekiro}) {
