@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 
@@ -22,6 +23,9 @@ constexpr unsigned kMaxCodeLength = 11;
 constexpr std::size_t kMinHuffmanSize = 24;
 
 enum ArrayType : unsigned { kStored = 0, kTans = 1, kHuffman3 = 2, kRle = 3, kHuffman6 = 4, kSequential = 5 };
+
+/// Bytes by which plan_huffman()'s estimate may exceed the array it prices.
+constexpr std::size_t kEstimateMargin = 8;
 
 /// Smallest part of an array given its own table by a type-5 split.
 constexpr std::size_t kMinSplitPart = 1024;
@@ -266,10 +270,18 @@ std::array<std::uint16_t, 256> canonical_codes(const Lengths& lengths) {
 std::optional<std::size_t> write_group(std::span<const std::uint8_t> data, const Lengths& lengths,
                                        const std::array<std::uint16_t, 256>& codes, std::vector<std::uint8_t>& out) {
     LsbWriter a, b, c;
-    for (std::size_t j = 0; j < data.size(); ++j) {
-        LsbWriter& w = j % 3 == 0 ? a : j % 3 == 1 ? c : b;
-        w.write(codes[data[j]], lengths[data[j]]);
+    // Each stream takes about a third of the symbols at up to 11 bits: reserved once, so the
+    // writes never reallocate; symbols taken three at a time (no j % 3 per symbol).
+    const std::size_t third_bits = (data.size() / 3 + 1) * kMaxCodeLength;
+    a.reserve(third_bits), b.reserve(third_bits), c.reserve(third_bits);
+    std::size_t j = 0;
+    for (; j + 3 <= data.size(); j += 3) {
+        a.write(codes[data[j]], lengths[data[j]]);
+        c.write(codes[data[j + 1]], lengths[data[j + 1]]);
+        b.write(codes[data[j + 2]], lengths[data[j + 2]]);
     }
+    if (j < data.size()) a.write(codes[data[j]], lengths[data[j]]);
+    if (j + 1 < data.size()) c.write(codes[data[j + 1]], lengths[data[j + 1]]);
     const auto& a_bytes = a.finish();
     if (a_bytes.size() > 0xFFFF) return std::nullopt;
     out.push_back(static_cast<std::uint8_t>(a_bytes.size()));
@@ -475,16 +487,17 @@ CommandBuffer rle_commands(std::span<const std::uint8_t> data) {
     return cb;
 }
 
-/// An RLE payload (spec 2.5) of `data` smaller than `limit` bytes, if one is: the command
-/// buffer raw (first byte 0), or entropy-coded in a nested prefix array, either whole or
+/// An RLE payload (spec 2.5) of the command buffer `cb` smaller than `limit` bytes, if one
+/// is: the command buffer raw (first byte 0), or entropy-coded in a nested prefix array, either whole or
 /// only its raw bytes (the command bytes then follow raw).
-std::optional<std::vector<std::uint8_t>> rle_payload(std::span<const std::uint8_t> data, const ArrayPolicy& policy,
-                                                     std::size_t limit) {
-    const CommandBuffer cb = rle_commands(data);
+std::optional<std::vector<std::uint8_t>> rle_payload(const CommandBuffer& cb, const ArrayPolicy& policy, std::size_t limit) {
     std::optional<std::vector<std::uint8_t>> best;
     if (cb.bytes.size() + 1 < limit) {
-        best.emplace(std::vector<std::uint8_t>{0});
-        append(*best, cb.bytes);
+        std::vector<std::uint8_t> raw;
+        raw.reserve(cb.bytes.size() + 1);
+        raw.push_back(0);  // a raw command buffer
+        append(raw, cb.bytes);
+        best = std::move(raw);
     }
     // The nested array's first byte must not be 0 (a raw buffer): a coded header never starts
     // with 0 (its type is 1..5), so only coded arrays are tried.
@@ -499,6 +512,16 @@ std::optional<std::vector<std::uint8_t>> rle_payload(std::span<const std::uint8_
         prefix->insert(prefix->end(), cb.bytes.begin() + static_cast<std::ptrdiff_t>(coded_end), cb.bytes.end());
         best = std::move(prefix);
     }
+    return best;
+}
+
+/// About the size of the payload rle_payload() would write (the nested arrays estimated by
+/// their histograms and Huffman code lengths, not written).
+std::size_t rle_estimate(const CommandBuffer& cb) {
+    std::size_t best = cb.bytes.size() + 1;
+    for (std::size_t coded_end : {cb.bytes.size(), cb.front})
+        if (coded_end >= 2)
+            best = std::min(best, estimate_size(std::span(cb.bytes).first(coded_end)) + cb.bytes.size() - coded_end);
     return best;
 }
 
@@ -525,7 +548,16 @@ std::optional<std::vector<std::uint8_t>> best_coded(std::span<const std::uint8_t
     if (n < kMinHuffmanSize) return std::nullopt;
     const HuffmanPlan plan = plan_huffman(histogram, true);
     std::optional<std::vector<std::uint8_t>> best;
-    if (plan.estimate + 3 < limit) {
+    // RLE (spec 2.5) when runs cover enough of the array to pay for their commands.
+    const bool try_rle = policy.rle && run_bytes(data) * 16 >= n;
+    std::optional<CommandBuffer> commands;
+    if (try_rle && policy.estimate_rle) {
+        // Only the form estimated smaller is written (Huffman when the RLE payload fails).
+        commands = rle_commands(data);
+        if (rle_estimate(*commands) < plan.estimate)
+            if (auto rle = rle_payload(*commands, policy, limit)) best = finish(kRle, *rle);
+    }
+    if (!best && plan.estimate + 3 < limit) {
         if (use_six_streams(n, policy))
             if (auto six = huffman_payload(data, plan.lengths, plan.table, true)) best = finish(kHuffman6, *six);
         if (!best)
@@ -535,9 +567,8 @@ std::optional<std::vector<std::uint8_t>> best_coded(std::span<const std::uint8_t
     if (policy.tans && n >= kMinHuffmanSize && tans_estimate(n, histogram) < (best ? best->size() + 16 : limit))
         if (auto tans = tans_payload(data, histogram))
             if (auto coded = finish(kTans, *tans); coded && (!best || coded->size() < best->size())) best = std::move(coded);
-    // RLE (spec 2.5) when runs cover enough of the array to pay for their commands.
-    if (policy.rle && n >= kMinHuffmanSize && run_bytes(data) * 16 >= n)
-        if (auto rle = rle_payload(data, policy, best ? best->size() : limit))
+    if (try_rle && !policy.estimate_rle)
+        if (auto rle = rle_payload(rle_commands(data), policy, best ? best->size() : limit))
             if (auto coded = finish(kRle, *rle); coded && (!best || coded->size() < best->size())) best = std::move(coded);
     if (policy.split_depth > 0 && n >= 2 * kMinSplitPart) {
         std::vector<std::size_t> cuts;
@@ -553,8 +584,13 @@ std::optional<std::vector<std::uint8_t>> best_coded(std::span<const std::uint8_t
 
 std::size_t encode_array(std::span<const std::uint8_t> data, const ArrayPolicy& policy, std::vector<std::uint8_t>& out) {
     const std::size_t stored = stored_header_size(data.size(), policy.long_header) + data.size();
-    if (auto coded = best_coded(data, policy, stored)) {
-        if (!policy.weigh_decode_time || stored - coded->size() >= data.size() / 16 + 64) {
+    const std::size_t min_saving = data.size() / 16 + 64;
+    // When the decode-time rule will store anything saving less than min_saving, forms larger
+    // than that are not written at all (the Huffman estimate is within a few bytes, hence the
+    // margin: the choice stays the one the rule below makes).
+    const std::size_t limit = policy.weigh_decode_time ? std::min(stored, stored + kEstimateMargin - std::min(stored, min_saving)) : stored;
+    if (auto coded = best_coded(data, policy, limit)) {
+        if (!policy.weigh_decode_time || stored - coded->size() >= min_saving) {
             append(out, *coded);
             return coded->size();
         }
@@ -573,6 +609,14 @@ bool encode_coded_array(std::span<const std::uint8_t> data, const ArrayPolicy& p
 }
 
 std::size_t estimate_array_size(std::span<const std::uint8_t> data) { return estimate_size(data); }
+
+double entropy_bits(const std::array<std::uint32_t, 256>& histogram) {
+    double total = 0, bits = 0;
+    for (auto c : histogram) total += c;
+    for (auto c : histogram)
+        if (c) bits += c * std::log2(total / c);
+    return bits;
+}
 
 std::vector<std::uint8_t> huffman_form_c_table(const std::array<std::uint8_t, 256>& lengths, unsigned suffix_bits) {
     MsbWriter w;

@@ -28,6 +28,9 @@ struct ArrayPolicy {
     bool tans = true;
     /// Try RLE with a command buffer (type 3, spec 2.5), its buffer raw or in a nested array.
     bool rle = true;
+    /// Write RLE only when its estimate (command buffer, nested arrays priced by their
+    /// histograms) is below Huffman's, and then skip Huffman: one form written, not both (level 1).
+    bool estimate_rle = false;
     /// Entropy-code the array only when that saves at least size/16 + 64 bytes over storing
     /// it: below that, the decoder's table build and symbol decoding cost more time than the
     /// bytes are worth (levels 1-6; Oodle's streams make the same trade, docs/kraken.md).
@@ -47,6 +50,10 @@ bool encode_coded_array(std::span<const std::uint8_t> data, const ArrayPolicy& p
 /// About the size encode_array() would write (within a few bytes), from the histogram and
 /// Huffman code lengths alone: for choices between alternatives without writing them.
 std::size_t estimate_array_size(std::span<const std::uint8_t> data);
+
+/// Order-0 entropy in bits of the bytes counted in `histogram` (a lower bound of their
+/// Huffman-coded size, tables aside): a choice between arrays without pricing their tables.
+double entropy_bits(const std::array<std::uint32_t, 256>& histogram);
 
 /// The Huffman form-C code-length table (spec 2.3.3) of `lengths` (per symbol, 0 = absent;
 /// at least 2 present, 1..11 bits) with `suffix_bits` (0..3) Rice suffix bits, padded to a

@@ -37,7 +37,8 @@ void encode_chunk(MatchFinder& finder, std::span<const std::uint8_t> block, std:
     const bool may_win = params.search_entropy || best > n / 8 ||
                          std::all_of(data.begin(), data.end(), [&](std::uint8_t b) { return b == data[0]; });
     std::vector<std::uint8_t> entropy;
-    const ArrayPolicy policy{.long_header = true, .split_depth = params.split_depth, .tans = params.search_entropy};
+    const ArrayPolicy policy{.long_header = true, .split_depth = params.split_depth, .tans = params.search_entropy,
+                              .estimate_rle = params.quick_arrays};
     if (may_win && estimate_array_size(data) < best + 8 && encode_coded_array(data, policy, entropy) && entropy.size() < best) {
         append(quantum, entropy);
     } else if (lz) {

@@ -3,6 +3,7 @@
 #include "codec/kraken/lz_encoder.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstring>
 
@@ -63,11 +64,17 @@ LzChunk write_chunk(std::span<const std::uint8_t> block, std::size_t start, std:
     distances.reserve(commands.size());
     Recent recent;
     std::size_t p = first;
+    const bool quick = params.quick_arrays;
+    std::array<std::uint32_t, 256> raw_histogram{}, delta_histogram{};
     auto literals = [&](std::size_t count) {
-        for (std::size_t q = p; q < p + count; ++q) {
-            raw.push_back(block[q]);
-            delta.push_back(static_cast<std::uint8_t>(block[q] - block[q - recent.slot[0]]));
-        }
+        const std::uint8_t* src = block.data() + p;
+        const std::uint8_t* ref = src - recent.slot[0];
+        raw.insert(raw.end(), src, src + count);
+        const std::size_t at = delta.size();
+        delta.resize(at + count);
+        for (std::size_t i = 0; i < count; ++i) delta[at + i] = static_cast<std::uint8_t>(src[i] - ref[i]);
+        if (quick)
+            for (std::size_t i = 0; i < count; ++i) ++raw_histogram[src[i]], ++delta_histogram[delta[at + i]];
         p += count;
     };
     for (const Command& c : commands) {
@@ -85,15 +92,16 @@ LzChunk write_chunk(std::span<const std::uint8_t> block, std::size_t start, std:
     literals(end - p);
 
     // Literal mode per chunk (spec 1.4): whichever literal array is estimated smaller.
-    const bool use_delta = estimate_array_size(delta) < estimate_array_size(raw);
+    const bool use_delta = quick ? entropy_bits(delta_histogram) < entropy_bits(raw_histogram)
+                                 : estimate_array_size(delta) < estimate_array_size(raw);
     LzChunk chunk{{}, use_delta ? 0u : 1u};
     std::vector<std::uint8_t>& z = chunk.payload;
     if (first != start) z.insert(z.end(), block.begin() + start, block.begin() + first);  // window start
     // Levels 1-6 (no entropy search) favour decode speed: see ArrayPolicy::weigh_decode_time.
     const bool weigh = !params.search_entropy;
-    const ArrayPolicy policy{.split_depth = split_depth, .tans = tans, .weigh_decode_time = weigh};
+    const ArrayPolicy policy{.split_depth = split_depth, .tans = tans, .estimate_rle = quick, .weigh_decode_time = weigh};
     encode_array(use_delta ? delta : raw,
-                 {.long_header = true, .split_depth = split_depth, .tans = tans, .weigh_decode_time = weigh}, z);
+                 {.long_header = true, .split_depth = split_depth, .tans = tans, .estimate_rle = quick, .weigh_decode_time = weigh}, z);
     encode_array(command_bytes, policy, z);
     // Offsets (spec 3.4, 3.5): legacy, or scaled with a scale byte (and low bits for scale >= 2).
     const unsigned scale = params.search_entropy ? choose_scale(distances) : 0;
@@ -106,7 +114,7 @@ LzChunk write_chunk(std::span<const std::uint8_t> block, std::size_t start, std:
     if (scale != 0) z.push_back(static_cast<std::uint8_t>(127 + scale));
     // Without a scale byte the array must not start with a byte >= 0x80 (it would be one).
     encode_array(packed_offsets,
-                 {.long_header = scale == 0, .split_depth = split_depth, .tans = tans, .weigh_decode_time = weigh}, z);
+                 {.long_header = scale == 0, .split_depth = split_depth, .tans = tans, .estimate_rle = quick, .weigh_decode_time = weigh}, z);
     if (scale >= 2) encode_array(low, policy, z);
     encode_array(lengths.packed, policy, z);
     append(z, bit_region(offsets, lengths.long_values));

@@ -50,7 +50,11 @@ LzParams lz_params(int level, std::size_t input_size) {
     switch (level) {
         // Levels 1-6 write Huffman arrays and legacy offsets only: they decode fastest (tANS,
         // split arrays and low-bits arrays cost decode time for 1-3 % of size, docs/kraken.md).
-        case 1: return {1, 0, 32, true, false, false, false, 0};
+        case 1: {
+            LzParams params{1, 0, 32, true, false, false, false, 0};
+            params.quick_arrays = true;
+            return params;
+        }
         case 2: return {2, 0, 48, true, false, true, false, 0};
         case 3: return {4, 0, 64, false, false, true, false, 0};
         case 4: return {8, 1, 96, false, false, true, false, 0};
@@ -90,7 +94,8 @@ TreeMatchFinder& MatchFinder::tree(const LzParams& params) {
     return *tree_;
 }
 
-void MatchFinder::insert_up_to(std::size_t p) {
+// Inlined into walk(): at level 1 it runs once per searched position, mostly for one entry.
+[[gnu::always_inline]] inline void MatchFinder::insert_up_to(std::size_t p) {
     const std::size_t last = block_.size() >= 4 ? std::min(p, block_.size() - 3) : 0;
     // Taken on first use (a parse on the tree finder never needs the chains) from this
     // thread's spare, not cleared: prev_[p] is written when p is inserted, before any read.
@@ -98,12 +103,16 @@ void MatchFinder::insert_up_to(std::size_t p) {
         prev_ = std::move(spare_prev);
         if (prev_.size() < block_.size()) prev_.resize(block_.size());
     }
-    for (; inserted_ < last; ++inserted_) {
-        const std::uint32_t h = hash4(block_.data() + inserted_);
-        prev_[inserted_] = head_[h];
-        head_[h] = static_cast<std::int32_t>(inserted_);
+    // A local position and table pointers: the member would be stored back on every step.
+    const std::uint8_t* data = block_.data();
+    std::int32_t* prev = prev_.data();
+    std::size_t q = inserted_;
+    for (; q < last; ++q) {
+        std::int32_t& head = head_[hash4(data + q)];
+        prev[q] = head;
+        head = static_cast<std::int32_t>(q);
     }
-    inserted_ = std::max(inserted_, p);
+    inserted_ = std::max(q, p);
     head_.hashed_up_to(inserted_);
 }
 

@@ -33,6 +33,10 @@ struct LzParams {
     /// Optimal parse: write the lazy start and every pass and keep the smallest (the prices
     /// ignore Huffman tables and rounding), or write only the last pass (half the array work).
     bool write_every_parse = true;
+    /// Level 1: the literal mode chosen by the order-0 entropy of the two literal arrays
+    /// (counted as they are made) instead of pricing both as Huffman arrays, and RLE or
+    /// Huffman written by their estimates, not both (ArrayPolicy::estimate_rle; docs/kraken.md, "Level 1").
+    bool quick_arrays = false;
 };
 
 /// The settings of levels 1..9 for an input of `input_size` bytes: the default level 6 takes
