@@ -140,6 +140,12 @@ int main(int argc, char** argv) {
     fmt::print("audit / decompression: cpu {:.2f}, wall {:.2f} (aim: at most 2); audit {}{}\n",
                auditCpu / decompressCpu, auditSeconds / decompressSeconds,
                audit::audit_failed(run.report) ? "FAILED:" : "passed", failed);
+    // The audit decodes its binders too, and the decode alone runs at a few M faces/cpu-s: so
+    // 5 M faces per CPU-second (issue 13) can only be read as the audit's own work, its CPU
+    // time minus the decompress pass's.
+    const double ownCpu = auditCpu - decompressCpu;
+    fmt::print("audit beyond decompression: cpu {:.2f} s, {:.0f} faces/cpu-s (aim: 5 M)\n", ownCpu,
+               ownCpu > 0 ? faces / ownCpu : 0.0);
     fmt::print("audit peak / largest binder: {:.1f} (aim: at most 2); above the process at the pass's start "
                "(decompress {:.0f} MB, audit {:.0f} MB): decompress {:.1f}, audit {:.1f}\n",
                auditPeak / (largestBinder / 1e6), decompressBase, auditBase,
