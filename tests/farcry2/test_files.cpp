@@ -151,7 +151,9 @@ TEST(Fc2Sector, OlderVersionsUseTheirNodeLayouts) {
         EXPECT_EQ(write_sector(s).bytes, bytes);
         const Vec3 centroid = s.centroid_position(s.nodes[0]);
         EXPECT_NEAR(centroid.x, 640 + 64.0 * 2 / 3 / 2, 0.01);  // mean of corners (640,640) (672,640) (672,672)
-        if (c.version < 0x13800) EXPECT_EQ(s.nodes[0].centroid_f32[0], float(centroid.x));
+        if (c.version < 0x13800) {
+            EXPECT_EQ(s.nodes[0].centroid_f32[0], float(centroid.x));
+        }
     }
 }
 

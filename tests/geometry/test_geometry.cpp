@@ -419,7 +419,9 @@ TEST(Triangulate, LastCornerFanEqualsAlgorithmTAsWritten) {
         ASSERT_EQ(t.fallbacks, expected.fallbacks) << face;
         ASSERT_EQ(t.no_ear, expected.no_ear) << face;
         ASSERT_EQ(t.corners_left, expected.corners_left) << face;
-        if (t.last_corner_fan) EXPECT_EQ(check_triangulation(plane, t).turned, 0) << face;
+        if (t.last_corner_fan) {
+            EXPECT_EQ(check_triangulation(plane, t).turned, 0) << face;
+        }
     }
     EXPECT_GT(fans, 1000);
     EXPECT_GT(clipped, 1000);

@@ -39,6 +39,11 @@ bool under_address_sanitizer() {
     return false;
 }
 
-std::string quoted(const std::filesystem::path& p) { return "'" + p.string() + "'"; }
+std::string quoted(const std::filesystem::path& p) {
+    std::string out = "'";  // appended, not "'" + s (GCC 12's -Wrestrict false positive)
+    out += p.string();
+    out += '\'';
+    return out;
+}
 
 }  // namespace navlab::test

@@ -57,7 +57,9 @@ inline void check_mesh(const fromsoft::NavMesh& m, Game game) {
         }
         R += f.numEdges;
     }
-    if (game == Game::Sekiro) EXPECT_EQ(R, E) << "no user edges in Sekiro";
+    if (game == Game::Sekiro) {
+        EXPECT_EQ(R, E) << "no user edges in Sekiro";
+    }
     const auto owner = edge_owners(m);
     for (int e = 0; e < E; ++e) {
         const auto& edge = m.edges[e];
@@ -75,7 +77,9 @@ inline void check_mesh(const fromsoft::NavMesh& m, Game game) {
         if (e < R) {
             EXPECT_EQ(edge.flags, 4);
             EXPECT_EQ(m.edgeData[e], 0);
-            if (edge.oppositeEdge != kNoOpposite) EXPECT_LT(edge.oppositeEdge, static_cast<std::uint32_t>(R));
+            if (edge.oppositeEdge != kNoOpposite) {
+                EXPECT_LT(edge.oppositeEdge, static_cast<std::uint32_t>(R));
+            }
         } else {
             EXPECT_TRUE(edge.flags == 20 || edge.flags == 52);
             const auto data = static_cast<std::uint32_t>(m.edgeData[e]);
@@ -116,7 +120,9 @@ inline void check_setups(const std::vector<fromsoft::UserEdgeSetup>& setups, Gam
         EXPECT_EQ(s.worldUpA.z, 0.0f);
         EXPECT_EQ(s.forceAlign, 1);
         EXPECT_TRUE(s.direction == 1 || s.direction == 3);
-        if (game == Game::Sekiro) EXPECT_EQ(s.space, 1);
+        if (game == Game::Sekiro) {
+            EXPECT_EQ(s.space, 1);
+        }
         for (const auto* box : {&s.obbA, &s.obbB}) {
             const auto& t = box->transform;
             for (int a = 0; a < 3; ++a)

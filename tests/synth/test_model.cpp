@@ -86,7 +86,9 @@ TEST(SynthPlan, SplitsThePresetTotalsExactly) {
                     user_edges += e.user_edges;
                     setup_arrays += e.setups > 0;
                     setups += e.setups;
-                    if (i > 0) EXPECT_LT(b.entries[i - 1].id, e.id) << "entries sorted by id";
+                    if (i > 0) {
+                        EXPECT_LT(b.entries[i - 1].id, e.id) << "entries sorted by id";
+                    }
                 }
             }
             EXPECT_EQ(binders, t.binders);
@@ -250,7 +252,9 @@ TEST(SynthModel, SekiroGraphsAndEldenRingTreesMatchTheirMeshes) {
                 std::vector<int> seen(m.faces.size(), 0);
                 for (const auto& leaf : tree.leaves) ++seen.at(leaf.face);
                 for (int s : seen) EXPECT_EQ(s, 1) << "one leaf per face";
-                if (m.faces.empty()) EXPECT_EQ(t.mediator->domain.max.x, FLT_MAX);
+                if (m.faces.empty()) {
+                    EXPECT_EQ(t.mediator->domain.max.x, FLT_MAX);
+                }
             }
         }
 }
