@@ -1,6 +1,7 @@
 #include <cstring>
 #include <fmt/format.h>
 
+#include "havok/layout.h"
 #include "havok/writer.h"
 
 namespace navlab::havok {
@@ -31,6 +32,22 @@ NodeId Builder::object(std::string_view type_name) {
     return {static_cast<std::uint32_t>(graph_.nodes.size() - 1)};
 }
 
+// The mirror of the reader's check (verify.cpp): a gap or a non-serialized member of the type
+// set holds 0 in a file, so raw records with other bytes there would write a file that no strict
+// reader (navlab's included) accepts; refuse them here, naming the element and the byte.
+void Builder::check_gaps_zero(TypeIndex type, std::uint32_t count, Bytes records, std::string_view type_name) const {
+    Layouts layouts(graph_.types);
+    const Layout& layout = layouts.of(type);
+    const std::size_t size = graph_.types[type].resolved_size;
+    for (const ZeroRange& z : layout.zeros)
+        for (std::uint32_t e = 0; e < count; ++e)
+            for (std::uint32_t k = 0; k < z.size; ++k)
+                if (const std::uint8_t v = records[e * size + z.offset + k])
+                    throw Error(fmt::format("writer: element {}: byte {} is a gap or non-serialized member of the "
+                                            "type set and must be 0, not 0x{:02X}", e, z.offset + k, v),
+                                kNoOffset, std::string(type_name));
+}
+
 NodeId Builder::array(std::string_view element_type, std::uint32_t count, Bytes raw) {
     Node n;
     n.type = type_named(element_type);
@@ -41,6 +58,7 @@ NodeId Builder::array(std::string_view element_type, std::uint32_t count, Bytes 
         throw Error(fmt::format("builder: {} elements of {} need {} bytes, got {}", count, element_type, size, raw.size()));
     if (raw.empty()) n.bytes.assign(size, 0);
     else n.bytes.assign(raw.begin(), raw.end());
+    if (!allow_gap_bytes_) check_gaps_zero(n.type, count, n.bytes, element_type);
     graph_.nodes.push_back(std::move(n));
     return {static_cast<std::uint32_t>(graph_.nodes.size() - 1)};
 }

@@ -95,7 +95,12 @@ public:
     /// A new zero-filled object of the type named type_name (full name, e.g. "hkaiNavMesh").
     NodeId object(std::string_view type_name);
     /// A new array of count elements of element_type; raw = count × size bytes, or empty for zeros.
+    /// @throws navlab::Error when raw has a non-zero byte in a gap or non-serialized member of
+    ///         element_type (the file would fail every strict reader), unless allow_gap_bytes.
     NodeId array(std::string_view element_type, std::uint32_t count, Bytes raw = {});
+    /// Lets array() keep non-zero gap bytes: only for files broken on purpose (synth's
+    /// injected audit defects, e.g. R31's paddingByte), which strict readers then refuse.
+    void allow_gap_bytes(bool allow) { allow_gap_bytes_ = allow; }
 
     /// The field `path` of element `element` of node (element 0 for objects).
     Slot at(NodeId node, std::string_view path, std::uint32_t element = 0) const;
@@ -126,8 +131,10 @@ private:
     TypeIndex type_named(std::string_view name) const;
     Node& node(std::uint32_t index);
     void check_slot(const Slot& slot, bool reference) const;
+    void check_gaps_zero(TypeIndex type, std::uint32_t count, Bytes records, std::string_view type_name) const;
 
     Graph graph_;
+    bool allow_gap_bytes_ = false;
     struct Variant {
         std::uint32_t node;
         std::string name, class_name;

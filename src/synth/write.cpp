@@ -59,7 +59,8 @@ BinderOutput make_binder(const BinderPlan& binder, const TileLibrary& library, C
         if (static_cast<int>(i) == inject_entry)
             out.injected = fmt::format("{}: entry {} ({}): {}", binder.archive_path, i, e.name, inject_fault(inject_rule, t));
         try {
-            files.push_back({e.name, e.id, fromsoft::write_nav_tagfile(t)});
+            // An injected defect may sit in a gap byte (R31's paddingByte): written as asked.
+            files.push_back({e.name, e.id, fromsoft::write_nav_tagfile(t, /*allow_gap_bytes=*/true)});
         } catch (Error& err) {
             throw err.in(binder.archive_path + ": " + e.name);
         }

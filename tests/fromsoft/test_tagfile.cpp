@@ -358,6 +358,28 @@ TEST(NavTagfile, VariantNamesFromTheModel) {
 // fuzz_nav_model finding (crash-f1bc1cbc..., 7,796 bytes, from navlab-written seeds): a
 // mutated vertex is a NaN. The rewrite kept its bits, yet same_model said the read-back model
 // differed (floats compared by value), so the model differed even from itself.
+// fuzz_nav_model (session 5, crash-44c27649…, made from navlab-written seeds): the file's own
+// type table serializes hkaiNavMesh::Edge::paddingByte, whose byte is 0xFF; the writer, which
+// writes the 2018 type set where that byte is a non-serialized gap, copied it and wrote a file
+// its own strict reader refused. The builder now refuses such records, naming element and byte.
+TEST(NavTagfile, WriterRefusesBytesInTheTypeSetsGaps) {
+    const auto bytes = read_file(std::filesystem::path(NAVLAB_SOURCE_DIR) / "tests/fromsoft/fuzz_reproducers/nav_model-gap-byte.hkx");
+    const NavTagfile nav = read_nav_tagfile(bytes);
+    ASSERT_FALSE(nav.mesh.edges.empty());
+    EXPECT_EQ(nav.mesh.edges[0].paddingByte, 0xFF);
+    try {
+        (void)write_nav_tagfile(nav);
+        FAIL() << "a paddingByte of 0xFF was written";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.field(), "hkaiNavMesh::Edge");
+        EXPECT_NE(std::string(e.what()).find("element 0: byte 17 is a gap or non-serialized member"), std::string::npos)
+            << e.what();
+    }
+    NavTagfile fixed = nav;  // the same model with the byte cleared writes and reads back
+    for (Edge& edge : fixed.mesh.edges) edge.paddingByte = 0;
+    EXPECT_TRUE(same_model(fixed, read_nav_tagfile(write_nav_tagfile(fixed))));
+}
+
 TEST(NavTagfile, NanFloatsAreTheSameModelAfterARewrite) {
     const auto bytes = read_file(std::filesystem::path(NAVLAB_SOURCE_DIR) / "tests/fromsoft/fuzz_reproducers/nav_model-nan-vertex.hkx");
     const NavTagfile nav = read_nav_tagfile(bytes);

@@ -49,7 +49,9 @@ NavTagfile nav_from_tagfile(const havok::Tagfile& file);
 /// @return the tagfile bytes; read_nav_tagfile of them gives back the same model (same_model).
 /// Throws navlab::Error for what the writer cannot express (streaming sets, a mediator whose
 /// tree_class/has_tree_impl differ from the defaults).
-std::vector<std::uint8_t> write_nav_tagfile(const NavTagfile& nav);
+/// A non-zero byte where the 2018 type set has a gap or a non-serialized member (an Edge's
+/// paddingByte) is refused too, unless `allow_gap_bytes` (synth's defects made on purpose).
+std::vector<std::uint8_t> write_nav_tagfile(const NavTagfile& nav, bool allow_gap_bytes = false);
 
 /// True when a and b hold the same written content: SDK version, mesh (except
 /// clearance_cache_data_count), graph, mediator (nodes, domain, nav_mesh_is_file_mesh) and setups.

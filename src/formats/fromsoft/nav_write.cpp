@@ -107,9 +107,10 @@ NodeId put_setups(Builder& b, const std::vector<UserEdgeSetup>& setups) {
 
 }  // namespace
 
-std::vector<std::uint8_t> write_nav_tagfile(const NavTagfile& nav) {
+std::vector<std::uint8_t> write_nav_tagfile(const NavTagfile& nav, bool allow_gap_bytes) {
     const std::uint32_t sdk = nav.sdk_version ? nav.sdk_version : kSdkEldenRing;
     Builder b(havok::navmesh_types_2018(), std::to_string(sdk));
+    b.allow_gap_bytes(allow_gap_bytes);
     std::vector<NodeId> roots{put_mesh(b, nav.mesh)};
     if (nav.graph) roots.push_back(put_graph(b, *nav.graph));
     if (nav.mediator) roots.push_back(put_mediator(b, *nav.mediator, roots[0]));
