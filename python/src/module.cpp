@@ -19,8 +19,8 @@
 
 #include "audit_paths.h"
 #include "codec/dcx.h"
-#include "container/archive/game.h"
 #include "codec/kraken/kraken.h"
+#include "container/archive/game.h"
 #include "container/binder_file.h"
 #include "container/bnd4.h"
 #include "export/fromsoft_export.h"
