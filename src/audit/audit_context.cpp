@@ -96,21 +96,20 @@ void TagfileContext::read_faces() {
     const auto most = static_cast<std::size_t>(std::min(R, E));
     ring_vertices.reserve(most);
     ring_corners.reserve(most);
-    FaceRing ring;  // reused: one face at a time, appended to the flat storage
     FaceScratch scratch;
     const double limit = off_plane_limit(game);
     for (std::int64_t i = 0; i < F; ++i) {
         starts[i] = {ring_vertices.size(), ring_corners.size()};
-        rings[i].status = read_face_ring(mesh, i, ring);
-        rings[i].break_at = ring.break_at;
+        rings[i].status = append_face_ring(mesh, i, ring_vertices, ring_corners, rings[i].break_at);
         if (rings[i].status == RingStatus::Ok) {
+            // The corners just appended: analysed before anything else is appended (which may
+            // move the storage).
+            const std::span<const Point> corners = std::span<const Point>(ring_corners).subspan(starts[i].corners);
             FaceGeometry g;
-            analyse_face(ring.corners, scratch, g);
+            analyse_face(corners, scratch, g);
             face_tallies.add(static_cast<std::int32_t>(i), g, mesh.faces[i].numEdges, limit);
-            corner_bounds[i] = bounds_of(ring.corners);
+            corner_bounds[i] = bounds_of(corners);
         }
-        ring_vertices.insert(ring_vertices.end(), ring.vertices.begin(), ring.vertices.end());
-        ring_corners.insert(ring_corners.end(), ring.corners.begin(), ring.corners.end());
     }
     starts[F] = {ring_vertices.size(), ring_corners.size()};
     // Views only once the storage has stopped growing.
