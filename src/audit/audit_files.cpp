@@ -1,29 +1,48 @@
 #include "audit/audit_files.h"
 
+#include <algorithm>
+#include <condition_variable>
 #include <mutex>
+#include <memory>
+#include <optional>
+#include <utility>
 
 #include "audit/audit_load.h"
 #include "formats/fromsoft/nav_source.h"
 #include "io/error.h"
+#include "io/heap_policy.h"
 #include "io/parallel.h"
 
 namespace navlab::audit {
 namespace {
 
 /// Audits the tagfiles `open()` yields, handing each result to `sink` as soon as it is made;
-/// `name` is the binder's (or loose tagfile's) name.
-template <class Open, class Sink>
+/// `name` is the binder's (or loose tagfile's) name. `released()` is called once, as soon as
+/// the file's bytes are dropped: right after the last tagfile's model is read (the model owns
+/// copies of its arrays), before that tagfile's rules run — so the decompressed binder is not
+/// held while its last and often largest tagfile is audited — or when the file fails.
+template <class Open, class Sink, class Released>
 void audit_nav(const std::string& name, Open&& open, std::size_t max_examples, std::uint64_t* tagfile_bytes,
-               Sink&& sink) {
+               Sink&& sink, Released&& released) {
+    bool dropped = false;
+    auto drop = [&](std::unique_ptr<const fromsoft::NavFile>& nav) {
+        nav.reset();
+        if (!std::exchange(dropped, true)) released();
+    };
     try {
-        const fromsoft::NavFile nav = open();
-        for (const fromsoft::NavEntry& e : nav.entries()) {
+        auto nav = std::make_unique<const fromsoft::NavFile>(open());
+        const std::size_t count = nav->entries().size();
+        for (std::size_t k = 0; k < count; ++k) {
+            const fromsoft::NavEntry& e = nav->entries()[k];
             const AuditTagfile t = load_audit_tagfile(e.bytes, e.in_binder ? name : std::string(), e.name,
                                                       e.in_binder ? std::optional<std::size_t>(e.index) : std::nullopt);
+            if (k + 1 == count) drop(nav);  // `e` dangles from here on
             if (tagfile_bytes) *tagfile_bytes += t.byte_size;
             sink(audit_tagfile(t, max_examples));
         }
+        drop(nav);
     } catch (const Error& err) {
+        if (!std::exchange(dropped, true)) released();
         // The file as a whole is one unreadable tagfile: a binder (R96 too) unless it is a .hkx.
         const std::filesystem::path file(name);
         AuditTagfile t;
@@ -35,6 +54,37 @@ void audit_nav(const std::string& name, Open&& open, std::size_t max_examples, s
         sink(audit_tagfile(t, max_examples));
     }
 }
+
+/// Bounds the binders held at once by several workers: a worker opens a binder only when the
+/// on-disk sizes of the binders still held, plus its own, stay within `limit` (the largest
+/// binder's), or when no other binder is held (so a binder larger than the limit still runs,
+/// alone). Two large binders audited side by side would hold two decompressed payloads, two
+/// models and two contexts: about 3× the largest binder on the Sekiro preset with 2 threads,
+/// against 1.5× with one. Small binders still run side by side. The size on disk stands in for
+/// the decompressed size, which is known only after decoding (one compressor per corpus, so
+/// the two are nearly proportional).
+class BinderBudget {
+public:
+    explicit BinderBudget(std::uint64_t limit) : limit_(limit) {}
+    void acquire(std::uint64_t bytes) {
+        std::unique_lock lock(mutex_);
+        room_.wait(lock, [&] { return held_ == 0 || held_ + bytes <= limit_; });
+        held_ += bytes;
+    }
+    void release(std::uint64_t bytes) {
+        {
+            std::lock_guard lock(mutex_);
+            held_ -= bytes;
+        }
+        room_.notify_all();
+    }
+
+private:
+    std::mutex mutex_;
+    std::condition_variable room_;
+    std::uint64_t held_ = 0;
+    std::uint64_t limit_;
+};
 
 /// Merges files' results in input order while workers finish them in any order. The file at
 /// the merge point merges each tagfile's result as it comes; a file ahead of it keeps its
@@ -90,16 +140,23 @@ AuditRun audit_units(const std::vector<Unit>& units, const std::vector<std::stri
         run.files.push_back(u.ref().name);
         done.bytes_total += u.ref().size;
     }
+    map_large_blocks_on_their_own();  // a freed binder leaves the heap at once
     OrderedMerge merge(units.size(), options.max_examples);
+    std::uint64_t largest = 0;
+    for (const Unit& u : units) largest = std::max(largest, u.ref().size);
+    BinderBudget budget(largest);
     std::mutex mutex;
     parallel_for(units.size(), options.threads, [&](std::size_t i) {
         std::uint64_t bytes = 0;
         const Unit& u = units[i];
-        audit_nav(u.ref().name, [&] { return u.source->open_nav(u.index); }, options.max_examples, &bytes,
-                  [&](TagfileAudit&& r) {
-                      std::lock_guard lock(mutex);
-                      merge.add(i, std::move(r));
-                  });
+        budget.acquire(u.ref().size);
+        audit_nav(
+            u.ref().name, [&] { return u.source->open_nav(u.index); }, options.max_examples, &bytes,
+            [&](TagfileAudit&& r) {
+                std::lock_guard lock(mutex);
+                merge.add(i, std::move(r));
+            },
+            [&] { budget.release(u.ref().size); });
         std::lock_guard lock(mutex);
         merge.finish(i);
         run.tagfile_bytes += bytes;
@@ -123,7 +180,7 @@ std::vector<TagfileAudit> audit_file(const std::filesystem::path& file, std::siz
                                      std::uint64_t* tagfile_bytes) {
     std::vector<TagfileAudit> out;
     audit_nav(file.string(), [&] { return fromsoft::NavFile::open(file); }, max_examples, tagfile_bytes,
-              [&](TagfileAudit&& r) { out.push_back(std::move(r)); });
+              [&](TagfileAudit&& r) { out.push_back(std::move(r)); }, [] {});
     return out;
 }
 
