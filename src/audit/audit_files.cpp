@@ -5,7 +5,6 @@
 #include <mutex>
 #include <memory>
 #include <optional>
-#include <utility>
 
 #include "audit/audit_load.h"
 #include "formats/fromsoft/nav_source.h"
@@ -17,18 +16,12 @@ namespace navlab::audit {
 namespace {
 
 /// Audits the tagfiles `open()` yields, handing each result to `sink` as soon as it is made;
-/// `name` is the binder's (or loose tagfile's) name. `released()` is called once, as soon as
-/// the file's bytes are dropped: right after the last tagfile's model is read (the model owns
-/// copies of its arrays), before that tagfile's rules run — so the decompressed binder is not
-/// held while its last and often largest tagfile is audited — or when the file fails.
-template <class Open, class Sink, class Released>
+/// `name` is the binder's (or loose tagfile's) name. The file's bytes (the decompressed
+/// binder) are dropped right after the last tagfile's model is read (the model owns copies of
+/// its arrays), before that tagfile's rules run.
+template <class Open, class Sink>
 void audit_nav(const std::string& name, Open&& open, std::size_t max_examples, std::uint64_t* tagfile_bytes,
-               Sink&& sink, Released&& released) {
-    bool dropped = false;
-    auto drop = [&](std::unique_ptr<const fromsoft::NavFile>& nav) {
-        nav.reset();
-        if (!std::exchange(dropped, true)) released();
-    };
+               Sink&& sink) {
     try {
         auto nav = std::make_unique<const fromsoft::NavFile>(open());
         const std::size_t count = nav->entries().size();
@@ -36,13 +29,11 @@ void audit_nav(const std::string& name, Open&& open, std::size_t max_examples, s
             const fromsoft::NavEntry& e = nav->entries()[k];
             const AuditTagfile t = load_audit_tagfile(e.bytes, e.in_binder ? name : std::string(), e.name,
                                                       e.in_binder ? std::optional<std::size_t>(e.index) : std::nullopt);
-            if (k + 1 == count) drop(nav);  // `e` dangles from here on
+            if (k + 1 == count) nav.reset();  // `e` dangles from here on
             if (tagfile_bytes) *tagfile_bytes += t.byte_size;
             sink(audit_tagfile(t, max_examples));
         }
-        drop(nav);
     } catch (const Error& err) {
-        if (!std::exchange(dropped, true)) released();
         // The file as a whole is one unreadable tagfile: a binder (R96 too) unless it is a .hkx.
         const std::filesystem::path file(name);
         AuditTagfile t;
@@ -55,17 +46,34 @@ void audit_nav(const std::string& name, Open&& open, std::size_t max_examples, s
     }
 }
 
-/// Bounds the binders held at once by several workers: a worker opens a binder only when the
-/// on-disk sizes of the binders still held, plus its own, stay within `limit` (the largest
-/// binder's), or when no other binder is held (so a binder larger than the limit still runs,
-/// alone). Two large binders audited side by side would hold two decompressed payloads, two
-/// models and two contexts: about 3× the largest binder on the Sekiro preset with 2 threads,
-/// against 1.5× with one. Small binders still run side by side. The size on disk stands in for
-/// the decompressed size, which is known only after decoding (one compressor per corpus, so
-/// the two are nearly proportional).
+/// Bounds the binders audited at once by several workers: a worker opens a binder only when the
+/// on-disk sizes of the binders still being audited, plus its own, stay within `limit` (the
+/// largest binder's), or when no other binder is being audited (so a binder larger than the
+/// limit still runs, alone). A binder counts until its last tagfile's rules ran, not only while
+/// its bytes are held: a tagfile's model and context come to about half of its binder's bytes
+/// on the eldenring preset. Two large binders audited side by side would hold two decompressed
+/// payloads, two models and two contexts: 2.1× the largest binder on the Sekiro preset with 2
+/// threads, against 1.35× with one. Small binders still run side by side. The size on disk
+/// stands in for the decompressed size, which is known only after decoding (one compressor per
+/// corpus, so the two are nearly proportional).
 class BinderBudget {
 public:
     explicit BinderBudget(std::uint64_t limit) : limit_(limit) {}
+
+    /// Holds `bytes` of the budget from construction (waiting for room) to destruction.
+    class Share {
+    public:
+        Share(BinderBudget& budget, std::uint64_t bytes) : budget_(budget), bytes_(bytes) { budget_.acquire(bytes_); }
+        ~Share() { budget_.release(bytes_); }
+        Share(const Share&) = delete;
+        Share& operator=(const Share&) = delete;
+
+    private:
+        BinderBudget& budget_;
+        std::uint64_t bytes_;
+    };
+
+private:
     void acquire(std::uint64_t bytes) {
         std::unique_lock lock(mutex_);
         room_.wait(lock, [&] { return held_ == 0 || held_ + bytes <= limit_; });
@@ -79,7 +87,6 @@ public:
         room_.notify_all();
     }
 
-private:
     std::mutex mutex_;
     std::condition_variable room_;
     std::uint64_t held_ = 0;
@@ -98,10 +105,12 @@ public:
 
     /// The next tagfile result of file `i` (in the file's order). Call with the lock held.
     void add(std::size_t i, TagfileAudit&& r) {
-        if (i == next_)
+        if (i == next_) {
             merger_.add(r);
-        else
+        } else {
             pending_[i].push_back(std::move(r));
+            ++pending_count_;
+        }
     }
     /// File `i` has no more results. Call with the lock held.
     void finish(std::size_t i) {
@@ -112,15 +121,28 @@ public:
         // merge point's later results directly.
         for (std::size_t k = from; k <= next_ && k < pending_.size(); ++k) {
             for (const TagfileAudit& r : pending_[k]) merger_.add(r);
+            pending_count_ -= pending_[k].size();
             std::vector<TagfileAudit>().swap(pending_[k]);
         }
     }
     AuditReport report(const std::vector<std::string>& inputs) { return merger_.finish(inputs); }
+    /// True when file `i` may start (call with the lock held): it is at the merge point, or
+    /// the results waiting for the merge point are few. A result is ≈ 40 KB (97 tallies, first
+    /// examples); with 2 threads, one worker on the Sekiro preset's largest binder while the
+    /// other went on through all the small ones left 774 results waiting: 31 MB, 2.3× the
+    /// largest binder on top of the audit itself. The worker at the merge point never waits,
+    /// so the merge point always moves on.
+    bool may_start(std::size_t i) const { return i <= next_ || pending_count_ <= kMostWaitingResults; }
+
+    /// Results that may wait for the merge point before a file ahead of it may start (a
+    /// binder started may add all its tagfiles' results above this).
+    static constexpr std::size_t kMostWaitingResults = 32;
 
 private:
     std::vector<std::vector<TagfileAudit>> pending_;
     std::vector<bool> finished_;
     std::size_t next_ = 0;  ///< the merge point: every file before it is merged
+    std::size_t pending_count_ = 0;  ///< results in pending_
     AuditMerger merger_;
 };
 
@@ -146,23 +168,42 @@ AuditRun audit_units(const std::vector<Unit>& units, const std::vector<std::stri
     for (const Unit& u : units) largest = std::max(largest, u.ref().size);
     BinderBudget budget(largest);
     std::mutex mutex;
+    std::condition_variable merged;  // the merge point moved
     parallel_for(units.size(), options.threads, [&](std::size_t i) {
         std::uint64_t bytes = 0;
         const Unit& u = units[i];
-        budget.acquire(u.ref().size);
-        audit_nav(
-            u.ref().name, [&] { return u.source->open_nav(u.index); }, options.max_examples, &bytes,
-            [&](TagfileAudit&& r) {
+        {
+            // Before the budget: a worker waiting here holds no share the merge point's needs.
+            std::unique_lock lock(mutex);
+            merged.wait(lock, [&] { return merge.may_start(i); });
+        }
+        try {
+            const BinderBudget::Share share(budget, u.ref().size);
+            audit_nav(
+                u.ref().name, [&] { return u.source->open_nav(u.index); }, options.max_examples, &bytes,
+                [&](TagfileAudit&& r) {
+                    std::lock_guard lock(mutex);
+                    merge.add(i, std::move(r));
+                });
+        } catch (...) {
+            // Not a file's own error (those are R02 results) but e.g. bad_alloc: the run ends
+            // with it; move the merge point on so no worker waits for this file forever.
+            {
                 std::lock_guard lock(mutex);
-                merge.add(i, std::move(r));
-            },
-            [&] { budget.release(u.ref().size); });
-        std::lock_guard lock(mutex);
-        merge.finish(i);
-        run.tagfile_bytes += bytes;
-        ++done.files_done;
-        done.bytes_done += u.ref().size;
-        if (progress) progress(done);
+                merge.finish(i);
+            }
+            merged.notify_all();
+            throw;
+        }
+        {
+            std::lock_guard lock(mutex);
+            merge.finish(i);
+            run.tagfile_bytes += bytes;
+            ++done.files_done;
+            done.bytes_done += u.ref().size;
+            if (progress) progress(done);
+        }
+        merged.notify_all();
     });
     run.report = merge.report(inputs);
     return run;
@@ -180,7 +221,7 @@ std::vector<TagfileAudit> audit_file(const std::filesystem::path& file, std::siz
                                      std::uint64_t* tagfile_bytes) {
     std::vector<TagfileAudit> out;
     audit_nav(file.string(), [&] { return fromsoft::NavFile::open(file); }, max_examples, tagfile_bytes,
-              [&](TagfileAudit&& r) { out.push_back(std::move(r)); }, [] {});
+              [&](TagfileAudit&& r) { out.push_back(std::move(r)); });
     return out;
 }
 
