@@ -71,7 +71,7 @@ struct Candidate {
         }
     }
     if (best.length >= params.nice_length) return best;
-    const MatchFinder::Match m = finder.find(p, limit, params);
+    const MatchFinder::Match m = params.chains ? finder.find(p, limit, params) : finder.probe(p, limit);
     if (m.length >= kMinMatch) {
         const int gain = match_gain(m.length, m.distance, false);
         if (gain > best.gain) best = {m.length, m.distance, gain};
@@ -416,8 +416,9 @@ std::vector<Command> parse_lazy(MatchFinder& finder, std::size_t first, std::siz
     return lazy_loop(
         first, end, params, [&](std::size_t q, const Recent& recent) { return best_at(finder, q, end, recent, params); },
         [&](std::size_t p, std::uint32_t length) {
-            // Level 1: the inside of a match is not hashed (its last bytes are).
-            if (!params.hash_matches && length > 8) finder.skip_to(p + length - 4);
+            // Level 1: two of the last four positions of a match are hashed (its inside is not).
+            if (!params.chains)
+                for (std::size_t q = p + std::max<std::uint32_t>(length, 4) - 4; q < p + length; q += 2) finder.insert(q);
         });
 }
 
