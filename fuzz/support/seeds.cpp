@@ -145,6 +145,33 @@ Seeds fc2_seeds() {
     return out;
 }
 
+Seeds build_input_seeds() {
+    const char* build_specs[] = {
+        "{}",
+        R"({"agent_radius": 0.6, "tile_size": 32, "map": "m60_42_36_00", "aabb_margin": 8, "face_data": 1,
+            "area_volumes": [{"name": "w", "box": {"min": [0, 0, 0], "max": [4, 2, 4]}, "face_data": 4096},
+                             {"prism": {"xz": [[10, 10], [14, 10], [12, 14]], "y_min": 0, "y_max": 3}, "face_data": 64}],
+            "links": [{"from": [1, 0, 1], "to": [9, 0, 1], "both_ways": false, "flags": 52, "edge_data": 516,
+                       "setup": {"half_extents": [1, 1, 1]}}]})",
+        R"({"cell_size": 0.25, "cell_height": 0.1, "agent_height": 1.8, "agent_climb": 0.3, "max_slope": 50,
+            "detail_sample_distance": 3, "detail_max_error": 0.1, "merge_off_plane": 0.05,
+            "links": [{"name": "ladder", "from": [0, 0, 0], "to": [0, 4, 1], "width": 0.8, "flags": 20}]})",
+    };
+    const char* graphs[] = {
+        R"({"nodes": [{"id": 0, "position": [0, 0, 0]}, {"id": 1, "position": [40960, 0, 0], "criteria": "NODECRITERIA_DOOR"},
+            {"id": 2, "position": [40960, 40960, 0], "radius": 1.5, "material": 3}, {"id": 3, "position": [0, 40960, 0]},
+            {"id": 7, "position": [5, 5, 5], "gamma": 2}],
+            "links": [{"from": 0, "to": 1}, {"from": 1, "to": 2}, {"from": 2, "to": 3}, {"from": 3, "to": 0},
+                      {"from": 0, "to": 2, "type": 2}]})",
+        R"({"max_nodes": 12, "nodes": [{"id": 0, "position": [0, 0, 0], "criteria": "NODECRITERIA_VIEW|NODECRITERIA_STAIR"},
+            {"id": 11, "position": [100, 0, 0]}], "links": [{"from": 11, "to": 0}]})",
+    };
+    Seeds out;
+    for (const char* s : build_specs) out.push_back(text(std::string(1, '\0') + s));
+    for (const char* s : graphs) out.push_back(text(std::string(1, '\1') + s));
+    return out;
+}
+
 Seeds bhd5_seeds() {
     Seeds out;
     for (archive::Game game : {archive::Game::Sekiro, archive::Game::EldenRing}) {

@@ -30,6 +30,9 @@ Seeds fc2_seeds();
 /// One game byte (even: Sekiro layout, odd: Elden Ring) then a BHD5 plaintext written by
 /// navlab's archive writer (plain, with SHA and AES records).
 Seeds bhd5_seeds();
+/// One selector byte (even: BUILD.json, odd: GRAPH.json) then the JSON text: the examples of
+/// docs/build.md and the build tests.
+Seeds build_input_seeds();
 
 /// When NAVLAB_FUZZ_WRITE_SEEDS names a folder, writes `make()`'s seeds into it as
 /// seed-000, seed-001, ... and exits with status 0; otherwise does nothing. Call from

@@ -5,9 +5,11 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <utility>
 
 #include "build/binder_names.h"
 #include "io/error.h"
+#include "io/json_as.h"
 
 namespace navlab::build {
 namespace {
@@ -25,9 +27,11 @@ template <class T>
 void read(const json& object, const char* key, T& out, const std::string& where, const std::string& source) {
     if (!object.contains(key)) return;
     try {
-        out = object.at(key).get<T>();
+        out = json_as<T>(object.at(key));
     } catch (const json::exception& e) {
         throw Error(std::string("wrong type: ") + e.what(), kNoOffset, source + ": " + where + "." + key);
+    } catch (const Error& e) {
+        throw Error(e.message(), kNoOffset, source + ": " + where + "." + key);
     }
 }
 
@@ -79,6 +83,20 @@ void validate_build_spec(const BuildSpec& s, const std::string& source) {
     if (std::abs(cells - std::round(cells)) > 1e-3 || cells < 8)
         throw Error(fmt::format("{} m is not a multiple (at least 8) of the cell size {} m", s.tile_size, s.cell_size),
                     kNoOffset, source + ": tile_size");
+    // Recast counts in cells: refuse sizes whose counts would overflow its int fields or
+    // allocate without bound here, with the field's name, not mid-build. (An infinite ratio
+    // passes the multiple test above, as inf - round(inf) is NaN, and is caught here.)
+    const double side = cells + 2 * (std::ceil(static_cast<double>(s.agent_radius) / s.cell_size) + 3);
+    if (!(side <= kMaxTileCells))
+        throw Error(fmt::format("a tile's heightfield would be {:.0f} cells wide (tile_size / cell_size, plus an agent_radius "
+                                "border on each side); navlab builds at most {}",
+                                side, kMaxTileCells),
+                    kNoOffset, source + ": tile_size");
+    for (const auto& [value, field] : {std::pair{s.agent_height, "agent_height"}, std::pair{s.agent_climb, "agent_climb"}})
+        if (!(static_cast<double>(value) / s.cell_height <= kMaxSpanCells))
+            throw Error(fmt::format("{} m is more than {} cells of cell_height {} m (Recast's span height limit)", value,
+                                    kMaxSpanCells, s.cell_height),
+                        kNoOffset, source + ": " + field);
     if (!is_map_name(s.map)) throw Error("'" + s.map + "' is not a map name like m10_00_00_00", kNoOffset, source + ": map");
     if (s.aabb_margin != 2.0f && s.aabb_margin != 2.4f && s.aabb_margin != 8.0f)
         throw Error(fmt::format("{} is not an Elden Ring margin (2, 2.4 or 8)", s.aabb_margin), kNoOffset,

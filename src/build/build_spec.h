@@ -33,6 +33,14 @@ struct LinkSpec {
     std::optional<std::array<float, 3>> setup_half_extents;
 };
 
+/// Widest tile heightfield navlab builds, in cells: tile_size / cell_size plus the
+/// agent_radius border on both sides. Recast allocates one column pointer per cell, so this
+/// keeps a tile under ~140 MB however the spec's sizes are chosen.
+inline constexpr int kMaxTileCells = 4096;
+/// Tallest agent_height or agent_climb in cells of cell_height: Recast stores span heights in
+/// 13 bits (RC_SPAN_MAX_HEIGHT).
+inline constexpr int kMaxSpanCells = 8191;
+
 struct BuildSpec {
     float agent_radius = 0.4f, agent_height = 2.0f, agent_climb = 0.45f, max_slope_degrees = 45;
     float cell_size = 0.5f, cell_height = 0.2f;
@@ -48,7 +56,8 @@ struct BuildSpec {
 
 /// Parses BUILD.json text. Throws navlab::Error naming `source` and the field for malformed
 /// JSON, unknown fields, wrong types, values out of range (a margin other than 2/2.4/8, a
-/// non-convex outline, more than 62 volumes, overlapping volumes, bad link flags or data).
+/// non-convex outline, more than 62 volumes, overlapping volumes, bad link flags or data, a
+/// tile wider than kMaxTileCells or an agent taller than kMaxSpanCells).
 BuildSpec parse_build_spec(const std::string& text, const std::string& source);
 
 /// Checks a spec made in code the same way parse_build_spec checks a file.

@@ -8,6 +8,7 @@
 
 #include "formats/igi/routes.h"
 #include "io/error.h"
+#include "io/json_as.h"
 
 namespace navlab::build {
 namespace {
@@ -24,9 +25,11 @@ template <class T>
 T get(const json& j, const char* key, const std::string& where, T fallback) {
     if (!j.contains(key)) return fallback;
     try {
-        return j.at(key).get<T>();
+        return json_as<T>(j.at(key));
     } catch (const json::exception& e) {
         throw Error(std::string("wrong type: ") + e.what(), kNoOffset, where + "." + key);
+    } catch (const Error& e) {
+        throw Error(e.message(), kNoOffset, where + "." + key);
     }
 }
 
@@ -64,6 +67,7 @@ igi::Graph graph_from_json(const std::string& text, const std::string& source) {
         g.nodes.push_back(std::move(node));
     }
     if (j.contains("links")) {
+        if (!j["links"].is_array()) throw Error("must be an array", kNoOffset, source + ": links");
         for (std::size_t i = 0; i < j["links"].size(); ++i) {
             const json& l = j["links"][i];
             const std::string where = fmt::format("{}: links[{}]", source, i);

@@ -45,10 +45,17 @@ TileGrid make_grid(const TriangleSoup& scene, const BuildSpec& s, float& min_y, 
         lo[i % 3] = std::min(lo[i % 3], scene.verts[i]);
         hi[i % 3] = std::max(hi[i % 3], scene.verts[i]);
     }
+    // In double: a span of finite floats can exceed FLT_MAX, and a count beyond int is UB to cast.
+    const double cols = std::max(1.0, std::ceil((static_cast<double>(hi[0]) - lo[0]) / s.tile_size));
+    const double rows = std::max(1.0, std::ceil((static_cast<double>(hi[2]) - lo[2]) / s.tile_size));
+    if (cols * rows > kMaxGridTiles)
+        throw Error(fmt::format("the geometry (x {} .. {}, z {} .. {}) spans {:.0f} × {:.0f} tiles of {} m; navlab builds "
+                                "at most {} tiles: use a larger tile_size, or build the level in parts",
+                                lo[0], hi[0], lo[2], hi[2], cols, rows, s.tile_size, kMaxGridTiles),
+                    kNoOffset, "BUILD.json: tile_size");
     TileGrid g;
     g.origin_x = lo[0], g.origin_z = lo[2], g.tile_size = s.tile_size;
-    g.cols = std::max(1, static_cast<int>(std::ceil((hi[0] - lo[0]) / s.tile_size)));
-    g.rows = std::max(1, static_cast<int>(std::ceil((hi[2] - lo[2]) / s.tile_size)));
+    g.cols = static_cast<int>(cols), g.rows = static_cast<int>(rows);
     min_y = lo[1] - 1, max_y = hi[1] + s.agent_height + 1;
     return g;
 }
@@ -200,6 +207,12 @@ BuildResult build_fromsoft(const TriangleSoup& scene, const BuildOptions& option
         if (!tiles[i].rings.empty()) used.push_back(i);
     if (used.empty())
         throw Error("no walkable face in the scene: check the bounds printed above (--up, --scale) and the agent size");
+    if (used.size() > kMaxBinderMeshes)
+        throw Error(fmt::format("{} tiles have walkable faces; a navmesh binder holds at most {} (model numbers 1000 + "
+                                "100·k must keep six digits, member ids 10000 + k below the lo-res range): use a "
+                                "larger tile_size, or build the level in parts",
+                                used.size(), kMaxBinderMeshes),
+                    kNoOffset, "BUILD.json: tile_size");
     result.tiles.resize(used.size());
     parallel_for(used.size(), options.threads, [&](std::size_t k) {
         const TileFaces& t = tiles[used[k]];

@@ -5,6 +5,7 @@
 // index, seams are stitched in one fixed order, and nothing depends on hash order.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -56,6 +57,12 @@ struct BuildResult {
     BuildStats stats;
     std::vector<StageTime> stages;
 };
+
+/// Most tiles in the grid over the scene's bounds (empty ones included: each costs a list).
+inline constexpr int kMaxGridTiles = 1 << 20;
+/// Most tiles with faces in one FromSoftware binder: the k-th is model 1000 + 100·k, which
+/// must stay six digits (navmesh_member_name), with member id 10000 + k.
+inline constexpr std::size_t kMaxBinderMeshes = 9990;
 
 /// The scene cut into tiles, each with its merged faces, seams stitched.
 struct TiledFaces {

@@ -2,10 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
 #include <set>
 
 #include "io/error.h"
 #include "io/file.h"
+#include "io/json_as.h"
 #include "io/text.h"
 
 namespace navlab::container {
@@ -25,23 +27,39 @@ std::string to_hex_bytes(Bytes b) {
 std::vector<std::uint8_t> from_hex_bytes(const std::string& s) {
     if (s.size() % 2) throw Error(fmt::format("hex string \"{}\" has an odd length", s));
     std::vector<std::uint8_t> out;
-    for (std::size_t i = 0; i < s.size(); i += 2) out.push_back(static_cast<std::uint8_t>(std::stoul(s.substr(i, 2), nullptr, 16)));
+    for (std::size_t i = 0; i < s.size(); i += 2) {
+        std::uint8_t byte = 0;
+        const auto [end, ec] = std::from_chars(s.data() + i, s.data() + i + 2, byte, 16);
+        if (ec != std::errc() || end != s.data() + i + 2)
+            throw Error(fmt::format("hex string \"{}\" has a non-hex digit at character {}", s, i));
+        out.push_back(byte);
+    }
     return out;
 }
 
-/// Reads an unsigned manifest value given as a number or a "0x..." string.
-std::uint64_t get_uint(const json& j, const char* key, std::uint64_t fallback) {
+/// A manifest number of type T, given as a JSON integer or as text ("0x1F", "-1": base 16
+/// with 0x, else 10), refused unless T holds it exactly.
+template <class T>
+T get_number(const json& j, const char* key, T fallback) {
     if (!j.contains(key)) return fallback;
     const json& v = j.at(key);
-    if (v.is_string()) return std::stoull(v.get<std::string>(), nullptr, 0);
-    return v.get<std::uint64_t>();
-}
-
-std::int64_t get_int(const json& j, const char* key, std::int64_t fallback) {
-    if (!j.contains(key)) return fallback;
-    const json& v = j.at(key);
-    if (v.is_string()) return std::stoll(v.get<std::string>(), nullptr, 0);
-    return v.get<std::int64_t>();
+    try {
+        if (!v.is_string()) return json_as<T>(v);
+        const std::string& text = v.get_ref<const std::string&>();
+        const std::size_t sign = !text.empty() && text[0] == '-' ? 1 : 0;
+        const bool negative = sign == 1;
+        const bool hex_digits = text.size() > 2 + sign && text[sign] == '0' && (text[sign + 1] | 0x20) == 'x';
+        const char* first = text.data() + sign + (hex_digits ? 2 : 0);
+        std::uint64_t magnitude = 0;
+        const auto [end, ec] = std::from_chars(first, text.data() + text.size(), magnitude, hex_digits ? 16 : 10);
+        if (ec != std::errc() || end != text.data() + text.size() || first == end)
+            throw Error(fmt::format("\"{}\" is not a number (decimal, or hex with 0x)", text));
+        if (negative && magnitude > std::uint64_t{1} << 63)
+            throw Error(fmt::format("\"{}\" is below the smallest 64-bit integer", text));
+        return json_as<T>(negative ? json(std::int64_t(0 - magnitude)) : json(magnitude));
+    } catch (Error& e) {
+        throw e.in(key);
+    }
 }
 
 /// A safe file name for an entry: its name without folders, made unique in the folder.
@@ -59,16 +77,16 @@ std::string entry_file_name(const std::string& name, std::size_t index, std::set
 
 bnd4::Entry entry_from_manifest(const json& j, const fs::path& dir, const bnd4::Header& header) {
     bnd4::Entry e;
-    e.id = static_cast<std::int32_t>(get_int(j, "id", 0));
+    e.id = get_number<std::int32_t>(j, "id", 0);
     e.name = j.value("name", std::string());
     e.name_raw = j.contains("name_hex") ? from_hex_bytes(j.at("name_hex").get<std::string>())
                                         : bnd4::encode_name(e.name, header.unicode);
-    e.flags_raw = static_cast<std::uint8_t>(get_uint(j, "flags_raw", bnd4::kStandardEntryFlags));
-    e.field04 = static_cast<std::int32_t>(get_int(j, "field04", -1));
-    e.uncompressed_size = get_int(j, "uncompressed_size", -1);
+    e.flags_raw = get_number<std::uint8_t>(j, "flags_raw", bnd4::kStandardEntryFlags);
+    e.field04 = get_number<std::int32_t>(j, "field04", -1);
+    e.uncompressed_size = get_number<std::int64_t>(j, "uncompressed_size", -1);
     if (j.contains("names1")) {
-        e.names1_extra = j.at("names1").at(0).get<std::int32_t>();
-        e.names1_zero = j.at("names1").at(1).get<std::int32_t>();
+        e.names1_extra = json_as<std::int32_t>(j.at("names1").at(0));
+        e.names1_zero = json_as<std::int32_t>(j.at("names1").at(1));
     }
     e.set_data(read_file(dir / j.at("file").get<std::string>()));
     return e;
@@ -102,17 +120,17 @@ json dcx_json(const dcx::Header& h) {
 
 dcx::Header dcx_from_json(const json& j) {
     dcx::Header h = dcx::standard_header(dcx::parse_variant_name(j.at("variant").get<std::string>()));
-    h.version = static_cast<std::uint32_t>(get_uint(j, "version", h.version));
-    h.dcs_offset = static_cast<std::uint32_t>(get_uint(j, "dcs_offset", h.dcs_offset));
-    h.dcp_offset = static_cast<std::uint32_t>(get_uint(j, "dcp_offset", h.dcp_offset));
-    h.field10 = static_cast<std::uint32_t>(get_uint(j, "field10", h.field10));
-    h.field14 = static_cast<std::uint32_t>(get_uint(j, "field14", h.field14));
-    h.dcp_size = static_cast<std::uint32_t>(get_uint(j, "dcp_size", h.dcp_size));
-    h.level_word = static_cast<std::uint32_t>(get_uint(j, "level_word", h.level_word));
-    h.field34 = static_cast<std::uint32_t>(get_uint(j, "field34", h.field34));
-    h.field38 = static_cast<std::uint32_t>(get_uint(j, "field38", h.field38));
-    h.field3c = static_cast<std::uint32_t>(get_uint(j, "field3c", h.field3c));
-    h.field40 = static_cast<std::uint32_t>(get_uint(j, "field40", h.field40));
+    h.version = get_number<std::uint32_t>(j, "version", h.version);
+    h.dcs_offset = get_number<std::uint32_t>(j, "dcs_offset", h.dcs_offset);
+    h.dcp_offset = get_number<std::uint32_t>(j, "dcp_offset", h.dcp_offset);
+    h.field10 = get_number<std::uint32_t>(j, "field10", h.field10);
+    h.field14 = get_number<std::uint32_t>(j, "field14", h.field14);
+    h.dcp_size = get_number<std::uint32_t>(j, "dcp_size", h.dcp_size);
+    h.level_word = get_number<std::uint32_t>(j, "level_word", h.level_word);
+    h.field34 = get_number<std::uint32_t>(j, "field34", h.field34);
+    h.field38 = get_number<std::uint32_t>(j, "field38", h.field38);
+    h.field3c = get_number<std::uint32_t>(j, "field3c", h.field3c);
+    h.field40 = get_number<std::uint32_t>(j, "field40", h.field40);
     return h;
 }
 
@@ -165,22 +183,22 @@ bnd4::Header bnd4_from_json(const json& j) {
         if (v.size() != 8) throw Error("manifest: bnd4.version_hex must be 8 bytes");
         std::copy(v.begin(), v.end(), h.version.begin());
     }
-    h.unk04 = static_cast<std::uint8_t>(get_uint(j, "unk04", 0));
-    h.unk05 = static_cast<std::uint8_t>(get_uint(j, "unk05", 0));
-    h.big_endian = static_cast<std::uint8_t>(get_uint(j, "big_endian", 0));
-    h.bit_big_endian = static_cast<std::uint8_t>(get_uint(j, "bit_big_endian", 1));
-    h.unicode = static_cast<std::uint8_t>(get_uint(j, "unicode", 1));
-    h.format_raw = static_cast<std::uint8_t>(get_uint(j, "format_raw", 0x74));
-    h.extended = static_cast<std::uint8_t>(get_uint(j, "extended", 4));
+    h.unk04 = get_number<std::uint8_t>(j, "unk04", 0);
+    h.unk05 = get_number<std::uint8_t>(j, "unk05", 0);
+    h.big_endian = get_number<std::uint8_t>(j, "big_endian", 0);
+    h.bit_big_endian = get_number<std::uint8_t>(j, "bit_big_endian", 1);
+    h.unicode = get_number<std::uint8_t>(j, "unicode", 1);
+    h.format_raw = get_number<std::uint8_t>(j, "format_raw", 0x74);
+    h.extended = get_number<std::uint8_t>(j, "extended", 4);
     if (j.contains("zero06_hex")) {
         auto v = from_hex_bytes(j.at("zero06_hex").get<std::string>());
         if (v.size() != 3) throw Error("manifest: bnd4.zero06_hex must be 3 bytes");
         std::copy(v.begin(), v.end(), h.zero06.begin());
     }
-    h.zero0b = static_cast<std::uint8_t>(get_uint(j, "zero0b", 0));
-    h.zero33 = static_cast<std::uint8_t>(get_uint(j, "zero33", 0));
-    h.zero34 = static_cast<std::uint32_t>(get_uint(j, "zero34", 0));
-    h.unused_hash_offset = get_int(j, "unused_hash_offset", 0);
+    h.zero0b = get_number<std::uint8_t>(j, "zero0b", 0);
+    h.zero33 = get_number<std::uint8_t>(j, "zero33", 0);
+    h.zero34 = get_number<std::uint32_t>(j, "zero34", 0);
+    h.unused_hash_offset = get_number<std::int64_t>(j, "unused_hash_offset", 0);
     return h;
 }
 

@@ -402,3 +402,44 @@ TEST(Build, LinkSetupsInBothGames) {
     s.links[0].setup_half_extents.reset();
     EXPECT_THROW(make(scenes::two_platforms(), s, FromGame::Sekiro), Error);
 }
+
+// Geometry spanning more tiles than the grid may hold is refused before Recast runs (the grid
+// used to be sized by a float-to-int cast of the span, undefined beyond INT_MAX tiles).
+TEST(Build, GeometryBeyondTheTileLimitIsRefused) {
+    TriangleSoup scene;
+    const float a[3] = {0, 0, 0}, b[3] = {1e7f, 0, 0}, c[3] = {1e7f, 0, 1e7f}, d[3] = {0, 0, 1e7f};
+    scenes::add_quad(scene, a, b, c, d);
+    try {
+        make(scene, small_tiles(8));
+        FAIL() << "no error";
+    } catch (const Error& e) {
+        // 1e7 / 8 = 1,250,000 tiles a side.
+        EXPECT_STREQ(e.what(), "BUILD.json: tile_size: the geometry (x 0 .. 10000000, z 0 .. 10000000) spans 1250000 × "
+                               "1250000 tiles of 8 m; navlab builds at most 1048576 tiles: use a larger tile_size, or "
+                               "build the level in parts");
+    }
+    // The largest finite span: (FLT_MAX - -FLT_MAX) overflows float, not the double it is counted in.
+    TriangleSoup huge;
+    const float m = 3.4e38f, e[3] = {-m, 0, -m}, f[3] = {m, 0, -m}, g[3] = {m, 0, m}, h[3] = {-m, 0, m};
+    scenes::add_quad(huge, e, f, g, h);
+    EXPECT_THROW(make(huge, BuildSpec{}), Error);
+}
+
+// The k-th mesh of a binder is model 1000 + 100·k: from k = 9990 on the member name would
+// need seven digits (and its id 10000 + k would reach the lo-res range at 20000). A floor cut
+// into 100 × 100 tiles of 4 m is one mesh too many for a binder.
+TEST(Build, MoreMeshesThanABinderNamesAreRefused) {
+    TriangleSoup scene;
+    const float a[3] = {0, 0, 0}, b[3] = {400, 0, 0}, c[3] = {400, 0, 400}, d[3] = {0, 0, 400};
+    scenes::add_quad(scene, a, b, c, d);
+    BuildSpec spec = small_tiles(4);
+    try {
+        make(scene, spec, FromGame::EldenRing, 2);
+        FAIL() << "no error";
+    } catch (const Error& e) {
+        EXPECT_EQ(std::string(e.what()).rfind("BUILD.json: tile_size: 10000 tiles have walkable faces; a navmesh binder "
+                                              "holds at most 9990", 0), 0u)
+            << e.what();
+    }
+    EXPECT_EQ(navmesh_model_number(9989), 999900);  // the last six-digit model
+}

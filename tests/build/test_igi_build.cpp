@@ -67,3 +67,20 @@ TEST(IgiBuild, CommandOutputPassesIgiCheck) {
     EXPECT_EQ(navlab::test::run_command(navlab::test::navlab_binary() + " igi check " + (dir / "graph8.dat").string(), &log), 0)
         << log;
 }
+
+TEST(IgiBuild, NumbersTheFieldCannotHoldAreRefused) {
+    auto message = [](const char* text) {
+        try {
+            build::graph_from_json(text, "g.json");
+        } catch (const Error& e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    EXPECT_EQ(message(R"({"nodes": [{"id": 1e20, "position": [0,0,0]}]})"),
+              "g.json: nodes[0].id: 1e+20 is not an integer in -2147483648 .. 2147483647");
+    EXPECT_EQ(message(R"({"nodes": [{"id": 0, "position": [0,0,0], "radius": 1e39}]})"),
+              "g.json: nodes[0].radius: 1e+39 is outside the range of a 4-byte float");
+    EXPECT_EQ(message(R"({"nodes": [{"id": 0, "position": [0,0,0]}], "links": {"from": 0}})"),
+              "g.json: links: must be an array");
+}

@@ -70,3 +70,40 @@ TEST(BuildSpec, BadValuesNameTheField) {
     EXPECT_NE(error_of(R"({"links": [{"from": [0,0,0]}]})").find("links[0]"), std::string::npos);
     EXPECT_NE(error_of("{").find("not valid JSON"), std::string::npos);
 }
+
+// Sizes whose cell counts Recast could not hold (or would allocate without bound) are refused
+// by the spec check, naming the field, before any tile is built.
+TEST(BuildSpec, HostileSizesAreRefusedBeforeRecast) {
+    // 4096 / 0.5 = 8192 cells, plus 2 x (ceil(0.4 / 0.5) + 3) = 8 border cells: 8200 > 4096.
+    EXPECT_EQ(error_of(R"({"tile_size": 4096, "cell_size": 0.5})"),
+              "BUILD.json: tile_size: a tile's heightfield would be 8200 cells wide (tile_size / cell_size, plus an "
+              "agent_radius border on each side); navlab builds at most 4096");
+    // The widest accepted: 4088 / 1 + 2 x (1 + 3) = 4096.
+    EXPECT_EQ(error_of(R"({"tile_size": 4088, "cell_size": 1})"), "");
+    EXPECT_NE(error_of(R"({"tile_size": 4089, "cell_size": 1})").find("4097 cells"), std::string::npos);
+    // An agent wide enough to need the whole budget as border.
+    EXPECT_NE(error_of(R"({"agent_radius": 1000})").find("tile_size"), std::string::npos);
+    // tile_size / cell_size overflows to infinity: still refused.
+    EXPECT_NE(error_of(R"({"tile_size": 1e38, "cell_size": 1e-38})").find("heightfield would be inf"), std::string::npos)
+        << error_of(R"({"tile_size": 1e38, "cell_size": 1e-38})");
+    // 1639 m / 0.2 m = 8195 cells of height > 8191 (Recast's 13-bit span heights).
+    EXPECT_EQ(error_of(R"({"agent_height": 1639})"),
+              "BUILD.json: agent_height: 1639 m is more than 8191 cells of cell_height 0.2 m (Recast's span height limit)");
+    EXPECT_EQ(error_of(R"({"agent_height": 1638})"), "");
+    EXPECT_NE(error_of(R"({"agent_climb": 1e30})").find("agent_climb"), std::string::npos);
+}
+
+// Numbers a field's type cannot hold are refused with the field's name (nlohmann's own get
+// casts 1e20 to int with undefined behaviour; fuzz_build_inputs found it).
+TEST(BuildSpec, NumbersTheFieldCannotHoldAreRefused) {
+    EXPECT_EQ(error_of(R"({"face_data": 1e20})"),
+              "BUILD.json: top level.face_data: 1e+20 is not an integer in -2147483648 .. 2147483647");
+    EXPECT_EQ(error_of(R"({"links": [{"from": [0,0,0], "to": [1,0,0], "flags": 1e20}]})"),
+              "BUILD.json: links[0].flags: 1e+20 is not an integer in -2147483648 .. 2147483647");
+    EXPECT_EQ(error_of(R"({"links": [{"from": [0,0,0], "to": [1,0,0], "edge_data": -2}]})"),
+              "BUILD.json: links[0].edge_data: -2 is not an integer in 0 .. 4294967295");
+    EXPECT_EQ(error_of(R"({"area_volumes": [{"box": {"min": [0,0,0], "max": [4,2,1e39]}}]})"),
+              "BUILD.json: area_volumes[0].box.max: 1e+39 is outside the range of a 4-byte float");
+    EXPECT_EQ(error_of(R"({"face_data": 2.5})"),
+              "BUILD.json: top level.face_data: 2.5 is not an integer in -2147483648 .. 2147483647");
+}

@@ -2,11 +2,13 @@
 // commands end to end (ls, unpack -> pack, dcx info/decompress/compress).
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <nlohmann/json.hpp>
 
 #include "codec/dcx.h"
 #include "container/binder_file.h"
 #include "container/bnd4.h"
+#include "container/manifest.h"
 #include "io/error.h"
 #include "io/file.h"
 #include "support/samples.h"
@@ -112,6 +114,41 @@ TEST(ContainerCli, UnpackPackRebuildsTheBinderAndVariant) {
         // Same variant bytes: the writer is deterministic, so the whole file is identical.
         EXPECT_EQ(rebuilt, read_file(original));
     }
+    fs::remove_all(dir);
+}
+
+// A hand-edited manifest whose value its field cannot hold is refused naming the field, never
+// cast (300 read as a byte was 44; 1e20 as an int was undefined behaviour; "zz" as hex threw
+// a std::invalid_argument no command caught as a navlab error).
+TEST(ContainerCli, PackRefusesManifestValuesTheFieldCannotHold) {
+    const auto dir = test::scratch_dir("cli_pack_bad");
+    write_file_atomic(dir / "in.dcx", dcx::compress(navmesh_binder_image(), dcx::Variant::Dflt_10000_44_9));
+    int status = 0;
+    const std::string out = run("unpack " + (dir / "in.dcx").string() + " " + (dir / "u").string(), &status);
+    ASSERT_EQ(status, 0) << out;
+    const auto manifest = dir / "u" / "navlab-manifest.json";
+    const auto original = read_file(manifest);
+    auto refusal = [&](const std::function<void(nlohmann::ordered_json&)>& edit) {
+        auto m = nlohmann::ordered_json::parse(original.begin(), original.end());
+        edit(m);
+        write_file_atomic(manifest, m.dump(1));
+        try {
+            container::pack(dir / "u");
+        } catch (const Error& e) {
+            return e.message() + " @ " + e.field();
+        }
+        return std::string("no error");
+    };
+    EXPECT_EQ(refusal([](auto& m) { m["bnd4"]["unk04"] = 300; }), "300 is not an integer in 0 .. 255 @ unk04");
+    EXPECT_EQ(refusal([](auto& m) { m["entries"][1]["id"] = 1e20; }),
+              "1e+20 is not an integer in -2147483648 .. 2147483647 @ entry 1: id");
+    EXPECT_EQ(refusal([](auto& m) { m["dcx"]["field10"] = "0x4G"; }),
+              "\"0x4G\" is not a number (decimal, or hex with 0x) @ field10");
+    EXPECT_EQ(refusal([](auto& m) { m["dcx"]["field10"] = "-1"; }), "-1 is not an integer in 0 .. 4294967295 @ field10");
+    EXPECT_EQ(refusal([](auto& m) { m["entries"][0]["name_hex"] = "4e7z"; }),
+              "hex string \"4e7z\" has a non-hex digit at character 2 @ entry 0");
+    // The values unpack wrote read back: hex text, negative decimal numbers.
+    EXPECT_EQ(refusal([](auto& m) { m["entries"][0]["field04"] = -1; m["dcx"]["field10"] = "0x44"; }), "no error");
     fs::remove_all(dir);
 }
 

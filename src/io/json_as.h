@@ -1,0 +1,88 @@
+// Typed reads of JSON values a user wrote (BUILD.json, GRAPH.json, pack manifests).
+//
+// nlohmann's get<T>() converts any number to any arithmetic type with a plain cast: 1e20 read
+// as an int is undefined behaviour (UBSan stops there; a Release build reads INT_MIN), 2.5
+// becomes 2 and 300 read as a byte becomes 44, all without a word. json_as<T>() takes only
+// values that T holds exactly and names what it refused.
+#pragma once
+
+#include <fmt/format.h>
+
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "io/error.h"
+
+namespace navlab {
+
+namespace json_as_detail {
+template <class T> struct is_std_array : std::false_type {};
+template <class U, std::size_t N> struct is_std_array<std::array<U, N>> : std::true_type {};
+template <class T> struct is_std_vector : std::false_type {};
+template <class U, class A> struct is_std_vector<std::vector<U, A>> : std::true_type {};
+
+/// The value as JSON text for a message, cut to 40 characters.
+template <class Json>
+std::string shown(const Json& v) {
+    std::string s = v.dump();
+    return s.size() > 40 ? s.substr(0, 37) + "..." : s;
+}
+}  // namespace json_as_detail
+
+/// `v` (a nlohmann::json or ordered_json value) as T:
+/// - an integral T (not bool) takes only a JSON integer inside T's range: 1e20, 2.5 and, for
+///   an unsigned T, -1 are refused;
+/// - a floating-point T takes any JSON number that is finite in T (1e39 is refused for float);
+/// - std::array<U, N> takes an array of exactly N values, std::vector<U> an array of any
+///   length, each element checked as a U;
+/// - anything else (strings, bool) is nlohmann's own get<T>(), which throws json::exception
+///   on a wrong type.
+/// Throws navlab::Error without a field (the caller knows the key) for a refused value.
+template <class T, class Json>
+T json_as(const Json& v) {
+    using namespace json_as_detail;
+    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+        constexpr auto lo = std::numeric_limits<T>::min();
+        constexpr auto hi = std::numeric_limits<T>::max();
+        const auto range = [&] { return fmt::format("an integer in {} .. {}", lo, hi); };
+        if (v.is_number_unsigned()) {
+            const auto u = v.template get<std::uint64_t>();
+            if (u > static_cast<std::uint64_t>(hi)) throw Error(fmt::format("{} is not {}", u, range()));
+            return static_cast<T>(u);
+        }
+        if (v.is_number_integer()) {
+            const auto i = v.template get<std::int64_t>();
+            if (i < 0 ? (std::is_unsigned_v<T> || i < static_cast<std::int64_t>(lo))
+                      : static_cast<std::uint64_t>(i) > static_cast<std::uint64_t>(hi))
+                throw Error(fmt::format("{} is not {}", i, range()));
+            return static_cast<T>(i);
+        }
+        throw Error(fmt::format("{} is not {}", shown(v), range()));
+    } else if constexpr (std::is_floating_point_v<T>) {
+        if (!v.is_number()) throw Error(fmt::format("{} is not a number", shown(v)));
+        const double d = v.template get<double>();
+        if (!std::isfinite(d) || std::abs(d) > static_cast<double>(std::numeric_limits<T>::max()))
+            throw Error(fmt::format("{} is outside the range of a {}-byte float", shown(v), sizeof(T)));
+        return static_cast<T>(d);
+    } else if constexpr (is_std_array<T>::value || is_std_vector<T>::value) {
+        if (!v.is_array()) throw Error(fmt::format("{} is not an array", shown(v)));
+        T out{};
+        if constexpr (is_std_array<T>::value) {
+            if (v.size() != out.size()) throw Error(fmt::format("array of {} values, {} expected", v.size(), out.size()));
+            for (std::size_t i = 0; i < out.size(); ++i) out[i] = json_as<typename T::value_type>(v[i]);
+        } else {
+            out.reserve(v.size());
+            for (const auto& element : v) out.push_back(json_as<typename T::value_type>(element));
+        }
+        return out;
+    } else {
+        return v.template get<T>();
+    }
+}
+
+}  // namespace navlab
