@@ -5,49 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "geometry/fan.h"
-
 namespace navlab::audit {
 namespace {
-
-/// Triangulations reused from face to face: the audit's per-face work allocates nothing once
-/// they have grown to the largest face.
-struct FaceScratch {
-    Triangulation newell, axis;
-};
-
-/// Fills `g` (a default FaceGeometry) in place: returning the ~180-byte struct by value and
-/// copying it into its optional was a tenth of read_faces.
-void analyse_face(std::span<const Point> corners, FaceScratch& scratch, FaceGeometry& g) {
-    FacePlane plane(corners);
-    g.winding = winding_from_above(plane);
-    g.zero_normal = plane.normal_is_zero();
-    if (g.winding == Winding::Degenerate) g.collinear = corners_collinear(corners);
-    g.convexity = convexity_from_above(corners, plane.normal_sign(1));
-    bool pos = false, neg = false;
-    for (std::size_t k = 0, n = corners.size(); k < n; ++k) {
-        int s = plane.corner_turn(static_cast<int>(k));
-        pos |= s > 0;
-        neg |= s < 0;
-    }
-    g.convex_in_newell_plane = !(pos && neg);
-    if (!g.zero_normal) {
-        g.off_plane = max_distance_from_mean_plane(corners, plane.normal());
-        g.bad_fan = first_bad_fan_triangle(plane);
-    }
-    const Triangulation& t = scratch.newell;
-    triangulate_newell(plane, scratch.newell);
-    g.check = check_triangulation(plane, t);
-    g.triangles = static_cast<int>(t.triangles.size());
-    g.dropped = static_cast<int>(t.dropped.size());
-    g.fallbacks = t.fallbacks;
-    g.no_ear = t.no_ear;
-    g.corners_left = t.corners_left;
-    if (g.check.first_turned >= 0) g.first_turned = t.triangles[g.check.first_turned];
-    triangulate_axis_plane(plane, scratch.axis);
-    for (const Cut& cut : scratch.axis.dropped)
-        if (!zero_area_3d(corners[cut[0]], corners[cut[1]], corners[cut[2]]) && g.lost++ == 0) g.first_lost = cut;
-}
 
 CornerBounds bounds_of(std::span<const Point> corners) {
     CornerBounds b;
@@ -137,21 +96,20 @@ void TagfileContext::read_faces() {
     const auto most = static_cast<std::size_t>(std::min(R, E));
     ring_vertices.reserve(most);
     ring_corners.reserve(most);
-    FaceRing ring;  // reused: one face at a time, appended to the flat storage
     FaceScratch scratch;
     const double limit = off_plane_limit(game);
     for (std::int64_t i = 0; i < F; ++i) {
         starts[i] = {ring_vertices.size(), ring_corners.size()};
-        rings[i].status = read_face_ring(mesh, i, ring);
-        rings[i].break_at = ring.break_at;
+        rings[i].status = append_face_ring(mesh, i, ring_vertices, ring_corners, rings[i].break_at);
         if (rings[i].status == RingStatus::Ok) {
+            // The corners just appended: analysed before anything else is appended (which may
+            // move the storage).
+            const std::span<const Point> corners = std::span<const Point>(ring_corners).subspan(starts[i].corners);
             FaceGeometry g;
-            analyse_face(ring.corners, scratch, g);
+            analyse_face(corners, scratch, g);
             face_tallies.add(static_cast<std::int32_t>(i), g, mesh.faces[i].numEdges, limit);
-            corner_bounds[i] = bounds_of(ring.corners);
+            corner_bounds[i] = bounds_of(corners);
         }
-        ring_vertices.insert(ring_vertices.end(), ring.vertices.begin(), ring.vertices.end());
-        ring_corners.insert(ring_corners.end(), ring.corners.begin(), ring.corners.end());
     }
     starts[F] = {ring_vertices.size(), ring_corners.size()};
     // Views only once the storage has stopped growing.

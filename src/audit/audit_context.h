@@ -12,42 +12,13 @@
 #include "formats/fromsoft/aabb_tree6.h"
 #include "audit/audit.h"
 #include "audit/audit_edge_scan.h"
-#include "geometry/convexity.h"
+#include "audit/audit_face_geometry.h"
 #include "geometry/face_ring.h"
-#include "geometry/planarity.h"
-#include "geometry/triangle_checks.h"
-#include "geometry/triangulate.h"
-#include "geometry/winding.h"
 
 namespace navlab::audit {
 
-// The rules are written in the geometry layer's vocabulary (rings, planes, triangulations).
-using namespace navlab::geometry;
-
 inline constexpr std::int32_t kNoOwner = -1;
 inline constexpr std::int32_t kManyOwners = -2;
-
-/// Geometry of one face whose ring is well formed.
-struct FaceGeometry {
-    Winding winding = Winding::CounterClockwise;
-    bool zero_normal = false;
-    bool collinear = false;      ///< computed for degenerate faces only
-    Convexity convexity;
-    bool convex_in_newell_plane = true;  ///< X08: no two corners turn opposite ways along N
-    PlaneDistance off_plane;     ///< valid when !zero_normal
-    int bad_fan = -1;            ///< R41: first bad fan triangle k, or −1
-    /// Algorithm T's figures (R42–R47); the triangles themselves are not kept, so a face
-    /// holds no allocation.
-    int triangles = 0;
-    int dropped = 0;
-    int fallbacks = 0;
-    bool no_ear = false;
-    int corners_left = 0;
-    Cut first_turned{-1, -1, -1};  ///< R43: the first triangle turned against the face
-    TriangulationCheck check;
-    int lost = 0;                ///< R48 lost triangles
-    Cut first_lost{-1, -1, -1};
-};
 
 /// R40's limit on a corner's distance from its face's mean plane, in metres (Sekiro 0.655,
 /// otherwise Elden Ring's 1.385; R40 skips other games).

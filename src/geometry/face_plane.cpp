@@ -37,12 +37,22 @@ FacePlane::FacePlane(std::span<const Point> corners) : corners_(corners), normal
     turns_.fill(kUnknownTurn);
 }
 
-int FacePlane::corner_turn(int k) const {
+int FacePlane::compute_corner_turn(int k) const {
     const int n = static_cast<int>(corners_.size());
-    auto compute = [&] { return orient(corners_[k == 0 ? n - 1 : k - 1], corners_[k], corners_[k + 1 == n ? 0 : k + 1]); };
-    if (static_cast<std::size_t>(n) > kRememberedTurns) return compute();
-    if (turns_[k] == kUnknownTurn) turns_[k] = static_cast<signed char>(compute());
-    return turns_[k];
+    const int turn = orient(corners_[k == 0 ? n - 1 : k - 1], corners_[k], corners_[k + 1 == n ? 0 : k + 1]);
+    if (static_cast<std::size_t>(n) <= kRememberedTurns) turns_[k] = static_cast<signed char>(turn);
+    return turn;
+}
+
+void FacePlane::remember_corner_turns() const {
+    const std::size_t n = corners_.size();
+    if (n > kRememberedTurns) return;
+    for (std::size_t k = 0, prev = n - 1; k < n; prev = k++) {
+        if (turns_[k] != kUnknownTurn) continue;
+        const Point &p = corners_[prev], &q = corners_[k], &r = corners_[k + 1 == n ? 0 : k + 1];
+        const int s = orient_filtered(p, q, r);
+        turns_[k] = static_cast<signed char>(s != kUnknownTurn ? s : orient(p, q, r));
+    }
 }
 
 int FacePlane::orient_at(int a, int b, int d) const {
@@ -60,11 +70,9 @@ const Vec3<Expansion>& FacePlane::exact_normal() const {
     return *exact_;
 }
 
-Approx FacePlane::normal_bound(int axis) const { return component(normal_.bound, axis); }
 
-int FacePlane::normal_sign(int axis) const {
+int FacePlane::compute_normal_sign(int axis) const {
     signed char& s = signs_[axis];
-    if (s != kUnknownTurn) return s;
     const Approx a = component(normal_.bound, axis);
     s = static_cast<signed char>(a.sign_known() ? a.sign() : component(exact_normal(), axis).sign());
     return s;
@@ -75,7 +83,7 @@ bool FacePlane::normal_is_zero() const {
 }
 
 int FacePlane::orient(const Point& p, const Point& q, const Point& r) const {
-    if (const int s = orient_filtered(p, q, r)) return s;
+    if (const int s = orient_filtered(p, q, r); s != kUnknownTurn) return s;
     Vec3<Expansion> ep = lift<Expansion>(p), eq = lift<Expansion>(q), er = lift<Expansion>(r);
     return dot(cross(eq - ep, er - eq), exact_normal()).sign();
 }
@@ -97,7 +105,12 @@ int FacePlane::orient_filtered(const Point& p, const Point& q, const Point& r) c
     const double bound = (rounding + mx * nx.error + my * ny.error + mz * nz.error) * (1 + 1e-9);
     if (value > bound) return 1;
     if (-value > bound) return -1;
-    return 0;  // undecided
+    // A zero bound is an exact zero: every term m_i |N_i| and m_i e_i is 0, and for each
+    // component either m_i = 0 (both products 0, hence both exactly 0: differences of float32
+    // values are 0 only when equal and their products do not underflow, so c_i = 0 exactly)
+    // or N_i's value and error are both 0 (N_i = 0 exactly). So c · N = 0 exactly.
+    if (bound == 0) return 0;
+    return kUnknownTurn;
 }
 
 bool FacePlane::same_projected(const Point& p, const Point& q) const {

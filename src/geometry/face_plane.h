@@ -22,9 +22,14 @@ public:
     /// The Newell normal N = Σ (P_k − P_0) × (P_{k+1} − P_0) in double (twice the vector area).
     const Vec3<double>& normal() const noexcept { return normal_.value; }
     /// Exact sign (−1, 0, +1) of N's component `axis` (0 = x, 1 = y, 2 = z).
-    int normal_sign(int axis) const;
+    int normal_sign(int axis) const {
+        const signed char s = signs_[axis];  // remembered: asked a dozen times per face
+        return s != kUnknownTurn ? s : compute_normal_sign(axis);
+    }
     /// N's component `axis` in double with a rigorous bound on its error (the filter's value).
-    Approx normal_bound(int axis) const;
+    Approx normal_bound(int axis) const {
+        return axis == 0 ? normal_.bound.x : (axis == 1 ? normal_.bound.y : normal_.bound.z);
+    }
     /// Whether N is exactly the zero vector.
     bool normal_is_zero() const;
     /// Exact sign of ((q − p) × (r − q)) · N: positive when p, q, r turn like the face.
@@ -35,8 +40,14 @@ public:
     /// its triangles all ask for them.
     int orient_at(int a, int b, int d) const;
     /// The turn at corner k (0 … n−1): orient(P_{k−1}, P_k, P_{k+1}), neighbours modulo n.
-    int corner_turn(int k) const;
+    int corner_turn(int k) const {
+        if (static_cast<std::size_t>(k) < kRememberedTurns && turns_[k] != kUnknownTurn) return turns_[k];
+        return compute_corner_turn(k);
+    }
     static constexpr std::size_t kRememberedTurns = 32;
+    /// Computes every corner_turn() of a ring of up to kRememberedTurns corners in one loop
+    /// (the audit asks for all of them; one call per corner cost as much as the arithmetic).
+    void remember_corner_turns() const;
     /// Whether (p − q) × N = 0 exactly: p and q project to the same point along N.
     bool same_projected(const Point& p, const Point& q) const;
     /// The exact N (computed on first use).
@@ -48,7 +59,10 @@ private:
         Vec3<Approx> bound;
     };
     static ApproxNormal newell_with_bound(std::span<const Point> corners);
-    /// orient()'s floating-point filter: the sign when a static error bound decides it, else 0.
+    int compute_normal_sign(int axis) const;
+    int compute_corner_turn(int k) const;
+    /// orient()'s floating-point filter: the sign when a static error bound decides it (an
+    /// exact 0 included), else kUnknownTurn.
     int orient_filtered(const Point& p, const Point& q, const Point& r) const;
     std::span<const Point> corners_;
     ApproxNormal normal_;

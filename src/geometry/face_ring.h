@@ -29,6 +29,12 @@ struct FaceRing {
 /// Reads face `face`'s ring. Fills `out` (reusing its storage) and returns its status.
 RingStatus read_face_ring(const fromsoft::NavMesh& mesh, std::size_t face, FaceRing& out);
 
+/// The same, appending the ring's vertices and corners to `vertices` and `corners` (what
+/// read_face_ring would leave in a FaceRing, also for a broken ring) and setting `break_at`:
+/// the audit keeps every ring in two flat arrays, without a copy through a FaceRing.
+RingStatus append_face_ring(const fromsoft::NavMesh& mesh, std::size_t face, std::vector<std::int32_t>& vertices,
+                            std::vector<Point>& corners, int& break_at);
+
 /// A vertex's x, y, z as exact doubles.
 inline Point to_point(const fromsoft::Vec4& v) { return {v.x, v.y, v.z}; }
 

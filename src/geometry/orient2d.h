@@ -14,6 +14,12 @@
 
 namespace navlab::geometry {
 
+/// Whether x = fl(a − b) is exact: the error term of Shewchuk's two_diff is 0.
+inline bool difference_exact(double a, double b, double x) {
+    const double b_virtual = a - x, a_virtual = x + b_virtual;
+    return (a - a_virtual) + (b_virtual - b) == 0;
+}
+
 /// Exact sign (−1, 0, +1) of (q − p) × (r − q) in the plane of two coordinates:
 /// (qa − pa)(rb − qb) − (qb − pb)(ra − qa).
 /// @param pa,pb,qa,qb,ra,rb float32 values converted to double, finite (exact inputs).
@@ -26,6 +32,21 @@ inline int orient2d_sign(double pa, double pb, double qa, double qb, double ra, 
     const double bound = 8 * kHalfUlp * (std::fabs(left) + std::fabs(right));
     if (det > bound) return 1;
     if (-det > bound) return -1;
+    // A zero bound means both products came out 0, and with finite float32 inputs that is
+    // exact: a difference of two doubles is 0 only when they are equal, and a product of two
+    // non-zero differences (each at least 2^-149) cannot underflow. Straight corners along an
+    // axis (the common exact zero) then need no expansions.
+    if (bound == 0) return 0;
+    // Second stage: collinear corners off the axes give left = right with a non-zero bound.
+    // When the four differences are exact (two_diff's error term is 0), left + le and
+    // right + re are the exact products (fma gives each product's rounding error exactly, and
+    // products of float32 differences do not underflow), so with left = right the exact det
+    // is le − re, whose sign a comparison gives exactly.
+    if (left == right && difference_exact(qa, pa, ua) && difference_exact(qb, pb, ub) && difference_exact(ra, qa, wa) &&
+        difference_exact(rb, qb, wb)) {
+        const double le = std::fma(ua, wb, -left), re = std::fma(ub, wa, -right);
+        return (le > re) - (le < re);
+    }
     return exact_sign([&](auto zero) {
         using T = decltype(zero);
         return (T(qa) - T(pa)) * (T(rb) - T(qb)) - (T(qb) - T(pb)) * (T(ra) - T(qa));

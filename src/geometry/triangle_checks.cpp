@@ -6,11 +6,16 @@
 namespace navlab::geometry {
 
 TriangulationCheck check_triangulation(const FacePlane& plane, const Triangulation& t) {
+    return check_triangulation(plane, t.triangles, t.last_corner_fan);
+}
+
+TriangulationCheck check_triangulation(const FacePlane& plane, std::span<const Cut> triangles, bool last_corner_fan) {
     TriangulationCheck r;
     auto c = plane.corners();
-    // A last-corner fan's triangles are turned with the face by construction (triangulate.cpp).
-    for (std::size_t i = 0; !t.last_corner_fan && i < t.triangles.size(); ++i) {
-        const Cut& cut = t.triangles[i];
+    // A last-corner fan's triangles are turned with the face by construction
+    // (takes_first_candidate_throughout).
+    for (std::size_t i = 0; !last_corner_fan && i < triangles.size(); ++i) {
+        const Cut& cut = triangles[i];
         if (plane.orient_at(cut[0], cut[1], cut[2]) < 0 && r.turned++ == 0)
             r.first_turned = static_cast<int>(i);
     }
@@ -19,7 +24,7 @@ TriangulationCheck check_triangulation(const FacePlane& plane, const Triangulati
     double length = std::sqrt(dot(n, n));
     r.projected_face = length / 2;
     if (length > 0) {
-        for (const Cut& cut : t.triangles) {
+        for (const Cut& cut : triangles) {
             Point a = c[cut[0]] - c[0], b = c[cut[1]] - c[0], d = c[cut[2]] - c[0];
             Vec3<double> twice = cross(b - a, d - b);
             r.projected_sum += std::fabs(dot(twice, n)) / length / 2;

@@ -3,6 +3,8 @@
 // 2e-11 m² per component.
 #pragma once
 
+#include <span>
+
 #include "geometry/triangulate.h"
 
 namespace navlab::geometry {
@@ -19,5 +21,9 @@ struct TriangulationCheck {
 
 /// @param plane the face; @param t its triangulation (Algorithm T).
 TriangulationCheck check_triangulation(const FacePlane& plane, const Triangulation& t);
+/// The same for a complete triangulation given by its triangles alone.
+/// @param last_corner_fan the triangles are the proven fan from the last corner
+///        (Triangulation::last_corner_fan): turned with the face, no orientation needed.
+TriangulationCheck check_triangulation(const FacePlane& plane, std::span<const Cut> triangles, bool last_corner_fan);
 
 }  // namespace navlab::geometry

@@ -7,40 +7,6 @@
 namespace navlab::geometry {
 namespace {
 
-/// Whether Algorithm T, run with the exact orientation `orient` of a projection, takes the
-/// first candidate of its ring at every step, decided with 2n − 5 orientations instead of the
-/// ear tests (most faces are strictly convex; the audit triangulates every face twice).
-///
-/// Why the output is then the fan from the last corner A = n − 1. orient is the exact sign of
-/// the 2-D orientation of the three corners projected into the variant's plane (along N:
-/// ((q − p) × (r − q)) · N depends only on the components perpendicular to N; or onto an axis
-/// plane), so plane geometry applies to the projected corners Q_k. It is unchanged by rotating
-/// its arguments and negated by swapping two (p × q + q × r + r × p, signs exact). Checked:
-///  (a) orient(A, k, k + 1) > 0 for k = 0 … n − 3;
-///  (b) orient(A, 1, j) > 0 for j = 3 … n − 2 (j = 2 is (a) for k = 1).
-/// By (b) every Q_j, j = 2 … n − 2, lies at an angle α_j in (0, π) from Q_1 around Q_A (α_1 = 0);
-/// by (a) each step α_k → α_{k+1} turns by an angle in (0, π) modulo 2π, which between two
-/// angles of [0, π) means α_{k+1} > α_k. So α increases on 1 … n − 2 inside [0, π) and
-///  (c) orient(A, i, j) > 0 for all 1 ≤ i < j ≤ n − 2.
-/// Step k = 0 … n − 4 then sees the ring (k, k + 1, …, n − 1) (induction: each step removes its
-/// first corner). Its first candidate (a, c, d) = (A, k, k + 1) turns positive by (a), so it is
-/// neither dropped nor skipped; each other corner r = k + 2 … n − 2 fails the containment test
-/// at its first predicate, orient(d, a, r) = −orient(A, k + 1, r) < 0 by (c): the candidate is
-/// an ear and is taken. The last three corners (n − 3, n − 2, n − 1) turn like (A, n − 3, n − 2),
-/// positive by (a), so their triangle is not dropped (both variants' droppable cuts have
-/// orient = 0). These are the very predicates ear_clip evaluates, so the output is equal,
-/// not merely equivalent; a face that fails a check is clipped in full.
-template <class Orient>
-bool takes_first_candidate_throughout(int n, Orient orient) {
-    if (n < 3) return false;
-    const int a = n - 1;
-    for (int k = 0; k + 2 <= n - 1; ++k)
-        if (orient(a, k, k + 1) <= 0) return false;
-    for (int j = 3; j <= n - 2; ++j)
-        if (orient(a, 1, j) <= 0) return false;
-    return true;
-}
-
 /// Algorithm T over a projection: `orient(a, c, d)` is the exact orientation of three ring
 /// positions, `droppable(a, c, d)` decides rule (i) and implies orient(a, c, d) = 0 (both
 /// variants' cuts without area have none in the projection either), `same(r, x)` "same
@@ -135,8 +101,7 @@ Triangulation triangulate_axis_plane(const FacePlane& plane) {
     return out;
 }
 
-void triangulate_axis_plane(const FacePlane& plane, Triangulation& out) {
-    auto c = plane.corners();
+AxisPlane axis_plane_of(const FacePlane& plane) {
     // Largest |N_k|, compared exactly; ties go to the lower axis.
     int sign[3] = {plane.normal_sign(0), plane.normal_sign(1), plane.normal_sign(2)};
     const Vec3<Expansion>* exact = nullptr;
@@ -156,16 +121,15 @@ void triangulate_axis_plane(const FacePlane& plane, Triangulation& out) {
     int axis = 0;
     for (int k = 1; k < 3; ++k)
         if (magnitude_greater(k, axis)) axis = k;
-    int s = sign[axis] == 0 ? 1 : sign[axis];
-    int u = (axis + 1) % 3, v = (axis + 2) % 3;
-    auto coord = [](const Point& p, int k) { return k == 0 ? p.x : (k == 1 ? p.y : p.z); };
-    auto orient = [&](int a, int b, int d) {
-        const Point &p = c[a], &q = c[b], &r = c[d];
-        // ((q − p) × (r − q))_axis over the two other coordinates (u, v) in cyclic order.
-        return s * orient2d_sign(coord(p, u), coord(p, v), coord(q, u), coord(q, v), coord(r, u), coord(r, v));
-    };
+    return {axis, sign[axis] == 0 ? 1 : sign[axis], (axis + 1) % 3, (axis + 2) % 3};
+}
+
+void triangulate_axis_plane(const FacePlane& plane, Triangulation& out) {
+    auto c = plane.corners();
+    const AxisPlane ap = axis_plane_of(plane);
+    auto orient = [&](int a, int b, int d) { return ap.orient(c[a], c[b], c[d]); };
     auto droppable = [&](int a, int b, int d) { return orient(a, b, d) == 0; };
-    auto same = [&](int r, int x) { return coord(c[r], u) == coord(c[x], u) && coord(c[r], v) == coord(c[x], v); };
+    auto same = [&](int r, int x) { return ap.same(c[r], c[x]); };
     ear_clip(static_cast<int>(c.size()), !plane.normal_is_zero(), orient, droppable, same, out);
 }
 

@@ -475,3 +475,19 @@ TEST(AuditRules, R34NamesSharedEdgesBesideAFaceWithAHostileRange) {
     ASSERT_FALSE(t.examples.empty());
     EXPECT_EQ(t.examples[0].message, "owned by several faces: 0, 1");
 }
+
+TEST(AuditRules, NotFiniteCornersAreNeverAnalysed) {
+    // The face geometry's filters and exact arithmetic take finite float32 values only
+    // (analyse_face); a NaN or infinite corner stops the ring first (R-rules then skip it).
+    const float bad[] = {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity(),
+                         -std::numeric_limits<float>::infinity()};
+    for (const float value : bad) {
+        auto v = [](float x, float z) { return fromsoft::Vec4{x, 0, z, 1}; };
+        AuditTagfile f = single_face({v(0, 0), v(0, 1), v(1, 1), v(1, 0)});
+        f.model->mesh.vertices[2].y = value;
+        const TagfileContext ctx(f);
+        EXPECT_EQ(ctx.rings[0].status, RingStatus::NotFinite) << value;
+        EXPECT_EQ(ctx.face_tallies.faces, 0) << value;
+        EXPECT_TRUE(ctx.face_tallies.unusual.empty()) << value;
+    }
+}

@@ -464,3 +464,40 @@ TEST(Orient, FilteredSignsEqualExpansionsOnNearlyCollinearFloats) {
     EXPECT_GT(signs[1], 1000);
     EXPECT_GT(signs[2], 1000);
 }
+
+TEST(Orient, ZeroBoundIsAnExactZeroAtEveryScale) {
+    // The filters return 0 without expansions when their error bound is 0 (every product
+    // they add is 0). Rings along and across the axes, with repeated corners and coordinates
+    // from 2^-149 (the smallest float32) to 2e38 (near the largest), where such zero bounds
+    // occur, must keep the expansions' signs, zeros and non-zeros alike.
+    std::uint64_t s = 17;
+    auto next = [&] {
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        return static_cast<int>(s >> 33);
+    };
+    const double scales[] = {0x1p-149, 1e-30, 1e-3, 1.0, 1e7, 1e30, 1e38};
+    int zeros = 0, nonzeros = 0;
+    for (int i = 0; i < 20000; ++i) {
+        const double scale = scales[i % 7];
+        // Lattice points of 0 … 2 units (float32 values, all finite), so many differences are exactly 0.
+        auto coordinate = [&] { return double(float(scale * (next() % 3))); };
+        std::vector<Point> ring;
+        for (int k = 0; k < 4; ++k) ring.push_back({coordinate(), coordinate(), coordinate()});
+        if (i % 3 == 0) ring[1].y = ring[0].y, ring[2].y = ring[0].y, ring[3].y = ring[0].y;  // flat
+        if (i % 5 == 0) ring[2] = ring[1];
+        const FacePlane plane(ring);
+        const Vec3<Expansion>& N = plane.exact_normal();
+        for (int k = 0; k < 4; ++k) {
+            const Point &P = ring[(k + 3) % 4], &Q = ring[k], &R = ring[(k + 1) % 4];
+            const Vec3<Expansion> p = lift<Expansion>(P), q = lift<Expansion>(Q), r = lift<Expansion>(R);
+            const int exact3 = dot(cross(q - p, r - q), N).sign();
+            ASSERT_EQ(plane.orient(P, Q, R), exact3) << i << " corner " << k;
+            ASSERT_EQ(plane.corner_turn(k), exact3) << i << " corner " << k;
+            const int exact2 = ((q.z - p.z) * (r.x - q.x) - (q.x - p.x) * (r.z - q.z)).sign();
+            ASSERT_EQ(orient2d_sign(P.z, P.x, Q.z, Q.x, R.z, R.x), exact2) << i << " corner " << k;
+            (exact2 == 0 ? zeros : nonzeros)++;
+        }
+    }
+    EXPECT_GT(zeros, 10000);
+    EXPECT_GT(nonzeros, 10000);
+}

@@ -1,0 +1,100 @@
+#include "audit/audit_face_geometry.h"
+
+#include <array>
+
+#include "geometry/fan.h"
+
+namespace navlab::audit {
+
+void analyse_face(std::span<const Point> corners, FaceScratch& scratch, FaceGeometry& g) {
+    // One plane for both paths: the full one reuses the normal and the turns already taken.
+    const FacePlane plane(corners);
+    if (!analyse_face_at_once(plane, g)) analyse_face_in_full(plane, scratch, g);
+}
+
+void analyse_face_in_full(const FacePlane& plane, FaceScratch& scratch, FaceGeometry& g) {
+    const std::span<const Point> corners = plane.corners();
+    g.winding = winding_from_above(plane);
+    g.zero_normal = plane.normal_is_zero();
+    if (g.winding == Winding::Degenerate) g.collinear = corners_collinear(corners);
+    g.convexity = convexity_from_above(corners, plane.normal_sign(1));
+    bool pos = false, neg = false;
+    for (std::size_t k = 0, n = corners.size(); k < n; ++k) {
+        int s = plane.corner_turn(static_cast<int>(k));
+        pos |= s > 0;
+        neg |= s < 0;
+    }
+    g.convex_in_newell_plane = !(pos && neg);
+    if (!g.zero_normal) {
+        g.off_plane = max_distance_from_mean_plane(corners, plane.normal());
+        g.bad_fan = first_bad_fan_triangle(plane);
+    }
+    const Triangulation& t = scratch.newell;
+    triangulate_newell(plane, scratch.newell);
+    g.check = check_triangulation(plane, t);
+    g.triangles = static_cast<int>(t.triangles.size());
+    g.dropped = static_cast<int>(t.dropped.size());
+    g.fallbacks = t.fallbacks;
+    g.no_ear = t.no_ear;
+    g.corners_left = t.corners_left;
+    if (g.check.first_turned >= 0) g.first_turned = t.triangles[g.check.first_turned];
+    triangulate_axis_plane(plane, scratch.axis);
+    for (const Cut& cut : scratch.axis.dropped)
+        if (!zero_area_3d(corners[cut[0]], corners[cut[1]], corners[cut[2]]) && g.lost++ == 0) g.first_lost = cut;
+}
+
+bool analyse_face_at_once(const FacePlane& plane, FaceGeometry& g) {
+    constexpr int kMost = static_cast<int>(FacePlane::kRememberedTurns);
+    const std::span<const Point> c = plane.corners();
+    const int n = static_cast<int>(c.size());
+    if (n < 3 || n > kMost) return false;
+    const int winding = plane.normal_sign(1);
+    if (winding == 0) return false;  // degenerate from above: collinear test, maybe N = 0
+    // The one loop: each corner's turn seen from above (R39) and along N (remembered by the
+    // plane for X08, R41's fan and the Newell proof).
+    std::array<signed char, kMost> above;
+    int above_pos = 0, above_neg = 0;
+    bool pos = false, neg = false;
+    plane.remember_corner_turns();
+    for (int k = 0, prev = n - 1; k < n; prev = k++) {
+        const int t = turn_from_above(c[prev], c[k], c[k + 1 == n ? 0 : k + 1]);
+        above[k] = static_cast<signed char>(t);
+        above_pos += t > 0;
+        above_neg += t < 0;
+        const int s = plane.corner_turn(k);
+        pos |= s > 0;
+        neg |= s < 0;
+    }
+    if (!takes_first_candidate_throughout(n, [&](int a, int b, int d) { return plane.orient_at(a, b, d); }))
+        return false;
+    // A turn at one corner, in any rotation, seen in the axis plane: for axis y it is the turn
+    // from above times N_y's sign (the same orient2d_sign call, exact, rotation-invariant).
+    const AxisPlane axis = axis_plane_of(plane);
+    auto axis_orient = [&](int a, int b, int d) {
+        if (axis.axis == 1) {
+            auto next = [&](int i) { return i + 1 == n ? 0 : i + 1; };
+            if (next(a) == b && next(b) == d) return axis.sign * above[b];
+            if (next(b) == d && next(d) == a) return axis.sign * above[d];
+            if (next(d) == a && next(a) == b) return axis.sign * above[a];
+        }
+        return axis.orient(c[a], c[b], c[d]);
+    };
+    if (!takes_first_candidate_throughout(n, axis_orient)) return false;
+
+    // Both variants are the fan from the last corner: nothing dropped, no fallback, no
+    // turned triangle, nothing lost (see FaceGeometry's defaults).
+    g.winding = winding > 0 ? Winding::CounterClockwise : Winding::Clockwise;
+    g.zero_normal = false;  // N_y ≠ 0
+    if (above_pos != 0 && above_neg != 0) g.convexity = convexity_from_above(c, winding);
+    g.convex_in_newell_plane = !(pos && neg);
+    g.off_plane = max_distance_from_mean_plane(c, plane.normal());
+    g.bad_fan = first_bad_fan_triangle(plane);
+    std::array<Cut, kMost - 2> fan;
+    for (int k = 0; k + 4 <= n; ++k) fan[k] = {n - 1, k, k + 1};
+    fan[n - 3] = {n - 3, n - 2, n - 1};
+    g.check = check_triangulation(plane, std::span<const Cut>(fan.data(), n - 2), true);
+    g.triangles = n - 2;
+    return true;
+}
+
+}  // namespace navlab::audit

@@ -1,0 +1,65 @@
+// One face's geometry as the audit's rules R38–R48 and X08 need it: winding, convexity,
+// planarity, R41's fan, the page's triangulation in both variants and its checks.
+#pragma once
+
+#include <span>
+
+#include "geometry/convexity.h"
+#include "geometry/planarity.h"
+#include "geometry/triangle_checks.h"
+#include "geometry/triangulate.h"
+#include "geometry/winding.h"
+
+namespace navlab::audit {
+
+// The rules are written in the geometry layer's vocabulary (rings, planes, triangulations).
+using namespace navlab::geometry;
+
+/// Geometry of one face whose ring is well formed.
+struct FaceGeometry {
+    Winding winding = Winding::CounterClockwise;
+    bool zero_normal = false;
+    bool collinear = false;      ///< computed for degenerate faces only
+    Convexity convexity;
+    bool convex_in_newell_plane = true;  ///< X08: no two corners turn opposite ways along N
+    PlaneDistance off_plane;     ///< valid when !zero_normal
+    int bad_fan = -1;            ///< R41: first bad fan triangle k, or −1
+    /// Algorithm T's figures (R42–R47); the triangles themselves are not kept, so a face
+    /// holds no allocation.
+    int triangles = 0;
+    int dropped = 0;
+    int fallbacks = 0;
+    bool no_ear = false;
+    int corners_left = 0;
+    Cut first_turned{-1, -1, -1};  ///< R43: the first triangle turned against the face
+    TriangulationCheck check;
+    int lost = 0;                ///< R48 lost triangles
+    Cut first_lost{-1, -1, -1};
+};
+
+/// Triangulations reused from face to face by analyse_face_in_full: no allocation per face
+/// once they have grown to the largest face.
+struct FaceScratch {
+    Triangulation newell, axis;
+};
+
+/// A face's geometry: analyse_face_at_once, and analyse_face_in_full where it does not apply.
+/// @param corners P_0 … P_{n−1}, n ≥ 3, finite float32 values (a ring read_face_ring accepted).
+/// @param g       a default FaceGeometry, filled in place.
+void analyse_face(std::span<const Point> corners, FaceScratch& scratch, FaceGeometry& g);
+
+/// Every figure computed on its own, as the rules state them: the plane, the winding, the
+/// turns from above and along N, the off-plane distance, R41's fan, Algorithm T in the Newell
+/// plane and in the axis plane with their checks. The reference the one-loop path must equal.
+/// @param plane the face (FacePlane of its corners); @param g a default FaceGeometry.
+void analyse_face_in_full(const FacePlane& plane, FaceScratch& scratch, FaceGeometry& g);
+
+/// The common face in one loop over its corners, sharing each exact turn between the rules
+/// that ask for it: a face of at most FacePlane::kRememberedTurns corners, not degenerate seen
+/// from above, whose triangulations are both proven fans from the last corner
+/// (takes_first_candidate_throughout). The turns along N serve X08, R41's fan and the Newell
+/// proof; the turns seen from above serve R39 and, when N's largest axis is y, the axis-plane
+/// proof. Returns false, leaving `g` unchanged, for any other face.
+bool analyse_face_at_once(const FacePlane& plane, FaceGeometry& g);
+
+}  // namespace navlab::audit
