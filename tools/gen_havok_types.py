@@ -79,7 +79,10 @@ def main(path):
         out.write("        {%s, %s, %d, 0x%X, %s, %s, %d, %d, %d, %d, %du, %d,\n         {%s},\n         {%s}},\n" % (
             c_str(r["ident"]), c_str(r["base"]), r["opt"], r["fmt"], c_str(parent), c_str(subtype), r["version"],
             r["size"], r["align"], r["tflags"], r["hash"], r["props"], params, members))
-    out.write("    };\n    return build_type_table(kTypes);\n}\n\n}  // namespace navlab::havok\n")
+    out.write("    };\n    // Built once per process: copies share the records (TypeTable is copy on write), so a\n"
+              "    // writer asking for the set pays a reference count, not 149 types.\n"
+              "    static const TypeTable kTable = build_type_table(kTypes);\n    return kTable;\n"
+              "}\n\n}  // namespace navlab::havok\n")
 
 
 if __name__ == "__main__":

@@ -14,14 +14,16 @@
 namespace navlab::havok {
 namespace {
 
-/// A string table (TSTR/FSTR): NUL-terminated strings, then up to 3 zero bytes.
-std::vector<std::string> parse_strings(const Section& s) {
+/// A string table (TSTR/FSTR): NUL-terminated strings, then up to 3 zero bytes. The strings
+/// view the section's payload (the reader's copy of the TYPE section, which the type table
+/// holds), so a table of hundreds of names costs one vector.
+std::vector<std::string_view> parse_strings(const Section& s) {
     ByteReader r(s.payload, s.payload_offset());
     r.set_context(s.tag);
     std::size_t end = s.payload.size();
     while (end > 0 && s.payload[end - 1] == 0) --end;
     // `end` is the last non-zero byte + 1; the string there needs its NUL.
-    std::vector<std::string> out;
+    std::vector<std::string_view> out;
     if (end == 0) {
         if (s.payload.size() >= 4) r.fail_at(0, "string table is empty but its payload holds 4 or more zero bytes");
         return out;
@@ -30,17 +32,35 @@ std::vector<std::string> parse_strings(const Section& s) {
     if (s.payload.size() - content > 3)
         r.fail_at(content, fmt::format("{} zero bytes after the last string; expected at most 3 bytes of padding",
                                        s.payload.size() - content));
+    // Every NUL before `content` ends one string (empty ones too): that many strings. Counted
+    // with memchr, not a byte loop: the fuzz build traces every comparison of a loop.
+    std::size_t strings = 0;
+    for (const auto* p = s.payload.data(); (p = static_cast<const std::uint8_t*>(
+                                                std::memchr(p, 0, s.payload.data() + content - p))) != nullptr;
+         ++p)
+        ++strings;
+    out.reserve(strings);
+    // The NUL at `end` ends every string that starts before it, so the one failure left is
+    // ByteReader::cstring_at's length limit: that case goes to cstring_at, which throws it.
+    constexpr std::size_t kMaxString = std::size_t{1} << 20;  // cstring_at's default limit
+    const char* chars = reinterpret_cast<const char*>(s.payload.data());
     std::size_t pos = 0;
     while (pos < content) {
-        out.push_back(r.cstring_at(pos, "string"));
-        pos += out.back().size() + 1;
+        const std::size_t length = std::strlen(chars + pos);
+        if (length >= kMaxString) (void)r.cstring_at(pos, "string", kMaxString);
+        out.emplace_back(chars + pos, length);
+        pos += length + 1;
     }
     return out;
 }
 
+/// A copy of a TYPE section (header included): the names of the table parsed from it view
+/// these bytes, and the table holds them (TypeTable::hold_names).
+using HeldTypeSection = std::shared_ptr<const std::vector<std::uint8_t>>;
+
 /// What parse_type_section produces from a TYPE section's bytes alone.
 struct ParsedTypeSection {
-    std::vector<std::uint8_t> bytes;  ///< the whole section, header included: the key
+    HeldTypeSection bytes;            ///< the whole section, header included: the key (shared with `types`)
     std::size_t hash = 0;             ///< of `bytes`, to skip most byte compares
     TypeTable types;                  ///< shares its records with every tagfile served
     SectionStyle style;
@@ -64,8 +84,8 @@ public:
     }
     const ParsedTypeSection* find(Bytes bytes, std::size_t hash) const {
         for (const ParsedTypeSection& e : entries_)
-            if (e.hash == hash && e.bytes.size() == bytes.size() &&
-                std::memcmp(e.bytes.data(), bytes.data(), bytes.size()) == 0)
+            if (e.bytes && e.hash == hash && e.bytes->size() == bytes.size() &&
+                std::memcmp(e.bytes->data(), bytes.data(), bytes.size()) == 0)
                 return &e;
         return nullptr;
     }
@@ -94,7 +114,8 @@ public:
         if (top[0].size != file_.size())
             throw Error(fmt::format("TAG0 size {} differs from the file size {}", hex(top[0].size), hex(file_.size())), 0, "TAG0");
         auto children = parse_sections(top[0].payload, 8, "TAG0");
-        expect_order(children, {"SDKV", "DATA", "TYPE|TCRF", "INDX"}, "TAG0", 8);
+        constexpr std::string_view kTag0[] = {"SDKV", "DATA", "TYPE|TCRF", "INDX"};
+        expect_order(children, kTag0, "TAG0", 8);
         parse_sdkv(children[0]);
         expect_leaf(children[1], true);
         out_.data = children[1].payload;
@@ -118,7 +139,7 @@ private:
     }
 
     /// Checks that `got` has exactly the tags of `want` in order ("A|B" accepts either).
-    void expect_order(const std::vector<Section>& got, std::vector<std::string> want, const std::string& parent,
+    void expect_order(const std::vector<Section>& got, std::span<const std::string_view> want, const std::string& parent,
                       std::uint64_t parent_payload) {
         for (std::size_t i = 0; i < want.size(); ++i) {
             if (i >= got.size())
@@ -194,19 +215,25 @@ private:
             thsh_offset_ = hit->thsh_from_type == kNoOffset ? kNoOffset : type.offset + hit->thsh_from_type;
             return;
         }
+        // Parsed from a copy the table keeps, so that names can view it (types.h); the same
+        // copy is the cache's key. Offsets stay those of the file.
+        const auto held = std::make_shared<const std::vector<std::uint8_t>>(bytes.begin(), bytes.end());
+        Section copy = type;
+        copy.payload = Bytes(*held).subspan(8);
         const std::size_t warnings = out_.warnings.size();
-        parse_type_records(type);
+        parse_type_records(copy, held);
         if (out_.warnings.size() != warnings) return;
-        cache.add({std::vector<std::uint8_t>(bytes.begin(), bytes.end()), hash, out_.types, out_.style, out_.hashes,
+        cache.add({held, hash, out_.types, out_.style, out_.hashes,
                    thsh_offset_ == kNoOffset ? kNoOffset : thsh_offset_ - type.offset});
     }
 
-    void parse_type_records(const Section& type) {
+    void parse_type_records(const Section& type, const HeldTypeSection& held) {
         auto subs = parse_sections(type.payload, type.payload_offset(), "TYPE");
-        std::vector<std::string> want = {"TPTR", "TSTR", "TNA1|TNAM", "FSTR", "TBDY|TBOD"};
-        std::size_t optional = 0;
-        if (subs.size() > want.size() && subs[want.size()].tag == "THSH") want.push_back("THSH"), ++optional;
-        if (subs.size() > want.size() && subs[want.size()].tag == "TPAD") want.push_back("TPAD"), ++optional;
+        std::array<std::string_view, 7> all = {"TPTR", "TSTR", "TNA1|TNAM", "FSTR", "TBDY|TBOD"};
+        std::size_t wanted = 5;
+        if (subs.size() > wanted && subs[wanted].tag == "THSH") all[wanted++] = "THSH";
+        if (subs.size() > wanted && subs[wanted].tag == "TPAD") all[wanted++] = "TPAD";
+        const std::span<const std::string_view> want(all.data(), wanted);
         expect_order(subs, want, "TYPE", type.payload_offset());
         for (const Section& s : subs) expect_leaf(s, true);
         out_.style.tna1 = subs[2].tag == "TNA1";
@@ -218,7 +245,7 @@ private:
 
         const auto tstr = parse_strings(subs[1]);
         const auto fstr = parse_strings(subs[3]);
-        parse_names(subs[2], tstr);
+        parse_names(subs[2], tstr, held);
         const Section& tptr = subs[0];
         if (tptr.payload.size() != 8 * (out_.types.size() + 1))
             throw Error(fmt::format("TPTR payload is {} bytes; expected 8 x (types + 1) = {}", tptr.payload.size(),
@@ -233,7 +260,8 @@ private:
         resolve_types(subs[4]);
     }
 
-    void parse_names(const Section& s, const std::vector<std::string>& tstr) {
+    /// The types with their names and template parameters; the names view `held`.
+    void parse_names(const Section& s, const std::vector<std::string_view>& tstr, const HeldTypeSection& held) {
         ByteReader r(s.payload, s.payload_offset());
         r.set_context(s.tag);
         const std::uint64_t count = varint(r, "type count");
@@ -241,7 +269,8 @@ private:
         if (count == 0 || count - 1 > r.remaining() / 2)
             r.fail_at(0, fmt::format("type count {} (types + 1) does not fit the {} bytes of {}", count, s.payload.size(), s.tag));
         out_.types.resize(count - 1);
-        auto string_at = [&](std::size_t at, std::uint64_t index) -> const std::string& {
+        out_.types.hold_names(held);
+        auto string_at = [&](std::size_t at, std::uint64_t index) -> std::string_view {
             if (index >= tstr.size())
                 r.fail_at(at, fmt::format("type-name string index {} out of range (TSTR has {})", index, tstr.size()));
             return tstr[index];
@@ -252,6 +281,7 @@ private:
             type.name = string_at(at, varint(r, "name index"));
             const std::uint64_t params = varint(r, "parameter count");
             if (params > r.remaining() / 2) r.fail(fmt::format("type {}: {} template parameters do not fit", t, params));
+            type.params.reserve(static_cast<std::size_t>(params));
             for (std::uint64_t p = 0; p < params; ++p) {
                 TemplateParam param;
                 at = r.pos();
@@ -262,16 +292,17 @@ private:
                 param.value = varint(r, "parameter value");
                 if (param.is_type() && param.value > out_.types.size())
                     r.fail_at(at, fmt::format("type {} parameter {} names type {} (only {} types)", t, param.name, param.value, out_.types.size()));
-                type.params.push_back(std::move(param));
+                type.params.push_back(param);
             }
         }
         finish_section(r, s);
     }
 
-    void parse_bodies(const Section& s, const std::vector<std::string>& fstr) {
+    void parse_bodies(const Section& s, const std::vector<std::string_view>& fstr) {
         ByteReader r(s.payload, s.payload_offset());
         r.set_context(s.tag);
         body_offset_.assign(out_.types.size() + 1, kNoOffset);
+        out_.types.body_order.reserve(out_.types.size());
         while (!r.at_end()) {
             const std::size_t at = r.pos();
             const std::uint64_t index = varint(r, "type index");
@@ -283,9 +314,13 @@ private:
                 r.fail_at(at, fmt::format("second body for type {} ({}); the first is at {}", t, out_.types[t].name, hex(body_offset_[t])));
             body_offset_[t] = r.absolute(at);
             out_.types.body_order.push_back(t);
-            r.set_context(fmt::format("{}: type {} ({})", s.tag, t, out_.types[t].name));
-            parse_body(r, out_.types.at(t), fstr);
-            r.set_context(s.tag);
+            // The type goes into the field path of a body's errors only when there is one:
+            // formatting it for every body was a string per type.
+            try {
+                parse_body(r, out_.types.at(t), fstr);
+            } catch (const Error& e) {
+                throw Error(e.message(), e.offset(), fmt::format("{}: type {} ({})", s.tag, t, out_.types[t].name));
+            }
         }
         finish_section(r, s);
         for (TypeIndex t = 1; t <= out_.types.size(); ++t)
@@ -294,7 +329,7 @@ private:
                             s.offset, s.tag);
     }
 
-    void parse_body(ByteReader& r, Type& type, const std::vector<std::string>& fstr) {
+    void parse_body(ByteReader& r, Type& type, const std::vector<std::string_view>& fstr) {
         type.parent = type_ref(r, "parent");
         const std::size_t opt_at = r.pos();
         type.optionals = varint32(r, "optionals");
@@ -318,6 +353,7 @@ private:
             const std::uint32_t fields = count & 0xFFFF;
             type.property_count = count >> 16;
             if (fields > r.remaining() / 4) r.fail(fmt::format("{} members do not fit the remaining {} bytes", fields, r.remaining()));
+            type.members.reserve(fields);
             for (std::uint32_t i = 0; i < fields; ++i) {
                 Member m;
                 const std::size_t at = r.pos();
@@ -328,12 +364,13 @@ private:
                 m.flags = varint32(r, "member flags");
                 m.offset = varint32(r, "member offset");
                 m.type = type_ref(r, "member type", false);
-                type.members.push_back(std::move(m));
+                type.members.push_back(m);
             }
         }
         if (type.optionals & kOptInterfaces) {
             const std::uint64_t count = varint(r, "interface count");
             if (count > r.remaining() / 2) r.fail(fmt::format("{} interfaces do not fit", count));
+            type.interfaces.reserve(static_cast<std::size_t>(count));
             for (std::uint64_t i = 0; i < count; ++i) {
                 Interface itf;
                 itf.type = type_ref(r, "interface type", false);
@@ -348,6 +385,7 @@ private:
         r.set_context(s.tag);
         const std::uint64_t count = varint(r, "hash count");
         if (count > r.remaining() / 5) r.fail_at(0, fmt::format("{} hashes do not fit the {} bytes of THSH", count, s.payload.size()));
+        out_.hashes.reserve(static_cast<std::size_t>(count));
         for (std::uint64_t i = 0; i < count; ++i) {
             const std::size_t at = r.pos();
             TypeHash h;
@@ -413,7 +451,8 @@ private:
     void parse_index(const Section& indx) {
         expect_leaf(indx, false);
         auto subs = parse_sections(indx.payload, indx.payload_offset(), "INDX");
-        expect_order(subs, {"ITEM", "PTCH"}, "INDX", indx.payload_offset());
+        constexpr std::string_view kIndx[] = {"ITEM", "PTCH"};
+        expect_order(subs, kIndx, "INDX", indx.payload_offset());
         for (const Section& s : subs) expect_leaf(s, true);
         parse_items(subs[0]);
         parse_patches(subs[1]);

@@ -456,7 +456,10 @@ TypeTable navmesh_types_2018() {
          {{"tT", "hkUint8"}, {"vN", "3"}},
          {}},
     };
-    return build_type_table(kTypes);
+    // Built once per process: copies share the records (TypeTable is copy on write), so a
+    // writer asking for the set pays a reference count, not 149 types.
+    static const TypeTable kTable = build_type_table(kTypes);
+    return kTable;
 }
 
 }  // namespace navlab::havok

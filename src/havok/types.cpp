@@ -8,14 +8,20 @@ namespace navlab::havok {
 
 std::vector<Type>& TypeTable::own() {
     // A count of 1 cannot rise behind our back: a copy would have to be made from this object.
-    if (!types_) types_ = std::make_shared<std::vector<Type>>();
-    else if (types_.use_count() > 1) types_ = std::make_shared<std::vector<Type>>(*types_);
-    return *types_;
+    // The copy shares the name storage (immutable), so the copied names stay valid.
+    if (!types_) types_ = std::make_shared<Records>();
+    else if (types_.use_count() > 1) types_ = std::make_shared<Records>(*types_);
+    return types_->types;
+}
+
+void TypeTable::hold_names(std::shared_ptr<const void> bytes) {
+    own();
+    types_->names.push_back(std::move(bytes));
 }
 
 const Type& TypeTable::operator[](TypeIndex t) const {
     if (!valid(t)) throw Error(fmt::format("type index {} out of range 1..{}", t, size()));
-    return (*types_)[t];
+    return types()[t];
 }
 
 Type& TypeTable::at(TypeIndex t) {
@@ -67,9 +73,9 @@ std::string TypeTable::full_name_at_depth(TypeIndex t, int depth, std::size_t& b
     if (budget == 0) return "...";
     --budget;
     if (!valid(t)) return fmt::format("<bad type {}>", t);
-    const Type& type = (*types_)[t];
-    if (type.params.empty()) return type.name;
-    std::string out = type.name + "<";
+    const Type& type = types()[t];
+    if (type.params.empty()) return std::string(type.name);
+    std::string out = std::string(type.name) + "<";
     for (std::size_t i = 0; i < type.params.size(); ++i) {
         if (i) out += ", ";
         const TemplateParam& p = type.params[i];
@@ -86,32 +92,32 @@ TypeIndex TypeTable::find(std::string_view name) const {
     for (TypeIndex t = 1; t <= size(); ++t)
         if (full_name(t) == name) return t;
     for (TypeIndex t = 1; t <= size(); ++t)
-        if ((*types_)[t].name == name) return t;
+        if (types()[t].name == name) return t;
     return 0;
 }
 
 bool TypeTable::derives_from(TypeIndex t, TypeIndex base) const {
     for (std::size_t steps = 0; valid(t) && steps <= size(); ++steps) {
         if (t == base) return true;
-        t = (*types_)[t].parent;
+        t = types()[t].parent;
     }
     return false;
 }
 
 std::vector<Member> TypeTable::all_members(TypeIndex t) const {
     std::vector<TypeIndex> chain;
-    for (std::size_t steps = 0; valid(t) && steps <= size(); ++steps) chain.push_back(t), t = (*types_)[t].parent;
+    for (std::size_t steps = 0; valid(t) && steps <= size(); ++steps) chain.push_back(t), t = types()[t].parent;
     std::vector<Member> out;
     for (auto it = chain.rbegin(); it != chain.rend(); ++it)
-        out.insert(out.end(), (*types_)[*it].members.begin(), (*types_)[*it].members.end());
+        out.insert(out.end(), types()[*it].members.begin(), types()[*it].members.end());
     return out;
 }
 
 const Member* TypeTable::find_member(TypeIndex t, std::string_view name) const {
     for (std::size_t steps = 0; valid(t) && steps <= size(); ++steps) {
-        for (const Member& m : (*types_)[t].members)
+        for (const Member& m : types()[t].members)
             if (m.name == name) return &m;
-        t = (*types_)[t].parent;
+        t = types()[t].parent;
     }
     return nullptr;
 }

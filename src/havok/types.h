@@ -2,6 +2,13 @@
 // TBDY/TBOD bodies, THSH hashes). Types are 1-based; index 0 is "none" everywhere.
 // Values absent from a type's own record (optional bits clear) are inherited from its parent
 // chain; Type keeps both the declared record (for byte-exact writing) and the resolved values.
+//
+// Names (Type::name, TemplateParam::name, Member::name) are views, not strings: a type
+// section holds a few hundred of them, and one allocation each was most of what reading it
+// cost. A name views either bytes of static storage duration (string literals: the embedded
+// type sets, tests) or bytes a TypeTable holds (hold_names(): the reader's copy of the TYPE
+// section). The bytes live as long as the table or any copy of it, so a name is valid for as
+// long as the TypeTable it was read from (or a copy) is alive, like a reference from at().
 #pragma once
 
 #include <cstdint>
@@ -40,14 +47,14 @@ inline constexpr std::uint32_t kFormatInlineArray = 0x20;
 
 /// A template parameter: name with its one-letter kind prefix ('t' type, 'v' value).
 struct TemplateParam {
-    std::string name;         ///< e.g. "tT", "tAllocator", "vN"
+    std::string_view name;    ///< e.g. "tT", "tAllocator", "vN"; bytes owned as the file comment says
     std::uint64_t value = 0;  ///< a TypeIndex for 't' parameters, an integer for 'v'
     bool is_type() const noexcept { return !name.empty() && name[0] == 't'; }
 };
 
 /// A serialized or reflected member declared by one type (parent members are not repeated).
 struct Member {
-    std::string name;
+    std::string_view name;     ///< bytes owned as the file comment says
     std::uint32_t flags = 0;   ///< MemberFlag bits
     std::uint32_t offset = 0;  ///< byte offset from the start of the object (parents included)
     TypeIndex type = 0;
@@ -63,7 +70,7 @@ struct Interface {
 /// One type record. The "declared" fields hold exactly what the TBDY record stores (valid
 /// when the matching optional bit is set); the resolved fields apply parent inheritance.
 struct Type {
-    std::string name;  ///< base name without template arguments ("hkArray", "T*")
+    std::string_view name;  ///< base name without template arguments ("hkArray", "T*"); see the file comment
     std::vector<TemplateParam> params;
     TypeIndex parent = 0;
     std::uint32_t optionals = 0;  ///< Optional bits of the record, kept for writing
@@ -102,16 +109,24 @@ struct Type {
 class TypeTable {
 public:
     /// Number of types N (valid indices are 1..N).
-    std::size_t size() const noexcept { return !types_ || types_->empty() ? 0 : types_->size() - 1; }
-    bool valid(TypeIndex t) const noexcept { return types_ && t >= 1 && t < types_->size(); }
+    std::size_t size() const noexcept { return !types_ || types_->types.empty() ? 0 : types_->types.size() - 1; }
+    bool valid(TypeIndex t) const noexcept { return types_ && t >= 1 && t < types_->types.size(); }
     /// The type at index t (1..N); throws navlab::Error when out of range.
     const Type& operator[](TypeIndex t) const;
     Type& at(TypeIndex t);
 
-    /// Appends a type and returns its index.
+    /// Appends a type and returns its index. Its names must view static bytes or bytes this
+    /// table holds (hold_names()).
     TypeIndex add(Type type);
+    /// Keeps `bytes` alive for as long as this table or any copy of it: the storage that the
+    /// names of its types view (the reader passes its copy of the TYPE section). Never changed
+    /// afterwards; copies share it.
+    void hold_names(std::shared_ptr<const void> bytes);
     /// Resets to n empty types (for readers that create records before filling them).
-    void resize(std::size_t n) { types_ = std::make_shared<std::vector<Type>>(n + 1); }
+    void resize(std::size_t n) {
+        types_ = std::make_shared<Records>();
+        types_->types.resize(n + 1);
+    }
 
     /// Resolves format/subtype/size/alignment through parents. Throws navlab::Error on a
     /// parent index out of range or a cyclic parent chain (naming the type).
@@ -134,9 +149,14 @@ public:
 
 private:
     std::string full_name_at_depth(TypeIndex t, int depth, std::size_t& budget) const;
+    struct Records {
+        std::vector<Type> types;                        // [0] is the null type
+        std::vector<std::shared_ptr<const void>> names;  // what the types' names view (hold_names)
+    };
     /// The records, unshared first when another copy holds them; for every change.
     std::vector<Type>& own();
-    std::shared_ptr<std::vector<Type>> types_;  // [0] is the null type; shared between copies
+    const std::vector<Type>& types() const noexcept { return types_->types; }
+    std::shared_ptr<Records> types_;  // shared between copies until one changes
 };
 
 }  // namespace navlab::havok

@@ -42,7 +42,10 @@ std::uint64_t read_varint(ByteReader& reader, std::string_view field, bool* mini
     Bytes bytes = reader.bytes(form->length, field);
     std::uint64_t value = b0 & form->first_mask;
     for (std::size_t i = 1; i < bytes.size(); ++i) value = (value << 8) | bytes[i];
-    if (minimal) *minimal = varint_size(value) == form->length;
+    // kForms grow in length and width, so a value is in its shortest form exactly when the next
+    // shorter form cannot hold it: one comparison (varint_size would loop over the forms, and the
+    // fuzz build traces each comparison).
+    if (minimal) *minimal = form == kForms || (value >> (form - 1)->bits) != 0;
     return value;
 }
 

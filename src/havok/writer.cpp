@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <string_view>
 #include <fmt/format.h>
 #include <unordered_map>
 
@@ -261,11 +262,12 @@ std::vector<TypeIndex> body_order(const TypeTable& types, const std::vector<Type
     return out;
 }
 
-/// Index of s in a string table being built in first-appearance order.
+/// Index of s in a string table being built in first-appearance order. Keys view the names of
+/// the type table being written, which outlives the table.
 struct StringTable {
     std::vector<std::uint8_t> bytes;
-    std::unordered_map<std::string, std::uint32_t> index;
-    std::uint32_t add(const std::string& s) {
+    std::unordered_map<std::string_view, std::uint32_t> index;
+    std::uint32_t add(std::string_view s) {
         auto [it, fresh] = index.emplace(s, static_cast<std::uint32_t>(index.size()));
         if (fresh) bytes.insert(bytes.end(), s.begin(), s.end()), bytes.push_back(0);
         return it->second;

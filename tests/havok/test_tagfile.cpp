@@ -79,6 +79,35 @@ TEST(HavokVarint, InvalidTruncatedAndOverlongForms) {
     EXPECT_FALSE(minimal);
 }
 
+TEST(HavokVarint, MinimalIsTrueExactlyWhenNoShorterFormHoldsTheValue) {
+    // Every value at and around each form's limits, encoded by hand in every form that holds it
+    // (spec §3: length, value bits, first-byte marker and value mask), against varint_size.
+    struct Form {
+        int length, bits;
+        std::uint8_t marker, mask;
+    };
+    const Form forms[] = {{1, 7, 0x00, 0x7F},  {2, 14, 0x80, 0x3F}, {3, 21, 0xC0, 0x1F}, {4, 27, 0xE0, 0x07},
+                          {5, 35, 0xE8, 0x07}, {6, 40, 0xF8, 0x00}, {8, 59, 0xF0, 0x07}, {9, 64, 0xF9, 0x00}};
+    std::vector<std::uint64_t> values = {0, 1, ~0ull};
+    for (const Form& f : forms)
+        if (f.bits < 64) values.insert(values.end(), {(1ull << f.bits) - 1, 1ull << f.bits, (1ull << f.bits) + 1});
+    int checked = 0;
+    for (const Form& f : forms)
+        for (std::uint64_t v : values) {
+            if (f.bits < 64 && v >> f.bits) continue;  // does not fit this form
+            std::vector<std::uint8_t> bytes;
+            const int tail = f.length - 1;
+            bytes.push_back(static_cast<std::uint8_t>(f.marker | (tail >= 8 ? 0 : (v >> (8 * tail)) & f.mask)));
+            for (int i = tail - 1; i >= 0; --i) bytes.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
+            ByteReader r(bytes);
+            bool minimal = !(varint_size(v) == std::size_t(f.length));
+            EXPECT_EQ(read_varint(r, "v", &minimal), v) << f.length;
+            EXPECT_EQ(minimal, varint_size(v) == std::size_t(f.length)) << "value " << v << " in the " << f.length << "-byte form";
+            ++checked;
+        }
+    EXPECT_GT(checked, 60);
+}
+
 // ---- real samples ------------------------------------------------------------------------------
 
 TEST(HavokSamples, StrictReadPassesAndRoundTripsByteForByte) {
@@ -239,11 +268,44 @@ TEST(HavokTypeCache, ChangingACopyLeavesTheSharedTableAlone) {
     const auto bytes = small_navmesh();
     const Tagfile a = read_tagfile(bytes);
     TypeTable copy = a.types;
-    const std::string name = a.types[1].name;
+    const std::string name(a.types[1].name);
     copy.at(1).name = "changed";
     EXPECT_EQ(copy[1].name, "changed");
     EXPECT_EQ(a.types[1].name, name);
     EXPECT_EQ(read_tagfile(bytes).types[1].name, name);
+}
+
+TEST(HavokTypeCache, NamesAreHeldByTheTableNotTheFileOrTheCache) {
+    // Names view the reader's copy of the TYPE section, which the table holds (types.h): they
+    // stay valid after the file's bytes are gone and the cache has dropped the section.
+    auto bytes = std::make_unique<std::vector<std::uint8_t>>(small_navmesh());
+    TypeTable types = read_tagfile(*bytes).types;
+    std::vector<std::string> names;
+    for (TypeIndex t = 1; t <= types.size(); ++t) {
+        const std::string_view name = types[t].name;
+        EXPECT_FALSE(name.data() >= reinterpret_cast<const char*>(bytes->data()) &&
+                     name.data() < reinterpret_cast<const char*>(bytes->data() + bytes->size()));
+        names.emplace_back(name);
+        for (const Member& m : types[t].members) names.emplace_back(m.name);
+    }
+    // Four other TYPE sections (another hash each) push this one out of the thread's cache.
+    for (std::uint32_t i = 1; i <= 4; ++i) {
+        Tagfile other = read_tagfile(*bytes);
+        const TypeIndex root = other.items[1].type;  // hashed: an item's type
+        other.types.at(root).hash = *other.types[root].hash + i;
+        const auto image = write_tagfile(other);
+        const Tagfile again = read_tagfile(image);
+        EXPECT_TRUE(again.warnings.empty());
+        EXPECT_EQ(again.types[root].hash, *types[root].hash + i);
+    }
+    std::fill(bytes->begin(), bytes->end(), std::uint8_t{'x'});
+    bytes.reset();
+    std::size_t i = 0;
+    for (TypeIndex t = 1; t <= types.size(); ++t) {
+        EXPECT_EQ(types[t].name, names[i++]);
+        for (const Member& m : types[t].members) EXPECT_EQ(m.name, names[i++]);
+    }
+    EXPECT_EQ(types.full_name(types.find("hkRootLevelContainer")), "hkRootLevelContainer");
 }
 
 TEST(HavokTypeCache, WarningsOfTheTypeSectionRepeatOnEveryRead) {

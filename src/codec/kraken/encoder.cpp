@@ -34,7 +34,11 @@ void encode_chunk(MatchFinder& finder, std::span<const std::uint8_t> block, std:
     else lz.reset();
     // Without tANS an entropy-only chunk codes at least 1 bit a byte unless the chunk is one
     // repeated byte (an RLE fill): below that the histogram pass over the chunk is skipped.
-    const bool may_win = params.search_entropy || best > n / 8 ||
+    // Level 1 skips it below 2 bits a byte: on a one-block file that pass over the whole
+    // chunk was a tenth of the encode, and an LZ chunk at 1-2 bits a byte is data with
+    // matches, which an order-0 code rarely beats (no sample's size changed).
+    const std::size_t lz_floor = params.quick_arrays ? n / 4 : n / 8;
+    const bool may_win = params.search_entropy || best > lz_floor ||
                          std::all_of(data.begin(), data.end(), [&](std::uint8_t b) { return b == data[0]; });
     std::vector<std::uint8_t> entropy;
     const ArrayPolicy policy{.long_header = true, .split_depth = params.split_depth, .tans = params.search_entropy,

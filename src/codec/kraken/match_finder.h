@@ -23,7 +23,10 @@ struct LzParams {
     unsigned nice_length;  ///< stop searching once a match this long is found
     bool skip_literals;    ///< speed up through incompressible runs (fast levels)
     bool optimal;          ///< price-based optimal parse (lz_parse.h) instead of greedy/lazy
-    bool hash_matches;     ///< hash every position inside matches (level 1 hashes only their ends)
+    /// Hash chains, every position hashed (levels 2-9); false: level 1's single probe of the
+    /// head table per searched position (MatchFinder::probe), only the positions searched and
+    /// the ends of matches hashed (docs/kraken.md, "Sixth session").
+    bool chains;
     bool search_entropy;   ///< also try offset scales and tANS arrays (slower, smaller)
     int split_depth;       ///< try type-5 split arrays of up to 2^split_depth parts (0 = never)
     unsigned arrivals = 1; ///< optimal parse: cheapest paths kept per position (distinct recent offsets)
@@ -121,8 +124,31 @@ public:
     /// Every match at p that is longer than all nearer ones (so lengths increase), up to
     /// params.chain_depth candidates; appended to `out`.
     void find_all(std::size_t p, std::size_t limit, const LzParams& params, std::vector<Match>& out);
-    /// Leaves positions before p unhashed (fast levels skip the inside of matches).
-    void skip_to(std::size_t p) { inserted_ = std::max(inserted_, p); }
+    /// Level 1's search: the newest earlier position with the same 4-byte hash, then p takes its
+    /// head entry (no chain is kept, so p may not be searched twice). A candidate closer than
+    /// 8 stands for its smallest multiple of at least 8, which matches as far on data of that
+    /// period (runs, short records). Returns that match if it is at least kMinMatch long, not
+    /// past `limit`; length 0 otherwise. Positions must come in increasing order; not to be
+    /// mixed with find()/find_all() on one finder.
+    Match probe(std::size_t p, std::size_t limit) {
+        if (p + 4 > block_.size()) return {};
+        std::int32_t& head = head_[hash4(block_.data() + p)];
+        const std::int32_t c = head;
+        head = static_cast<std::int32_t>(p);
+        head_.hashed_up_to(p + 1);
+        if (c < 0 || static_cast<std::size_t>(c) >= p || p + kMinMatch > limit) return {};
+        std::size_t d = p - static_cast<std::size_t>(c);
+        if (d < kMinDistance) d = (kMinDistance + d - 1) / d * d;
+        const std::uint32_t len = match_length(p, d, limit);
+        if (len < kMinMatch) return {};
+        return {len, static_cast<std::uint32_t>(d)};
+    }
+    /// Sets p as the newest position of its hash for probe() (the ends of matches).
+    void insert(std::size_t p) {
+        if (p + 4 > block_.size()) return;
+        head_[hash4(block_.data() + p)] = static_cast<std::int32_t>(p);
+        head_.hashed_up_to(p + 1);
+    }
     /// The binary-tree finder over the same block (tree_match_finder.h), made on first use
     /// with these settings (params.nice_length, params.chain_depth) and kept for the block's
     /// later chunks, whose matches may reach into the earlier ones.

@@ -131,7 +131,7 @@ private:
         r.format = type.resolved_format;
         for (const havok::Member& m : types_.all_members(t)) {
             const havok::Type& mt = types_[m.type];
-            r.members.push_back({m.name, m.offset, mt.resolved_size, types_.full_name(m.type), mt.resolved_format, m.flags});
+            r.members.push_back({std::string(m.name), m.offset, mt.resolved_size, types_.full_name(m.type), mt.resolved_format, m.flags});
         }
         return r;
     }
