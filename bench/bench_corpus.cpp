@@ -32,6 +32,7 @@
 #include <string>
 
 #include "audit/audit_files.h"
+#include "io/heap_policy.h"
 #include "audit/audit_rules.h"
 #include "codec/dcx.h"
 #include "container/bnd4.h"
@@ -96,6 +97,7 @@ OwnPeak audit_peak(const std::vector<std::string>& paths, unsigned threads) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    navlab::map_large_blocks_on_their_own();  // as the navlab command does: memory figures comparable
     std::string preset = "eldenring", dir;
     std::uint64_t seed = 1;
     unsigned threads = 0;

@@ -18,7 +18,8 @@ corpus_root=${1:?corpus folder}
 ledger=$corpus_root/ledger.tsv
 if [ "${2:-}" = --summary ]; then
   # Ledger statuses: ok, ok-interrupted (stopped by SIGINT, executions still reported),
-  # finding (open), finding-fixed (fixed, with a regression test).
+  # finding (open), finding-fixed (fixed, with a regression test), ok-starved-timeout (a wall-clock
+  # timeout whose reproducer, run alone, takes well under a second: the niced process was starved).
   printf '%-20s %14s %8s %8s %s\n' target executions edges corpus open-findings
   awk -F'\t' '{ex[$2]+=$3; cov[$2]=$4; corp[$2]=$5; if ($6 == "finding") bad[$2]++; sec[$2]+=$7}
     END {for (t in ex) printf "%-20s %14d %8s %8s %d (%d s, %.0f/s)\n", t, ex[t], cov[t], corp[t], bad[t], sec[t], ex[t]/(sec[t]?sec[t]:1)}' \

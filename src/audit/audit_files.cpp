@@ -9,7 +9,6 @@
 #include "audit/audit_load.h"
 #include "formats/fromsoft/nav_source.h"
 #include "io/error.h"
-#include "io/heap_policy.h"
 #include "io/parallel.h"
 
 namespace navlab::audit {
@@ -162,7 +161,6 @@ AuditRun audit_units(const std::vector<Unit>& units, const std::vector<std::stri
         run.files.push_back(u.ref().name);
         done.bytes_total += u.ref().size;
     }
-    map_large_blocks_on_their_own();  // a freed binder leaves the heap at once
     OrderedMerge merge(units.size(), options.max_examples);
     std::uint64_t largest = 0;
     for (const Unit& u : units) largest = std::max(largest, u.ref().size);

@@ -44,9 +44,10 @@ struct AuditRun {
 /// audited and its models dropped before the worker takes the next file; the decompressed
 /// binder is dropped as soon as its last tagfile's model is read. Workers open a binder only
 /// while the binders held at once stay within the largest one's size on disk (a larger one runs
-/// alone), and large blocks are mapped on their own (map_large_blocks_on_their_own, set here
-/// for the whole process) so a freed binder leaves memory at once: the audit's own peak stays
-/// near 1.3–1.4× the largest decompressed binder with 1 or 2 threads (docs/audit.md).
+/// alone). With large blocks mapped on their own (map_large_blocks_on_their_own(), which the
+/// navlab command calls at start; the library leaves the allocator alone) a freed binder
+/// leaves memory at once and the audit's own peak stays near 1.3–1.8× the largest decompressed
+/// binder with one thread (docs/audit.md).
 /// A file that does not open is one unreadable tagfile (R02).
 /// The report is identical for any thread count.
 /// @param paths    as given by the user; the report's `inputs`.

@@ -8,12 +8,16 @@
 
 #include "cli/commands.h"
 #include "io/error.h"
+#include "io/heap_policy.h"
 
 int main(int argc, char** argv) {
     using namespace navlab::cli;
     // A file-size limit (`ulimit -f`) must give write() an EFBIG error that the atomic writer
     // reports, keeping the old file, instead of a SIGXFSZ that kills the command mid-write.
     std::signal(SIGXFSZ, SIG_IGN);
+    // A freed binder or mesh array leaves memory at once (the audit's peak: docs/audit.md). The
+    // command sets this for its process; the library never changes the allocator by itself.
+    navlab::map_large_blocks_on_their_own();
     CLI::App app{
         "navlab: read, check, convert, query and write the AI navigation data of shipped games\n"
         "(FromSoftware Sekiro / Elden Ring Havok navmesh binders, Far Cry 2 .nvm, Project IGI graph .dat).\n\n"

@@ -15,7 +15,9 @@ namespace navlab {
 inline constexpr std::size_t kOwnMappingBytes = std::size_t(128) << 10;
 
 /// Fixes glibc's mmap threshold at kOwnMappingBytes (process-wide; once is enough, later calls
-/// do nothing). Why: glibc raises the threshold to the size of the largest mapped block freed
+/// do nothing). For applications to call (the navlab command's main, bench_corpus): the
+/// library never calls it, so a program or Python interpreter that links navlab keeps its own
+/// allocator settings. Why: glibc raises the threshold to the size of the largest mapped block freed
 /// (up to 32 MiB), so after the first binder every later payload and mesh array comes from a
 /// heap arena, where a freed one stays resident (each thread has its own arena): with 2
 /// threads the audit of the Sekiro preset peaked at 2.1× its largest binder instead of 1.4×.
