@@ -416,7 +416,6 @@ void NavMeshQuery::Impl::build(const NavView& view, const fromsoft::QueryMediato
         for (const ViewLink& l : view.links(f)) {
             PieceLink pl;
             pl.edge = l.edge;
-            Vec3 dummy;
             auto snap = [&](std::uint32_t face, const Vec3& q, std::uint32_t& piece, Vec3& at) {
                 double best = std::numeric_limits<double>::max();
                 for (std::uint32_t p = face_first_piece[face]; p < face_first_piece[face + 1]; ++p) {
