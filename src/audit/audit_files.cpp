@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <condition_variable>
+#include <exception>
 #include <mutex>
 #include <memory>
 #include <optional>
@@ -193,15 +194,26 @@ AuditRun audit_units(const std::vector<Unit>& units, const std::vector<std::stri
             merged.notify_all();
             throw;
         }
+        std::exception_ptr progress_failed;
         {
             std::lock_guard lock(mutex);
             merge.finish(i);
             run.tagfile_bytes += bytes;
             ++done.files_done;
             done.bytes_done += u.ref().size;
-            if (progress) progress(done);
+            // Under the lock so calls never overlap. A callback that throws (a cancel button)
+            // ends the run, but only after the waiting workers are woken: skipping the
+            // notify left a worker asleep on may_start forever and parallel_for never joined.
+            if (progress) {
+                try {
+                    progress(done);
+                } catch (...) {
+                    progress_failed = std::current_exception();
+                }
+            }
         }
         merged.notify_all();
+        if (progress_failed) std::rethrow_exception(progress_failed);
     });
     run.report = merge.report(inputs);
     return run;

@@ -76,6 +76,13 @@ void validate_build_spec(const BuildSpec& s, const std::string& source) {
     positive(s.agent_radius, "agent_radius"), positive(s.agent_height, "agent_height");
     positive(s.cell_size, "cell_size"), positive(s.cell_height, "cell_height"), positive(s.tile_size, "tile_size");
     positive(s.detail_sample_distance, "detail_sample_distance"), positive(s.detail_max_error, "detail_max_error");
+    // Recast samples the detail mesh on a grid of this spacing over each polygon and casts
+    // coordinates divided by it to int: below its documented limit (0.9 cells) the grid is
+    // unbounded (0.001 m over a 20 m floor took 2 GB and crashed inside Recast).
+    if (!(s.detail_sample_distance >= 0.9 * static_cast<double>(s.cell_size)))
+        throw Error(fmt::format("{} m is below 0.9 cells of cell_size {} m (Recast's limit for the detail mesh)",
+                                s.detail_sample_distance, s.cell_size),
+                    kNoOffset, source + ": detail_sample_distance");
     if (!(s.agent_climb >= 0)) throw Error("must be 0 or more", kNoOffset, source + ": agent_climb");
     if (!(s.max_slope_degrees > 0 && s.max_slope_degrees < 90)) throw Error("must be in (0, 90)", kNoOffset, source + ": max_slope");
     if (!(s.merge_off_plane >= 0)) throw Error("must be 0 or more", kNoOffset, source + ": merge_off_plane");

@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -77,7 +79,10 @@ igi::Graph graph_from_json(const std::string& text, const std::string& source) {
                                get<std::int32_t>(l, "type", where, 1)});
         }
     }
-    g.max_nodes = get<std::int32_t>(j, "max_nodes", source, std::max(2, highest + 1));
+    // Default: one past the highest id, counted in 64 bits (an id of INT32_MAX is refused by
+    // the validation below, not overflowed here).
+    const auto one_past = static_cast<std::int32_t>(std::min<std::int64_t>(INT32_MAX, std::int64_t{highest} + 1));
+    g.max_nodes = get<std::int32_t>(j, "max_nodes", source, std::max(2, one_past));
     try {
         igi::validate_graph(g);
     } catch (Error& e) {

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 
@@ -39,6 +40,12 @@ RecastParams recast_params(const BuildSpec& s) {
     return p;
 }
 
+/// The tile (0 .. count - 1) holding coordinate v, clamped in double before the cast (a link
+/// end may lie anywhere a float reaches; casting first would be undefined beyond INT_MAX).
+int tile_column(double v, double origin, double tile_size, int count) {
+    return static_cast<int>(std::clamp(std::floor((v - origin) / tile_size), 0.0, static_cast<double>(count - 1)));
+}
+
 TileGrid make_grid(const TriangleSoup& scene, const BuildSpec& s, float& min_y, float& max_y) {
     float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     for (std::size_t i = 0; i < scene.verts.size(); ++i) {
@@ -63,9 +70,7 @@ TileGrid make_grid(const TriangleSoup& scene, const BuildSpec& s, float& min_y, 
 /// Triangles overlapping each tile grown by its border, in scene order.
 std::vector<std::vector<int>> bucket_triangles(const TriangleSoup& scene, const TileGrid& g, float pad) {
     std::vector<std::vector<int>> buckets(static_cast<std::size_t>(g.cols) * g.rows);
-    auto cell = [&](double v, double origin, int count) {
-        return std::clamp(static_cast<int>(std::floor((v - origin) / g.tile_size)), 0, count - 1);
-    };
+    auto cell = [&](double v, double origin, int count) { return tile_column(v, origin, g.tile_size, count); };
     for (int t = 0; t < scene.triangle_count(); ++t) {
         float lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY};
         for (int k = 0; k < 3; ++k) {
@@ -104,9 +109,7 @@ PlacedLinks place_links(const std::vector<TileFaces>& tiles, const TileGrid& g, 
     placed.setups.resize(tiles.size());
     auto& per_tile = placed.user_edges;
     auto tile_of = [&](const std::array<float, 3>& p) {
-        const int tx = std::clamp(static_cast<int>(std::floor((p[0] - g.origin_x) / g.tile_size)), 0, g.cols - 1);
-        const int tz = std::clamp(static_cast<int>(std::floor((p[2] - g.origin_z) / g.tile_size)), 0, g.rows - 1);
-        return g.index(tx, tz);
+        return g.index(tile_column(p[0], g.origin_x, g.tile_size, g.cols), tile_column(p[2], g.origin_z, g.tile_size, g.rows));
     };
     const float reach = std::max(1.0f, s.agent_height * 0.5f);
     for (std::size_t i = 0; i < s.links.size(); ++i) {

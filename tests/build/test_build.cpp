@@ -202,6 +202,15 @@ TEST(Build, LinkOffTheMeshIsAnError) {
         EXPECT_NE(std::string(e.what()).find("link 0"), std::string::npos) << e.what();
         EXPECT_NE(std::string(e.what()).find("off the mesh"), std::string::npos) << e.what();
     }
+    // An end far beyond the scene (any finite float) is clamped to a tile in double, not cast
+    // to int first (undefined beyond INT_MAX tiles: UBSan stopped here).
+    s.links[0].from = {1e30f, 0, -1e30f};
+    try {
+        make(scenes::two_platforms(), s);
+        FAIL() << "no error";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("off the mesh"), std::string::npos) << e.what();
+    }
 }
 
 TEST(Build, AreaVolumeSetsFaceData) {

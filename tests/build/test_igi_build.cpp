@@ -83,4 +83,8 @@ TEST(IgiBuild, NumbersTheFieldCannotHoldAreRefused) {
               "g.json: nodes[0].radius: 1e+39 is outside the range of a 4-byte float");
     EXPECT_EQ(message(R"({"nodes": [{"id": 0, "position": [0,0,0]}], "links": {"from": 0}})"),
               "g.json: links: must be an array");
+    // The default max_nodes (highest id + 1) is counted without overflow; the id is refused.
+    EXPECT_NE(message(R"({"nodes": [{"id": 2147483647, "position": [0,0,0]}]})").find("node id 2147483647 is outside"),
+              std::string::npos)
+        << message(R"({"nodes": [{"id": 2147483647, "position": [0,0,0]}]})");
 }

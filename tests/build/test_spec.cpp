@@ -91,6 +91,12 @@ TEST(BuildSpec, HostileSizesAreRefusedBeforeRecast) {
               "BUILD.json: agent_height: 1639 m is more than 8191 cells of cell_height 0.2 m (Recast's span height limit)");
     EXPECT_EQ(error_of(R"({"agent_height": 1638})"), "");
     EXPECT_NE(error_of(R"({"agent_climb": 1e30})").find("agent_climb"), std::string::npos);
+    // Recast's detail sampling grid is (extent / spacing)²: spacing below 0.9 cells is refused
+    // (0.001 m over a 20 m floor took 2 GB and crashed inside Recast).
+    EXPECT_EQ(error_of(R"({"detail_sample_distance": 0.001})"),
+              "BUILD.json: detail_sample_distance: 0.001 m is below 0.9 cells of cell_size 0.5 m (Recast's limit for "
+              "the detail mesh)");
+    EXPECT_EQ(error_of(R"({"detail_sample_distance": 0.46})"), "");
 }
 
 // Numbers a field's type cannot hold are refused with the field's name (nlohmann's own get
