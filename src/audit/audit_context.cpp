@@ -18,6 +18,43 @@ CornerBounds bounds_of(std::span<const Point> corners) {
     return b;
 }
 
+/// Where a face's ring starts in the flat ring arrays.
+struct RingStart {
+    std::size_t vertices, corners;
+};
+
+/// The arrays of the last TagfileContext this thread destroyed, emptied but with their
+/// capacity. A context takes them over and gives them back, so a thread auditing tagfile after
+/// tagfile writes into memory it already has: arrays above the allocator's mmap threshold
+/// (128 KiB, io/heap_policy.h) were otherwise mapped, zero-faulted page by page and unmapped
+/// again for every large tagfile (≈ 0.25× the decode's CPU on the eldenring preset, seventh
+/// session). What a thread keeps is at most the largest tagfile's context, which the peak
+/// already holds while that tagfile is audited.
+struct SpareStorage {
+    std::vector<std::int32_t> owner;
+    std::vector<RingView> rings;
+    std::vector<CornerBounds> corner_bounds;
+    std::vector<UnusualFace> unusual;
+    std::vector<std::int32_t> ring_vertices;
+    std::vector<Point> ring_corners;
+    std::vector<RingStart> starts;
+    FaceScratch scratch;
+    fromsoft::DecodedAabbTree tree;
+};
+
+SpareStorage& spare() {
+    thread_local SpareStorage storage;
+    return storage;
+}
+
+/// `to` takes `from`'s buffer, emptied.
+template <class T>
+void take_emptied(std::vector<T>& to, std::vector<T>& from) {
+    to = std::move(from);
+    to.clear();
+    from = {};
+}
+
 }  // namespace
 
 void FaceTallies::add(std::int32_t face, const FaceGeometry& g, int edges, double off_plane_limit) {
@@ -53,6 +90,13 @@ bool has_root_class(const fromsoft::NavTagfile& t, const std::string& cls) {
 
 TagfileContext::TagfileContext(const AuditTagfile& f)
     : file(f), tagfile(*f.model), mesh(f.model->mesh), game(game_of_sdk(sdk_of(f))) {
+    SpareStorage& keep = spare();
+    take_emptied(owner, keep.owner);
+    take_emptied(rings, keep.rings);
+    take_emptied(corner_bounds, keep.corner_bounds);
+    take_emptied(face_tallies.unusual, keep.unusual);
+    take_emptied(ring_vertices, keep.ring_vertices);
+    take_emptied(ring_corners, keep.ring_corners);
     F = static_cast<std::int64_t>(mesh.faces.size());
     E = static_cast<std::int64_t>(mesh.edges.size());
     V = static_cast<std::int64_t>(mesh.vertices.size());
@@ -81,14 +125,26 @@ TagfileContext::TagfileContext(const AuditTagfile& f)
     }
     edge_scan = scan_edges(mesh.edges, owner, R, V);
     read_faces();
-    if (tagfile.mediator && F > 0) tree = fromsoft::decode_aabb_tree6(tagfile.mediator->nodes, tagfile.mediator->domain);
+    if (tagfile.mediator && F > 0) {
+        tree.emplace(std::move(keep.tree));
+        fromsoft::decode_aabb_tree6(tagfile.mediator->nodes, tagfile.mediator->domain, *tree);
+    }
+}
+
+TagfileContext::~TagfileContext() {
+    SpareStorage& keep = spare();
+    take_emptied(keep.owner, owner);
+    take_emptied(keep.rings, rings);
+    take_emptied(keep.corner_bounds, corner_bounds);
+    take_emptied(keep.unusual, face_tallies.unusual);
+    take_emptied(keep.ring_vertices, ring_vertices);
+    take_emptied(keep.ring_corners, ring_corners);
+    if (tree) keep.tree = std::move(*tree);
 }
 
 void TagfileContext::read_faces() {
-    struct Extent {
-        std::size_t vertices, corners;
-    };
-    std::vector<Extent> starts(static_cast<std::size_t>(F) + 1);
+    std::vector<RingStart>& starts = spare().starts;
+    starts.resize(static_cast<std::size_t>(F) + 1);
     rings.resize(F);
     corner_bounds.resize(F);
     // The rings take at most R entries (Σ numEdges); reserving them spares the copies of
@@ -96,7 +152,7 @@ void TagfileContext::read_faces() {
     const auto most = static_cast<std::size_t>(std::min(R, E));
     ring_vertices.reserve(most);
     ring_corners.reserve(most);
-    FaceScratch scratch;
+    FaceScratch& scratch = spare().scratch;
     const double limit = off_plane_limit(game);
     for (std::int64_t i = 0; i < F; ++i) {
         starts[i] = {ring_vertices.size(), ring_corners.size()};

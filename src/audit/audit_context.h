@@ -122,6 +122,8 @@ struct TagfileContext {
 
     /// @param file a readable tagfile (file.model present).
     explicit TagfileContext(const AuditTagfile& file);
+    /// Hands the per-tagfile arrays back to this thread's spare storage (see the .cpp).
+    ~TagfileContext();
     TagfileContext(const TagfileContext&) = delete;  // rings view the context's own storage
     TagfileContext& operator=(const TagfileContext&) = delete;
 

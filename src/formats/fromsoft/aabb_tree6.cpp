@@ -38,11 +38,21 @@ Box3 box_of(const Aabb& aabb) noexcept {
 
 DecodedAabbTree decode_aabb_tree6(std::span<const AabbTreeNode6> nodes, const Aabb& domain) {
     DecodedAabbTree out;
+    decode_aabb_tree6(nodes, domain, out);
+    return out;
+}
+
+void decode_aabb_tree6(std::span<const AabbTreeNode6> nodes, const Aabb& domain, DecodedAabbTree& out) {
+    out.valid = false;
+    out.problem_node = 0;
+    out.problem.clear();
+    out.internal_nodes = 0;
+    out.leaves.clear();
     const std::size_t n = nodes.size();
-    out.boxes.resize(n);
+    out.boxes.assign(n, Box3{});
     if (n == 0) {
         out.valid = true;
-        return out;
+        return;
     }
     // Nodes are visited in index order (pre-order); the stack holds the internal nodes whose
     // subtrees are still open. Each node is therefore visited at most once and the loop is
@@ -56,7 +66,6 @@ DecodedAabbTree decode_aabb_tree6(std::span<const AabbTreeNode6> nodes, const Aa
     auto fail = [&](std::size_t node, std::string message) {
         out.problem_node = static_cast<std::uint32_t>(node);
         out.problem = std::move(message);
-        return out;
     };
     const Box3 root = box_of(domain);
     std::size_t i = 0;
@@ -101,7 +110,7 @@ DecodedAabbTree decode_aabb_tree6(std::span<const AabbTreeNode6> nodes, const Aa
                 return fail(i, "root subtree ends at node " + std::to_string(i) + " of " + std::to_string(n) +
                                    " (nodes never reached)");
             out.valid = true;
-            return out;
+            return;
         }
     }
 }

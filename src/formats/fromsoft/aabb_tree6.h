@@ -73,6 +73,11 @@ struct DecodedAabbTree {
 /// @param domain the tree's domain (its xyz lanes are the root's parent box).
 DecodedAabbTree decode_aabb_tree6(std::span<const AabbTreeNode6> nodes, const Aabb& domain);
 
+/// The same decoding into `out`, whose vectors keep their capacity: a caller decoding tree
+/// after tree (the audit) reuses one set of buffers instead of mapping fresh pages per tree.
+/// Every field of `out` is overwritten; the result equals decode_aabb_tree6(nodes, domain).
+void decode_aabb_tree6(std::span<const AabbTreeNode6> nodes, const Aabb& domain, DecodedAabbTree& out);
+
 /// Bounds of each face's corners (the `a` vertex of each of its regular edges), in float64.
 /// Throws navlab::Error (field "face N") when a face's edge range or a vertex index is out of
 /// range or a face has no edge.
