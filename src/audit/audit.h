@@ -112,19 +112,31 @@ public:
     /// @param values outlives the cursor; @param key must outlive it too (a literal).
     SetCursor(Values& values, std::string_view key) : values_(values), key_(key) {}
     void insert(std::uint64_t v) {
+        if (v < 256) {  // bytes and small codes (R79's second byte): exact marks, no collisions
+            std::uint64_t& word = small_[v >> 6];
+            const std::uint64_t bit = std::uint64_t{1} << (v & 63);
+            if (word & bit) return;
+            word |= bit;
+            return add(v);
+        }
         const std::size_t slot = static_cast<std::size_t>((v * 0x9E3779B97F4A7C15ull) >> 59);  // 0 … 31
         if (filled_ >> slot & 1 && memo_[slot] == v) return;
-        if (!set_) set_ = &Values::slot(values_.sets, key_);  // map nodes never move
-        set_->insert(v);
+        add(v);
         memo_[slot] = v;
         filled_ |= std::uint32_t{1} << slot;
     }
 
 private:
+    void add(std::uint64_t v) {
+        if (!set_) set_ = &Values::slot(values_.sets, key_);  // map nodes never move
+        set_->insert(v);
+    }
+
     Values& values_;
     std::string_view key_;
     std::set<std::uint64_t>* set_ = nullptr;
-    std::array<std::uint64_t, 32> memo_{};  ///< values already in the set, by hash
+    std::array<std::uint64_t, 4> small_{};  ///< values 0 … 255 already in the set, one bit each
+    std::array<std::uint64_t, 32> memo_{};  ///< larger values already in the set, by hash
     std::uint32_t filled_ = 0;              ///< which memo_ slots hold a value
 };
 

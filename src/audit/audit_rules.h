@@ -22,17 +22,28 @@ public:
     /// One case checked that is an exception; keeps it as an example while there is room.
     [[gnu::cold, gnu::noinline]] void fail(const std::string& element, std::int64_t index, const std::string& detail,
               const std::string& sub = {}, const std::string& object = "hkaiNavMesh");
+    /// fail() with the example's texts made only while the tagfile's examples have room:
+    /// `detail()` (side-effect free) is called, and `element` made a string, only then. A rule
+    /// with thousands of exceptions in a tagfile (R37 on Elden Ring) formatted every one
+    /// before fail() dropped all but the first few (seventh session).
+    template <class Detail>
+    void exception(const char* element, std::int64_t index, Detail&& detail) {
+        if (tally_.examples.size() < max_) [[unlikely]]
+            fail(element, index, detail());
+        else
+            ++tally_.by_game[game_].checked, ++tally_.by_game[game_].exceptions;
+    }
     /// A case whose prerequisites do not hold (not counted as checked).
     void skip(std::int64_t n = 1) { tally_.by_game[game_].skipped += n; }
-    /// pass() or fail() by `ok`; `detail` is only called on failure. `element` is a literal
-    /// made into a string only on failure: rules call check() once per face or edge, and
-    /// building the string on every call was most of a passing case's cost.
+    /// pass() or exception() by `ok`; `detail` is only called on failure. `element` is a
+    /// literal made into a string only on failure: rules call check() once per face or edge,
+    /// and building the string on every call was most of a passing case's cost.
     template <class Detail>
     void check(bool ok, const char* element, std::int64_t index, Detail&& detail) {
         if (ok) [[likely]]
             pass();
         else
-            fail(element, index, detail());
+            exception(element, index, detail);
     }
     Values& values() { return tally_.values; }
     const TagfileContext& ctx() const { return ctx_; }

@@ -28,7 +28,7 @@ template <class Detail>
 void check_unusual(RuleCheck& c, bool ok, std::int64_t face, std::int64_t& failed, Detail&& detail) {
     if (ok) return;
     ++failed;
-    c.fail("face", face, detail());
+    c.exception("face", face, detail);
 }
 
 /// A rule's maximum from the tallies: offers what offering every face in order would leave.
@@ -139,8 +139,10 @@ void r43(RuleCheck& c) {
     for_unusual(c, [&](std::int64_t i, const FaceGeometry& g) {
         for (int k = 0; k < g.check.turned; ++k) {
             const Cut& cut = g.first_turned;
-            c.fail("face", i, k == 0 ? fmt::format("triangle ({}, {}, {}) turned against the face", cut[0], cut[1], cut[2])
-                                     : std::string("another turned triangle"));
+            c.exception("face", i, [&] {
+                return k == 0 ? fmt::format("triangle ({}, {}, {}) turned against the face", cut[0], cut[1], cut[2])
+                              : std::string("another turned triangle");
+            });
         }
     });
 }

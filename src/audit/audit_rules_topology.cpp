@@ -132,7 +132,9 @@ void r29(RuleCheck& c) {
     for (std::int64_t e = 0; e < ctx.E; ++e) {
         const auto& d = ctx.mesh.edges[e];
         if ((d.oppositeEdge == kNoOpposite) != (d.oppositeFace == kNoOpposite)) {
-            c.fail("edge", e, fmt::format("oppositeEdge {} but oppositeFace {}", hex32(d.oppositeEdge), hex32(d.oppositeFace)));
+            c.exception("edge", e, [&] {
+                return fmt::format("oppositeEdge {} but oppositeFace {}", hex32(d.oppositeEdge), hex32(d.oppositeFace));
+            });
             continue;
         }
         if (d.oppositeEdge == kNoOpposite) {
@@ -289,7 +291,9 @@ void r37(RuleCheck& c) {
         const std::uint32_t o = edges[e].oppositeEdge;
         const bool in = o < E;
         if (in & !edge_check::reverse(edges, e, in ? o : 0)) [[unlikely]]
-            c.fail("edge", e, fmt::format("{} ({}->{}), opposite {} ({}->{})", e, edges[e].a, edges[e].b, o, edges[o].a, edges[o].b));
+            c.exception("edge", e, [&] {
+                return fmt::format("{} ({}->{}), opposite {} ({}->{})", e, edges[e].a, edges[e].b, o, edges[o].a, edges[o].b);
+            });
     }
 }
 

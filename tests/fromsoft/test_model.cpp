@@ -117,6 +117,44 @@ TEST(AabbTree6, RejectsBadTrees) {
     EXPECT_FALSE(t.valid);
 }
 
+TEST(AabbTree6, DecodingIntoReusedBuffersEqualsAFreshDecode) {
+    // The audit decodes tree after tree into one DecodedAabbTree: whatever it held before (a
+    // larger valid tree, a failed walk with its problem), the result must be the fresh one's,
+    // unreached nodes' zero boxes included.
+    const NavMesh big = fixture::grid_mesh(9, 7, nullptr, [](int i, int j) { return 0.37f * i - 0.11f * j * j; });
+    const NavMesh small = fixture::grid_mesh(2, 3, nullptr, [](int i, int j) { return 0.5f * i + j; });
+    const QueryMediator a = build_query_mediator(big), b = build_query_mediator(small);
+    std::vector<AabbTreeNode6> truncated(a.nodes.begin(), a.nodes.begin() + a.nodes.size() / 2);
+    std::vector<AabbTreeNode6> unreached = b.nodes;
+    unreached.push_back(node(0x11, 0x22, 0x33, 4));
+    const std::vector<std::pair<std::span<const AabbTreeNode6>, Aabb>> trees = {
+        {a.nodes, a.domain}, {b.nodes, b.domain}, {truncated, a.domain}, {unreached, b.domain}, {{}, b.domain}, {a.nodes, a.domain}};
+    auto same = [](const DecodedAabbTree& x, const DecodedAabbTree& y) {
+        if (x.valid != y.valid || x.problem_node != y.problem_node || x.problem != y.problem ||
+            x.internal_nodes != y.internal_nodes || x.boxes.size() != y.boxes.size() || x.leaves.size() != y.leaves.size())
+            return false;
+        for (std::size_t i = 0; i < x.boxes.size(); ++i)
+            if (std::memcmp(&x.boxes[i], &y.boxes[i], sizeof(Box3)) != 0) return false;
+        for (std::size_t i = 0; i < x.leaves.size(); ++i)
+            if (x.leaves[i].node != y.leaves[i].node || x.leaves[i].face != y.leaves[i].face) return false;
+        return true;
+    };
+    for (std::size_t first = 0; first < trees.size(); ++first) {
+        DecodedAabbTree reused;
+        for (std::size_t k = 0; k < trees.size(); ++k) {
+            const auto& [nodes, dom] = trees[(first + k) % trees.size()];
+            decode_aabb_tree6(nodes, dom, reused);
+            EXPECT_TRUE(same(reused, decode_aabb_tree6(nodes, dom))) << "start " << first << ", tree " << k;
+        }
+    }
+    DecodedAabbTree t;
+    decode_aabb_tree6(truncated, a.domain, t);
+    EXPECT_FALSE(t.valid);
+    decode_aabb_tree6(unreached, b.domain, t);
+    EXPECT_FALSE(t.valid);
+    EXPECT_NE(t.problem.find("never reached"), std::string::npos);
+}
+
 TEST(AabbTree6, EncodeDecodeRoundTripContainsEveryCorner) {
     const NavMesh mesh = fixture::grid_mesh(9, 7, nullptr, [](int i, int j) { return 0.37f * i - 0.11f * j * j; });
     const QueryMediator med = build_query_mediator(mesh);

@@ -1,0 +1,134 @@
+// The seventh session's shortcuts against the plain ways they replace: a context that reuses
+// the thread's storage from the tagfile before, an exception whose texts are made only while
+// the examples have room, and a value set that marks small values in bits.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "audit/audit.h"
+#include "audit/audit_context.h"
+#include "audit/audit_report.h"
+#include "audit/audit_rules.h"
+#include "synthetic_navmesh.h"
+
+using namespace navlab;
+using namespace navlab::audit;
+using navlab::test::SyntheticOptions;
+using navlab::test::synthetic_tagfile;
+
+namespace {
+
+/// The JSON of one tagfile's audit, as the CLI would write it.
+std::string report_of(const AuditTagfile& f) {
+    std::vector<TagfileAudit> results{audit_tagfile(f, 3)};
+    return audit_json(merge_audit(results, {f.entry}, 3)).dump();
+}
+
+/// Tagfiles of different sizes and kinds: grids of both games, one with unusual faces (a
+/// reflex corner, a repeated corner, a bow tie), one with a tree cut short, one with a broken
+/// ring, so every reused array meets a larger and a smaller predecessor.
+std::vector<AuditTagfile> varied_tagfiles() {
+    std::vector<AuditTagfile> out;
+    SyntheticOptions big;
+    big.width = 40, big.height = 25;
+    out.push_back(synthetic_tagfile(big));
+    SyntheticOptions sekiro;
+    sekiro.sekiro = true, sekiro.width = 12;
+    out.push_back(synthetic_tagfile(sekiro));
+    AuditTagfile odd = synthetic_tagfile();
+    auto& m = odd.model->mesh;
+    m.vertices[m.edges[0].b].x += 0.9f;  // a corner pushed inward and out of its plane
+    m.vertices[m.edges[5].a] = m.vertices[m.edges[5].b];  // a repeated corner
+    out.push_back(odd);
+    AuditTagfile cut = synthetic_tagfile(big);
+    cut.model->mediator->nodes.resize(cut.model->mediator->nodes.size() / 3);
+    out.push_back(cut);
+    AuditTagfile broken = synthetic_tagfile();
+    broken.model->mesh.edges[2].a = 1000000;  // a ring that leaves the vertices
+    out.push_back(broken);
+    SyntheticOptions empty;
+    empty.width = 0, empty.user_edges = false;
+    out.push_back(synthetic_tagfile(empty));
+    return out;
+}
+
+}  // namespace
+
+TEST(AuditFastPaths, ReusedStorageGivesTheFreshReport) {
+    const std::vector<AuditTagfile> files = varied_tagfiles();
+    // Each tagfile alone on a new thread: fresh thread-local storage.
+    std::vector<std::string> fresh(files.size());
+    for (std::size_t i = 0; i < files.size(); ++i) std::thread([&] { fresh[i] = report_of(files[i]); }).join();
+    // Then one after another on one thread, forwards, backwards and twice each, so every
+    // tagfile's arrays were left by a larger, a smaller and an identical tagfile.
+    std::vector<std::size_t> order;
+    for (std::size_t i = 0; i < files.size(); ++i) order.push_back(i), order.push_back(i);
+    for (std::size_t i = files.size(); i-- > 0;) order.push_back(i);
+    std::thread([&] {
+        for (std::size_t i : order) EXPECT_EQ(report_of(files[i]), fresh[i]) << "tagfile " << i;
+    }).join();
+    // Two contexts alive at once on one thread: the second finds no spare storage.
+    const TagfileContext a(files[0]);
+    const TagfileContext b(files[1]);
+    EXPECT_EQ(a.rings.size(), files[0].model->mesh.faces.size());
+    EXPECT_EQ(b.rings.size(), files[1].model->mesh.faces.size());
+    EXPECT_EQ(report_of(files[2]), fresh[2]);
+}
+
+TEST(AuditFastPaths, ExceptionsBeyondTheExamplesAreCountedWithoutTheirTexts) {
+    const AuditTagfile f = synthetic_tagfile();
+    const TagfileContext ctx(f);
+    for (std::size_t room : {0u, 1u, 3u, 10u}) {
+        RuleTally lazy, eager;
+        RuleCheck l(ctx, lazy, room), e(ctx, eager, room);
+        int made = 0;
+        for (int i = 0; i < 7; ++i) {
+            const std::string text = "detail " + std::to_string(i);
+            l.exception("edge", i, [&] { return ++made, text; });
+            e.fail("edge", i, text);
+            l.check(i % 2 == 0, "face", i, [&] { return ++made, text; });
+            e.check(i % 2 == 0, "face", i, [&] { return text; });
+        }
+        const auto g = static_cast<std::size_t>(ctx.game);
+        EXPECT_EQ(lazy.by_game[g].checked, eager.by_game[g].checked);
+        EXPECT_EQ(lazy.by_game[g].exceptions, eager.by_game[g].exceptions);
+        EXPECT_EQ(lazy.by_game[g].exceptions, 10);
+        ASSERT_EQ(lazy.examples.size(), eager.examples.size());
+        EXPECT_EQ(lazy.examples.size(), std::min<std::size_t>(room, 10));
+        EXPECT_EQ(static_cast<std::size_t>(made), lazy.examples.size()) << "texts made only for kept examples";
+        for (std::size_t k = 0; k < lazy.examples.size(); ++k) {
+            EXPECT_EQ(lazy.examples[k].message, eager.examples[k].message);
+            EXPECT_EQ(lazy.examples[k].element_kind, eager.examples[k].element_kind);
+            EXPECT_EQ(lazy.examples[k].element, eager.examples[k].element);
+        }
+    }
+}
+
+TEST(AuditFastPaths, SetCursorKeepsWhatInsertingEveryValueKeeps) {
+    std::mt19937_64 rng(7);
+    for (int run = 0; run < 200; ++run) {
+        Values cursor_values, plain;
+        {
+            SetCursor cursor(cursor_values, "k");
+            const int n = static_cast<int>(rng() % 300);
+            for (int i = 0; i < n; ++i) {
+                // Bytes, the edges of the small range, and large values that collide in the memo.
+                const std::uint64_t pick = rng() % 4;
+                const std::uint64_t v = pick == 0   ? rng() % 256
+                                        : pick == 1 ? 250 + rng() % 12
+                                        : pick == 2 ? (rng() % 64) << 20
+                                                    : rng();
+                cursor.insert(v);
+                plain.insert("k", v);
+            }
+        }
+        EXPECT_EQ(cursor_values.sets, plain.sets) << "run " << run;
+    }
+    Values untouched;
+    { SetCursor cursor(untouched, "k"); }
+    EXPECT_TRUE(untouched.empty()) << "no entry until a value is inserted";
+}
