@@ -13,6 +13,15 @@ namespace navlab::audit {
 
 /// One tagfile to audit, in input order.
 struct AuditTagfile {
+    AuditTagfile() = default;
+    AuditTagfile(const AuditTagfile&) = default;
+    AuditTagfile(AuditTagfile&&) = default;
+    AuditTagfile& operator=(const AuditTagfile&) = default;
+    AuditTagfile& operator=(AuditTagfile&&) = default;
+    /// Gives the model's mesh arrays to the thread's next read (fromsoft::recycle_mesh_arrays):
+    /// a corpus audit reads tagfile after tagfile on each thread.
+    ~AuditTagfile();
+
     std::string binder;                      ///< binder path; empty for a loose tagfile
     std::string entry;                       ///< binder member name, or the file name
     std::optional<std::size_t> entry_index;  ///< member index in the binder

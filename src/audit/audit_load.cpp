@@ -7,6 +7,10 @@
 
 namespace navlab::audit {
 
+AuditTagfile::~AuditTagfile() {
+    if (model) fromsoft::recycle_mesh_arrays(std::move(model->mesh));
+}
+
 AuditTagfile load_audit_tagfile(std::span<const std::uint8_t> bytes, std::string binder, std::string entry,
                                 std::optional<std::size_t> entry_index) {
     AuditTagfile f;

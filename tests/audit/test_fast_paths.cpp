@@ -1,5 +1,5 @@
-// The seventh session's shortcuts against the plain ways they replace: a context that reuses
-// the thread's storage from the tagfile before, an exception whose texts are made only while
+// The seventh session's shortcuts against the plain ways they replace: a context and a mesh
+// read that reuse the thread's storage from the tagfile before, an exception whose texts are made only while
 // the examples have room, and a value set that marks small values in bits.
 #include <gtest/gtest.h>
 
@@ -13,6 +13,7 @@
 #include "audit/audit_context.h"
 #include "audit/audit_report.h"
 #include "audit/audit_rules.h"
+#include "formats/fromsoft/nav_tagfile.h"
 #include "synthetic_navmesh.h"
 
 using namespace navlab;
@@ -131,4 +132,30 @@ TEST(AuditFastPaths, SetCursorKeepsWhatInsertingEveryValueKeeps) {
     Values untouched;
     { SetCursor cursor(untouched, "k"); }
     EXPECT_TRUE(untouched.empty()) << "no entry until a value is inserted";
+}
+
+TEST(AuditFastPaths, RecycledMeshArraysReadTheSameModel) {
+    // Every tagfile read after another's arrays were recycled (larger, smaller, the same, none)
+    // equals its read on a fresh thread.
+    std::vector<std::vector<std::uint8_t>> bytes;
+    for (const AuditTagfile& f : varied_tagfiles()) bytes.push_back(fromsoft::write_nav_tagfile(*f.model, true));
+    std::vector<fromsoft::NavTagfile> fresh;
+    for (const auto& b : bytes) std::thread([&] { fresh.push_back(fromsoft::read_nav_tagfile(b)); }).join();
+    std::thread([&] {
+        for (std::size_t round = 0; round < 2; ++round)
+            for (std::size_t k = 0; k < bytes.size(); ++k) {
+                const std::size_t i = round ? bytes.size() - 1 - k : k;
+                fromsoft::NavTagfile model = fromsoft::read_nav_tagfile(bytes[i]);
+                EXPECT_TRUE(fromsoft::same_model(model, fresh[i])) << "tagfile " << i;
+                EXPECT_TRUE(model.mesh == fresh[i].mesh) << "tagfile " << i;
+                if (k % 3 != 2) fromsoft::recycle_mesh_arrays(std::move(model.mesh));
+                EXPECT_TRUE(model.mesh.faces.empty() || k % 3 == 2);
+            }
+        // An audit input recycles its model's arrays when it goes.
+        {
+            AuditTagfile f;
+            f.model = fromsoft::read_nav_tagfile(bytes[0]);
+        }
+        EXPECT_TRUE(fromsoft::read_nav_tagfile(bytes[0]).mesh == fresh[0].mesh);
+    }).join();
 }

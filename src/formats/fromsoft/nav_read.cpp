@@ -14,6 +14,19 @@
 namespace navlab::fromsoft {
 namespace {
 
+/// The arrays recycle_mesh_arrays gave this thread, taken by the next read_mesh.
+struct SpareMeshArrays {
+    std::vector<Face> faces;
+    std::vector<Edge> edges;
+    std::vector<Vec4> vertices;
+    std::vector<std::int32_t> faceData, edgeData;
+};
+
+SpareMeshArrays& spare_mesh_arrays() {
+    thread_local SpareMeshArrays spare;
+    return spare;
+}
+
 static_assert(std::endian::native == std::endian::little, "the model's records are copied as little-endian bytes");
 
 using havok::ArrayView;
@@ -172,8 +185,9 @@ private:
 
     /// Reads an array of records: one memcpy when the element type has the model's size and
     /// every model field at the model's offset and width, else member by member.
+    /// @param out storage to fill (its capacity is reused; recycle_mesh_arrays).
     template <class T, std::size_t N>
-    std::vector<T> read_records(const Value& field, const FieldMap (&fields)[N]) const {
+    std::vector<T> read_records(const Value& field, const FieldMap (&fields)[N], std::vector<T> out = {}) const {
         const ArrayView array = field.as_array();
         const TypeIndex elem = array.element_type();
         bool same_layout = types_[elem].resolved_size == sizeof(T);
@@ -182,7 +196,7 @@ private:
             if (!m) fail(field, types_.full_name(elem) + " has no member " + f.name);
             same_layout = same_layout && m->offset == f.offset && types_[m->type].resolved_size == f.size;
         }
-        std::vector<T> out(array.size());
+        out.assign(array.size(), T{});
         if (same_layout) {
             if (!out.empty()) std::memcpy(out.data(), array.bytes().data(), out.size() * sizeof(T));
             return out;
@@ -196,9 +210,9 @@ private:
     }
 
     /// An hkArray of hkVector4 (16-byte elements).
-    std::vector<Vec4> read_vectors(const Value& field) const {
+    std::vector<Vec4> read_vectors(const Value& field, std::vector<Vec4> out = {}) const {
         const ArrayView array = field.as_array();
-        std::vector<Vec4> out(array.size());
+        out.assign(array.size(), Vec4{});
         if (out.empty()) return out;
         if (array.element_size() != sizeof(Vec4))
             fail(field, "vector elements are " + std::to_string(array.element_size()) + " bytes, not 16");
@@ -208,9 +222,9 @@ private:
 
     /// An hkArray of 32-bit integers.
     template <class T>
-    std::vector<T> read_words(const Value& field) const {
+    std::vector<T> read_words(const Value& field, std::vector<T> out = {}) const {
         const ArrayView array = field.as_array();
-        std::vector<T> out(array.size());
+        out.assign(array.size(), T{});
         if (out.empty()) return out;
         if (array.element_size() == sizeof(T)) {
             std::memcpy(out.data(), array.bytes().data(), out.size() * sizeof(T));
@@ -227,11 +241,12 @@ private:
         layouts.face = record_info(element_type(faces));
         layouts.edge = record_info(element_type(edges));
         layouts.vertex = record_info(element_type(vertices));
-        m.faces = read_records<Face>(faces, kFaceFields);
-        m.edges = read_records<Edge>(edges, kEdgeFields);
-        m.vertices = read_vectors(vertices);
-        m.faceData = read_words<std::int32_t>(o.field("faceData"));
-        m.edgeData = read_words<std::int32_t>(o.field("edgeData"));
+        SpareMeshArrays& spare = spare_mesh_arrays();
+        m.faces = read_records<Face>(faces, kFaceFields, std::move(spare.faces));
+        m.edges = read_records<Edge>(edges, kEdgeFields, std::move(spare.edges));
+        m.vertices = read_vectors(vertices, std::move(spare.vertices));
+        m.faceData = read_words<std::int32_t>(o.field("faceData"), std::move(spare.faceData));
+        m.edgeData = read_words<std::int32_t>(o.field("edgeData"), std::move(spare.edgeData));
         m.faceDataStriding = static_cast<std::int32_t>(o.field("faceDataStriding").as_int());
         m.edgeDataStriding = static_cast<std::int32_t>(o.field("edgeDataStriding").as_int());
         m.flags = static_cast<std::uint8_t>(o.field("flags").as_uint());
@@ -305,6 +320,20 @@ private:
 }  // namespace
 
 NavTagfile nav_from_tagfile(const havok::Tagfile& file) { return ModelReader(file).read(); }
+
+void recycle_mesh_arrays(NavMesh&& mesh) {
+    SpareMeshArrays& spare = spare_mesh_arrays();
+    auto keep = [](auto& to, auto& from) {
+        to = std::move(from);
+        to.clear();
+        from = {};
+    };
+    keep(spare.faces, mesh.faces);
+    keep(spare.edges, mesh.edges);
+    keep(spare.vertices, mesh.vertices);
+    keep(spare.faceData, mesh.faceData);
+    keep(spare.edgeData, mesh.edgeData);
+}
 
 NavTagfile read_nav_tagfile(std::span<const std::uint8_t> tagfile) {
     const havok::Tagfile file = havok::read_tagfile(tagfile);

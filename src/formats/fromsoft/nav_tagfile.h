@@ -35,6 +35,14 @@ NavTagfile read_nav_tagfile(std::span<const std::uint8_t> tagfile);
 /// Same as read_nav_tagfile for a tagfile already read with havok::read_tagfile.
 NavTagfile nav_from_tagfile(const havok::Tagfile& file);
 
+/// Gives `mesh`'s faces, edges, vertices, faceData and edgeData (emptied, capacity kept) to
+/// this thread's next read of a mesh (read_nav_tagfile, nav_from_tagfile), which fills them
+/// instead of allocating. A caller reading tagfile after tagfile (the audit) then writes into
+/// memory it already has, instead of having arrays above the allocator's mmap threshold mapped,
+/// faulted in page by page and unmapped again for every large mesh. The thread keeps at most
+/// one set (the last given); `mesh` is left without those arrays.
+void recycle_mesh_arrays(NavMesh&& mesh);
+
 /// Writes `nav` as a new tagfile: root variants hkaiNavMesh, then hkaiDirectedGraphExplicitCost
 /// (when `graph` is set), hkaiStaticTreeNavMeshQueryMediator (when `mediator` is set, with its
 /// hkcdStaticAabbTree; navMesh points at the mesh when nav_mesh_is_file_mesh, else is null), then
