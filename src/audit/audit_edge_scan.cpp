@@ -30,7 +30,10 @@ EdgeScan scan_edges(std::span<const fromsoft::Edge> edges, std::span<const std::
         opposites += regular_in;
         outside += regular & !none & !in;
         not_mutual += regular_in & !mutual(edges, e, o);
-        reversed += regular_in & reverse(edges, e, o);
+        const bool is_reverse = reverse(edges, e, o);
+        reversed += regular_in & is_reverse;
+        if (regular_in & !is_reverse & (s.first_not_reversed_count < EdgeScan::kFirstNotReversed)) [[unlikely]]
+            s.first_not_reversed[s.first_not_reversed_count++] = static_cast<std::int32_t>(e);
         to_user += regular_in & (o >= R);
         const std::int32_t owner_o = owner[o];  // o is 0 when out of range: masked by regular_in
         same_face += regular_in & (owner_o >= 0) & (owner_o == owner[e]);

@@ -5,6 +5,7 @@
 // exception there, to name it in element order.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <span>
 
@@ -69,6 +70,12 @@ struct EdgeScan {
     std::int64_t regular_opposites = 0, regular_opposites_outside = 0;
     std::int64_t regular_not_mutual = 0;  ///< R36 exceptions
     std::int64_t regular_reversed = 0;    ///< R37 passes
+    /// The first kFirstNotReversed regular edges (in edge order) whose opposite is an edge but
+    /// not their reverse: R37's exceptions, so it names its first examples without a second
+    /// walk over the edges (a statistic with exceptions in most Elden Ring tagfiles).
+    static constexpr int kFirstNotReversed = 8;
+    std::array<std::int32_t, kFirstNotReversed> first_not_reversed{};
+    int first_not_reversed_count = 0;
     /// X04–X06.
     std::int64_t opposite_is_user_edge = 0, opposite_in_same_face = 0, opposite_not_mutual = 0, flags_52_with_opposite = 0;
 };

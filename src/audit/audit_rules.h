@@ -33,6 +33,11 @@ public:
         else
             ++tally_.by_game[game_].checked, ++tally_.by_game[game_].exceptions;
     }
+    /// How many more examples this tagfile keeps.
+    std::size_t example_room() const { return max_ > tally_.examples.size() ? max_ - tally_.examples.size() : 0; }
+    /// n exceptions counted without naming them: for a rule that named the first ones
+    /// already and knows that no example is wanted from the rest (example_room() is 0).
+    void count_exceptions(std::int64_t n) { tally_.by_game[game_].checked += n, tally_.by_game[game_].exceptions += n; }
     /// A case whose prerequisites do not hold (not counted as checked).
     void skip(std::int64_t n = 1) { tally_.by_game[game_].skipped += n; }
     /// pass() or exception() by `ok`; `detail` is only called on failure. `element` is a

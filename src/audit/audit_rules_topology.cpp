@@ -282,18 +282,30 @@ void r37(RuleCheck& c) {
     const EdgeScan& s = ctx.edge_scan;
     c.pass(s.regular_reversed);
     c.skip(s.regular_opposites_outside);
-    if (s.regular_reversed == s.regular_opposites) return;
-    // A statistic with exceptions in most Elden Ring tagfiles: the walk that names them
-    // branches on nothing else (see audit_edge_scan.h); edge 0 stands in for a missing opposite.
+    const std::int64_t exceptions = s.regular_opposites - s.regular_reversed;
+    if (exceptions == 0) return;
     const std::span edges(ctx.mesh.edges);
+    auto name = [&](std::int64_t e) {
+        const std::uint32_t o = edges[e].oppositeEdge;
+        c.exception("edge", e, [&] {
+            return fmt::format("{} ({}->{}), opposite {} ({}->{})", e, edges[e].a, edges[e].b, o, edges[o].a, edges[o].b);
+        });
+    };
+    // A statistic with exceptions in most Elden Ring tagfiles: the pass over the edges kept
+    // the first ones, which name every example the tagfile keeps unless it wants more.
+    const int first = s.first_not_reversed_count;
+    if (c.example_room() <= static_cast<std::size_t>(first) || exceptions == first) {
+        for (int k = 0; k < first; ++k) name(s.first_not_reversed[k]);
+        return c.count_exceptions(exceptions - first);
+    }
+    // More examples wanted than were kept: the walk, which branches on nothing else (see
+    // audit_edge_scan.h); edge 0 stands in for a missing opposite.
     const std::int64_t E = ctx.E;
     for (std::int64_t e = 0; e < std::min(ctx.R, E); ++e) {
         const std::uint32_t o = edges[e].oppositeEdge;
         const bool in = o < E;
         if (in & !edge_check::reverse(edges, e, in ? o : 0)) [[unlikely]]
-            c.exception("edge", e, [&] {
-                return fmt::format("{} ({}->{}), opposite {} ({}->{})", e, edges[e].a, edges[e].b, o, edges[o].a, edges[o].b);
-            });
+            name(e);
     }
 }
 

@@ -159,3 +159,54 @@ TEST(AuditFastPaths, RecycledMeshArraysReadTheSameModel) {
         EXPECT_TRUE(fromsoft::read_nav_tagfile(bytes[0]).mesh == fresh[0].mesh);
     }).join();
 }
+
+TEST(AuditFastPaths, R37NamesItsExamplesFromTheEdgePassAsTheWalkWould) {
+    // R37 takes its first examples from the edge pass (EdgeScan::first_not_reversed) when they
+    // are all the tagfile keeps, and walks the edges otherwise: both must give the walk's
+    // counts and examples, for any number of exceptions around the eight the pass keeps.
+    auto defs = all_rules();
+    std::size_t r37 = 0;
+    while (std::string(defs[r37].id) != "R37") ++r37;
+    SyntheticOptions big;
+    big.width = 30, big.height = 20;
+    for (int broken : {0, 1, 3, 7, 8, 9, 40}) {
+        AuditTagfile f = synthetic_tagfile(big);
+        auto& edges = f.model->mesh.edges;
+        const auto R = static_cast<std::int64_t>(4 * f.model->mesh.faces.size());
+        // Break `broken` reverses, spread over the regular edges with an opposite: move a
+        // shared corner to a copy of its vertex (opposites stay mutual, no longer reverses).
+        std::vector<std::int64_t> expected;
+        for (std::int64_t e = 0, seen = 0; e < R && static_cast<int>(expected.size()) < broken; ++e) {
+            if (edges[e].oppositeEdge == fromsoft::kNoOpposite || seen++ % 5 != 0) continue;
+            f.model->mesh.vertices.push_back(f.model->mesh.vertices[edges[e].a]);
+            edges[e].a = static_cast<std::int32_t>(f.model->mesh.vertices.size() - 1);
+            expected.push_back(e);
+        }
+        ASSERT_EQ(static_cast<int>(expected.size()), broken);
+        // Each change also breaks the reverse of the edge before it in the ring (its b).
+        std::set<std::int64_t> all;
+        for (std::int64_t e = 0; e < R; ++e) {
+            const auto o = edges[e].oppositeEdge;
+            if (o < edges.size() && !(edges[o].a == edges[e].b && edges[o].b == edges[e].a)) all.insert(e);
+        }
+        const std::vector<std::int64_t> order(all.begin(), all.end());
+        const RuleTally walked = audit_tagfile(f, 50).rules[r37];
+        for (std::size_t room : {0u, 1u, 5u, 8u, 9u, 20u}) {
+            const RuleTally t = audit_tagfile(f, room).rules[r37];
+            for (std::size_t g = 0; g < 3; ++g) {
+                EXPECT_EQ(t.by_game[g].checked, walked.by_game[g].checked);
+                EXPECT_EQ(t.by_game[g].exceptions, walked.by_game[g].exceptions);
+                EXPECT_EQ(t.by_game[g].skipped, walked.by_game[g].skipped);
+            }
+            ASSERT_EQ(t.examples.size(), std::min(room, order.size())) << broken << " broken, room " << room;
+            for (std::size_t k = 0; k < t.examples.size(); ++k) {
+                EXPECT_EQ(t.examples[k].element, order[k]);
+                EXPECT_EQ(t.examples[k].message, walked.examples[k].message);
+            }
+        }
+        std::int64_t exceptions = 0;
+        for (const auto& g : walked.by_game) exceptions += g.exceptions;
+        EXPECT_EQ(exceptions, static_cast<std::int64_t>(order.size()));
+        EXPECT_EQ(broken == 0, order.empty());
+    }
+}

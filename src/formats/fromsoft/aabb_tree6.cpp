@@ -49,7 +49,11 @@ void decode_aabb_tree6(std::span<const AabbTreeNode6> nodes, const Aabb& domain,
     out.internal_nodes = 0;
     out.leaves.clear();
     const std::size_t n = nodes.size();
-    out.boxes.assign(n, Box3{});
+    // Every node the walk reaches gets its box before anything can fail, so only the boxes
+    // past `written` need the zero of "not reached": written on failure, not filled first
+    // (a reused vector keeps stale boxes until then).
+    out.boxes.resize(n);
+    std::size_t written = 0;
     if (n == 0) {
         out.valid = true;
         return;
@@ -66,6 +70,7 @@ void decode_aabb_tree6(std::span<const AabbTreeNode6> nodes, const Aabb& domain,
     auto fail = [&](std::size_t node, std::string message) {
         out.problem_node = static_cast<std::uint32_t>(node);
         out.problem = std::move(message);
+        std::fill(out.boxes.begin() + static_cast<std::ptrdiff_t>(written), out.boxes.end(), Box3{});
     };
     const Box3 root = box_of(domain);
     std::size_t i = 0;
@@ -76,6 +81,7 @@ void decode_aabb_tree6(std::span<const AabbTreeNode6> nodes, const Aabb& domain,
                                               " nodes)");
         const Box3& parent = open.empty() ? root : out.boxes[open.back().node];
         out.boxes[i] = shrink_box(parent, nodes[i].xyz);
+        written = i + 1;
         const std::uint32_t data = tree_node_data(nodes[i]);
         if (data & kTreeInternalBit) {
             const std::uint64_t second = i + 2 * std::uint64_t{data & kTreePayloadMask};
