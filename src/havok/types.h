@@ -108,6 +108,9 @@ struct Type {
 /// reference count. A reference returned by at() is valid until the table is next copied.
 class TypeTable {
 public:
+    /// Whether both tables view the very same records (copies that neither has changed since):
+    /// what was derived from one (layouts) holds for the other.
+    bool shares_records_with(const TypeTable& other) const noexcept { return types_ && types_ == other.types_; }
     /// Number of types N (valid indices are 1..N).
     std::size_t size() const noexcept { return !types_ || types_->types.empty() ? 0 : types_->types.size() - 1; }
     bool valid(TypeIndex t) const noexcept { return types_ && t >= 1 && t < types_->types.size(); }

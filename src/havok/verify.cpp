@@ -3,13 +3,53 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
+#include <memory>
 #include <unordered_map>
 
 #include "havok/layout.h"
 
 namespace navlab::havok {
 namespace {
+
+/// The layouts of the last four type tables this thread verified (as many as read_tagfile's
+/// TYPE cache keeps), each with a copy of its table: tagfiles whose TYPE section is
+/// byte-identical share one table, so their layouts are computed once instead of per tagfile.
+/// The copy keeps the records alive, so a table that shares them is the same table; a layout
+/// that failed drops its entry (its half-computed state is not reused).
+struct CachedLayouts {
+    TypeTable types;
+    Layouts layouts{types};
+    explicit CachedLayouts(const TypeTable& t) : types(t) {}
+};
+
+struct LayoutCache {
+    std::array<std::unique_ptr<CachedLayouts>, 4> entries;
+    std::size_t next = 0;  ///< the entry replaced next (round robin)
+};
+
+LayoutCache& layout_cache() {
+    thread_local LayoutCache cache;
+    return cache;
+}
+
+/// The layouts for `types`, from the thread's cache when it holds the same records.
+Layouts& layouts_for(const TypeTable& types) {
+    LayoutCache& cache = layout_cache();
+    for (auto& entry : cache.entries)
+        if (entry && entry->types.shares_records_with(types)) return entry->layouts;
+    auto& entry = cache.entries[cache.next];
+    cache.next = (cache.next + 1) % cache.entries.size();
+    entry = std::make_unique<CachedLayouts>(types);
+    return entry->layouts;
+}
+
+/// Drops the entry of `layouts` after one of its layouts failed.
+void forget(const Layouts& layouts) {
+    for (auto& entry : layout_cache().entries)
+        if (entry && &entry->layouts == &layouts) entry.reset();
+}
 
 /// The strict checks of the object walk over a parsed tagfile's DATA (spec §13): every
 /// reference, PTCH and THSH against what the items hold, zero gaps, placement and padding.
@@ -19,7 +59,7 @@ public:
 
     void run() {
         const TypeTable& types = out_.types;
-        Layouts layouts(types);
+        Layouts& layouts = layouts_for(types);
         std::vector<std::uint32_t> refcount(out_.items.size(), 0);
         std::unordered_map<TypeIndex, std::vector<std::uint32_t>> found;
         const Bytes data = out_.data;
@@ -32,7 +72,9 @@ public:
             try {
                 layout = &layouts.of(item.type);
             } catch (Error& e) {
-                fail_data(item.offset, i, e.message());
+                std::string message = e.message();
+                forget(layouts);  // `layouts` is gone; its failed state is not kept
+                fail_data(item.offset, i, std::move(message));
             }
             if (layout->plain()) continue;
             for (std::uint32_t e = 0; e < item.count; ++e) {

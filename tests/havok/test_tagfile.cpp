@@ -2,6 +2,8 @@
 
 #include <cstring>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "havok/navmesh_fixture.h"
 #include "havok/object.h"
@@ -318,4 +320,44 @@ TEST(HavokTypeCache, WarningsOfTheTypeSectionRepeatOnEveryRead) {
         ASSERT_EQ(r.warnings.size(), 1u) << "read " << i;
         EXPECT_NE(r.warnings[0].message.find("no THSH"), std::string::npos);
     }
+}
+
+TEST(HavokTypeCache, CachedLayoutsVerifyAsFreshOnes) {
+    // verify_objects keeps the layouts of the thread's last four type tables. Six tables in
+    // turn (so entries are evicted and found again), each tagfile also with a nonzero byte in
+    // its DATA tail: every read on one thread reports what a read on a new thread reports.
+    std::vector<std::vector<std::uint8_t>> files;
+    for (std::uint32_t i = 0; i < 6; ++i) {
+        Tagfile t = read_tagfile(i % 2 ? test::grid_navmesh(4, 3) : small_navmesh());
+        const TypeIndex root = t.items[1].type;
+        t.types.at(root).hash = *t.types[root].hash + i;
+        files.push_back(write_tagfile(t));
+    }
+    const std::size_t good = files.size();
+    for (std::size_t i = 0; i < good; ++i) {
+        std::vector<std::uint8_t> bad = files[i];
+        const Tagfile t = read_tagfile(bad);
+        bad[t.data_offset + t.data.size() - 1] = 0x5A;  // DATA after the last item, or its padding
+        files.push_back(bad);
+    }
+    auto outcome = [&](const std::vector<std::uint8_t>& bytes) {
+        try {
+            const Tagfile t = read_tagfile(bytes);
+            std::string s = std::to_string(t.items.size()) + " items";
+            for (const auto& w : t.warnings) s += "; " + w.message;
+            return s;
+        } catch (const Error& e) {
+            return std::string("error: ") + e.what();
+        }
+    };
+    std::vector<std::string> fresh(files.size());
+    for (std::size_t i = 0; i < files.size(); ++i) std::thread([&] { fresh[i] = outcome(files[i]); }).join();
+    std::thread([&] {
+        for (int round = 0; round < 3; ++round)
+            for (std::size_t i = 0; i < files.size(); ++i) {
+                const std::size_t k = round == 1 ? files.size() - 1 - i : i;
+                EXPECT_EQ(outcome(files[k]), fresh[k]) << "round " << round << ", file " << k;
+            }
+    }).join();
+    for (std::size_t i = good; i < files.size(); ++i) EXPECT_EQ(fresh[i].rfind("error: ", 0), 0u) << fresh[i];
 }
