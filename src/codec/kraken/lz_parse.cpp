@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "codec/kraken/array_encoder.h"
+#include "codec/kraken/lz_prices.h"
 #include "codec/kraken/tree_match_finder.h"
 
 namespace navlab::kraken::detail {
@@ -113,67 +114,6 @@ std::vector<Command> lazy_loop(std::size_t p, std::size_t end, const LzParams& p
 }
 
 // ---- optimal --------------------------------------------------------------------------
-
-/// Prices in 1/16 bit of each byte value of the four arrays a command writes to.
-struct Prices {
-    std::array<std::uint32_t, 256> literal, command, offset, length, low;
-    unsigned scale;  ///< offset coding the offset and low prices are for (0 = legacy)
-};
-
-using Histogram = std::array<std::uint32_t, 256>;
-
-/// -log2 of each symbol's frequency; unseen symbols cost a little more than the rarest.
-std::array<std::uint32_t, 256> prices_of(const Histogram& h, std::uint32_t flat_bits) {
-    std::array<std::uint32_t, 256> p{};
-    std::uint64_t total = 0;
-    for (auto c : h) total += c;
-    for (unsigned s = 0; s < 256; ++s) {
-        if (total == 0) {
-            p[s] = flat_bits * 16;
-            continue;
-        }
-        const double bits = h[s] ? std::log2(static_cast<double>(total) / h[s]) : std::log2(static_cast<double>(total)) + 2;
-        p[s] = static_cast<std::uint32_t>(std::clamp(bits, 0.5, 14.0) * 16);
-    }
-    return p;
-}
-
-/// Statistics of a parse: what its arrays would hold.
-struct Stats {
-    Histogram raw{}, delta{}, command{}, offset{}, length{}, low{};
-};
-
-Stats collect_stats(std::span<const std::uint8_t> block, std::size_t first, std::size_t end,
-                    const std::vector<Command>& commands, unsigned scale) {
-    Stats s;
-    Recent recent;
-    std::size_t p = first;
-    auto literals = [&](std::size_t count) {
-        for (std::size_t q = p; q < p + count; ++q) {
-            ++s.raw[block[q]];
-            ++s.delta[static_cast<std::uint8_t>(block[q] - block[q - recent.slot[0]])];
-        }
-        p += count;
-    };
-    auto length = [&](std::uint32_t v) { ++s.length[std::min<std::uint32_t>(v - 3, 255)]; };
-    for (const Command& c : commands) {
-        literals(c.literals);
-        if (c.literals >= 3) length(c.literals);
-        const unsigned index = recent.index_of(c.distance);
-        if (index == 3) {
-            std::uint8_t low = 0;
-            ++s.offset[coded_offset(c.distance, scale, low).packed];
-            ++s.low[low];
-        }
-        recent.use(index, c.distance);
-        if (c.length > 16) length(c.length - 14);
-        ++s.command[std::min(c.literals, 3u) | std::min(c.length - 2, 15u) << 2 | index << 6];
-        p += c.length;
-    }
-    literals(end - p);
-    return s;
-}
-
 
 /// One parse state: the cheapest known way to reach a position.
 struct Node {
@@ -336,13 +276,6 @@ private:
         for (std::uint32_t m = starts_[i - 1]; m < starts_[i]; ++m)
             if (matches_[m].distance == match.distance && matches_[m].length == match.length + 1) return true;
         return false;
-    }
-
-    /// LEN entry price (spec 3.4 item 8): the packed byte, plus the long value's bits.
-    static std::uint32_t length_price(const Prices& prices, std::uint32_t value) {
-        if (value - 3 < 255) return prices.length[value - 3];
-        const std::uint32_t y = value - 258 + 64;
-        return prices.length[255] + 16 * (2 * static_cast<std::uint32_t>(std::bit_width(y)) - 7);
     }
 
     void try_lengths(const Prices& prices, const Node& s, std::size_t i, std::uint32_t from, std::uint32_t to,

@@ -33,6 +33,9 @@ struct LzParams {
     int passes = 3;        ///< optimal parse: re-priced dynamic-programming passes after the lazy start
     unsigned tried_lengths = 40;  ///< optimal parse: match lengths tried one by one up to this (longer: full length only)
     bool tree = false;     ///< optimal parse: candidates from the binary-tree finder (tree_match_finder.h)
+    /// Level 6 on inputs of one block: the sparse optimal parse (sparse_parse.h) on the hash
+    /// chains, in place of the lazy or the optimal parse.
+    bool sparse = false;
     /// Optimal parse: write the lazy start and every pass and keep the smallest (the prices
     /// ignore Huffman tables and rounding), or write only the last pass (half the array work).
     bool write_every_parse = true;
@@ -124,6 +127,10 @@ public:
     /// Every match at p that is longer than all nearer ones (so lengths increase), up to
     /// params.chain_depth candidates; appended to `out`.
     void find_all(std::size_t p, std::size_t limit, const LzParams& params, std::vector<Match>& out);
+    /// As find_all(), but searches may come in any order: every position up to p is inserted
+    /// first and the chain is entered at p's own link (the newest earlier position with p's
+    /// hash), so a parser may search a block in several passes or skip positions.
+    void find_all_any(std::size_t p, std::size_t limit, const LzParams& params, std::vector<Match>& out);
     /// Level 1's search: the newest earlier position with the same 4-byte hash, then p takes its
     /// head entry (no chain is kept, so p may not be searched twice). A candidate closer than
     /// 8 stands for its smallest multiple of at least 8, which matches as far on data of that
@@ -162,6 +169,8 @@ private:
     void insert_up_to(std::size_t p);
     template <class Visit>
     void walk(std::size_t p, std::size_t limit, const LzParams& params, Visit&& visit);
+    template <class Visit>
+    void scan(std::size_t p, std::size_t limit, const LzParams& params, std::int32_t c, Visit&& visit);
     std::span<const std::uint8_t> block_;
     HashHeads head_;
     std::vector<std::int32_t> prev_;

@@ -1,0 +1,201 @@
+// Sparse optimal parse. See sparse_parse.h and docs/kraken.md ("Seventh session").
+//
+// The optimal parse of levels 7-9 expands every position: a literal, the three recent
+// offsets and every candidate match out of each. On the game's one-block files that cost
+// 60-85 ns a position, three times what level 6's 40 MB/s allows, whatever the match finder
+// (docs/kraken.md, "Sixth session"). Most of those positions lie inside matches, reached only
+// by literals or by a short match that a longer one overtakes, and a path through them is
+// almost never the cheapest. So a position is expanded only when
+//   * no match relaxed so far reaches past it (a literal run: every position may start one), or
+//   * it is reached by a match, or by at most kLiteralsAfterMatch literals after one (the
+//     "match, literal, recent-offset match" steps through a record's changed bytes that make
+//     the optimal parse's gain on structured data), and
+//   * no position in the next kDominanceWindow is already reached at most as dear: a path
+//     through it would have to win back that difference later, which a match from the
+//     cheaper position usually does at least as well.
+// On the game's one-block files this expands 15-20 % of the positions for the same size as
+// expanding all of them, and only those are searched for matches (hash chains, entered at any
+// position: MatchFinder::find_all_any), so each pass costs a fraction of a full one.
+#include "codec/kraken/sparse_parse.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "codec/kraken/array_encoder.h"
+#include "codec/kraken/lz_prices.h"
+
+namespace navlab::kraken::detail {
+namespace {
+
+/// Literals after a match end through which positions inside other matches are still expanded.
+constexpr std::uint32_t kLiteralsAfterMatch = 2;
+/// Positions ahead that may make a position not worth expanding (two 64-byte lines of costs).
+constexpr std::size_t kDominanceWindow = 32;
+/// A position is not expanded when one ahead is reached at most this much dearer (1/16 bit).
+constexpr std::uint32_t kDominanceMargin = 48;
+constexpr std::uint32_t kUnreached = std::numeric_limits<std::int32_t>::max();
+
+/// How the cheapest known path reaches a position (its cost is kept apart, see Scratch): 16
+/// bytes, four to a cache line (the backtrack and the relaxations touch one per step).
+struct Step {
+    Recent recent;      ///< recent offsets after this step; a match's distance is slot 0
+    std::uint32_t tag;  ///< a match's length, or kLiteralStep | the literal run so far on this path
+    bool literal() const { return tag & kLiteralStep; }
+    std::uint32_t literal_run() const { return literal() ? tag & ~kLiteralStep : 0; }
+    static constexpr std::uint32_t kLiteralStep = 0x80000000;
+};
+
+/// Buffers kept per thread across chunks and blocks (their page faults cost more than the
+/// parse of a small input). `cost` is separate from the steps so that the dominance test
+/// reads one cache line, and so that resetting it is one fill of 4 bytes a position.
+struct Scratch {
+    std::vector<std::uint32_t> cost;
+    std::vector<Step> steps;
+    std::vector<MatchFinder::Match> found;
+    std::vector<Command> backtrack;
+};
+thread_local Scratch scratch;
+
+class SparseParser {
+public:
+    SparseParser(MatchFinder& finder, std::span<const std::uint8_t> block, std::size_t first, std::size_t end,
+                 const LzParams& params)
+        : finder_(finder), block_(block), first_(first), end_(end), params_(params) {}
+
+    std::vector<Command> run(const Prices& prices, bool delta) {
+        const std::size_t n = end_ - first_;
+        // Unreached past the end too, so the dominance window never needs a bound check.
+        cost_.assign(n + 1 + kDominanceWindow, kUnreached);
+        if (steps_.size() < n + 1) steps_.resize(n + 1);
+        cost_[0] = 0;
+        steps_[0] = Step{Recent{}, 0};  // a literal run of 0 (tag 0 is never read as a match)
+        std::size_t covered = 0;  // the farthest end of a match relaxed so far
+        for (std::size_t i = 0; i < n; ++i) {
+            const std::uint32_t c = cost_[i];
+            if (c == kUnreached) continue;
+            const Step s = steps_[i];
+            if (i < covered && (s.literal_run() > kLiteralsAfterMatch || dominated(i, c))) continue;
+            const std::uint32_t longest = expand(prices, delta, i, c, s);
+            covered = std::max(covered, i + longest);
+            // A match of nice length is taken whole: its inside is neither searched nor
+            // expanded (bounds the time on runs and periodic data).
+            if (longest >= params_.nice_length) i += longest - 1;
+        }
+        return backtrack();
+    }
+
+private:
+    /// Whether a position in the next kDominanceWindow is reached at most at cost c.
+    bool dominated(std::size_t i, std::uint32_t c) const {
+        const std::uint32_t* ahead = cost_.data() + i + 1;
+        // Signed: costs stay far below 2^31 and SSE2 compares signed lanes (this vectorises).
+        const std::int32_t bound = static_cast<std::int32_t>(c + kDominanceMargin);
+        int cheaper = 0;
+        for (std::size_t k = 0; k < kDominanceWindow; ++k) cheaper |= static_cast<std::int32_t>(ahead[k]) <= bound;
+        return cheaper != 0;
+    }
+
+    /// Relaxes a literal, the recent-offset matches and the found matches out of position i
+    /// (reached at cost c by step s); returns the longest match length.
+    std::uint32_t expand(const Prices& prices, bool delta, std::size_t i, std::uint32_t c, const Step& s) {
+        const std::size_t p = first_ + i;
+        const std::uint8_t lit = delta ? static_cast<std::uint8_t>(block_[p] - block_[p - s.recent.slot[0]]) : block_[p];
+        const std::uint32_t run = s.literal_run();
+        relax(i + 1, c + prices.literal[lit], Step{s.recent, Step::kLiteralStep | (run + 1)});
+        // What every match out of here pays for the literal run before it (spec 3.6).
+        const std::uint32_t base = c + (run >= 3 ? length_price(prices, run) : 0);
+        const unsigned lit_field = std::min(run, 3u);
+        std::uint32_t longest = 0;
+        // Recent offsets (slots 0..2): matches of 2 bytes and more, at full length.
+        for (unsigned k = 0; k < 3; ++k) {
+            const std::uint32_t d = s.recent.slot[k];
+            if ((k >= 1 && d == s.recent.slot[0]) || (k == 2 && d == s.recent.slot[1])) continue;
+            const std::uint32_t len = match_length(block_, p, d, end_);
+            if (len < 2) continue;
+            relax_match(prices, i, base, lit_field, len, d, k, 0, s.recent);
+            longest = std::max(longest, len);
+        }
+        found_.clear();
+        finder_.find_all_any(p, end_, params_, found_);
+        for (const MatchFinder::Match& m : found_) {
+            const unsigned k = s.recent.index_of(m.distance);
+            if (k < 3) continue;  // measured above, at full length
+            const OffsetCode code = offset_code(m.distance);
+            relax_match(prices, i, base, lit_field, m.length, m.distance, 3, prices.offset[code.packed] + 16 * code.bits, s.recent);
+            longest = std::max(longest, m.length);
+        }
+        return longest;
+    }
+
+    void relax_match(const Prices& prices, std::size_t i, std::uint32_t base, unsigned lit_field, std::uint32_t len,
+                     std::uint32_t d, unsigned k, std::uint32_t offset_price, const Recent& recent) {
+        std::uint32_t cost = base + offset_price + prices.command[lit_field | std::min(len - 2, 15u) << 2 | k << 6];
+        if (len > 16) cost += length_price(prices, len - 14);
+        Recent next = recent;
+        next.use(k, d);
+        relax(i + len, cost, Step{next, len});
+    }
+
+    void relax(std::size_t j, std::uint32_t cost, const Step& step) {
+        if (cost >= cost_[j]) return;
+        cost_[j] = cost;
+        steps_[j] = step;
+    }
+
+    /// The commands of the cheapest path to the end (trailing literals carry no command).
+    std::vector<Command> backtrack() {
+        std::vector<Command>& matches = backtrack_;  // last first; `literals` = the literals after each match
+        matches.clear();
+        std::uint32_t literals = 0;
+        for (std::size_t j = end_ - first_; j > 0;) {
+            const Step& t = steps_[j];
+            if (t.literal()) {
+                ++literals, --j;
+            } else {
+                matches.push_back({literals, t.tag, t.recent.slot[0]});
+                literals = 0;
+                j -= t.tag;
+            }
+        }
+        // `literals` now counts those before the first match; each command takes the run before it.
+        std::vector<Command> commands;
+        commands.reserve(matches.size());
+        for (std::size_t m = matches.size(); m-- > 0;) {
+            commands.push_back({literals, matches[m].length, matches[m].distance});
+            literals = matches[m].literals;
+        }
+        return commands;
+    }
+
+    MatchFinder& finder_;
+    std::span<const std::uint8_t> block_;
+    std::size_t first_, end_;
+    const LzParams& params_;
+    std::vector<std::uint32_t>& cost_ = scratch.cost;  ///< per position; kUnreached until relaxed
+    std::vector<Step>& steps_ = scratch.steps;         ///< per position, valid where cost_ is set
+    std::vector<MatchFinder::Match>& found_ = scratch.found;
+    std::vector<Command>& backtrack_ = scratch.backtrack;
+};
+
+}  // namespace
+
+std::vector<Command> parse_sparse(MatchFinder& finder, std::span<const std::uint8_t> block, std::size_t first,
+                                  std::size_t end, const LzParams& params) {
+    // The first prices come from level 1's parse of the chunk (a single probe of a hash table
+    // per searched position, on its own finder: about a tenth of the time of this parse).
+    // Seeding with flat prices instead cost 5 % of size on the Elden Ring emevd, and a first
+    // sparse pass over a part of the chunk cost 1 % for the same time (docs/kraken.md).
+    MatchFinder probe(block);
+    std::vector<Command> commands = parse_lazy(probe, first, end, lz_params(1, block.size()));
+    SparseParser parser(finder, block, first, end, params);
+    for (int pass = 0; pass < std::max(params.passes, 1); ++pass) {
+        const Stats stats = collect_stats(block, first, end, commands, 0);
+        const bool delta = entropy_bits(stats.delta) < entropy_bits(stats.raw);
+        const Prices prices{prices_of(delta ? stats.delta : stats.raw, 8), prices_of(stats.command, 8), prices_of(stats.offset, 8),
+                            prices_of(stats.length, 8), prices_of(stats.low, 8), 0};
+        commands = parser.run(prices, delta);
+    }
+    return commands;
+}
+
+}  // namespace navlab::kraken::detail
