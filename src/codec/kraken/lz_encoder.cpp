@@ -139,12 +139,7 @@ std::optional<LzChunk> encode_lz_chunk(MatchFinder& finder, std::span<const std:
     if (params.sparse) {
         consider(parse_sparse(finder, block, first, end, params));
     } else if (params.optimal) {
-        const std::vector<std::vector<Command>> parses = parse_optimal(finder, block, first, end, params);
-        if (params.write_every_parse) {
-            for (const auto& commands : parses) consider(commands);
-        } else {
-            consider(parses.back());
-        }
+        for (const auto& commands : parse_optimal(finder, block, first, end, params)) consider(commands);
     } else {
         consider(parse_lazy(finder, first, end, params));
     }

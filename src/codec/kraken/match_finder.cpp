@@ -9,7 +9,6 @@
 #include <new>
 
 #include "codec/kraken/context.h"
-#include "codec/kraken/tree_match_finder.h"
 
 namespace navlab::kraken::detail {
 namespace {
@@ -89,11 +88,6 @@ MatchFinder::MatchFinder(std::span<const std::uint8_t> block) : block_(block), h
 
 MatchFinder::~MatchFinder() {
     if (!prev_.empty()) spare_prev = std::move(prev_);
-}
-
-TreeMatchFinder& MatchFinder::tree(const LzParams& params) {
-    if (!tree_) tree_ = std::make_unique<TreeMatchFinder>(block_, params.nice_length, params.chain_depth);
-    return *tree_;
 }
 
 // Inlined into walk(): at level 1 it runs once per searched position, mostly for one entry.
