@@ -79,8 +79,9 @@ public:
         for (std::size_t i = 0; i < n; ++i) {
             const std::uint32_t c = cost_[i];
             if (c == kUnreached) continue;
+            if (i < covered && dominated(i, c)) continue;  // before the step is even loaded
             const Step s = steps_[i];
-            if (i < covered && (s.literal_run() > kLiteralsAfterMatch || dominated(i, c))) continue;
+            if (i < covered && s.literal_run() > kLiteralsAfterMatch) continue;
             const std::uint32_t longest = expand(prices, delta, i, c, s);
             covered = std::max(covered, i + longest);
             // A match of nice length is taken whole: its inside is neither searched nor
@@ -158,7 +159,10 @@ private:
         for (std::size_t j = end_ - first_; j > 0;) {
             const Step& t = steps_[j];
             if (t.literal()) {
-                ++literals, --j;
+                // The whole run at once: one arrival per position, so the path to j runs
+                // through the steps stored at the run's positions (final before j was reached).
+                const std::uint32_t run = t.literal_run();
+                literals += run, j -= run;
             } else {
                 matches.push_back({literals, t.tag, t.recent.slot[0]});
                 literals = 0;
