@@ -38,6 +38,10 @@ constexpr std::uint32_t kDominanceMargin = 48;
 /// A position with a recent-offset match this long is not searched (16: the emevd 0.5 %
 /// larger; 24: sizes within 0.3 %, 5-10 % faster; docs/kraken.md).
 constexpr std::uint32_t kRecentLongEnough = 24;
+/// Chain candidates per searched position of the greedy parse whose statistics price the
+/// first pass (1 and 2: the emevd 0.4 % larger; level 1's single probe: 1 % larger on the
+/// Sekiro files, no faster).
+constexpr unsigned kSeedChainDepth = 4;
 /// Cost of a position no step has reached (costs are compared as signed 32-bit lanes).
 constexpr std::uint32_t kUnreached = std::numeric_limits<std::int32_t>::max();
 
@@ -193,12 +197,13 @@ private:
 
 std::vector<Command> parse_sparse(MatchFinder& finder, std::span<const std::uint8_t> block, std::size_t first,
                                   std::size_t end, const LzParams& params) {
-    // The first prices come from level 1's parse of the chunk (a single probe of a hash table
-    // per searched position, on its own finder: about a tenth of the time of this parse).
-    // Seeding with flat prices instead cost 5 % of size on the Elden Ring emevd, and a first
-    // sparse pass over a part of the chunk cost 1 % for the same time (docs/kraken.md).
-    MatchFinder probe(block);
-    std::vector<Command> commands = parse_lazy(probe, first, end, lz_params(1, block.size()));
+    // The first prices come from a greedy parse on the same hash chains (4 candidates a searched
+    // position, skipping ahead in incompressible runs: about a sixth of the time of this
+    // parse, and the chains it inserts are the ones the sparse pass searches). Seeding with
+    // flat prices instead cost 5 % of size on the Elden Ring emevd; a first sparse pass over
+    // the first eighth of the chunk cost 0.6 % for the same time (docs/kraken.md).
+    const LzParams greedy{kSeedChainDepth, 0, 32, true, false, true, false, 0};
+    std::vector<Command> commands = parse_lazy(finder, first, end, greedy);
     SparseParser parser(finder, block, first, end, params);
     for (int pass = 0; pass < std::max(params.passes, 1); ++pass) {
         const Stats stats = collect_stats(block, first, end, commands, 0);

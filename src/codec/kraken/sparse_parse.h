@@ -14,12 +14,12 @@
 
 namespace navlab::kraken::detail {
 
-/// Sparse optimal parse of block[first, end) (docs/kraken.md, "Seventh session"): `passes`
-/// (params.passes, at least 1) rounds of dynamic programming, the first priced by a quick
-/// estimate, each later one by the statistics of the parse before it; returns the last.
-/// Matches come from `finder`'s hash chains (params.chain_depth candidates per searched
-/// position), searched in any order (MatchFinder::find_all_any); the finder must have seen
-/// the block's earlier chunks. Time: O(end - first) positions visited, each expanded one
+/// Sparse optimal parse of block[first, end) (docs/kraken.md, "Seventh session"): a greedy
+/// parse on `finder`'s hash chains, then `passes` (params.passes, at least 1) rounds of dynamic
+/// programming, each priced by the statistics of the parse before it; returns the last.
+/// Matches come from the same chains (params.chain_depth candidates per searched position),
+/// searched in any order (MatchFinder::find_all_any); the finder must have seen the block's
+/// earlier chunks and no later position. Time: O(end - first) positions visited, each expanded one
 /// searched at most chain_depth candidates deep and its match lengths measured up to
 /// params.nice_length (a longer match is taken whole and its inside skipped), so runs and
 /// periodic data cost no more per byte than other input.
