@@ -200,7 +200,7 @@ private:
 std::vector<Command> parse_sparse(MatchFinder& finder, std::span<const std::uint8_t> block, std::size_t first,
                                   std::size_t end, const LzParams& params) {
     // The first prices come from a greedy parse on the same hash chains (4 candidates a searched
-    // position, skipping ahead in incompressible runs: about a sixth of the time of this
+    // position, skipping ahead in incompressible runs: about a fifth of the time of this
     // parse, and the chains it inserts are the ones the sparse pass searches). Seeding with
     // flat prices instead cost 5 % of size on the Elden Ring emevd; a first sparse pass over
     // the first eighth of the chunk cost 0.6 % for the same time (docs/kraken.md).
