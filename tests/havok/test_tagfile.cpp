@@ -327,8 +327,9 @@ TEST(HavokTypeCache, CachedLayoutsVerifyAsFreshOnes) {
     // turn (so entries are evicted and found again), each tagfile also with a nonzero byte in
     // its DATA tail: every read on one thread reports what a read on a new thread reports.
     std::vector<std::vector<std::uint8_t>> files;
+    const std::vector<std::uint8_t> sources[2] = {small_navmesh(), test::grid_navmesh(4, 3)};  // tagfiles view them
     for (std::uint32_t i = 0; i < 6; ++i) {
-        Tagfile t = read_tagfile(i % 2 ? test::grid_navmesh(4, 3) : small_navmesh());
+        Tagfile t = read_tagfile(sources[i % 2]);
         const TypeIndex root = t.items[1].type;
         t.types.at(root).hash = *t.types[root].hash + i;
         files.push_back(write_tagfile(t));
@@ -336,7 +337,7 @@ TEST(HavokTypeCache, CachedLayoutsVerifyAsFreshOnes) {
     const std::size_t good = files.size();
     for (std::size_t i = 0; i < good; ++i) {
         std::vector<std::uint8_t> bad = files[i];
-        const Tagfile t = read_tagfile(bad);
+        const Tagfile t = read_tagfile(files[i]);
         bad[t.data_offset + t.data.size() - 1] = 0x5A;  // DATA after the last item, or its padding
         files.push_back(bad);
     }
