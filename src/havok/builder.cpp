@@ -39,13 +39,12 @@ void Builder::check_gaps_zero(TypeIndex type, std::uint32_t count, Bytes records
     Layouts layouts(graph_.types);
     const Layout& layout = layouts.of(type);
     const std::size_t size = graph_.types[type].resolved_size;
-    for (const ZeroRange& z : layout.zeros)
-        for (std::uint32_t e = 0; e < count; ++e)
-            for (std::uint32_t k = 0; k < z.size; ++k)
-                if (const std::uint8_t v = records[e * size + z.offset + k])
-                    throw Error(fmt::format("writer: element {}: byte {} is a gap or non-serialized member of the "
-                                            "type set and must be 0, not 0x{:02X}", e, z.offset + k, v),
-                                kNoOffset, std::string(type_name));
+    if (layout.zeros.empty()) return;
+    for (std::uint32_t e = 0; e < count; ++e)
+        if (const std::int64_t k = first_nonzero_gap_byte(layout, records.data() + e * size); k >= 0)
+            throw Error(fmt::format("writer: element {}: byte {} is a gap or non-serialized member of the "
+                                    "type set and must be 0, not 0x{:02X}", e, k, records[e * size + k]),
+                        kNoOffset, std::string(type_name));
 }
 
 NodeId Builder::array(std::string_view element_type, std::uint32_t count, Bytes raw) {

@@ -29,6 +29,17 @@ struct Layout {
     bool plain() const noexcept { return refs.empty() && zeros.empty(); }
 };
 
+/// The first byte of one record that lies in a zero range of `layout` and is not 0, as an
+/// offset from the record's start; -1 when every such byte is 0. `record` must hold the type's
+/// resolved size. The reader (verify.cpp) and the builder (builder.cpp) both check records
+/// with it, so a file the builder accepts is one the strict reader accepts.
+inline std::int64_t first_nonzero_gap_byte(const Layout& layout, const std::uint8_t* record) noexcept {
+    for (const ZeroRange& z : layout.zeros)
+        for (std::uint32_t k = 0; k < z.size; ++k)
+            if (record[z.offset + k]) return std::int64_t{z.offset} + k;
+    return -1;
+}
+
 /// Lazily computed layouts of a table's types.
 class Layouts {
 public:

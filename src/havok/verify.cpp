@@ -38,14 +38,9 @@ public:
             for (std::uint32_t e = 0; e < item.count; ++e) {
                 const std::uint32_t base = item.offset + e * esize;
                 for (const RefLeaf& leaf : layout->refs) check_ref(i, e, base + leaf.offset, leaf, refcount, found);
-                for (const ZeroRange& z : layout->zeros) {
-                    const std::uint8_t* p = data.data() + base + z.offset;
-                    for (std::uint32_t k = 0; k < z.size; ++k)
-                        if (p[k])
-                            fail_data(base + z.offset + k, i,
-                                      fmt::format("element {}: byte {} of a gap or non-serialized member is {}; expected 0",
-                                                  e, z.offset + k, hex(p[k])));
-                }
+                if (const std::int64_t k = first_nonzero_gap_byte(*layout, data.data() + base); k >= 0)
+                    fail_data(base + k, i, fmt::format("element {}: byte {} of a gap or non-serialized member is {}; expected 0",
+                                                       e, k, hex(data[base + k])));
             }
         }
         check_references(refcount);

@@ -2,9 +2,11 @@
 // crashes or allocates without bound (run under ASan+UBSan).
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cstring>
 #include <string>
 
+#include "havok/layout.h"
 #include "havok/navmesh_fixture.h"
 #include "havok/object.h"
 #include "havok/tagfile.h"
@@ -217,4 +219,52 @@ TEST(HavokBadInput, HashesMustCoverItemAndPatchTypes) {
     ASSERT_EQ(b[thsh + 1], 1);  // first entry: type 1 (the root container, touched first)
     b[thsh + 1] = 4;            // now hashes a type that is neither an item nor a patch type
     EXPECT_READ_ERROR(b, "THSH");
+}
+
+// The builder (writer) and the strict reader check gap bytes with one helper: both name the
+// same element and byte of a record whose second element has a non-zero padding byte, and the
+// reader's offset is that byte's place in the file (counted here from the array's start).
+TEST(HavokBadInput, ReaderAndBuilderRefuseTheSameGapByte) {
+    Fixture f;
+    const ArrayView edges = f.file.object(3).field("edges").as_array();
+    ASSERT_GE(edges.size(), 2u);
+    const std::uint32_t esize = edges.element_size();
+    auto b = f.bytes;
+    const std::size_t at = f.data + edges.offset() + esize + 17;  // Edge paddingByte of element 1
+    b[at] = 0x5A;
+    try {
+        read_tagfile(b);
+        ADD_FAILURE() << "a non-zero paddingByte read";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.offset(), at);
+        EXPECT_EQ(e.message(), "element 1: byte 17 of a gap or non-serialized member is 0x5A; expected 0");
+    }
+    std::vector<std::uint8_t> records(edges.bytes().begin(), edges.bytes().end());
+    records[esize + 17] = 0x5A;
+    Builder builder(f.file.types, "20180100");
+    try {
+        builder.array(f.file.types.full_name(edges.element_type()), edges.size(), records);
+        ADD_FAILURE() << "the builder took a non-zero paddingByte";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("element 1: byte 17 is a gap or non-serialized member of the type set "
+                                             "and must be 0, not 0x5A"),
+                  std::string::npos)
+            << e.what();
+    }
+}
+
+TEST(HavokLayout, FirstNonZeroGapByteIsTheLowestOffsetInAZeroRange) {
+    Layout layout;
+    layout.zeros = {{2, 3}, {8, 1}};
+    std::array<std::uint8_t, 12> record{};
+    EXPECT_EQ(first_nonzero_gap_byte(layout, record.data()), -1);
+    record[5] = 1;  // between the ranges: data, not a gap
+    record[11] = 1;
+    EXPECT_EQ(first_nonzero_gap_byte(layout, record.data()), -1);
+    record[8] = 1;
+    EXPECT_EQ(first_nonzero_gap_byte(layout, record.data()), 8);
+    record[4] = 7;
+    EXPECT_EQ(first_nonzero_gap_byte(layout, record.data()), 4);
+    record[2] = 7;
+    EXPECT_EQ(first_nonzero_gap_byte(layout, record.data()), 2);
 }
