@@ -288,7 +288,8 @@ private:
             result = audit_tagfile(model, options_.max_examples);
         } catch (const Error& err) {
             // As when each binder was audited in one piece: the binder's results end with it
-            // as one unreadable file (only R02 throws nothing; kept for any rule that would).
+            // as one unreadable file. No rule throws today (the strict read keeps its error
+            // as R02's); this keeps the report the same if one ever does.
             result = audit_tagfile(unreadable_file(name, err), options_.max_examples);
             broke = true;
         }
