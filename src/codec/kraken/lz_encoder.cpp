@@ -10,6 +10,7 @@
 #include "codec/kraken/array_encoder.h"
 #include "codec/kraken/bit_writer.h"
 #include "codec/kraken/lz_parse.h"
+#include "codec/kraken/sparse_parse.h"
 
 namespace navlab::kraken::detail {
 namespace {
@@ -135,13 +136,10 @@ std::optional<LzChunk> encode_lz_chunk(MatchFinder& finder, std::span<const std:
         if (chunk.payload.size() < 13 || chunk.payload.size() >= n) return;
         if (!best || chunk.payload.size() < best->payload.size()) best = std::move(chunk);
     };
-    if (params.optimal) {
-        const std::vector<std::vector<Command>> parses = parse_optimal(finder, block, first, end, params);
-        if (params.write_every_parse) {
-            for (const auto& commands : parses) consider(commands);
-        } else {
-            consider(parses.back());
-        }
+    if (params.sparse) {
+        consider(parse_sparse(finder, block, first, end, params));
+    } else if (params.optimal) {
+        for (const auto& commands : parse_optimal(finder, block, first, end, params)) consider(commands);
     } else {
         consider(parse_lazy(finder, first, end, params));
     }

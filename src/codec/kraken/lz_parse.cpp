@@ -8,7 +8,7 @@
 #include <limits>
 
 #include "codec/kraken/array_encoder.h"
-#include "codec/kraken/tree_match_finder.h"
+#include "codec/kraken/lz_prices.h"
 
 namespace navlab::kraken::detail {
 namespace {
@@ -114,67 +114,6 @@ std::vector<Command> lazy_loop(std::size_t p, std::size_t end, const LzParams& p
 
 // ---- optimal --------------------------------------------------------------------------
 
-/// Prices in 1/16 bit of each byte value of the four arrays a command writes to.
-struct Prices {
-    std::array<std::uint32_t, 256> literal, command, offset, length, low;
-    unsigned scale;  ///< offset coding the offset and low prices are for (0 = legacy)
-};
-
-using Histogram = std::array<std::uint32_t, 256>;
-
-/// -log2 of each symbol's frequency; unseen symbols cost a little more than the rarest.
-std::array<std::uint32_t, 256> prices_of(const Histogram& h, std::uint32_t flat_bits) {
-    std::array<std::uint32_t, 256> p{};
-    std::uint64_t total = 0;
-    for (auto c : h) total += c;
-    for (unsigned s = 0; s < 256; ++s) {
-        if (total == 0) {
-            p[s] = flat_bits * 16;
-            continue;
-        }
-        const double bits = h[s] ? std::log2(static_cast<double>(total) / h[s]) : std::log2(static_cast<double>(total)) + 2;
-        p[s] = static_cast<std::uint32_t>(std::clamp(bits, 0.5, 14.0) * 16);
-    }
-    return p;
-}
-
-/// Statistics of a parse: what its arrays would hold.
-struct Stats {
-    Histogram raw{}, delta{}, command{}, offset{}, length{}, low{};
-};
-
-Stats collect_stats(std::span<const std::uint8_t> block, std::size_t first, std::size_t end,
-                    const std::vector<Command>& commands, unsigned scale) {
-    Stats s;
-    Recent recent;
-    std::size_t p = first;
-    auto literals = [&](std::size_t count) {
-        for (std::size_t q = p; q < p + count; ++q) {
-            ++s.raw[block[q]];
-            ++s.delta[static_cast<std::uint8_t>(block[q] - block[q - recent.slot[0]])];
-        }
-        p += count;
-    };
-    auto length = [&](std::uint32_t v) { ++s.length[std::min<std::uint32_t>(v - 3, 255)]; };
-    for (const Command& c : commands) {
-        literals(c.literals);
-        if (c.literals >= 3) length(c.literals);
-        const unsigned index = recent.index_of(c.distance);
-        if (index == 3) {
-            std::uint8_t low = 0;
-            ++s.offset[coded_offset(c.distance, scale, low).packed];
-            ++s.low[low];
-        }
-        recent.use(index, c.distance);
-        if (c.length > 16) length(c.length - 14);
-        ++s.command[std::min(c.literals, 3u) | std::min(c.length - 2, 15u) << 2 | index << 6];
-        p += c.length;
-    }
-    literals(end - p);
-    return s;
-}
-
-
 /// One parse state: the cheapest known way to reach a position.
 struct Node {
     std::uint32_t cost = std::numeric_limits<std::uint32_t>::max();
@@ -218,14 +157,7 @@ public:
                 continue;
             }
             const std::size_t before = matches_.size();
-            if (params_.tree) {
-                finder.tree(params_).find_all(p, end_, matches_);
-                // The tree reports lengths up to nice_length: the longest may go on.
-                if (matches_.size() > before && matches_.back().length >= params_.nice_length)
-                    matches_.back().length = match_length(p, matches_.back().distance);
-            } else {
-                finder.find_all(p, end_, params_, matches_);
-            }
+            finder.find_all(p, end_, params_, matches_);
             if (matches_.size() > before && matches_.back().length >= params_.nice_length)
                 long_end = p + matches_.back().length, long_distance = matches_.back().distance;
         }
@@ -261,7 +193,6 @@ public:
         std::fill_n(nodes_.begin(), arrivals_, Node{});
         nodes_[0].cost = 0;
         reached_ = 0;
-        expanded_ = SIZE_MAX;
         for (std::size_t i = 0; i < n; ++i) {
             std::uint32_t longest = 0;
             for (std::uint32_t a = 0; a < arrivals_; ++a) longest = std::max(longest, expand(prices, delta, i, a));
@@ -283,38 +214,18 @@ private:
             const std::uint32_t run_price = s.literal_run >= 3 ? length_price(prices, s.literal_run) : 0;
             const unsigned lit_field = std::min(s.literal_run, 3u);
             std::uint32_t longest = 0;
-            // One arrival reached by a literal from the position before, which was expanded
-            // with the same recent offsets: a match here that is the tail of a match found there
-            // (same distance, one byte shorter) ends where that one did, one literal dearer, so
-            // it is not relaxed (nor its length measured again for a recent offset).
-            // (Level 6 on one-block inputs: 0-8 % faster, sizes within 5 bytes; docs/kraken.md.)
-            const bool after_literal = arrivals_ == 1 && s.length == 0 && i > 0 && expanded_ == i - 1;
-            std::array<std::uint32_t, 3> rep_length{};
             // Recent offsets (spec 3.6 slots 0..2): matches of 2 bytes and more.
             for (unsigned k = 0; k < 3; ++k) {
                 const std::uint32_t d = s.recent.slot[k];
                 if ((k >= 1 && d == s.recent.slot[0]) || (k == 2 && d == s.recent.slot[1])) continue;
-                if (after_literal && rep_length_[k] >= 3) {
-                    rep_length[k] = rep_length_[k] - 1;
-                    longest = std::max(longest, rep_length[k]);
-                    continue;
-                }
                 const std::uint32_t len = match_length(p, d);
-                rep_length[k] = len;
                 if (len < 2) continue;
                 try_lengths(prices, s, i, 2, len, d, k, s.cost + run_price, lit_field, 0);
                 longest = std::max(longest, len);
             }
-            rep_length_ = rep_length;
-            expanded_ = i;
             std::uint32_t tried = kMinMatch - 1;
             for (std::uint32_t m = starts_[i]; m < starts_[i + 1]; ++m) {
                 const MatchFinder::Match& match = matches_[m];
-                if (after_literal && is_tail(i, match)) {
-                    tried = match.length;
-                    longest = std::max(longest, match.length);
-                    continue;
-                }
                 const unsigned k = s.recent.index_of(match.distance);
                 std::uint32_t extra = 0;
                 if (k == 3) {
@@ -330,20 +241,6 @@ private:
     }
 
     std::uint32_t match_length(std::size_t p, std::size_t d) const { return detail::match_length(block_, p, d, end_); }
-
-    /// Whether position i - 1 has a candidate at the same distance one byte longer.
-    bool is_tail(std::size_t i, const MatchFinder::Match& match) const {
-        for (std::uint32_t m = starts_[i - 1]; m < starts_[i]; ++m)
-            if (matches_[m].distance == match.distance && matches_[m].length == match.length + 1) return true;
-        return false;
-    }
-
-    /// LEN entry price (spec 3.4 item 8): the packed byte, plus the long value's bits.
-    static std::uint32_t length_price(const Prices& prices, std::uint32_t value) {
-        if (value - 3 < 255) return prices.length[value - 3];
-        const std::uint32_t y = value - 258 + 64;
-        return prices.length[255] + 16 * (2 * static_cast<std::uint32_t>(std::bit_width(y)) - 7);
-    }
 
     void try_lengths(const Prices& prices, const Node& s, std::size_t i, std::uint32_t from, std::uint32_t to,
                      std::uint32_t d, unsigned k, std::uint32_t base, unsigned lit_field, std::uint32_t extra) {
@@ -426,8 +323,6 @@ private:
     std::size_t reached_ = 0;       ///< nodes_ are reset up to this position
     std::uint32_t arrivals_ = 1;
     std::uint32_t current_ = 0;     ///< the arrival being expanded (the prev of what it relaxes)
-    std::size_t expanded_ = SIZE_MAX;         ///< the position expanded last (one arrival)
-    std::array<std::uint32_t, 3> rep_length_{};  ///< its recent-offset match lengths, by slot
 };
 
 }  // namespace

@@ -9,7 +9,6 @@
 #include <new>
 
 #include "codec/kraken/context.h"
-#include "codec/kraken/tree_match_finder.h"
 
 namespace navlab::kraken::detail {
 namespace {
@@ -40,8 +39,10 @@ LzParams lz_params(int level, std::size_t input_size) {
     // 1.16x its bytes, 1.08x with this parse): one pass of the optimal parse on the tree
     // finder, full match lengths only, priced by a lazy start (docs/kraken.md, "Levels").
     if (level == 6 && input_size <= kBlockSize) {
-        LzParams params{8, 0, 256, false, true, true, false, 0};
-        params.passes = 1, params.tried_lengths = 0, params.tree = true, params.write_every_parse = false;
+        // Sparse optimal parse (sparse_parse.h): one pass, seeded by level 1's parse, on hash
+        // chains 16 deep (8: the emevd 3 % larger; 32: 1.2 times slower, docs/kraken.md).
+        LzParams params{16, 0, 256, false, false, true, false, 0};
+        params.sparse = true, params.passes = 1;
         return params;
     }
     // Level 9 keeps four arrivals per position on inputs of one block (the game's event
@@ -89,11 +90,6 @@ MatchFinder::~MatchFinder() {
     if (!prev_.empty()) spare_prev = std::move(prev_);
 }
 
-TreeMatchFinder& MatchFinder::tree(const LzParams& params) {
-    if (!tree_) tree_ = std::make_unique<TreeMatchFinder>(block_, params.nice_length, params.chain_depth);
-    return *tree_;
-}
-
 // Inlined into walk(): at level 1 it runs once per searched position, mostly for one entry.
 [[gnu::always_inline]] inline void MatchFinder::insert_up_to(std::size_t p) {
     const std::size_t last = block_.size() >= 4 ? std::min(p, block_.size() - 3) : 0;
@@ -122,9 +118,15 @@ template <class Visit>
 void MatchFinder::walk(std::size_t p, std::size_t limit, const LzParams& params, Visit&& visit) {
     insert_up_to(p);
     if (p + 4 > block_.size() || p + kMinMatch > limit) return;
+    scan(p, limit, params, head_[hash4(block_.data() + p)], visit);
+}
+
+/// The chain walk of walk() and find_all_any() from candidate c, the newest position before
+/// p with p's hash.
+template <class Visit>
+void MatchFinder::scan(std::size_t p, std::size_t limit, const LzParams& params, std::int32_t c, Visit&& visit) {
     const std::uint32_t head4 = load32(block_.data() + p);
     std::uint32_t best = 0;
-    std::int32_t c = head_[hash4(block_.data() + p)];
     for (unsigned depth = 0; c >= 0 && depth < params.chain_depth; c = prev_[c]) {
         const std::size_t d = p - static_cast<std::size_t>(c);
         // The (at most 7) candidates closer than 8 are not counted: on data with a period
@@ -153,6 +155,15 @@ MatchFinder::Match MatchFinder::find(std::size_t p, std::size_t limit, const LzP
 
 void MatchFinder::find_all(std::size_t p, std::size_t limit, const LzParams& params, std::vector<Match>& out) {
     walk(p, limit, params, [&](const Match& m) {
+        out.push_back(m);
+        return true;
+    });
+}
+
+void MatchFinder::find_all_any(std::size_t p, std::size_t limit, const LzParams& params, std::vector<Match>& out) {
+    if (p + 4 > block_.size() || p + kMinMatch > limit) return;
+    insert_up_to(p + 1);  // p's own link is written when p is inserted
+    scan(p, limit, params, prev_[p], [&](const Match& m) {
         out.push_back(m);
         return true;
     });

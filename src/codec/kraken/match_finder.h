@@ -8,13 +8,10 @@
 #include <cstddef>
 #include <cstring>
 #include <cstdint>
-#include <memory>
 #include <span>
 #include <vector>
 
 namespace navlab::kraken::detail {
-
-class TreeMatchFinder;
 
 /// Match-finder and parser settings of one compression level.
 struct LzParams {
@@ -30,12 +27,11 @@ struct LzParams {
     bool search_entropy;   ///< also try offset scales and tANS arrays (slower, smaller)
     int split_depth;       ///< try type-5 split arrays of up to 2^split_depth parts (0 = never)
     unsigned arrivals = 1; ///< optimal parse: cheapest paths kept per position (distinct recent offsets)
-    int passes = 3;        ///< optimal parse: re-priced dynamic-programming passes after the lazy start
+    int passes = 3;        ///< optimal and sparse parses: re-priced dynamic-programming passes after the first parse
     unsigned tried_lengths = 40;  ///< optimal parse: match lengths tried one by one up to this (longer: full length only)
-    bool tree = false;     ///< optimal parse: candidates from the binary-tree finder (tree_match_finder.h)
-    /// Optimal parse: write the lazy start and every pass and keep the smallest (the prices
-    /// ignore Huffman tables and rounding), or write only the last pass (half the array work).
-    bool write_every_parse = true;
+    /// Level 6 on inputs of one block: the sparse optimal parse (sparse_parse.h) on the hash
+    /// chains, in place of the lazy or the optimal parse.
+    bool sparse = false;
     /// Level 1: the literal mode chosen by the order-0 entropy of the two literal arrays
     /// (counted as they are made) instead of pricing both as Huffman arrays, and RLE or
     /// Huffman written by their estimates, not both (ArrayPolicy::estimate_rle; docs/kraken.md, "Level 1").
@@ -43,8 +39,8 @@ struct LzParams {
 };
 
 /// The settings of levels 1..9 for an input of `input_size` bytes: the default level 6 takes
-/// the optimal parse (Huffman arrays and legacy offsets still) on inputs of one block, where
-/// its few extra milliseconds buy 5-10 % of size (docs/kraken.md, "Levels").
+/// the sparse optimal parse (Huffman arrays and legacy offsets still) on inputs of one block,
+/// where it buys 5-6 % of size over the lazy parse (docs/kraken.md, "Levels").
 LzParams lz_params(int level, std::size_t input_size);
 
 /// Smallest match distance written: the legacy offset code cannot express less (spec 3.5)
@@ -124,6 +120,10 @@ public:
     /// Every match at p that is longer than all nearer ones (so lengths increase), up to
     /// params.chain_depth candidates; appended to `out`.
     void find_all(std::size_t p, std::size_t limit, const LzParams& params, std::vector<Match>& out);
+    /// As find_all(), but searches may come in any order: every position up to p is inserted
+    /// first and the chain is entered at p's own link (the newest earlier position with p's
+    /// hash), so a parser may search a block in several passes or skip positions.
+    void find_all_any(std::size_t p, std::size_t limit, const LzParams& params, std::vector<Match>& out);
     /// Level 1's search: the newest earlier position with the same 4-byte hash, then p takes its
     /// head entry (no chain is kept, so p may not be searched twice). A candidate closer than
     /// 8 stands for its smallest multiple of at least 8, which matches as far on data of that
@@ -149,10 +149,6 @@ public:
         head_[hash4(block_.data() + p)] = static_cast<std::int32_t>(p);
         head_.hashed_up_to(p + 1);
     }
-    /// The binary-tree finder over the same block (tree_match_finder.h), made on first use
-    /// with these settings (params.nice_length, params.chain_depth) and kept for the block's
-    /// later chunks, whose matches may reach into the earlier ones.
-    TreeMatchFinder& tree(const LzParams& params);
     /// Length of the match at p with distance d (0 when d < 8 or d > p), capped at limit - p.
     std::uint32_t match_length(std::size_t p, std::size_t d, std::size_t limit) const {
         return detail::match_length(block_, p, d, limit);
@@ -162,11 +158,12 @@ private:
     void insert_up_to(std::size_t p);
     template <class Visit>
     void walk(std::size_t p, std::size_t limit, const LzParams& params, Visit&& visit);
+    template <class Visit>
+    void scan(std::size_t p, std::size_t limit, const LzParams& params, std::int32_t c, Visit&& visit);
     std::span<const std::uint8_t> block_;
     HashHeads head_;
     std::vector<std::int32_t> prev_;
     std::size_t inserted_ = 0;
-    std::unique_ptr<TreeMatchFinder> tree_;
 };
 
 }  // namespace navlab::kraken::detail

@@ -1,0 +1,220 @@
+// Sparse optimal parse. See sparse_parse.h and docs/kraken.md ("Seventh session").
+//
+// The optimal parse of levels 7-9 expands every position: a literal, the three recent
+// offsets and every candidate match out of each. On the game's one-block files that cost
+// 60-85 ns a position, three times what level 6's 40 MB/s allows, whatever the match finder
+// (docs/kraken.md, "Sixth session"). Most of those positions lie inside matches, reached only
+// by literals or by a short match that a longer one overtakes, and a path through them is
+// almost never the cheapest. So a position is expanded only when
+//   * no match relaxed so far reaches past it (a literal run: every position may start one), or
+//   * it is reached by a match, or by at most kLiteralsAfterMatch literals after one (the
+//     "match, literal, recent-offset match" steps through a record's changed bytes that make
+//     the optimal parse's gain on structured data), and
+//   * no position in the next kDominanceWindow is already reached at most kDominanceMargin
+//     dearer: a path through it would have to win that back later, which a match from the
+//     position ahead usually does at least as well.
+// On the game's one-block files this expands 15-16 % of the positions, within 0.2 % of the
+// size of expanding all of them, and only those are searched for matches (hash chains,
+// entered at any position: MatchFinder::find_all_any; not where a recent offset already
+// matches kRecentLongEnough bytes), so a pass costs a fraction of a full one. Memory: 20 bytes
+// a position of the chunk (2.6 MiB for a full one), kept by the thread.
+#include "codec/kraken/sparse_parse.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "codec/kraken/array_encoder.h"
+#include "codec/kraken/lz_prices.h"
+
+namespace navlab::kraken::detail {
+namespace {
+
+/// Literals after a match end through which positions inside other matches are still expanded.
+constexpr std::uint32_t kLiteralsAfterMatch = 2;
+/// Positions ahead that may make a position not worth expanding (two 64-byte lines of costs;
+/// 16 and 64 measured the same).
+constexpr std::size_t kDominanceWindow = 32;
+/// ... when one of them is reached at most this much dearer, in 1/16 bit (3 bits: 0 and 1 bit
+/// gave the same sizes, 10 % slower; 6 bits cost the emevd 2 %).
+constexpr std::uint32_t kDominanceMargin = 48;
+/// A position with a recent-offset match this long is not searched (16: the emevd 0.5 %
+/// larger; 24: sizes within 0.3 %, 5-10 % faster; docs/kraken.md).
+constexpr std::uint32_t kRecentLongEnough = 24;
+/// Chain candidates per searched position of the greedy parse whose statistics price the
+/// first pass (1 and 2: the emevd 0.4 % larger; level 1's single probe: 1 % larger on the
+/// Sekiro files, no faster).
+constexpr unsigned kSeedChainDepth = 4;
+/// Cost of a position no step has reached (costs are compared as signed 32-bit lanes).
+constexpr std::uint32_t kUnreached = std::numeric_limits<std::int32_t>::max();
+
+/// How the cheapest known path reaches a position (its cost is kept apart, see Scratch): 16
+/// bytes, four to a cache line (the backtrack and the relaxations touch one per step).
+struct Step {
+    Recent recent;      ///< recent offsets after this step; a match's distance is slot 0
+    std::uint32_t tag;  ///< a match's length, or kLiteralStep | the literal run so far on this path
+    bool literal() const { return tag & kLiteralStep; }
+    std::uint32_t literal_run() const { return literal() ? tag & ~kLiteralStep : 0; }
+    static constexpr std::uint32_t kLiteralStep = 0x80000000;
+};
+
+/// Buffers kept per thread across chunks and blocks (their page faults cost more than the
+/// parse of a small input). `cost` is separate from the steps so that the dominance test
+/// reads two cache lines, and so that resetting it is one fill of 4 bytes a position.
+struct Scratch {
+    std::vector<std::uint32_t> cost;
+    std::vector<Step> steps;
+    std::vector<MatchFinder::Match> found;
+    std::vector<Command> backtrack;
+};
+thread_local Scratch scratch;
+
+class SparseParser {
+public:
+    SparseParser(MatchFinder& finder, std::span<const std::uint8_t> block, std::size_t first, std::size_t end,
+                 const LzParams& params)
+        : finder_(finder), block_(block), first_(first), end_(end), params_(params) {}
+
+    std::vector<Command> run(const Prices& prices, bool delta) {
+        const std::size_t n = end_ - first_;
+        // Unreached past the end too, so the dominance window never needs a bound check.
+        cost_.assign(n + 1 + kDominanceWindow, kUnreached);
+        if (steps_.size() < n + 1) steps_.resize(n + 1);
+        cost_[0] = 0;
+        steps_[0] = Step{Recent{}, 0};  // a literal run of 0 (tag 0 is never read as a match)
+        std::size_t covered = 0;  // the farthest end of a match relaxed so far
+        for (std::size_t i = 0; i < n; ++i) {
+            const std::uint32_t c = cost_[i];
+            if (c == kUnreached) continue;
+            if (i < covered && dominated(i, c)) continue;  // before the step is even loaded
+            const Step s = steps_[i];
+            if (i < covered && s.literal_run() > kLiteralsAfterMatch) continue;
+            const std::uint32_t longest = expand(prices, delta, i, c, s);
+            covered = std::max(covered, i + longest);
+            // A match of nice length is taken whole: its inside is neither searched nor
+            // expanded (bounds the time on runs and periodic data).
+            if (longest >= params_.nice_length) i += longest - 1;
+        }
+        return backtrack();
+    }
+
+private:
+    /// Whether a position in the next kDominanceWindow is reached at most at cost c.
+    bool dominated(std::size_t i, std::uint32_t c) const {
+        const std::uint32_t* ahead = cost_.data() + i + 1;
+        // Signed: costs stay far below 2^31 and SSE2 compares signed lanes (this vectorises).
+        const std::int32_t bound = static_cast<std::int32_t>(c + kDominanceMargin);
+        int cheaper = 0;
+        for (std::size_t k = 0; k < kDominanceWindow; ++k) cheaper |= static_cast<std::int32_t>(ahead[k]) <= bound;
+        return cheaper != 0;
+    }
+
+    /// Relaxes a literal, the recent-offset matches and the found matches out of position i
+    /// (reached at cost c by step s); returns the longest match length.
+    std::uint32_t expand(const Prices& prices, bool delta, std::size_t i, std::uint32_t c, const Step& s) {
+        const std::size_t p = first_ + i;
+        const std::uint8_t lit = delta ? static_cast<std::uint8_t>(block_[p] - block_[p - s.recent.slot[0]]) : block_[p];
+        const std::uint32_t run = s.literal_run();
+        relax(i + 1, c + prices.literal[lit], Step{s.recent, Step::kLiteralStep | (run + 1)});
+        // What every match out of here pays for the literal run before it (spec 3.6).
+        const std::uint32_t base = c + (run >= 3 ? length_price(prices, run) : 0);
+        const unsigned lit_field = std::min(run, 3u);
+        std::uint32_t longest = 0;
+        // Recent offsets (slots 0..2): matches of 2 bytes and more, at full length.
+        for (unsigned k = 0; k < 3; ++k) {
+            const std::uint32_t d = s.recent.slot[k];
+            if ((k >= 1 && d == s.recent.slot[0]) || (k == 2 && d == s.recent.slot[1])) continue;
+            const std::uint32_t len = match_length(block_, p, d, end_);
+            if (len < 2) continue;
+            relax_match(prices, i, base, lit_field, len, d, k, 0, s.recent);
+            longest = std::max(longest, len);
+        }
+        found_.clear();
+        // A recent-offset match this long leaves a new distance little to win (it would pay
+        // an offset's bits to go further): no search.
+        if (longest < kRecentLongEnough) finder_.find_all_any(p, end_, params_, found_);
+        for (const MatchFinder::Match& m : found_) {
+            const unsigned k = s.recent.index_of(m.distance);
+            if (k < 3) continue;  // measured above, at full length
+            const OffsetCode code = offset_code(m.distance);
+            relax_match(prices, i, base, lit_field, m.length, m.distance, 3, prices.offset[code.packed] + 16 * code.bits, s.recent);
+            longest = std::max(longest, m.length);
+        }
+        return longest;
+    }
+
+    void relax_match(const Prices& prices, std::size_t i, std::uint32_t base, unsigned lit_field, std::uint32_t len,
+                     std::uint32_t d, unsigned k, std::uint32_t offset_price, const Recent& recent) {
+        std::uint32_t cost = base + offset_price + prices.command[lit_field | std::min(len - 2, 15u) << 2 | k << 6];
+        if (len > 16) cost += length_price(prices, len - 14);
+        Recent next = recent;
+        next.use(k, d);
+        relax(i + len, cost, Step{next, len});
+    }
+
+    void relax(std::size_t j, std::uint32_t cost, const Step& step) {
+        if (cost >= cost_[j]) return;
+        cost_[j] = cost;
+        steps_[j] = step;
+    }
+
+    /// The commands of the cheapest path to the end (trailing literals carry no command).
+    std::vector<Command> backtrack() {
+        std::vector<Command>& matches = backtrack_;  // last first; `literals` = the literals after each match
+        matches.clear();
+        std::uint32_t literals = 0;
+        for (std::size_t j = end_ - first_; j > 0;) {
+            const Step& t = steps_[j];
+            if (t.literal()) {
+                // The whole run at once: one arrival per position, so the path to j runs
+                // through the steps stored at the run's positions (final before j was reached).
+                const std::uint32_t run = t.literal_run();
+                literals += run, j -= run;
+            } else {
+                matches.push_back({literals, t.tag, t.recent.slot[0]});
+                literals = 0;
+                j -= t.tag;
+            }
+        }
+        // `literals` now counts those before the first match; each command takes the run before it.
+        std::vector<Command> commands;
+        commands.reserve(matches.size());
+        for (std::size_t m = matches.size(); m-- > 0;) {
+            commands.push_back({literals, matches[m].length, matches[m].distance});
+            literals = matches[m].literals;
+        }
+        return commands;
+    }
+
+    MatchFinder& finder_;
+    std::span<const std::uint8_t> block_;
+    std::size_t first_, end_;
+    const LzParams& params_;
+    std::vector<std::uint32_t>& cost_ = scratch.cost;  ///< per position; kUnreached until relaxed
+    std::vector<Step>& steps_ = scratch.steps;         ///< per position, valid where cost_ is set
+    std::vector<MatchFinder::Match>& found_ = scratch.found;
+    std::vector<Command>& backtrack_ = scratch.backtrack;
+};
+
+}  // namespace
+
+std::vector<Command> parse_sparse(MatchFinder& finder, std::span<const std::uint8_t> block, std::size_t first,
+                                  std::size_t end, const LzParams& params) {
+    // The first prices come from a greedy parse on the same hash chains (4 candidates a searched
+    // position, skipping ahead in incompressible runs: about a fifth of the time of this
+    // parse, and the chains it inserts are the ones the sparse pass searches). Seeding with
+    // flat prices instead cost 5 % of size on the Elden Ring emevd; a first sparse pass over
+    // the first eighth of the chunk cost 0.6 % for the same time (docs/kraken.md).
+    const LzParams greedy{kSeedChainDepth, 0, 32, true, false, true, false, 0};
+    std::vector<Command> commands = parse_lazy(finder, first, end, greedy);
+    SparseParser parser(finder, block, first, end, params);
+    for (int pass = 0; pass < std::max(params.passes, 1); ++pass) {
+        const Stats stats = collect_stats(block, first, end, commands, 0);
+        const bool delta = entropy_bits(stats.delta) < entropy_bits(stats.raw);
+        const Prices prices{prices_of(delta ? stats.delta : stats.raw, 8), prices_of(stats.command, 8), prices_of(stats.offset, 8),
+                            prices_of(stats.length, 8), prices_of(stats.low, 8), 0};
+        commands = parser.run(prices, delta);
+    }
+    return commands;
+}
+
+}  // namespace navlab::kraken::detail
