@@ -3,9 +3,12 @@
 #include <algorithm>
 #include <condition_variable>
 #include <exception>
-#include <mutex>
+#include <limits>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
+#include <utility>
 
 #include "audit/audit_load.h"
 #include "formats/fromsoft/nav_source.h"
@@ -15,10 +18,29 @@
 namespace navlab::audit {
 namespace {
 
-/// Audits the tagfiles `open()` yields, handing each result to `sink` as soon as it is made;
-/// `name` is the binder's (or loose tagfile's) name. The file's bytes (the decompressed
-/// binder) are dropped right after the last tagfile's model is read (the model owns copies of
-/// its arrays), before that tagfile's rules run.
+/// A file that does not open (or whose audit threw navlab::Error) as one unreadable tagfile: of
+/// a binder (R96 too) unless it is a .hkx.
+AuditTagfile unreadable_file(const std::string& name, const Error& err) {
+    const std::filesystem::path file(name);
+    AuditTagfile t;
+    const bool binder = !fromsoft::is_nav_file_name(file) || file.extension() != ".hkx";
+    t.binder = binder ? name : std::string();
+    t.entry = binder ? std::string() : file.filename().string();
+    t.starts_with_tag0 = false;
+    t.read_error = err.what();
+    return t;
+}
+
+/// Tagfile `e` of the file `name` read for the audit (its model owns copies of its arrays, so
+/// the file's bytes may go once this returns).
+AuditTagfile load_entry(const fromsoft::NavEntry& e, const std::string& name) {
+    return load_audit_tagfile(e.bytes, e.in_binder ? name : std::string(), e.name,
+                              e.in_binder ? std::optional<std::size_t>(e.index) : std::nullopt);
+}
+
+/// Audits the tagfiles `open()` yields, one after the other, handing each result to `sink` as
+/// soon as it is made; `name` is the binder's (or loose tagfile's) name. The file's bytes are
+/// dropped right after the last tagfile's model is read, before that tagfile's rules run.
 template <class Open, class Sink>
 void audit_nav(const std::string& name, Open&& open, std::size_t max_examples, std::uint64_t* tagfile_bytes,
                Sink&& sink) {
@@ -26,123 +48,78 @@ void audit_nav(const std::string& name, Open&& open, std::size_t max_examples, s
         auto nav = std::make_unique<const fromsoft::NavFile>(open());
         const std::size_t count = nav->entries().size();
         for (std::size_t k = 0; k < count; ++k) {
-            const fromsoft::NavEntry& e = nav->entries()[k];
-            const AuditTagfile t = load_audit_tagfile(e.bytes, e.in_binder ? name : std::string(), e.name,
-                                                      e.in_binder ? std::optional<std::size_t>(e.index) : std::nullopt);
-            if (k + 1 == count) nav.reset();  // `e` dangles from here on
+            const AuditTagfile t = load_entry(nav->entries()[k], name);
+            if (k + 1 == count) nav.reset();
             if (tagfile_bytes) *tagfile_bytes += t.byte_size;
             sink(audit_tagfile(t, max_examples));
         }
     } catch (const Error& err) {
-        // The file as a whole is one unreadable tagfile: a binder (R96 too) unless it is a .hkx.
-        const std::filesystem::path file(name);
-        AuditTagfile t;
-        const bool binder = !fromsoft::is_nav_file_name(file) || file.extension() != ".hkx";
-        t.binder = binder ? name : std::string();
-        t.entry = binder ? std::string() : file.filename().string();
-        t.starts_with_tag0 = false;
-        t.read_error = err.what();
-        sink(audit_tagfile(t, max_examples));
+        sink(audit_tagfile(unreadable_file(name, err), max_examples));
     }
 }
 
-/// Bounds the binders audited at once by several workers: a worker opens a binder only when the
-/// on-disk sizes of the binders still being audited, plus its own, stay within `limit` (the
-/// largest binder's), or when no other binder is being audited (so a binder larger than the
-/// limit still runs, alone). A binder counts until its last tagfile's rules ran, not only while
-/// its bytes are held: a tagfile's model and context come to about half of its binder's bytes
-/// on the eldenring preset. Two large binders audited side by side would hold two decompressed
-/// payloads, two models and two contexts: 2.1× the largest binder on the Sekiro preset with 2
-/// threads, against 1.35× with one. Small binders still run side by side. The size on disk
-/// stands in for the decompressed size, which is known only after decoding (one compressor per
-/// corpus, so the two are nearly proportional).
-class BinderBudget {
-public:
-    explicit BinderBudget(std::uint64_t limit) : limit_(limit) {}
-
-    /// Holds `bytes` of the budget from construction (waiting for room) to destruction.
-    class Share {
-    public:
-        Share(BinderBudget& budget, std::uint64_t bytes) : budget_(budget), bytes_(bytes) { budget_.acquire(bytes_); }
-        ~Share() { budget_.release(bytes_); }
-        Share(const Share&) = delete;
-        Share& operator=(const Share&) = delete;
-
-    private:
-        BinderBudget& budget_;
-        std::uint64_t bytes_;
-    };
-
-private:
-    void acquire(std::uint64_t bytes) {
-        std::unique_lock lock(mutex_);
-        room_.wait(lock, [&] { return held_ == 0 || held_ + bytes <= limit_; });
-        held_ += bytes;
-    }
-    void release(std::uint64_t bytes) {
-        {
-            std::lock_guard lock(mutex_);
-            held_ -= bytes;
-        }
-        room_.notify_all();
-    }
-
-    std::mutex mutex_;
-    std::condition_variable room_;
-    std::uint64_t held_ = 0;
-    std::uint64_t limit_;
-};
-
-/// Merges files' results in input order while workers finish them in any order. The file at
-/// the merge point merges each tagfile's result as it comes; a file ahead of it keeps its
-/// results until every file before it is merged. Memory holds only the results of files ahead
-/// of the merge point: a whole binder's tagfile results (97 tallies each) were held until the
-/// binder was done, up to a third of the audit's peak on the Sekiro preset.
+/// Merges tagfile results in input order (binder by binder, tagfiles in binder order) while
+/// workers finish them in any order. The result at the merge point is merged at once, with
+/// the waiting ones that follow it; a result ahead of the merge point waits. A binder's
+/// tagfile count is known only once it is opened: until then the merge point cannot pass it.
 class OrderedMerge {
 public:
-    OrderedMerge(std::size_t files, std::size_t max_examples)
-        : pending_(files), finished_(files, false), merger_(max_examples) {}
+    static constexpr std::size_t kUnknown = std::numeric_limits<std::size_t>::max();
 
-    /// The next tagfile result of file `i` (in the file's order). Call with the lock held.
-    void add(std::size_t i, TagfileAudit&& r) {
-        if (i == next_) {
+    OrderedMerge(std::size_t files, std::size_t max_examples) : counts_(files, kUnknown), merger_(max_examples) {}
+
+    /// File `file` has `n` results (its tagfiles, or fewer: see the truncation in audit_units).
+    /// Results already waiting at or beyond `n` are dropped; later ones are ignored.
+    void set_count(std::size_t file, std::size_t n) {
+        counts_[file] = std::min(counts_[file], n);
+        waiting_.erase(waiting_.lower_bound({file, counts_[file]}), waiting_.lower_bound({file + 1, 0}));
+        advance();
+    }
+    /// Result `k` of file `file`.
+    void add(std::size_t file, std::size_t k, TagfileAudit&& r) {
+        if (k >= counts_[file]) return;
+        if (file == file_ && k == k_) {
             merger_.add(r);
+            ++k_;
+            advance();
         } else {
-            pending_[i].push_back(std::move(r));
-            ++pending_count_;
+            waiting_.emplace(std::pair(file, k), std::move(r));
         }
     }
-    /// File `i` has no more results. Call with the lock held.
-    void finish(std::size_t i) {
-        finished_[i] = true;
-        const std::size_t from = next_;
-        while (next_ < finished_.size() && finished_[next_]) ++next_;
-        // Files passed, then the new merge point's results so far, in order; add() merges the
-        // merge point's later results directly.
-        for (std::size_t k = from; k <= next_ && k < pending_.size(); ++k) {
-            for (const TagfileAudit& r : pending_[k]) merger_.add(r);
-            pending_count_ -= pending_[k].size();
-            std::vector<TagfileAudit>().swap(pending_[k]);
-        }
-    }
-    AuditReport report(const std::vector<std::string>& inputs) { return merger_.finish(inputs); }
-    /// True when file `i` may start (call with the lock held): it is at the merge point, or
-    /// the results waiting for the merge point are few. A result is ≈ 40 KB (97 tallies, first
+    /// True when result `k` of file `file` may be started: it is at the merge point, or the
+    /// results waiting for the merge point are few. A result is ≈ 40 KB (97 tallies, first
     /// examples); with 2 threads, one worker on the Sekiro preset's largest binder while the
     /// other went on through all the small ones left 774 results waiting: 31 MB, 2.3× the
-    /// largest binder on top of the audit itself. The worker at the merge point never waits,
-    /// so the merge point always moves on.
-    bool may_start(std::size_t i) const { return i <= next_ || pending_count_ <= kMostWaitingResults; }
+    /// largest binder on top of the audit itself. The merge point's work never waits, so the
+    /// merge point always moves on.
+    bool may_start(std::size_t file, std::size_t k) const {
+        return std::pair(file, k) <= std::pair(file_, k_) || waiting_.size() <= kMostWaitingResults;
+    }
+    AuditReport report(const std::vector<std::string>& inputs) { return merger_.finish(inputs); }
 
-    /// Results that may wait for the merge point before a file ahead of it may start (a
-    /// binder started may add all its tagfiles' results above this).
+    /// Results that may wait for the merge point before work ahead of it may start.
     static constexpr std::size_t kMostWaitingResults = 32;
 
 private:
-    std::vector<std::vector<TagfileAudit>> pending_;
-    std::vector<bool> finished_;
-    std::size_t next_ = 0;  ///< the merge point: every file before it is merged
-    std::size_t pending_count_ = 0;  ///< results in pending_
+    /// Moves the merge point past finished files and through the results waiting at it.
+    void advance() {
+        for (;;) {
+            if (file_ < counts_.size() && k_ >= counts_[file_]) {
+                ++file_;
+                k_ = 0;
+                continue;
+            }
+            const auto first = waiting_.begin();
+            if (first == waiting_.end() || first->first != std::pair(file_, k_)) return;
+            merger_.add(first->second);
+            waiting_.erase(first);
+            ++k_;
+        }
+    }
+
+    std::vector<std::size_t> counts_;  ///< results per file; kUnknown until its binder is opened
+    std::map<std::pair<std::size_t, std::size_t>, TagfileAudit> waiting_;  ///< (file, tagfile) ahead of the merge point
+    std::size_t file_ = 0, k_ = 0;  ///< the merge point: every result before (file_, k_) is merged
     AuditMerger merger_;
 };
 
@@ -153,70 +130,235 @@ struct Unit {
     const fromsoft::BinderRef& ref() const { return source->binders()[index]; }
 };
 
-AuditRun audit_units(const std::vector<Unit>& units, const std::vector<std::string>& inputs,
-                     const AuditFilesOptions& options, const AuditProgressFn& progress) {
-    AuditRun run;
-    AuditProgress done;
-    done.files_total = units.size();
-    for (const Unit& u : units) {
-        run.files.push_back(u.ref().name);
-        done.bytes_total += u.ref().size;
-    }
-    OrderedMerge merge(units.size(), options.max_examples);
-    std::uint64_t largest = 0;
-    for (const Unit& u : units) largest = std::max(largest, u.ref().size);
-    BinderBudget budget(largest);
-    std::mutex mutex;
-    std::condition_variable merged;  // the merge point moved
-    parallel_for(units.size(), options.threads, [&](std::size_t i) {
-        std::uint64_t bytes = 0;
-        const Unit& u = units[i];
-        {
-            // Before the budget: a worker waiting here holds no share the merge point's needs.
-            std::unique_lock lock(mutex);
-            merged.wait(lock, [&] { return merge.may_start(i); });
+/// The audit of many binders by several workers that share them: the unit of work is a
+/// tagfile, not a binder. A binder is decompressed once by the worker that opens it; its
+/// payload is then shared (std::shared_ptr) by the workers auditing its tagfiles and goes as
+/// soon as its last tagfile's model is read. A free worker takes the next tagfile of the
+/// earliest opened binder; only when every opened tagfile is taken does it open the next
+/// binder, and only while the payloads held, plus the new one's, stay within the largest
+/// binder's size on disk (or when none is held). Memory: at most the largest payload's worth
+/// of payloads, plus one tagfile's model and context per worker, plus at most 33 waiting
+/// results. Speed: when each worker audited a binder of its own under the same bound, the
+/// largest binders ran alone (the other worker waited for the whole binder) and the last
+/// binders left one worker idle; now both audit the large binder, and a worker waits only
+/// while another decompresses a binder too large to open beside it.
+/// All state is under one mutex; workers wait on one condition variable, woken after every
+/// change. The merge point's work never waits (it is claimable, and a binder at the merge
+/// point finds no payload held), so the run always moves on.
+class SharedAudit {
+public:
+    SharedAudit(const std::vector<Unit>& units, const AuditFilesOptions& options, const AuditProgressFn& progress)
+        : units_(units), options_(options), progress_(progress), binders_(units.size()),
+          merge_(units.size(), options.max_examples) {
+        done_.files_total = units.size();
+        for (const Unit& u : units) {
+            done_.bytes_total += u.ref().size;
+            limit_ = std::max(limit_, u.ref().size);
         }
+    }
+
+    /// Audits every unit with `threads` workers (0 = one per core).
+    AuditRun run(const std::vector<std::string>& inputs) {
+        const unsigned workers = options_.threads == 0 ? default_threads() : options_.threads;
+        parallel_for(workers, workers, [&](std::size_t) { work(); });
+        for (const Unit& u : units_) run_.files.push_back(u.ref().name);
+        run_.report = merge_.report(inputs);
+        return std::move(run_);
+    }
+
+private:
+    static constexpr std::size_t kUnknown = OrderedMerge::kUnknown;
+
+    /// A binder's state in the run.
+    struct Binder {
+        std::shared_ptr<const fromsoft::NavFile> nav;  ///< opened, until its last tagfile is taken
+        std::size_t count = kUnknown;  ///< tagfiles to audit, once opened (1 when it does not open)
+        std::size_t next = 0;          ///< the next tagfile to take
+        std::size_t loading = 0;       ///< tagfiles taken whose model is not read yet
+        std::size_t running = 0;       ///< opening or tagfiles taken, not finished
+        bool holds_budget = false;     ///< its size counts in held_ (from opening to the last model read)
+    };
+
+    /// What a worker does next.
+    struct Task {
+        enum Kind { kWait, kDone, kOpen, kTagfile } kind = kWait;
+        std::size_t binder = 0, tagfile = 0;
+        std::shared_ptr<const fromsoft::NavFile> nav = {};  ///< kTagfile: its binder, until its model is read
+    };
+
+    void work() {
         try {
-            const BinderBudget::Share share(budget, u.ref().size);
-            audit_nav(
-                u.ref().name, [&] { return u.source->open_nav(u.index); }, options.max_examples, &bytes,
-                [&](TagfileAudit&& r) {
-                    std::lock_guard lock(mutex);
-                    merge.add(i, std::move(r));
-                });
-        } catch (...) {
-            // Not a file's own error (those are R02 results) but e.g. bad_alloc: the run ends
-            // with it; move the merge point on so no worker waits for this file forever.
-            {
-                std::lock_guard lock(mutex);
-                merge.finish(i);
+            for (;;) {
+                Task t;
+                {
+                    std::unique_lock lock(mutex_);
+                    changed_.wait(lock, [&] { return (t = take()).kind != Task::kWait; });
+                }
+                if (t.kind == Task::kDone) return;
+                if (t.kind == Task::kOpen) open(t.binder);
+                else audit(std::move(t));
             }
-            merged.notify_all();
+        } catch (...) {
+            // Not a file's own error (those are R02 results) but e.g. bad_alloc or a progress
+            // callback that threw: the run ends with it, and no worker may wait for this one.
+            {
+                std::lock_guard lock(mutex_);
+                failed_ = true;
+            }
+            changed_.notify_all();
             throw;
         }
-        std::exception_ptr progress_failed;
-        {
-            std::lock_guard lock(mutex);
-            merge.finish(i);
-            run.tagfile_bytes += bytes;
-            ++done.files_done;
-            done.bytes_done += u.ref().size;
-            // Under the lock so calls never overlap. A callback that throws (a cancel button)
-            // ends the run, but only after the waiting workers are woken: skipping the
-            // notify left a worker asleep on may_start forever and parallel_for never joined.
-            if (progress) {
-                try {
-                    progress(done);
-                } catch (...) {
-                    progress_failed = std::current_exception();
-                }
+    }
+
+    /// The next task, taken (call with the lock held): kWait when none may start yet.
+    Task take() {
+        if (failed_) return {Task::kDone};
+        for (std::size_t b = first_open_; b < opened_; ++b) {
+            Binder& w = binders_[b];
+            if (w.count == kUnknown) continue;  // being opened
+            if (w.next >= w.count) {
+                if (b == first_open_) ++first_open_;
+                continue;
             }
+            if (!merge_.may_start(b, w.next)) return {Task::kWait};
+            Task t{Task::kTagfile, b, w.next++, w.nav};
+            ++w.loading;
+            ++w.running;
+            if (w.next >= w.count) w.nav.reset();  // `t` holds it
+            return t;
         }
-        merged.notify_all();
-        if (progress_failed) std::rethrow_exception(progress_failed);
-    });
-    run.report = merge.report(inputs);
-    return run;
+        if (opened_ < units_.size()) {
+            const std::uint64_t size = units_[opened_].ref().size;
+            if (!merge_.may_start(opened_, 0) || (held_ > 0 && held_ + size > limit_)) return {Task::kWait};
+            held_ += size;
+            binders_[opened_].holds_budget = true;
+            ++binders_[opened_].running;
+            ++opening_;
+            return {Task::kOpen, opened_++};
+        }
+        return {opening_ > 0 ? Task::kWait : Task::kDone};
+    }
+
+    /// Opens (decompresses) binder `b`; its tagfiles become available to every worker.
+    void open(std::size_t b) {
+        const Unit& u = units_[b];
+        std::shared_ptr<const fromsoft::NavFile> nav;
+        std::optional<TagfileAudit> broken;
+        try {
+            nav = std::make_shared<const fromsoft::NavFile>(u.source->open_nav(u.index));
+        } catch (const Error& err) {
+            broken = audit_tagfile(unreadable_file(u.ref().name, err), options_.max_examples);
+        }
+        std::exception_ptr failed;
+        {
+            std::lock_guard lock(mutex_);
+            Binder& w = binders_[b];
+            --opening_;
+            --w.running;
+            w.count = broken ? 1 : nav->entries().size();
+            merge_.set_count(b, w.count);
+            if (broken) {
+                w.next = 1;
+                merge_.add(b, 0, std::move(*broken));
+            } else if (w.count > 0) {
+                w.nav = std::move(nav);
+            }
+            release_budget(w, b);
+            failed = finish(w, b);
+        }
+        changed_.notify_all();
+        if (failed) std::rethrow_exception(failed);
+    }  // `nav`, when not kept (no tagfile), goes here, outside the lock
+
+    /// Reads task `t`'s model, lets its binder's payload go, audits it.
+    void audit(Task t) {
+        const std::string& name = units_[t.binder].ref().name;
+        const AuditTagfile model = load_entry(t.nav->entries()[t.tagfile], name);
+        t.nav.reset();  // the payload goes here when this was its last holder
+        {
+            std::lock_guard lock(mutex_);
+            Binder& w = binders_[t.binder];
+            --w.loading;
+            release_budget(w, t.binder);
+        }
+        changed_.notify_all();
+        std::optional<TagfileAudit> result;
+        bool broke = false;
+        try {
+            result = audit_tagfile(model, options_.max_examples);
+        } catch (const Error& err) {
+            // As when each binder was audited in one piece: the binder's results end with it
+            // as one unreadable file. No rule throws today (the strict read keeps its error
+            // as R02's); this keeps the report the same if one ever does.
+            result = audit_tagfile(unreadable_file(name, err), options_.max_examples);
+            broke = true;
+        }
+        std::shared_ptr<const fromsoft::NavFile> dropped;
+        std::exception_ptr failed;
+        {
+            std::lock_guard lock(mutex_);
+            Binder& w = binders_[t.binder];
+            run_.tagfile_bytes += model.byte_size;
+            if (broke) {
+                w.count = std::min(w.count, t.tagfile + 1);
+                merge_.set_count(t.binder, w.count);
+                if (w.next >= w.count) dropped = std::move(w.nav);
+                release_budget(w, t.binder);
+            }
+            merge_.add(t.binder, t.tagfile, std::move(*result));
+            --w.running;
+            failed = finish(w, t.binder);
+        }
+        changed_.notify_all();
+        if (failed) std::rethrow_exception(failed);
+    }
+
+    /// Gives binder `b`'s size back to the budget once its payload is gone: every tagfile taken
+    /// and every model read (call with the lock held).
+    void release_budget(Binder& w, std::size_t b) {
+        if (!w.holds_budget || w.next < w.count || w.loading > 0) return;
+        held_ -= units_[b].ref().size;
+        w.holds_budget = false;
+    }
+
+    /// Reports binder `b` done when it is (call with the lock held): the progress callback, under
+    /// the lock so calls never overlap. Returns what the callback threw; the caller wakes the
+    /// waiting workers before rethrowing it (a worker left asleep would never join).
+    std::exception_ptr finish(const Binder& w, std::size_t b) {
+        if (w.next < w.count || w.running > 0) return nullptr;
+        ++done_.files_done;
+        done_.bytes_done += units_[b].ref().size;
+        if (!progress_) return nullptr;
+        try {
+            progress_(done_);
+        } catch (...) {
+            failed_ = true;
+            return std::current_exception();
+        }
+        return nullptr;
+    }
+
+    const std::vector<Unit>& units_;
+    const AuditFilesOptions& options_;
+    const AuditProgressFn& progress_;
+
+    std::mutex mutex_;
+    std::condition_variable changed_;  ///< any of the state below changed
+    std::vector<Binder> binders_;
+    OrderedMerge merge_;
+    std::size_t opened_ = 0;      ///< binders opened or being opened (in input order)
+    std::size_t first_open_ = 0;  ///< every binder before it has all its tagfiles taken
+    std::size_t opening_ = 0;     ///< binders being opened
+    std::uint64_t held_ = 0;      ///< on-disk sizes of the binders whose payload is held
+    std::uint64_t limit_ = 0;     ///< the largest binder's size on disk
+    bool failed_ = false;         ///< a worker threw: the others stop
+    AuditProgress done_;
+    AuditRun run_;
+};
+
+AuditRun audit_units(const std::vector<Unit>& units, const std::vector<std::string>& inputs,
+                     const AuditFilesOptions& options, const AuditProgressFn& progress) {
+    return SharedAudit(units, options, progress).run(inputs);
 }
 
 std::vector<Unit> units_of(const fromsoft::BinderSource& source) {

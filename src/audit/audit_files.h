@@ -16,15 +16,16 @@
 namespace navlab::audit {
 
 struct AuditFilesOptions {
-    unsigned threads = 0;           ///< files audited at once; 0 = one per core
+    unsigned threads = 0;           ///< workers (tagfiles audited at once); 0 = one per core
     std::size_t max_examples = 5;   ///< first exceptions kept per rule
     /// --map (binders kept; with several paths each map must be in one of them), and
     /// --game/--keys/--cache for paths that are game installs.
     fromsoft::SourceOptions source;
 };
 
-/// Where a run is, for a progress line: called after each file, from any worker thread
-/// (calls are serialised).
+/// Where a run is, for a progress line: called once per file, after its last tagfile's audit,
+/// from any worker thread (calls are serialised). A callback that throws ends the run with
+/// its exception (the workers stop after the tagfile in hand).
 struct AuditProgress {
     std::size_t files_done = 0, files_total = 0;
     std::uint64_t bytes_done = 0, bytes_total = 0;  ///< binder sizes on disk (or in the archive)
@@ -40,14 +41,16 @@ struct AuditRun {
 };
 
 /// Audits every navmesh file under `paths` (binders, .hkx tagfiles, directories searched
-/// recursively by fromsoft::find_nav_files, game installs: fromsoft::BinderSource). Each file is opened, its tagfiles read and
-/// audited and its models dropped before the worker takes the next file; the decompressed
-/// binder is dropped as soon as its last tagfile's model is read. Workers open a binder only
-/// while the binders held at once stay within the largest one's size on disk (a larger one runs
-/// alone). With large blocks mapped on their own (map_large_blocks_on_their_own(), which the
-/// navlab command calls at start; the library leaves the allocator alone) a freed binder
-/// leaves memory at once and the audit's own peak stays near 1.3–1.8× the largest decompressed
-/// binder with one thread (docs/audit.md).
+/// recursively by fromsoft::find_nav_files, game installs: fromsoft::BinderSource). The workers
+/// share binders: a binder is opened (decompressed) once, by one worker, and its tagfiles are
+/// then read and audited by whichever worker is free; its decompressed bytes go as soon as its
+/// last tagfile's model is read. A worker opens the next binder only when every tagfile of the
+/// opened ones is taken and the binders whose bytes are held, plus the new one, stay within the
+/// largest binder's size on disk (a binder alone always opens). With large blocks mapped on
+/// their own (map_large_blocks_on_their_own(), which the navlab command calls at start; the
+/// library leaves the allocator alone) a freed binder leaves memory at once, and the audit's
+/// own peak stays near 1.4× the largest decompressed binder with one thread and 1.8× with two
+/// (docs/audit.md).
 /// A file that does not open is one unreadable tagfile (R02).
 /// The report is identical for any thread count.
 /// @param paths    as given by the user; the report's `inputs`.

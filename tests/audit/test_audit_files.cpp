@@ -1,4 +1,6 @@
-// audit_files: a progress callback that throws (a cancel button) ends the run with its
+// audit_files: the workers share binders (tagfiles are the unit of work) and merge in input
+// order: the same report whatever the thread count, a broken tagfile in the middle of a shared
+// binder, and a progress callback that throws (a cancel button) ends the run with its
 // exception, never a hang, even while a worker waits for a slow file ahead of it.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -10,17 +12,126 @@
 #include <chrono>
 #include <cstdlib>
 #include <future>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "audit/audit_files.h"
+#include "audit/audit_report.h"
+#include "audit/audit_rules.h"
+#include "container/bnd4.h"
+#include "formats/fromsoft/nav_tagfile.h"
 #include "io/file.h"
 #include "support/samples.h"
+#include "synthetic_navmesh.h"
 
 using namespace navlab;
 using namespace std::chrono_literals;
+
+namespace {
+
+/// The options of tagfile `i` of the corpus below: well-formed meshes of a few sizes, repeated
+/// (so maxima tie and the merge must keep the first).
+test::SyntheticOptions corpus_options(int i) {
+    test::SyntheticOptions o;
+    o.width = 2 + (i * 7) % 23;
+    o.height = 1 + i % 4;
+    return o;
+}
+
+/// Tagfile `i` of binder `map`, or, where `bad`, its bytes cut short (an R02 exception naming
+/// the entry).
+bnd4::NewEntry corpus_entry(int map, int i, bool bad) {
+    const test::SyntheticOptions o = corpus_options(i);
+    const std::string name = fmt::format("n{:02}_00_00_00_{:06}.hkx", map, (i + 1) * 100);
+    std::vector<std::uint8_t> bytes = fromsoft::write_nav_tagfile(*test::synthetic_tagfile(o).model);
+    if (bad) bytes.assign(bytes.begin(), bytes.begin() + 40 + i);  // cut short
+    return {bnd4::er_navmesh_entry_name(fmt::format("{:02}_00_00_00", map), name), (i + 1) * 100, std::move(bytes)};
+}
+
+struct Corpus {
+    std::vector<std::string> paths;  ///< the binders in input order
+    std::int64_t faces = 0;          ///< faces of the well-formed tagfiles
+    std::int64_t unreadable = 0;     ///< tagfiles cut short, plus the binder that does not open
+};
+
+/// One huge binder (`huge_tagfiles` tagfiles, two of them cut short) among 24 small binders of
+/// one or two tagfiles, one of them cut short, and a binder file that does not open.
+Corpus one_huge_binder_among_small_ones(const std::filesystem::path& dir, int huge_tagfiles) {
+    Corpus c;
+    auto write_binder = [&](int map, int tagfiles, std::vector<int> bad) {
+        std::vector<bnd4::NewEntry> entries;
+        for (int i = 0; i < tagfiles; ++i) {
+            const bool cut = std::find(bad.begin(), bad.end(), i) != bad.end();
+            entries.push_back(corpus_entry(map, i, cut));
+            if (cut) ++c.unreadable;
+            else c.faces += corpus_options(i).width * corpus_options(i).height;
+        }
+        const auto file = dir / fmt::format("m{:02}_00_00_00.nvmhktbnd", map);
+        write_file_atomic(file, bnd4::write(bnd4::build_navmesh_binder(std::move(entries))));
+        c.paths.push_back(file.string());
+    };
+    for (int map = 10; map < 22; ++map) write_binder(map, 1 + map % 2, {});
+    write_binder(22, huge_tagfiles, {huge_tagfiles / 3, huge_tagfiles / 2});
+    const auto broken = dir / "m23_00_00_00.nvmhktbnd";
+    write_file_atomic(broken, std::string_view("BND4 but nothing more"));
+    c.paths.push_back(broken.string());
+    ++c.unreadable;
+    for (int map = 24; map < 36; ++map) write_binder(map, 1 + map % 2, map == 30 ? std::vector<int>{0} : std::vector<int>{});
+    return c;
+}
+
+/// The JSON report of `paths` audited with `threads` workers, 2 first examples per rule (so
+/// which exceptions come first matters).
+std::string report_json(const std::vector<std::string>& paths, unsigned threads) {
+    return audit::audit_json(audit::audit_files(paths, {threads, 2, {}}).report).dump();
+}
+
+/// What the thread running audit_files set `outcome` to (its exception's message, or "no
+/// exception"), once it ended: a run still going after 30 s hung, and ends the test program
+/// (the thread can never be joined).
+std::string outcome_of(std::thread& audit, std::promise<std::string>& outcome) {
+    auto result = outcome.get_future();
+    if (result.wait_for(30s) != std::future_status::ready) {
+        ADD_FAILURE() << "audit_files hung after its progress callback threw";
+        std::_Exit(1);
+    }
+    audit.join();
+    return result.get();
+}
+
+}  // namespace
+
+TEST(AuditFiles, OneHugeBinderAmongSmallOnesGivesTheSameReportWithAnyThreads) {
+    // The workers share the huge binder's tagfiles and finish them out of order while the small
+    // binders around it are opened: the merge must still take every result in input order.
+    const auto dir = test::scratch_dir("audit-files-huge");
+    const Corpus c = one_huge_binder_among_small_ones(dir, 120);
+    const audit::AuditRun one = audit::audit_files(c.paths, {1, 2, {}});
+    EXPECT_EQ(one.report.summary.elden_ring.faces, c.faces);
+    EXPECT_EQ(one.report.summary.unreadable, c.unreadable);
+    const std::string json = audit::audit_json(one.report).dump();
+    for (unsigned threads : {2u, 4u}) {
+        SCOPED_TRACE(threads);
+        for (int run = 0; run < 3; ++run) EXPECT_EQ(report_json(c.paths, threads), json);
+        // Progress: once per binder, after its last tagfile, counting up to the total.
+        std::vector<std::size_t> done;
+        std::uint64_t bytes = 0, total = 0;
+        audit::audit_files(c.paths, {threads, 2, {}}, [&](const audit::AuditProgress& p) {
+            done.push_back(p.files_done);
+            EXPECT_EQ(p.files_total, c.paths.size());
+            bytes = p.bytes_done;
+            total = p.bytes_total;
+        });
+        std::vector<std::size_t> expected(c.paths.size());
+        std::iota(expected.begin(), expected.end(), std::size_t(1));
+        EXPECT_EQ(done, expected);
+        EXPECT_EQ(bytes, total);
+    }
+    std::filesystem::remove_all(dir);
+}
 
 TEST(AuditFiles, ProgressThatThrowsEndsTheRunWithoutAHang) {
     const auto dir = test::scratch_dir("audit-files-progress");
@@ -64,11 +175,67 @@ TEST(AuditFiles, ProgressThatThrowsEndsTheRunWithoutAHang) {
     const int fd = ::open(fifo.c_str(), O_WRONLY);
     ASSERT_GE(fd, 0);
     ::close(fd);
-    auto result = outcome.get_future();
-    if (result.wait_for(30s) != std::future_status::ready) {
-        ADD_FAILURE() << "audit_files hung after its progress callback threw";
-        std::_Exit(1);  // the audit thread can never be joined
+    EXPECT_EQ(outcome_of(audit, outcome), "cancelled");
+}
+
+TEST(AuditFiles, BadTagfileInTheMiddleOfASharedBinderIsNamedInOrder) {
+    // One binder only, so every worker takes tagfiles of it: the two cut short are R02's
+    // exceptions, named by entry in binder order whichever worker read them first.
+    const auto dir = test::scratch_dir("audit-files-shared-bad");
+    std::vector<bnd4::NewEntry> entries;
+    std::int64_t faces = 0;
+    for (int i = 0; i < 60; ++i) {
+        const bool cut = i == 20 || i == 37;
+        entries.push_back(corpus_entry(40, i, cut));
+        if (!cut) faces += corpus_options(i).width * corpus_options(i).height;
     }
-    audit.join();
-    EXPECT_EQ(result.get(), "cancelled");
+    const auto file = dir / "m40_00_00_00.nvmhktbnd";
+    write_file_atomic(file, bnd4::write(bnd4::build_navmesh_binder(std::move(entries))));
+    const auto rules = audit::all_rules();
+    const auto r02 = static_cast<std::size_t>(
+        std::find_if(rules.begin(), rules.end(), [](const audit::RuleDef& r) { return std::string(r.id) == "R02"; }) - rules.begin());
+    std::string one;
+    for (unsigned threads : {1u, 2u, 4u}) {
+        SCOPED_TRACE(threads);
+        for (int run = 0; run < (threads == 1 ? 1 : 3); ++run) {
+            const audit::AuditRun r = audit::audit_files({file.string()}, {threads, 2, {}});
+            const audit::RuleTally& t = r.report.rules[r02];
+            EXPECT_EQ(t.by_game[0].exceptions + t.by_game[1].exceptions + t.by_game[2].exceptions, 2);
+            ASSERT_EQ(t.examples.size(), 2u);
+            EXPECT_EQ(t.examples[0].member_index, 20);
+            EXPECT_EQ(t.examples[1].member_index, 37);
+            EXPECT_EQ(r.report.summary.elden_ring.faces, faces);
+            const std::string json = audit::audit_json(r.report).dump();
+            if (one.empty()) one = json;
+            EXPECT_EQ(json, one);
+        }
+    }
+    std::filesystem::remove_all(dir);
+}
+
+TEST(AuditFiles, CancelWhileABinderIsSharedEndsTheRun) {
+    // The callback throws on its n-th call, some while workers hold tagfiles of the huge binder
+    // or wait for room to open the next one: the run ends with the exception, never a hang.
+    const auto dir = test::scratch_dir("audit-files-cancel");
+    const Corpus c = one_huge_binder_among_small_ones(dir, 200);
+    for (unsigned threads : {2u, 4u}) {
+        for (int n : {1, 12, 13, 20}) {
+            SCOPED_TRACE(fmt::format("{} threads, cancelled at call {}", threads, n));
+            std::promise<std::string> outcome;
+            std::thread audit([&] {
+                int calls = 0;
+                try {
+                    audit::audit_files(c.paths, {threads, 5, {}}, [&](const audit::AuditProgress& p) {
+                        EXPECT_LE(p.files_done, p.files_total);
+                        if (++calls == n) throw std::runtime_error("cancelled");
+                    });
+                    outcome.set_value("no exception");
+                } catch (const std::exception& e) {
+                    outcome.set_value(e.what());
+                }
+            });
+            EXPECT_EQ(outcome_of(audit, outcome), "cancelled");
+        }
+    }
+    std::filesystem::remove_all(dir);
 }

@@ -36,10 +36,9 @@ std::vector<std::int32_t> take_heads() {
 LzParams lz_params(int level, std::size_t input_size) {
     // Small files (one 256 KiB block, such as event scripts and message binders) are where
     // the lazy parse falls furthest behind the game's Oodle (the 97 KB Elden Ring emevd:
-    // 1.16x its bytes, 1.08x with this parse): one pass of the optimal parse on the tree
-    // finder, full match lengths only, priced by a lazy start (docs/kraken.md, "Levels").
+    // 1.16x its bytes): the sparse optimal parse there (docs/kraken.md, "Seventh session").
     if (level == 6 && input_size <= kBlockSize) {
-        // Sparse optimal parse (sparse_parse.h): one pass, seeded by level 1's parse, on hash
+        // Sparse optimal parse (sparse_parse.h): one pass, seeded by a greedy parse, on hash
         // chains 16 deep (8: the emevd 3 % larger; 32: 1.2 times slower, docs/kraken.md).
         LzParams params{16, 0, 256, false, false, true, false, 0};
         params.sparse = true, params.passes = 1;
@@ -93,7 +92,7 @@ MatchFinder::~MatchFinder() {
 // Inlined into walk(): at level 1 it runs once per searched position, mostly for one entry.
 [[gnu::always_inline]] inline void MatchFinder::insert_up_to(std::size_t p) {
     const std::size_t last = block_.size() >= 4 ? std::min(p, block_.size() - 3) : 0;
-    // Taken on first use (a parse on the tree finder never needs the chains) from this
+    // Taken on first use (level 1's probe never needs the chains) from this
     // thread's spare, not cleared: prev_[p] is written when p is inserted, before any read.
     if (prev_.empty() && inserted_ < last) {
         prev_ = std::move(spare_prev);

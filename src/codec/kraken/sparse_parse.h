@@ -20,9 +20,9 @@ namespace navlab::kraken::detail {
 /// Matches come from the same chains (params.chain_depth candidates per searched position),
 /// searched in any order (MatchFinder::find_all_any); the finder must have seen the block's
 /// earlier chunks and no later position. Time: O(end - first) positions visited, each expanded one
-/// searched at most chain_depth candidates deep and its match lengths measured up to
-/// params.nice_length (a longer match is taken whole and its inside skipped), so runs and
-/// periodic data cost no more per byte than other input.
+/// searched at most chain_depth candidates deep; a match of params.nice_length or more is taken
+/// whole and its inside skipped, so the bytes compared to measure lengths at full length stay
+/// linear, and runs and periodic data cost no more per byte than other input.
 std::vector<Command> parse_sparse(MatchFinder& finder, std::span<const std::uint8_t> block, std::size_t first,
                                   std::size_t end, const LzParams& params);
 
