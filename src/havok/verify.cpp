@@ -127,8 +127,10 @@ private:
                 break;
             }
             case Kind::String: {
-                if (target.kind != ItemKind::Array || types[target.type].name != "char")
-                    fail_data(at, owner, fmt::format("{} references item {}; expected an array item of char", what(), index));
+                // A string item holds count bytes (spec §5.1: characters including the NUL), so
+                // its element type is a 1-byte char; a wider type named char is not a string.
+                if (target.kind != ItemKind::Array || types[target.type].name != "char" || types[target.type].resolved_size != 1)
+                    fail_data(at, owner, fmt::format("{} references item {}; expected an array item of 1-byte char", what(), index));
                 if (target.count == 0 || out_.data[target.offset + target.count - 1] != 0)
                     fail_data(at, owner, fmt::format("string item {} does not end with a NUL", index));
                 break;

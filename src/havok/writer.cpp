@@ -4,6 +4,7 @@
 #include <deque>
 #include <string_view>
 #include <fmt/format.h>
+#include <map>
 #include <unordered_map>
 
 #include "havok/layout.h"
@@ -33,7 +34,8 @@ struct Patch {
 class DataWriter {
 public:
     DataWriter(const Graph& g, bool share) : g_(g), share_(share), layouts_(g.types), item_of_(g.nodes.size(), 0) {
-        char_type_ = g.types.find("char");
+        for (TypeIndex t = 1; t <= g.types.size() && !char_type_; ++t)
+            if (g.types[t].resolved_size == 1 && g.types.full_name(t) == "char") char_type_ = t;
     }
 
     void run() {
@@ -111,8 +113,8 @@ private:
             items_[item].offset = static_cast<std::uint32_t>(data.size());
             data.insert(data.end(), g_.strings[s].begin(), g_.strings[s].end());
             data.push_back(0);
-            write_seeds.push_back(char_type_);
-            touch(char_type_);
+            write_seeds.push_back(items_[item].type);
+            touch(items_[item].type);
         }
     }
 
@@ -162,19 +164,31 @@ private:
         for (const Pending& s : pending) {
             touch(s.field_type);
             const std::string& text = g_.strings[s.string];
+            const TypeIndex type = string_type(s.string);
             std::uint32_t item = 0;
             if (share_) {
-                auto it = shared_.find(text);
+                auto it = shared_.find({type, text});
                 if (it != shared_.end()) item = it->second;
             }
             if (!item) {
-                if (!char_type_) throw Error("writer: the type set has no type named char for string items");
-                item = new_item(ItemKind::Array, char_type_, static_cast<std::uint32_t>(text.size() + 1));
+                item = new_item(ItemKind::Array, type, static_cast<std::uint32_t>(text.size() + 1));
                 strings_.push_back({item, s.string});
-                if (share_) shared_.emplace(text, item);
+                if (share_) shared_.emplace(std::pair{type, std::string_view(text)}, item);
             }
             store(s.slot, item, s.field_type);
         }
+    }
+
+    /// The element type of string s's item: the graph's own (a read file's), else char.
+    TypeIndex string_type(std::uint32_t s) const {
+        if (s < g_.string_types.size() && g_.string_types[s]) {
+            const TypeIndex t = g_.string_types[s];
+            if (!g_.types.valid(t) || g_.types[t].resolved_size != 1)
+                throw Error(fmt::format("writer: string {} has element type {}, not a 1-byte type", s, t));
+            return t;
+        }
+        if (!char_type_) throw Error("writer: the type set has no 1-byte type named char for string items");
+        return char_type_;
     }
 
     void check_ref(const RefLeaf& leaf, const Ref& ref) const {
@@ -200,7 +214,7 @@ private:
     std::vector<std::uint32_t> item_of_;  // node -> item (0 = none yet)
     std::deque<std::uint32_t> queue_;
     std::vector<std::pair<std::uint32_t, std::uint32_t>> strings_;  // (item, string) of the current pointer item
-    std::unordered_map<std::string, std::uint32_t> shared_;
+    std::map<std::pair<TypeIndex, std::string_view>, std::uint32_t> shared_;  // (char type, text) -> item
     std::vector<bool> touched_set_;
 };
 
@@ -429,6 +443,7 @@ Graph graph_from_tagfile(const Tagfile& f) {
                 if (leaf.kind == Kind::String) {
                     ref = {Ref::Kind::String, static_cast<std::uint32_t>(g.strings.size())};
                     g.strings.emplace_back(f.string(static_cast<ItemIndex>(target)));
+                    g.string_types.push_back(f.items[target].type);
                 } else {
                     ref = {leaf.kind == Kind::Pointer ? Ref::Kind::Pointer : Ref::Kind::Array,
                            node_for(static_cast<ItemIndex>(target))};

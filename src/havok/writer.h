@@ -40,6 +40,11 @@ struct Graph {
     TypeTable types;  ///< type records with hashes; indices are this table's own
     std::vector<Node> nodes;
     std::vector<std::string> strings;  ///< string contents (raw bytes, no NUL)
+    /// The element type of each string's item, parallel to `strings` (missing or 0: the
+    /// table's first 1-byte type named char). A read file keeps its own: a table may hold
+    /// several types named char (spec §4.3: never deduplicate by name), and the first by name
+    /// in the written file's order need not be the one its strings used.
+    std::vector<TypeIndex> string_types;
     std::uint32_t root = 0;            ///< node index of the hkRootLevelContainer object
 };
 

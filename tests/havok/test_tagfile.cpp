@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <filesystem>
+#include <fmt/format.h>
 #include <string>
 #include <thread>
 #include <vector>
@@ -200,6 +202,7 @@ TEST(HavokSamples, EldenRingRebuiltFromEmbeddedTypesIsByteIdentical) {
     Graph g = graph_from_tagfile(t);
     TypeTable set = navmesh_types_2018();
     for (Node& n : g.nodes) n.type = set.find(t.types.full_name(n.type));
+    for (TypeIndex& s : g.string_types) s = set.find(t.types.full_name(s));  // char: one in each table
     g.types = std::move(set);
     const auto out = write_graph(g);
     ASSERT_EQ(out.size(), t.file.size());
@@ -361,4 +364,55 @@ TEST(HavokTypeCache, CachedLayoutsVerifyAsFreshOnes) {
             }
     }).join();
     for (std::size_t i = good; i < files.size(); ++i) EXPECT_EQ(fresh[i].rfind("error: ", 0), 0u) << fresh[i];
+}
+
+// ---- fuzz finding: two types named char ----------------------------------------------------------
+
+// fuzz_tagfile found a file (navlab's seed, mutated) whose table holds two types named char: the
+// 1-byte one of its string items and a 40-byte one of a pointer item. The writer took the first
+// "char" by name as the string items' type; in the written file's type order that was the
+// 40-byte one, so write(read(write(x))) wrote 35 × 40-byte string items past the end of DATA.
+// The spec allows several types of one name (§4.3): the graph now keeps each string's own type.
+TEST(HavokWriter, StringItemsKeepTheirOwnCharTypeWhenTwoTypesAreNamedChar) {
+    const auto bytes = read_file(std::filesystem::path(NAVLAB_SOURCE_DIR) /
+                                 "tests/havok/fuzz_reproducers/tagfile-two-char-types.hkx");
+    const Tagfile t = read_tagfile(bytes);
+    int chars = 0, wide = 0;
+    for (TypeIndex i = 1; i <= t.types.size(); ++i)
+        if (t.types.full_name(i) == "char") ++chars, wide += t.types[i].resolved_size != 1;
+    ASSERT_EQ(chars, 2);
+    ASSERT_EQ(wide, 1);
+    const auto once = write_tagfile(t);
+    const Tagfile again = read_tagfile(once);
+    const auto twice = write_tagfile(again);
+    EXPECT_EQ(twice, once);  // the writer's layout is a fixed point
+    // Every string item of both writes is an array of the 1-byte char.
+    for (const Tagfile* f : {&t, &again}) {
+        int strings = 0;
+        for (const Graph g = graph_from_tagfile(*f); TypeIndex s : g.string_types) {
+            EXPECT_EQ(f->types[s].resolved_size, 1u);
+            ++strings;
+        }
+        EXPECT_EQ(strings, static_cast<int>(graph_from_tagfile(*f).strings.size()));
+        EXPECT_GT(strings, 0);
+    }
+}
+
+TEST(HavokWriter, AStringTypedByAWideTypeIsRefused) {
+    const auto bytes = read_file(std::filesystem::path(NAVLAB_SOURCE_DIR) /
+                                 "tests/havok/fuzz_reproducers/tagfile-two-char-types.hkx");
+    const Tagfile t = read_tagfile(bytes);
+    Graph g = graph_from_tagfile(t);
+    TypeIndex wide = 0;
+    for (TypeIndex i = 1; i <= t.types.size(); ++i)
+        if (t.types.full_name(i) == "char" && t.types[i].resolved_size != 1) wide = i;
+    ASSERT_NE(wide, 0u);
+    ASSERT_FALSE(g.string_types.empty());
+    g.string_types[0] = wide;
+    try {
+        write_graph(g);
+        ADD_FAILURE() << "a string item of a 40-byte type written";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.message(), fmt::format("writer: string 0 has element type {}, not a 1-byte type", wide));
+    }
 }
