@@ -285,12 +285,10 @@ private:
     }
 
     std::vector<Command> backtrack() const {
-        std::vector<Command> reversed;
         std::size_t j = end_ - first_;
         std::uint32_t literals = 0;
         // Trailing literals carry no command; each match collects the literals before it.
-        std::vector<std::pair<std::uint32_t, std::uint32_t>> matches;  // (length, distance), last first
-        std::vector<std::uint32_t> runs;                               // literals after each match
+        std::vector<Command> matches;  // last first; `literals` = the literals after each match
         std::uint32_t a = 0;  // the cheapest arrival at the end
         while (j > 0) {
             const Node& t = nodes_[j * arrivals_ + a];
@@ -298,20 +296,12 @@ private:
             if (t.length == 0) {
                 ++literals, --j;
             } else {
-                matches.push_back({t.length, t.distance});
-                runs.push_back(literals);
+                matches.push_back({literals, t.length, t.distance});
                 literals = 0;
                 j -= t.length;
             }
         }
-        // `literals` now counts those before the first match.
-        std::vector<Command> commands;
-        commands.reserve(matches.size());
-        for (std::size_t m = matches.size(); m-- > 0;) {
-            commands.push_back({literals, matches[m].first, matches[m].second});
-            literals = runs[m];
-        }
-        return commands;
+        return commands_in_order(matches, literals);  // `literals`: those before the first match
     }
 
     std::span<const std::uint8_t> block_;

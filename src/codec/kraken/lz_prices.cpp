@@ -52,4 +52,14 @@ Stats collect_stats(std::span<const std::uint8_t> block, std::size_t first, std:
     return s;
 }
 
+std::vector<Command> commands_in_order(std::span<const Command> last_first, std::uint32_t leading) {
+    std::vector<Command> commands;
+    commands.reserve(last_first.size());
+    for (std::size_t m = last_first.size(); m-- > 0;) {
+        commands.push_back({leading, last_first[m].length, last_first[m].distance});
+        leading = last_first[m].literals;
+    }
+    return commands;
+}
+
 }  // namespace navlab::kraken::detail

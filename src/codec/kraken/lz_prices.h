@@ -41,4 +41,10 @@ inline std::uint32_t length_price(const Prices& prices, std::uint32_t value) {
     return prices.length[255] + 16 * (2 * static_cast<std::uint32_t>(std::bit_width(y)) - 7);
 }
 
+/// A parse's commands in input order from its backtrack: `last_first` holds the path's matches
+/// from the end backwards, each with the literals that *follow* it in `literals`; `leading` is
+/// the literal run before the first match. Each command takes the run before its match, and
+/// the trailing literals carry no command.
+std::vector<Command> commands_in_order(std::span<const Command> last_first, std::uint32_t leading);
+
 }  // namespace navlab::kraken::detail

@@ -175,14 +175,7 @@ private:
                 j -= t.tag;
             }
         }
-        // `literals` now counts those before the first match; each command takes the run before it.
-        std::vector<Command> commands;
-        commands.reserve(matches.size());
-        for (std::size_t m = matches.size(); m-- > 0;) {
-            commands.push_back({literals, matches[m].length, matches[m].distance});
-            literals = matches[m].literals;
-        }
-        return commands;
+        return commands_in_order(matches, literals);  // `literals`: those before the first match
     }
 
     MatchFinder& finder_;
