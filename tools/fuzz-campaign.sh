@@ -1,56 +1,150 @@
 #!/usr/bin/env bash
-# A long fuzzing campaign in the background on a shared machine: every target in turn, one
-# process at a time under `nice -n 19`, in slices of SLICE seconds, until UNTIL (a `date -d`
-# time), on a corpus kept outside the build (CORPUS/TARGET) so it survives rebuilds and grows
-# across sessions. Each slice appends one line to CORPUS/ledger.tsv; `--summary` adds them up
-# per target (executions, last coverage, corpus, findings) for docs/reliability.md.
+# A long fuzzing campaign in the background, on a corpus kept outside the build (CORPUS/TARGET)
+# so it survives rebuilds and grows across sessions. Each slice appends one line to
+# CORPUS/ledger.tsv; `--summary` adds them up per target (executions, last coverage, corpus,
+# findings) for docs/reliability.md. Two ways to run:
 #
 #   tools/fuzz.sh all 1                                   # build the targets and write seeds first
-#   tools/fuzz-campaign.sh /work/fuzz-corpus 18:40 300 &  # rotate until 18:40, 5-minute slices
+#   tools/fuzz-campaign.sh /work/fuzz-corpus 18:40 300 &  # rotate: every target in turn until 18:40
+#   tools/fuzz-campaign.sh /work/fuzz-corpus --goal 10000000 --workers 2 --slice 1200 &
 #   tools/fuzz-campaign.sh /work/fuzz-corpus --summary
+#   tools/fuzz-campaign.sh /work/fuzz-corpus --next 10000000   # the target goal mode would run next
+#
+# Rotate mode runs one process at a time, SLICE seconds per target. Goal mode runs WORKERS
+# processes; each slice goes to the target with the most estimated time left to reach GOAL
+# executions (executions left / its rate in the ledger) that no other worker is running, and a
+# worker stops when every target has reached GOAL (or has an open finding), at --until TIME, or
+# when CORPUS/stop exists (the running slices finish). NAVLAB_FUZZ_NICE sets the niceness
+# (default 19: the campaign yields to everything else on a shared machine).
+#
+# Executions from an earlier corpus that was lost (a new machine) can be carried into the
+# ledger as lines with status `carried` and 0 seconds; they count toward GOAL, not toward rates.
+# Ledger statuses: ok, ok-interrupted (stopped by SIGINT, executions still reported), finding
+# (open), finding-fixed (fixed, with a regression test), ok-starved-timeout (a wall-clock
+# timeout whose reproducer, run alone, takes well under a second: the niced process was
+# starved), carried.
 #
 # Same limits as tools/fuzz.sh (10 s per input, 2 GiB RSS and malloc); a target with a finding
 # leaves the reproducer in CORPUS/findings/TARGET/ and is not run again in this campaign.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-build=$root/build-fuzz
+build=${NAVLAB_FUZZ_BUILD:-$root/build-fuzz}
 corpus_root=${1:?corpus folder}
+shift
 ledger=$corpus_root/ledger.tsv
-if [ "${2:-}" = --summary ]; then
-  # Ledger statuses: ok, ok-interrupted (stopped by SIGINT, executions still reported),
-  # finding (open), finding-fixed (fixed, with a regression test), ok-starved-timeout (a wall-clock
-  # timeout whose reproducer, run alone, takes well under a second: the niced process was starved).
+nice_level=${NAVLAB_FUZZ_NICE:-19}
+mkdir -p "$corpus_root"
+touch "$ledger"
+
+if [ "${1:-}" = --summary ]; then
   printf '%-20s %14s %8s %8s %s\n' target executions edges corpus open-findings
-  awk -F'\t' '{ex[$2]+=$3; cov[$2]=$4; corp[$2]=$5; if ($6 == "finding") bad[$2]++; sec[$2]+=$7}
-    END {for (t in ex) printf "%-20s %14d %8s %8s %d (%d s, %.0f/s)\n", t, ex[t], cov[t], corp[t], bad[t], sec[t], ex[t]/(sec[t]?sec[t]:1)}' \
-    "$ledger" | sort
+  awk -F'\t' '{ex[$2]+=$3; if ($6 != "carried") {run[$2]+=$3; cov[$2]=$4; corp[$2]=$5}
+               if ($6 == "finding") bad[$2]++; sec[$2]+=$7}
+    END {for (t in ex) printf "%-20s %14d %8s %8s %d (%d s, %.0f/s)\n", t, ex[t], cov[t], corp[t], bad[t],
+                              sec[t], run[t]/(sec[t]?sec[t]:1)}' "$ledger" | sort
   exit 0
 fi
-until_epoch=$(date -d "${2:?until}" +%s)
-slice=${3:-300}
+
 targets=()
 for f in "$root"/fuzz/fuzz_*.cpp; do targets+=("$(basename "$f" .cpp)"); done
 export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+
+# run_slice TARGET SECONDS: one libFuzzer run on CORPUS/TARGET plus the target's writer-made
+# seeds; appends its ledger line; returns 1 on a finding.
+run_slice() {
+  local target=$1 seconds=$2 status=ok
+  local corpus=$corpus_root/$target findings=$corpus_root/findings/$target seeds=$corpus_root/seeds/$target
+  local log=$corpus_root/logs/$target.$(date +%H%M%S).$$.log
+  mkdir -p "$corpus" "$findings" "$seeds" "$(dirname "$log")"
+  NAVLAB_FUZZ_WRITE_SEEDS=$seeds "$build/fuzz/$target" -runs=0 >/dev/null 2>&1
+  (cd "$findings" && nice -n "$nice_level" "$build/fuzz/$target" -max_total_time="$seconds" -timeout=10 \
+    -rss_limit_mb=2048 -malloc_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$findings/" \
+    "$corpus" "$seeds") >"$log" 2>&1 || status=finding
+  local execs line cov corp
+  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+  line=$(grep -E '^#[0-9]+[[:space:]]+(DONE|pulse|NEW|REDUCE|INITED)' "$log" | tail -1)
+  cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<<"$line")
+  corp=$(sed -n 's/.* corp: \([0-9]*\/[0-9]*[a-zA-Z]*\).*/\1/p' <<<"$line")
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$target" "${execs:-0}" "${cov:-?}" "${corp:-?}" \
+    "$status" "$seconds" >>"$ledger"
+  [ "$status" = ok ]
+}
+
+# pick_target GOAL: the target with the most estimated seconds left to GOAL, skipping targets
+# at GOAL, with an open finding, or locked by another worker (CORPUS/running/TARGET). Targets
+# with no measured rate yet count at 1,000 executions/s.
+pick_target() {
+  local goal=$1
+  awk -F'\t' -v goal="$goal" -v locked="$(ls "$corpus_root/running" 2>/dev/null | tr '\n' ' ')" \
+      -v all="${targets[*]}" '
+    {ex[$2]+=$3; if ($6 != "carried") {run[$2]+=$3; sec[$2]+=$7}; if ($6 == "finding") bad[$2]=1}
+    END {
+      n = split(all, names, " "); split(locked, held, " "); for (i in held) busy[held[i]] = 1
+      best = ""; best_left = 0
+      for (i = 1; i <= n; i++) {
+        t = names[i]
+        if (bad[t] || busy[t] || ex[t] >= goal) continue
+        rate = sec[t] > 0 && run[t] > 0 ? run[t] / sec[t] : 1000
+        left = (goal - ex[t]) / rate
+        if (best == "" || left > best_left) { best = t; best_left = left }
+      }
+      print best
+    }' "$ledger"
+}
+
+goal_worker() {
+  local goal=$1 slice=$2 until_epoch=$3 target left
+  mkdir -p "$corpus_root/running"
+  while [ ! -e "$corpus_root/stop" ]; do
+    left=$((until_epoch - $(date +%s)))
+    [ "$left" -le 10 ] && return 0
+    # Picking and locking happen under one flock, so two workers never take the same target.
+    target=$( {
+      flock 9
+      t=$(pick_target "$goal")
+      [ -n "$t" ] && mkdir "$corpus_root/running/$t" && echo "$t"
+    } 9>"$corpus_root/running.lock")
+    [ -z "$target" ] && return 0
+    run_slice "$target" $((left < slice ? left : slice))
+    rmdir "$corpus_root/running/$target"
+  done
+}
+
+if [ "${1:-}" = --next ]; then
+  pick_target "${2:?executions per target}"
+  exit 0
+fi
+
+if [ "${1:-}" = --goal ]; then
+  goal=${2:?executions per target}
+  shift 2
+  workers=1 slice=1200 until_epoch=$(($(date +%s) + 365 * 86400))
+  while [ $# -gt 0 ]; do
+    case $1 in
+      --workers) workers=$2 ;;
+      --slice) slice=$2 ;;
+      --until) until_epoch=$(date -d "$2" +%s) ;;
+      *) echo "fuzz-campaign: unknown option $1" >&2; exit 2 ;;
+    esac
+    shift 2
+  done
+  rm -rf "$corpus_root/running"
+  for ((w = 0; w < workers; w++)); do
+    goal_worker "$goal" "$slice" "$until_epoch" &
+    sleep 1
+  done
+  wait
+  exit 0
+fi
+
+until_epoch=$(date -d "${1:?until}" +%s)
+slice=${2:-300}
 declare -A failed
 while [ "$(date +%s)" -lt "$until_epoch" ]; do
   for target in "${targets[@]}"; do
     left=$((until_epoch - $(date +%s)))
     [ "$left" -le 10 ] && break
     [ -n "${failed[$target]:-}" ] && continue
-    corpus=$corpus_root/$target findings=$corpus_root/findings/$target seeds=$corpus_root/seeds/$target
-    log=$corpus_root/logs/$target.$(date +%H%M%S).log
-    mkdir -p "$corpus" "$findings" "$seeds" "$(dirname "$log")"
-    NAVLAB_FUZZ_WRITE_SEEDS=$seeds "$build/fuzz/$target" -runs=0 >/dev/null 2>&1
-    seconds=$((left < slice ? left : slice))
-    status=ok
-    (cd "$findings" && nice -n 19 "$build/fuzz/$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
-      -malloc_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$findings/" "$corpus" "$seeds") >"$log" 2>&1 ||
-      { status=finding; failed[$target]=1; }
-    execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
-    line=$(grep -E '^#[0-9]+[[:space:]]+(DONE|pulse|NEW|REDUCE|INITED)' "$log" | tail -1)
-    cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<<"$line")
-    corp=$(sed -n 's/.* corp: \([0-9]*\/[0-9]*[a-zA-Z]*\).*/\1/p' <<<"$line")
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$target" "${execs:-0}" "${cov:-?}" "${corp:-?}" \
-      "$status" "$seconds" >>"$ledger"
+    run_slice "$target" $((left < slice ? left : slice)) || failed[$target]=1
   done
 done
