@@ -70,9 +70,10 @@ run_slice() {
   [ "$status" = ok ]
 }
 
-# pick_target GOAL: the target with the most estimated seconds left to GOAL, skipping targets
-# at GOAL, with an open finding, or locked by another worker (CORPUS/running/TARGET). Targets
-# with no measured rate yet count at 1,000 executions/s.
+# pick_target GOAL: prints "TARGET SECONDS": the target with the most estimated seconds left to
+# GOAL, and those seconds, skipping targets at GOAL, with an open finding, or locked by another
+# worker (CORPUS/running/TARGET); nothing when none is left. Targets with no measured rate yet
+# count at 1,000 executions/s.
 pick_target() {
   local goal=$1
   awk -F'\t' -v goal="$goal" -v locked="$(ls "$corpus_root/running" 2>/dev/null | tr '\n' ' ')" \
@@ -88,30 +89,36 @@ pick_target() {
         left = (goal - ex[t]) / rate
         if (best == "" || left > best_left) { best = t; best_left = left }
       }
-      print best
+      if (best != "") printf "%s %d\n", best, best_left + 1
     }' "$ledger"
 }
 
 goal_worker() {
-  local goal=$1 slice=$2 until_epoch=$3 target left
+  local goal=$1 slice=$2 until_epoch=$3 picked target needed seconds left
   mkdir -p "$corpus_root/running"
   while [ ! -e "$corpus_root/stop" ]; do
     left=$((until_epoch - $(date +%s)))
     [ "$left" -le 10 ] && return 0
     # Picking and locking happen under one flock, so two workers never take the same target.
-    target=$( {
+    picked=$( {
       flock 9
-      t=$(pick_target "$goal")
-      [ -n "$t" ] && mkdir "$corpus_root/running/$t" && echo "$t"
+      p=$(pick_target "$goal")
+      [ -n "$p" ] && mkdir "$corpus_root/running/${p% *}" && echo "$p"
     } 9>"$corpus_root/running.lock")
-    [ -z "$target" ] && return 0
-    run_slice "$target" $((left < slice ? left : slice))
+    [ -z "$picked" ] && return 0
+    target=${picked% *} needed=${picked#* }
+    # A target close to GOAL gets a slice a little longer than its estimate (rates drift with
+    # load), not a whole SLICE that would run far past the goal while others wait.
+    seconds=$((needed + needed / 10 + 30))
+    [ "$seconds" -gt "$slice" ] && seconds=$slice
+    [ "$seconds" -gt "$left" ] && seconds=$left
+    run_slice "$target" "$seconds"
     rmdir "$corpus_root/running/$target"
   done
 }
 
 if [ "${1:-}" = --next ]; then
-  pick_target "${2:?executions per target}"
+  pick_target "${2:?executions per target}" | cut -d' ' -f1
   exit 0
 fi
 
