@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "reliability/reliability_support.h"
 #include "support/samples.h"
@@ -43,6 +44,25 @@ std::string run_campaign(const fs::path& dir, const std::string& args = "--next 
         << out;
     while (!out.empty() && out.back() == '\n') out.pop_back();
     return out;
+}
+
+/// Runs one goal campaign (goal 10 M, one worker, 20 s slices) with NAVLAB_FUZZ_BUILD=BUILD,
+/// under `timeout` so a worker that spins cannot hang the test; returns the exit status.
+int run_goal(const fs::path& dir, const fs::path& build, std::string* out) {
+    const std::string script = (fs::path(NAVLAB_SOURCE_DIR) / "tools" / "fuzz-campaign.sh").string();
+    return test::run_command("NAVLAB_FUZZ_BUILD=" + test::quoted(build) + " timeout 30 bash " + test::quoted(script) +
+                                 " " + test::quoted(dir) + " --goal 10000000 --workers 1 --slice 20",
+                             out);
+}
+
+/// The ledger lines of `target` that are not `carried`.
+std::vector<std::string> run_lines(const fs::path& dir, const std::string& target) {
+    std::vector<std::string> lines;
+    std::ifstream in(dir / "ledger.tsv");
+    for (std::string line; std::getline(in, line);)
+        if (line.find("\t" + target + "\t") != std::string::npos && line.find("\tcarried\t") == std::string::npos)
+            lines.push_back(line);
+    return lines;
 }
 
 }  // namespace
@@ -85,4 +105,31 @@ TEST(FuzzCampaign, SummaryCountsCarriedExecutionsButNotInTheRate) {
     EXPECT_NE(line.find(" 10003000 "), std::string::npos) << line;
     EXPECT_NE(line.find(" 1348 "), std::string::npos) << line;
     EXPECT_NE(line.find("(3 s, 1000/s)"), std::string::npos) << line;
+}
+
+TEST(FuzzCampaign, AMissingFuzzerIsNotRecordedAsAFinding) {
+    // Before the targets are built (or while a rebuild relinks them) the fuzzer cannot start:
+    // that is no finding, and must not keep the target out of later campaigns.
+    const auto dir = ledger_with("campaign-missing", "t\tfuzz_igi\t-10\t?\t?\tcarried\t0\n");
+    std::string out;
+    EXPECT_NE(run_goal(dir, dir / "no-build", &out), 0) << out;
+    EXPECT_TRUE(run_lines(dir, "fuzz_igi").empty()) << out;
+    EXPECT_EQ(run_campaign(dir), "fuzz_igi");
+}
+
+TEST(FuzzCampaign, AFuzzerThatEndsAtOnceIsRunOnceNotInALoop) {
+    // A fuzzer that exits 0 at once with a few executions: one `error` line, then the worker
+    // moves on (here: nothing left) instead of giving it slice after slice.
+    const auto dir = ledger_with("campaign-instant", "t\tfuzz_igi\t-10\t?\t?\tcarried\t0\n");
+    const auto build = dir / "build";
+    fs::create_directories(build / "fuzz");
+    for (const auto& t : all_targets()) {
+        std::ofstream(build / "fuzz" / t) << "#!/bin/sh\necho 'stat::number_of_executed_units: 5'\n";
+        fs::permissions(build / "fuzz" / t, fs::perms::owner_all);
+    }
+    std::string out;
+    EXPECT_EQ(run_goal(dir, build, &out), 0) << out;
+    const auto lines = run_lines(dir, "fuzz_igi");
+    ASSERT_EQ(lines.size(), 1u) << out;
+    EXPECT_NE(lines[0].find("\terror\t"), std::string::npos) << lines[0];
 }
