@@ -44,11 +44,14 @@ ledger=$corpus_root/ledger.tsv
 nice_level=${NAVLAB_FUZZ_NICE:-19}
 mkdir -p "$corpus_root"
 touch "$ledger"
+# Per target, for --summary and the goal-mode pick: ex all executions, run and sec those of real
+# slices (carried lines count toward the goal, not toward the rate), bad its open findings.
+ledger_sums='{ex[$2]+=$3; if ($6 != "carried") {run[$2]+=$3; sec[$2]+=$7}; if ($6 == "finding") bad[$2]++}'
 
 if [ "${1:-}" = --summary ]; then
   printf '%-20s %14s %8s %8s %s\n' target executions edges corpus open-findings
-  awk -F'\t' '{ex[$2]+=$3; if ($6 != "carried") {run[$2]+=$3; cov[$2]=$4; corp[$2]=$5; sec[$2]+=$7}
-               if ($6 == "finding") bad[$2]++}
+  awk -F'\t' "$ledger_sums"'
+    $6 != "carried" {cov[$2]=$4; corp[$2]=$5}
     END {for (t in ex) printf "%-20s %14.0f %8s %8s %d (%d s, %.0f/s)\n", t, ex[t], cov[t], corp[t], bad[t],
                               sec[t], run[t]/(sec[t]?sec[t]:1)}' "$ledger" | sort
   exit 0
@@ -104,8 +107,7 @@ run_slice() {
 pick_target() {
   local goal=$1
   awk -F'\t' -v goal="$goal" -v locked="$(ls "$corpus_root/running" 2>/dev/null | tr '\n' ' ') ${2:-}" \
-      -v all="${targets[*]}" '
-    {ex[$2]+=$3; if ($6 != "carried") {run[$2]+=$3; sec[$2]+=$7}; if ($6 == "finding") bad[$2]=1}
+      -v all="${targets[*]}" "$ledger_sums"'
     END {
       n = split(all, names, " "); split(locked, held, " "); for (i in held) busy[held[i]] = 1
       best = ""; best_left = 0

@@ -36,12 +36,15 @@ fs::path ledger_with(const std::string& name, const std::string& extra) {
     return dir;
 }
 
+/// The script under test, quoted for run_command.
+std::string campaign_script() {
+    return test::quoted(fs::path(NAVLAB_SOURCE_DIR) / "tools" / "fuzz-campaign.sh");
+}
+
 /// Runs `--next 10000000` (or ARGS) on the corpus folder; returns stdout without the newline.
 std::string run_campaign(const fs::path& dir, const std::string& args = "--next 10000000") {
     std::string out;
-    const std::string script = (fs::path(NAVLAB_SOURCE_DIR) / "tools" / "fuzz-campaign.sh").string();
-    EXPECT_EQ(test::run_command("bash " + test::quoted(script) + " " + test::quoted(dir) + " " + args, &out), 0)
-        << out;
+    EXPECT_EQ(test::run_command("bash " + campaign_script() + " " + test::quoted(dir) + " " + args, &out), 0) << out;
     while (!out.empty() && out.back() == '\n') out.pop_back();
     return out;
 }
@@ -49,9 +52,8 @@ std::string run_campaign(const fs::path& dir, const std::string& args = "--next 
 /// Runs one goal campaign (goal 10 M, one worker, 20 s slices) with NAVLAB_FUZZ_BUILD=BUILD,
 /// under `timeout` so a worker that spins cannot hang the test; returns the exit status.
 int run_goal(const fs::path& dir, const fs::path& build, std::string* out) {
-    const std::string script = (fs::path(NAVLAB_SOURCE_DIR) / "tools" / "fuzz-campaign.sh").string();
-    return test::run_command("NAVLAB_FUZZ_BUILD=" + test::quoted(build) + " timeout 30 bash " + test::quoted(script) +
-                                 " " + test::quoted(dir) + " --goal 10000000 --workers 1 --slice 20",
+    return test::run_command("NAVLAB_FUZZ_BUILD=" + test::quoted(build) + " timeout 30 bash " + campaign_script() + " " +
+                                 test::quoted(dir) + " --goal 10000000 --workers 1 --slice 20",
                              out);
 }
 
