@@ -9,6 +9,7 @@
 #   tools/fuzz-campaign.sh /work/fuzz-corpus --goal 10000000 --workers 2 --slice 1200 &
 #   tools/fuzz-campaign.sh /work/fuzz-corpus --summary
 #   tools/fuzz-campaign.sh /work/fuzz-corpus --next 10000000   # the target goal mode would run next
+#   tools/fuzz-campaign.sh --help                               # this text
 #
 # Rotate mode runs one process at a time, SLICE seconds per target. Goal mode runs WORKERS
 # processes; each slice goes to the target with the most estimated time left to reach GOAL
@@ -36,6 +37,10 @@
 # finding-fixed once fixed). A target whose slice ends in `error` is not run again in this
 # campaign.
 set -uo pipefail
+if [ "${1:-}" = --help ] || [ "${1:-}" = -h ] || [ $# -eq 0 ]; then
+  sed -n '2,/^set -uo/{/^set -uo/d; s/^# \{0,1\}//; p}' "$0"  # this header
+  exit 0
+fi
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${NAVLAB_FUZZ_BUILD:-$root/build-fuzz}
 corpus_root=${1:?corpus folder}
