@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <thread>
+
 #include "io/byte_reader.h"
 #include "io/byte_writer.h"
 #include "io/file.h"
@@ -98,4 +101,27 @@ TEST(Parallel, EveryIndexOnceAndErrorsPropagate) {
     parallel_for(seen.size(), 4, [&](std::size_t i) { seen[i] += 1; });
     for (int v : seen) EXPECT_EQ(v, 1);
     EXPECT_THROW(parallel_for(10, 2, [](std::size_t i) { if (i == 5) throw Error("boom"); }), Error);
+}
+
+// Nested loops share the outer loop's threads: an item of a loop whose every asked thread
+// runs an item gets one thread (its inner loop runs where the item runs); a loop with fewer
+// items than threads passes the rest down; the limit is gone once the loop returns.
+TEST(Parallel, NestedLoopsShareTheOuterThreads) {
+    EXPECT_EQ(detail::nested_thread_limit, 0u);
+    std::vector<int> on_own_thread(4, 0);
+    parallel_for(4, 2, [&](std::size_t i) {
+        const std::thread::id outer = std::this_thread::get_id();
+        std::atomic<int> elsewhere{0};
+        parallel_for(64, 0, [&](std::size_t) { elsewhere += std::this_thread::get_id() != outer; });
+        on_own_thread[i] = detail::nested_thread_limit == 1 && elsewhere == 0;
+    });
+    for (int v : on_own_thread) EXPECT_EQ(v, 1);
+    unsigned seen = 0;
+    parallel_for(1, 6, [&](std::size_t) { seen = detail::nested_thread_limit; });
+    EXPECT_EQ(seen, 6u);
+    parallel_for(3, 6, [&](std::size_t i) { if (i == 0) seen = detail::nested_thread_limit; });
+    EXPECT_EQ(seen, 2u);
+    parallel_for(5, 1, [&](std::size_t) { seen = detail::nested_thread_limit; });
+    EXPECT_EQ(seen, 1u);
+    EXPECT_EQ(detail::nested_thread_limit, 0u);
 }
