@@ -13,6 +13,7 @@
 #include "codec/stream_codecs.h"
 #include "io/byte_writer.h"
 #include "io/error.h"
+#include "io/memory_advice.h"
 
 namespace navlab::dcx {
 namespace {
@@ -269,6 +270,13 @@ void write_egdt(ByteWriter& w, const std::vector<EdgeChunk>& chunks, std::uint32
 
 // ---- per-form decoders --------------------------------------------------------------
 
+/// Sizes `payload` to `n` bytes for a decoder to fill, asking for huge pages first.
+void size_for_decoding(std::vector<std::uint8_t>& payload, std::size_t n) {
+    payload.reserve(n);
+    advise_huge_pages(payload.data(), n);
+    payload.resize(n);
+}
+
 Decoded decode_dcx(Bytes file) {
     ByteReader r(file, 0, Endian::Big);
     r.set_context("DCX");
@@ -291,20 +299,20 @@ Decoded decode_dcx(Bytes file) {
     const std::uint64_t csize = h.compressed_size;
     if (h.variant == Variant::Edge) {
         check_ratio(r, h, csize * codec::kDeflateMaxRatio, 0x1C);
-        d.payload.resize(h.uncompressed_size);
+        size_for_decoding(d.payload, h.uncompressed_size);
         decode_edge(stream, chunks, d.payload);
     } else if (codec_is(h, "KRAK")) {
         check_ratio(r, h, kraken::max_decoded_size(csize), 0x1C);
-        d.payload.resize(h.uncompressed_size);
+        size_for_decoding(d.payload, h.uncompressed_size);
         kraken::decode(stream.data(), d.payload, 0);
     } else if (codec_is(h, "ZSTD")) {
         check_ratio(r, h, csize * kZstdMaxRatio, 0x1C);
-        d.payload.resize(h.uncompressed_size);
+        size_for_decoding(d.payload, h.uncompressed_size);
         if (codec::zstd_decompress(stream.data(), d.payload, data_start) != csize)
             r.fail_at(0x20, "the zstd frame is shorter than the compressed size says");
     } else {
         check_ratio(r, h, csize * codec::kDeflateMaxRatio, 0x1C);
-        d.payload.resize(h.uncompressed_size);
+        size_for_decoding(d.payload, h.uncompressed_size);
         const std::size_t used = codec::zlib_inflate(stream.data(), d.payload, data_start);
         if (used != csize)
             r.fail_at(0x20, fmt::format("the zlib stream is {} bytes but the compressed size says {}", used, csize));
@@ -330,14 +338,14 @@ Decoded decode_dcp(Bytes file) {
     if (h.variant == Variant::DcpDflt) {
         if (h.dca_size != 8) r.fail_at(r.pos() - 4, "DCA size is not 8");
         check_ratio(r, h, std::uint64_t{h.compressed_size} * codec::kDeflateMaxRatio, 0x24);
-        d.payload.resize(h.uncompressed_size);
+        size_for_decoding(d.payload, h.uncompressed_size);
         if (codec::zlib_inflate(stream.data(), d.payload, data_start) != h.compressed_size)
             r.fail_at(0x28, "the zlib stream is shorter than the compressed size says");
     } else {
         const auto chunks = read_egdt(r, h, false);
         check_ratio(r, h, std::uint64_t{h.compressed_size} * codec::kDeflateMaxRatio, 0x24);
         if (h.dca_size != 8 + 0x20 + 16 * chunks.size()) r.fail_at(data_start + h.compressed_size + 4, "DCA size does not match the EgdT table");
-        d.payload.resize(h.uncompressed_size);
+        size_for_decoding(d.payload, h.uncompressed_size);
         decode_edge(stream, chunks, d.payload);
     }
     h.trailing_padding = trailing_zeros(r, r.pos());

@@ -7,6 +7,7 @@
 #include "io/byte_writer.h"
 #include "io/file.h"
 #include "io/shared_bytes.h"
+#include "io/memory_advice.h"
 #include "io/parallel.h"
 #include "support/samples.h"
 
@@ -124,4 +125,26 @@ TEST(Parallel, NestedLoopsShareTheOuterThreads) {
     parallel_for(5, 1, [&](std::size_t) { seen = detail::nested_thread_limit; });
     EXPECT_EQ(seen, 1u);
     EXPECT_EQ(detail::nested_thread_limit, 0u);
+}
+
+// The huge-page advice covers exactly the whole 2 MiB pages inside the buffer, and nothing
+// when there is none; a buffer advised before its first touch keeps what is written to it.
+TEST(MemoryAdvice, HugePageRangeIsTheAlignedInside) {
+    constexpr std::size_t M2 = std::size_t(2) << 20;
+    const auto at = [](std::uintptr_t a) { return reinterpret_cast<const void*>(a); };
+    EXPECT_EQ(huge_page_range(at(0x40000000), 3 * M2).begin, 0u);
+    EXPECT_EQ(huge_page_range(at(0x40000000), 3 * M2).end, 3 * M2);
+    EXPECT_EQ(huge_page_range(at(0x40000010), 3 * M2).begin, M2 - 0x10);
+    EXPECT_EQ(huge_page_range(at(0x40000010), 3 * M2).end, 3 * M2 - 0x10);  // the last page is cut
+    EXPECT_EQ(huge_page_range(at(0x40000010), M2).end, 0u);                 // no whole page inside
+    EXPECT_EQ(huge_page_range(at(0x40000000), M2 - 1).end, 0u);
+    EXPECT_EQ(huge_page_range(nullptr, 4 * M2).end, 0u);
+    EXPECT_EQ(huge_page_range(at(UINTPTR_MAX - 100), 4 * M2).end, 0u);  // would wrap
+    std::vector<std::uint8_t> big;
+    big.reserve(5 * M2 + 123);
+    advise_huge_pages(big.data(), 5 * M2 + 123);
+    big.resize(5 * M2 + 123);
+    for (std::size_t i = 0; i < big.size(); i += 4093) big[i] = static_cast<std::uint8_t>(i);
+    for (std::size_t i = 0; i < big.size(); i += 4093) ASSERT_EQ(big[i], static_cast<std::uint8_t>(i));
+    advise_huge_pages(nullptr, 0);  // nothing to do, no fault
 }
