@@ -107,10 +107,14 @@ void r61(RuleCheck& c) {
 void r62(RuleCheck& c) {
     const auto* g = graph_of(c);
     if (!g) return;
-    std::set<int> used;
-    for (const auto& f : c.ctx().mesh.faces) used.insert(f.clusterIndex);
-    for (std::size_t i = 0; i < g->nodes.size(); ++i)
-        c.check(used.count(static_cast<int>(i)) > 0, "node", i, [] { return std::string("no face has this clusterIndex"); });
+    // Only indices of nodes matter: a flag per node (a std::set node per face was most of
+    // this rule's time).
+    const std::size_t K = g->nodes.size();
+    std::vector<char> used(K, 0);
+    for (const auto& f : c.ctx().mesh.faces)
+        if (f.clusterIndex >= 0 && static_cast<std::size_t>(f.clusterIndex) < K) used[f.clusterIndex] = 1;
+    for (std::size_t i = 0; i < K; ++i)
+        c.check(used[i] != 0, "node", i, [] { return std::string("no face has this clusterIndex"); });
 }
 
 void r63(RuleCheck& c) {
