@@ -18,10 +18,6 @@ CornerBounds bounds_of(std::span<const Point> corners) {
     return b;
 }
 
-/// Where a face's ring starts in the flat ring arrays.
-struct RingStart {
-    std::size_t vertices, corners;
-};
 
 /// The arrays of the last TagfileContext this thread destroyed, emptied but with their
 /// capacity. A context takes them over and gives them back, so a thread auditing tagfile after
@@ -36,8 +32,8 @@ struct SpareStorage {
     std::vector<CornerBounds> corner_bounds;
     std::vector<UnusualFace> unusual;
     std::vector<std::int32_t> ring_vertices;
-    std::vector<Point> ring_corners;
-    std::vector<RingStart> starts;
+    std::vector<Point> corners;  ///< one face's, in read_faces
+    std::vector<std::size_t> starts;
     FaceScratch scratch;
     fromsoft::DecodedAabbTree tree;
 };
@@ -96,7 +92,6 @@ TagfileContext::TagfileContext(const AuditTagfile& f)
     take_emptied(corner_bounds, keep.corner_bounds);
     take_emptied(face_tallies.unusual, keep.unusual);
     take_emptied(ring_vertices, keep.ring_vertices);
-    take_emptied(ring_corners, keep.ring_corners);
     F = static_cast<std::int64_t>(mesh.faces.size());
     E = static_cast<std::int64_t>(mesh.edges.size());
     V = static_cast<std::int64_t>(mesh.vertices.size());
@@ -138,43 +133,41 @@ TagfileContext::~TagfileContext() {
     take_emptied(keep.corner_bounds, corner_bounds);
     take_emptied(keep.unusual, face_tallies.unusual);
     take_emptied(keep.ring_vertices, ring_vertices);
-    take_emptied(keep.ring_corners, ring_corners);
     if (tree) keep.tree = std::move(*tree);
 }
 
 void TagfileContext::read_faces() {
-    std::vector<RingStart>& starts = spare().starts;
+    std::vector<std::size_t>& starts = spare().starts;
+    std::vector<Point>& corners = spare().corners;
     starts.resize(static_cast<std::size_t>(F) + 1);
     rings.resize(F);
     corner_bounds.resize(F);
     // The rings take at most R entries (Σ numEdges); reserving them spares the copies of
     // every doubling. E bounds it (R beyond E is a broken mesh whose rings stop early).
-    const auto most = static_cast<std::size_t>(std::min(R, E));
-    ring_vertices.reserve(most);
-    ring_corners.reserve(most);
+    ring_vertices.reserve(static_cast<std::size_t>(std::min(R, E)));
     FaceScratch& scratch = spare().scratch;
     const double limit = off_plane_limit(game);
     for (std::int64_t i = 0; i < F; ++i) {
-        starts[i] = {ring_vertices.size(), ring_corners.size()};
-        rings[i].status = append_face_ring(mesh, i, ring_vertices, ring_corners, rings[i].break_at);
+        starts[i] = ring_vertices.size();
+        corners.clear();
+        rings[i].status = append_face_ring(mesh, i, ring_vertices, corners, rings[i].break_at);
         if (rings[i].status == RingStatus::Ok) {
-            // The corners just appended: analysed before anything else is appended (which may
-            // move the storage).
-            const std::span<const Point> corners = std::span<const Point>(ring_corners).subspan(starts[i].corners);
             FaceGeometry g;
             analyse_face(corners, scratch, g);
             face_tallies.add(static_cast<std::int32_t>(i), g, mesh.faces[i].numEdges, limit);
             corner_bounds[i] = bounds_of(corners);
         }
     }
-    starts[F] = {ring_vertices.size(), ring_corners.size()};
+    starts[F] = ring_vertices.size();
     // Views only once the storage has stopped growing.
-    for (std::int64_t i = 0; i < F; ++i) {
-        rings[i].vertices = std::span<const std::int32_t>(ring_vertices).subspan(starts[i].vertices,
-                                                                               starts[i + 1].vertices - starts[i].vertices);
-        rings[i].corners = std::span<const Point>(ring_corners).subspan(starts[i].corners,
-                                                                     starts[i + 1].corners - starts[i].corners);
-    }
+    for (std::int64_t i = 0; i < F; ++i)
+        rings[i].vertices = std::span<const std::int32_t>(ring_vertices).subspan(starts[i], starts[i + 1] - starts[i]);
+}
+
+std::span<const Point> TagfileContext::corners_of(std::int64_t face, std::vector<Point>& scratch) const {
+    scratch.clear();
+    for (const std::int32_t v : rings[face].vertices) scratch.push_back(to_point(mesh.vertices[v]));
+    return scratch;
 }
 
 std::string TagfileContext::where(const std::string& element, std::int64_t index) const {

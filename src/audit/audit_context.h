@@ -95,8 +95,7 @@ struct VertexBounds {
 struct RingView {
     RingStatus status = RingStatus::Ok;
     int break_at = -1;
-    std::span<const std::int32_t> vertices;
-    std::span<const Point> corners;
+    std::span<const std::int32_t> vertices;  ///< the ring's vertex indices (all of them when status is Ok)
 };
 
 struct TagfileContext {
@@ -110,15 +109,16 @@ struct TagfileContext {
     std::vector<std::int32_t> owner;  ///< edge → owning face, kNoOwner or kManyOwners
     VertexBounds vertex_bounds;  ///< one pass over the vertices, for R50–R53 and X02
     EdgeScan edge_scan;  ///< the per-edge statements over all edges, in one pass after the owners
-    std::vector<RingView> rings;  ///< per face, viewing ring_vertices / ring_corners
+    std::vector<RingView> rings;  ///< per face, viewing ring_vertices
     std::vector<CornerBounds> corner_bounds;  ///< per face, valid when its ring is Ok
     FaceTallies face_tallies;  ///< R38–R48 and X08's figures, gathered by read_faces
     std::optional<fromsoft::DecodedAabbTree> tree;  ///< Decoding D of the mediator's tree, for meshes with faces
 
-    /// Every face's ring vertices and corners, one after another: two allocations per
-    /// tagfile instead of two per face.
+    /// Every face's ring vertices, one after another: one allocation per tagfile instead of
+    /// one per face. The corners are not kept (24 bytes each, more than the edge records:
+    /// with two workers they took the audit's peak to the 2× line); corners_of rebuilds a
+    /// face's from its vertices.
     std::vector<std::int32_t> ring_vertices;
-    std::vector<Point> ring_corners;
 
     /// @param file a readable tagfile (file.model present).
     explicit TagfileContext(const AuditTagfile& file);
@@ -127,9 +127,12 @@ struct TagfileContext {
     TagfileContext(const TagfileContext&) = delete;  // rings view the context's own storage
     TagfileContext& operator=(const TagfileContext&) = delete;
 
-    /// One pass over the F faces: reads each ring into rings, ring_vertices and ring_corners
-    /// and, when it is well formed, its geometry into face_tallies.
+    /// One pass over the F faces: reads each ring into rings and ring_vertices and, when it
+    /// is well formed, its geometry into face_tallies.
     void read_faces();
+    /// The corners of face `face`, whose ring is Ok, in ring order: the same values
+    /// read_faces analysed. @param scratch storage reused by the caller; the span views it.
+    std::span<const Point> corners_of(std::int64_t face, std::vector<Point>& scratch) const;
     /// "entry face 12" for Extreme::at.
     std::string where(const std::string& element, std::int64_t index) const;
     bool has_class(const std::string& cls) const;

@@ -57,6 +57,7 @@ void r38(RuleCheck& c) {
     const FaceTallies& t = c.ctx().face_tallies;
     LocalCounts n;
     std::int64_t failed = 0;
+    std::vector<Point> corners;
     for_unusual(c, [&](std::int64_t i, const FaceGeometry& g) {
         if (g.winding == Winding::CounterClockwise) return;
         const char* cls = g.winding == Winding::Clockwise ? "clockwise" : "degenerate";
@@ -66,7 +67,7 @@ void r38(RuleCheck& c) {
             if (g.collinear) ++n["degenerate_collinear"];
         }
         check_unusual(c, false, i, failed, [&] {
-            return fmt::format("{}, N_y {:.3g}, {} edges", cls, FacePlane(c.ctx().rings[i].corners).normal().y, edges_of(c, i));
+            return fmt::format("{}, N_y {:.3g}, {} edges", cls, FacePlane(c.ctx().corners_of(i, corners)).normal().y, edges_of(c, i));
         });
     });
     n["counter_clockwise"] = t.faces - failed;

@@ -186,10 +186,11 @@ void r64(RuleCheck& c) {
     std::int64_t K = static_cast<std::int64_t>(g->nodes.size());
     std::vector<Point> sum(K, Point{0, 0, 0});
     std::vector<std::int64_t> count(K, 0);
+    std::vector<Point> corners;
     for (std::int64_t i = 0; i < ctx.F; ++i) {
         int k = ctx.mesh.faces[i].clusterIndex;
         if (k < 0 || k >= K || ctx.rings[i].status != RingStatus::Ok) continue;
-        sum[k] = sum[k] + corner_centroid(ctx.rings[i].corners);
+        sum[k] = sum[k] + corner_centroid(ctx.corners_of(i, corners));
         ++count[k];
     }
     for (std::int64_t k = 0; k < K; ++k) {
@@ -296,8 +297,8 @@ void r72(RuleCheck& c) {
         std::vector<const fromsoft::Box3*> leaf_of(ctx.F, nullptr);
         for (const auto& l : w.leaves)
             if (l.face < ctx.F && !leaf_of[l.face]) leaf_of[l.face] = &w.boxes[l.node];
+        std::vector<Point> scratch;
         for (std::int64_t f = 0; f < ctx.F; ++f) {
-            const auto& corners = ctx.rings[f].corners;
             if (!leaf_of[f] || ctx.rings[f].status != RingStatus::Ok) {
                 c.skip(std::max<std::int64_t>(0, ctx.mesh.faces[f].numEdges));
                 continue;
@@ -310,8 +311,9 @@ void r72(RuleCheck& c) {
             double face_max = 0;
             for (int a = 0; a < 3; ++a) face_max = std::max({face_max, b.min[a] - cb.min[a], cb.max[a] - b.max[a]});
             if (face_max <= 0.0005) {
-                c.pass(static_cast<std::int64_t>(corners.size()));
+                c.pass(static_cast<std::int64_t>(ctx.rings[f].vertices.size()));
             } else {  // some corner is outside: name each one
+                const std::span<const Point> corners = ctx.corners_of(f, scratch);
                 for (std::size_t k = 0; k < corners.size(); ++k) {
                     const Point& p = corners[k];
                     double P[3] = {p.x, p.y, p.z}, out = -INFINITY;
