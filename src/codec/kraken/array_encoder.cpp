@@ -9,6 +9,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 
 #include "codec/kraken/bit_writer.h"
@@ -265,15 +266,43 @@ std::array<std::uint16_t, 256> canonical_codes(const Lengths& lengths) {
     return codes;
 }
 
+/// An LSB-first stream of Huffman codes (at most 11 bits each) into a buffer sized for all of
+/// them up front: each write stores 8 bytes and moves on by the whole bytes filled, with no
+/// capacity check or branch per code (the BitWriter's vector inserts were most of the time
+/// of writing a stream). The same bytes as LsbWriter.
+class CodeStream {
+public:
+    explicit CodeStream(std::size_t codes) : bytes_(codes * kMaxCodeLength / 8 + 16) {}
+    void write(std::uint32_t code, unsigned length) {
+        acc_ |= std::uint64_t{code} << count_;
+        count_ += length;
+        std::memcpy(bytes_.data() + size_, &acc_, 8);  // little-endian: the first bits first
+        size_ += count_ >> 3;
+        acc_ >>= count_ & ~7u;
+        count_ &= 7;
+    }
+    /// Pads the last byte with zero bits; the bytes written.
+    std::span<const std::uint8_t> finish() {
+        if (count_ > 0) bytes_[size_++] = static_cast<std::uint8_t>(acc_);
+        count_ = 0, acc_ = 0;
+        return std::span(bytes_).first(size_);
+    }
+
+private:
+    std::vector<std::uint8_t> bytes_;
+    std::size_t size_ = 0;
+    std::uint64_t acc_ = 0;
+    unsigned count_ = 0;
+};
+
 /// One 3-stream group (spec 2.3.6): [|A| u16le][A][B][C reversed]. Returns |BC|, or nothing
 /// when A outgrows its 16-bit size field.
 std::optional<std::size_t> write_group(std::span<const std::uint8_t> data, const Lengths& lengths,
                                        const std::array<std::uint16_t, 256>& codes, std::vector<std::uint8_t>& out) {
-    LsbWriter a, b, c;
-    // Each stream takes about a third of the symbols at up to 11 bits: reserved once, so the
-    // writes never reallocate; symbols taken three at a time (no j % 3 per symbol).
-    const std::size_t third_bits = (data.size() / 3 + 1) * kMaxCodeLength;
-    a.reserve(third_bits), b.reserve(third_bits), c.reserve(third_bits);
+    // Each stream takes about a third of the symbols; symbols taken three at a time (no j % 3
+    // per symbol).
+    const std::size_t third = data.size() / 3 + 1;
+    CodeStream a(third), b(third), c(third);
     std::size_t j = 0;
     for (; j + 3 <= data.size(); j += 3) {
         a.write(codes[data[j]], lengths[data[j]]);
@@ -282,15 +311,16 @@ std::optional<std::size_t> write_group(std::span<const std::uint8_t> data, const
     }
     if (j < data.size()) a.write(codes[data[j]], lengths[data[j]]);
     if (j + 1 < data.size()) c.write(codes[data[j + 1]], lengths[data[j + 1]]);
-    const auto& a_bytes = a.finish();
+    const auto a_bytes = a.finish();
     if (a_bytes.size() > 0xFFFF) return std::nullopt;
+    const auto b_bytes = b.finish();
+    const auto c_bytes = c.finish();
+    out.reserve(out.size() + 2 + a_bytes.size() + b_bytes.size() + c_bytes.size());
     out.push_back(static_cast<std::uint8_t>(a_bytes.size()));
     out.push_back(static_cast<std::uint8_t>(a_bytes.size() >> 8));
-    append(out, a_bytes);
-    const auto& b_bytes = b.finish();
-    const auto& c_bytes = c.finish();
-    append(out, b_bytes);
-    append_reversed(out, c_bytes);
+    out.insert(out.end(), a_bytes.begin(), a_bytes.end());
+    out.insert(out.end(), b_bytes.begin(), b_bytes.end());
+    out.insert(out.end(), c_bytes.rbegin(), c_bytes.rend());
     return b_bytes.size() + c_bytes.size();
 }
 
@@ -316,10 +346,12 @@ std::optional<std::vector<std::uint8_t>> huffman_payload(std::span<const std::ui
     return out;
 }
 
-/// What a Huffman array of some data would be: code lengths, table and estimated size.
+/// What a Huffman array of some data would be: code lengths, the smallest table form and
+/// the estimated size (the table itself is written by huffman_table() when it is used).
 struct HuffmanPlan {
     Lengths lengths{};
-    std::vector<std::uint8_t> table;  ///< the smallest code-length table (empty when only estimated)
+    unsigned form = 1;         ///< 1: form B, 2: form C
+    unsigned suffix_bits = 0;  ///< the Rice suffix width F of that form
     std::size_t estimate = 0;  ///< payload bytes (table, stream splits, streams), +-3
 };
 
@@ -337,43 +369,47 @@ unsigned present_symbols(const Histogram& histogram) {
     return static_cast<unsigned>(std::count_if(histogram.begin(), histogram.end(), [](auto f) { return f > 0; }));
 }
 
-HuffmanPlan plan_huffman(const Histogram& histogram, bool write_table) {
+HuffmanPlan plan_huffman(const Histogram& histogram) {
     HuffmanPlan plan;
     plan.lengths = huffman_lengths(histogram);
     std::uint64_t bits = 0;
     for (unsigned s = 0; s < 256; ++s) bits += std::uint64_t{histogram[s]} * plan.lengths[s];
     // Both forms are priced for every suffix width in one pass each; only the smallest is
     // written (form B first on ties, as the game's Sekiro streams use it).
-    const FormC form_c = form_c_values(plan.lengths);
     RiceCounter form_b_bytes, form_c_bytes;
     write_form_b(form_b_bytes, plan.lengths, 0);
-    write_form_c(form_c_bytes, form_c, 0);
+    write_form_c(form_c_bytes, form_c_values(plan.lengths), 0);
     std::size_t best_bytes = SIZE_MAX;
-    unsigned best_form = 0, best_f = 0;
     for (unsigned form : {1u, 2u})
         for (unsigned f = 0; f < 4; ++f) {
             const std::size_t bytes = (form == 1 ? form_b_bytes : form_c_bytes).bytes(f);
-            if (bytes < best_bytes) best_bytes = bytes, best_form = form, best_f = f;
+            if (bytes < best_bytes) best_bytes = bytes, plan.form = form, plan.suffix_bits = f;
         }
     plan.estimate = best_bytes + bits / 8 + 2;
-    if (!write_table) return plan;
-    MsbWriter w;
-    if (best_form == 1) write_form_b(w, plan.lengths, best_f);
-    else write_form_c(w, form_c, best_f);
-    plan.table = w.finish();
     return plan;
+}
+
+/// The code-length table of a plan, in the form and suffix width it chose.
+std::vector<std::uint8_t> huffman_table(const HuffmanPlan& plan) {
+    MsbWriter w;
+    if (plan.form == 1) write_form_b(w, plan.lengths, plan.suffix_bits);
+    else write_form_c(w, form_c_values(plan.lengths), plan.suffix_bits);
+    return w.finish();
 }
 
 /// Six streams decode faster; their 5 extra bytes of splits only matter on small arrays.
 bool use_six_streams(std::size_t n, const ArrayPolicy& policy) { return policy.six_streams && n >= 1024; }
 
-/// About the size of the array encode_array() would write without a split (spec 2.1 header included).
-std::size_t estimate_size(std::span<const std::uint8_t> data) {
-    const std::size_t stored = 3 + data.size();
-    if (data.size() < kMinHuffmanSize) return stored;
-    const Histogram histogram = histogram_of(data);
+/// About the size of the array encode_array() would write without a split (spec 2.1 header
+/// included), for n bytes counted in `histogram`.
+std::size_t estimate_size(const Histogram& histogram, std::size_t n) {
+    const std::size_t stored = 3 + n;
+    if (n < kMinHuffmanSize) return stored;
     if (present_symbols(histogram) == 1) return 6;
-    return std::min(stored, 5 + plan_huffman(histogram, false).estimate);
+    return std::min(stored, 5 + plan_huffman(histogram).estimate);
+}
+std::size_t estimate_size(std::span<const std::uint8_t> data) {
+    return data.size() < kMinHuffmanSize ? 3 + data.size() : estimate_size(histogram_of(data), data.size());
 }
 
 /// Cut points (offsets into the array) where separate Huffman tables are estimated to pay:
@@ -408,7 +444,7 @@ std::vector<std::uint8_t> sequential_payload(std::span<const std::uint8_t> data,
 }
 
 std::optional<std::vector<std::uint8_t>> best_coded(std::span<const std::uint8_t> data, const ArrayPolicy& policy,
-                                                    std::size_t limit);
+                                                    std::size_t limit, const Histogram* counted = nullptr);
 
 /// Shortest run of the current fill byte written as a run, and of another byte (a fill
 /// change costs a command byte and the fill byte).
@@ -515,24 +551,50 @@ std::optional<std::vector<std::uint8_t>> rle_payload(const CommandBuffer& cb, co
     return best;
 }
 
-/// About the size of the payload rle_payload() would write (the nested arrays estimated by
-/// their histograms and Huffman code lengths, not written).
-std::size_t rle_estimate(const CommandBuffer& cb) {
-    std::size_t best = cb.bytes.size() + 1;
-    for (std::size_t coded_end : {cb.bytes.size(), cb.front})
-        if (coded_end >= 2)
-            best = std::min(best, estimate_size(std::span(cb.bytes).first(coded_end)) + cb.bytes.size() - coded_end);
-    return best;
+/// Level 1's RLE payload (ArrayPolicy::estimate_rle): the form of rle_payload() estimated
+/// smallest, and only that one written (the raw buffer when the coded one fails), if its
+/// estimate is below `rival` (the Huffman estimate of the array) and it is smaller than
+/// `limit`. The histograms of the command buffer's front and back are counted once, for
+/// both estimates and the array written.
+std::optional<std::vector<std::uint8_t>> estimated_rle_payload(const CommandBuffer& cb, const ArrayPolicy& policy,
+                                                               std::size_t rival, std::size_t limit) {
+    const std::span<const std::uint8_t> bytes(cb.bytes);
+    const Histogram front = histogram_of(bytes.first(cb.front));
+    Histogram whole = histogram_of(bytes.subspan(cb.front));
+    for (unsigned s = 0; s < 256; ++s) whole[s] += front[s];
+    const std::size_t raw = bytes.size() + 1;
+    std::size_t best = raw, coded_end = 0;
+    for (std::size_t end : {bytes.size(), cb.front})
+        if (end >= 2)
+            if (const std::size_t size = estimate_size(end == cb.front ? front : whole, end) + bytes.size() - end; size < best)
+                best = size, coded_end = end;
+    if (best >= rival) return std::nullopt;
+    if (coded_end != 0) {
+        const std::size_t tail = bytes.size() - coded_end;
+        const ArrayPolicy nested{.long_header = false, .six_streams = policy.six_streams, .split_depth = 0, .tans = policy.tans, .rle = false};
+        if (tail < std::min(raw, limit))
+            if (auto prefix = best_coded(bytes.first(coded_end), nested, std::min(raw, limit) - tail,
+                                         coded_end == cb.front ? &front : &whole)) {
+                prefix->insert(prefix->end(), bytes.begin() + static_cast<std::ptrdiff_t>(coded_end), bytes.end());
+                return prefix;
+            }
+    }
+    if (raw >= limit) return std::nullopt;
+    std::vector<std::uint8_t> out;
+    out.reserve(raw);
+    out.push_back(0);  // a raw command buffer
+    out.insert(out.end(), bytes.begin(), bytes.end());
+    return out;
 }
 
 /// The coded form of `data` (header included) if it is smaller than `limit` bytes: an RLE fill
 /// for a single repeated byte, else Huffman with 3 or 6 streams, or a type-5 array of parts
 /// with their own tables when that is smaller.
 std::optional<std::vector<std::uint8_t>> best_coded(std::span<const std::uint8_t> data, const ArrayPolicy& policy,
-                                                    std::size_t limit) {
+                                                    std::size_t limit, const Histogram* counted) {
     const std::size_t n = data.size();
     if (n < 2) return std::nullopt;
-    const Histogram histogram = histogram_of(data);
+    const Histogram histogram = counted ? *counted : histogram_of(data);
     auto finish = [&](unsigned type, const std::vector<std::uint8_t>& payload) -> std::optional<std::vector<std::uint8_t>> {
         if (payload.size() >= n) return std::nullopt;
         const std::size_t size = coded_header_size(payload.size(), n, policy.long_header) + payload.size();
@@ -546,22 +608,22 @@ std::optional<std::vector<std::uint8_t>> best_coded(std::span<const std::uint8_t
     const unsigned present = present_symbols(histogram);
     if (present == 1) return finish(kRle, {data[0]});  // spec 2.5: a 1-byte RLE payload is a fill
     if (n < kMinHuffmanSize) return std::nullopt;
-    const HuffmanPlan plan = plan_huffman(histogram, true);
+    const HuffmanPlan plan = plan_huffman(histogram);
     std::optional<std::vector<std::uint8_t>> best;
-    // RLE (spec 2.5) when runs cover enough of the array to pay for their commands.
-    const bool try_rle = policy.rle && run_bytes(data) * 16 >= n;
-    std::optional<CommandBuffer> commands;
+    // RLE (spec 2.5) when runs cover enough of the array to pay for their commands: 1/16 of
+    // it, or 1/8 with estimate_rle (level 1): below that the command buffer and its two
+    // estimates cost as much as the Huffman array, and RLE did not win on any sample.
+    const bool try_rle = policy.rle && run_bytes(data) * (policy.estimate_rle ? 8 : 16) >= n;
     if (try_rle && policy.estimate_rle) {
         // Only the form estimated smaller is written (Huffman when the RLE payload fails).
-        commands = rle_commands(data);
-        if (rle_estimate(*commands) < plan.estimate)
-            if (auto rle = rle_payload(*commands, policy, limit)) best = finish(kRle, *rle);
+        if (auto rle = estimated_rle_payload(rle_commands(data), policy, plan.estimate, limit)) best = finish(kRle, *rle);
     }
     if (!best && plan.estimate + 3 < limit) {
+        const std::vector<std::uint8_t> table = huffman_table(plan);
         if (use_six_streams(n, policy))
-            if (auto six = huffman_payload(data, plan.lengths, plan.table, true)) best = finish(kHuffman6, *six);
+            if (auto six = huffman_payload(data, plan.lengths, table, true)) best = finish(kHuffman6, *six);
         if (!best)
-            if (auto three = huffman_payload(data, plan.lengths, plan.table, false)) best = finish(kHuffman3, *three);
+            if (auto three = huffman_payload(data, plan.lengths, table, false)) best = finish(kHuffman3, *three);
     }
     // tANS codes skewed distributions in fractions of a bit, where Huffman rounds up to 1 bit.
     if (policy.tans && n >= kMinHuffmanSize && tans_estimate(n, histogram) < (best ? best->size() + 16 : limit))
