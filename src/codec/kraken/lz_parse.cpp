@@ -338,12 +338,13 @@ inline std::uint64_t load64(const std::uint8_t* p) {
 }
 
 /// Level 1's greedy parse (one probe, no chains; lazy_steps is not read): the choices of
-/// lazy_loop() with best_at() and no lazy step, written out for its hot loop (about half of level 1's encode on a
-/// one-block file): the three recent offsets compared on the 8 bytes at p loaded once, a
-/// slot that matches fewer than 2 bytes dropped on that compare (most of them), the limit and
-/// the settings in registers.
+/// lazy_loop() with best_at() and no lazy step, written out for its hot loop (about half of
+/// level 1's encode on a one-block file): the 8 bytes at p loaded once, for the three recent
+/// offsets, the hash and the probe's candidate, whose length is only measured on when its
+/// first 4 bytes agree; the limit and the settings in registers.
 std::vector<Command> parse_probe(MatchFinder& finder, std::size_t first, std::size_t end, const LzParams& params) {
     std::vector<Command> commands;
+    commands.reserve((end - first) / 12);
     const std::uint8_t* data = finder.block().data();
     const std::uint32_t nice = params.nice_length;
     const bool skip = params.skip_literals;
@@ -352,29 +353,53 @@ std::vector<Command> parse_probe(MatchFinder& finder, std::size_t first, std::si
     unsigned misses = 0;
     while (p + kMinMatch <= end) {
         Candidate best;
-        if (p + 8 <= end) {
+        // From p >= 8 on every slot (8, or the distance of a match at an earlier position) is
+        // at most p, so the bytes it points at are inside the block.
+        if (p + 8 <= end && p >= kMinDistance) {
             const std::uint8_t* at = data + p;
             const std::uint64_t x = load64(at);
-            for (unsigned i = 0; i < 3; ++i) {
-                const std::uint32_t d = recent.slot[i];  // >= 8
-                if (d > p) continue;
-                const std::uint64_t diff = x ^ load64(at - d);
-                if (diff & 0xFFFF) continue;
-                const std::uint32_t len = diff ? static_cast<std::uint32_t>(std::countr_zero(diff) >> 3)
-                                               : static_cast<std::uint32_t>(common_length(at, at - d, 8, end - p));
-                if (len > best.length) best = {len, d, match_gain(len, d, true)};
+            // Length at distance d from the bytes compared so far (x ^ the 8 bytes at p - d).
+            auto length = [&](std::uint64_t diff, std::size_t d) {
+                return diff ? static_cast<std::uint32_t>(std::countr_zero(diff) >> 3)
+                            : static_cast<std::uint32_t>(common_length(at, at - d, 8, end - p));
+            };
+            const std::uint64_t diff[3] = {x ^ load64(at - recent.slot[0]), x ^ load64(at - recent.slot[1]),
+                                           x ^ load64(at - recent.slot[2])};
+            std::uint32_t len = 0, distance = 0;
+            // Most positions match no slot on 2 bytes: one test for the three.
+            if (((diff[0] & 0xFFFF) == 0) | ((diff[1] & 0xFFFF) == 0) | ((diff[2] & 0xFFFF) == 0)) {
+                for (unsigned i = 0; i < 3; ++i) {  // the first of equally long ones, as best_at()
+                    const std::uint32_t l = length(diff[i], recent.slot[i]);
+                    if (l > len) len = l, distance = recent.slot[i];
+                }
+                if (len >= 2) best = {len, distance, match_gain(len, distance, true)};
+            }
+            if (len < nice) {  // MatchFinder::probe() on the loaded bytes
+                const std::int32_t c = finder.exchange_head(hash4(static_cast<std::uint32_t>(x)), p);
+                if (c >= 0 && static_cast<std::size_t>(c) < p) {
+                    std::size_t d = p - static_cast<std::size_t>(c);
+                    if (d < kMinDistance) d = (kMinDistance + d - 1) / d * d;
+                    if (d <= p) {
+                        const std::uint64_t diff = x ^ load64(at - d);
+                        if ((diff & 0xFFFFFFFF) == 0) {  // at least kMinMatch bytes
+                            const std::uint32_t l = length(diff, d);
+                            const int gain = match_gain(l, static_cast<std::uint32_t>(d), false);
+                            if (gain > best.gain) best = {l, static_cast<std::uint32_t>(d), gain};
+                        }
+                    }
+                }
             }
         } else {
             for (unsigned i = 0; i < 3; ++i) {
                 const std::uint32_t len = finder.match_length(p, recent.slot[i], end);
                 if (len >= 2 && len > best.length) best = {len, recent.slot[i], match_gain(len, recent.slot[i], true)};
             }
-        }
-        if (best.length < nice) {
-            const MatchFinder::Match m = finder.probe(p, end);
-            if (m.length >= kMinMatch) {
-                const int gain = match_gain(m.length, m.distance, false);
-                if (gain > best.gain) best = {m.length, m.distance, gain};
+            if (best.length < nice) {
+                const MatchFinder::Match m = finder.probe(p, end);
+                if (m.length >= kMinMatch) {
+                    const int gain = match_gain(m.length, m.distance, false);
+                    if (gain > best.gain) best = {m.length, m.distance, gain};
+                }
             }
         }
         if (best.gain <= 0) {

@@ -72,11 +72,13 @@ inline std::uint32_t match_length(std::span<const std::uint8_t> block, std::size
 
 /// Width of the 4-byte hash that indexes the head tables of both match finders.
 inline constexpr unsigned kHashBits = 16;
-/// Hash of the 4 bytes at p (kHashBits wide).
+/// Hash of 4 bytes read as a little-endian value (kHashBits wide).
+inline std::uint32_t hash4(std::uint32_t v) { return (v * 2654435761u) >> (32 - kHashBits); }
+/// Hash of the 4 bytes at p.
 inline std::uint32_t hash4(const std::uint8_t* p) {
     std::uint32_t v;
     std::memcpy(&v, p, 4);
-    return (v * 2654435761u) >> (32 - kHashBits);
+    return hash4(v);
 }
 
 /// A head table (2^kHashBits entries) of a finder over one block. A fresh table is 256 KiB to
@@ -135,15 +137,20 @@ public:
     /// mixed with find()/find_all() on one finder.
     Match probe(std::size_t p, std::size_t limit) {
         if (p + 4 > block_.size()) return {};
-        const std::uint32_t h = hash4(block_.data() + p);
-        const std::int32_t c = head_.get(h);
-        head_.set(h, p);
+        const std::int32_t c = exchange_head(hash4(block_.data() + p), p);
         if (c < 0 || static_cast<std::size_t>(c) >= p || p + kMinMatch > limit) return {};
         std::size_t d = p - static_cast<std::size_t>(c);
         if (d < kMinDistance) d = (kMinDistance + d - 1) / d * d;
         const std::uint32_t len = match_length(p, d, limit);
         if (len < kMinMatch) return {};
         return {len, static_cast<std::uint32_t>(d)};
+    }
+    /// probe()'s table step alone: the newest earlier position with hash h (negative: none),
+    /// then p (whose hash is h) in its place.
+    std::int32_t exchange_head(std::uint32_t h, std::size_t p) {
+        const std::int32_t c = head_.get(h);
+        head_.set(h, p);
+        return c;
     }
     /// Sets p as the newest position of its hash for probe() (the ends of matches).
     void insert(std::size_t p) {
