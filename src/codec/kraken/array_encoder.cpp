@@ -247,21 +247,29 @@ void write_form_c(Writer& w, const FormC& c, unsigned suffix_bits) {
     for (auto [value, bits] : ranges.raw) w.write(value, bits);
 }
 
-/// Canonical code words (spec 2.3.5), bit-reversed for the LSB-first streams.
+/// Canonical code words (spec 2.3.5), bit-reversed for the LSB-first streams: codes in
+/// order of (length, symbol), each length's first code from the counts of the shorter ones.
 std::array<std::uint16_t, 256> canonical_codes(const Lengths& lengths) {
-    std::array<std::uint16_t, 256> codes{};
+    std::array<unsigned, kMaxCodeLength + 1> count{};
+    for (unsigned s = 0; s < 256; ++s) ++count[lengths[s]];
+    std::array<std::uint32_t, kMaxCodeLength + 1> next{};
     std::uint32_t code = 0;
-    unsigned previous = 0;
-    bool first = true;
     for (unsigned len = 1; len <= kMaxCodeLength; ++len) {
-        for (unsigned s = 0; s < 256; ++s) {
-            if (lengths[s] != len) continue;
-            code = first ? 0 : (code + 1) << (len - previous);
-            first = false, previous = len;
-            std::uint16_t reversed = 0;
-            for (unsigned b = 0; b < len; ++b) reversed = static_cast<std::uint16_t>(reversed | ((code >> b) & 1) << (len - 1 - b));
-            codes[s] = reversed;
-        }
+        next[len] = code;
+        code = (code + count[len]) << 1;
+    }
+    std::array<std::uint16_t, 256> codes{};
+    for (unsigned s = 0; s < 256; ++s) {
+        const unsigned len = lengths[s];
+        if (len == 0) continue;
+        // The len-bit code reversed: all 32 bits reversed, the top len of them kept.
+        std::uint32_t c = next[len]++;
+        c = (c & 0x55555555u) << 1 | (c >> 1 & 0x55555555u);
+        c = (c & 0x33333333u) << 2 | (c >> 2 & 0x33333333u);
+        c = (c & 0x0F0F0F0Fu) << 4 | (c >> 4 & 0x0F0F0F0Fu);
+        c = (c & 0x00FF00FFu) << 8 | (c >> 8 & 0x00FF00FFu);
+        c = c << 16 | c >> 16;
+        codes[s] = static_cast<std::uint16_t>(c >> (32 - len));
     }
     return codes;
 }
@@ -269,59 +277,58 @@ std::array<std::uint16_t, 256> canonical_codes(const Lengths& lengths) {
 /// An LSB-first stream of Huffman codes (at most 11 bits each) into a buffer sized for all of
 /// them up front: each write stores 8 bytes and moves on by the whole bytes filled, with no
 /// capacity check or branch per code (the BitWriter's vector inserts were most of the time
-/// of writing a stream). The same bytes as LsbWriter.
-class CodeStream {
-public:
-    explicit CodeStream(std::size_t codes) : bytes_(codes * kMaxCodeLength / 8 + 16) {}
+/// of writing a stream). The same bytes as LsbWriter. A plain local value, so that its
+/// fields stay in registers in the loop of write_group().
+struct CodeStream {
+    std::uint8_t* out;
+    std::uint64_t acc = 0;
+    unsigned count = 0;
     void write(std::uint32_t code, unsigned length) {
-        acc_ |= std::uint64_t{code} << count_;
-        count_ += length;
-        std::memcpy(bytes_.data() + size_, &acc_, 8);  // little-endian: the first bits first
-        size_ += count_ >> 3;
-        acc_ >>= count_ & ~7u;
-        count_ &= 7;
+        acc |= std::uint64_t{code} << count;
+        count += length;
+        std::memcpy(out, &acc, 8);  // little-endian: the first bits first
+        out += count >> 3;
+        acc >>= count & ~7u;
+        count &= 7;
     }
-    /// Pads the last byte with zero bits; the bytes written.
-    std::span<const std::uint8_t> finish() {
-        if (count_ > 0) bytes_[size_++] = static_cast<std::uint8_t>(acc_);
-        count_ = 0, acc_ = 0;
-        return std::span(bytes_).first(size_);
+    /// Pads the last byte with zero bits; the end of the bytes written.
+    std::uint8_t* finish() {
+        if (count > 0) *out++ = static_cast<std::uint8_t>(acc);
+        return out;
     }
-
-private:
-    std::vector<std::uint8_t> bytes_;
-    std::size_t size_ = 0;
-    std::uint64_t acc_ = 0;
-    unsigned count_ = 0;
 };
 
 /// One 3-stream group (spec 2.3.6): [|A| u16le][A][B][C reversed]. Returns |BC|, or nothing
 /// when A outgrows its 16-bit size field.
 std::optional<std::size_t> write_group(std::span<const std::uint8_t> data, const Lengths& lengths,
                                        const std::array<std::uint16_t, 256>& codes, std::vector<std::uint8_t>& out) {
-    // Each stream takes about a third of the symbols; symbols taken three at a time (no j % 3
-    // per symbol).
-    const std::size_t third = data.size() / 3 + 1;
-    CodeStream a(third), b(third), c(third);
+    // Each stream takes about a third of the symbols, at most 11 bits each, +8 bytes of the
+    // last store; symbols taken three at a time (no j % 3 per symbol).
+    const std::size_t room = (data.size() / 3 + 1) * kMaxCodeLength / 8 + 16;
+    std::vector<std::uint8_t> buffer(3 * room);
+    std::uint8_t* const starts[3] = {buffer.data(), buffer.data() + room, buffer.data() + 2 * room};
+    CodeStream a{starts[0]}, b{starts[1]}, c{starts[2]};
+    const std::uint8_t* in = data.data();
+    const std::size_t n = data.size();
     std::size_t j = 0;
-    for (; j + 3 <= data.size(); j += 3) {
-        a.write(codes[data[j]], lengths[data[j]]);
-        c.write(codes[data[j + 1]], lengths[data[j + 1]]);
-        b.write(codes[data[j + 2]], lengths[data[j + 2]]);
+    for (; j + 3 <= n; j += 3) {
+        a.write(codes[in[j]], lengths[in[j]]);
+        c.write(codes[in[j + 1]], lengths[in[j + 1]]);
+        b.write(codes[in[j + 2]], lengths[in[j + 2]]);
     }
-    if (j < data.size()) a.write(codes[data[j]], lengths[data[j]]);
-    if (j + 1 < data.size()) c.write(codes[data[j + 1]], lengths[data[j + 1]]);
-    const auto a_bytes = a.finish();
-    if (a_bytes.size() > 0xFFFF) return std::nullopt;
-    const auto b_bytes = b.finish();
-    const auto c_bytes = c.finish();
-    out.reserve(out.size() + 2 + a_bytes.size() + b_bytes.size() + c_bytes.size());
-    out.push_back(static_cast<std::uint8_t>(a_bytes.size()));
-    out.push_back(static_cast<std::uint8_t>(a_bytes.size() >> 8));
-    out.insert(out.end(), a_bytes.begin(), a_bytes.end());
-    out.insert(out.end(), b_bytes.begin(), b_bytes.end());
-    out.insert(out.end(), c_bytes.rbegin(), c_bytes.rend());
-    return b_bytes.size() + c_bytes.size();
+    if (j < n) a.write(codes[in[j]], lengths[in[j]]);
+    if (j + 1 < n) c.write(codes[in[j + 1]], lengths[in[j + 1]]);
+    const std::size_t a_size = static_cast<std::size_t>(a.finish() - starts[0]);
+    if (a_size > 0xFFFF) return std::nullopt;
+    const std::size_t b_size = static_cast<std::size_t>(b.finish() - starts[1]);
+    const std::size_t c_size = static_cast<std::size_t>(c.finish() - starts[2]);
+    out.reserve(out.size() + 2 + a_size + b_size + c_size);
+    out.push_back(static_cast<std::uint8_t>(a_size));
+    out.push_back(static_cast<std::uint8_t>(a_size >> 8));
+    out.insert(out.end(), starts[0], starts[0] + a_size);
+    out.insert(out.end(), starts[1], starts[1] + b_size);
+    out.insert(out.end(), std::make_reverse_iterator(starts[2] + c_size), std::make_reverse_iterator(starts[2]));
+    return b_size + c_size;
 }
 
 /// A Huffman payload (table + streams), 3 or 6 streams; nothing when the layout's limits fail.
@@ -451,15 +458,24 @@ std::optional<std::vector<std::uint8_t>> best_coded(std::span<const std::uint8_t
 constexpr std::size_t kRunSameFill = 3;
 constexpr std::size_t kRunNewFill = 6;
 
-/// Bytes in runs of at least kRunSameFill equal bytes: whether RLE is worth trying.
+/// Bytes in runs of at least kRunSameFill (3) equal bytes: whether RLE is worth trying.
+/// Byte i is in such a run when one of the three triples i-2..i, i-1..i+1, i..i+2 is
+/// equal, counted without a branch per byte (the run walk mispredicted on every run).
 std::size_t run_bytes(std::span<const std::uint8_t> data) {
-    std::size_t total = 0;
-    for (std::size_t i = 0; i < data.size();) {
-        std::size_t e = i + 1;
-        while (e < data.size() && data[e] == data[i]) ++e;
-        if (e - i >= kRunSameFill) total += e - i;
-        i = e;
+    static_assert(kRunSameFill == 3);
+    const std::size_t n = data.size();
+    if (n < 3) return 0;
+    const std::uint8_t* d = data.data();
+    // triple[k]: bytes k, k+1, k+2 equal (k < n - 2); byte i counts when triple[i-2..i] has one.
+    auto triple = [&](std::size_t k) -> unsigned { return k < n - 2 && d[k] == d[k + 1] && d[k + 1] == d[k + 2]; };
+    std::size_t total = triple(0) + (triple(0) | triple(1));
+    std::uint32_t sum = 0;
+    for (std::size_t i = 2; i + 2 < n; ++i) {
+        const bool e0 = d[i - 2] == d[i - 1], e1 = d[i - 1] == d[i], e2 = d[i] == d[i + 1], e3 = d[i + 1] == d[i + 2];
+        sum += static_cast<std::uint32_t>((e0 & e1) | (e1 & e2) | (e2 & e3));
     }
+    total += sum;
+    for (std::size_t i = std::max<std::size_t>(2, n - 2); i < n; ++i) total += triple(i - 2) | triple(i - 1) | triple(i);
     return total;
 }
 
