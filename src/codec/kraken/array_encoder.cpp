@@ -409,11 +409,14 @@ bool use_six_streams(std::size_t n, const ArrayPolicy& policy) { return policy.s
 
 /// About the size of the array encode_array() would write without a split (spec 2.1 header
 /// included), for n bytes counted in `histogram`.
-std::size_t estimate_size(const Histogram& histogram, std::size_t n) {
+/// The Huffman plan it made, if any, goes to `plan`.
+std::size_t estimate_size(const Histogram& histogram, std::size_t n, std::optional<HuffmanPlan>* plan = nullptr) {
     const std::size_t stored = 3 + n;
     if (n < kMinHuffmanSize) return stored;
     if (present_symbols(histogram) == 1) return 6;
-    return std::min(stored, 5 + plan_huffman(histogram).estimate);
+    const HuffmanPlan made = plan_huffman(histogram);
+    if (plan) *plan = made;
+    return std::min(stored, 5 + made.estimate);
 }
 std::size_t estimate_size(std::span<const std::uint8_t> data) {
     return data.size() < kMinHuffmanSize ? 3 + data.size() : estimate_size(histogram_of(data), data.size());
@@ -450,8 +453,10 @@ std::vector<std::uint8_t> sequential_payload(std::span<const std::uint8_t> data,
     return out;
 }
 
+/// `counted` / `planned`: the histogram of `data` and its Huffman plan when already made.
 std::optional<std::vector<std::uint8_t>> best_coded(std::span<const std::uint8_t> data, const ArrayPolicy& policy,
-                                                    std::size_t limit, const Histogram* counted = nullptr);
+                                                    std::size_t limit, const Histogram* counted = nullptr,
+                                                    const HuffmanPlan* planned = nullptr);
 
 /// Shortest run of the current fill byte written as a run, and of another byte (a fill
 /// change costs a command byte and the fill byte).
@@ -580,17 +585,20 @@ std::optional<std::vector<std::uint8_t>> estimated_rle_payload(const CommandBuff
     for (unsigned s = 0; s < 256; ++s) whole[s] += front[s];
     const std::size_t raw = bytes.size() + 1;
     std::size_t best = raw, coded_end = 0;
-    for (std::size_t end : {bytes.size(), cb.front})
-        if (end >= 2)
-            if (const std::size_t size = estimate_size(end == cb.front ? front : whole, end) + bytes.size() - end; size < best)
-                best = size, coded_end = end;
+    std::optional<HuffmanPlan> plan;  // of the prefix estimated smallest
+    for (std::size_t end : {bytes.size(), cb.front}) {
+        if (end < 2) continue;
+        std::optional<HuffmanPlan> made;
+        if (const std::size_t size = estimate_size(end == cb.front ? front : whole, end, &made) + bytes.size() - end; size < best)
+            best = size, coded_end = end, plan = made;
+    }
     if (best >= rival) return std::nullopt;
     if (coded_end != 0) {
         const std::size_t tail = bytes.size() - coded_end;
         const ArrayPolicy nested{.long_header = false, .six_streams = policy.six_streams, .split_depth = 0, .tans = policy.tans, .rle = false};
         if (tail < std::min(raw, limit))
             if (auto prefix = best_coded(bytes.first(coded_end), nested, std::min(raw, limit) - tail,
-                                         coded_end == cb.front ? &front : &whole)) {
+                                         coded_end == cb.front ? &front : &whole, plan ? &*plan : nullptr)) {
                 prefix->insert(prefix->end(), bytes.begin() + static_cast<std::ptrdiff_t>(coded_end), bytes.end());
                 return prefix;
             }
@@ -607,7 +615,7 @@ std::optional<std::vector<std::uint8_t>> estimated_rle_payload(const CommandBuff
 /// for a single repeated byte, else Huffman with 3 or 6 streams, or a type-5 array of parts
 /// with their own tables when that is smaller.
 std::optional<std::vector<std::uint8_t>> best_coded(std::span<const std::uint8_t> data, const ArrayPolicy& policy,
-                                                    std::size_t limit, const Histogram* counted) {
+                                                    std::size_t limit, const Histogram* counted, const HuffmanPlan* planned) {
     const std::size_t n = data.size();
     if (n < 2) return std::nullopt;
     const Histogram histogram = counted ? *counted : histogram_of(data);
@@ -624,7 +632,7 @@ std::optional<std::vector<std::uint8_t>> best_coded(std::span<const std::uint8_t
     const unsigned present = present_symbols(histogram);
     if (present == 1) return finish(kRle, {data[0]});  // spec 2.5: a 1-byte RLE payload is a fill
     if (n < kMinHuffmanSize) return std::nullopt;
-    const HuffmanPlan plan = plan_huffman(histogram);
+    const HuffmanPlan plan = planned ? *planned : plan_huffman(histogram);
     std::optional<std::vector<std::uint8_t>> best;
     // RLE (spec 2.5) when runs cover enough of the array to pay for their commands: 1/16 of
     // it, or 1/8 with estimate_rle (level 1): below that the command buffer and its two
