@@ -358,35 +358,39 @@ std::vector<Command> parse_probe(MatchFinder& finder, std::size_t first, std::si
         if (p + 8 <= end && p >= kMinDistance) {
             const std::uint8_t* at = data + p;
             const std::uint64_t x = load64(at);
-            // Length at distance d from the bytes compared so far (x ^ the 8 bytes at p - d).
-            auto length = [&](std::uint64_t diff, std::size_t d) {
-                return diff ? static_cast<std::uint32_t>(std::countr_zero(diff) >> 3)
-                            : static_cast<std::uint32_t>(common_length(at, at - d, 8, end - p));
+            // Length at distance d from its first 8 bytes (l, 8 when all agree): measured on.
+            auto extend = [&](std::uint32_t l, std::size_t d) {
+                return l < 8 ? l : static_cast<std::uint32_t>(common_length(at, at - d, 8, end - p));
             };
-            const std::uint64_t diff[3] = {x ^ load64(at - recent.slot[0]), x ^ load64(at - recent.slot[1]),
-                                           x ^ load64(at - recent.slot[2])};
-            std::uint32_t len = 0, distance = 0;
-            // Most positions match no slot on 2 bytes: one test for the three.
-            if (((diff[0] & 0xFFFF) == 0) | ((diff[1] & 0xFFFF) == 0) | ((diff[2] & 0xFFFF) == 0)) {
-                for (unsigned i = 0; i < 3; ++i) {  // the first of equally long ones, as best_at()
-                    const std::uint32_t l = length(diff[i], recent.slot[i]);
-                    if (l > len) len = l, distance = recent.slot[i];
-                }
+            const std::uint32_t s0 = recent.slot[0], s1 = recent.slot[1], s2 = recent.slot[2];
+            const std::uint64_t x0 = x ^ load64(at - s0), x1 = x ^ load64(at - s1), x2 = x ^ load64(at - s2);
+            // Most positions match no slot on 2 bytes: one test for the three, then the
+            // lengths and the longest (the first of equally long ones, as best_at()) chosen
+            // without a branch per slot (which mispredicted often).
+            if (((x0 & 0xFFFF) == 0) | ((x1 & 0xFFFF) == 0) | ((x2 & 0xFFFF) == 0)) {
+                std::uint32_t l0 = static_cast<std::uint32_t>(std::countr_zero(x0)) >> 3;  // 8 when x0 == 0
+                std::uint32_t l1 = static_cast<std::uint32_t>(std::countr_zero(x1)) >> 3;
+                std::uint32_t l2 = static_cast<std::uint32_t>(std::countr_zero(x2)) >> 3;
+                if ((l0 | l1 | l2) & 8) l0 = extend(l0, s0), l1 = extend(l1, s1), l2 = extend(l2, s2);
+                std::uint32_t len = l0, distance = s0;
+                distance = l1 > len ? s1 : distance, len = std::max(len, l1);
+                distance = l2 > len ? s2 : distance, len = std::max(len, l2);
                 if (len >= 2) best = {len, distance, match_gain(len, distance, true)};
             }
-            if (len < nice) {  // MatchFinder::probe() on the loaded bytes
+            if (best.length < nice) {  // MatchFinder::probe() on the loaded bytes
                 const std::int32_t c = finder.exchange_head(hash4(static_cast<std::uint32_t>(x)), p);
-                if (c >= 0 && static_cast<std::size_t>(c) < p) {
-                    std::size_t d = p - static_cast<std::size_t>(c);
-                    if (d < kMinDistance) d = (kMinDistance + d - 1) / d * d;
-                    if (d <= p) {
-                        const std::uint64_t diff = x ^ load64(at - d);
-                        if ((diff & 0xFFFFFFFF) == 0) {  // at least kMinMatch bytes
-                            const std::uint32_t l = length(diff, d);
-                            const int gain = match_gain(l, static_cast<std::uint32_t>(d), false);
-                            if (gain > best.gain) best = {l, static_cast<std::uint32_t>(d), gain};
-                        }
-                    }
+                // No usable candidate (none, or one whose distance rounds past p) compares
+                // against distance 8 with a forced mismatch: one branch, on the 4-byte test.
+                bool usable = c >= 0 && static_cast<std::size_t>(c) < p;
+                std::size_t d = usable ? p - static_cast<std::size_t>(c) : kMinDistance;
+                if (d < kMinDistance) d = (kMinDistance + d - 1) / d * d;
+                usable &= d <= p;
+                d = usable ? d : kMinDistance;
+                const std::uint64_t diff = (x ^ load64(at - d)) | !usable;
+                if ((diff & 0xFFFFFFFF) == 0) {  // at least kMinMatch bytes
+                    const std::uint32_t l = extend(static_cast<std::uint32_t>(std::countr_zero(diff)) >> 3, d);
+                    const int gain = match_gain(l, static_cast<std::uint32_t>(d), false);
+                    if (gain > best.gain) best = {l, static_cast<std::uint32_t>(d), gain};
                 }
             }
         } else {
