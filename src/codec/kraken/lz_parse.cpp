@@ -346,6 +346,8 @@ std::vector<Command> parse_probe(MatchFinder& finder, std::size_t first, std::si
     std::vector<Command> commands;
     commands.reserve((end - first) / 12);
     const std::uint8_t* data = finder.block().data();
+    const std::size_t block_size = finder.block().size();
+    HashHeads::View heads = finder.heads();
     const std::uint32_t nice = params.nice_length;
     const bool skip = params.skip_literals;
     Recent recent;
@@ -378,7 +380,9 @@ std::vector<Command> parse_probe(MatchFinder& finder, std::size_t first, std::si
                 if (len >= 2) best = {len, distance, match_gain(len, distance, true)};
             }
             if (best.length < nice) {  // MatchFinder::probe() on the loaded bytes
-                const std::int32_t c = finder.exchange_head(hash4(static_cast<std::uint32_t>(x)), p);
+                const std::uint32_t h = hash4(static_cast<std::uint32_t>(x));
+                const std::int32_t c = heads.get(h);
+                heads.set(h, p);
                 // No usable candidate (none, or one whose distance rounds past p) compares
                 // against distance 8 with a forced mismatch: one branch, on the 4-byte test.
                 bool usable = c >= 0 && static_cast<std::size_t>(c) < p;
@@ -415,7 +419,8 @@ std::vector<Command> parse_probe(MatchFinder& finder, std::size_t first, std::si
         commands.push_back({static_cast<std::uint32_t>(p - literal_start), best.length, best.distance});
         recent.use(recent.index_of(best.distance), best.distance);
         // Two of the last four positions of a match are hashed (its inside is not).
-        for (std::size_t q = p + std::max<std::uint32_t>(best.length, 4) - 4; q < p + best.length; q += 2) finder.insert(q);
+        for (std::size_t q = p + std::max<std::uint32_t>(best.length, 4) - 4; q < p + best.length; q += 2)
+            if (q + 4 <= block_size) heads.set(hash4(data + q), q);  // MatchFinder::insert()
         p += best.length;
         literal_start = p;
     }

@@ -99,6 +99,14 @@ public:
     /// The newest position with this hash, or a negative value for none.
     std::int32_t get(std::uint32_t hash) const { return static_cast<std::int32_t>(table_[hash] - base_); }
     void set(std::uint32_t hash, std::size_t p) { table_[hash] = base_ + static_cast<std::uint32_t>(p); }
+    /// The same table as plain values, for a hot loop (HashHeads::View).
+    struct View {
+        std::uint32_t* table;
+        std::uint32_t base;
+        std::int32_t get(std::uint32_t hash) const { return static_cast<std::int32_t>(table[hash] - base); }
+        void set(std::uint32_t hash, std::size_t p) { table[hash] = base + static_cast<std::uint32_t>(p); }
+    };
+    View view() { return {table_.data(), base_}; }
     /// Largest block a table serves (the base moves on by this much per block).
     static constexpr std::uint32_t kMaxBlock = 1u << 18;
 
@@ -152,6 +160,10 @@ public:
         head_.set(h, p);
         return c;
     }
+    /// The head table of probe() and insert() as local values (the table and its base do
+    /// not change while the finder lives), for a parse loop that keeps them in registers: a
+    /// member is read again after every store to the table.
+    HashHeads::View heads() { return head_.view(); }
     /// Sets p as the newest position of its hash for probe() (the ends of matches).
     void insert(std::size_t p) {
         if (p + 4 > block_.size()) return;
