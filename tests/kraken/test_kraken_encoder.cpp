@@ -128,9 +128,9 @@ TEST(KrakenEncoder, SameStreamForEveryThreadCount) {
 }
 
 TEST(KrakenEncoder, ReusedMatchFinderTablesGiveTheSameStream) {
-    // A match finder takes the hash-head table the previous one on its thread left (reset to
-    // empty entry by entry): a stream must not depend on what was encoded before it. A new
-    // thread starts from a freshly filled table.
+    // A match finder takes the hash-head table the previous one on its thread left (its
+    // entries made stale by a higher base, not reset): a stream must not depend on what was
+    // encoded before it. A new thread starts from a freshly filled table.
     const ByteVec first = text_bytes(70000, 3), other = random_bytes(3000, 4), small = text_bytes(200, 5);
     for (int level : {1, 4, 6, 9}) {
         ByteVec fresh, fresh_small;
@@ -141,6 +141,20 @@ TEST(KrakenEncoder, ReusedMatchFinderTablesGiveTheSameStream) {
         EXPECT_EQ(round_trip(small, level), fresh_small) << "level " << level;
         EXPECT_EQ(kraken::encode(first, level, 1), fresh) << "level " << level;
     }
+}
+
+TEST(KrakenEncoder, HashHeadBaseWrapsWithoutChangingTheStream) {
+    // Each block moves its thread's head-table base on by 256 Ki; after about 8 Ki blocks
+    // the base would pass 2^31 and the table is cleared: the streams of one thread stay the
+    // same across that (8,300 small encodes, two blocks of one input in between).
+    const ByteVec small = text_bytes(300, 6), two_blocks = text_bytes(300000, 7);
+    std::thread([&] {
+        const ByteVec expected = kraken::encode(small, 1, 1), expected_two = kraken::encode(two_blocks, 1, 1);
+        for (int i = 0; i < 8300; ++i) {
+            ASSERT_EQ(kraken::encode(small, 1, 1), expected) << "encode " << i;
+            if (i % 1000 == 0) ASSERT_EQ(kraken::encode(two_blocks, 1, 1), expected_two) << "encode " << i;
+        }
+    }).join();
 }
 
 TEST(KrakenEncoder, LargeInputRoundTrips) {

@@ -9,6 +9,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 
 #include "codec/kraken/bit_writer.h"
@@ -246,52 +247,88 @@ void write_form_c(Writer& w, const FormC& c, unsigned suffix_bits) {
     for (auto [value, bits] : ranges.raw) w.write(value, bits);
 }
 
-/// Canonical code words (spec 2.3.5), bit-reversed for the LSB-first streams.
+/// Canonical code words (spec 2.3.5), bit-reversed for the LSB-first streams: codes in
+/// order of (length, symbol), each length's first code from the counts of the shorter ones.
 std::array<std::uint16_t, 256> canonical_codes(const Lengths& lengths) {
-    std::array<std::uint16_t, 256> codes{};
+    std::array<unsigned, kMaxCodeLength + 1> count{};
+    for (unsigned s = 0; s < 256; ++s) ++count[lengths[s]];
+    std::array<std::uint32_t, kMaxCodeLength + 1> next{};
     std::uint32_t code = 0;
-    unsigned previous = 0;
-    bool first = true;
     for (unsigned len = 1; len <= kMaxCodeLength; ++len) {
-        for (unsigned s = 0; s < 256; ++s) {
-            if (lengths[s] != len) continue;
-            code = first ? 0 : (code + 1) << (len - previous);
-            first = false, previous = len;
-            std::uint16_t reversed = 0;
-            for (unsigned b = 0; b < len; ++b) reversed = static_cast<std::uint16_t>(reversed | ((code >> b) & 1) << (len - 1 - b));
-            codes[s] = reversed;
-        }
+        next[len] = code;
+        code = (code + count[len]) << 1;
+    }
+    std::array<std::uint16_t, 256> codes{};
+    for (unsigned s = 0; s < 256; ++s) {
+        const unsigned len = lengths[s];
+        if (len == 0) continue;
+        // The len-bit code reversed: all 32 bits reversed, the top len of them kept.
+        std::uint32_t c = next[len]++;
+        c = (c & 0x55555555u) << 1 | (c >> 1 & 0x55555555u);
+        c = (c & 0x33333333u) << 2 | (c >> 2 & 0x33333333u);
+        c = (c & 0x0F0F0F0Fu) << 4 | (c >> 4 & 0x0F0F0F0Fu);
+        c = (c & 0x00FF00FFu) << 8 | (c >> 8 & 0x00FF00FFu);
+        c = c << 16 | c >> 16;
+        codes[s] = static_cast<std::uint16_t>(c >> (32 - len));
     }
     return codes;
 }
+
+/// An LSB-first stream of Huffman codes (at most 11 bits each) into a buffer sized for all of
+/// them up front: each write stores 8 bytes and moves on by the whole bytes filled, with no
+/// capacity check or branch per code (the BitWriter's vector inserts were most of the time
+/// of writing a stream). The same bytes as LsbWriter. A plain local value, so that its
+/// fields stay in registers in the loop of write_group().
+struct CodeStream {
+    std::uint8_t* out;
+    std::uint64_t acc = 0;
+    unsigned count = 0;
+    void write(std::uint32_t code, unsigned length) {
+        acc |= std::uint64_t{code} << count;
+        count += length;
+        std::memcpy(out, &acc, 8);  // little-endian: the first bits first
+        out += count >> 3;
+        acc >>= count & ~7u;
+        count &= 7;
+    }
+    /// Pads the last byte with zero bits; the end of the bytes written.
+    std::uint8_t* finish() {
+        if (count > 0) *out++ = static_cast<std::uint8_t>(acc);
+        return out;
+    }
+};
 
 /// One 3-stream group (spec 2.3.6): [|A| u16le][A][B][C reversed]. Returns |BC|, or nothing
 /// when A outgrows its 16-bit size field.
 std::optional<std::size_t> write_group(std::span<const std::uint8_t> data, const Lengths& lengths,
                                        const std::array<std::uint16_t, 256>& codes, std::vector<std::uint8_t>& out) {
-    LsbWriter a, b, c;
-    // Each stream takes about a third of the symbols at up to 11 bits: reserved once, so the
-    // writes never reallocate; symbols taken three at a time (no j % 3 per symbol).
-    const std::size_t third_bits = (data.size() / 3 + 1) * kMaxCodeLength;
-    a.reserve(third_bits), b.reserve(third_bits), c.reserve(third_bits);
+    // Each stream takes about a third of the symbols, at most 11 bits each, +8 bytes of the
+    // last store; symbols taken three at a time (no j % 3 per symbol).
+    const std::size_t room = (data.size() / 3 + 1) * kMaxCodeLength / 8 + 16;
+    std::vector<std::uint8_t> buffer(3 * room);
+    std::uint8_t* const starts[3] = {buffer.data(), buffer.data() + room, buffer.data() + 2 * room};
+    CodeStream a{starts[0]}, b{starts[1]}, c{starts[2]};
+    const std::uint8_t* in = data.data();
+    const std::size_t n = data.size();
     std::size_t j = 0;
-    for (; j + 3 <= data.size(); j += 3) {
-        a.write(codes[data[j]], lengths[data[j]]);
-        c.write(codes[data[j + 1]], lengths[data[j + 1]]);
-        b.write(codes[data[j + 2]], lengths[data[j + 2]]);
+    for (; j + 3 <= n; j += 3) {
+        a.write(codes[in[j]], lengths[in[j]]);
+        c.write(codes[in[j + 1]], lengths[in[j + 1]]);
+        b.write(codes[in[j + 2]], lengths[in[j + 2]]);
     }
-    if (j < data.size()) a.write(codes[data[j]], lengths[data[j]]);
-    if (j + 1 < data.size()) c.write(codes[data[j + 1]], lengths[data[j + 1]]);
-    const auto& a_bytes = a.finish();
-    if (a_bytes.size() > 0xFFFF) return std::nullopt;
-    out.push_back(static_cast<std::uint8_t>(a_bytes.size()));
-    out.push_back(static_cast<std::uint8_t>(a_bytes.size() >> 8));
-    append(out, a_bytes);
-    const auto& b_bytes = b.finish();
-    const auto& c_bytes = c.finish();
-    append(out, b_bytes);
-    append_reversed(out, c_bytes);
-    return b_bytes.size() + c_bytes.size();
+    if (j < n) a.write(codes[in[j]], lengths[in[j]]);
+    if (j + 1 < n) c.write(codes[in[j + 1]], lengths[in[j + 1]]);
+    const std::size_t a_size = static_cast<std::size_t>(a.finish() - starts[0]);
+    if (a_size > 0xFFFF) return std::nullopt;
+    const std::size_t b_size = static_cast<std::size_t>(b.finish() - starts[1]);
+    const std::size_t c_size = static_cast<std::size_t>(c.finish() - starts[2]);
+    out.reserve(out.size() + 2 + a_size + b_size + c_size);
+    out.push_back(static_cast<std::uint8_t>(a_size));
+    out.push_back(static_cast<std::uint8_t>(a_size >> 8));
+    out.insert(out.end(), starts[0], starts[0] + a_size);
+    out.insert(out.end(), starts[1], starts[1] + b_size);
+    out.insert(out.end(), std::make_reverse_iterator(starts[2] + c_size), std::make_reverse_iterator(starts[2]));
+    return b_size + c_size;
 }
 
 /// A Huffman payload (table + streams), 3 or 6 streams; nothing when the layout's limits fail.
@@ -316,10 +353,12 @@ std::optional<std::vector<std::uint8_t>> huffman_payload(std::span<const std::ui
     return out;
 }
 
-/// What a Huffman array of some data would be: code lengths, table and estimated size.
+/// What a Huffman array of some data would be: code lengths, the smallest table form and
+/// the estimated size (the table itself is written by huffman_table() when it is used).
 struct HuffmanPlan {
     Lengths lengths{};
-    std::vector<std::uint8_t> table;  ///< the smallest code-length table (empty when only estimated)
+    unsigned form = 1;         ///< 1: form B, 2: form C
+    unsigned suffix_bits = 0;  ///< the Rice suffix width F of that form
     std::size_t estimate = 0;  ///< payload bytes (table, stream splits, streams), +-3
 };
 
@@ -337,43 +376,50 @@ unsigned present_symbols(const Histogram& histogram) {
     return static_cast<unsigned>(std::count_if(histogram.begin(), histogram.end(), [](auto f) { return f > 0; }));
 }
 
-HuffmanPlan plan_huffman(const Histogram& histogram, bool write_table) {
+HuffmanPlan plan_huffman(const Histogram& histogram) {
     HuffmanPlan plan;
     plan.lengths = huffman_lengths(histogram);
     std::uint64_t bits = 0;
     for (unsigned s = 0; s < 256; ++s) bits += std::uint64_t{histogram[s]} * plan.lengths[s];
     // Both forms are priced for every suffix width in one pass each; only the smallest is
     // written (form B first on ties, as the game's Sekiro streams use it).
-    const FormC form_c = form_c_values(plan.lengths);
     RiceCounter form_b_bytes, form_c_bytes;
     write_form_b(form_b_bytes, plan.lengths, 0);
-    write_form_c(form_c_bytes, form_c, 0);
+    write_form_c(form_c_bytes, form_c_values(plan.lengths), 0);
     std::size_t best_bytes = SIZE_MAX;
-    unsigned best_form = 0, best_f = 0;
     for (unsigned form : {1u, 2u})
         for (unsigned f = 0; f < 4; ++f) {
             const std::size_t bytes = (form == 1 ? form_b_bytes : form_c_bytes).bytes(f);
-            if (bytes < best_bytes) best_bytes = bytes, best_form = form, best_f = f;
+            if (bytes < best_bytes) best_bytes = bytes, plan.form = form, plan.suffix_bits = f;
         }
     plan.estimate = best_bytes + bits / 8 + 2;
-    if (!write_table) return plan;
-    MsbWriter w;
-    if (best_form == 1) write_form_b(w, plan.lengths, best_f);
-    else write_form_c(w, form_c, best_f);
-    plan.table = w.finish();
     return plan;
+}
+
+/// The code-length table of a plan, in the form and suffix width it chose.
+std::vector<std::uint8_t> huffman_table(const HuffmanPlan& plan) {
+    MsbWriter w;
+    if (plan.form == 1) write_form_b(w, plan.lengths, plan.suffix_bits);
+    else write_form_c(w, form_c_values(plan.lengths), plan.suffix_bits);
+    return w.finish();
 }
 
 /// Six streams decode faster; their 5 extra bytes of splits only matter on small arrays.
 bool use_six_streams(std::size_t n, const ArrayPolicy& policy) { return policy.six_streams && n >= 1024; }
 
-/// About the size of the array encode_array() would write without a split (spec 2.1 header included).
-std::size_t estimate_size(std::span<const std::uint8_t> data) {
-    const std::size_t stored = 3 + data.size();
-    if (data.size() < kMinHuffmanSize) return stored;
-    const Histogram histogram = histogram_of(data);
+/// About the size of the array encode_array() would write without a split (spec 2.1 header
+/// included), for n bytes counted in `histogram`.
+/// The Huffman plan it made, if any, goes to `plan`.
+std::size_t estimate_size(const Histogram& histogram, std::size_t n, std::optional<HuffmanPlan>* plan = nullptr) {
+    const std::size_t stored = 3 + n;
+    if (n < kMinHuffmanSize) return stored;
     if (present_symbols(histogram) == 1) return 6;
-    return std::min(stored, 5 + plan_huffman(histogram, false).estimate);
+    const HuffmanPlan made = plan_huffman(histogram);
+    if (plan) *plan = made;
+    return std::min(stored, 5 + made.estimate);
+}
+std::size_t estimate_size(std::span<const std::uint8_t> data) {
+    return data.size() < kMinHuffmanSize ? 3 + data.size() : estimate_size(histogram_of(data), data.size());
 }
 
 /// Cut points (offsets into the array) where separate Huffman tables are estimated to pay:
@@ -407,23 +453,34 @@ std::vector<std::uint8_t> sequential_payload(std::span<const std::uint8_t> data,
     return out;
 }
 
+/// `counted` / `planned`: the histogram of `data` and its Huffman plan when already made.
 std::optional<std::vector<std::uint8_t>> best_coded(std::span<const std::uint8_t> data, const ArrayPolicy& policy,
-                                                    std::size_t limit);
+                                                    std::size_t limit, const Histogram* counted = nullptr,
+                                                    const HuffmanPlan* planned = nullptr);
 
 /// Shortest run of the current fill byte written as a run, and of another byte (a fill
 /// change costs a command byte and the fill byte).
 constexpr std::size_t kRunSameFill = 3;
 constexpr std::size_t kRunNewFill = 6;
 
-/// Bytes in runs of at least kRunSameFill equal bytes: whether RLE is worth trying.
+/// Bytes in runs of at least kRunSameFill (3) equal bytes: whether RLE is worth trying.
+/// Byte i is in such a run when one of the three triples i-2..i, i-1..i+1, i..i+2 is
+/// equal, counted without a branch per byte (the run walk mispredicted on every run).
 std::size_t run_bytes(std::span<const std::uint8_t> data) {
-    std::size_t total = 0;
-    for (std::size_t i = 0; i < data.size();) {
-        std::size_t e = i + 1;
-        while (e < data.size() && data[e] == data[i]) ++e;
-        if (e - i >= kRunSameFill) total += e - i;
-        i = e;
+    static_assert(kRunSameFill == 3);
+    const std::size_t n = data.size();
+    if (n < 3) return 0;
+    const std::uint8_t* d = data.data();
+    // triple[k]: bytes k, k+1, k+2 equal (k < n - 2); byte i counts when triple[i-2..i] has one.
+    auto triple = [&](std::size_t k) -> unsigned { return k < n - 2 && d[k] == d[k + 1] && d[k + 1] == d[k + 2]; };
+    std::size_t total = triple(0) + (triple(0) | triple(1));
+    std::uint32_t sum = 0;
+    for (std::size_t i = 2; i + 2 < n; ++i) {
+        const bool e0 = d[i - 2] == d[i - 1], e1 = d[i - 1] == d[i], e2 = d[i] == d[i + 1], e3 = d[i + 1] == d[i + 2];
+        sum += static_cast<std::uint32_t>((e0 & e1) | (e1 & e2) | (e2 & e3));
     }
+    total += sum;
+    for (std::size_t i = std::max<std::size_t>(2, n - 2); i < n; ++i) total += triple(i - 2) | triple(i - 1) | triple(i);
     return total;
 }
 
@@ -515,24 +572,53 @@ std::optional<std::vector<std::uint8_t>> rle_payload(const CommandBuffer& cb, co
     return best;
 }
 
-/// About the size of the payload rle_payload() would write (the nested arrays estimated by
-/// their histograms and Huffman code lengths, not written).
-std::size_t rle_estimate(const CommandBuffer& cb) {
-    std::size_t best = cb.bytes.size() + 1;
-    for (std::size_t coded_end : {cb.bytes.size(), cb.front})
-        if (coded_end >= 2)
-            best = std::min(best, estimate_size(std::span(cb.bytes).first(coded_end)) + cb.bytes.size() - coded_end);
-    return best;
+/// Level 1's RLE payload (ArrayPolicy::estimate_rle): the form of rle_payload() estimated
+/// smallest, and only that one written (the raw buffer when the coded one fails), if its
+/// estimate is below `rival` (the Huffman estimate of the array) and it is smaller than
+/// `limit`. The histograms of the command buffer's front and back are counted once, for
+/// both estimates and the array written.
+std::optional<std::vector<std::uint8_t>> estimated_rle_payload(const CommandBuffer& cb, const ArrayPolicy& policy,
+                                                               std::size_t rival, std::size_t limit) {
+    const std::span<const std::uint8_t> bytes(cb.bytes);
+    const Histogram front = histogram_of(bytes.first(cb.front));
+    Histogram whole = histogram_of(bytes.subspan(cb.front));
+    for (unsigned s = 0; s < 256; ++s) whole[s] += front[s];
+    const std::size_t raw = bytes.size() + 1;
+    std::size_t best = raw, coded_end = 0;
+    std::optional<HuffmanPlan> plan;  // of the prefix estimated smallest
+    for (std::size_t end : {bytes.size(), cb.front}) {
+        if (end < 2) continue;
+        std::optional<HuffmanPlan> made;
+        if (const std::size_t size = estimate_size(end == cb.front ? front : whole, end, &made) + bytes.size() - end; size < best)
+            best = size, coded_end = end, plan = made;
+    }
+    if (best >= rival) return std::nullopt;
+    if (coded_end != 0) {
+        const std::size_t tail = bytes.size() - coded_end;
+        const ArrayPolicy nested{.long_header = false, .six_streams = policy.six_streams, .split_depth = 0, .tans = policy.tans, .rle = false};
+        if (tail < std::min(raw, limit))
+            if (auto prefix = best_coded(bytes.first(coded_end), nested, std::min(raw, limit) - tail,
+                                         coded_end == cb.front ? &front : &whole, plan ? &*plan : nullptr)) {
+                prefix->insert(prefix->end(), bytes.begin() + static_cast<std::ptrdiff_t>(coded_end), bytes.end());
+                return prefix;
+            }
+    }
+    if (raw >= limit) return std::nullopt;
+    std::vector<std::uint8_t> out;
+    out.reserve(raw);
+    out.push_back(0);  // a raw command buffer
+    out.insert(out.end(), bytes.begin(), bytes.end());
+    return out;
 }
 
 /// The coded form of `data` (header included) if it is smaller than `limit` bytes: an RLE fill
 /// for a single repeated byte, else Huffman with 3 or 6 streams, or a type-5 array of parts
 /// with their own tables when that is smaller.
 std::optional<std::vector<std::uint8_t>> best_coded(std::span<const std::uint8_t> data, const ArrayPolicy& policy,
-                                                    std::size_t limit) {
+                                                    std::size_t limit, const Histogram* counted, const HuffmanPlan* planned) {
     const std::size_t n = data.size();
     if (n < 2) return std::nullopt;
-    const Histogram histogram = histogram_of(data);
+    const Histogram histogram = counted ? *counted : histogram_of(data);
     auto finish = [&](unsigned type, const std::vector<std::uint8_t>& payload) -> std::optional<std::vector<std::uint8_t>> {
         if (payload.size() >= n) return std::nullopt;
         const std::size_t size = coded_header_size(payload.size(), n, policy.long_header) + payload.size();
@@ -546,22 +632,22 @@ std::optional<std::vector<std::uint8_t>> best_coded(std::span<const std::uint8_t
     const unsigned present = present_symbols(histogram);
     if (present == 1) return finish(kRle, {data[0]});  // spec 2.5: a 1-byte RLE payload is a fill
     if (n < kMinHuffmanSize) return std::nullopt;
-    const HuffmanPlan plan = plan_huffman(histogram, true);
+    const HuffmanPlan plan = planned ? *planned : plan_huffman(histogram);
     std::optional<std::vector<std::uint8_t>> best;
-    // RLE (spec 2.5) when runs cover enough of the array to pay for their commands.
-    const bool try_rle = policy.rle && run_bytes(data) * 16 >= n;
-    std::optional<CommandBuffer> commands;
+    // RLE (spec 2.5) when runs cover enough of the array to pay for their commands: 1/16 of
+    // it, or 1/8 with estimate_rle (level 1): below that the command buffer and its two
+    // estimates cost as much as the Huffman array, and RLE did not win on any sample.
+    const bool try_rle = policy.rle && run_bytes(data) * (policy.estimate_rle ? 8 : 16) >= n;
     if (try_rle && policy.estimate_rle) {
         // Only the form estimated smaller is written (Huffman when the RLE payload fails).
-        commands = rle_commands(data);
-        if (rle_estimate(*commands) < plan.estimate)
-            if (auto rle = rle_payload(*commands, policy, limit)) best = finish(kRle, *rle);
+        if (auto rle = estimated_rle_payload(rle_commands(data), policy, plan.estimate, limit)) best = finish(kRle, *rle);
     }
     if (!best && plan.estimate + 3 < limit) {
+        const std::vector<std::uint8_t> table = huffman_table(plan);
         if (use_six_streams(n, policy))
-            if (auto six = huffman_payload(data, plan.lengths, plan.table, true)) best = finish(kHuffman6, *six);
+            if (auto six = huffman_payload(data, plan.lengths, table, true)) best = finish(kHuffman6, *six);
         if (!best)
-            if (auto three = huffman_payload(data, plan.lengths, plan.table, false)) best = finish(kHuffman3, *three);
+            if (auto three = huffman_payload(data, plan.lengths, table, false)) best = finish(kHuffman3, *three);
     }
     // tANS codes skewed distributions in fractions of a bit, where Huffman rounds up to 1 bit.
     if (policy.tans && n >= kMinHuffmanSize && tans_estimate(n, histogram) < (best ? best->size() + 16 : limit))

@@ -61,8 +61,12 @@ LzChunk write_chunk(std::span<const std::uint8_t> block, std::size_t start, std:
     // is matches, and 128 KiB reservations cost page faults (a fresh mapping each).
     std::size_t literal_count = end - first;
     for (const Command& c : commands) literal_count -= c.length;
-    raw.reserve(literal_count), delta.reserve(literal_count), command_bytes.reserve(commands.size());
-    distances.reserve(commands.size());
+    // Sized once and filled through pointers: literal runs are short (a few bytes between
+    // matches), and a vector insert per run cost more than its bytes.
+    raw.resize(literal_count), delta.resize(literal_count), command_bytes.reserve(commands.size());
+    distances.reserve(commands.size()), lengths.packed.reserve(commands.size());
+    std::uint8_t* raw_at = raw.data();
+    std::uint8_t* delta_at = delta.data();
     Recent recent;
     std::size_t p = first;
     const bool quick = params.quick_arrays;
@@ -70,12 +74,16 @@ LzChunk write_chunk(std::span<const std::uint8_t> block, std::size_t start, std:
     auto literals = [&](std::size_t count) {
         const std::uint8_t* src = block.data() + p;
         const std::uint8_t* ref = src - recent.slot[0];
-        raw.insert(raw.end(), src, src + count);
-        const std::size_t at = delta.size();
-        delta.resize(at + count);
-        for (std::size_t i = 0; i < count; ++i) delta[at + i] = static_cast<std::uint8_t>(src[i] - ref[i]);
-        if (quick)
-            for (std::size_t i = 0; i < count; ++i) ++raw_histogram[src[i]], ++delta_histogram[delta[at + i]];
+        if (quick) {
+            for (std::size_t i = 0; i < count; ++i) {
+                const std::uint8_t d = static_cast<std::uint8_t>(src[i] - ref[i]);
+                raw_at[i] = src[i], delta_at[i] = d;
+                ++raw_histogram[src[i]], ++delta_histogram[d];
+            }
+        } else {
+            for (std::size_t i = 0; i < count; ++i) raw_at[i] = src[i], delta_at[i] = static_cast<std::uint8_t>(src[i] - ref[i]);
+        }
+        raw_at += count, delta_at += count;
         p += count;
     };
     for (const Command& c : commands) {

@@ -5,6 +5,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 
 #include "codec/kraken/array_encoder.h"
@@ -328,14 +329,111 @@ unsigned choose_scale(const std::vector<std::uint32_t>& distances) {
     return best;
 }
 
+namespace {
+
+inline std::uint64_t load64(const std::uint8_t* p) {
+    std::uint64_t v;
+    std::memcpy(&v, p, 8);
+    return v;
+}
+
+/// Level 1's greedy parse (one probe, no chains; lazy_steps is not read): the choices of
+/// lazy_loop() with best_at() and no lazy step, written out for its hot loop (about half of
+/// level 1's encode on a one-block file): the 8 bytes at p loaded once, for the three recent
+/// offsets, the hash and the probe's candidate, whose length is only measured on when its
+/// first 4 bytes agree; the limit and the settings in registers.
+std::vector<Command> parse_probe(MatchFinder& finder, std::size_t first, std::size_t end, const LzParams& params) {
+    std::vector<Command> commands;
+    commands.reserve((end - first) / 12);
+    const std::uint8_t* data = finder.block().data();
+    const std::size_t block_size = finder.block().size();
+    HashHeads::View heads = finder.heads();
+    const std::uint32_t nice = params.nice_length;
+    const bool skip = params.skip_literals;
+    Recent recent;
+    std::size_t p = first, literal_start = first;
+    unsigned misses = 0;
+    while (p + kMinMatch <= end) {
+        Candidate best;
+        // From p >= 8 on every slot (8, or the distance of a match at an earlier position) is
+        // at most p, so the bytes it points at are inside the block.
+        if (p + 8 <= end && p >= kMinDistance) {
+            const std::uint8_t* at = data + p;
+            const std::uint64_t x = load64(at);
+            // Length at distance d from its first 8 bytes (l, 8 when all agree): measured on.
+            auto extend = [&](std::uint32_t l, std::size_t d) {
+                return l < 8 ? l : static_cast<std::uint32_t>(common_length(at, at - d, 8, end - p));
+            };
+            const std::uint32_t s0 = recent.slot[0], s1 = recent.slot[1], s2 = recent.slot[2];
+            const std::uint64_t x0 = x ^ load64(at - s0), x1 = x ^ load64(at - s1), x2 = x ^ load64(at - s2);
+            // Most positions match no slot on 2 bytes: one test for the three, then the
+            // lengths and the longest (the first of equally long ones, as best_at()) chosen
+            // without a branch per slot (which mispredicted often).
+            if (((x0 & 0xFFFF) == 0) | ((x1 & 0xFFFF) == 0) | ((x2 & 0xFFFF) == 0)) {
+                std::uint32_t l0 = static_cast<std::uint32_t>(std::countr_zero(x0)) >> 3;  // 8 when x0 == 0
+                std::uint32_t l1 = static_cast<std::uint32_t>(std::countr_zero(x1)) >> 3;
+                std::uint32_t l2 = static_cast<std::uint32_t>(std::countr_zero(x2)) >> 3;
+                if ((l0 | l1 | l2) & 8) l0 = extend(l0, s0), l1 = extend(l1, s1), l2 = extend(l2, s2);
+                std::uint32_t len = l0, distance = s0;
+                distance = l1 > len ? s1 : distance, len = std::max(len, l1);
+                distance = l2 > len ? s2 : distance, len = std::max(len, l2);
+                if (len >= 2) best = {len, distance, match_gain(len, distance, true)};
+            }
+            if (best.length < nice) {  // MatchFinder::probe() on the loaded bytes
+                const std::uint32_t h = hash4(static_cast<std::uint32_t>(x));
+                const std::int32_t c = heads.get(h);
+                heads.set(h, p);
+                // No usable candidate (none, or one whose distance rounds past p) compares
+                // against distance 8 with a forced mismatch: one branch, on the 4-byte test.
+                bool usable = c >= 0 && static_cast<std::size_t>(c) < p;
+                std::size_t d = usable ? p - static_cast<std::size_t>(c) : kMinDistance;
+                if (d < kMinDistance) d = (kMinDistance + d - 1) / d * d;
+                usable &= d <= p;
+                d = usable ? d : kMinDistance;
+                const std::uint64_t diff = (x ^ load64(at - d)) | !usable;
+                if ((diff & 0xFFFFFFFF) == 0) {  // at least kMinMatch bytes
+                    const std::uint32_t l = extend(static_cast<std::uint32_t>(std::countr_zero(diff)) >> 3, d);
+                    const int gain = match_gain(l, static_cast<std::uint32_t>(d), false);
+                    if (gain > best.gain) best = {l, static_cast<std::uint32_t>(d), gain};
+                }
+            }
+        } else {
+            for (unsigned i = 0; i < 3; ++i) {
+                const std::uint32_t len = finder.match_length(p, recent.slot[i], end);
+                if (len >= 2 && len > best.length) best = {len, recent.slot[i], match_gain(len, recent.slot[i], true)};
+            }
+            if (best.length < nice) {
+                const MatchFinder::Match m = finder.probe(p, end);
+                if (m.length >= kMinMatch) {
+                    const int gain = match_gain(m.length, m.distance, false);
+                    if (gain > best.gain) best = {m.length, m.distance, gain};
+                }
+            }
+        }
+        if (best.gain <= 0) {
+            ++misses;
+            p += skip ? 1 + (misses >> 5) : 1;
+            continue;
+        }
+        misses = 0;
+        commands.push_back({static_cast<std::uint32_t>(p - literal_start), best.length, best.distance});
+        recent.use(recent.index_of(best.distance), best.distance);
+        // Two of the last four positions of a match are hashed (its inside is not).
+        for (std::size_t q = p + std::max<std::uint32_t>(best.length, 4) - 4; q < p + best.length; q += 2)
+            if (q + 4 <= block_size) heads.set(hash4(data + q), q);  // MatchFinder::insert()
+        p += best.length;
+        literal_start = p;
+    }
+    return commands;
+}
+
+}  // namespace
+
 std::vector<Command> parse_lazy(MatchFinder& finder, std::size_t first, std::size_t end, const LzParams& params) {
+    if (!params.chains) return parse_probe(finder, first, end, params);
     return lazy_loop(
         first, end, params, [&](std::size_t q, const Recent& recent) { return best_at(finder, q, end, recent, params); },
-        [&](std::size_t p, std::uint32_t length) {
-            // Level 1: two of the last four positions of a match are hashed (its inside is not).
-            if (!params.chains)
-                for (std::size_t q = p + std::max<std::uint32_t>(length, 4) - 4; q < p + length; q += 2) finder.insert(q);
-        });
+        [](std::size_t, std::uint32_t) {});
 }
 
 std::vector<std::vector<Command>> parse_optimal(MatchFinder& finder, std::span<const std::uint8_t> block,

@@ -18,16 +18,27 @@ inline std::uint32_t load32(const std::uint8_t* p) {
     std::memcpy(&v, p, 4);
     return v;
 }
-/// Head tables (every entry -1) left by finished finders of this thread (see HashHeads).
-thread_local std::vector<std::vector<std::int32_t>> spare_heads;
+/// Head tables left by finished finders of this thread, with the base of their next use (see HashHeads).
+struct SpareHeads {
+    std::vector<std::uint32_t> table;
+    std::uint32_t next_base;
+};
+thread_local std::vector<SpareHeads> spare_heads;
 
 /// A chain array (prev_) left by a finished finder of this thread: 1 MiB for a full block.
 thread_local std::vector<std::int32_t> spare_prev;
 
-std::vector<std::int32_t> take_heads() {
-    if (spare_heads.empty()) return std::vector<std::int32_t>(std::size_t{1} << kHashBits, -1);
-    std::vector<std::int32_t> heads = std::move(spare_heads.back());
+/// A head table and its base: every entry below the base (a fresh table: all 0, base kMaxBlock).
+SpareHeads take_heads() {
+    constexpr std::uint32_t kFirstBase = HashHeads::kMaxBlock;
+    if (spare_heads.empty()) return {std::vector<std::uint32_t>(std::size_t{1} << kHashBits, 0), kFirstBase};
+    SpareHeads heads = std::move(spare_heads.back());
     spare_heads.pop_back();
+    // A stale entry must stay within 2^31 below the base to read as negative.
+    if (heads.next_base > (1u << 31) - HashHeads::kMaxBlock) {
+        std::fill(heads.table.begin(), heads.table.end(), 0);
+        heads.next_base = kFirstBase;
+    }
     return heads;
 }
 
@@ -67,23 +78,21 @@ LzParams lz_params(int level, std::size_t input_size) {
     }
 }
 
-HashHeads::HashHeads(std::span<const std::uint8_t> block) : block_(block), table_(take_heads()) {}
+HashHeads::HashHeads() {
+    SpareHeads heads = take_heads();
+    table_ = std::move(heads.table);
+    base_ = heads.next_base;
+}
 
 HashHeads::~HashHeads() {
-    // Every hashed position is below both hashed_ and size - 3 (positions skipped were not
-    // hashed: resetting their entry to -1 again is harmless).
-    const std::size_t last = block_.size() >= 4 ? std::min(hashed_, block_.size() - 3) : 0;
-    // Past a quarter of the table's size, filling all of it is cheaper than rehashing.
-    if (last > table_.size() / 4) std::fill(table_.begin(), table_.end(), -1);
-    else for (std::size_t p = 0; p < last; ++p) table_[hash4(block_.data() + p)] = -1;
     try {
-        spare_heads.push_back(std::move(table_));
+        spare_heads.push_back({std::move(table_), base_ + kMaxBlock});
     } catch (const std::bad_alloc&) {
         // No room to keep it: the next finder fills a new one.
     }
 }
 
-MatchFinder::MatchFinder(std::span<const std::uint8_t> block) : block_(block), head_(block) {}
+MatchFinder::MatchFinder(std::span<const std::uint8_t> block) : block_(block) {}
 
 MatchFinder::~MatchFinder() {
     if (!prev_.empty()) spare_prev = std::move(prev_);
@@ -103,12 +112,11 @@ MatchFinder::~MatchFinder() {
     std::int32_t* prev = prev_.data();
     std::size_t q = inserted_;
     for (; q < last; ++q) {
-        std::int32_t& head = head_[hash4(data + q)];
-        prev[q] = head;
-        head = static_cast<std::int32_t>(q);
+        const std::uint32_t h = hash4(data + q);
+        prev[q] = head_.get(h);
+        head_.set(h, q);
     }
     inserted_ = std::max(q, p);
-    head_.hashed_up_to(inserted_);
 }
 
 /// Calls visit(match) for each candidate longer than every one before it; stops when visit
@@ -117,7 +125,7 @@ template <class Visit>
 void MatchFinder::walk(std::size_t p, std::size_t limit, const LzParams& params, Visit&& visit) {
     insert_up_to(p);
     if (p + 4 > block_.size() || p + kMinMatch > limit) return;
-    scan(p, limit, params, head_[hash4(block_.data() + p)], visit);
+    scan(p, limit, params, head_.get(hash4(block_.data() + p)), visit);
 }
 
 /// The chain walk of walk() and find_all_any() from candidate c, the newest position before

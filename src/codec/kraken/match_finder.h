@@ -72,34 +72,47 @@ inline std::uint32_t match_length(std::span<const std::uint8_t> block, std::size
 
 /// Width of the 4-byte hash that indexes the head tables of both match finders.
 inline constexpr unsigned kHashBits = 16;
-/// Hash of the 4 bytes at p (kHashBits wide).
+/// Hash of 4 bytes read as a little-endian value (kHashBits wide).
+inline std::uint32_t hash4(std::uint32_t v) { return (v * 2654435761u) >> (32 - kHashBits); }
+/// Hash of the 4 bytes at p.
 inline std::uint32_t hash4(const std::uint8_t* p) {
     std::uint32_t v;
     std::memcpy(&v, p, 4);
-    return (v * 2654435761u) >> (32 - kHashBits);
+    return hash4(v);
 }
 
-/// A head table (2^kHashBits entries, -1 = no position yet) of a finder over one block. A
-/// fresh table is 256 KiB to allocate and fill for every block, which cost more than encoding
-/// a small input (a quarter of each run of fuzz_kraken_encode, plus the page faults of the new
-/// allocation); so a table is taken from the spares of this thread and given back with only
-/// the entries of the block's hashed positions reset.
+/// A head table (2^kHashBits entries) of a finder over one block. A fresh table is 256 KiB to
+/// allocate and fill for every block, which cost more than encoding a small input (a quarter
+/// of each run of fuzz_kraken_encode, plus the page faults of the new allocation); so a table
+/// is taken from the spares of this thread. Entries hold a position plus the table's base,
+/// which grows by a block at each use: entries of earlier blocks are below the base and read
+/// as "no position" (negative), so a table is never cleared between blocks (only when the
+/// base would pass 2^31), where resetting it was 4 % of level 1's encode of a one-block file.
 class HashHeads {
 public:
-    /// `block` (not owned) is what the positions index.
-    explicit HashHeads(std::span<const std::uint8_t> block);
-    /// Resets the entries of positions [0, hashed_up_to) and keeps the table for the thread.
+    /// Takes a spare table of this thread (or a new one); positions are below kMaxBlock.
+    HashHeads();
+    /// Gives the table back to this thread's spares.
     ~HashHeads();
     HashHeads(const HashHeads&) = delete;
     HashHeads& operator=(const HashHeads&) = delete;
-    std::int32_t& operator[](std::uint32_t hash) { return table_[hash]; }
-    /// Declares that positions below p may have set entries (reset on destruction).
-    void hashed_up_to(std::size_t p) { hashed_ = std::max(hashed_, p); }
+    /// The newest position with this hash, or a negative value for none.
+    std::int32_t get(std::uint32_t hash) const { return static_cast<std::int32_t>(table_[hash] - base_); }
+    void set(std::uint32_t hash, std::size_t p) { table_[hash] = base_ + static_cast<std::uint32_t>(p); }
+    /// The same table as plain values, for a hot loop (HashHeads::View).
+    struct View {
+        std::uint32_t* table;
+        std::uint32_t base;
+        std::int32_t get(std::uint32_t hash) const { return static_cast<std::int32_t>(table[hash] - base); }
+        void set(std::uint32_t hash, std::size_t p) { table[hash] = base + static_cast<std::uint32_t>(p); }
+    };
+    View view() { return {table_.data(), base_}; }
+    /// Largest block a table serves (the base moves on by this much per block).
+    static constexpr std::uint32_t kMaxBlock = 1u << 18;
 
 private:
-    std::span<const std::uint8_t> block_;
-    std::vector<std::int32_t> table_;
-    std::size_t hashed_ = 0;
+    std::vector<std::uint32_t> table_;
+    std::uint32_t base_;
 };
 
 /// Hash chains over one block. Positions are inserted in order as the parser advances, so a
@@ -132,10 +145,7 @@ public:
     /// mixed with find()/find_all() on one finder.
     Match probe(std::size_t p, std::size_t limit) {
         if (p + 4 > block_.size()) return {};
-        std::int32_t& head = head_[hash4(block_.data() + p)];
-        const std::int32_t c = head;
-        head = static_cast<std::int32_t>(p);
-        head_.hashed_up_to(p + 1);
+        const std::int32_t c = exchange_head(hash4(block_.data() + p), p);
         if (c < 0 || static_cast<std::size_t>(c) >= p || p + kMinMatch > limit) return {};
         std::size_t d = p - static_cast<std::size_t>(c);
         if (d < kMinDistance) d = (kMinDistance + d - 1) / d * d;
@@ -143,12 +153,23 @@ public:
         if (len < kMinMatch) return {};
         return {len, static_cast<std::uint32_t>(d)};
     }
+    /// probe()'s table step alone: the newest earlier position with hash h (negative: none),
+    /// then p (whose hash is h) in its place.
+    std::int32_t exchange_head(std::uint32_t h, std::size_t p) {
+        const std::int32_t c = head_.get(h);
+        head_.set(h, p);
+        return c;
+    }
+    /// The head table of probe() and insert() as local values (the table and its base do
+    /// not change while the finder lives), for a parse loop that keeps them in registers: a
+    /// member is read again after every store to the table.
+    HashHeads::View heads() { return head_.view(); }
     /// Sets p as the newest position of its hash for probe() (the ends of matches).
     void insert(std::size_t p) {
         if (p + 4 > block_.size()) return;
-        head_[hash4(block_.data() + p)] = static_cast<std::int32_t>(p);
-        head_.hashed_up_to(p + 1);
+        head_.set(hash4(block_.data() + p), p);
     }
+    std::span<const std::uint8_t> block() const { return block_; }
     /// Length of the match at p with distance d (0 when d < 8 or d > p), capped at limit - p.
     std::uint32_t match_length(std::size_t p, std::size_t d, std::size_t limit) const {
         return detail::match_length(block_, p, d, limit);
