@@ -152,7 +152,9 @@ TEST(KrakenEncoder, HashHeadBaseWrapsWithoutChangingTheStream) {
         const ByteVec expected = kraken::encode(small, 1, 1), expected_two = kraken::encode(two_blocks, 1, 1);
         for (int i = 0; i < 8300; ++i) {
             ASSERT_EQ(kraken::encode(small, 1, 1), expected) << "encode " << i;
-            if (i % 1000 == 0) ASSERT_EQ(kraken::encode(two_blocks, 1, 1), expected_two) << "encode " << i;
+            if (i % 1000 == 0) {
+                ASSERT_EQ(kraken::encode(two_blocks, 1, 1), expected_two) << "encode " << i;
+            }
         }
     }).join();
 }
