@@ -13,6 +13,7 @@
 #include "codec/kraken/array_encoder.h"
 #include "codec/kraken/byte_array.h"
 #include "codec/kraken/kraken.h"
+#include "codec/kraken/match_finder.h"
 #include "io/error.h"
 #include "io/file.h"
 #include "support/samples.h"
@@ -146,17 +147,31 @@ TEST(KrakenEncoder, ReusedMatchFinderTablesGiveTheSameStream) {
 TEST(KrakenEncoder, HashHeadBaseWrapsWithoutChangingTheStream) {
     // Each block moves its thread's head-table base on by 256 Ki; after about 8 Ki blocks
     // the base would pass 2^31 and the table is cleared: the streams of one thread stay the
-    // same across that (8,300 small encodes, two blocks of one input in between).
+    // same across that (8,300 small encodes, two blocks of one input in between). Level 2
+    // walks hash chains from any non-negative entry, so a missing or late clear (entries
+    // read as huge positions) fails there; level 1's probe would reject such an entry.
     const ByteVec small = text_bytes(300, 6), two_blocks = text_bytes(300000, 7);
-    std::thread([&] {
-        const ByteVec expected = kraken::encode(small, 1, 1), expected_two = kraken::encode(two_blocks, 1, 1);
-        for (int i = 0; i < 8300; ++i) {
-            ASSERT_EQ(kraken::encode(small, 1, 1), expected) << "encode " << i;
-            if (i % 1000 == 0) {
-                ASSERT_EQ(kraken::encode(two_blocks, 1, 1), expected_two) << "encode " << i;
+    for (int level : {1, 2}) {
+        std::thread([&] {
+            const ByteVec expected = kraken::encode(small, level, 1), expected_two = kraken::encode(two_blocks, level, 1);
+            for (int i = 0; i < 8300; ++i) {
+                ASSERT_EQ(kraken::encode(small, level, 1), expected) << "level " << level << ", encode " << i;
+                if (i % 1000 == 0) {
+                    ASSERT_EQ(kraken::encode(two_blocks, level, 1), expected_two) << "level " << level << ", encode " << i;
+                }
             }
+        }).join();
+    }
+}
+
+// parse_lazy hands a level without hash chains to the greedy single-probe parse: none may
+// ask for lazy steps, at any input size.
+TEST(KrakenEncoder, LevelsWithoutChainsAreGreedy) {
+    for (int level = 1; level <= 9; ++level)
+        for (std::size_t size : {std::size_t{100}, std::size_t{1} << 18, std::size_t{1} << 24}) {
+            const kraken::detail::LzParams p = kraken::detail::lz_params(level, size);
+            EXPECT_TRUE(p.chains || p.lazy_steps == 0) << "level " << level << ", " << size << " bytes";
         }
-    }).join();
 }
 
 TEST(KrakenEncoder, LargeInputRoundTrips) {

@@ -430,6 +430,8 @@ std::vector<Command> parse_probe(MatchFinder& finder, std::size_t first, std::si
 }  // namespace
 
 std::vector<Command> parse_lazy(MatchFinder& finder, std::size_t first, std::size_t end, const LzParams& params) {
+    // Without chains (level 1) the parse is parse_probe, which is greedy: no level without
+    // chains has lazy steps (test LevelsWithoutChainsAreGreedy).
     if (!params.chains) return parse_probe(finder, first, end, params);
     return lazy_loop(
         first, end, params, [&](std::size_t q, const Recent& recent) { return best_at(finder, q, end, recent, params); },

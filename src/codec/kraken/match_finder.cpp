@@ -7,6 +7,7 @@
 #include <bit>
 #include <cstring>
 #include <new>
+#include <stdexcept>
 
 #include "codec/kraken/context.h"
 
@@ -92,7 +93,13 @@ HashHeads::~HashHeads() {
     }
 }
 
-MatchFinder::MatchFinder(std::span<const std::uint8_t> block) : block_(block) {}
+static_assert(HashHeads::kMaxBlock >= kBlockSize, "a head table's base moves on by a block");
+
+MatchFinder::MatchFinder(std::span<const std::uint8_t> block) : block_(block) {
+    // An entry of an earlier use at a position >= kMaxBlock would read as a valid position
+    // of this one (and the chain walk would read outside the block).
+    if (block.size() > HashHeads::kMaxBlock) throw std::length_error("MatchFinder: block larger than HashHeads::kMaxBlock");
+}
 
 MatchFinder::~MatchFinder() {
     if (!prev_.empty()) spare_prev = std::move(prev_);
