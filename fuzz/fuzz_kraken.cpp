@@ -2,12 +2,14 @@
 // a 4-byte little-endian output size, then the raw stream. The output size is bounded to
 // 1 MiB (four 256 KiB blocks: every multi-block path) so a run stays fast: the output is
 // allocated and zeroed before decoding, and at 16 MiB that alone dominated each run. Any
-// navlab::Error is an expected outcome, anything else is a finding.
+// navlab::Error is an expected outcome, anything else is a finding; kraken::inspect (the same
+// decode, recording) must accept exactly the streams decode accepts.
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
 #include "codec/kraken/kraken.h"
+#include "codec/kraken/stream_info.h"
 #include "io/error.h"
 #include "support/seeds.h"
 
@@ -23,9 +25,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::span<const std::uint8_t> stream(data + 4, size - 4);
     if (declared > kMaxOutput || declared > navlab::kraken::max_decoded_size(stream.size())) return 0;
     std::vector<std::uint8_t> out(declared);
+    bool decoded = true;
     try {
         navlab::kraken::decode(stream, out, 1);
     } catch (const navlab::Error&) {
+        decoded = false;
+    }
+    // kraken::inspect walks the same decoder with its recording on: it must agree on whether
+    // the stream is valid, and its blocks must add up to the stream.
+    try {
+        const navlab::kraken::StreamInfo info = navlab::kraken::inspect(stream, declared);
+        std::size_t bytes = 0;
+        for (const auto& b : info.blocks) bytes += b.compressed;
+        if (!decoded || bytes != stream.size()) __builtin_trap();
+    } catch (const navlab::Error&) {
+        if (decoded) __builtin_trap();
     }
     return 0;
 }

@@ -1,13 +1,17 @@
-// `navlab kraken decode` / `encode`: raw Oodle Kraken streams (no DCX header) to and from files.
+// `navlab kraken decode` / `encode`: raw Oodle Kraken streams (no DCX header) to and from
+// files; `navlab kraken info`: what a stream (raw or in a DCX_KRAK file) is made of.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 
 #include "cli/commands.h"
 #include "cli/output_guard.h"
+#include "codec/dcx.h"
 #include "codec/kraken/kraken.h"
+#include "codec/kraken/stream_info.h"
 #include "io/error.h"
 #include "io/file.h"
 #include "io/shared_bytes.h"
@@ -23,18 +27,21 @@ struct DecodeRequest {
     bool force = false;
 };
 
+/// The raw form of a stream file (the layout of the ooz test data): the 4-byte little-endian
+/// output size, then the stream.
+std::span<const std::uint8_t> after_size_prefix(std::span<const std::uint8_t> file, std::uint64_t& size) {
+    if (file.size() < 4) throw Error("file shorter than its 4-byte size field", 0, "output size");
+    size = file[0] | file[1] << 8 | file[2] << 16 | std::uint64_t{file[3]} << 24;
+    return file.subspan(4);
+}
+
 /// Without --size the input starts with the 4-byte little-endian output size (ooz test data).
 int run_decode(const DecodeRequest& req) {
     const SharedBytes file = SharedBytes::map_file(req.input);
     std::span<const std::uint8_t> stream = file;
     std::uint64_t size;
-    if (req.size) {
-        size = *req.size;
-    } else {
-        if (stream.size() < 4) throw Error("file shorter than its 4-byte size field", 0, "output size");
-        size = stream[0] | stream[1] << 8 | stream[2] << 16 | std::uint64_t{stream[3]} << 24;
-        stream = stream.subspan(4);
-    }
+    if (req.size) size = *req.size;
+    else stream = after_size_prefix(file, size);
     const std::uint64_t base = req.size ? 0 : 4;
     if (size > kraken::max_decoded_size(stream.size()))
         throw Error(fmt::format("declared output size {} is more than {} compressed bytes can hold", size,
@@ -60,6 +67,141 @@ int run_decode(const DecodeRequest& req) {
         fmt::print("{}: {} bytes decoded from {} compressed bytes\n", req.output, size, stream.size());
     }
     return kOk;
+}
+
+struct InfoRequest {
+    std::string input;
+    bool json = false, arrays = false;
+};
+
+/// The stream of `file` and its decoded size: a DCX's compressed stream, or the raw form
+/// `decode` reads (4-byte little-endian size, then the stream). `base`: the stream's offset.
+std::span<const std::uint8_t> stream_of(std::span<const std::uint8_t> file, std::uint64_t& size, std::uint64_t& base) {
+    if (dcx::form_of(file) == dcx::Form::Dcx) {
+        const dcx::Header h = dcx::read_header(file);
+        if (std::string_view(h.codec, 4) != "KRAK")
+            throw Error(fmt::format("a DCX of codec {} (only KRAK holds a Kraken stream)", std::string_view(h.codec, 4)), 0x28, "DCX codec");
+        const std::span<const std::uint8_t> stream = dcx::compressed_stream(file);
+        size = h.uncompressed_size;
+        base = static_cast<std::uint64_t>(stream.data() - file.data());
+        return stream;
+    }
+    base = 4;
+    return after_size_prefix(file, size);
+}
+
+nlohmann::json info_json(const kraken::StreamInfo& info, std::uint64_t base, bool arrays) {
+    using kraken::BlockInfo;
+    using kraken::ChunkInfo;
+    constexpr const char* kBlockKinds[] = {"stored", "memset", "stored quantum", "compressed"};
+    constexpr const char* kChunkKinds[] = {"lz", "entropy-only", "stored"};
+    nlohmann::json blocks = nlohmann::json::array();
+    for (const BlockInfo& b : info.blocks) {
+        nlohmann::json chunks = nlohmann::json::array();
+        for (const ChunkInfo& c : b.chunks) {
+            nlohmann::json j = {{"offset", base + c.offset}, {"kind", kChunkKinds[static_cast<int>(c.kind)]},
+                                {"compressed", c.compressed}, {"decoded", c.decoded}};
+            if (c.kind == ChunkInfo::Kind::Lz)
+                j.update({{"literal_mode", c.literal_mode == 0 ? "delta" : "raw"}, {"commands", c.commands},
+                          {"literals", c.literals}, {"new_distances", c.new_distances}, {"long_lengths", c.long_lengths}});
+            nlohmann::json list = nlohmann::json::array();
+            for (const kraken::ArrayInfo& a : c.arrays)
+                list.push_back({{"offset", base + a.offset}, {"depth", a.depth}, {"type", kraken::array_type_name(a.type)},
+                                {"header", a.header}, {"payload", a.payload}, {"decoded", a.decoded}});
+            if (arrays) j["arrays"] = std::move(list);
+            else j["arrays"] = list.size();
+            chunks.push_back(std::move(j));
+        }
+        blocks.push_back({{"offset", base + b.offset}, {"kind", kBlockKinds[static_cast<int>(b.kind)]}, {"restart", b.restart},
+                          {"compressed", b.compressed}, {"decoded", b.decoded}, {"chunks", std::move(chunks)}});
+    }
+    return {{"compressed", info.compressed}, {"decoded", info.decoded}, {"blocks", std::move(blocks)}};
+}
+
+/// Totals over the stream: what the text report prints.
+struct InfoTotals {
+    std::size_t blocks[4] = {}, chunks[3] = {}, commands = 0, literals = 0, new_distances = 0, long_lengths = 0;
+    std::size_t arrays[6] = {}, array_bytes[6] = {}, array_decoded[6] = {};
+};
+
+InfoTotals totals_of(const kraken::StreamInfo& info) {
+    InfoTotals t;
+    for (const kraken::BlockInfo& b : info.blocks) {
+        ++t.blocks[static_cast<int>(b.kind)];
+        for (const kraken::ChunkInfo& c : b.chunks) {
+            ++t.chunks[static_cast<int>(c.kind)];
+            t.commands += c.commands, t.literals += c.literals;
+            t.new_distances += c.new_distances, t.long_lengths += c.long_lengths;
+            for (const kraken::ArrayInfo& a : c.arrays) {
+                if (a.type > 5) continue;
+                ++t.arrays[a.type];
+                t.array_bytes[a.type] += a.header + a.payload;
+                t.array_decoded[a.type] += a.decoded;
+            }
+        }
+    }
+    return t;
+}
+
+int run_info(const InfoRequest& req) {
+    const SharedBytes file = SharedBytes::map_file(req.input);
+    std::uint64_t size = 0, base = 0;
+    kraken::StreamInfo info;
+    try {
+        const std::span<const std::uint8_t> stream = stream_of(file, size, base);
+        if (size > kraken::max_decoded_size(stream.size()))
+            throw Error(fmt::format("declared output size {} is more than {} compressed bytes can hold", size, stream.size()),
+                        0, "output size");
+        try {
+            info = kraken::inspect(stream, size);
+        } catch (Error& e) {  // offsets inside the stream become file offsets
+            throw Error(e.message(), e.offset() == kNoOffset ? kNoOffset : e.offset() + base, e.field());
+        }
+    } catch (Error& e) {
+        e.set_file(req.input);
+        throw;
+    }
+    if (req.json) {
+        nlohmann::json j = info_json(info, base, req.arrays);
+        j["input"] = req.input;
+        j["stream_offset"] = base;
+        fmt::print("{}\n", j.dump(1));
+        return kOk;
+    }
+    const InfoTotals t = totals_of(info);
+    fmt::print("{}: Kraken stream of {} bytes at offset {}, decoding to {} bytes ({:.2f}%)\n", req.input, info.compressed,
+               base, info.decoded, info.decoded ? 100.0 * info.compressed / info.decoded : 100.0);
+    fmt::print("blocks  {} compressed, {} stored, {} stored quanta, {} memset; {} restart the window\n", t.blocks[3],
+               t.blocks[0], t.blocks[2], t.blocks[1],
+               std::count_if(info.blocks.begin(), info.blocks.end(), [](const kraken::BlockInfo& b) { return b.restart; }));
+    fmt::print("chunks  {} LZ, {} entropy-only, {} stored\n", t.chunks[0], t.chunks[1], t.chunks[2]);
+    fmt::print("LZ      {} commands, {} literal bytes, {} new distances, {} long lengths\n", t.commands, t.literals,
+               t.new_distances, t.long_lengths);
+    fmt::print("arrays  type       count   coded bytes   decoded bytes\n");
+    for (unsigned type = 0; type < 6; ++type)
+        if (t.arrays[type] > 0)
+            fmt::print("        {:<9} {:>6} {:>13} {:>15}\n", kraken::array_type_name(type), t.arrays[type],
+                       t.array_bytes[type], t.array_decoded[type]);
+    fmt::print("(arrays inside RLE and split arrays count too; --json lists every block and chunk, --arrays every array)\n");
+    return kOk;
+}
+
+void add_info_command(CLI::App& kraken) {
+    auto req = std::make_shared<InfoRequest>();
+    auto* cmd = kraken.add_subcommand("info", "Describe a Kraken stream: blocks, chunks, byte arrays, LZ commands");
+    cmd->footer(
+        "  IN: a DCX_KRAK file (its stream is read after the DCX header), or a raw stream as\n"
+        "      `navlab kraken decode` reads it (4-byte little-endian size, then the stream).\n"
+        "  The stream is decoded (checked) on one thread. Prints the blocks and chunks by kind, the\n"
+        "  LZ chunks' commands, literal bytes, new distances and long lengths, and the byte arrays\n"
+        "  by type (stored, tANS, Huffman, RLE, Huffman-6, split) with their coded and decoded bytes:\n"
+        "  what tells two encoders' streams of the same bytes apart (more commands or tANS arrays\n"
+        "  decode slower). Offsets are file offsets.\n"
+        "Example: navlab kraken info m10_00_00_00.emevd.dcx --json --arrays");
+    cmd->add_option("input", req->input, "DCX_KRAK file or raw Kraken stream")->required()->check(CLI::ExistingFile);
+    cmd->add_flag("--json", req->json, "Print every block and chunk as JSON");
+    cmd->add_flag("--arrays", req->arrays, "With --json: list every byte array (else their count per chunk)");
+    cmd->callback([req] { set_exit(run_info(*req)); });
 }
 
 struct EncodeRequest {
@@ -136,6 +278,7 @@ void add_kraken_commands(CLI::App& app) {
         set_exit(run_decode(*req));
     });
     add_encode_command(*kraken);
+    add_info_command(*kraken);
 }
 
 }  // namespace navlab::cli

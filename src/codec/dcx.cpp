@@ -277,6 +277,14 @@ void size_for_decoding(std::vector<std::uint8_t>& payload, std::size_t n) {
     payload.resize(n);
 }
 
+/// The compressed stream, compressed_size bytes at data_start, lies inside the file.
+void check_stream_fits(const ByteReader& r, const Header& h, std::size_t data_start) {
+    const std::size_t size = r.data().size();
+    if (data_start > size || size - data_start < h.compressed_size)
+        r.fail_at(0x20, fmt::format("compressed size {} at {} runs past the end of the file ({})", h.compressed_size,
+                                    hex(data_start), hex(size)));
+}
+
 Decoded decode_dcx(Bytes file) {
     ByteReader r(file, 0, Endian::Big);
     r.set_context("DCX");
@@ -291,9 +299,7 @@ Decoded decode_dcx(Bytes file) {
             r.fail_at(0x48, fmt::format("DCA size {} does not match the EgdT table of {} chunks", hex(h.dca_size),
                                         chunks.size()));
     }
-    if (data_start > file.size() || file.size() - data_start < h.compressed_size)
-        r.fail_at(0x20, fmt::format("compressed size {} at {} runs past the end of the file ({})", h.compressed_size,
-                                    hex(data_start), hex(file.size())));
+    check_stream_fits(r, h, data_start);
     const ByteReader stream = r.sub(data_start, h.compressed_size, "compressed stream");
     const std::size_t end = data_start + h.compressed_size;
     const std::uint64_t csize = h.compressed_size;
@@ -451,6 +457,16 @@ Header read_header(Bytes file) {
         h.uncompressed_size = checked_u32(file.size(), "file");
     }
     return h;
+}
+
+Bytes compressed_stream(Bytes file) {
+    ByteReader r(file, 0, Endian::Big);
+    r.set_context("DCX");
+    if (form_of(file) != Form::Dcx) r.fail_at(0, "not a DCX file (no \"DCX\\0\" magic)");
+    const Header h = read_dcx_header(r);
+    const std::size_t data_start = kDcaOffset + h.dca_size;
+    check_stream_fits(r, h, data_start);
+    return file.subspan(data_start, h.compressed_size);
 }
 
 Decoded decompress(Bytes file) {

@@ -83,6 +83,11 @@ bool is_dcx(Bytes file);
 /// when the file is not compressed. Throws navlab::Error (with offset) on a malformed header.
 Header read_header(Bytes file);
 
+/// The compressed stream of a "DCX\0" file (header.compressed_size bytes after its DCA
+/// chunk), as a view of `file`. Throws navlab::Error (with offset) on another form, a
+/// malformed header or a stream running past the file.
+Bytes compressed_stream(Bytes file);
+
 /// Decompresses any form. The declared size is checked against the data, the output
 /// never grows past it, and a declared size that the compressed bytes could not produce
 /// (a decompression bomb) is rejected before allocating. KRAK uses navlab's own Kraken

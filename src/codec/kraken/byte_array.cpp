@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "codec/kraken/bit_reader.h"
+#include "codec/kraken/stream_info.h"
 
 namespace navlab::kraken::detail {
 namespace {
@@ -226,6 +227,9 @@ ArrayResult decode_array(const Context& ctx, const std::uint8_t* in, std::size_t
     ctx.check(h.src_size <= avail - h.header_size, in, "byte array: payload truncated");
     const std::uint8_t* payload = in + h.header_size;
     ArrayResult result{out, h.dst_size, h.header_size + h.src_size};
+    if (ctx.info) [[unlikely]]
+        ctx.info->blocks.back().chunks.back().arrays.push_back(
+            {static_cast<std::size_t>(in - ctx.begin), depth, h.type, h.header_size, h.src_size, h.dst_size});
     switch (h.type) {
         case 0:
             if (alias) result.data = payload;

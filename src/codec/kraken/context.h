@@ -10,6 +10,10 @@
 
 #include "io/error.h"
 
+namespace navlab::kraken {
+struct StreamInfo;
+}
+
 namespace navlab::kraken::detail {
 
 /// Deepest nesting of byte arrays below the top-level array (spec 2.1 recommends 16).
@@ -33,6 +37,9 @@ struct Context {
     const std::uint8_t* begin;  ///< first byte of the compressed stream (offset 0 in errors)
     const std::uint8_t* end;    ///< one past its last byte: fast paths never read beyond it
     Scratch* scratch;
+    /// When set (kraken::inspect), the decode records its blocks, chunks and arrays here:
+    /// one test per array and per chunk, nothing per byte.
+    StreamInfo* info = nullptr;
 
     /// Throws navlab::Error at the stream offset of `at`.
     [[noreturn]] void fail(const std::uint8_t* at, const std::string& message) const {

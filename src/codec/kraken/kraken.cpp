@@ -11,6 +11,7 @@
 #include "codec/kraken/byte_array.h"
 #include "codec/kraken/context.h"
 #include "codec/kraken/lz.h"
+#include "codec/kraken/stream_info.h"
 #include "io/error.h"
 #include "io/parallel.h"
 
@@ -19,7 +20,7 @@ namespace {
 
 using namespace detail;
 
-enum class BlockKind { Stored, Memset, StoredQuantum, Compressed };
+using BlockKind = BlockInfo::Kind;
 
 /// One block as found by the header walk.
 struct Block {
@@ -91,6 +92,13 @@ void decode_quantum(const Context& ctx, const std::uint8_t* q, std::size_t size,
             const std::size_t n = std::min(kChunkSize, end - pos);
             ctx.check(size - qp >= 4, q + qp, "chunk header truncated");
             const std::uint32_t h = u24be(q + qp);
+            ChunkInfo* info = nullptr;
+            if (ctx.info) [[unlikely]] {
+                info = &ctx.info->blocks.back().chunks.emplace_back();
+                info->offset = static_cast<std::size_t>(q + qp - ctx.begin);
+                info->decoded = n;
+            }
+            const std::size_t chunk_start = qp;
             if ((h & 0x800000) == 0) {
                 const ArrayResult r = decode_array(ctx, q + qp, size - qp, out + pos, n, 0, false);
                 ctx.check(r.size == n, q + qp, "entropy-only chunk: array size differs from the chunk size");
@@ -100,13 +108,19 @@ void decode_quantum(const Context& ctx, const std::uint8_t* q, std::size_t size,
                 const std::size_t s = h & 0x7FFFF;
                 const unsigned mode = (h >> 19) & 0xF;
                 ctx.check(s <= size - qp, q + qp - 3, "chunk payload truncated");
+                if (info) info->literal_mode = mode;
                 if (s < n) {
                     decode_lz_chunk(ctx, q + qp, s, mode, ChunkTarget{out, pos, n, base, write_limit});
                 } else {
                     ctx.check(s == n && mode == 0, q + qp - 3, "chunk payload larger than the chunk");
                     std::memcpy(out + pos, q + qp, n);
+                    if (info) info->kind = ChunkInfo::Kind::Stored;
                 }
                 qp += s;
+            }
+            if (info) {
+                if ((h & 0x800000) == 0) info->kind = ChunkInfo::Kind::EntropyOnly;
+                info->compressed = qp - chunk_start;
             }
             pos += n;
         } catch (Error& e) {
@@ -117,10 +131,11 @@ void decode_quantum(const Context& ctx, const std::uint8_t* q, std::size_t size,
 }
 
 /// Decodes blocks [first, last) (one window or more) into dst.
+/// @param info when set, what each block, chunk and array holds is recorded there.
 void decode_blocks(std::span<const std::uint8_t> src, std::span<std::uint8_t> dst, const std::vector<Block>& blocks,
-                   std::size_t first, std::size_t last) {
+                   std::size_t first, std::size_t last, StreamInfo* info = nullptr) {
     thread_local Scratch scratch;
-    const Context ctx{src.data(), src.data() + src.size(), &scratch};
+    const Context ctx{src.data(), src.data() + src.size(), &scratch, info};
     const std::size_t write_limit = blocks[last - 1].out + blocks[last - 1].out_size;
     std::size_t base = blocks[first].out;
     for (std::size_t i = first; i < last; ++i) {
@@ -128,6 +143,10 @@ void decode_blocks(std::span<const std::uint8_t> src, std::span<std::uint8_t> ds
         if (b.restart) base = b.out;
         const std::uint8_t* body = src.data() + b.body;
         std::uint8_t* out = dst.data() + b.out;
+        if (info) {
+            const std::size_t next = i + 1 < blocks.size() ? blocks[i + 1].header : src.size();
+            info->blocks.push_back({b.kind, b.header, next - b.header, b.out_size, b.restart, {}});
+        }
         try {
             switch (b.kind) {
                 case BlockKind::Stored:
@@ -165,6 +184,21 @@ void decode(std::span<const std::uint8_t> src, std::span<std::uint8_t> dst, unsi
     // The first failing window in stream order, whatever the thread timing.
     for (auto& e : errors)
         if (e) std::rethrow_exception(e);
+}
+
+StreamInfo inspect(std::span<const std::uint8_t> src, std::size_t decoded_size) {
+    const std::vector<Block> blocks = walk_blocks(src, decoded_size);
+    StreamInfo info;
+    info.compressed = src.size();
+    info.decoded = decoded_size;
+    std::vector<std::uint8_t> out(decoded_size);
+    if (!blocks.empty()) decode_blocks(src, out, blocks, 0, blocks.size(), &info);
+    return info;
+}
+
+std::string_view array_type_name(unsigned type) {
+    constexpr std::string_view kNames[] = {"stored", "tANS", "Huffman", "RLE", "Huffman-6", "split"};
+    return type < std::size(kNames) ? kNames[type] : "invalid";
 }
 
 std::size_t max_decoded_size(std::size_t stream_size) {

@@ -9,6 +9,7 @@
 
 #include "codec/kraken/bit_reader.h"
 #include "codec/kraken/byte_array.h"
+#include "codec/kraken/stream_info.h"
 
 namespace navlab::kraken::detail {
 namespace {
@@ -370,6 +371,11 @@ void decode_lz_chunk(const Context& ctx, const std::uint8_t* z, std::size_t size
         pos = 8;
     }
     const SubStreams sub = read_substreams(ctx, z, size, pos, target.size);
+    if (ctx.info) [[unlikely]] {
+        ChunkInfo& c = ctx.info->blocks.back().chunks.back();
+        c.commands = sub.command_count, c.literals = sub.literal_count;
+        c.new_distances = sub.distance_count, c.long_lengths = sub.length_count;
+    }
     if (mode == 0) run_commands<true>(ctx, z, sub, target, target.pos + pos);
     else run_commands<false>(ctx, z, sub, target, target.pos + pos);
 }
