@@ -17,7 +17,7 @@ HugePageRange huge_page_range(const void* data, std::size_t size) noexcept;
 /// MB, mapped on its own, io/heap_policy.h) is otherwise faulted in 4 KiB at a time, and those
 /// faults were ~10 % of an Elden Ring audit's CPU. Smaller buffers, and systems without
 /// madvise(MADV_HUGEPAGE) (or with THP off), are left as they are; errors are ignored
-/// (advice only). Caveat: with the kernel's THP defrag set to "madvise" (Debian's default) a
+/// (advice only). Caveat: with the kernel's THP defrag set to "madvise" (the kernel's default) a
 /// fault may compact memory to find a free huge page; on a badly fragmented host that can cost
 /// more than the 4 KiB faults saved (not seen here).
 void advise_huge_pages(void* data, std::size_t size) noexcept;
