@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace navlab::audit {
 namespace {
@@ -165,6 +166,9 @@ void TagfileContext::read_faces() {
 }
 
 std::span<const Point> TagfileContext::corners_of(std::int64_t face, std::vector<Point>& scratch) const {
+    // A ring that is not Ok may hold a vertex index outside the vertices (VertexOutOfRange
+    // appends them before checking): one test per call, not per corner.
+    if (rings[face].status != RingStatus::Ok) throw std::logic_error("corners_of: face " + std::to_string(face) + " has no well-formed ring");
     scratch.clear();
     for (const std::int32_t v : rings[face].vertices) scratch.push_back(to_point(mesh.vertices[v]));
     return scratch;

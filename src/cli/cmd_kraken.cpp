@@ -149,9 +149,11 @@ int run_info(const InfoRequest& req) {
     kraken::StreamInfo info;
     try {
         const std::span<const std::uint8_t> stream = stream_of(file, size, base);
+        // The size field: the DCX header's uncompressed size at 0x1C, else the 4-byte prefix at 0.
+        const bool in_dcx = dcx::form_of(file) == dcx::Form::Dcx;
         if (size > kraken::max_decoded_size(stream.size()))
             throw Error(fmt::format("declared output size {} is more than {} compressed bytes can hold", size, stream.size()),
-                        0, "output size");
+                        in_dcx ? 0x1C : 0, in_dcx ? "DCX uncompressed size (0x1C)" : "output size");
         try {
             info = kraken::inspect(stream, size);
         } catch (Error& e) {  // offsets inside the stream become file offsets
@@ -200,8 +202,11 @@ void add_info_command(CLI::App& kraken) {
         "Example: navlab kraken info m10_00_00_00.emevd.dcx --json --arrays");
     cmd->add_option("input", req->input, "DCX_KRAK file or raw Kraken stream")->required()->check(CLI::ExistingFile);
     cmd->add_flag("--json", req->json, "Print every block and chunk as JSON");
-    cmd->add_flag("--arrays", req->arrays, "With --json: list every byte array (else their count per chunk)");
-    cmd->callback([req] { set_exit(run_info(*req)); });
+    cmd->add_flag("--arrays", req->arrays, "Print JSON listing every byte array (--json alone counts them per chunk)");
+    cmd->callback([req] {
+        req->json = req->json || req->arrays;
+        set_exit(run_info(*req));
+    });
 }
 
 struct EncodeRequest {

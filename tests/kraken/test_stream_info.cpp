@@ -91,19 +91,29 @@ TEST(KrakenStreamInfo, SizesAddUpOnAnEncodedStream) {
     }
     EXPECT_EQ(offset, stream.size());
     EXPECT_EQ(decoded, data.size());
-    // A corrupt stream fails as decode() does.
+    // A corrupt stream fails as decode() does, at the same offset. The corruption is the LZ
+    // chunk header's payload size set to 0x7FFFF (more than any quantum holds): flipping a
+    // byte just after the header would land in the 8 raw bytes that open a window's first
+    // chunk, which decode accepts, so the check would never run.
+    const ChunkInfo& first = info.blocks[0].chunks[0];
+    ASSERT_EQ(first.kind, ChunkInfo::Kind::Lz);
     ByteVec broken = stream;
-    broken[info.blocks[0].chunks[0].offset + 4] ^= 0xFF;
+    broken[first.offset] |= 0x07;
+    broken[first.offset + 1] = broken[first.offset + 2] = 0xFF;
     ByteVec out(data.size());
-    bool decode_failed = false;
+    std::uint64_t decode_at = kNoOffset, inspect_at = kNoOffset;
     try {
         kraken::decode(broken, out, 1);
-    } catch (const Error&) {
-        decode_failed = true;
+    } catch (const Error& e) {
+        decode_at = e.offset();
     }
-    if (decode_failed) {
-        EXPECT_THROW(kraken::inspect(broken, data.size()), Error);
+    try {
+        kraken::inspect(broken, data.size());
+    } catch (const Error& e) {
+        inspect_at = e.offset();
     }
+    EXPECT_EQ(decode_at, first.offset);
+    EXPECT_EQ(inspect_at, decode_at);
 }
 
 // Spec section 4, the worked example: the emevd's one LZ chunk, its arrays at the offsets and
