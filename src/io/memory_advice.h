@@ -19,7 +19,9 @@ HugePageRange huge_page_range(const void* data, std::size_t size) noexcept;
 /// madvise(MADV_HUGEPAGE) (or with THP off), are left as they are; errors are ignored
 /// (advice only). Caveat: with the kernel's THP defrag set to "madvise" (the kernel's default) a
 /// fault may compact memory to find a free huge page; on a badly fragmented host that can cost
-/// more than the 4 KiB faults saved (not seen here).
+/// more than the 4 KiB faults saved (not seen here). In a program that keeps glibc's own
+/// mmap threshold (io/heap_policy.h), a large payload may come from the heap, whose range then
+/// keeps the advice after the payload is freed.
 void advise_huge_pages(void* data, std::size_t size) noexcept;
 
 }  // namespace navlab
