@@ -182,6 +182,23 @@ TEST(KrakenCli, InfoOnADcxAndOnARawStream) {
     EXPECT_TRUE(j["blocks"][0]["chunks"][0]["arrays"].is_array());
     ASSERT_EQ(test::run_command(bin + " kraken info " + (dir / "data.kraken").string(), &log), 0) << log;
     EXPECT_NE(log.find("commands"), std::string::npos) << log;
+    // A DCX_KRAK file: its stream after the 0x4C-byte header, the payload size from 0x1C.
+    ASSERT_EQ(test::run_command(bin + " dcx compress " + (dir / "data.bin").string() + " " + (dir / "krak.dcx").string() +
+                                    " --variant DCX_KRAK --level 1",
+                                &log),
+              0)
+        << log;
+    ASSERT_EQ(test::run_command(bin + " kraken info " + (dir / "krak.dcx").string() + " --json", &log), 0) << log;
+    const nlohmann::json k = nlohmann::json::parse(log);
+    EXPECT_EQ(k["stream_offset"], 0x4C);
+    EXPECT_EQ(k["decoded"], data.size());
+    EXPECT_EQ(k["blocks"][0]["offset"], 0x4C);
+    // A stream cut short fails with exit 1 and a file offset inside the stream.
+    const ByteVec whole = read_file(dir / "data.kraken");
+    write_file_atomic(dir / "cut.kraken", std::span<const std::uint8_t>(whole.data(), whole.size() - 100));
+    EXPECT_EQ(test::run_command(bin + " kraken info " + (dir / "cut.kraken").string(), &log), 1);
+    EXPECT_NE(log.find("cut.kraken: offset 0x"), std::string::npos) << log;
+    EXPECT_NE(log.find("Kraken block 1"), std::string::npos) << log;
     // A DCX of another codec is refused by name, exit 1.
     ASSERT_EQ(test::run_command(bin + " dcx compress " + (dir / "data.bin").string() + " " + (dir / "data.dcx").string() +
                                     " --variant DCX_DFLT_10000_44_9",
