@@ -19,7 +19,6 @@ CornerBounds bounds_of(std::span<const Point> corners) {
     return b;
 }
 
-
 /// The arrays of the last TagfileContext this thread destroyed, emptied but with their
 /// capacity. A context takes them over and gives them back, so a thread auditing tagfile after
 /// tagfile writes into memory it already has: arrays above the allocator's mmap threshold

@@ -2,7 +2,6 @@
 // files; `navlab kraken info`: what a stream (raw or in a DCX_KRAK file) is made of.
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -27,32 +26,48 @@ struct DecodeRequest {
     bool force = false;
 };
 
+/// A Kraken stream inside a file, with its declared output size and where that size was read.
+struct StreamInFile {
+    std::span<const std::uint8_t> stream;
+    std::uint64_t size = 0;                ///< declared output size
+    std::uint64_t base = 0;                ///< file offset of the stream's first byte
+    std::uint64_t size_at = 0;             ///< file offset of the size field
+    const char* size_field = "output size";
+};
+
 /// The raw form of a stream file (the layout of the ooz test data): the 4-byte little-endian
 /// output size, then the stream.
-std::span<const std::uint8_t> after_size_prefix(std::span<const std::uint8_t> file, std::uint64_t& size) {
+StreamInFile after_size_prefix(std::span<const std::uint8_t> file) {
     if (file.size() < 4) throw Error("file shorter than its 4-byte size field", 0, "output size");
-    size = file[0] | file[1] << 8 | file[2] << 16 | std::uint64_t{file[3]} << 24;
-    return file.subspan(4);
+    const std::uint64_t size = file[0] | file[1] << 8 | file[2] << 16 | std::uint64_t{file[3]} << 24;
+    return {file.subspan(4), size, 4};
+}
+
+/// Refuses a declared output size that no stream of this length can produce, before anything
+/// is allocated for it.
+void check_declared_size(const StreamInFile& s) {
+    if (s.size > kraken::max_decoded_size(s.stream.size()))
+        throw Error(fmt::format("declared output size {} is more than {} compressed bytes can hold", s.size, s.stream.size()),
+                    s.size_at, s.size_field);
+}
+
+/// `e` with its offset inside the stream made a file offset (the stream starts at `base`).
+Error at_file_offset(const Error& e, std::uint64_t base) {
+    return Error(e.message(), e.offset() == kNoOffset ? kNoOffset : e.offset() + base, e.field());
 }
 
 /// Without --size the input starts with the 4-byte little-endian output size (ooz test data).
 int run_decode(const DecodeRequest& req) {
     const SharedBytes file = SharedBytes::map_file(req.input);
-    std::span<const std::uint8_t> stream = file;
-    std::uint64_t size;
-    if (req.size) size = *req.size;
-    else stream = after_size_prefix(file, size);
-    const std::uint64_t base = req.size ? 0 : 4;
-    if (size > kraken::max_decoded_size(stream.size()))
-        throw Error(fmt::format("declared output size {} is more than {} compressed bytes can hold", size,
-                                stream.size()),
-                    0, "output size");
+    const StreamInFile in = req.size ? StreamInFile{file, *req.size} : after_size_prefix(file);
+    const std::span<const std::uint8_t> stream = in.stream;
+    const std::uint64_t size = in.size;
+    check_declared_size(in);
     std::vector<std::uint8_t> out(size);
     try {
         kraken::decode(stream, out, req.threads);
     } catch (Error& e) {
-        // Offsets inside the stream become file offsets.
-        Error shifted(e.message(), e.offset() == kNoOffset ? kNoOffset : e.offset() + base, e.field());
+        Error shifted = at_file_offset(e, in.base);
         shifted.set_file(req.input);
         throw shifted;
     }
@@ -74,20 +89,16 @@ struct InfoRequest {
     bool json = false, arrays = false;
 };
 
-/// The stream of `file` and its decoded size: a DCX's compressed stream, or the raw form
-/// `decode` reads (4-byte little-endian size, then the stream). `base`: the stream's offset.
-std::span<const std::uint8_t> stream_of(std::span<const std::uint8_t> file, std::uint64_t& size, std::uint64_t& base) {
-    if (dcx::form_of(file) == dcx::Form::Dcx) {
-        const dcx::Header h = dcx::read_header(file);
-        if (std::string_view(h.codec, 4) != "KRAK")
-            throw Error(fmt::format("a DCX of codec {} (only KRAK holds a Kraken stream)", std::string_view(h.codec, 4)), 0x28, "DCX codec");
-        const std::span<const std::uint8_t> stream = dcx::compressed_stream(file);
-        size = h.uncompressed_size;
-        base = static_cast<std::uint64_t>(stream.data() - file.data());
-        return stream;
-    }
-    base = 4;
-    return after_size_prefix(file, size);
+/// The stream of `file`: a DCX's compressed stream (its output size at 0x1C), or the raw form
+/// `decode` reads (4-byte little-endian size, then the stream).
+StreamInFile stream_of(std::span<const std::uint8_t> file) {
+    if (dcx::form_of(file) != dcx::Form::Dcx) return after_size_prefix(file);
+    const dcx::Header h = dcx::read_header(file);
+    if (std::string_view(h.codec, 4) != "KRAK")
+        throw Error(fmt::format("a DCX of codec {} (only KRAK holds a Kraken stream)", std::string_view(h.codec, 4)), 0x28, "DCX codec");
+    const std::span<const std::uint8_t> stream = dcx::compressed_stream(file);
+    return {stream, h.uncompressed_size, static_cast<std::uint64_t>(stream.data() - file.data()), 0x1C,
+            "DCX uncompressed size (0x1C)"};
 }
 
 nlohmann::json info_json(const kraken::StreamInfo& info, std::uint64_t base, bool arrays) {
@@ -120,7 +131,7 @@ nlohmann::json info_json(const kraken::StreamInfo& info, std::uint64_t base, boo
 
 /// Totals over the stream: what the text report prints.
 struct InfoTotals {
-    std::size_t blocks[4] = {}, chunks[3] = {}, commands = 0, literals = 0, new_distances = 0, long_lengths = 0;
+    std::size_t blocks[4] = {}, restarts = 0, chunks[3] = {}, commands = 0, literals = 0, new_distances = 0, long_lengths = 0;
     std::size_t arrays[6] = {}, array_bytes[6] = {}, array_decoded[6] = {};
 };
 
@@ -128,6 +139,7 @@ InfoTotals totals_of(const kraken::StreamInfo& info) {
     InfoTotals t;
     for (const kraken::BlockInfo& b : info.blocks) {
         ++t.blocks[static_cast<int>(b.kind)];
+        t.restarts += b.restart;
         for (const kraken::ChunkInfo& c : b.chunks) {
             ++t.chunks[static_cast<int>(c.kind)];
             t.commands += c.commands, t.literals += c.literals;
@@ -145,19 +157,16 @@ InfoTotals totals_of(const kraken::StreamInfo& info) {
 
 int run_info(const InfoRequest& req) {
     const SharedBytes file = SharedBytes::map_file(req.input);
-    std::uint64_t size = 0, base = 0;
+    std::uint64_t base = 0;
     kraken::StreamInfo info;
     try {
-        const std::span<const std::uint8_t> stream = stream_of(file, size, base);
-        // The size field: the DCX header's uncompressed size at 0x1C, else the 4-byte prefix at 0.
-        const bool in_dcx = dcx::form_of(file) == dcx::Form::Dcx;
-        if (size > kraken::max_decoded_size(stream.size()))
-            throw Error(fmt::format("declared output size {} is more than {} compressed bytes can hold", size, stream.size()),
-                        in_dcx ? 0x1C : 0, in_dcx ? "DCX uncompressed size (0x1C)" : "output size");
+        const StreamInFile in = stream_of(file);
+        base = in.base;
+        check_declared_size(in);
         try {
-            info = kraken::inspect(stream, size);
-        } catch (Error& e) {  // offsets inside the stream become file offsets
-            throw Error(e.message(), e.offset() == kNoOffset ? kNoOffset : e.offset() + base, e.field());
+            info = kraken::inspect(in.stream, in.size);
+        } catch (Error& e) {
+            throw at_file_offset(e, base);
         }
     } catch (Error& e) {
         e.set_file(req.input);
@@ -174,8 +183,7 @@ int run_info(const InfoRequest& req) {
     fmt::print("{}: Kraken stream of {} bytes at offset {}, decoding to {} bytes ({:.2f}%)\n", req.input, info.compressed,
                base, info.decoded, info.decoded ? 100.0 * info.compressed / info.decoded : 100.0);
     fmt::print("blocks  {} compressed, {} stored, {} stored quanta, {} memset; {} restart the window\n", t.blocks[3],
-               t.blocks[0], t.blocks[2], t.blocks[1],
-               std::count_if(info.blocks.begin(), info.blocks.end(), [](const kraken::BlockInfo& b) { return b.restart; }));
+               t.blocks[0], t.blocks[2], t.blocks[1], t.restarts);
     fmt::print("chunks  {} LZ, {} entropy-only, {} stored\n", t.chunks[0], t.chunks[1], t.chunks[2]);
     fmt::print("LZ      {} commands, {} literal bytes, {} new distances, {} long lengths\n", t.commands, t.literals,
                t.new_distances, t.long_lengths);

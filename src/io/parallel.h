@@ -51,7 +51,7 @@ void parallel_for(std::size_t n, unsigned threads, Fn&& fn) {
     const unsigned asked = threads;
     threads = static_cast<unsigned>(std::min<std::size_t>(threads, n));
     if (threads <= 1) {
-        const detail::NestedThreadLimit limit(std::max(1u, asked));
+        const detail::NestedThreadLimit limit(asked);
         for (std::size_t i = 0; i < n; ++i) fn(i);
         return;
     }

@@ -193,8 +193,12 @@ public:
         out_[j_ + 2] = decode_symbol(sb_, lut, mask);
         j_ += 3;
     }
-    /// The rest, one symbol a refill.
+    /// Every symbol left: 15 a round while there are, then one a refill.
     void finish(const Lut& lut, std::uint32_t mask) {
+        while (fifteen_left()) {
+            refill();
+            for (int r = 0; r < 5; ++r) three(lut, mask);
+        }
         for (; j_ < count_; ++j_) {
             switch (j_ % 3) {
                 case 0: sa_.refill(), out_[j_] = decode_symbol(sa_, lut, mask); break;
@@ -228,12 +232,7 @@ Group split_half(const Context& ctx, const std::uint8_t* half, std::size_t size,
 }
 
 void decode_three_streams(const Context& ctx, const Lut& lut, Group g) {
-    const std::uint32_t mask = (1u << lut.bits) - 1;
-    while (g.fifteen_left()) {
-        g.refill();
-        for (int r = 0; r < 5; ++r) g.three(lut, mask);
-    }
-    g.finish(lut, mask);
+    g.finish(lut, (1u << lut.bits) - 1);
     g.check_ends(ctx);
 }
 
@@ -248,13 +247,8 @@ void decode_six_streams(const Context& ctx, const Lut& lut, Group first, Group s
         first.refill(), second.refill();
         for (int r = 0; r < 5; ++r) first.three(lut, mask), second.three(lut, mask);
     }
-    for (Group* g : {&first, &second}) {
-        while (g->fifteen_left()) {
-            g->refill();
-            for (int r = 0; r < 5; ++r) g->three(lut, mask);
-        }
-        g->finish(lut, mask);
-    }
+    first.finish(lut, mask);
+    second.finish(lut, mask);
     first.check_ends(ctx);
     second.check_ends(ctx);
 }

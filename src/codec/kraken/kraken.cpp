@@ -100,6 +100,7 @@ void decode_quantum(const Context& ctx, const std::uint8_t* q, std::size_t size,
             }
             const std::size_t chunk_start = qp;
             if ((h & 0x800000) == 0) {
+                if (info) info->kind = ChunkInfo::Kind::EntropyOnly;
                 const ArrayResult r = decode_array(ctx, q + qp, size - qp, out + pos, n, 0, false);
                 ctx.check(r.size == n, q + qp, "entropy-only chunk: array size differs from the chunk size");
                 qp += r.used;
@@ -118,10 +119,7 @@ void decode_quantum(const Context& ctx, const std::uint8_t* q, std::size_t size,
                 }
                 qp += s;
             }
-            if (info) {
-                if ((h & 0x800000) == 0) info->kind = ChunkInfo::Kind::EntropyOnly;
-                info->compressed = qp - chunk_start;
-            }
+            if (info) info->compressed = qp - chunk_start;
             pos += n;
         } catch (Error& e) {
             throw e.in("chunk " + std::to_string(chunk));
