@@ -88,8 +88,9 @@ int main(int argc, char** argv) {
     std::uint64_t seed = 1;
     std::size_t filler = 20000;
     unsigned threads = 0;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        const std::string a = argv[i], v = argv[i + 1];
+    for (int i = 1; i < argc; i += 2) {
+        // A flag without a value (--help among them) falls through to the usage line.
+        const std::string a = i + 1 < argc ? argv[i] : "--help", v = i + 1 < argc ? argv[i + 1] : "";
         if (a == "--preset") preset = v;
         else if (a == "--seed") seed = std::stoull(v);
         else if (a == "--dir") dir = v;

@@ -10,6 +10,7 @@
 
 #include "cli/commands.h"
 #include "cli/game_dir_options.h"
+#include "cli/output_guard.h"
 #include "container/archive/navmesh_search.h"
 #include "container/archive/path_hash.h"
 #include "io/error.h"
@@ -175,7 +176,7 @@ void add_archive_commands(CLI::App& app) {
     add_game_dir_options(lsCmd, ls->dir);
     lsCmd->add_option("--names", ls->names, "Text file of archive paths to look up, one per line");
     lsCmd->add_flag("--all", ls->all, "List every entry of every archive");
-    lsCmd->add_option("--json", ls->json, "Also write the listing as JSON (navlab-archive-ls/1) to FILE");
+    lsCmd->add_option("--json", ls->json, "Also write the listing as JSON (navlab-archive-ls/1) to FILE")->check(json_report_file());
     lsCmd->add_option("--threads", ls->dir.threads, "RSA decryption threads (0 = one per core)");
     lsCmd->callback([ls] { run_ls(*ls); });
 

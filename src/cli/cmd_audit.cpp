@@ -7,6 +7,7 @@
 
 #include "cli/commands.h"
 #include "cli/game_dir_options.h"
+#include "cli/output_guard.h"
 #include "cli/progress.h"
 #include "formats/fromsoft/nav_source.h"
 #include "io/error.h"
@@ -82,7 +83,7 @@ void add_audit_commands(CLI::App& app) {
                                     "from the .bhd/.bdt archives (docs/archives.md)");
     add_source_options(cmd, o->source, true);
     paths->excludes(gameDir);
-    cmd->add_option("--json", o->json, "Also write the report as JSON (format navlab-audit/1) to FILE");
+    cmd->add_option("--json", o->json, "Also write the report as JSON (format navlab-audit/1) to FILE")->check(json_report_file());
     cmd->add_option("--threads", o->threads, "Worker threads (0 = one per core)");
     cmd->add_option("--examples", o->examples, "First exceptions printed per rule (default 5)");
     cmd->add_flag("--all", o->all, "Print every rule, not only those with exceptions");

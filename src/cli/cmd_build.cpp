@@ -144,7 +144,7 @@ void add_build_commands(CLI::App& app) {
     cmd->add_option("--up", args->up, "The files' up axis: y or z")->capture_default_str();
     cmd->add_option("--scale", args->scale, "Scale to metres (0.01 for centimetres)")->capture_default_str();
     cmd->add_option("--threads", args->threads, "Worker threads (0 = all cores)");
-    cmd->add_option("--json", args->json, "Also write the figures as JSON to this file");
+    cmd->add_option("--json", args->json, "Also write the figures as JSON to this file")->check(json_report_file());
     cmd->callback([args] { run_build(*args); });
 
     // `igi build` joins the igi command (registered before this one).

@@ -11,6 +11,7 @@
 
 #include "cli/commands.h"
 #include "cli/game_dir_options.h"
+#include "cli/output_guard.h"
 #include "formats/farcry2/world.h"
 #include "formats/fromsoft/nav_source.h"
 #include "formats/fromsoft/nav_tagfile.h"
@@ -286,7 +287,7 @@ std::pair<CLI::App*, std::shared_ptr<PointOptions>> add_mesh_command(CLI::App& a
     cmd->add_option("input", o->input, "Navmesh file or folder")->required();
     cmd->add_option("--entry", o->entry, "Binder entry (name or index) or Far Cry 2 sector");
     add_source_options(cmd, o->source, false);
-    cmd->add_option("--json", o->json, "Write the result as JSON to FILE");
+    cmd->add_option("--json", o->json, "Write the result as JSON to FILE")->check(json_report_file());
     cmd->callback([o, run] { guarded([&] { return run(*o); }); });
     return {cmd, o};
 }
@@ -330,7 +331,7 @@ void add_query_commands(CLI::App& app) {
         cmd->add_option("--threads", o->threads, "Worker threads for --pairs (default 1)");
         cmd->add_option("--from-node", o->from_node, "IGI: start node id");
         cmd->add_option("--to-node", o->to_node, "IGI: end node id");
-        cmd->add_option("--json", o->json, "Write the result as JSON to FILE");
+        cmd->add_option("--json", o->json, "Write the result as JSON to FILE")->check(json_report_file());
         cmd->callback([o] { guarded([&] { return run_path(*o); }); });
     }
     {

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/output_guard.h"
 #include "cli/progress.h"
 #include "io/error.h"
 #include "io/file.h"
@@ -84,7 +85,7 @@ void add_synth_commands(CLI::App& app) {
         ->check(CLI::IsMember({"dflt", "zstd", "krak"}));
     cmd->add_option("--threads", args->threads, "Worker threads (0 = all cores)");
     cmd->add_option("--inject", args->inject, "Audit rule id to break once (see --help footer)");
-    cmd->add_option("--json", args->json, "Also write the totals as JSON to this file");
+    cmd->add_option("--json", args->json, "Also write the totals as JSON to this file")->check(json_report_file());
     cmd->callback([args] {
         synth::CorpusOptions o;
         o.preset = synth::parse_preset(args->preset);

@@ -3,6 +3,8 @@
 
 #include <string>
 
+#include <CLI/CLI.hpp>
+
 namespace navlab::cli {
 
 /// Throws CLI::ValidationError (exit 2, usage) when `output` names the same file as `input`
@@ -13,5 +15,10 @@ namespace navlab::cli {
 /// @param force  the command's --force flag.
 void refuse_overwriting_input(const std::string& input, const std::string& output, bool force);
 
+/// A CLI11 check for a report option (`--json FILE`): refuses an existing, non-empty FILE whose
+/// first non-blank byte is not `{` or `[`, so a report never replaces data. The case it guards:
+/// `navlab audit --json a.nvmhktbnd.dcx b.nvmhktbnd.dcx` takes the first binder as the report
+/// file and would overwrite it with JSON. A missing, empty or JSON file passes.
+CLI::Validator json_report_file();
 
 }  // namespace navlab::cli

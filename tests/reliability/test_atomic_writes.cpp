@@ -271,3 +271,31 @@ TEST(AtomicWrites, OverwritingTheInputNeedsForce) {
     EXPECT_TRUE(fs::is_symlink(dir / "link.dcx"));
     fs::remove_all(dir);
 }
+
+// `navlab audit --json a.dcx b.dcx` takes a.dcx as the report's name: the report must not
+// replace it. An existing JSON file, or a new name, is still written.
+TEST(AtomicWrites, AReportNeverReplacesData) {
+    const auto dir = test::scratch_dir("report");
+    const auto original = test::memset_krak_dcx(1, 0x5A);
+    test::put_file(dir / "a.dcx", original);
+    test::put_file(dir / "old.json", std::vector<std::uint8_t>{' ', '{', '}'});
+    const std::string a = test::quoted(dir / "a.dcx");
+    for (const std::string& command :
+         {"audit --json " + a + " " + test::quoted(dir), "synth --preset small --json " + a + " --out " + test::quoted(dir / "s"),
+          "archive ls " + test::quoted(dir) + " --json " + a}) {
+        SCOPED_TRACE(command);
+        std::string out;
+        EXPECT_EQ(test::run_command(test::navlab_binary() + " " + command, &out), 2) << out;
+        EXPECT_NE(out.find("exists and is not a JSON file"), std::string::npos) << out;
+        EXPECT_EQ(read_file(dir / "a.dcx"), original);
+    }
+    EXPECT_FALSE(fs::exists(dir / "s"));
+    std::string out;
+    ASSERT_EQ(test::run_command(test::navlab_binary() + " synth --preset small --json " + test::quoted(dir / "old.json") +
+                                    " --out " + test::quoted(dir / "s"),
+                                &out),
+              0)
+        << out;
+    EXPECT_EQ(read_file(dir / "old.json").at(0), '{');
+    fs::remove_all(dir);
+}
