@@ -43,6 +43,27 @@ void analyse_face_in_full(const FacePlane& plane, FaceScratch& scratch, FaceGeom
         if (!zero_area_3d(corners[cut[0]], corners[cut[1]], corners[cut[2]]) && g.lost++ == 0) g.first_lost = cut;
 }
 
+namespace {
+
+/// analyse_face_at_once for a triangle (half the faces of a navmesh), without one turn or
+/// orientation. For three corners (q − p) × (r − q) is N itself, exactly, in every rotation:
+/// each turn along N is sign(N · N) = +1, the turns seen from above all have N_y's sign (no
+/// reflex corner, nothing for convexity_from_above), and each fan or ear test of either
+/// variant is that one positive turn: along N, and in the axis plane of N's largest
+/// component, which is not 0 when N_y is not. So both triangulations are the face itself.
+/// Only the figures computed in floating point remain.
+bool analyse_triangle(const FacePlane& plane, int winding, FaceGeometry& g) {
+    g.winding = winding > 0 ? Winding::CounterClockwise : Winding::Clockwise;
+    g.zero_normal = false;
+    g.off_plane = max_distance_from_mean_plane(plane.corners(), plane.normal());
+    const Cut face{0, 1, 2};
+    g.check = check_triangulation(plane, std::span<const Cut>(&face, 1), true);
+    g.triangles = 1;
+    return true;
+}
+
+}  // namespace
+
 bool analyse_face_at_once(const FacePlane& plane, FaceGeometry& g) {
     constexpr int kMost = static_cast<int>(FacePlane::kRememberedTurns);
     const std::span<const Point> c = plane.corners();
@@ -50,6 +71,7 @@ bool analyse_face_at_once(const FacePlane& plane, FaceGeometry& g) {
     if (n < 3 || n > kMost) return false;
     const int winding = plane.normal_sign(1);
     if (winding == 0) return false;  // degenerate from above: collinear test, maybe N = 0
+    if (n == 3) return analyse_triangle(plane, winding, g);
     // The one loop: each corner's turn seen from above (R39) and along N (remembered by the
     // plane for X08, R41's fan and the Newell proof).
     std::array<signed char, kMost> above;
