@@ -35,6 +35,11 @@ FacePlane::ApproxNormal FacePlane::newell_with_bound(std::span<const Point> corn
 
 FacePlane::FacePlane(std::span<const Point> corners) : corners_(corners), normal_(newell_with_bound(corners)) {
     turns_.fill(kUnknownTurn);
+    // The signs the filter decides, at once: winding, convexity and the axis plane ask for
+    // all three on most faces, and a call per sign cost more than the test.
+    const Approx* bound[3] = {&normal_.bound.x, &normal_.bound.y, &normal_.bound.z};
+    for (int axis = 0; axis < 3; ++axis)
+        if (bound[axis]->sign_known()) signs_[axis] = static_cast<signed char>(bound[axis]->sign());
 }
 
 int FacePlane::compute_corner_turn(int k) const {
