@@ -92,7 +92,7 @@ struct Approx {
     bool sign_known() const noexcept {
         return error == 0 || std::fabs(value) > error * (1 + 1e-9) + 1e-300;
     }
-    int sign() const noexcept { return value > 0 ? 1 : (value < 0 ? -1 : 0); }
+    int sign() const noexcept { return (value > 0) - (value < 0); }  // no branch: signs of N follow no pattern
 };
 
 inline constexpr double kHalfUlp = 0x1p-53;
