@@ -280,10 +280,12 @@ void guarded(F&& f) {
 
 /// A subcommand on one navmesh input (nearest, raycast, islands): INPUT, --entry, --map/--game/
 /// --keys/--cache and --json, running `run` on its options; the caller adds the rest.
-std::pair<CLI::App*, std::shared_ptr<PointOptions>> add_mesh_command(CLI::App& app, const char* name, const std::string& help,
-                                                                     int (*run)(const PointOptions&)) {
+/// `summary` is the command's line in `navlab --help`; `details` its help's footer.
+std::pair<CLI::App*, std::shared_ptr<PointOptions>> add_mesh_command(CLI::App& app, const char* name, const std::string& summary,
+                                                                     const std::string& details, int (*run)(const PointOptions&)) {
     auto o = std::make_shared<PointOptions>();
-    auto* cmd = app.add_subcommand(name, help);
+    auto* cmd = app.add_subcommand(name, summary);
+    cmd->footer(details);
     cmd->add_option("input", o->input, "Navmesh file or folder")->required();
     cmd->add_option("--entry", o->entry, "Binder entry (name or index) or Far Cry 2 sector");
     add_source_options(cmd, o->source, false);
@@ -301,9 +303,8 @@ void add_query_commands(CLI::App& app) {
                   "z-up world coordinates; --entry SECTOR), or for `path` an IGI graph<id>.dat.\n";
     {
         auto o = std::make_shared<PathOptions>();
-        auto* cmd = app.add_subcommand(
-            "path",
-            std::string("Shortest path between two points over a navmesh (or an IGI route)\n\n") + inputs +
+        auto* cmd = app.add_subcommand("path", "Shortest path between two points over a navmesh (or an IGI route)");
+        cmd->footer(std::string(inputs) +
                 "Modes: exact (default; the true shortest path seen from above, any angle, Polyanya) or corridor\n"
                 "(Detour-style A* over faces + funnel). User edges are one-way links unless --no-user-edges.\n"
                 "--guide clusters (corridor mode): search Sekiro's cluster graph first, then the faces of the clusters\n"
@@ -336,24 +337,24 @@ void add_query_commands(CLI::App& app) {
     }
     {
         auto [cmd, o] = add_mesh_command(app, "nearest",
-                                         std::string("The face nearest to a point and the closest point on it\n\n") + inputs +
-                                             "Example: navlab nearest n10.hkx 12.5,3,40 --extents 2,4,2",
+                                         "The face nearest to a point and the closest point on it",
+                                         std::string(inputs) + "Example: navlab nearest n10.hkx 12.5,3,40 --extents 2,4,2",
                                          run_nearest);
         cmd->add_option("point", o->point, "X,Y,Z")->required();
         cmd->add_option("--extents", o->extents, "Half extents X,Y,Z of the search box (default 1,2,1)");
     }
     {
         auto [cmd, o] = add_mesh_command(app, "raycast",
-                                         std::string("Walk a straight line (seen from above) along the surface until a wall\n\n") +
-                                             inputs + "Output: hit fraction t, wall edge and normal, faces crossed.\n"
+                                         "Walk a straight line (seen from above) along the surface until a wall",
+                                         std::string(inputs) + "Output: hit fraction t, wall edge and normal, faces crossed.\n"
                                                       "Example: navlab raycast n10.hkx --from 10,2,5 --to 30,2,5",
                                          run_raycast);
         cmd->add_option("--from", o->from, "Start point X,Y,Z")->required();
         cmd->add_option("--to", o->to, "Target point X,Y,Z")->required();
     }
     add_mesh_command(app, "islands",
-                     std::string("Islands: sets of faces that reach each other (user edges one way)\n\n") + inputs +
-                         "Output per island: faces, area seen from above, bounding box.\n"
+                     "Islands: sets of faces that reach each other (user edges one way)",
+                     std::string(inputs) + "Output per island: faces, area seen from above, bounding box.\n"
                          "Example: navlab islands m10.nvmhktbnd.dcx --json islands.json",
                      run_islands);
 }

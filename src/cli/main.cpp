@@ -38,6 +38,10 @@ int main(int argc, char** argv) {
     add_query_commands(app);
     add_build_commands(app);
     add_view_commands(app);
+    if (argc == 1) {  // no command: the list of commands, not only "a subcommand is required"
+        std::fputs(app.help().c_str(), stdout);
+        return kUsage;
+    }
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -87,3 +87,16 @@ TEST(CliSmoke, SynthRefusesBadOptionsAsUsageErrors) {
     EXPECT_NE(out.find("--dcx"), std::string::npos) << out;
     EXPECT_EQ(test::run_command(test::navlab_binary() + " synth", &out), 2) << out;  // --out is required
 }
+
+// `navlab` alone lists the commands, one line each (a command's details are in its own help).
+TEST(CliSmoke, NoCommandListsTheCommandsOneLineEach) {
+    std::string out;
+    EXPECT_EQ(test::run_command(test::navlab_binary(), &out), 2) << out;
+    for (const char* command : {"demo", "audit", "kraken", "path", "nearest", "raycast", "islands", "build", "view"})
+        EXPECT_NE(out.find(std::string("\n  ") + command + " "), std::string::npos) << command << "\n" << out;
+    EXPECT_EQ(out.find("INPUT:"), std::string::npos) << out;  // path's and nearest's details stay in their help
+    std::string help;
+    EXPECT_EQ(test::run_command(test::navlab_binary() + " nearest --help", &help), 0) << help;
+    EXPECT_NE(help.find("INPUT: a FromSoftware binder"), std::string::npos) << help;
+    EXPECT_NE(help.find("Example: navlab nearest"), std::string::npos) << help;
+}
