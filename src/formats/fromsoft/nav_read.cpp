@@ -3,8 +3,6 @@
 #include <charconv>
 #include <cstddef>
 #include <cstring>
-#include <optional>
-#include <string>
 #include <type_traits>
 #include <unordered_map>
 
@@ -115,7 +113,7 @@ public:
         if (std::from_chars(nav.sdk_string.data(), end, sdk).ptr == end) nav.sdk_version = sdk;
         for (const Finding& w : file_.warnings) nav.warnings.push_back(warning_at(w.offset, "tagfile", w.message));
         for (const havok::Item& item : file_.items)
-            if (item.kind == havok::ItemKind::Pointer) ++nav.object_counts[full_name(item.type)];
+            if (item.kind == havok::ItemKind::Pointer) ++nav.object_counts[types_.full_name(item.type)];
 
         std::optional<ObjectView> mesh, graph, mediator, setups;
         for (const havok::NamedVariant& v : file_.named_variants()) {
@@ -151,32 +149,18 @@ private:
         throw Error(message, file_.data_offset + at.offset(), types_.full_name(at.type_index()));
     }
 
-    /// types_.full_name(t), made once per type: a tagfile's records name the same few member
-    /// types again and again (hkUint32, hkReal...), and building a name cost more than the
-    /// rest of the record's layout (Sekiro's small tagfiles, issue 13).
-    const std::string& full_name(TypeIndex t) const {
-        if (names_.empty()) names_.resize(static_cast<std::size_t>(types_.size()) + 1);
-        if (t >= names_.size()) {
-            overflow_name_ = types_.full_name(t);  // not a valid index: the table's own text for it
-            return overflow_name_;
-        }
-        std::optional<std::string>& name = names_[t];
-        if (!name) name = types_.full_name(t);
-        return *name;
-    }
-
     RecordInfo record_info(TypeIndex t) const {
         RecordInfo r;
         if (!types_.valid(t)) return r;
         const havok::Type& type = types_[t];
-        r.name = full_name(t);
+        r.name = types_.full_name(t);
         r.size = type.resolved_size;
         r.alignment = type.resolved_alignment;
         r.version = type.version;
         r.format = type.resolved_format;
         for (const havok::Member& m : types_.all_members(t)) {
             const havok::Type& mt = types_[m.type];
-            r.members.push_back({std::string(m.name), m.offset, mt.resolved_size, full_name(m.type), mt.resolved_format, m.flags});
+            r.members.push_back({std::string(m.name), m.offset, mt.resolved_size, types_.full_name(m.type), mt.resolved_format, m.flags});
         }
         return r;
     }
@@ -345,8 +329,6 @@ private:
 
     const havok::Tagfile& file_;
     const havok::TypeTable& types_;
-    mutable std::vector<std::optional<std::string>> names_;  ///< full_name() by type index
-    mutable std::string overflow_name_;
     std::unordered_map<std::uint32_t, havok::ItemIndex> itemAt_;  // DATA offset -> pointer item
 };
 
