@@ -81,6 +81,9 @@ void run_build(const BuildArgs& a) {
     build::FromGame game = build::FromGame::EldenRing;
     if (a.game == "sekiro") game = build::FromGame::Sekiro;
     else if (a.game != "eldenring" && a.game != "farcry2") throw Error("--game '" + a.game + "': eldenring, sekiro or farcry2");
+    std::vector<std::string> inputs(a.geometry.begin(), a.geometry.end());
+    if (!a.spec.empty()) inputs.push_back(a.spec);
+    refuse_report_over_inputs(a.json, inputs);  // a glTF scene or BUILD.json is JSON too
     build::BuildOptions o;
     o.game = game;
     o.compression = build::parse_compression(a.dcx);

@@ -19,12 +19,16 @@ void refuse_overwriting_input(const std::string& input, const std::string& outpu
 CLI::Validator json_report_file() {
     return CLI::Validator(
         [](std::string& path) -> std::string {
+            // Only a regular file is read: a FIFO or a terminal (/dev/stdout) would block.
+            std::error_code ec;
+            if (!std::filesystem::is_regular_file(path, ec)) return {};  // missing, or not data
             std::ifstream in(path, std::ios::binary);
-            if (!in) return {};  // missing (or unreadable: the write reports it)
+            if (!in) return path + " exists and cannot be read: the report would replace it unseen";
             char head[64];
             in.read(head, sizeof head);
             const std::streamsize n = in.gcount();
-            for (std::streamsize i = 0; i < n; ++i) {
+            const bool bom = n >= 3 && head[0] == '\xEF' && head[1] == '\xBB' && head[2] == '\xBF';  // UTF-8
+            for (std::streamsize i = bom ? 3 : 0; i < n; ++i) {
                 const char c = head[i];
                 if (c == ' ' || c == '\t' || c == '\n' || c == '\r') continue;
                 if (c == '{' || c == '[') return {};
@@ -33,7 +37,17 @@ CLI::Validator json_report_file() {
             }
             return {};  // empty or blank
         },
-        "FILE");
+        "");  // no type word in --help ("FILE" read as "must exist")
+}
+
+void refuse_report_over_inputs(const std::string& report, const std::vector<std::string>& inputs) {
+    if (report.empty()) return;
+    for (const std::string& input : inputs) {
+        std::error_code ec;
+        if (std::filesystem::equivalent(input, report, ec) && !ec)
+            throw CLI::ValidationError("--json", report + " is an input of the command (" + input +
+                                                     "): the report would replace it; name another file");
+    }
 }
 
 }  // namespace navlab::cli

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -18,7 +19,14 @@ void refuse_overwriting_input(const std::string& input, const std::string& outpu
 /// A CLI11 check for a report option (`--json FILE`): refuses an existing, non-empty FILE whose
 /// first non-blank byte is not `{` or `[`, so a report never replaces data. The case it guards:
 /// `navlab audit --json a.nvmhktbnd.dcx b.nvmhktbnd.dcx` takes the first binder as the report
-/// file and would overwrite it with JSON. A missing, empty or JSON file passes.
+/// file and would overwrite it with JSON. A missing, empty or JSON file passes, and so does
+/// anything that is not a regular file (a FIFO or terminal is not read: it could block).
 CLI::Validator json_report_file();
+
+/// Throws CLI::ValidationError (exit 2) when `report` (a `--json FILE`) names the same file as
+/// one of `inputs`: an input that is itself JSON (a glTF scene, BUILD.json) passes
+/// json_report_file() but must not be replaced by the report either. Nothing is checked when
+/// `report` is empty; inputs that do not exist are skipped.
+void refuse_report_over_inputs(const std::string& report, const std::vector<std::string>& inputs);
 
 }  // namespace navlab::cli

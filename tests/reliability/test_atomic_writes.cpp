@@ -282,7 +282,8 @@ TEST(AtomicWrites, AReportNeverReplacesData) {
     const std::string a = test::quoted(dir / "a.dcx");
     for (const std::string& command :
          {"audit --json " + a + " " + test::quoted(dir), "synth --preset small --json " + a + " --out " + test::quoted(dir / "s"),
-          "archive ls " + test::quoted(dir) + " --json " + a}) {
+          "archive ls " + test::quoted(dir) + " --json " + a, "nearest " + a + " 0,0,0 --json " + a,
+          "build " + test::quoted(dir / "scene.obj") + " -o " + test::quoted(dir / "o.dcx") + " --json " + a}) {
         SCOPED_TRACE(command);
         std::string out;
         EXPECT_EQ(test::run_command(test::navlab_binary() + " " + command, &out), 2) << out;
@@ -297,5 +298,16 @@ TEST(AtomicWrites, AReportNeverReplacesData) {
               0)
         << out;
     EXPECT_EQ(read_file(dir / "old.json").at(0), '{');
+    // An input that is JSON itself (a glTF scene) passes the first check, not the second.
+    const std::vector<std::uint8_t> scene{'{', '}'};
+    test::put_file(dir / "scene.gltf", scene);
+    const std::string gltf = test::quoted(dir / "scene.gltf");
+    EXPECT_EQ(test::run_command(test::navlab_binary() + " build " + gltf + " -o " + test::quoted(dir / "o.dcx") +
+                                    " --json " + gltf,
+                                &out),
+              2)
+        << out;
+    EXPECT_NE(out.find("is an input of the command"), std::string::npos) << out;
+    EXPECT_EQ(read_file(dir / "scene.gltf"), scene);
     fs::remove_all(dir);
 }
