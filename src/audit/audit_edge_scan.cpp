@@ -16,7 +16,7 @@ EdgeScan scan_edges(std::span<const fromsoft::Edge> edges, std::span<const std::
          no_bits = true;
     std::int64_t opposites = 0, outside = 0, not_mutual = 0, reversed = 0;
     std::int64_t to_user = 0, same_face = 0, user_not_mutual = 0, flags_52 = 0;
-    // The checks of every edge; o is its opposite when that is an edge index, else 0.
+    // The checks of every edge, regular or user.
     auto common = [&](const Edge& d, std::int64_t e) {
         endpoints &= endpoints_are_vertices(d, V);
         in_range &= opposite_in_range(d, E);

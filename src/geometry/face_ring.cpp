@@ -33,7 +33,7 @@ RingStatus append_face_ring(const fromsoft::NavMesh& mesh, std::size_t face, std
     std::int32_t* ring = vertices.data() + first;
     for (std::int64_t k = 0; k < n; ++k) {
         if (edge[k].b != edge[k + 1 == n ? 0 : k + 1].a) {  // no division per edge
-            vertices.resize(first + static_cast<std::size_t>(k));  // the corners before the break
+            vertices.resize(first + static_cast<std::size_t>(k));  // the ring read before the break
             break_at = static_cast<int>(k);
             return RingStatus::Open;
         }
