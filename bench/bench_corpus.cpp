@@ -3,8 +3,11 @@
 // decompressed tagfile data, with the peak memory of each pass next to the largest binder.
 //
 //   bench_corpus [--preset eldenring|sekiro|small] [--seed N] [--dir DIR] [--threads N] [--linearity 1]
-//                [--speedup 1] [--memory-runs N]
+//                [--speedup 1] [--memory-runs N] [--rounds N]
 //
+// --rounds N (default 1) times N − 1 more pairs of passes, decompress then audit, alternating,
+// and prints each pair's CPU ratio with their median: on a machine whose speed drifts between
+// runs minutes apart, a single pair's ratio carries the drift of both passes.
 // --linearity 1 also audits the first quarter and the first half of the binders and prints
 // CPU seconds per million faces for ¼, ½ and all (corpora of 1×, 2× and 4× the faces):
 // equal figures mean time linear in faces.
@@ -106,7 +109,7 @@ int main(int argc, char** argv) {
     std::uint64_t seed = 1;
     unsigned threads = 0;
     bool linearity = false, speedup = false;
-    unsigned memory_runs = 1;
+    unsigned memory_runs = 1, rounds = 1;
     for (int i = 1; i < argc; i += 2) {
         // A flag without a value (--help among them) falls through to the usage line.
         const std::string a = i + 1 < argc ? argv[i] : "--help", v = i + 1 < argc ? argv[i + 1] : "";
@@ -117,8 +120,9 @@ int main(int argc, char** argv) {
         else if (a == "--linearity") linearity = v == "1";
         else if (a == "--speedup") speedup = v == "1";
         else if (a == "--memory-runs") memory_runs = std::max(1u, static_cast<unsigned>(std::stoul(v)));
+        else if (a == "--rounds") rounds = std::max(1u, static_cast<unsigned>(std::stoul(v)));
         else {
-            fmt::print(stderr, "usage: bench_corpus [--preset P] [--seed N] [--dir DIR] [--threads N] [--linearity 1] [--speedup 1] [--memory-runs N]\n");
+            fmt::print(stderr, "usage: bench_corpus [--preset P] [--seed N] [--dir DIR] [--threads N] [--linearity 1] [--speedup 1] [--memory-runs N] [--rounds N]\n");
             return 2;
         }
     }
@@ -184,6 +188,26 @@ int main(int argc, char** argv) {
     fmt::print("audit / decompression: cpu {:.2f}, wall {:.2f} (aim: at most 2); audit {}{}\n",
                auditCpu / decompressCpu, auditSeconds / decompressSeconds,
                audit::audit_failed(run.report) ? "FAILED:" : "passed", failed);
+    if (rounds > 1) {
+        std::vector<double> ratios{auditCpu / decompressCpu};
+        for (unsigned r = 1; r < rounds; ++r) {
+            double c = cpu_seconds();
+            parallel_for(files.size(), threads, [&](std::size_t i) {
+                const dcx::Decoded d = dcx::decompress(read_file(files[i]));
+                const bnd4::Binder b = bnd4::read(d.payload);
+                for (const auto& e : b.entries) checksum[i] += e.data().empty() ? 0 : e.data()[e.data().size() / 2];
+            });
+            const double decompress = cpu_seconds() - c;
+            c = cpu_seconds();
+            audit::audit_files(paths, {threads, 5, {}});
+            ratios.push_back((cpu_seconds() - c) / decompress);
+            fmt::print("round {:<4} decompress cpu {:.2f} s, audit / decompression {:.2f}\n", r + 1, decompress, ratios.back());
+        }
+        std::vector<double> sorted = ratios;
+        std::sort(sorted.begin(), sorted.end());
+        fmt::print("audit / decompression over {} alternating rounds: cpu median {:.2f}, range {:.2f}-{:.2f} (aim: at most 2)\n",
+                   rounds, sorted[sorted.size() / 2], sorted.front(), sorted.back());
+    }
     // The audit decodes its binders too, and the decode alone runs at a few M faces/cpu-s: so
     // 5 M faces per CPU-second (issue 13) can only be read as the audit's own work, its CPU
     // time minus the decompress pass's.
