@@ -133,18 +133,22 @@ int main(int argc, char** argv) {
     reset_peak_memory();
     std::vector<std::uint64_t> tagBytes(files.size()), binder_bytes(files.size());
     std::vector<std::uint64_t> checksum(files.size()), file_bytes(files.size());
+    auto decompress_all = [&] {
+        parallel_for(files.size(), threads, [&](std::size_t i) {
+            const dcx::Decoded d = dcx::decompress(read_file(files[i]));
+            const bnd4::Binder b = bnd4::read(d.payload);
+            binder_bytes[i] = d.payload.size();
+            file_bytes[i] = std::filesystem::file_size(files[i]);
+            tagBytes[i] = 0;
+            for (const auto& e : b.entries) {
+                tagBytes[i] += e.data().size();
+                checksum[i] += e.data().empty() ? 0 : e.data()[e.data().size() / 2];
+            }
+        });
+    };
     auto t0 = std::chrono::steady_clock::now();
     double c0 = cpu_seconds();
-    parallel_for(files.size(), threads, [&](std::size_t i) {
-        const dcx::Decoded d = dcx::decompress(read_file(files[i]));
-        const bnd4::Binder b = bnd4::read(d.payload);
-        binder_bytes[i] = d.payload.size();
-        file_bytes[i] = std::filesystem::file_size(files[i]);
-        for (const auto& e : b.entries) {
-            tagBytes[i] += e.data().size();
-            checksum[i] += e.data().empty() ? 0 : e.data()[e.data().size() / 2];
-        }
-    });
+    decompress_all();
     const double decompressSeconds = seconds_since(t0);
     const double decompressCpu = cpu_seconds() - c0;
     const double decompressPeak = peak_memory_mb();
@@ -192,21 +196,16 @@ int main(int argc, char** argv) {
         std::vector<double> ratios{auditCpu / decompressCpu};
         for (unsigned r = 1; r < rounds; ++r) {
             double c = cpu_seconds();
-            parallel_for(files.size(), threads, [&](std::size_t i) {
-                const dcx::Decoded d = dcx::decompress(read_file(files[i]));
-                const bnd4::Binder b = bnd4::read(d.payload);
-                for (const auto& e : b.entries) checksum[i] += e.data().empty() ? 0 : e.data()[e.data().size() / 2];
-            });
+            decompress_all();
             const double decompress = cpu_seconds() - c;
             c = cpu_seconds();
             audit::audit_files(paths, {threads, 5, {}});
             ratios.push_back((cpu_seconds() - c) / decompress);
             fmt::print("round {:<4} decompress cpu {:.2f} s, audit / decompression {:.2f}\n", r + 1, decompress, ratios.back());
         }
-        std::vector<double> sorted = ratios;
-        std::sort(sorted.begin(), sorted.end());
+        std::sort(ratios.begin(), ratios.end());
         fmt::print("audit / decompression over {} alternating rounds: cpu median {:.2f}, range {:.2f}-{:.2f} (aim: at most 2)\n",
-                   rounds, sorted[sorted.size() / 2], sorted.front(), sorted.back());
+                   rounds, ratios[ratios.size() / 2], ratios.front(), ratios.back());
     }
     // The audit decodes its binders too, and the decode alone runs at a few M faces/cpu-s: so
     // 5 M faces per CPU-second (issue 13) can only be read as the audit's own work, its CPU

@@ -7,11 +7,18 @@
 #include <system_error>
 
 namespace navlab::cli {
+namespace {
+
+/// Whether two paths name one existing file (the same path, or another name for its inode).
+bool same_file(const std::string& a, const std::string& b) {
+    std::error_code ec;
+    return std::filesystem::equivalent(a, b, ec) && !ec;
+}
+
+}  // namespace
 
 void refuse_overwriting_input(const std::string& input, const std::string& output, bool force) {
-    if (force) return;
-    std::error_code ec;
-    if (!std::filesystem::equivalent(input, output, ec) || ec) return;
+    if (force || !same_file(input, output)) return;
     throw CLI::ValidationError("output", output + " is the input file " + input +
                                              ": pass --force to overwrite the input in place");
 }
@@ -42,12 +49,10 @@ CLI::Validator json_report_file() {
 
 void refuse_report_over_inputs(const std::string& report, const std::vector<std::string>& inputs) {
     if (report.empty()) return;
-    for (const std::string& input : inputs) {
-        std::error_code ec;
-        if (std::filesystem::equivalent(input, report, ec) && !ec)
+    for (const std::string& input : inputs)
+        if (same_file(input, report))
             throw CLI::ValidationError("--json", report + " is an input of the command (" + input +
                                                      "): the report would replace it; name another file");
-    }
 }
 
 }  // namespace navlab::cli
