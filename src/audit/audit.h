@@ -7,6 +7,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -197,10 +198,31 @@ struct TagfileAudit {
     GameSummary counts;  ///< this tagfile's contribution to its game's summary
 };
 
+/// The rules whose merged report already holds all its examples (AuditMerger::add marks
+/// them), shared by the threads of one run. A tagfile audited after a rule is marked is
+/// merged after every tagfile merged so far, so the merge would drop its examples of that
+/// rule: its audit counts that rule's exceptions without naming them. On the Sekiro preset
+/// every tagfile named up to five exceptions of each of four rules (R39, R41, R48, R37),
+/// strings and all, for the first tagfile's to be kept.
+class ExamplesTaken {
+public:
+    explicit ExamplesTaken(std::size_t rules) : full_(rules) {}
+    /// Whether rule `rule` (index in all_rules()) wants no more examples.
+    bool full(std::size_t rule) const { return full_[rule].load(std::memory_order_relaxed); }
+    void mark_full(std::size_t rule) { full_[rule].store(true, std::memory_order_relaxed); }
+
+private:
+    // Relaxed: a stale "not full" only names examples that the merge then drops.
+    std::vector<std::atomic<bool>> full_;
+};
+
 /// Evaluates every rule on one tagfile.
 /// @param tagfile      the tagfile and its facts.
 /// @param max_examples how many first exceptions to keep per rule.
-TagfileAudit audit_tagfile(const AuditTagfile& tagfile, std::size_t max_examples);
+/// @param taken        when given, the rules it marks full keep no example (the counts and
+///                     values are the same).
+TagfileAudit audit_tagfile(const AuditTagfile& tagfile, std::size_t max_examples,
+                           const ExamplesTaken* taken = nullptr);
 
 /// The merge of per-tagfile results in input order, one at a time, so a corpus run can drop
 /// each tagfile's result as soon as it is merged. merge_audit() is add() over a span.
@@ -209,7 +231,8 @@ public:
     /// @param max_examples first exceptions kept per rule.
     explicit AuditMerger(std::size_t max_examples);
     /// Adds the next tagfile's result (input order).
-    void add(const TagfileAudit& result);
+    /// @param taken when given, marks each rule whose examples are now complete.
+    void add(const TagfileAudit& result, ExamplesTaken* taken = nullptr);
     /// The report; the merger is spent afterwards.
     /// @param inputs the paths given, for the report.
     AuditReport finish(std::vector<std::string> inputs);

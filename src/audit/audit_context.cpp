@@ -1,8 +1,7 @@
 #include "audit/audit_context.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <stdexcept>
 
@@ -85,7 +84,8 @@ bool has_root_class(const fromsoft::NavTagfile& t, const std::string& cls) {
 }
 
 TagfileContext::TagfileContext(const AuditTagfile& f)
-    : file(f), tagfile(*f.model), mesh(f.model->mesh), game(game_of_sdk(sdk_of(f))) {
+    : file(f), tagfile(*f.model), mesh(f.model->mesh), game(game_of_sdk(sdk_of(f))),
+      where_prefix(f.binder.empty() ? f.entry : f.binder + " | " + f.entry) {
     SpareStorage& keep = spare();
     take_emptied(owner, keep.owner);
     take_emptied(rings, keep.rings);
@@ -173,9 +173,14 @@ std::span<const Point> TagfileContext::corners_of(std::int64_t face, std::vector
     return scratch;
 }
 
-std::string TagfileContext::where(const std::string& element, std::int64_t index) const {
-    std::string prefix = file.binder.empty() ? file.entry : file.binder + " | " + file.entry;
-    return index < 0 ? prefix : fmt::format("{} {} {}", prefix, element, index);
+std::string TagfileContext::where(std::string_view element, std::int64_t index) const {
+    if (index < 0) return where_prefix;
+    char digits[24];
+    const char* end = std::to_chars(digits, digits + sizeof digits, index).ptr;
+    std::string out;
+    out.reserve(where_prefix.size() + element.size() + 2 + static_cast<std::size_t>(end - digits));
+    out.append(where_prefix).append(1, ' ').append(element).append(1, ' ').append(digits, static_cast<std::size_t>(end - digits));
+    return out;
 }
 
 bool TagfileContext::has_class(const std::string& cls) const { return has_root_class(tagfile, cls); }

@@ -7,6 +7,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "formats/fromsoft/aabb_tree6.h"
@@ -119,6 +120,8 @@ struct TagfileContext {
     /// with two workers they took the audit's peak to the 2× line); corners_of rebuilds a
     /// face's from its vertices.
     std::vector<std::int32_t> ring_vertices;
+    /// where()'s name of the tagfile, made once: rules ask for tens of places a tagfile.
+    std::string where_prefix;
 
     /// @param file a readable tagfile (file.model present).
     explicit TagfileContext(const AuditTagfile& file);
@@ -133,8 +136,9 @@ struct TagfileContext {
     /// The corners of face `face`, whose ring is Ok, in ring order: the same values
     /// read_faces analysed. @param scratch storage reused by the caller; the span views it.
     std::span<const Point> corners_of(std::int64_t face, std::vector<Point>& scratch) const;
-    /// "entry face 12" for Extreme::at.
-    std::string where(const std::string& element, std::int64_t index) const;
+    /// "entry face 12" ("binder | entry face 12" in a binder; the name alone when index < 0)
+    /// for Extreme::at.
+    std::string where(std::string_view element, std::int64_t index) const;
     bool has_class(const std::string& cls) const;
 };
 

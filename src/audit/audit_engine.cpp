@@ -126,7 +126,7 @@ bool runs_on_unreadable(const RuleDef& r) {
 
 }  // namespace
 
-TagfileAudit audit_tagfile(const AuditTagfile& file, std::size_t max_examples) {
+TagfileAudit audit_tagfile(const AuditTagfile& file, std::size_t max_examples, const ExamplesTaken* taken) {
     static const AuditTagfile kNoFile;
     auto rules = all_rules();
     TagfileAudit out;
@@ -144,7 +144,7 @@ TagfileAudit audit_tagfile(const AuditTagfile& file, std::size_t max_examples) {
         // A tagfile of another SDK runs only "both"-scope rules (R04).
         if (!in_scope(r.scope, ctx.game)) continue;
         out.rules[i].applicable = true;
-        RuleCheck check(ctx, out.rules[i], max_examples);
+        RuleCheck check(ctx, out.rules[i], taken && taken->full(i) ? 0 : max_examples);
         if (!readable && std::strcmp(r.id, "R02") == 0)
             check.fail("tagfile", -1, file.read_error, {}, "TAG0");
         else
@@ -167,7 +167,7 @@ AuditMerger::AuditMerger(std::size_t max_examples) : max_examples_(max_examples)
     report_.rules.resize(all_rules().size());
 }
 
-void AuditMerger::add(const TagfileAudit& r) {
+void AuditMerger::add(const TagfileAudit& r, ExamplesTaken* taken) {
     AuditReport& report = report_;
     if (!r.readable) {
         ++report.summary.unreadable;
@@ -202,6 +202,7 @@ void AuditMerger::add(const TagfileAudit& r) {
         }
         for (const Finding& e : from.examples)
             if (into.examples.size() < max_examples_) into.examples.push_back(e);
+        if (taken && into.examples.size() >= max_examples_) taken->mark_full(i);
         into.values.merge(from.values);
     }
     for (const auto& [id, v] : r.supplementary) report.supplementary[id].merge(v);

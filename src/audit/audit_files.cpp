@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "audit/audit_load.h"
+#include "audit/audit_rules.h"
 #include "formats/fromsoft/nav_source.h"
 #include "io/error.h"
 #include "io/parallel.h"
@@ -66,7 +67,8 @@ class OrderedMerge {
 public:
     static constexpr std::size_t kUnknown = std::numeric_limits<std::size_t>::max();
 
-    OrderedMerge(std::size_t files, std::size_t max_examples) : counts_(files, kUnknown), merger_(max_examples) {}
+    OrderedMerge(std::size_t files, std::size_t max_examples)
+        : counts_(files, kUnknown), merger_(max_examples), taken_(all_rules().size()) {}
 
     /// File `file` has `n` results (its tagfiles, or fewer: see the truncation in audit_units).
     /// Results already waiting at or beyond `n` are dropped; later ones are ignored.
@@ -79,7 +81,7 @@ public:
     void add(std::size_t file, std::size_t k, TagfileAudit&& r) {
         if (k >= counts_[file]) return;
         if (file == file_ && k == k_) {
-            merger_.add(r);
+            merger_.add(r, &taken_);
             ++k_;
             advance();
         } else {
@@ -96,6 +98,8 @@ public:
         return std::pair(file, k) <= std::pair(file_, k_) || waiting_.size() <= kMostWaitingResults;
     }
     AuditReport report(const std::vector<std::string>& inputs) { return merger_.finish(inputs); }
+    /// The rules whose examples the merged results already complete (read by any thread).
+    const ExamplesTaken& taken() const { return taken_; }
 
     /// Results that may wait for the merge point before work ahead of it may start.
     static constexpr std::size_t kMostWaitingResults = 32;
@@ -111,7 +115,7 @@ private:
             }
             const auto first = waiting_.begin();
             if (first == waiting_.end() || first->first != std::pair(file_, k_)) return;
-            merger_.add(first->second);
+            merger_.add(first->second, &taken_);
             waiting_.erase(first);
             ++k_;
         }
@@ -121,6 +125,7 @@ private:
     std::map<std::pair<std::size_t, std::size_t>, TagfileAudit> waiting_;  ///< (file, tagfile) ahead of the merge point
     std::size_t file_ = 0, k_ = 0;  ///< the merge point: every result before (file_, k_) is merged
     AuditMerger merger_;
+    ExamplesTaken taken_;
 };
 
 /// One binder of one source, in input order.
@@ -285,7 +290,7 @@ private:
         std::optional<TagfileAudit> result;
         bool broke = false;
         try {
-            result = audit_tagfile(model, options_.max_examples);
+            result = audit_tagfile(model, options_.max_examples, &merge_.taken());
         } catch (const Error& err) {
             // As when each binder was audited in one piece: the binder's results end with it
             // as one unreadable file. No rule throws today (the strict read keeps its error

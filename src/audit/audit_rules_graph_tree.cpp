@@ -179,6 +179,17 @@ void r63(RuleCheck& c) {
                    {}, kGraph);
 }
 
+/// The mean of the corners of face i (whose ring is Ok): geometry::corner_centroid of
+/// ctx.corners_of(i), the same sums in the same order, without copying the corners first
+/// (the copies were 1.5 % of the Sekiro preset's audit).
+Point ring_centroid(const TagfileContext& ctx, std::int64_t i) {
+    Point c{0, 0, 0};
+    const std::span<const std::int32_t> ring = ctx.rings[i].vertices;
+    for (const std::int32_t v : ring) c = c + to_point(ctx.mesh.vertices[v]);
+    const double n = static_cast<double>(ring.size());
+    return {c.x / n, c.y / n, c.z / n};
+}
+
 void r64(RuleCheck& c) {
     const auto* g = graph_of(c);
     if (!g) return;
@@ -186,11 +197,10 @@ void r64(RuleCheck& c) {
     std::int64_t K = static_cast<std::int64_t>(g->nodes.size());
     std::vector<Point> sum(K, Point{0, 0, 0});
     std::vector<std::int64_t> count(K, 0);
-    std::vector<Point> corners;
     for (std::int64_t i = 0; i < ctx.F; ++i) {
         int k = ctx.mesh.faces[i].clusterIndex;
         if (k < 0 || k >= K || ctx.rings[i].status != RingStatus::Ok) continue;
-        sum[k] = sum[k] + corner_centroid(ctx.corners_of(i, corners));
+        sum[k] = sum[k] + ring_centroid(ctx, i);
         ++count[k];
     }
     for (std::int64_t k = 0; k < K; ++k) {

@@ -5,7 +5,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstring>
-#include <regex>
+#include <string_view>
 
 #include "audit/audit_rules.h"
 #include "io/text.h"
@@ -297,6 +297,17 @@ void r96(RuleCheck& c) {
     else c.fail("member", f.entry_index ? static_cast<std::int64_t>(*f.entry_index) : -1, "does not begin with TAG0", {}, "BND4");
 }
 
+/// Whether a lower-case file name reads [no]DD_DD_DD_DD_DDDDDD.hkx (D an ASCII digit): what
+/// the regular expression ^[no]\d{2}_\d{2}_\d{2}_\d{2}_\d{6}\.hkx$ matches, without running
+/// std::regex's executor once per tagfile (3 % of the Sekiro preset's audit).
+bool is_member_file_name(std::string_view name) {
+    constexpr std::string_view kShape = "?dd_dd_dd_dd_dddddd.hkx";  // d: a digit; the rest literal
+    if (name.size() != kShape.size() || (name[0] != 'n' && name[0] != 'o')) return false;
+    for (std::size_t i = 1; i < name.size(); ++i)
+        if (kShape[i] == 'd' ? name[i] < '0' || name[i] > '9' : name[i] != kShape[i]) return false;
+    return true;
+}
+
 void r97(RuleCheck& c) {
     const auto& f = c.ctx().file;
     if (f.binder.empty()) return;
@@ -311,9 +322,8 @@ void r97(RuleCheck& c) {
         }
     }
     parts.push_back(cur);
-    static const std::regex name(R"(^[no]\d{2}_\d{2}_\d{2}_\d{2}_\d{6}\.hkx$)", std::regex::icase);
     std::string last = to_lower(parts.back());
-    bool ok = std::regex_match(last, name) && parts.size() >= 3 && to_lower(parts[parts.size() - 2]) == "bind6" &&
+    bool ok = is_member_file_name(last) && parts.size() >= 3 && to_lower(parts[parts.size() - 2]) == "bind6" &&
               to_lower(parts[parts.size() - 3]) == "navimesh";
     if (ok && last[0] == 'o' && c.ctx().game == Game::Sekiro) ok = false;
     if (ok) c.values().count(last[0] == 'o' ? "o_members" : "n_members");

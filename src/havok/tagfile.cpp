@@ -474,27 +474,30 @@ private:
             item.count = r.u32("count");
             item.type = word & 0xFFFFFF;
             const std::uint32_t kind = word >> 24;
-            r.set_context(fmt::format("ITEM {}", i));
+            // The item's number joins the field path only when it fails: formatting it for
+            // every item cost more than checking the item.
+            const auto fail_at = [&](std::size_t pos, std::string message) {
+                r.set_context(fmt::format("ITEM {}", i));
+                r.fail_at(pos, std::move(message));
+            };
             if (i == 0) {
-                if (word || item.offset || item.count) r.fail_at(at, "item 0 must be all zero");
-                r.set_context("ITEM");
+                if (word || item.offset || item.count) fail_at(at, "item 0 must be all zero");
                 continue;
             }
             if (kind != 0x10 && kind != 0x20)
-                r.fail_at(at, fmt::format("kind {} is neither 0x10 (pointer) nor 0x20 (array)", hex(kind)));
+                fail_at(at, fmt::format("kind {} is neither 0x10 (pointer) nor 0x20 (array)", hex(kind)));
             item.kind = static_cast<ItemKind>(kind);
             if (!out_.types.valid(item.type))
-                r.fail_at(at, fmt::format("type {} is not a type index (1..{})", item.type, out_.types.size()));
+                fail_at(at, fmt::format("type {} is not a type index (1..{})", item.type, out_.types.size()));
             if (item.kind == ItemKind::Pointer && item.count != 1)
-                r.fail_at(at + 8, fmt::format("pointer item count is {}; expected 1", item.count));
+                fail_at(at + 8, fmt::format("pointer item count is {}; expected 1", item.count));
             const std::uint64_t esize = out_.types[item.type].resolved_size;
             if (esize == 0 && item.count)
-                r.fail_at(at, fmt::format("item type {} ({}) has size 0", item.type, out_.types.full_name(item.type)));
+                fail_at(at, fmt::format("item type {} ({}) has size 0", item.type, out_.types.full_name(item.type)));
             if (item.offset > out_.data.size() || esize * item.count > out_.data.size() - item.offset)
-                r.fail_at(at + 4, fmt::format("{} x {} bytes at DATA offset {} run past the end of DATA ({} bytes)",
-                                              item.count, esize, hex(item.offset), hex(out_.data.size())));
+                fail_at(at + 4, fmt::format("{} x {} bytes at DATA offset {} run past the end of DATA ({} bytes)",
+                                        item.count, esize, hex(item.offset), hex(out_.data.size())));
             out_.items[i] = item;
-            r.set_context("ITEM");
         }
         const Item& root = out_.items[1];
         if (root.kind != ItemKind::Pointer || out_.types[root.type].name != "hkRootLevelContainer")

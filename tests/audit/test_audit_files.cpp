@@ -133,6 +133,79 @@ TEST(AuditFiles, OneHugeBinderAmongSmallOnesGivesTheSameReportWithAnyThreads) {
     std::filesystem::remove_all(dir);
 }
 
+/// A well-formed synthetic model with the start of `breaks` shared edges (every fifth) moved
+/// to a copy of its vertex: each such edge and the one before it in the ring are no longer
+/// the reverses of their opposites (two R37 exceptions per break).
+fromsoft::NavTagfile model_with_broken_reverses(int width, int breaks) {
+    test::SyntheticOptions o;
+    o.width = width, o.height = 3;
+    fromsoft::NavTagfile model = *test::synthetic_tagfile(o).model;
+    auto& m = model.mesh;
+    const auto R = static_cast<std::int64_t>(4 * m.faces.size());
+    for (std::int64_t e = 0, seen = 0; e < R && breaks > 0; ++e) {
+        if (m.edges[e].oppositeEdge == fromsoft::kNoOpposite || seen++ % 5 != 0) continue;
+        --breaks;
+        m.vertices.push_back(m.vertices[m.edges[e].a]);
+        m.edges[e].a = static_cast<std::int32_t>(m.vertices.size() - 1);
+    }
+    return model;
+}
+
+TEST(AuditFiles, TagfilesAfterARuleHasItsExamplesOnlyCountIt) {
+    // Once the merged results hold a rule's examples, later tagfiles count that rule's
+    // exceptions without naming them (ExamplesTaken). The reference: each tagfile audited on
+    // its own, with every example named (audit_file), merged in order. The first tagfiles
+    // have none or one break (two exceptions), fewer than the 5 examples kept, so a rule
+    // marked full too early would lose examples.
+    const auto dir = test::scratch_dir("audit-files-taken");
+    std::vector<std::string> paths;
+    for (int map = 10; map < 16; ++map) {
+        std::vector<bnd4::NewEntry> entries;
+        for (int i = 0; i < 3; ++i) {
+            const std::string name = fmt::format("n{:02}_00_00_00_{:06}.hkx", map, (i + 1) * 100);
+            entries.push_back({bnd4::er_navmesh_entry_name(fmt::format("{:02}_00_00_00", map), name), (i + 1) * 100,
+                               fromsoft::write_nav_tagfile(model_with_broken_reverses(4 + map % 3 + i, (map - 10) * 3 + i))});
+        }
+        const auto file = dir / fmt::format("m{:02}_00_00_00.nvmhktbnd", map);
+        write_file_atomic(file, bnd4::write(bnd4::build_navmesh_binder(std::move(entries))));
+        paths.push_back(file.string());
+    }
+    std::vector<audit::TagfileAudit> alone;
+    for (const auto& p : paths)
+        for (auto& r : audit::audit_file(p, 5)) alone.push_back(std::move(r));
+    const audit::AuditReport reference = audit::merge_audit(alone, paths, 5);
+    const std::size_t r37 = 36;
+    ASSERT_STREQ(audit::all_rules()[r37].id, "R37");
+    ASSERT_EQ(reference.rules[r37].examples.size(), 5u);
+    EXPECT_EQ(reference.rules[r37].examples[2].member, alone[2].rules[r37].examples[0].member);  // from the third tagfile
+    EXPECT_GT(reference.rules[r37].by_game[static_cast<int>(audit::Game::EldenRing)].exceptions, 100);
+    const std::string json = audit::audit_json(reference).dump();
+    for (unsigned threads : {1u, 2u, 3u})
+        EXPECT_EQ(audit::audit_json(audit::audit_files(paths, {threads, 5, {}}).report).dump(), json) << threads << " threads";
+
+    // On one tagfile: a rule marked full keeps no example and the same counts.
+    const fromsoft::NavTagfile model = model_with_broken_reverses(5, 4);
+    audit::AuditTagfile f;
+    f.model = model;
+    audit::ExamplesTaken taken(audit::all_rules().size());
+    const audit::TagfileAudit named = audit::audit_tagfile(f, 2, &taken);
+    audit::AuditMerger merger(2);
+    merger.add(named, &taken);
+    for (std::size_t i = 0; i < named.rules.size(); ++i) EXPECT_EQ(taken.full(i), named.rules[i].examples.size() >= 2) << i;
+    const audit::TagfileAudit counted = audit::audit_tagfile(f, 2, &taken);
+    EXPECT_TRUE(counted.rules[r37].examples.empty());
+    for (std::size_t i = 0; i < named.rules.size(); ++i) {
+        for (std::size_t g = 0; g < 3; ++g) {
+            EXPECT_EQ(counted.rules[i].by_game[g].checked, named.rules[i].by_game[g].checked) << i;
+            EXPECT_EQ(counted.rules[i].by_game[g].exceptions, named.rules[i].by_game[g].exceptions) << i;
+        }
+        if (!taken.full(i)) {
+            EXPECT_EQ(counted.rules[i].examples.size(), named.rules[i].examples.size()) << i;
+        }
+    }
+    std::filesystem::remove_all(dir);
+}
+
 TEST(AuditFiles, ProgressThatThrowsEndsTheRunWithoutAHang) {
     const auto dir = test::scratch_dir("audit-files-progress");
     // File 0 is a FIFO: its worker blocks opening it until the test writes, while the other

@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <limits>
+#include <regex>
 #include <set>
 
 #include "audit/audit.h"
@@ -437,6 +438,33 @@ TEST(AuditRules, R82FaceWithMoreThan56UserEdges) {
     m.edges[R + 57].oppositeEdge = R;
     AuditReport r = audit_one(f);
     EXPECT_EQ(rules_with_exceptions(r), std::set<std::string>{"R82"}) << joined(rules_with_exceptions(r));
+}
+
+TEST(AuditRules, R97MemberNamesAgreeWithTheRegularExpression) {
+    // The rule matches the member's file name by hand; std::regex, which the rule used to run,
+    // is the independent check here. Every one-character change, deletion and insertion of a
+    // good name (in the digits, the separators and the extension), lower and upper case.
+    const std::regex shape(R"(^[no]\d{2}_\d{2}_\d{2}_\d{2}_\d{6}\.hkx$)", std::regex::icase);
+    const std::string good = "n10_00_00_00_000700.hkx";
+    std::vector<std::string> names = {good, "o10_00_00_00_000700.hkx", "N10_00_00_00_000700.HKX", "", "n", ".hkx"};
+    for (std::size_t i = 0; i < good.size(); ++i) {
+        for (char ch : std::string("09aAnNoO_.x\xB2 ")) {
+            names.push_back(good.substr(0, i) + ch + good.substr(i + 1));
+            names.push_back(good.substr(0, i) + ch + good.substr(i));
+        }
+        names.push_back(good.substr(0, i) + good.substr(i + 1));
+    }
+    int accepted = 0;
+    for (const std::string& name : names) {
+        AuditTagfile f = synthetic_tagfile(one_face());
+        f.binder = "m10_00_00_00.nvmhktbnd.dcx";
+        f.entry = "N:\\FDP\\data\\Model\\map\\m10_00_00_00\\navimesh\\bind6\\" + name;
+        f.entry_index = 0;
+        const bool expected = std::regex_match(name, shape);
+        accepted += expected;
+        EXPECT_EQ(rules_with_exceptions(audit_one(f)).count("R97"), expected ? 0u : 1u) << "member name \"" << name << '"';
+    }
+    EXPECT_GE(accepted, 40);  // the digits' changes to 0 and 9 keep the shape
 }
 
 TEST(AuditRules, R63NamesSelfLoopsDuplicatesAndMissingPairs) {

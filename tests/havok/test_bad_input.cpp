@@ -168,6 +168,12 @@ TEST(HavokBadInput, ItemOffsetsAndCounts) {
     b = f.bytes;
     put_u32(b, f.item_record(3) + 8, 2);
     EXPECT_READ_ERROR(b, "pointer item count is 2");
+    try {
+        read_tagfile(b);
+    } catch (const Error& e) {
+        EXPECT_EQ(e.field(), "ITEM 3");  // the item's number is in the path, at its count field
+        EXPECT_EQ(e.offset(), f.item_record(3) + 8);
+    }
     b = f.bytes;
     b[f.item_record(3) + 3] = 0x30;
     EXPECT_READ_ERROR(b, "kind 0x30");
