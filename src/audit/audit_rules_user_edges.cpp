@@ -311,20 +311,21 @@ bool is_member_file_name(std::string_view name) {
 void r97(RuleCheck& c) {
     const auto& f = c.ctx().file;
     if (f.binder.empty()) return;
-    std::vector<std::string> parts;
-    std::string cur;
-    for (char ch : f.entry) {
-        if (ch == '\\' || ch == '/') {
-            parts.push_back(cur);
-            cur.clear();
-        } else {
-            cur += ch;
+    // The entry's last three parts between \ or / (the file name first), viewing the entry:
+    // ok needs all three.
+    std::string_view part[3];
+    std::size_t parts = 0;
+    for (std::string_view rest = f.entry; parts < 3; ++parts) {
+        const std::size_t cut = rest.find_last_of("\\/");
+        part[parts] = cut == std::string_view::npos ? rest : rest.substr(cut + 1);
+        if (cut == std::string_view::npos) {
+            ++parts;
+            break;
         }
+        rest = rest.substr(0, cut);
     }
-    parts.push_back(cur);
-    std::string last = to_lower(parts.back());
-    bool ok = is_member_file_name(last) && parts.size() >= 3 && to_lower(parts[parts.size() - 2]) == "bind6" &&
-              to_lower(parts[parts.size() - 3]) == "navimesh";
+    const std::string last = to_lower(part[0]);
+    bool ok = is_member_file_name(last) && parts == 3 && to_lower(part[1]) == "bind6" && to_lower(part[2]) == "navimesh";
     if (ok && last[0] == 'o' && c.ctx().game == Game::Sekiro) ok = false;
     if (ok) c.values().count(last[0] == 'o' ? "o_members" : "n_members");
     std::int64_t index = f.entry_index ? static_cast<std::int64_t>(*f.entry_index) : -1;

@@ -61,7 +61,6 @@ using HeldTypeSection = std::shared_ptr<const std::vector<std::uint8_t>>;
 /// What parse_type_section produces from a TYPE section's bytes alone.
 struct ParsedTypeSection {
     HeldTypeSection bytes;            ///< the whole section, header included: the key (shared with `types`)
-    std::size_t hash = 0;             ///< of `bytes`, to skip most byte compares
     TypeTable types;                  ///< shares its records with every tagfile served
     SectionStyle style;
     std::vector<TypeHash> hashes;
@@ -78,21 +77,19 @@ public:
         thread_local TypeSectionCache cache;
         return cache;
     }
-    static std::size_t hash_of(Bytes bytes) {
-        return std::hash<std::string_view>{}(
-            std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
-    }
-    const ParsedTypeSection* find(Bytes bytes, std::size_t hash) const {
+    /// The entry parsed from exactly these bytes. Compared byte for byte, size first (the
+    /// sections of one corpus differ in size more often than not): hashing every section
+    /// to skip the compares cost more than the compares.
+    const ParsedTypeSection* find(Bytes bytes) const {
         for (const ParsedTypeSection& e : entries_)
-            if (e.bytes && e.hash == hash && e.bytes->size() == bytes.size() &&
-                std::memcmp(e.bytes->data(), bytes.data(), bytes.size()) == 0)
+            if (e.bytes && e.bytes->size() == bytes.size() && std::memcmp(e.bytes->data(), bytes.data(), bytes.size()) == 0)
                 return &e;
         return nullptr;
     }
     void add(ParsedTypeSection entry) { entries_[next_++ % entries_.size()] = std::move(entry); }
 
 private:
-    std::array<ParsedTypeSection, 4> entries_;
+    std::array<ParsedTypeSection, kTypeTablesKept> entries_;
     std::size_t next_ = 0;
 };
 
@@ -206,9 +203,8 @@ private:
     void parse_type_section(const Section& type) {
         expect_leaf(type, false);
         const Bytes bytes = file_.subspan(type.offset, type.size);
-        const std::size_t hash = TypeSectionCache::hash_of(bytes);
         TypeSectionCache& cache = TypeSectionCache::of_this_thread();
-        if (const ParsedTypeSection* hit = cache.find(bytes, hash)) {
+        if (const ParsedTypeSection* hit = cache.find(bytes)) {
             out_.types = hit->types;
             out_.style = hit->style;
             out_.hashes = hit->hashes;
@@ -223,7 +219,7 @@ private:
         const std::size_t warnings = out_.warnings.size();
         parse_type_records(copy, held);
         if (out_.warnings.size() != warnings) return;
-        cache.add({held, hash, out_.types, out_.style, out_.hashes,
+        cache.add({held, out_.types, out_.style, out_.hashes,
                    thsh_offset_ == kNoOffset ? kNoOffset : thsh_offset_ - type.offset});
     }
 

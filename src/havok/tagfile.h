@@ -45,6 +45,12 @@ struct TypeHash {
     std::uint32_t hash = 0;
 };
 
+/// Distinct TYPE sections whose parsed table read_tagfile keeps per thread, for tagfiles
+/// that carry byte-identical ones (and what callers derive from a table and cache beside
+/// it: layouts, record summaries). The Sekiro preset's 1,509 tagfiles carry five, one
+/// after another in no order; four kept meant 123 parses instead of 5.
+inline constexpr std::size_t kTypeTablesKept = 8;
+
 /// What the reader checks beyond the structure.
 struct ReadOptions {
     /// Walk every item and verify references, PTCH, THSH, zero gaps and padding (§13).

@@ -13,8 +13,8 @@
 namespace navlab::havok {
 namespace {
 
-/// The layouts of the last four type tables this thread verified (as many as read_tagfile's
-/// TYPE cache keeps), each with a copy of its table: tagfiles whose TYPE section is
+/// The layouts of the last kTypeTablesKept type tables this thread verified (as many as
+/// read_tagfile's TYPE cache keeps), each with a copy of its table: tagfiles whose TYPE section is
 /// byte-identical share one table, so their layouts are computed once instead of per tagfile.
 /// The copy keeps the records alive, so a table that shares them is the same table; a layout
 /// that failed drops its entry (its half-computed state is not reused).
@@ -25,7 +25,7 @@ struct CachedLayouts {
 };
 
 struct LayoutCache {
-    std::array<std::unique_ptr<CachedLayouts>, 4> entries;
+    std::array<std::unique_ptr<CachedLayouts>, kTypeTablesKept> entries;
     std::size_t next = 0;  ///< the entry replaced next (round robin)
 };
 

@@ -465,6 +465,20 @@ TEST(AuditRules, R97MemberNamesAgreeWithTheRegularExpression) {
         EXPECT_EQ(rules_with_exceptions(audit_one(f)).count("R97"), expected ? 0u : 1u) << "member name \"" << name << '"';
     }
     EXPECT_GE(accepted, 40);  // the digits' changes to 0 and 9 keep the shape
+    // The two folders before the name, split at a backslash or a slash, in any case.
+    const std::pair<std::string, bool> paths[] = {
+        {"navimesh\\bind6\\" + good, true},         {"NaviMesh/BIND6/" + good, true},
+        {"a\\b\\navimesh\\bind6\\" + good, true}, {"bind6\\" + good, false},
+        {good, false},                              {"navimesh\\bind7\\" + good, false},
+        {"navimesh\\bind6\\\\" + good, false},      {"xnavimesh\\bind6\\" + good, false},
+        {"navimesh\\bind6\\" + good + "\\", false}};
+    for (const auto& [entry, ok] : paths) {
+        AuditTagfile f = synthetic_tagfile(one_face());
+        f.binder = "m10_00_00_00.nvmhktbnd.dcx";
+        f.entry = entry;
+        f.entry_index = 0;
+        EXPECT_EQ(rules_with_exceptions(audit_one(f)).count("R97"), ok ? 0u : 1u) << "member \"" << entry << '"';
+    }
 }
 
 TEST(AuditRules, R63NamesSelfLoopsDuplicatesAndMissingPairs) {

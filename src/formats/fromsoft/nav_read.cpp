@@ -67,7 +67,7 @@ private:
         havok::TypeTable types;
         std::unordered_map<havok::TypeIndex, RecordInfo> records;
     };
-    std::array<Entry, 4> entries_;
+    std::array<Entry, havok::kTypeTablesKept> entries_;
     std::size_t next_ = 0;
 };
 
