@@ -208,8 +208,11 @@ class ExamplesTaken {
 public:
     explicit ExamplesTaken(std::size_t rules) : full_(rules) {}
     /// Whether rule `rule` (index in all_rules()) wants no more examples.
-    bool full(std::size_t rule) const { return full_[rule].load(std::memory_order_relaxed); }
-    void mark_full(std::size_t rule) { full_[rule].store(true, std::memory_order_relaxed); }
+    /// Rule indices past the table's size read as not full.
+    bool full(std::size_t rule) const { return rule < full_.size() && full_[rule].load(std::memory_order_relaxed); }
+    void mark_full(std::size_t rule) {
+        if (rule < full_.size()) full_[rule].store(true, std::memory_order_relaxed);
+    }
 
 private:
     // Relaxed: a stale "not full" only names examples that the merge then drops.

@@ -87,11 +87,22 @@ public:
         return nullptr;
     }
     void add(ParsedTypeSection entry) { entries_[next_++ % entries_.size()] = std::move(entry); }
+    bool holds(const TypeTable& types) const {
+        for (const ParsedTypeSection& e : entries_)
+            if (e.types.shares_records_with(types)) return true;
+        return false;
+    }
 
 private:
     std::array<ParsedTypeSection, kTypeTablesKept> entries_;
     std::size_t next_ = 0;
 };
+
+}  // namespace
+
+bool type_table_is_kept(const TypeTable& types) { return TypeSectionCache::of_this_thread().holds(types); }
+
+namespace {
 
 /// Parsing state shared by the steps of read_tagfile: sections, type table, index. The object
 /// walk of the strict checks is verify_objects (verify.h).

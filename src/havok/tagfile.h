@@ -51,6 +51,12 @@ struct TypeHash {
 /// after another in no order; four kept meant 123 parses instead of 5.
 inline constexpr std::size_t kTypeTablesKept = 8;
 
+/// Whether `types` shares its records with one of the tables read_tagfile keeps for this
+/// thread (a TYPE section that parsed without a warning, read lately). A cache of what is
+/// derived from tables should keep entries only for those: a table that is not kept belongs
+/// to one tagfile, and an entry for it would push out a shared one.
+bool type_table_is_kept(const TypeTable& types);
+
 /// What the reader checks beyond the structure.
 struct ReadOptions {
     /// Walk every item and verify references, PTCH, THSH, zero gaps and padding (§13).

@@ -27,6 +27,9 @@ struct CachedLayouts {
 struct LayoutCache {
     std::array<std::unique_ptr<CachedLayouts>, kTypeTablesKept> entries;
     std::size_t next = 0;  ///< the entry replaced next (round robin)
+    /// The layouts of the last table that read_tagfile does not keep (type_table_is_kept):
+    /// one tagfile's own, which must not push out a shared table's.
+    std::unique_ptr<CachedLayouts> unkept;
 };
 
 LayoutCache& layout_cache() {
@@ -39,6 +42,10 @@ Layouts& layouts_for(const TypeTable& types) {
     LayoutCache& cache = layout_cache();
     for (auto& entry : cache.entries)
         if (entry && entry->types.shares_records_with(types)) return entry->layouts;
+    if (!type_table_is_kept(types)) {
+        if (!cache.unkept || !cache.unkept->types.shares_records_with(types)) cache.unkept = std::make_unique<CachedLayouts>(types);
+        return cache.unkept->layouts;
+    }
     auto& entry = cache.entries[cache.next];
     cache.next = (cache.next + 1) % cache.entries.size();
     entry = std::make_unique<CachedLayouts>(types);
@@ -47,8 +54,10 @@ Layouts& layouts_for(const TypeTable& types) {
 
 /// Drops the entry of `layouts` after one of its layouts failed.
 void forget(const Layouts& layouts) {
-    for (auto& entry : layout_cache().entries)
+    LayoutCache& cache = layout_cache();
+    for (auto& entry : cache.entries)
         if (entry && &entry->layouts == &layouts) entry.reset();
+    if (cache.unkept && &cache.unkept->layouts == &layouts) cache.unkept.reset();
 }
 
 /// The strict checks of the object walk over a parsed tagfile's DATA (spec §13): every

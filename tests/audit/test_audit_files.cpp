@@ -154,7 +154,7 @@ fromsoft::NavTagfile model_with_broken_reverses(int width, int breaks) {
 TEST(AuditFiles, TagfilesAfterARuleHasItsExamplesOnlyCountIt) {
     // Once the merged results hold a rule's examples, later tagfiles count that rule's
     // exceptions without naming them (ExamplesTaken). The reference: each tagfile audited on
-    // its own, with every example named (audit_file), merged in order. The first tagfiles
+    // its own, each with its first 5 examples (audit_file), merged in order. The first tagfiles
     // have none or one break (two exceptions), fewer than the 5 examples kept, so a rule
     // marked full too early would lose examples.
     const auto dir = test::scratch_dir("audit-files-taken");

@@ -442,8 +442,9 @@ TEST(AuditRules, R82FaceWithMoreThan56UserEdges) {
 
 TEST(AuditRules, R97MemberNamesAgreeWithTheRegularExpression) {
     // The rule matches the member's file name by hand; std::regex, which the rule used to run,
-    // is the independent check here. Every one-character change, deletion and insertion of a
-    // good name (in the digits, the separators and the extension), lower and upper case.
+    // is the independent check here. A good name with each position deleted, and replaced by
+    // or preceded by each of 13 characters (digits, letters of both cases, separators, a
+    // non-ASCII byte).
     const std::regex shape(R"(^[no]\d{2}_\d{2}_\d{2}_\d{2}_\d{6}\.hkx$)", std::regex::icase);
     const std::string good = "n10_00_00_00_000700.hkx";
     std::vector<std::string> names = {good, "o10_00_00_00_000700.hkx", "N10_00_00_00_000700.HKX", "", "n", ".hkx"};

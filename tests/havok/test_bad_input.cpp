@@ -170,6 +170,7 @@ TEST(HavokBadInput, ItemOffsetsAndCounts) {
     EXPECT_READ_ERROR(b, "pointer item count is 2");
     try {
         read_tagfile(b);
+        ADD_FAILURE() << "a pointer item of count 2 read";
     } catch (const Error& e) {
         EXPECT_EQ(e.field(), "ITEM 3");  // the item's number is in the path, at its count field
         EXPECT_EQ(e.offset(), f.item_record(3) + 8);

@@ -11,6 +11,7 @@
 #include "havok/object.h"
 #include "havok/tagfile.h"
 #include "havok/type_sets.h"
+#include "havok/verify.h"
 #include "havok/varint.h"
 #include "havok/writer.h"
 #include "io/file.h"
@@ -293,8 +294,9 @@ TEST(HavokTypeCache, NamesAreHeldByTheTableNotTheFileOrTheCache) {
         names.emplace_back(name);
         for (const Member& m : types[t].members) names.emplace_back(m.name);
     }
-    // Four other TYPE sections (another hash each) push this one out of the thread's cache.
-    for (std::uint32_t i = 1; i <= 4; ++i) {
+    // kTypeTablesKept other TYPE sections (another hash each) push this one out of the
+    // thread's cache.
+    for (std::uint32_t i = 1; i <= kTypeTablesKept; ++i) {
         Tagfile other = read_tagfile(*bytes);
         const TypeIndex root = other.items[1].type;  // hashed: an item's type
         other.types.at(root).hash = *other.types[root].hash + i;
@@ -326,12 +328,13 @@ TEST(HavokTypeCache, WarningsOfTheTypeSectionRepeatOnEveryRead) {
 }
 
 TEST(HavokTypeCache, CachedLayoutsVerifyAsFreshOnes) {
-    // verify_objects keeps the layouts of the thread's last four type tables. Six tables in
-    // turn (so entries are evicted and found again), each tagfile also with a nonzero byte in
-    // its DATA tail: every read on one thread reports what a read on a new thread reports.
+    // verify_objects keeps the layouts of the thread's last kTypeTablesKept type tables. Two
+    // more tables than that in turn (so entries are evicted and found again), each tagfile
+    // also with a nonzero byte in its DATA tail: every read on one thread reports what a read
+    // on a new thread reports.
     std::vector<std::vector<std::uint8_t>> files;
     const std::vector<std::uint8_t> sources[2] = {small_navmesh(), test::grid_navmesh(4, 3)};  // tagfiles view them
-    for (std::uint32_t i = 0; i < 6; ++i) {
+    for (std::uint32_t i = 0; i < kTypeTablesKept + 2; ++i) {
         Tagfile t = read_tagfile(sources[i % 2]);
         const TypeIndex root = t.items[1].type;
         t.types.at(root).hash = *t.types[root].hash + i;
@@ -364,6 +367,30 @@ TEST(HavokTypeCache, CachedLayoutsVerifyAsFreshOnes) {
             }
     }).join();
     for (std::size_t i = good; i < files.size(); ++i) EXPECT_EQ(fresh[i].rfind("error: ", 0), 0u) << fresh[i];
+}
+
+TEST(HavokTypeCache, OnlyTablesReadWithoutWarningsAreKept) {
+    // What callers cache per table (layouts, record summaries) follows type_table_is_kept: a
+    // table read from a clean TYPE section is kept, one whose section warned is not (each read
+    // parses it anew), nor a table changed or made by hand. Each still verifies.
+    const auto clean = small_navmesh();
+    const Tagfile a = read_tagfile(clean);
+    EXPECT_TRUE(type_table_is_kept(a.types));
+    Tagfile warned = a;
+    warned.style.thsh = false;  // no THSH: a warning from the TYPE section
+    const auto bytes = write_tagfile(warned);
+    const Tagfile w1 = read_tagfile(bytes), w2 = read_tagfile(bytes);
+    ASSERT_EQ(w1.warnings.size(), 1u);
+    EXPECT_FALSE(type_table_is_kept(w1.types));
+    EXPECT_FALSE(w1.types.shares_records_with(w2.types));
+    TypeTable changed = a.types;
+    changed.at(1).version += 1;
+    EXPECT_FALSE(type_table_is_kept(changed));
+    EXPECT_FALSE(type_table_is_kept(TypeTable{}));
+    // Verified again after the unkept tables took the verifier's spare slot: same outcome.
+    Tagfile again = read_tagfile(clean);
+    EXPECT_NO_THROW(verify_objects(again, kNoOffset));
+    EXPECT_EQ(read_tagfile(bytes).warnings.size(), 1u);
 }
 
 // ---- fuzz finding: two types named char ----------------------------------------------------------

@@ -44,28 +44,33 @@ SpareMeshArrays& spare_mesh_arrays() {
     return spare;
 }
 
-/// The record layouts (RecordInfo) of the last few type tables this thread read, by type:
+/// The record layouts (RecordInfo) of the type tables this thread read lately, by type:
 /// tagfiles whose TYPE section is byte-identical share one table (read_tagfile's cache), and
 /// building the full type names of every record's members once per tagfile was 4 % of the
 /// Sekiro preset's audit (1,509 tagfiles of about 185 faces). Each entry keeps a copy of its
-/// table, so a table that shares its records is the same table (as verify.cpp's layout cache).
+/// table, so a table that shares its records is the same table (as verify.cpp's layout
+/// cache). Tables that read_tagfile does not keep (a TYPE section with a warning, or a table
+/// made by hand) belong to one tagfile: they get no memo.
 class RecordInfoCache {
 public:
-    /// The memo of `types` (a new one, replacing the oldest, when this thread has none).
-    static std::unordered_map<havok::TypeIndex, RecordInfo>& of(const havok::TypeTable& types) {
+    using Memo = std::unordered_map<havok::TypeIndex, RecordInfo>;
+    /// The memo of `types` (a new one, replacing the oldest, when this thread has none), or
+    /// nullptr for a table that read_tagfile does not keep.
+    static Memo* of(const havok::TypeTable& types) {
         thread_local RecordInfoCache cache;
         for (Entry& e : cache.entries_)
-            if (e.types.shares_records_with(types)) return e.records;
+            if (e.types.shares_records_with(types)) return &e.records;
+        if (!havok::type_table_is_kept(types)) return nullptr;
         Entry& e = cache.entries_[cache.next_++ % cache.entries_.size()];
         e.types = types;
         e.records.clear();
-        return e.records;
+        return &e.records;
     }
 
 private:
     struct Entry {
         havok::TypeTable types;
-        std::unordered_map<havok::TypeIndex, RecordInfo> records;
+        Memo records;
     };
     std::array<Entry, havok::kTypeTablesKept> entries_;
     std::size_t next_ = 0;
@@ -179,10 +184,11 @@ private:
 
     RecordInfo record_info(TypeIndex t) const {
         if (!types_.valid(t)) return {};
-        auto& memo = RecordInfoCache::of(types_);
-        const auto known = memo.find(t);
-        if (known != memo.end()) return known->second;
-        return memo.emplace(t, build_record_info(t)).first->second;
+        RecordInfoCache::Memo* memo = RecordInfoCache::of(types_);
+        if (!memo) return build_record_info(t);
+        const auto known = memo->find(t);
+        if (known != memo->end()) return known->second;
+        return memo->emplace(t, build_record_info(t)).first->second;
     }
 
     RecordInfo build_record_info(TypeIndex t) const {
