@@ -236,11 +236,18 @@ public:
     /// Adds the next tagfile's result (input order).
     /// @param taken when given, marks each rule whose examples are now complete.
     void add(const TagfileAudit& result, ExamplesTaken* taken = nullptr);
+    /// Adds what `later` merged, as if its results were added here one by one: the merge is
+    /// associative (counts add, the first examples and extremes in order are kept, sets unite),
+    /// so results that finish ahead of the merge point can wait merged (OrderedMerge).
+    /// @param taken when given, marks each rule whose examples are now complete.
+    void add(const AuditMerger& later, ExamplesTaken* taken = nullptr);
     /// The report; the merger is spent afterwards.
     /// @param inputs the paths given, for the report.
     AuditReport finish(std::vector<std::string> inputs);
 
 private:
+    void add_rules(const std::vector<RuleTally>& rules, ExamplesTaken* taken);
+
     AuditReport report_;
     std::set<std::string> binders_[2];  ///< Sekiro, Elden Ring binder paths
     std::size_t max_examples_;

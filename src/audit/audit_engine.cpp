@@ -167,33 +167,29 @@ AuditMerger::AuditMerger(std::size_t max_examples) : max_examples_(max_examples)
     report_.rules.resize(all_rules().size());
 }
 
-void AuditMerger::add(const TagfileAudit& r, ExamplesTaken* taken) {
-    AuditReport& report = report_;
-    if (!r.readable) {
-        ++report.summary.unreadable;
-    } else if (r.game == Game::Other) {
-        ++report.summary.other_tagfiles;
-        if (r.sdk) report.summary.other_sdk.insert(*r.sdk);
-    } else {
-        GameSummary& s = r.game == Game::Sekiro ? report.summary.sekiro : report.summary.elden_ring;
-        const GameSummary& c = r.counts;
-        s.tagfiles += c.tagfiles;
-        s.faces += c.faces;
-        s.edges += c.edges;
-        s.user_edges += c.user_edges;
-        s.vertices += c.vertices;
-        s.empty_meshes += c.empty_meshes;
-        s.cost_graphs += c.cost_graphs;
-        s.mediators += c.mediators;
-        s.tree_nodes += c.tree_nodes;
-        s.setup_arrays += c.setup_arrays;
-        s.setups += c.setups;
-        s.sdk.insert(c.sdk.begin(), c.sdk.end());
-        if (!r.binder.empty()) binders_[r.game == Game::Sekiro ? 0 : 1].insert(r.binder);
-    }
-    for (std::size_t i = 0; i < r.rules.size(); ++i) {
-        RuleTally& into = report.rules[i];
-        const RuleTally& from = r.rules[i];
+namespace {
+
+void add_counts(GameSummary& into, const GameSummary& c) {
+    into.tagfiles += c.tagfiles;
+    into.faces += c.faces;
+    into.edges += c.edges;
+    into.user_edges += c.user_edges;
+    into.vertices += c.vertices;
+    into.empty_meshes += c.empty_meshes;
+    into.cost_graphs += c.cost_graphs;
+    into.mediators += c.mediators;
+    into.tree_nodes += c.tree_nodes;
+    into.setup_arrays += c.setup_arrays;
+    into.setups += c.setups;
+    into.sdk.insert(c.sdk.begin(), c.sdk.end());
+}
+
+}  // namespace
+
+void AuditMerger::add_rules(const std::vector<RuleTally>& rules, ExamplesTaken* taken) {
+    for (std::size_t i = 0; i < rules.size(); ++i) {
+        RuleTally& into = report_.rules[i];
+        const RuleTally& from = rules[i];
         into.applicable = into.applicable || from.applicable;
         for (std::size_t k = 0; k < 3; ++k) {
             into.by_game[k].checked += from.by_game[k].checked;
@@ -205,7 +201,34 @@ void AuditMerger::add(const TagfileAudit& r, ExamplesTaken* taken) {
         if (taken && into.examples.size() >= max_examples_) taken->mark_full(i);
         into.values.merge(from.values);
     }
-    for (const auto& [id, v] : r.supplementary) report.supplementary[id].merge(v);
+}
+
+void AuditMerger::add(const TagfileAudit& r, ExamplesTaken* taken) {
+    Summary& summary = report_.summary;
+    if (!r.readable) {
+        ++summary.unreadable;
+    } else if (r.game == Game::Other) {
+        ++summary.other_tagfiles;
+        if (r.sdk) summary.other_sdk.insert(*r.sdk);
+    } else {
+        add_counts(r.game == Game::Sekiro ? summary.sekiro : summary.elden_ring, r.counts);
+        if (!r.binder.empty()) binders_[r.game == Game::Sekiro ? 0 : 1].insert(r.binder);
+    }
+    add_rules(r.rules, taken);
+    for (const auto& [id, v] : r.supplementary) report_.supplementary[id].merge(v);
+}
+
+void AuditMerger::add(const AuditMerger& later, ExamplesTaken* taken) {
+    Summary& summary = report_.summary;
+    const Summary& from = later.report_.summary;
+    summary.unreadable += from.unreadable;
+    summary.other_tagfiles += from.other_tagfiles;
+    summary.other_sdk.insert(from.other_sdk.begin(), from.other_sdk.end());
+    add_counts(summary.sekiro, from.sekiro);
+    add_counts(summary.elden_ring, from.elden_ring);
+    for (int g = 0; g < 2; ++g) binders_[g].insert(later.binders_[g].begin(), later.binders_[g].end());
+    add_rules(later.report_.rules, taken);
+    for (const auto& [id, v] : later.report_.supplementary) report_.supplementary[id].merge(v);
 }
 
 AuditReport AuditMerger::finish(std::vector<std::string> inputs) {

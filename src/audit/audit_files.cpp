@@ -1,6 +1,7 @@
 #include "audit/audit_files.h"
 
 #include <algorithm>
+#include <chrono>
 #include <condition_variable>
 #include <exception>
 #include <limits>
@@ -12,6 +13,7 @@
 
 #include "audit/audit_load.h"
 #include "audit/audit_rules.h"
+#include "audit/ordered_merge.h"
 #include "formats/fromsoft/nav_source.h"
 #include "io/error.h"
 #include "io/parallel.h"
@@ -39,94 +41,39 @@ AuditTagfile load_entry(const fromsoft::NavEntry& e, const std::string& name) {
                               e.in_binder ? std::optional<std::size_t>(e.index) : std::nullopt);
 }
 
+/// audit_tagfile, or, if it throws navlab::Error, the result of an unreadable file `name`
+/// holding its message. No rule throws today (the strict read keeps its error as R02's); this
+/// keeps one tagfile's result in its place if one ever does, so the results that follow it
+/// need not be dropped (they may be merged already: OrderedMerge).
+TagfileAudit audit_tagfile_or_error(const AuditTagfile& t, const std::string& name, std::size_t max_examples,
+                                    const ExamplesTaken* taken) {
+    try {
+        return audit_tagfile(t, max_examples, taken);
+    } catch (const Error& err) {
+        return audit_tagfile(unreadable_file(name, err), max_examples);
+    }
+}
+
 /// Audits the tagfiles `open()` yields, one after the other, handing each result to `sink` as
 /// soon as it is made; `name` is the binder's (or loose tagfile's) name. The file's bytes are
 /// dropped right after the last tagfile's model is read, before that tagfile's rules run.
 template <class Open, class Sink>
 void audit_nav(const std::string& name, Open&& open, std::size_t max_examples, std::uint64_t* tagfile_bytes,
                Sink&& sink) {
+    std::unique_ptr<const fromsoft::NavFile> nav;
     try {
-        auto nav = std::make_unique<const fromsoft::NavFile>(open());
-        const std::size_t count = nav->entries().size();
-        for (std::size_t k = 0; k < count; ++k) {
-            const AuditTagfile t = load_entry(nav->entries()[k], name);
-            if (k + 1 == count) nav.reset();
-            if (tagfile_bytes) *tagfile_bytes += t.byte_size;
-            sink(audit_tagfile(t, max_examples));
-        }
+        nav = std::make_unique<const fromsoft::NavFile>(open());
     } catch (const Error& err) {
-        sink(audit_tagfile(unreadable_file(name, err), max_examples));
+        return sink(audit_tagfile(unreadable_file(name, err), max_examples));
+    }
+    const std::size_t count = nav->entries().size();
+    for (std::size_t k = 0; k < count; ++k) {
+        const AuditTagfile t = load_entry(nav->entries()[k], name);
+        if (k + 1 == count) nav.reset();
+        if (tagfile_bytes) *tagfile_bytes += t.byte_size;
+        sink(audit_tagfile_or_error(t, name, max_examples, nullptr));
     }
 }
-
-/// Merges tagfile results in input order (binder by binder, tagfiles in binder order) while
-/// workers finish them in any order. The result at the merge point is merged at once, with
-/// the waiting ones that follow it; a result ahead of the merge point waits. A binder's
-/// tagfile count is known only once it is opened: until then the merge point cannot pass it.
-class OrderedMerge {
-public:
-    static constexpr std::size_t kUnknown = std::numeric_limits<std::size_t>::max();
-
-    OrderedMerge(std::size_t files, std::size_t max_examples)
-        : counts_(files, kUnknown), merger_(max_examples), taken_(all_rules().size()) {}
-
-    /// File `file` has `n` results (its tagfiles, or fewer: see the truncation in audit_units).
-    /// Results already waiting at or beyond `n` are dropped; later ones are ignored.
-    void set_count(std::size_t file, std::size_t n) {
-        counts_[file] = std::min(counts_[file], n);
-        waiting_.erase(waiting_.lower_bound({file, counts_[file]}), waiting_.lower_bound({file + 1, 0}));
-        advance();
-    }
-    /// Result `k` of file `file`.
-    void add(std::size_t file, std::size_t k, TagfileAudit&& r) {
-        if (k >= counts_[file]) return;
-        if (file == file_ && k == k_) {
-            merger_.add(r, &taken_);
-            ++k_;
-            advance();
-        } else {
-            waiting_.emplace(std::pair(file, k), std::move(r));
-        }
-    }
-    /// True when result `k` of file `file` may be started: it is at the merge point, or the
-    /// results waiting for the merge point are few. A result is ≈ 40 KB (97 tallies, first
-    /// examples); with 2 threads, one worker on the Sekiro preset's largest binder while the
-    /// other went on through all the small ones left 774 results waiting: 31 MB, 2.3× the
-    /// largest binder on top of the audit itself. The merge point's work never waits, so the
-    /// merge point always moves on.
-    bool may_start(std::size_t file, std::size_t k) const {
-        return std::pair(file, k) <= std::pair(file_, k_) || waiting_.size() <= kMostWaitingResults;
-    }
-    AuditReport report(const std::vector<std::string>& inputs) { return merger_.finish(inputs); }
-    /// The rules whose examples the merged results already complete (read by any thread).
-    const ExamplesTaken& taken() const { return taken_; }
-
-    /// Results that may wait for the merge point before work ahead of it may start.
-    static constexpr std::size_t kMostWaitingResults = 32;
-
-private:
-    /// Moves the merge point past finished files and through the results waiting at it.
-    void advance() {
-        for (;;) {
-            if (file_ < counts_.size() && k_ >= counts_[file_]) {
-                ++file_;
-                k_ = 0;
-                continue;
-            }
-            const auto first = waiting_.begin();
-            if (first == waiting_.end() || first->first != std::pair(file_, k_)) return;
-            merger_.add(first->second, &taken_);
-            waiting_.erase(first);
-            ++k_;
-        }
-    }
-
-    std::vector<std::size_t> counts_;  ///< results per file; kUnknown until its binder is opened
-    std::map<std::pair<std::size_t, std::size_t>, TagfileAudit> waiting_;  ///< (file, tagfile) ahead of the merge point
-    std::size_t file_ = 0, k_ = 0;  ///< the merge point: every result before (file_, k_) is merged
-    AuditMerger merger_;
-    ExamplesTaken taken_;
-};
 
 /// One binder of one source, in input order.
 struct Unit {
@@ -142,8 +89,8 @@ struct Unit {
 /// earliest opened binder; only when every opened tagfile is taken does it open the next
 /// binder, and only while the payloads held, plus the new one's, stay within the largest
 /// binder's size on disk (or when none is held). Memory: at most the largest payload's worth
-/// of payloads, plus one tagfile's model and context per worker, plus at most 33 waiting
-/// results. Speed: when each worker audited a binder of its own under the same bound, the
+/// of payloads, plus one tagfile's model and context per worker, plus at most 33 runs of
+/// finished results waiting merged (OrderedMerge; about one per worker). Speed: when each worker audited a binder of its own under the same bound, the
 /// largest binders ran alone (the other worker waited for the whole binder) and the last
 /// binders left one worker idle; now both audit the large binder, and a worker waits only
 /// while another decompresses a binder too large to open beside it.
@@ -197,7 +144,11 @@ private:
                 Task t;
                 {
                     std::unique_lock lock(mutex_);
-                    changed_.wait(lock, [&] { return (t = take()).kind != Task::kWait; });
+                    if ((t = take()).kind == Task::kWait) {
+                        const auto since = std::chrono::steady_clock::now();
+                        changed_.wait(lock, [&] { return (t = take()).kind != Task::kWait; });
+                        run_.idle_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
+                    }
                 }
                 if (t.kind == Task::kDone) return;
                 if (t.kind == Task::kOpen) open(t.binder);
@@ -287,30 +238,13 @@ private:
             release_budget(w, t.binder);
         }
         changed_.notify_all();
-        std::optional<TagfileAudit> result;
-        bool broke = false;
-        try {
-            result = audit_tagfile(model, options_.max_examples, &merge_.taken());
-        } catch (const Error& err) {
-            // As when each binder was audited in one piece: the binder's results end with it
-            // as one unreadable file. No rule throws today (the strict read keeps its error
-            // as R02's); this keeps the report the same if one ever does.
-            result = audit_tagfile(unreadable_file(name, err), options_.max_examples);
-            broke = true;
-        }
-        std::shared_ptr<const fromsoft::NavFile> dropped;
+        TagfileAudit result = audit_tagfile_or_error(model, name, options_.max_examples, &merge_.taken());
         std::exception_ptr failed;
         {
             std::lock_guard lock(mutex_);
             Binder& w = binders_[t.binder];
             run_.tagfile_bytes += model.byte_size;
-            if (broke) {
-                w.count = std::min(w.count, t.tagfile + 1);
-                merge_.set_count(t.binder, w.count);
-                if (w.next >= w.count) dropped = std::move(w.nav);
-                release_budget(w, t.binder);
-            }
-            merge_.add(t.binder, t.tagfile, std::move(*result));
+            merge_.add(t.binder, t.tagfile, std::move(result));
             --w.running;
             failed = finish(w, t.binder);
         }
