@@ -12,7 +12,7 @@
 // CPU seconds per million faces for ¼, ½ and all (corpora of 1×, 2× and 4× the faces):
 // equal figures mean time linear in faces.
 // --speedup 1 also audits the whole corpus with 1 and with 2 threads and prints the wall-time
-// ratio (aim: at least 1.8); it means something only when two cores are idle (see `uptime`;
+// ratio (aim: at least 1.8; with --rounds N, N alternating pairs and their median); it means something only when two cores are idle (see `uptime`;
 // a VM's cores may also be taken by its host: `st` in `vmstat`). The workers' waiting time of
 // the 2-thread run (AuditRun::idle_seconds) is printed beside it: what the schedule loses,
 // whatever the machine.
@@ -254,21 +254,31 @@ int main(int argc, char** argv) {
                    auditCpu / faces * 1e6);
     }
     if (speedup) {
-        double wall[2], cpu[2], idle = 0;
-        for (unsigned n : {1u, 2u}) {
-            const auto t1 = std::chrono::steady_clock::now();
-            const double c1 = cpu_seconds();
-            idle = audit::audit_files(paths, {n, 5, {}}).idle_seconds;
-            wall[n - 1] = seconds_since(t1);
-            cpu[n - 1] = cpu_seconds() - c1;
+        // With --rounds N, N alternating pairs (1 thread, then 2) and their median ratio.
+        std::vector<double> ratios;
+        for (unsigned r = 0; r < rounds; ++r) {
+            double wall[2], cpu[2], idle = 0;
+            for (unsigned n : {1u, 2u}) {
+                const auto t1 = std::chrono::steady_clock::now();
+                const double c1 = cpu_seconds();
+                idle = audit::audit_files(paths, {n, 5, {}}).idle_seconds;
+                wall[n - 1] = seconds_since(t1);
+                cpu[n - 1] = cpu_seconds() - c1;
+            }
+            ratios.push_back(wall[0] / wall[1]);
+            fmt::print("speedup    1 thread wall {:.2f} s cpu {:.2f} s, 2 threads wall {:.2f} s cpu {:.2f} s: "
+                       "{:.2f}x (aim: at least 1.8)\n",
+                       wall[0], cpu[0], wall[1], cpu[1], ratios.back());
+            // The workers' waits are what the schedule loses; the rest of a shortfall is CPU
+            // time the second thread adds (memory traffic) or the machine's cores being shared.
+            fmt::print("speedup    2 threads: the workers waited {:.3f} s, {:.1f} % of 2 x the wall time\n", idle,
+                       100 * idle / (2 * wall[1]));
         }
-        fmt::print("speedup    1 thread wall {:.2f} s cpu {:.2f} s, 2 threads wall {:.2f} s cpu {:.2f} s: "
-                   "{:.2f}x (aim: at least 1.8)\n",
-                   wall[0], cpu[0], wall[1], cpu[1], wall[0] / wall[1]);
-        // The workers' waits are what the schedule loses; the rest of a shortfall is CPU time
-        // the second thread adds (memory traffic) or the machine's cores being shared.
-        fmt::print("speedup    2 threads: the workers waited {:.3f} s, {:.1f} % of 2 x the wall time\n", idle,
-                   100 * idle / (2 * wall[1]));
+        if (rounds > 1) {
+            std::sort(ratios.begin(), ratios.end());
+            fmt::print("speedup over {} alternating rounds: median {:.2f}x, range {:.2f}-{:.2f} (aim: at least 1.8)\n",
+                       rounds, ratios[ratios.size() / 2], ratios.front(), ratios.back());
+        }
     }
     return 0;
 }

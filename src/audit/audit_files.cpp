@@ -93,7 +93,8 @@ struct Unit {
 /// finished results waiting merged (OrderedMerge; about one per worker). Speed: when each worker audited a binder of its own under the same bound, the
 /// largest binders ran alone (the other worker waited for the whole binder) and the last
 /// binders left one worker idle; now both audit the large binder, and a worker waits only
-/// while another decompresses a binder too large to open beside it.
+/// while another decompresses a binder too large to open beside it (and helps decode it when
+/// it is DCX_KRAK, whose restart blocks decode apart: board_).
 /// All state is under one mutex; workers wait on one condition variable, woken after every
 /// change. The merge point's work never waits (it is claimable, and a binder at the merge
 /// point finds no payload held), so the run always moves on.
@@ -139,16 +140,21 @@ private:
     };
 
     void work() {
+        const HelpBoard::Scope helping(&board_);
         try {
             for (;;) {
                 Task t;
                 {
                     std::unique_lock lock(mutex_);
-                    if ((t = take()).kind == Task::kWait) {
+                    if ((t = take()).kind == Task::kWait && !board_.has_work()) {
                         const auto since = std::chrono::steady_clock::now();
-                        changed_.wait(lock, [&] { return (t = take()).kind != Task::kWait; });
+                        changed_.wait(lock, [&] { return (t = take()).kind != Task::kWait || board_.has_work(); });
                         run_.idle_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
                     }
+                }
+                if (t.kind == Task::kWait) {  // nothing to take, but a worker's decode has blocks left
+                    board_.help();
+                    continue;
                 }
                 if (t.kind == Task::kDone) return;
                 if (t.kind == Task::kOpen) open(t.binder);
@@ -282,7 +288,13 @@ private:
     const AuditProgressFn& progress_;
 
     std::mutex mutex_;
-    std::condition_variable changed_;  ///< any of the state below changed
+    std::condition_variable changed_;  ///< any of the state below changed, or board_ has work
+    /// A worker opening a DCX_KRAK binder posts its restart blocks here; a worker with nothing
+    /// to take decodes some of them instead of waiting (the largest binders open alone).
+    HelpBoard board_{[this] {
+        { const std::lock_guard lock(mutex_); }  // a waiter is in its predicate or asleep, not between
+        changed_.notify_all();
+    }};
     std::vector<Binder> binders_;
     OrderedMerge merge_;
     std::size_t opened_ = 0;      ///< binders opened or being opened (in input order)

@@ -7,12 +7,20 @@
 // when every asked thread runs an item). So `--threads 1` means one thread all the way
 // down (a DCX_KRAK binder opened by a one-thread audit decodes its blocks on that thread),
 // and N workers each opening a binder do not start N × cores decoder threads.
+//
+// A loop whose threads sometimes wait for one another (the audit's workers, while one of them
+// decompresses a binder too large to open beside another) can lend the waiting ones to the
+// busy one's nested loops: a HelpBoard. A nested parallel_for left one thread, on a thread
+// that has a board, posts its items there; idle threads of the outer loop call help() and
+// run some of them. The output is the same (items are still stored by index).
 #pragma once
 
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
 #include <cstddef>
 #include <exception>
+#include <functional>
 #include <mutex>
 #include <system_error>
 #include <thread>
@@ -38,11 +46,135 @@ public:
 private:
     unsigned saved_;
 };
+
+/// Items [0, n) taken one at a time by any number of threads; the first exception an item
+/// throws is kept and stops the taking (items already taken still finish).
+class Items {
+public:
+    explicit Items(std::size_t n) : n_(n) {}
+    /// Takes and runs items until none is left, with `limit` for the loops inside fn.
+    template <class Fn>
+    void run(Fn& fn, unsigned limit) {
+        const NestedThreadLimit nested(limit);
+        for (std::size_t i; (i = next_.fetch_add(1)) < n_;) {
+            try {
+                fn(i);
+            } catch (...) {
+                std::lock_guard lock(error_mutex_);
+                if (!error_) error_ = std::current_exception();
+                next_.store(n_);
+            }
+        }
+    }
+    bool left() const { return next_.load(std::memory_order_relaxed) < n_; }
+    /// Rethrows the first exception, once every thread has stopped running items.
+    void rethrow() const {
+        if (error_) std::rethrow_exception(error_);
+    }
+
+private:
+    const std::size_t n_;
+    std::atomic<std::size_t> next_{0};
+    std::mutex error_mutex_;
+    std::exception_ptr error_;
+};
 }  // namespace detail
 
+/// Nested loops posted by busy threads, for idle threads of the same outer loop to help with.
+/// One board per outer loop; its threads point at it with HelpBoard::Scope.
+class HelpBoard {
+public:
+    /// @param wake called (no lock of the board held) after a loop is posted: wakes the idle
+    ///             threads, which then find has_work() true. It must take the lock their wait
+    ///             predicate holds, so the post cannot fall between a predicate and its wait.
+    explicit HelpBoard(std::function<void()> wake = {}) : wake_(std::move(wake)) {}
+    HelpBoard(const HelpBoard&) = delete;
+    HelpBoard& operator=(const HelpBoard&) = delete;
+
+    /// Whether a posted loop has items nobody took yet.
+    bool has_work() const {
+        std::lock_guard lock(mutex_);
+        for (const Loop* l : loops_)
+            if (l->items.left()) return true;
+        return false;
+    }
+    /// Runs items of posted loops until none is left untaken; returns whether it ran any.
+    /// Call it from a thread that would otherwise wait.
+    bool help() {
+        bool ran = false;
+        for (Loop* l; (l = join()) != nullptr; ran = true) {
+            l->items.run(l->fn, 1);
+            std::lock_guard lock(mutex_);
+            --l->helpers;
+            if (l->helpers == 0) l->left.notify_all();
+        }
+        return ran;
+    }
+
+    /// Points this thread's nested loops at `board` for its scope (nullptr: none).
+    class Scope {
+    public:
+        explicit Scope(HelpBoard* board) : saved_(current()) { current() = board; }
+        ~Scope() { current() = saved_; }
+        Scope(const Scope&) = delete;
+        Scope& operator=(const Scope&) = delete;
+
+    private:
+        HelpBoard* saved_;
+    };
+    /// The board of this thread's outer loop, or nullptr.
+    static HelpBoard*& current() {
+        thread_local HelpBoard* board = nullptr;
+        return board;
+    }
+
+    /// Runs fn(i) for i in [0, n) on this thread and on any helper; returns once every item
+    /// is done; rethrows the first exception (items after it are skipped).
+    template <class Fn>
+    void run(std::size_t n, Fn& fn) {
+        Loop l(n, [&fn](std::size_t i) { fn(i); });
+        {
+            std::lock_guard lock(mutex_);
+            loops_.push_back(&l);
+        }
+        if (wake_) wake_();
+        l.items.run(fn, 1);
+        std::unique_lock lock(mutex_);
+        loops_.erase(std::find(loops_.begin(), loops_.end(), &l));  // no new helper joins
+        l.left.wait(lock, [&] { return l.helpers == 0; });
+        lock.unlock();
+        l.items.rethrow();
+    }
+
+private:
+    struct Loop {
+        Loop(std::size_t n, std::function<void(std::size_t)> f) : items(n), fn(std::move(f)) {}
+        detail::Items items;
+        const std::function<void(std::size_t)> fn;
+        std::size_t helpers = 0;  ///< threads other than the poster running items (board's lock)
+        std::condition_variable left;  ///< helpers fell to 0
+    };
+
+    /// A posted loop with items left, counted as helped (nullptr when none).
+    Loop* join() {
+        std::lock_guard lock(mutex_);
+        for (Loop* l : loops_)
+            if (l->items.left()) {
+                ++l->helpers;
+                return l;
+            }
+        return nullptr;
+    }
+
+    std::function<void()> wake_;
+    mutable std::mutex mutex_;
+    std::vector<Loop*> loops_;  ///< posted, still taking helpers
+};
+
 /// @param n       number of work items.
-/// @param threads worker count (0 = default_threads()); 1 runs inline. Inside another
-///                parallel_for's fn, at most what that loop left over (see above).
+/// @param threads worker count (0 = default_threads()); 1 runs inline (or with the helpers of
+///                this thread's HelpBoard). Inside another parallel_for's fn, at most what
+///                that loop left over (see above).
 /// @param fn      callable taking std::size_t; called exactly once per index.
 template <class Fn>
 void parallel_for(std::size_t n, unsigned threads, Fn&& fn) {
@@ -51,28 +183,15 @@ void parallel_for(std::size_t n, unsigned threads, Fn&& fn) {
     const unsigned asked = threads;
     threads = static_cast<unsigned>(std::min<std::size_t>(threads, n));
     if (threads <= 1) {
+        if (HelpBoard* board = HelpBoard::current(); board && n > 1 && detail::nested_thread_limit != 0)
+            return board->run(n, fn);  // inside an outer loop with a board: idle threads may help
         const detail::NestedThreadLimit limit(asked);
         for (std::size_t i = 0; i < n; ++i) fn(i);
         return;
     }
     const unsigned left_over = std::max(1u, asked / threads);
-    std::atomic<std::size_t> next{0};
-    std::exception_ptr first_error;
-    std::mutex error_mutex;
-    auto worker = [&] {
-        const detail::NestedThreadLimit limit(left_over);
-        for (;;) {
-            std::size_t i = next.fetch_add(1);
-            if (i >= n) return;
-            try {
-                fn(i);
-            } catch (...) {
-                std::lock_guard lock(error_mutex);
-                if (!first_error) first_error = std::current_exception();
-                next.store(n);
-            }
-        }
-    };
+    detail::Items items(n);
+    auto worker = [&] { items.run(fn, left_over); };
     std::vector<std::thread> pool;
     pool.reserve(threads - 1);  // no reallocation (which could throw) once threads run
     for (unsigned t = 1; t < threads; ++t) {
@@ -84,7 +203,7 @@ void parallel_for(std::size_t n, unsigned threads, Fn&& fn) {
     }
     worker();
     for (auto& t : pool) t.join();
-    if (first_error) std::rethrow_exception(first_error);
+    items.rethrow();
 }
 
 }  // namespace navlab

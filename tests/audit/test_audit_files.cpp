@@ -21,6 +21,7 @@
 #include "audit/audit_files.h"
 #include "audit/audit_report.h"
 #include "audit/audit_rules.h"
+#include "codec/dcx.h"
 #include "container/bnd4.h"
 #include "formats/fromsoft/nav_tagfile.h"
 #include "io/file.h"
@@ -58,8 +59,10 @@ struct Corpus {
 };
 
 /// One huge binder (`huge_tagfiles` tagfiles, two of them cut short) among 24 small binders of
-/// one or two tagfiles, one of them cut short, and a binder file that does not open.
-Corpus one_huge_binder_among_small_ones(const std::filesystem::path& dir, int huge_tagfiles) {
+/// one or two tagfiles, one of them cut short, and a binder file that does not open. Where
+/// `krak`, the huge binder is a DCX_KRAK file (level 1: its 256 KiB restart blocks decode
+/// apart, by the opening worker and any idle one).
+Corpus one_huge_binder_among_small_ones(const std::filesystem::path& dir, int huge_tagfiles, bool krak = false) {
     Corpus c;
     auto write_binder = [&](int map, int tagfiles, std::vector<int> bad) {
         std::vector<bnd4::NewEntry> entries;
@@ -69,8 +72,10 @@ Corpus one_huge_binder_among_small_ones(const std::filesystem::path& dir, int hu
             if (cut) ++c.unreadable;
             else c.faces += corpus_options(i).width * corpus_options(i).height;
         }
-        const auto file = dir / fmt::format("m{:02}_00_00_00.nvmhktbnd", map);
-        write_file_atomic(file, bnd4::write(bnd4::build_navmesh_binder(std::move(entries))));
+        const bool dcx = krak && tagfiles == huge_tagfiles;
+        const auto file = dir / fmt::format("m{:02}_00_00_00.nvmhktbnd{}", map, dcx ? ".dcx" : "");
+        const std::vector<std::uint8_t> binder = bnd4::write(bnd4::build_navmesh_binder(std::move(entries)));
+        write_file_atomic(file, dcx ? dcx::compress(binder, dcx::Variant::Krak, nullptr, 1) : binder);
         c.paths.push_back(file.string());
     };
     for (int map = 10; map < 22; ++map) write_binder(map, 1 + map % 2, {});
@@ -87,6 +92,19 @@ Corpus one_huge_binder_among_small_ones(const std::filesystem::path& dir, int hu
 /// which exceptions come first matters).
 std::string report_json(const std::vector<std::string>& paths, unsigned threads) {
     return audit::audit_json(audit::audit_files(paths, {threads, 2, {}}).report).dump();
+}
+
+/// The corpus audited with one worker counts its faces and unreadable tagfiles; with 2 and 4
+/// workers, three runs each, its JSON report is the same, byte for byte.
+void expect_the_one_thread_report_with_any_threads(const Corpus& c) {
+    const audit::AuditRun one = audit::audit_files(c.paths, {1, 2, {}});
+    EXPECT_EQ(one.report.summary.elden_ring.faces, c.faces);
+    EXPECT_EQ(one.report.summary.unreadable, c.unreadable);
+    const std::string json = audit::audit_json(one.report).dump();
+    for (unsigned threads : {2u, 4u}) {
+        SCOPED_TRACE(threads);
+        for (int run = 0; run < 3; ++run) EXPECT_EQ(report_json(c.paths, threads), json);
+    }
 }
 
 /// What the thread running audit_files set `outcome` to (its exception's message, or "no
@@ -109,13 +127,9 @@ TEST(AuditFiles, OneHugeBinderAmongSmallOnesGivesTheSameReportWithAnyThreads) {
     // binders around it are opened: the merge must still take every result in input order.
     const auto dir = test::scratch_dir("audit-files-huge");
     const Corpus c = one_huge_binder_among_small_ones(dir, 120);
-    const audit::AuditRun one = audit::audit_files(c.paths, {1, 2, {}});
-    EXPECT_EQ(one.report.summary.elden_ring.faces, c.faces);
-    EXPECT_EQ(one.report.summary.unreadable, c.unreadable);
-    const std::string json = audit::audit_json(one.report).dump();
+    expect_the_one_thread_report_with_any_threads(c);
     for (unsigned threads : {2u, 4u}) {
         SCOPED_TRACE(threads);
-        for (int run = 0; run < 3; ++run) EXPECT_EQ(report_json(c.paths, threads), json);
         // Progress: once per binder, after its last tagfile, counting up to the total.
         std::vector<std::size_t> done;
         std::uint64_t bytes = 0, total = 0;
@@ -130,6 +144,19 @@ TEST(AuditFiles, OneHugeBinderAmongSmallOnesGivesTheSameReportWithAnyThreads) {
         EXPECT_EQ(done, expected);
         EXPECT_EQ(bytes, total);
     }
+    std::filesystem::remove_all(dir);
+}
+
+TEST(AuditFiles, AHugeKrakBinderDecodedWithHelpGivesTheSameReport) {
+    // The huge binder is DCX_KRAK: while one worker opens it, the others (nothing else may
+    // open beside it) decode some of its restart blocks. The payload, hence the report, is the
+    // same with any thread count.
+    const auto dir = test::scratch_dir("audit-files-huge-krak");
+    const Corpus c = one_huge_binder_among_small_ones(dir, 160, true);
+    ASSERT_GT(std::filesystem::file_size(dir / "m22_00_00_00.nvmhktbnd.dcx"), 64u * 1024);
+    const std::size_t payload = dcx::decompress(read_file(dir / "m22_00_00_00.nvmhktbnd.dcx")).payload.size();
+    ASSERT_GT(payload, 3u * 256 * 1024);  // several restart blocks to share
+    expect_the_one_thread_report_with_any_threads(c);
     std::filesystem::remove_all(dir);
 }
 

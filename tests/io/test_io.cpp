@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <thread>
 
 #include "io/byte_reader.h"
@@ -125,6 +126,60 @@ TEST(Parallel, NestedLoopsShareTheOuterThreads) {
     parallel_for(5, 1, [&](std::size_t) { seen = detail::nested_thread_limit; });
     EXPECT_EQ(seen, 1u);
     EXPECT_EQ(detail::nested_thread_limit, 0u);
+}
+
+// A HelpBoard lends an idle outer thread to a busy one's nested loop: worker 0 runs a loop
+// of slow items left one thread; worker 1, with nothing of its own, helps once it is posted.
+// Every item runs once, some on the helper; an item's exception reaches the poster after
+// every helper has left the loop; with no board, the same loop stays on its own thread.
+TEST(Parallel, IdleThreadsHelpANestedLoopPostedOnTheirBoard) {
+    for (bool throws : {false, true}) {
+        SCOPED_TRACE(throws);
+        std::atomic<bool> posted_done{false};
+        HelpBoard board;
+        std::vector<std::atomic<int>> runs(64);
+        std::vector<std::thread::id> ran_on(runs.size());
+        std::thread::id poster;
+        bool rethrown = false;
+        parallel_for(2, 2, [&](std::size_t w) {
+            const HelpBoard::Scope scope(&board);
+            if (w == 0) {
+                poster = std::this_thread::get_id();
+                try {
+                    parallel_for(runs.size(), 0, [&](std::size_t i) {
+                        std::this_thread::sleep_for(std::chrono::microseconds(500));
+                        ++runs[i];
+                        ran_on[i] = std::this_thread::get_id();
+                        if (throws && i == 40) throw Error("item 40");
+                    });
+                } catch (const Error&) {
+                    rethrown = true;
+                }
+                posted_done = true;
+                return;
+            }
+            while (!posted_done)
+                if (!board.help()) std::this_thread::yield();
+        });
+        EXPECT_EQ(rethrown, throws);
+        int helped = 0, total = 0;
+        for (std::size_t i = 0; i < runs.size(); ++i) {
+            EXPECT_LE(runs[i], 1) << i;
+            total += runs[i];
+            if (runs[i] == 1) helped += ran_on[i] != poster;
+        }
+        // Items after the throw are skipped (all but those already taken).
+        EXPECT_EQ(total < 64, throws) << total;
+        EXPECT_GT(helped, 0);
+        EXPECT_FALSE(board.has_work());
+    }
+    // No board: one thread all the way down, as before.
+    std::atomic<int> elsewhere{0};
+    parallel_for(2, 2, [&](std::size_t) {
+        const std::thread::id outer = std::this_thread::get_id();
+        parallel_for(32, 0, [&](std::size_t) { elsewhere += std::this_thread::get_id() != outer; });
+    });
+    EXPECT_EQ(elsewhere, 0);
 }
 
 // The huge-page advice covers exactly the whole 2 MiB pages inside the buffer, and nothing
