@@ -15,6 +15,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "audit/audit_input.h"
@@ -45,10 +46,19 @@ struct Extreme {
     double value = 0;
     std::string at;
     bool set = false;
+    void take(double v, std::string where) { value = v, at = std::move(where), set = true; }
+    /// Merging only (Values::merge): when `value` is a NaN, which no later value replaces
+    /// (`v > NaN` is false), the best later value that is not one. A partial merge of later
+    /// tagfiles whose first value was a NaN would otherwise hide their best value from an
+    /// earlier, finite one: with it, merging partial merges (OrderedMerge's runs) gives what
+    /// merging every tagfile in order gives. Not reported.
+    double after_nan = 0;
+    std::string after_nan_at;
+    bool after_nan_set = false;
 };
 
 /// Rule-specific figures, merged deterministically: counts add, extremes keep the first
-/// strictly larger value in input order, sets unite. Keys are looked up without making a
+/// strictly larger value in input order (a NaN that comes first stays), sets unite. Keys are looked up without making a
 /// std::string (transparent comparison): per-element rules update them once per face, and a
 /// key longer than the small-string buffer cost an allocation per call.
 struct Values {
@@ -65,12 +75,12 @@ struct Values {
     template <class At>
     void maximum_at(std::string_view key, double v, At&& at) {
         Extreme& e = slot(maxima, key);
-        if (!e.set || v > e.value) e = {v, at(), true};
+        if (!e.set || v > e.value) e.take(v, at());
     }
     template <class At>
     void minimum_at(std::string_view key, double v, At&& at) {
         Extreme& e = slot(minima, key);
-        if (!e.set || v < e.value) e = {v, at(), true};
+        if (!e.set || v < e.value) e.take(v, at());
     }
     void insert(std::string_view key, std::uint64_t v) { slot(sets, key).insert(v); }
     /// The entry of `key` in `map`, value-initialised when new (operator[] without a std::string).
@@ -95,7 +105,7 @@ public:
     template <class At>
     void offer(double v, At&& at) {
         if (!slot_) slot_ = &Values::slot(values_.maxima, key_);  // map nodes never move
-        if (!slot_->set || v > slot_->value) *slot_ = {v, at(), true};
+        if (!slot_->set || v > slot_->value) slot_->take(v, at());
     }
 
 private:

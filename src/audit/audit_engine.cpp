@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #include "audit/audit_rules.h"
@@ -46,20 +47,46 @@ std::int64_t ulp_distance(float a, float b) {
 
 void Values::maximum(std::string_view key, double v, const std::string& at) {
     Extreme& e = slot(maxima, key);
-    if (!e.set || v > e.value) e = {v, at, true};
+    if (!e.set || v > e.value) e.take(v, at);
 }
 
 void Values::minimum(std::string_view key, double v, const std::string& at) {
     Extreme& e = slot(minima, key);
-    if (!e.set || v < e.value) e = {v, at, true};
+    if (!e.set || v < e.value) e.take(v, at);
 }
+
+namespace {
+
+/// One later value `v` folded into `e` as maximum()/minimum() fold values in order (the first
+/// value, replaced by each strictly better one), keeping the best value after a first NaN.
+template <class Better>
+void fold_extreme(Extreme& e, double v, const std::string& at, Better better) {
+    if (!e.set) {
+        e.take(v, at);
+    } else if (std::isnan(e.value)) {
+        if (!std::isnan(v) && (!e.after_nan_set || better(v, e.after_nan)))
+            e.after_nan = v, e.after_nan_at = at, e.after_nan_set = true;
+    } else if (better(v, e.value)) {
+        e.value = v, e.at = at;
+    }
+}
+
+/// The fold of `from`'s values (in order, after `into`'s) into `into`.
+template <class Better>
+void merge_extreme(Extreme& into, const Extreme& from, Better better) {
+    if (!from.set) return;
+    fold_extreme(into, from.value, from.at, better);
+    if (from.after_nan_set) fold_extreme(into, from.after_nan, from.after_nan_at, better);
+}
+
+}  // namespace
 
 void Values::merge(const Values& other) {
     for (const auto& [k, n] : other.counts) slot(counts, k) += n;
     for (const auto& [k, e] : other.maxima)
-        if (e.set) maximum(k, e.value, e.at);
+        if (e.set) merge_extreme(slot(maxima, k), e, [](double a, double b) { return a > b; });
     for (const auto& [k, e] : other.minima)
-        if (e.set) minimum(k, e.value, e.at);
+        if (e.set) merge_extreme(slot(minima, k), e, [](double a, double b) { return a < b; });
     for (const auto& [k, s] : other.sets) slot(sets, k).insert(s.begin(), s.end());
 }
 

@@ -4,8 +4,6 @@
 #include <chrono>
 #include <condition_variable>
 #include <exception>
-#include <limits>
-#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -41,16 +39,23 @@ AuditTagfile load_entry(const fromsoft::NavEntry& e, const std::string& name) {
                               e.in_binder ? std::optional<std::size_t>(e.index) : std::nullopt);
 }
 
-/// audit_tagfile, or, if it throws navlab::Error, the result of an unreadable file `name`
-/// holding its message. No rule throws today (the strict read keeps its error as R02's); this
+/// audit_tagfile, or, if it throws navlab::Error, the result of the same tagfile unreadable,
+/// with that message (R02). No rule throws today (the strict read keeps its error as R02's); this
 /// keeps one tagfile's result in its place if one ever does, so the results that follow it
 /// need not be dropped (they may be merged already: OrderedMerge).
-TagfileAudit audit_tagfile_or_error(const AuditTagfile& t, const std::string& name, std::size_t max_examples,
-                                    const ExamplesTaken* taken) {
+TagfileAudit audit_tagfile_or_error(const AuditTagfile& t, std::size_t max_examples, const ExamplesTaken* taken) {
     try {
         return audit_tagfile(t, max_examples, taken);
     } catch (const Error& err) {
-        return audit_tagfile(unreadable_file(name, err), max_examples);
+        AuditTagfile unreadable;  // the same entry (name, index, TAG0, SDK), without its model
+        unreadable.binder = t.binder;
+        unreadable.entry = t.entry;
+        unreadable.entry_index = t.entry_index;
+        unreadable.byte_size = t.byte_size;
+        unreadable.starts_with_tag0 = t.starts_with_tag0;
+        unreadable.sdk = sdk_of(t);
+        unreadable.read_error = err.what();
+        return audit_tagfile(unreadable, max_examples);
     }
 }
 
@@ -71,7 +76,7 @@ void audit_nav(const std::string& name, Open&& open, std::size_t max_examples, s
         const AuditTagfile t = load_entry(nav->entries()[k], name);
         if (k + 1 == count) nav.reset();
         if (tagfile_bytes) *tagfile_bytes += t.byte_size;
-        sink(audit_tagfile_or_error(t, name, max_examples, nullptr));
+        sink(audit_tagfile_or_error(t, max_examples, nullptr));
     }
 }
 
@@ -89,9 +94,10 @@ struct Unit {
 /// earliest opened binder; only when every opened tagfile is taken does it open the next
 /// binder, and only while the payloads held, plus the new one's, stay within the largest
 /// binder's size on disk (or when none is held). Memory: at most the largest payload's worth
-/// of payloads, plus one tagfile's model and context per worker, plus at most 33 runs of
-/// finished results waiting merged (OrderedMerge; about one per worker). Speed: when each worker audited a binder of its own under the same bound, the
-/// largest binders ran alone (the other worker waited for the whole binder) and the last
+/// of payloads, plus one tagfile's model and context per worker, plus the runs of finished
+/// results waiting merged (OrderedMerge: about one per worker; work ahead starts only while
+/// at most kMostRuns wait). Speed: when each worker audited a binder of its own under the
+/// same bound, the largest binders ran alone (the other worker waited for the whole binder) and the last
 /// binders left one worker idle; now both audit the large binder, and a worker waits only
 /// while another decompresses a binder too large to open beside it (and helps decode it when
 /// it is DCX_KRAK, whose restart blocks decode apart: board_).
@@ -113,7 +119,14 @@ public:
     /// Audits every unit with `threads` workers (0 = one per core).
     AuditRun run(const std::vector<std::string>& inputs) {
         const unsigned workers = options_.threads == 0 ? default_threads() : options_.threads;
-        parallel_for(workers, workers, [&](std::size_t) { work(); });
+        std::vector<std::chrono::steady_clock::time_point> exits(workers);
+        parallel_for(workers, workers, [&](std::size_t w) {
+            work();
+            exits[w] = std::chrono::steady_clock::now();
+        });
+        // A worker that found nothing left waited for the others to finish too.
+        const auto end = std::chrono::steady_clock::now();
+        for (const auto& exit : exits) run_.idle_seconds += std::chrono::duration<double>(end - exit).count();
         for (const Unit& u : units_) run_.files.push_back(u.ref().name);
         run_.report = merge_.report(inputs);
         return std::move(run_);
@@ -244,7 +257,7 @@ private:
             release_budget(w, t.binder);
         }
         changed_.notify_all();
-        TagfileAudit result = audit_tagfile_or_error(model, name, options_.max_examples, &merge_.taken());
+        TagfileAudit result = audit_tagfile_or_error(model, options_.max_examples, &merge_.taken());
         std::exception_ptr failed;
         {
             std::lock_guard lock(mutex_);
@@ -275,6 +288,7 @@ private:
         done_.bytes_done += units_[b].ref().size;
         if (!progress_) return nullptr;
         try {
+            const HelpBoard::Scope none(nullptr);  // under mutex_: a loop in it must not post (wake_ locks it)
             progress_(done_);
         } catch (...) {
             failed_ = true;

@@ -39,9 +39,9 @@ struct AuditRun {
     std::vector<std::filesystem::path> files;
     std::uint64_t tagfile_bytes = 0;           ///< decompressed tagfile bytes read
     /// Seconds the workers spent waiting for work, summed over workers (wall time: the binder
-    /// ahead not yet opened, the payload budget, the merge's runs, the last tagfiles). What it
-    /// is of threads × the run's wall time says how well the run was shared, on a machine
-    /// whose cores are also taken by others.
+    /// ahead not yet opened, the payload budget, the merge's runs, and from a worker's exit to
+    /// the run's end). Its share of threads × the run's wall time says how well the run was
+    /// shared, even on a machine whose cores are also taken by others.
     double idle_seconds = 0;
 };
 

@@ -65,7 +65,9 @@ private:
     void advance();
 
     std::vector<std::size_t> counts_;  ///< results per file; kUnknown until set_count
-    std::map<Key, Run> runs_;          ///< by first key; runs never touch (they would be one)
+    /// Runs by first key. Touching runs are one, except across a file whose count was unknown
+    /// when they met.
+    std::map<Key, Run> runs_;
     Key point_{0, 0};                  ///< the merge point: every result before it is merged
     std::size_t max_examples_;
     AuditMerger merger_;

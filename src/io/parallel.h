@@ -10,8 +10,8 @@
 //
 // A loop whose threads sometimes wait for one another (the audit's workers, while one of them
 // decompresses a binder too large to open beside another) can lend the waiting ones to the
-// busy one's nested loops: a HelpBoard. A nested parallel_for left one thread, on a thread
-// that has a board, posts its items there; idle threads of the outer loop call help() and
+// busy one's nested loops: a HelpBoard. A nested parallel_for that asked for more than one
+// thread (or 0) and was left one, on a thread that has a board, posts its items there; idle threads of the outer loop call help() and
 // run some of them. The output is the same (items are still stored by index).
 #pragma once
 
@@ -134,15 +134,10 @@ public:
     void run(std::size_t n, Fn& fn) {
         Loop l(n, [&fn](std::size_t i) { fn(i); });
         {
-            std::lock_guard lock(mutex_);
-            loops_.push_back(&l);
+            const Posted posted(*this, l);  // un-posts and waits for the helpers, even on a throw
+            if (wake_) wake_();
+            l.items.run(fn, 1);  // items' exceptions are kept, not thrown
         }
-        if (wake_) wake_();
-        l.items.run(fn, 1);
-        std::unique_lock lock(mutex_);
-        loops_.erase(std::find(loops_.begin(), loops_.end(), &l));  // no new helper joins
-        l.left.wait(lock, [&] { return l.helpers == 0; });
-        lock.unlock();
         l.items.rethrow();
     }
 
@@ -153,6 +148,27 @@ private:
         const std::function<void(std::size_t)> fn;
         std::size_t helpers = 0;  ///< threads other than the poster running items (board's lock)
         std::condition_variable left;  ///< helpers fell to 0
+    };
+
+    /// A loop on the board for its scope: leaving it, no new helper may join, and it waits
+    /// until the helpers have left the loop (which lives on the poster's stack).
+    class Posted {
+    public:
+        Posted(HelpBoard& board, Loop& loop) : board_(board), loop_(loop) {
+            std::lock_guard lock(board_.mutex_);
+            board_.loops_.push_back(&loop_);
+        }
+        ~Posted() {
+            std::unique_lock lock(board_.mutex_);
+            board_.loops_.erase(std::find(board_.loops_.begin(), board_.loops_.end(), &loop_));
+            loop_.left.wait(lock, [&] { return loop_.helpers == 0; });
+        }
+        Posted(const Posted&) = delete;
+        Posted& operator=(const Posted&) = delete;
+
+    private:
+        HelpBoard& board_;
+        Loop& loop_;
     };
 
     /// A posted loop with items left, counted as helped (nullptr when none).
@@ -172,18 +188,20 @@ private:
 };
 
 /// @param n       number of work items.
-/// @param threads worker count (0 = default_threads()); 1 runs inline (or with the helpers of
-///                this thread's HelpBoard). Inside another parallel_for's fn, at most what
+/// @param threads worker count (0 = default_threads()); 1 runs inline. Left one by the outer
+///                loop, a loop that asked for 0 or more runs with the helpers of this
+///                thread's HelpBoard, if any. Inside another parallel_for's fn, at most what
 ///                that loop left over (see above).
 /// @param fn      callable taking std::size_t; called exactly once per index.
 template <class Fn>
 void parallel_for(std::size_t n, unsigned threads, Fn&& fn) {
+    const bool asked_for_more = threads != 1;  // 1 means inline, on this thread
     if (threads == 0) threads = default_threads();
     if (detail::nested_thread_limit != 0) threads = std::min(threads, detail::nested_thread_limit);
     const unsigned asked = threads;
     threads = static_cast<unsigned>(std::min<std::size_t>(threads, n));
     if (threads <= 1) {
-        if (HelpBoard* board = HelpBoard::current(); board && n > 1 && detail::nested_thread_limit != 0)
+        if (HelpBoard* board = HelpBoard::current(); board && asked_for_more && n > 1 && detail::nested_thread_limit != 0)
             return board->run(n, fn);  // inside an outer loop with a board: idle threads may help
         const detail::NestedThreadLimit limit(asked);
         for (std::size_t i = 0; i < n; ++i) fn(i);

@@ -60,8 +60,13 @@ TEST(FaceTallies, FirstAndBestOffersWhatTheWalkWouldKeep) {
         for (double& x : s) x = pool[rng() % 7];
         cases.push_back(s);
     }
-    const Extreme priors[] = {Extreme{}, Extreme{0.5, "earlier tagfile", true}, Extreme{nan, "earlier NaN", true},
-                              Extreme{5, "earlier large", true}};
+    auto extreme = [](double v, const char* at) {
+        Extreme e;
+        e.take(v, at);
+        return e;
+    };
+    const Extreme priors[] = {Extreme{}, extreme(0.5, "earlier tagfile"), extreme(nan, "earlier NaN"),
+                              extreme(5, "earlier large")};
     for (const auto& s : cases)
         for (const Extreme& prior : priors) {
             std::string what = fmt::format("values [{}] after {}", fmt::join(s, ", "), prior.set ? prior.at : "nothing");

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 #include <random>
 #include <string>
@@ -53,6 +54,11 @@ TagfileAudit result(std::size_t file, std::size_t k, int serial) {
         t.values.maximum("tie", serial % 4, "tagfile " + std::to_string(serial));
         t.values.minimum("low", -(serial % 5), "tagfile " + std::to_string(serial));
         t.values.insert("set", static_cast<std::uint64_t>(serial % 11));
+        // A tagfile whose extreme is a NaN (its first value was one): the merge in order keeps
+        // a NaN that comes first and ignores one that comes later.
+        const double nan = std::numeric_limits<double>::quiet_NaN();
+        t.values.maximum("nan", serial % 6 == 1 ? nan : serial % 5, "tagfile " + std::to_string(serial));
+        t.values.minimum("nan", serial % 6 == 2 ? nan : -(serial % 7), "tagfile " + std::to_string(serial));
     }
     r.supplementary["X01"].count("tagfiles");
     r.supplementary["X02"].maximum("faces", serial % 6, "tagfile " + std::to_string(serial));
@@ -145,13 +151,18 @@ TEST(OrderedMerge, ResultsAheadOfOneSlowTagfileWaitAsOneRun) {
     OrderedMerge merge(kCounts.size(), 5);
     for (std::size_t f = 0; f < kCounts.size(); ++f) merge.set_count(f, kCounts[f]);
     const std::vector<Item> all = items();
-    for (std::size_t i = 1; i < all.size(); ++i) {
+    // In descending order, each result closes the gap before the run after it: still one run.
+    for (std::size_t i = all.size() - 1; i >= 1; --i) {
         ASSERT_TRUE(merge.may_start(all[i].file, all[i].k));
         merge.add(all[i].file, all[i].k, result(all[i].file, all[i].k, all[i].serial));
         EXPECT_EQ(merge.waiting_runs(), 1u) << "after result " << i;
     }
+    // Nothing is merged yet, so no rule's examples are complete (waiting runs must not mark
+    // them: tagfiles audited meanwhile would drop examples the report needs).
+    for (std::size_t r = 0; r < audit::all_rules().size(); ++r) EXPECT_FALSE(merge.taken().full(r)) << r;
     merge.add(all[0].file, all[0].k, result(all[0].file, all[0].k, all[0].serial));
     EXPECT_EQ(merge.waiting_runs(), 0u);
+    EXPECT_TRUE(merge.taken().full(0));  // rule 0 has more than 5 examples in all
 }
 
 TEST(OrderedMerge, WorkAheadWaitsOnlyWhenManyGapsAre) {

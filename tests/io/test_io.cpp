@@ -139,28 +139,37 @@ TEST(Parallel, IdleThreadsHelpANestedLoopPostedOnTheirBoard) {
         HelpBoard board;
         std::vector<std::atomic<int>> runs(64);
         std::vector<std::thread::id> ran_on(runs.size());
+        std::atomic<bool> helper_ready{false};
+        std::atomic<int> in_flight{0};
+        int in_flight_after = -1;
         std::thread::id poster;
         bool rethrown = false;
         parallel_for(2, 2, [&](std::size_t w) {
             const HelpBoard::Scope scope(&board);
             if (w == 0) {
                 poster = std::this_thread::get_id();
+                while (!helper_ready) std::this_thread::yield();
                 try {
                     parallel_for(runs.size(), 0, [&](std::size_t i) {
+                        ++in_flight;
                         std::this_thread::sleep_for(std::chrono::microseconds(500));
                         ++runs[i];
                         ran_on[i] = std::this_thread::get_id();
+                        --in_flight;
                         if (throws && i == 40) throw Error("item 40");
                     });
                 } catch (const Error&) {
                     rethrown = true;
                 }
+                in_flight_after = in_flight;  // the loop returned only once its helpers left
                 posted_done = true;
                 return;
             }
+            helper_ready = true;
             while (!posted_done)
                 if (!board.help()) std::this_thread::yield();
         });
+        EXPECT_EQ(in_flight_after, 0);
         EXPECT_EQ(rethrown, throws);
         int helped = 0, total = 0;
         for (std::size_t i = 0; i < runs.size(); ++i) {
@@ -172,6 +181,27 @@ TEST(Parallel, IdleThreadsHelpANestedLoopPostedOnTheirBoard) {
         EXPECT_EQ(total < 64, throws) << total;
         EXPECT_GT(helped, 0);
         EXPECT_FALSE(board.has_work());
+    }
+    // An explicit 1 means inline even with a board and an idle helper.
+    {
+        HelpBoard board;
+        std::atomic<bool> done{false};
+        std::atomic<int> elsewhere{0};
+        parallel_for(2, 2, [&](std::size_t w) {
+            const HelpBoard::Scope scope(&board);
+            if (w == 0) {
+                const std::thread::id me = std::this_thread::get_id();
+                parallel_for(64, 1, [&](std::size_t) {
+                    std::this_thread::sleep_for(std::chrono::microseconds(100));
+                    elsewhere += std::this_thread::get_id() != me;
+                });
+                done = true;
+                return;
+            }
+            while (!done)
+                if (!board.help()) std::this_thread::yield();
+        });
+        EXPECT_EQ(elsewhere, 0);
     }
     // No board: one thread all the way down, as before.
     std::atomic<int> elsewhere{0};
