@@ -12,10 +12,10 @@
 // CPU seconds per million faces for ¼, ½ and all (corpora of 1×, 2× and 4× the faces):
 // equal figures mean time linear in faces.
 // --speedup 1 also audits the whole corpus with 1 and with 2 threads and prints the wall-time
-// ratio (aim: at least 1.8; with --rounds N, N alternating pairs and their median); it means something only when two cores are idle (see `uptime`;
-// a VM's cores may also be taken by its host: `st` in `vmstat`). The workers' waiting time of
-// the 2-thread run (AuditRun::idle_seconds) is printed beside it: what the schedule loses,
-// whatever the machine.
+// ratio (aim: at least 1.8; with --rounds N, N alternating pairs and their median); it means
+// something only when two cores are idle (see `uptime`; a VM's cores may also be taken by
+// its host: `st` in `vmstat`). The workers' waiting time of the 2-thread run
+// (AuditRun::idle_seconds) is printed beside it: what the schedule loses, whatever the machine.
 //
 // Memory: "binder size" is given both ways — the largest binder file on disk (DCX, compressed:
 // what a user sees) and the largest decompressed payload (the BND4 the audit must hold whole,

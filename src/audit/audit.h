@@ -58,9 +58,10 @@ struct Extreme {
 };
 
 /// Rule-specific figures, merged deterministically: counts add, extremes keep the first
-/// strictly larger value in input order (a NaN that comes first stays), sets unite. Keys are looked up without making a
-/// std::string (transparent comparison): per-element rules update them once per face, and a
-/// key longer than the small-string buffer cost an allocation per call.
+/// strictly larger value in input order (a NaN that comes first stays), sets unite. Keys are
+/// looked up without making a std::string (transparent comparison): per-element rules update
+/// them once per face, and a key longer than the small-string buffer cost an allocation per
+/// call.
 struct Values {
     std::map<std::string, std::int64_t, std::less<>> counts;
     std::map<std::string, Extreme, std::less<>> maxima;

@@ -40,8 +40,8 @@ AuditTagfile load_entry(const fromsoft::NavEntry& e, const std::string& name) {
 }
 
 /// audit_tagfile, or, if it throws navlab::Error, the result of the same tagfile unreadable,
-/// with that message (R02). No rule throws today (the strict read keeps its error as R02's); this
-/// keeps one tagfile's result in its place if one ever does, so the results that follow it
+/// with that message (R02). No rule throws today (the strict read keeps its error as R02's);
+/// this keeps one tagfile's result in its place if one ever does, so the results that follow it
 /// need not be dropped (they may be merged already: OrderedMerge).
 TagfileAudit audit_tagfile_or_error(const AuditTagfile& t, std::size_t max_examples, const ExamplesTaken* taken) {
     try {
@@ -97,8 +97,8 @@ struct Unit {
 /// of payloads, plus one tagfile's model and context per worker, plus the runs of finished
 /// results waiting merged (OrderedMerge: about one per worker; work ahead starts only while
 /// at most kMostRuns wait). Speed: when each worker audited a binder of its own under the
-/// same bound, the largest binders ran alone (the other worker waited for the whole binder) and the last
-/// binders left one worker idle; now both audit the large binder, and a worker waits only
+/// same bound, the largest binders ran alone (the other worker waited for the whole binder)
+/// and the last binders left one worker idle; now both audit the large binder, and a worker waits only
 /// while another decompresses a binder too large to open beside it (and helps decode it when
 /// it is DCX_KRAK, whose restart blocks decode apart: board_).
 /// All state is under one mutex; workers wait on one condition variable, woken after every
@@ -263,7 +263,7 @@ private:
             std::lock_guard lock(mutex_);
             Binder& w = binders_[t.binder];
             run_.tagfile_bytes += model.byte_size;
-            merge_.add(t.binder, t.tagfile, std::move(result));
+            merge_.add(t.binder, t.tagfile, result);
             --w.running;
             failed = finish(w, t.binder);
         }

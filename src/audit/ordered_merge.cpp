@@ -14,8 +14,7 @@ void OrderedMerge::set_count(std::size_t file, std::size_t n) {
     advance();
 }
 
-OrderedMerge::Key OrderedMerge::next(Key key) const {
-    ++key.second;
+OrderedMerge::Key OrderedMerge::past_finished_files(Key key) const {
     while (key.first < counts_.size() && counts_[key.first] != kUnknown && key.second >= counts_[key.first]) {
         ++key.first;
         key.second = 0;
@@ -23,7 +22,9 @@ OrderedMerge::Key OrderedMerge::next(Key key) const {
     return key;
 }
 
-void OrderedMerge::add(std::size_t file, std::size_t k, TagfileAudit&& result) {
+OrderedMerge::Key OrderedMerge::next(Key key) const { return past_finished_files({key.first, key.second + 1}); }
+
+void OrderedMerge::add(std::size_t file, std::size_t k, const TagfileAudit& result) {
     const Key key{file, k};
     if (key == point_) {
         merger_.add(result, &taken_);
@@ -56,11 +57,7 @@ bool OrderedMerge::may_start(std::size_t file, std::size_t k) const {
 
 void OrderedMerge::advance() {
     for (;;) {
-        // A count set since the point moved here may put the point past its file.
-        if (point_.first < counts_.size() && counts_[point_.first] != kUnknown && point_.second >= counts_[point_.first]) {
-            point_ = {point_.first + 1, 0};
-            continue;
-        }
+        point_ = past_finished_files(point_);  // a count set since the point moved here
         const auto first = runs_.begin();
         if (first == runs_.end() || first->first != point_) return;
         merger_.add(first->second.merged, &taken_);

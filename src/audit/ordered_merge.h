@@ -37,7 +37,7 @@ public:
     /// before any of its results is added.
     void set_count(std::size_t file, std::size_t n);
     /// Result `k` of file `file`, once (k below its count).
-    void add(std::size_t file, std::size_t k, TagfileAudit&& result);
+    void add(std::size_t file, std::size_t k, const TagfileAudit& result);
     /// True when result `k` of file `file` may be started: it is at or before the merge
     /// point, or few runs wait. The merge point's work never waits, so the merge point always
     /// moves on.
@@ -58,8 +58,10 @@ private:
         AuditMerger merged;
     };
 
-    /// The key after `key`: the next result of its file, else the first of the next file with
-    /// results (files whose count is known to be 0 are skipped; an unknown count stops there).
+    /// `key`, or the first key of the next file with results when its file has none left (files
+    /// whose count is known to be 0 are skipped; an unknown count stops there).
+    Key past_finished_files(Key key) const;
+    /// The key after `key`: the next result of its file, else past_finished_files.
     Key next(Key key) const;
     /// Moves the merge point past finished files and through the runs waiting at it.
     void advance();

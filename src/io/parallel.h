@@ -11,8 +11,8 @@
 // A loop whose threads sometimes wait for one another (the audit's workers, while one of them
 // decompresses a binder too large to open beside another) can lend the waiting ones to the
 // busy one's nested loops: a HelpBoard. A nested parallel_for that asked for more than one
-// thread (or 0) and was left one, on a thread that has a board, posts its items there; idle threads of the outer loop call help() and
-// run some of them. The output is the same (items are still stored by index).
+// thread (or 0) and was left one, on a thread that has a board, posts its items there; idle
+// threads of the outer loop call help() and run some of them. The output is the same (items are still stored by index).
 #pragma once
 
 #include <algorithm>
@@ -94,9 +94,7 @@ public:
     /// Whether a posted loop has items nobody took yet.
     bool has_work() const {
         std::lock_guard lock(mutex_);
-        for (const Loop* l : loops_)
-            if (l->items.left()) return true;
-        return false;
+        return first_with_items() != nullptr;
     }
     /// Runs items of posted loops until none is left untaken; returns whether it ran any.
     /// Call it from a thread that would otherwise wait.
@@ -174,11 +172,14 @@ private:
     /// A posted loop with items left, counted as helped (nullptr when none).
     Loop* join() {
         std::lock_guard lock(mutex_);
+        Loop* l = first_with_items();
+        if (l) ++l->helpers;
+        return l;
+    }
+    /// The first posted loop with items nobody took (call with the lock held), or nullptr.
+    Loop* first_with_items() const {
         for (Loop* l : loops_)
-            if (l->items.left()) {
-                ++l->helpers;
-                return l;
-            }
+            if (l->items.left()) return l;
         return nullptr;
     }
 
