@@ -139,7 +139,7 @@ TEST(Parallel, IdleThreadsHelpANestedLoopPostedOnTheirBoard) {
         HelpBoard board;
         std::vector<std::atomic<int>> runs(64);
         std::vector<std::thread::id> ran_on(runs.size());
-        std::atomic<bool> helper_ready{false};
+        std::atomic<bool> helper_ready{false}, helped_any{false};
         std::atomic<int> in_flight{0};
         int in_flight_after = -1;
         std::thread::id poster;
@@ -152,6 +152,13 @@ TEST(Parallel, IdleThreadsHelpANestedLoopPostedOnTheirBoard) {
                 try {
                     parallel_for(runs.size(), 0, [&](std::size_t i) {
                         ++in_flight;
+                        if (std::this_thread::get_id() != poster) helped_any = true;
+                        // The poster's first item waits (10 s at most) for the helper to take
+                        // one: on a loaded machine the helper may otherwise not run before
+                        // the poster has done every item alone.
+                        const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+                        while (i == 0 && !helped_any && std::chrono::steady_clock::now() < give_up)
+                            std::this_thread::sleep_for(std::chrono::milliseconds(1));
                         std::this_thread::sleep_for(std::chrono::microseconds(500));
                         ++runs[i];
                         ran_on[i] = std::this_thread::get_id();
