@@ -104,6 +104,20 @@ OwnPeak audit_peak(const std::vector<std::string>& paths, unsigned threads) {
     return p;
 }
 
+constexpr const char* kUsage =
+    "usage: bench_corpus [--preset P] [--seed N] [--dir DIR] [--threads N] [--linearity 1] [--speedup 1]\n"
+    "                    [--memory-runs N] [--rounds N]\n"
+    "Audit CPU time against decompress-only CPU time of the same binders, in one run (issue 13).\n"
+    "  --preset P       synthetic corpus preset: eldenring (default), sekiro or small\n"
+    "  --seed N         synth seed of the corpus (default 1)\n"
+    "  --dir DIR        corpus folder (default /tmp/navlab-bench-<preset>-<seed>, generated when it holds no binder)\n"
+    "  --threads N      workers (default 0: all cores)\n"
+    "  --linearity 1    also audit the first 1/4 and 1/2 of the binders: CPU-s per million faces\n"
+    "  --speedup 1      also audit with 1 and with 2 threads: wall-time ratio and the workers' waits\n"
+    "  --memory-runs N  repeat each peak-memory pass N times, print the lowest and highest (default 1)\n"
+    "  --rounds N       N alternating pairs of passes (and of --speedup runs), medians printed (default 1)\n"
+    "See the comment at the top of bench/bench_corpus.cpp and docs/audit.md.\n";
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -114,8 +128,12 @@ int main(int argc, char** argv) {
     bool linearity = false, speedup = false;
     unsigned memory_runs = 1, rounds = 1;
     for (int i = 1; i < argc; i += 2) {
-        // A flag without a value (--help among them) falls through to the usage line.
-        const std::string a = i + 1 < argc ? argv[i] : "--help", v = i + 1 < argc ? argv[i + 1] : "";
+        if (const std::string_view f = argv[i]; f == "--help" || f == "-h") {
+            std::fputs(kUsage, stdout);
+            return 0;
+        }
+        // A flag without a value falls through to the usage line.
+        const std::string a = i + 1 < argc ? argv[i] : "", v = i + 1 < argc ? argv[i + 1] : "";
         if (a == "--preset") preset = v;
         else if (a == "--seed") seed = std::stoull(v);
         else if (a == "--dir") dir = v;
@@ -125,7 +143,7 @@ int main(int argc, char** argv) {
         else if (a == "--memory-runs") memory_runs = std::max(1u, static_cast<unsigned>(std::stoul(v)));
         else if (a == "--rounds") rounds = std::max(1u, static_cast<unsigned>(std::stoul(v)));
         else {
-            fmt::print(stderr, "usage: bench_corpus [--preset P] [--seed N] [--dir DIR] [--threads N] [--linearity 1] [--speedup 1] [--memory-runs N] [--rounds N]\n");
+            fmt::print(stderr, "bench_corpus: unknown option or missing value: {}\n\n{}", argv[i], kUsage);
             return 2;
         }
     }

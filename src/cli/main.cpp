@@ -4,9 +4,11 @@
 #include <csignal>
 #include <cstdio>
 #include <exception>
+#include <memory>
 #include <new>
 
 #include "cli/commands.h"
+#include "cli/help_format.h"
 #include "io/error.h"
 #include "io/heap_policy.h"
 
@@ -24,6 +26,7 @@ int main(int argc, char** argv) {
         "Run `navlab COMMAND --help` for a command's inputs, outputs and an example.",
         "navlab"};
     app.require_subcommand(1);
+    app.formatter(std::make_shared<navlab::cli::HelpFormatter>());  // before the commands: they copy it
     app.set_help_all_flag("--help-all", "Print help for every command");
     add_demo_commands(app);
     add_container_commands(app);

@@ -100,3 +100,13 @@ TEST(CliSmoke, NoCommandListsTheCommandsOneLineEach) {
     EXPECT_NE(help.find("INPUT: a FromSoftware binder"), std::string::npos) << help;
     EXPECT_NE(help.find("Example: navlab nearest"), std::string::npos) << help;
 }
+
+// `navlab --help-all` prints every command's whole help: its footer (inputs, outputs, example)
+// and its own subcommands' help, which CLI11's expanded form leaves out.
+TEST(CliSmoke, HelpAllPrintsEveryCommandsFooterAndSubcommands) {
+    std::string out;
+    EXPECT_EQ(test::run_command(test::navlab_binary() + " --help-all", &out), 0) << out;
+    for (const char* text : {"INPUT: a FromSoftware binder", "Example: navlab nearest", "Examples: navlab path",
+                             "Example: navlab dcx compress", "--variant TEXT", "Example: navlab kraken encode"})
+        EXPECT_NE(out.find(text), std::string::npos) << text << "\n" << out;
+}
