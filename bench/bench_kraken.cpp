@@ -12,7 +12,10 @@
 //    per-core speed; "/all_cores" decodes restart-flagged blocks in parallel.
 // 3. A decode table: navlab (1 thread, CPU time; 2 and all threads, wall clock) beside zstd
 //    decoding the same bytes, and the ratio to the issue's ooz figures.
-//   build/bench/bench_kraken [--table-only] [--decode-only [--runs=9] [--zstd-level=19]] [--no-table] [--max-mb=16] [--benchmark_filter=er_allmaterial]
+// With the first table, an encode table: the samples of two blocks or more encoded at levels 1
+// and 6 with 1, 2 and all threads (wall clock, speed-up over one thread, streams compared;
+// --no-encode-threads leaves it out).
+//   build/bench/bench_kraken [--table-only] [--decode-only [--runs=9] [--zstd-level=19]] [--no-table] [--no-encode-threads] [--max-mb=16] [--benchmark_filter=er_allmaterial]
 //   Short runs of the table: --samples=er_m10,sekiro_m00 (names containing any of these),
 //   --levels=6 (only these of 1, 6, 9; the others print as 0), --encode-runs=5 (median of 5
 //   encodes: one-block files take a few ms, where one run is noise on a loaded machine).
@@ -251,12 +254,40 @@ void print_decode_table(const std::vector<Sample>& samples, int runs, int zstd_l
     }
 }
 
+/// Encode scaling (issue 16: "scaling with threads"): the payload (its first max_bytes, whole
+/// blocks) of every sample of two blocks or more, encoded at each level of the table (9 left out:
+/// minutes a sample) with 1, 2 and all threads, MB/s of input by wall clock (minimum of
+/// `runs`), with the speed-up over one thread. The streams must be equal for every thread count.
+void print_encode_threads_table(const std::vector<Sample>& samples, const TableOptions& options, int runs) {
+    const unsigned all = navlab::default_threads();
+    std::printf("\nKraken encode speed with threads, MB/s of input (wall clock, min of %d; %u cores)\n", runs, all);
+    std::printf("%-24s %9s %5s | %7s %7s %5s %7s %5s\n", "sample", "input", "level", "1 thr", "2 thr", "x", "all", "x");
+    for (const Sample& s : samples) {
+        std::vector<std::uint8_t> payload(s.size);
+        navlab::kraken::decode(s.stream, payload, 0);
+        const std::size_t n = std::min(payload.size(), options.max_bytes / 0x40000 * 0x40000);
+        if (n <= 0x40000) continue;  // one block: nothing to share
+        const std::span<const std::uint8_t> data(payload.data(), n);
+        for (int level : options.levels) {
+            if (level == 9) continue;
+            std::vector<std::uint8_t> one, two, every;
+            const double t1 = wall_time_min([&] { one = navlab::kraken::encode(data, level, 1); }, runs);
+            const double t2 = wall_time_min([&] { two = navlab::kraken::encode(data, level, 2); }, runs);
+            const double ta = wall_time_min([&] { every = navlab::kraken::encode(data, level, 0); }, runs);
+            const double mb = static_cast<double>(n) / 1e6;
+            std::printf("%-24s %9zu %5d | %7.1f %7.1f %5.2f %7.1f %5.2f%s\n", s.name.c_str(), n, level, mb / t1, mb / t2,
+                        t1 / t2, mb / ta, t1 / ta, one == two && one == every ? "" : "  STREAMS DIFFER BY THREADS");
+            std::fflush(stdout);
+        }
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     static std::vector<Sample> samples = load_samples();
     TableOptions options;
-    bool table = true, benchmarks = true, decode_table = true;
+    bool table = true, benchmarks = true, decode_table = true, encode_threads = true;
     std::size_t max_mb = 16;
     int runs = 9, zstd_level = 19;
     int kept = 1;
@@ -264,6 +295,7 @@ int main(int argc, char** argv) {
         if (std::strcmp(argv[i], "--table-only") == 0) benchmarks = false;
         else if (std::strcmp(argv[i], "--decode-only") == 0) table = benchmarks = false;
         else if (std::strcmp(argv[i], "--no-table") == 0) table = decode_table = false;
+        else if (std::strcmp(argv[i], "--no-encode-threads") == 0) encode_threads = false;
         else if (std::strncmp(argv[i], "--zstd-level=", 13) == 0) zstd_level = std::atoi(argv[i] + 13);
         else if (std::strncmp(argv[i], "--runs=", 7) == 0) runs = std::max(1, std::atoi(argv[i] + 7));
         else if (std::strncmp(argv[i], "--max-mb=", 9) == 0) max_mb = std::strtoul(argv[i] + 9, nullptr, 10);
@@ -283,6 +315,7 @@ int main(int argc, char** argv) {
     argc = kept;
     options.max_bytes = max_mb << 20;
     if (table) print_table(samples, options);
+    if (table && encode_threads) print_encode_threads_table(samples, options, options.encode_runs);
     if (decode_table) print_decode_table(samples, runs, zstd_level);
     if (!benchmarks) return 0;
     if (samples.empty()) std::fprintf(stderr, "bench_kraken: no samples found in %s\n", samples_dir().c_str());
