@@ -9,7 +9,9 @@
 
 #include "cli/commands.h"
 #include "cli/output_guard.h"
+#include "cli/progress.h"
 #include "codec/dcx.h"
+#include "codec/kraken/kraken.h"
 #include "container/binder_file.h"
 #include "container/bnd4.h"
 #include "container/manifest.h"
@@ -157,7 +159,15 @@ void run_dcx_compress(const std::string& in_path, const std::string& out, const 
     const bool was_compressed = d.header.variant != dcx::Variant::None;
     dcx::Variant v = variant_name.empty() ? (was_compressed ? d.header.variant : dcx::Variant::Krak)
                                           : dcx::parse_variant_name(variant_name);
-    const auto bytes = dcx::compress(d.payload, v, was_compressed ? &d.header : nullptr, level);
+    std::vector<std::uint8_t> bytes;
+    {
+        // KRAK reports its blocks (level 9 takes minutes on a large binder); on a terminal only.
+        const bool krak = v == dcx::Variant::Krak || v == dcx::Variant::KrakMax;
+        Progress progress("dcx compress", krak ? kraken::encoded_block_count(d.payload.size()) : 0);
+        progress.set_total_bytes(d.payload.size());
+        bytes = dcx::compress(d.payload, v, was_compressed ? &d.header : nullptr, level,
+                              [&](std::size_t block) { progress.tick(1, block); });
+    }
     write_file_atomic(out, bytes);
     fmt::print("{}: {} -> {} bytes ({})\n", out, d.payload.size(), bytes.size(), dcx::variant_name(v));
 }

@@ -8,6 +8,7 @@
 
 #include "cli/commands.h"
 #include "cli/output_guard.h"
+#include "cli/progress.h"
 #include "codec/dcx.h"
 #include "codec/kraken/kraken.h"
 #include "codec/kraken/stream_info.h"
@@ -230,7 +231,12 @@ int run_encode(const EncodeRequest& req) {
     const std::span<const std::uint8_t> data = file;
     if (data.size() > 0xFFFFFFFFu)
         throw Error(fmt::format("{} bytes do not fit the 4-byte size field", data.size()), kNoOffset, req.input);
-    const std::vector<std::uint8_t> stream = kraken::encode(data, req.level, req.threads);
+    std::vector<std::uint8_t> stream;
+    {
+        Progress progress("kraken encode", kraken::encoded_block_count(data.size()));  // on a terminal only
+        progress.set_total_bytes(data.size());
+        stream = kraken::encode(data, req.level, req.threads, [&](std::size_t bytes) { progress.tick(1, bytes); });
+    }
     std::vector<std::uint8_t> out(4);
     for (int i = 0; i < 4; ++i) out[i] = static_cast<std::uint8_t>(data.size() >> (8 * i));
     out.insert(out.end(), stream.begin(), stream.end());

@@ -498,7 +498,8 @@ Header standard_header(Variant variant) {
     return h;
 }
 
-std::vector<std::uint8_t> compress(Bytes payload, Variant variant, const Header* keep, int kraken_level) {
+std::vector<std::uint8_t> compress(Bytes payload, Variant variant, const Header* keep, int kraken_level,
+                                   const std::function<void(std::size_t)>& kraken_block_done) {
     if (variant == Variant::None) return {payload.begin(), payload.end()};
     if (variant == Variant::Zlib) return codec::zlib_deflate(payload, 9);
     Header h = keep && keep->variant == variant ? *keep : standard_header(variant);
@@ -514,7 +515,7 @@ std::vector<std::uint8_t> compress(Bytes payload, Variant variant, const Header*
         pad16 = false;
     } else if (codec_is(h, "KRAK")) {
         const int level = kraken_level >= 0 ? kraken_level : std::clamp<int>(h.level() ? h.level() : 6, 1, kraken::kMaxLevel);
-        stream = kraken::encode(payload, level);
+        stream = kraken::encode(payload, level, 0, kraken_block_done);
     } else if (codec_is(h, "ZSTD")) {
         // The level byte is the zstd level, capped at 19: with a 64 KiB window the "ultra"
         // levels 20..22 only cost time (minutes for a 77 MB binder).

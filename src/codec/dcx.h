@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -105,8 +106,11 @@ Decoded decompress(Bytes file);
 /// @param kraken_level KRAK only: the encoder level, 0 (stored blocks) to 9; -1 = the
 ///             header's level byte (6 for DCX_KRAK, 9 for DCX_KRAK_MAX). The header keeps
 ///             its level byte whatever the encoder level.
+/// @param kraken_block_done KRAK only: kraken::encode's per-block callback (a progress
+///             line; thread-safe, see kraken::encode). Not called for other codecs.
 /// Variant::None returns the payload unchanged.
-std::vector<std::uint8_t> compress(Bytes payload, Variant variant, const Header* keep = nullptr, int kraken_level = -1);
+std::vector<std::uint8_t> compress(Bytes payload, Variant variant, const Header* keep = nullptr, int kraken_level = -1,
+                                   const std::function<void(std::size_t)>& kraken_block_done = {});
 
 /// The standard header constants of a variant (sizes zero).
 Header standard_header(Variant variant);

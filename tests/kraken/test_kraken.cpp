@@ -3,6 +3,8 @@
 // fails with navlab::Error (run under ASan/UBSan by ./test.sh --sanitize).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <random>
 #include <string>
 #include <vector>
@@ -346,6 +348,36 @@ TEST(KrakenCli, DecodeWithAndWithoutSizePrefix) {
     EXPECT_EQ(test::run_command(bin + " kraken decode --size 600 " + (dir / "t4.raw").string() + " " + (dir / "c.out").string(), &log), 1);
     EXPECT_NE(log.find("Kraken"), std::string::npos) << log;
     EXPECT_FALSE(std::filesystem::exists(dir / "c.out"));
+}
+
+// `kraken encode` and `dcx compress` draw a progress line (blocks, MB/s, time left) on a
+// terminal only: under a pseudo-terminal (util-linux `script`) it appears, with stderr a pipe
+// the command prints its summary line alone.
+TEST(KrakenCli, EncodeProgressLineOnlyOnATerminal) {
+    const auto dir = test::scratch_dir("kraken_cli_progress");
+    Bytes data(3 * 0x40000 + 77);
+    for (std::size_t i = 0; i < data.size(); ++i) data[i] = static_cast<std::uint8_t>((i * 2654435761u) >> 13);
+    write_file_atomic(dir / "in.bin", data);
+    const std::string bin = test::navlab_binary();
+    const std::string encode = bin + " kraken encode --level 1 " + (dir / "in.bin").string() + " " + (dir / "a.kraken").string();
+    const std::string compress = bin + " dcx compress --level 1 " + (dir / "in.bin").string() + " " + (dir / "a.dcx").string();
+    std::string log;
+    ASSERT_EQ(test::run_command(encode, &log), 0) << log;
+    EXPECT_EQ(log.find("kraken encode ["), std::string::npos) << log;
+    EXPECT_EQ(std::count(log.begin(), log.end(), '\n'), 1) << log;
+    ASSERT_EQ(test::run_command(compress, &log), 0) << log;
+    EXPECT_EQ(log.find("dcx compress ["), std::string::npos) << log;
+    if (test::run_command("script -qec true /dev/null") != 0) GTEST_SKIP() << "no `script` (util-linux) for a pseudo-terminal";
+    ASSERT_EQ(test::run_command("script -qec '" + encode + "' /dev/null", &log), 0) << log;
+    EXPECT_NE(log.find("kraken encode [##############################] 4/4"), std::string::npos) << log;
+    ASSERT_EQ(test::run_command("script -qec '" + compress + "' /dev/null", &log), 0) << log;
+    EXPECT_NE(log.find("dcx compress [##############################] 4/4"), std::string::npos) << log;
+    // The streams decode to the input.
+    ASSERT_EQ(test::run_command(bin + " kraken decode " + (dir / "a.kraken").string() + " " + (dir / "a.out").string(), &log), 0) << log;
+    EXPECT_EQ(read_file(dir / "a.out"), data);
+    ASSERT_EQ(test::run_command(bin + " dcx decompress " + (dir / "a.dcx").string() + " " + (dir / "b.out").string(), &log), 0) << log;
+    EXPECT_EQ(read_file(dir / "b.out"), data);
+    std::filesystem::remove_all(dir);
 }
 
 namespace {

@@ -4,6 +4,8 @@
 // thread count; on game data it actually compresses.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <mutex>
 #include <random>
 #include <string>
 #include <thread>
@@ -126,6 +128,30 @@ TEST(KrakenEncoder, SameStreamForEveryThreadCount) {
     const ByteVec one = kraken::encode(text, 6, 1);
     EXPECT_EQ(kraken::encode(text, 6, 2), one);
     EXPECT_EQ(kraken::encode(text, 6, 0), one);
+}
+
+TEST(KrakenEncoder, BlockDoneReportsEveryBlockOnceWithItsBytes) {
+    // 3 whole blocks and a 1,000-byte tail: four calls, with those sizes in some order, from
+    // whichever worker encoded each block; the stream is the one written without a callback.
+    const ByteVec text = text_bytes(3 * kBlock + 1000, 5);
+    ASSERT_EQ(kraken::encoded_block_count(text.size()), 4u);
+    for (int level : {0, 1, 6}) {
+        const ByteVec plain = kraken::encode(text, level, 1);
+        for (unsigned threads : {1u, 2u}) {
+            std::mutex mutex;
+            std::vector<std::size_t> sizes;
+            const ByteVec reported = kraken::encode(text, level, threads, [&](std::size_t bytes) {
+                std::lock_guard lock(mutex);
+                sizes.push_back(bytes);
+            });
+            std::sort(sizes.begin(), sizes.end());
+            EXPECT_EQ(sizes, (std::vector<std::size_t>{1000, kBlock, kBlock, kBlock})) << level << " " << threads;
+            EXPECT_EQ(reported, plain) << level << " " << threads;
+        }
+    }
+    EXPECT_EQ(kraken::encoded_block_count(0), 0u);
+    EXPECT_EQ(kraken::encoded_block_count(kBlock), 1u);
+    EXPECT_EQ(kraken::encoded_block_count(kBlock + 1), 2u);
 }
 
 TEST(KrakenEncoder, ReusedMatchFinderTablesGiveTheSameStream) {

@@ -87,15 +87,22 @@ std::vector<std::uint8_t> encode_block(std::span<const std::uint8_t> block, int 
 
 std::size_t max_encoded_size(std::size_t n) { return n + (n + kBlockSize - 1) / kBlockSize * 2; }
 
-std::vector<std::uint8_t> encode(std::span<const std::uint8_t> data, int level, unsigned threads) {
+std::vector<std::uint8_t> encode(std::span<const std::uint8_t> data, int level, unsigned threads,
+                                 const std::function<void(std::size_t)>& block_done) {
     if (level < 0 || level > kMaxLevel)
         throw Error("Kraken level " + std::to_string(level) + " out of range 0..9");
-    if (level == 0) return encode_stored(data);
     const std::size_t blocks = (data.size() + kBlockSize - 1) / kBlockSize;
+    auto block_size = [&](std::size_t i) { return std::min(kBlockSize, data.size() - i * kBlockSize); };
+    if (level == 0) {
+        std::vector<std::uint8_t> stored = encode_stored(data);
+        if (block_done)
+            for (std::size_t i = 0; i < blocks; ++i) block_done(block_size(i));
+        return stored;
+    }
     std::vector<std::vector<std::uint8_t>> encoded(blocks);
     parallel_for(blocks, threads, [&](std::size_t i) {
-        const std::size_t start = i * kBlockSize;
-        encoded[i] = encode_block(data.subspan(start, std::min(kBlockSize, data.size() - start)), level, data.size());
+        encoded[i] = encode_block(data.subspan(i * kBlockSize, block_size(i)), level, data.size());
+        if (block_done) block_done(block_size(i));
     });
     std::vector<std::uint8_t> out;
     std::size_t total = 0;

@@ -2,7 +2,9 @@
 // "stored block" encoding navlab uses to write DCX_KRAK without a licensed encoder.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -29,10 +31,18 @@ inline constexpr int kMaxLevel = 9;
 /// block header 8C 06 (restart: blocks are independent, so they encode - and decode - in
 /// parallel), each block the smallest of a memset block, a compressed quantum of 128 KiB
 /// chunks (LZ, entropy-only or stored) and a stored block. Any conforming decoder reads it.
-/// @param level   0 = stored blocks (encode_stored), 1..9 (faster ... smaller); others throw.
-/// @param threads 0 = all cores; the output is identical for every thread count.
+/// @param level      0 = stored blocks (encode_stored), 1..9 (faster ... smaller); others throw.
+/// @param threads    0 = all cores; the output is identical for every thread count.
+/// @param block_done if set, called once per 256 KiB block when it is encoded, with the
+///                   block's input bytes (level 9 takes minutes on a large binder: a progress
+///                   line). Called from the worker that encoded the block, possibly from
+///                   several at once, in any order; it must be thread-safe and not throw.
 /// @return at most max_encoded_size(data.size()) bytes.
-std::vector<std::uint8_t> encode(std::span<const std::uint8_t> data, int level = kDefaultLevel, unsigned threads = 0);
+std::vector<std::uint8_t> encode(std::span<const std::uint8_t> data, int level = kDefaultLevel, unsigned threads = 0,
+                                 const std::function<void(std::size_t)>& block_done = {});
+
+/// Blocks of 256 KiB that encode() writes for n input bytes: the calls of its block_done.
+inline constexpr std::size_t encoded_block_count(std::size_t n) { return (n + 0x3FFFF) / 0x40000; }
 
 /// Largest stream encode() returns for n input bytes: n plus a 2-byte header per 256 KiB
 /// block (a block that does not shrink is written stored).
