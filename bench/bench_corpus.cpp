@@ -36,10 +36,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <string_view>
 
 #include "audit/audit_files.h"
 #include "io/heap_policy.h"
@@ -107,7 +109,7 @@ OwnPeak audit_peak(const std::vector<std::string>& paths, unsigned threads) {
 constexpr const char* kUsage =
     "usage: bench_corpus [--preset P] [--seed N] [--dir DIR] [--threads N] [--linearity 1] [--speedup 1]\n"
     "                    [--memory-runs N] [--rounds N]\n"
-    "Audit CPU time against decompress-only CPU time of the same binders, in one run (issue 13).\n"
+    "Audit CPU time against decompress-only CPU time of the same binders, in one run.\n"
     "  --preset P       synthetic corpus preset: eldenring (default), sekiro or small\n"
     "  --seed N         synth seed of the corpus (default 1)\n"
     "  --dir DIR        corpus folder (default /tmp/navlab-bench-<preset>-<seed>, generated when it holds no binder)\n"

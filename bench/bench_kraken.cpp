@@ -265,7 +265,8 @@ void print_encode_threads_table(const std::vector<Sample>& samples, const TableO
     for (const Sample& s : samples) {
         std::vector<std::uint8_t> payload(s.size);
         navlab::kraken::decode(s.stream, payload, 0);
-        const std::size_t n = std::min(payload.size(), options.max_bytes / 0x40000 * 0x40000);
+        // Whole blocks, at least one, as the first table takes them.
+        const std::size_t n = std::min(payload.size(), std::max<std::size_t>(1, options.max_bytes / 0x40000) * 0x40000);
         if (n <= 0x40000) continue;  // one block: nothing to share
         const std::span<const std::uint8_t> data(payload.data(), n);
         for (int level : options.levels) {

@@ -166,7 +166,7 @@ void run_dcx_compress(const std::string& in_path, const std::string& out, const 
         Progress progress("dcx compress", krak ? kraken::encoded_block_count(d.payload.size()) : 0);
         progress.set_total_bytes(d.payload.size());
         bytes = dcx::compress(d.payload, v, was_compressed ? &d.header : nullptr, level,
-                              [&](std::size_t block) { progress.tick(1, block); });
+                              [&](std::size_t bytes) { progress.tick(1, bytes); });
     }
     write_file_atomic(out, bytes);
     fmt::print("{}: {} -> {} bytes ({})\n", out, d.payload.size(), bytes.size(), dcx::variant_name(v));

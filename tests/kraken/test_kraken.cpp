@@ -358,25 +358,39 @@ TEST(KrakenCli, EncodeProgressLineOnlyOnATerminal) {
     Bytes data(3 * 0x40000 + 77);
     for (std::size_t i = 0; i < data.size(); ++i) data[i] = static_cast<std::uint8_t>((i * 2654435761u) >> 13);
     write_file_atomic(dir / "in.bin", data);
-    const std::string bin = test::navlab_binary();
-    const std::string encode = bin + " kraken encode --level 1 " + (dir / "in.bin").string() + " " + (dir / "a.kraken").string();
-    const std::string compress = bin + " dcx compress --level 1 " + (dir / "in.bin").string() + " " + (dir / "a.dcx").string();
+    // Each command in a script of its own, run in `dir`: no path is quoted twice (script -c
+    // takes one shell string), and the binary's path is single-quoted once.
+    auto quote = [](const std::string& s) {
+        std::string q = "'";
+        for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+        return q + "'";
+    };
+    const std::string bin = quote(test::navlab_binary());
+    auto write_text = [](const std::filesystem::path& path, const std::string& text) {
+        write_file_atomic(path, std::vector<std::uint8_t>(text.begin(), text.end()));
+    };
+    write_text(dir / "encode.sh", bin + " kraken encode --level 1 in.bin a.kraken\n");
+    write_text(dir / "compress.sh", bin + " dcx compress --level 1 in.bin a.dcx\n");
+    const std::string in_dir = "cd " + quote(dir.string()) + " && ";
     std::string log;
-    ASSERT_EQ(test::run_command(encode, &log), 0) << log;
+    ASSERT_EQ(test::run_command(in_dir + "sh encode.sh", &log), 0) << log;
     EXPECT_EQ(log.find("kraken encode ["), std::string::npos) << log;
     EXPECT_EQ(std::count(log.begin(), log.end(), '\n'), 1) << log;
-    ASSERT_EQ(test::run_command(compress, &log), 0) << log;
+    ASSERT_EQ(test::run_command(in_dir + "sh compress.sh", &log), 0) << log;
     EXPECT_EQ(log.find("dcx compress ["), std::string::npos) << log;
-    if (test::run_command("script -qec true /dev/null") != 0) GTEST_SKIP() << "no `script` (util-linux) for a pseudo-terminal";
-    ASSERT_EQ(test::run_command("script -qec '" + encode + "' /dev/null", &log), 0) << log;
-    EXPECT_NE(log.find("kraken encode [##############################] 4/4"), std::string::npos) << log;
-    ASSERT_EQ(test::run_command("script -qec '" + compress + "' /dev/null", &log), 0) << log;
-    EXPECT_NE(log.find("dcx compress [##############################] 4/4"), std::string::npos) << log;
+    EXPECT_EQ(std::count(log.begin(), log.end(), '\n'), 1) << log;
     // The streams decode to the input.
-    ASSERT_EQ(test::run_command(bin + " kraken decode " + (dir / "a.kraken").string() + " " + (dir / "a.out").string(), &log), 0) << log;
+    ASSERT_EQ(test::run_command(in_dir + bin + " kraken decode a.kraken a.out", &log), 0) << log;
     EXPECT_EQ(read_file(dir / "a.out"), data);
-    ASSERT_EQ(test::run_command(bin + " dcx decompress " + (dir / "a.dcx").string() + " " + (dir / "b.out").string(), &log), 0) << log;
+    ASSERT_EQ(test::run_command(in_dir + bin + " dcx decompress a.dcx b.out", &log), 0) << log;
     EXPECT_EQ(read_file(dir / "b.out"), data);
+    // stdin from /dev/null: a terminal as stdin could stop `script` (SIGTTOU) in a background job.
+    if (test::run_command("script -qec true /dev/null </dev/null") != 0)
+        GTEST_SKIP() << "no `script` (util-linux) for a pseudo-terminal";
+    ASSERT_EQ(test::run_command(in_dir + "script -qec 'sh encode.sh' /dev/null </dev/null", &log), 0) << log;
+    EXPECT_NE(log.find("kraken encode [##############################] 4/4"), std::string::npos) << log;
+    ASSERT_EQ(test::run_command(in_dir + "script -qec 'sh compress.sh' /dev/null </dev/null", &log), 0) << log;
+    EXPECT_NE(log.find("dcx compress [##############################] 4/4"), std::string::npos) << log;
     std::filesystem::remove_all(dir);
 }
 

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <mutex>
 #include <random>
 #include <string>
@@ -148,6 +149,15 @@ TEST(KrakenEncoder, BlockDoneReportsEveryBlockOnceWithItsBytes) {
             EXPECT_EQ(sizes, (std::vector<std::size_t>{1000, kBlock, kBlock, kBlock})) << level << " " << threads;
             EXPECT_EQ(reported, plain) << level << " " << threads;
         }
+    }
+    // dcx::compress hands it on for the KRAK variants only.
+    for (dcx::Variant v : {dcx::Variant::Krak, dcx::Variant::KrakMax, dcx::Variant::Zstd, dcx::Variant::Dflt_11000_44_9}) {
+        std::atomic<std::size_t> calls{0}, bytes{0};
+        const ByteVec file = dcx::compress(text, v, nullptr, 1, [&](std::size_t b) { ++calls, bytes += b; });
+        const bool krak = v == dcx::Variant::Krak || v == dcx::Variant::KrakMax;
+        EXPECT_EQ(calls.load(), krak ? 4u : 0u) << dcx::variant_name(v);
+        EXPECT_EQ(bytes.load(), krak ? text.size() : 0u) << dcx::variant_name(v);
+        EXPECT_EQ(dcx::decompress(file).payload, text) << dcx::variant_name(v);
     }
     EXPECT_EQ(kraken::encoded_block_count(0), 0u);
     EXPECT_EQ(kraken::encoded_block_count(kBlock), 1u);

@@ -85,6 +85,9 @@ std::vector<std::uint8_t> encode_block(std::span<const std::uint8_t> block, int 
 
 }  // namespace
 
+static_assert(encoded_block_count(kBlockSize) == 1 && encoded_block_count(kBlockSize + 1) == 2,
+              "encoded_block_count counts the encoder's blocks");
+
 std::size_t max_encoded_size(std::size_t n) { return n + (n + kBlockSize - 1) / kBlockSize * 2; }
 
 std::vector<std::uint8_t> encode(std::span<const std::uint8_t> data, int level, unsigned threads,

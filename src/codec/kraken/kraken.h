@@ -35,8 +35,10 @@ inline constexpr int kMaxLevel = 9;
 /// @param threads    0 = all cores; the output is identical for every thread count.
 /// @param block_done if set, called once per 256 KiB block when it is encoded, with the
 ///                   block's input bytes (level 9 takes minutes on a large binder: a progress
-///                   line). Called from the worker that encoded the block, possibly from
-///                   several at once, in any order; it must be thread-safe and not throw.
+///                   line). Levels 1-9 call it from the worker that encoded the block,
+///                   possibly from several at once, in any order: it must be thread-safe.
+///                   Level 0 calls it for every block at the end, on the calling thread. If it
+///                   throws, the workers stop taking blocks and encode() rethrows it.
 /// @return at most max_encoded_size(data.size()) bytes.
 std::vector<std::uint8_t> encode(std::span<const std::uint8_t> data, int level = kDefaultLevel, unsigned threads = 0,
                                  const std::function<void(std::size_t)>& block_done = {});
