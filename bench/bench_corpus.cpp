@@ -15,7 +15,9 @@
 // ratio (aim: at least 1.8; with --rounds N, N alternating pairs and their median); it means
 // something only when two cores are idle (see `uptime`; a VM's cores may also be taken by
 // its host: `st` in `vmstat`). The workers' waiting time of the 2-thread run
-// (AuditRun::idle_seconds) is printed beside it: what the schedule loses, whatever the machine.
+// (AuditRun::idle_seconds) is printed beside it: what the schedule loses, whatever the machine;
+// so are the DCX_KRAK decodes a worker posted for the idle one and the blocks that one ran
+// (AuditRun::decode_loops_shared, decode_items_helped).
 //
 // Memory: "binder size" is given both ways — the largest binder file on disk (DCX, compressed:
 // what a user sees) and the largest decompressed payload (the BND4 the audit must hold whole,
@@ -278,10 +280,12 @@ int main(int argc, char** argv) {
         std::vector<double> ratios;
         for (unsigned r = 0; r < rounds; ++r) {
             double wall[2], cpu[2], idle = 0;
+            std::size_t shared = 0, helped = 0;
             for (unsigned n : {1u, 2u}) {
                 const auto t1 = std::chrono::steady_clock::now();
                 const double c1 = cpu_seconds();
-                idle = audit::audit_files(paths, {n, 5, {}}).idle_seconds;
+                const audit::AuditRun run = audit::audit_files(paths, {n, 5, {}});
+                idle = run.idle_seconds, shared = run.decode_loops_shared, helped = run.decode_items_helped;
                 wall[n - 1] = seconds_since(t1);
                 cpu[n - 1] = cpu_seconds() - c1;
             }
@@ -291,8 +295,9 @@ int main(int argc, char** argv) {
                        wall[0], cpu[0], wall[1], cpu[1], ratios.back());
             // The workers' waits are what the schedule loses; the rest of a shortfall is CPU
             // time the second thread adds (memory traffic) or the machine's cores being shared.
-            fmt::print("speedup    2 threads: the workers waited {:.3f} s, {:.1f} % of 2 x the wall time\n", idle,
-                       100 * idle / (2 * wall[1]));
+            fmt::print("speedup    2 threads: the workers waited {:.3f} s, {:.1f} % of 2 x the wall time; "
+                       "{} binder decodes shared, {} of their blocks decoded by the other worker\n",
+                       idle, 100 * idle / (2 * wall[1]), shared, helped);
         }
         if (rounds > 1) {
             std::sort(ratios.begin(), ratios.end());

@@ -127,6 +127,8 @@ public:
         // A worker that found nothing left waited for the others to finish too.
         const auto end = std::chrono::steady_clock::now();
         for (const auto& exit : exits) run_.idle_seconds += std::chrono::duration<double>(end - exit).count();
+        run_.decode_loops_shared = board_.loops_posted();
+        run_.decode_items_helped = board_.items_helped();
         for (const Unit& u : units_) run_.files.push_back(u.ref().name);
         run_.report = merge_.report(inputs);
         return std::move(run_);

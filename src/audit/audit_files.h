@@ -43,6 +43,10 @@ struct AuditRun {
     /// the run's end). Its share of threads × the run's wall time says how well the run was
     /// shared, even on a machine whose cores are also taken by others.
     double idle_seconds = 0;
+    /// Nested loops the workers posted for idle workers to help with (the restart blocks of
+    /// a DCX_KRAK binder one worker opens alone), and the items of them that other workers
+    /// ran: what the help was, whatever the machine's timing made of it.
+    std::size_t decode_loops_shared = 0, decode_items_helped = 0;
 };
 
 /// Audits every navmesh file under `paths` (binders, .hkx tagfiles, directories searched

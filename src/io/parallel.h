@@ -52,11 +52,13 @@ private:
 class Items {
 public:
     explicit Items(std::size_t n) : n_(n) {}
-    /// Takes and runs items until none is left, with `limit` for the loops inside fn.
+    /// Takes and runs items until none is left, with `limit` for the loops inside fn;
+    /// returns how many this thread took.
     template <class Fn>
-    void run(Fn& fn, unsigned limit) {
+    std::size_t run(Fn& fn, unsigned limit) {
         const NestedThreadLimit nested(limit);
-        for (std::size_t i; (i = next_.fetch_add(1)) < n_;) {
+        std::size_t taken = 0;
+        for (std::size_t i; (i = next_.fetch_add(1)) < n_; ++taken) {
             try {
                 fn(i);
             } catch (...) {
@@ -65,6 +67,7 @@ public:
                 next_.store(n_);
             }
         }
+        return taken;
     }
     bool left() const { return next_.load(std::memory_order_relaxed) < n_; }
     /// Rethrows the first exception, once every thread has stopped running items.
@@ -101,12 +104,23 @@ public:
     bool help() {
         bool ran = false;
         for (Loop* l; (l = join()) != nullptr; ran = true) {
-            l->items.run(l->fn, 1);
+            const std::size_t taken = l->items.run(l->fn, 1);
             std::lock_guard lock(mutex_);
+            items_helped_ += taken;
             --l->helpers;
             if (l->helpers == 0) l->left.notify_all();
         }
         return ran;
+    }
+
+    /// Loops posted so far, and the items of them that threads other than their poster ran.
+    std::size_t loops_posted() const {
+        std::lock_guard lock(mutex_);
+        return loops_posted_;
+    }
+    std::size_t items_helped() const {
+        std::lock_guard lock(mutex_);
+        return items_helped_;
     }
 
     /// Points this thread's nested loops at `board` for its scope (nullptr: none).
@@ -155,6 +169,7 @@ private:
         Posted(HelpBoard& board, Loop& loop) : board_(board), loop_(loop) {
             std::lock_guard lock(board_.mutex_);
             board_.loops_.push_back(&loop_);
+            ++board_.loops_posted_;
         }
         ~Posted() {
             std::unique_lock lock(board_.mutex_);
@@ -186,6 +201,7 @@ private:
     std::function<void()> wake_;
     mutable std::mutex mutex_;
     std::vector<Loop*> loops_;  ///< posted, still taking helpers
+    std::size_t loops_posted_ = 0, items_helped_ = 0;  ///< counts of loops_posted(), items_helped()
 };
 
 /// @param n       number of work items.

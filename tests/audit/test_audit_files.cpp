@@ -157,6 +157,11 @@ TEST(AuditFiles, AHugeKrakBinderDecodedWithHelpGivesTheSameReport) {
     const std::size_t payload = dcx::decompress(read_file(dir / "m22_00_00_00.nvmhktbnd.dcx")).payload.size();
     ASSERT_GT(payload, 3u * 256 * 1024);  // several restart blocks to share
     expect_the_one_thread_report_with_any_threads(c);
+    // The huge binder's block decode went to the workers' board (the io tests prove that an
+    // idle thread runs a posted loop; whether one did here is the machine's timing).
+    const audit::AuditRun two = audit::audit_files(c.paths, {2, 2, {}});
+    EXPECT_GE(two.decode_loops_shared, 1u);
+    EXPECT_LE(two.decode_items_helped, (payload + 0x3FFFF) / 0x40000);
     std::filesystem::remove_all(dir);
 }
 

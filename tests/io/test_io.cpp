@@ -188,6 +188,9 @@ TEST(Parallel, IdleThreadsHelpANestedLoopPostedOnTheirBoard) {
         EXPECT_EQ(total < 64, throws) << total;
         EXPECT_GT(helped, 0);
         EXPECT_FALSE(board.has_work());
+        // The board's own counts: one loop posted, and the items the helper ran.
+        EXPECT_EQ(board.loops_posted(), 1u);
+        EXPECT_EQ(board.items_helped(), static_cast<std::size_t>(helped));
     }
     // An explicit 1 means inline even with a board and an idle helper.
     {
@@ -209,6 +212,7 @@ TEST(Parallel, IdleThreadsHelpANestedLoopPostedOnTheirBoard) {
                 if (!board.help()) std::this_thread::yield();
         });
         EXPECT_EQ(elsewhere, 0);
+        EXPECT_EQ(board.loops_posted(), 0u);
     }
     // No board: one thread all the way down, as before.
     std::atomic<int> elsewhere{0};
