@@ -162,7 +162,7 @@ void run_dcx_compress(const std::string& in_path, const std::string& out, const 
     std::vector<std::uint8_t> bytes;
     {
         // KRAK reports its blocks (level 9 takes minutes on a large binder); on a terminal only.
-        const bool krak = v == dcx::Variant::Krak || v == dcx::Variant::KrakMax;
+        const bool krak = dcx::codec_name(v) == "KRAK";
         Progress progress("dcx compress", krak ? kraken::encoded_block_count(d.payload.size()) : 0);
         progress.set_total_bytes(d.payload.size());
         bytes = dcx::compress(d.payload, v, was_compressed ? &d.header : nullptr, level,

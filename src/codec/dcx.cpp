@@ -537,6 +537,7 @@ std::vector<std::uint8_t> compress(Bytes payload, Variant variant, const Header*
 }
 
 std::string_view variant_name(Variant variant) { return info(variant).name; }
+std::string_view codec_name(Variant variant) { return info(variant).codec; }
 
 Variant parse_variant_name(std::string_view name) {
     std::string upper;

@@ -118,6 +118,9 @@ Header standard_header(Variant variant);
 /// "DCX_KRAK", "DCX_DFLT_10000_44_9", "DCP_EDGE", "ZLIB", "NONE", ...
 std::string_view variant_name(Variant variant);
 
+/// The codec a variant's stream uses: "DFLT", "EDGE", "KRAK" or "ZSTD"; "" for None and Zlib.
+std::string_view codec_name(Variant variant);
+
 /// Parses a variant name, case-insensitive, with or without the "DCX_" prefix; also
 /// accepts the aliases DCX_KRAK_6, DCX_KRAK_9, KRAK, DFLT (= DCX_DFLT_11000_44_9), ZSTD,
 /// EDGE. Throws navlab::Error listing the valid names otherwise.

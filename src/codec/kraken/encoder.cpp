@@ -88,13 +88,13 @@ std::vector<std::uint8_t> encode_block(std::span<const std::uint8_t> block, int 
 static_assert(encoded_block_count(kBlockSize) == 1 && encoded_block_count(kBlockSize + 1) == 2,
               "encoded_block_count counts the encoder's blocks");
 
-std::size_t max_encoded_size(std::size_t n) { return n + (n + kBlockSize - 1) / kBlockSize * 2; }
+std::size_t max_encoded_size(std::size_t n) { return n + encoded_block_count(n) * 2; }
 
 std::vector<std::uint8_t> encode(std::span<const std::uint8_t> data, int level, unsigned threads,
                                  const std::function<void(std::size_t)>& block_done) {
     if (level < 0 || level > kMaxLevel)
         throw Error("Kraken level " + std::to_string(level) + " out of range 0..9");
-    const std::size_t blocks = (data.size() + kBlockSize - 1) / kBlockSize;
+    const std::size_t blocks = encoded_block_count(data.size());
     auto block_size = [&](std::size_t i) { return std::min(kBlockSize, data.size() - i * kBlockSize); };
     if (level == 0) {
         std::vector<std::uint8_t> stored = encode_stored(data);
