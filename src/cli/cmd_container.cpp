@@ -259,6 +259,7 @@ void add_container_commands(CLI::App& app) {
         "  constants, and a plain file becomes DCX_KRAK (navlab's Kraken encoder, level 6; a game\n"
         "  DCX_KRAK keeps its header constants, so the output compares byte for byte with the game's).\n"
         "  --level N (KRAK only): Kraken encoder level, 0 = stored blocks, 1 fastest ... 9 smallest.\n"
+        "  KRAK on a terminal: a progress line on stderr (blocks, MB/s, time left) for inputs over 256 KiB.\n"
         "Variants: " + variant_list() + " (also DCX_KRAK_6, DCX_KRAK_9, DFLT, KRAK, ZSTD, EDGE).\n"
         "Example: navlab dcx compress m10_00_00_00.nvmhktbnd m10_00_00_00.nvmhktbnd.dcx --variant DCX_DFLT_11000_44_9");
     com->add_option("in", a->input, "Input file")->required();

@@ -263,6 +263,7 @@ void add_encode_command(CLI::App& kraken) {
         "  OUT: its 4-byte little-endian size, then a Kraken stream in the FromSoftware layout\n"
         "       (256 KiB blocks, each restarting the window) that `navlab kraken decode` and any\n"
         "       conforming Kraken decoder read. Level 0 writes stored blocks, 1 is fastest, 9 smallest.\n"
+        "  On a terminal: a progress line on stderr (blocks, MB/s, time left) for inputs over 256 KiB.\n"
         "  For DCX files use `navlab dcx compress --variant DCX_KRAK --level N`.\n"
         "Example: navlab kraken encode m10.emevd m10.kraken --level 9");
     cmd->add_option("input", req->input, "File to encode")->required()->check(CLI::ExistingFile);
