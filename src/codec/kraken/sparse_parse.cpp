@@ -44,6 +44,17 @@ constexpr std::uint32_t kRecentLongEnough = 24;
 /// first pass (1 and 2: the emevd 0.4 % larger; level 1's single probe: 1 % larger on the
 /// Sekiro files, no faster).
 constexpr unsigned kSeedChainDepth = 4;
+/// What a command costs the decoder, priced like bits (1/16 bit): 7.5 bits on every match and
+/// 2.5 bits more on a new distance. The parse with bits alone made 4-9 % more commands and
+/// half again as many new distances as the game's Oodle on its one-block files, whose streams
+/// navlab decoded in 5-7 % more instructions (about 105 a command); with these prices they
+/// decode in 0.99-1.015x the game's and are no larger (the emevd 1.0965 -> 1.0977x the game's
+/// size, sekiro_m00 0.9888 -> 0.9914x, spaar_item 0.9517 -> 0.9388x), for 25-30 % more encode
+/// instructions (fewer positions are dominated). Measured 1-24 bits a command and 1-8 bits a
+/// new distance: less keeps the gap, more passes the emevd over 1.10x (docs/kraken.md,
+/// "Fourteenth session").
+constexpr std::uint32_t kCommandDecodePrice = 120;
+constexpr std::uint32_t kNewDistanceDecodePrice = 40;
 /// Cost of a position no step has reached (costs are compared as signed 32-bit lanes).
 constexpr std::uint32_t kUnreached = std::numeric_limits<std::int32_t>::max();
 
@@ -136,7 +147,8 @@ private:
             const unsigned k = s.recent.index_of(m.distance);
             if (k < 3) continue;  // measured above, at full length
             const OffsetCode code = offset_code(m.distance);
-            relax_match(prices, i, base, lit_field, m.length, m.distance, 3, prices.offset[code.packed] + 16 * code.bits, s.recent);
+            const std::uint32_t offset_price = kNewDistanceDecodePrice + prices.offset[code.packed] + 16 * code.bits;
+            relax_match(prices, i, base, lit_field, m.length, m.distance, 3, offset_price, s.recent);
             longest = std::max(longest, m.length);
         }
         return longest;
@@ -144,7 +156,8 @@ private:
 
     void relax_match(const Prices& prices, std::size_t i, std::uint32_t base, unsigned lit_field, std::uint32_t len,
                      std::uint32_t d, unsigned k, std::uint32_t offset_price, const Recent& recent) {
-        std::uint32_t cost = base + offset_price + prices.command[lit_field | std::min(len - 2, 15u) << 2 | k << 6];
+        std::uint32_t cost = base + kCommandDecodePrice + offset_price +
+                             prices.command[lit_field | std::min(len - 2, 15u) << 2 | k << 6];
         if (len > 16) cost += length_price(prices, len - 14);
         Recent next = recent;
         next.use(k, d);
