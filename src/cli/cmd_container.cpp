@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -90,7 +91,18 @@ void run_unpack(const std::string& path, const std::string& dir) {
 }
 
 void run_pack(const std::string& dir, const std::string& out, int kraken_level) {
-    const container::Packed packed = container::pack(dir, kraken_level);
+    container::Packed packed;
+    {
+        // A DCX_KRAK file reports its Kraken blocks once the binder is built; on a terminal only.
+        std::unique_ptr<Progress> progress;
+        container::PackProgress hooks;
+        hooks.encoding = [&](std::size_t payload_bytes) {
+            progress = std::make_unique<Progress>("pack", kraken::encoded_block_count(payload_bytes));
+            progress->set_total_bytes(payload_bytes);
+        };
+        hooks.block_done = [&](std::size_t bytes) { progress->tick(1, bytes); };
+        packed = container::pack(dir, kraken_level, hooks);
+    }
     write_file_atomic(out, packed.bytes);
     fmt::print("{}: packed {} entries ({} bytes)\n", out, packed.entries, packed.bytes.size());
 }
@@ -217,6 +229,8 @@ void add_container_commands(CLI::App& app) {
         "Output: OUT, the BND4 in FromSoftware's layout (hash table rebuilt), compressed with the manifest's\n"
         "  DCX variant and header constants (KRAK with navlab's Kraken encoder at the header's level,\n"
         "  or --level N; DFLT with zlib level 9).\n"
+        "  KRAK on a terminal: a progress line on stderr (blocks, MB/s, time left) once the binder is\n"
+        "  built, for payloads over 256 KiB.\n"
         "Example: navlab pack m10 m10_00_00_00.nvmhktbnd.dcx");
     pack->add_option("dir", a->input, "Folder made by navlab unpack")->required();
     pack->add_option("out", a->output, "Output file")->required();

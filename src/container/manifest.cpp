@@ -236,7 +236,7 @@ std::size_t unpack(const BinderFile& f, const std::string& source, const fs::pat
     return f.entries().size();
 }
 
-Packed pack(const fs::path& dir, int kraken_level) {
+Packed pack(const fs::path& dir, int kraken_level, const PackProgress& progress) {
     const fs::path manifest_path = dir / kManifestName;
     json m;
     try {
@@ -265,7 +265,8 @@ Packed pack(const fs::path& dir, int kraken_level) {
         std::vector<std::uint8_t> file = payload;
         if (!m.at("dcx").is_null()) {
             const dcx::Header keep = dcx_from_json(m.at("dcx"));
-            file = dcx::compress(payload, keep.variant, &keep, kraken_level);
+            if (progress.encoding && dcx::codec_name(keep.variant) == "KRAK") progress.encoding(payload.size());
+            file = dcx::compress(payload, keep.variant, &keep, kraken_level, progress.block_done);
         }
         return {std::move(file), m.at("entries").size()};
     } catch (Error& e) {

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -39,10 +40,21 @@ struct Packed {
     std::vector<std::uint8_t> bytes;  ///< the whole file (DCX-compressed when the manifest says so)
     std::size_t entries = 0;          ///< entries packed
 };
+/// What a long pack reports: a DCX_KRAK file at level 9 takes minutes on a large binder, and
+/// its payload's size is known only once the binder is built. Both may be empty.
+struct PackProgress {
+    /// Called once, before a DCX_KRAK payload of this many bytes is encoded (other variants: never).
+    std::function<void(std::size_t payload_bytes)> encoding;
+    /// Called once per Kraken block encoded, with its input bytes (kraken::encode's block_done:
+    /// from the encoding threads, so it must be thread-safe).
+    std::function<void(std::size_t block_bytes)> block_done;
+};
+
 /// Rebuilds the file from `dir`'s manifest and entry files. Errors (bad manifest, missing
 /// entry file, unencodable name) carry the manifest's path.
 /// @param kraken_level Kraken encoder level for a DCX_KRAK file (0 = stored blocks, -1 = the
 ///                     level byte of the manifest's header), as dcx::compress takes it.
-Packed pack(const std::filesystem::path& dir, int kraken_level = -1);
+/// @param progress     hooks for a progress line (PackProgress).
+Packed pack(const std::filesystem::path& dir, int kraken_level = -1, const PackProgress& progress = {});
 
 }  // namespace navlab::container

@@ -2,6 +2,7 @@
 // commands end to end (ls, unpack -> pack, dcx info/decompress/compress).
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <functional>
 #include <nlohmann/json.hpp>
 
@@ -115,6 +116,44 @@ TEST(ContainerCli, UnpackPackRebuildsTheBinderAndVariant) {
         EXPECT_EQ(rebuilt, read_file(original));
     }
     fs::remove_all(dir);
+}
+
+// pack()'s progress hooks: for a DCX_KRAK file `encoding` is called once with the payload's
+// size (the binder as built, which is the unpacked file's decompressed payload) and
+// `block_done` once per Kraken block, their bytes summing to that size; other variants call
+// neither. The packed bytes are those of a pack without hooks.
+TEST(ContainerPack, ProgressHooksSeeEveryKrakenBlockOnce) {
+    const auto dir = test::scratch_dir("pack_progress");
+    // Three 256 KiB blocks and a bit: an entry of 700 KB in the binder.
+    std::vector<std::uint8_t> big(700'000);
+    for (std::size_t i = 0; i < big.size(); ++i) big[i] = static_cast<std::uint8_t>((i * 2654435761u) >> 15);
+    std::vector<bnd4::NewEntry> files;
+    files.push_back({bnd4::er_navmesh_entry_name("10_00_00_00", "n10_00_00_00_001000.hkx"), 10000, big});
+    const auto payload = bnd4::write(bnd4::build_navmesh_binder(std::move(files)));
+    for (auto v : {dcx::Variant::Krak, dcx::Variant::Dflt_10000_44_9}) {
+        SCOPED_TRACE(std::string(dcx::variant_name(v)));
+        const auto in = dir / "in.dcx";
+        write_file_atomic(in, dcx::compress(payload, v, nullptr, 1));
+        container::unpack(container::BinderFile::open(in.string()), "in.dcx", dir / "u");
+        std::size_t announced = 0, calls = 0;
+        std::atomic<std::size_t> blocks{0}, bytes{0};
+        container::PackProgress hooks;
+        hooks.encoding = [&](std::size_t n) { announced = n, ++calls; };
+        hooks.block_done = [&](std::size_t n) { ++blocks, bytes += n; };
+        const container::Packed packed = container::pack(dir / "u", 1, hooks);
+        EXPECT_EQ(packed.bytes, container::pack(dir / "u", 1).bytes);
+        if (v == dcx::Variant::Krak) {
+            EXPECT_EQ(calls, 1u);
+            EXPECT_EQ(announced, payload.size());
+            EXPECT_EQ(blocks.load(), (payload.size() + 0x3FFFF) / 0x40000);
+            EXPECT_EQ(bytes.load(), payload.size());
+        } else {
+            EXPECT_EQ(calls, 0u);
+            EXPECT_EQ(blocks.load(), 0u);
+        }
+        std::filesystem::remove_all(dir / "u");
+    }
+    std::filesystem::remove_all(dir);
 }
 
 // A hand-edited manifest whose value its field cannot hold is refused naming the field, never

@@ -350,9 +350,9 @@ TEST(KrakenCli, DecodeWithAndWithoutSizePrefix) {
     EXPECT_FALSE(std::filesystem::exists(dir / "c.out"));
 }
 
-// `kraken encode` and `dcx compress` draw a progress line (blocks, MB/s, time left) on a
-// terminal only: under a pseudo-terminal (util-linux `script`) it appears, with stderr a pipe
-// the command prints its summary line alone.
+// `kraken encode`, `dcx compress` and `pack` (of a DCX_KRAK file) draw a progress line (blocks,
+// MB/s, time left) on a terminal only: under a pseudo-terminal (util-linux `script`) it
+// appears, with stderr a pipe the command prints its summary line alone.
 TEST(KrakenCli, EncodeProgressLineOnlyOnATerminal) {
     const auto dir = test::scratch_dir("kraken_cli_progress");
     Bytes data(3 * 0x40000 + 77);
@@ -371,6 +371,7 @@ TEST(KrakenCli, EncodeProgressLineOnlyOnATerminal) {
     };
     write_text(dir / "encode.sh", bin + " kraken encode --level 1 in.bin a.kraken\n");
     write_text(dir / "compress.sh", bin + " dcx compress --level 1 in.bin a.dcx\n");
+    write_text(dir / "pack.sh", bin + " pack u c.dcx --level 1\n");
     const std::string in_dir = "cd " + quote(dir.string()) + " && ";
     std::string log;
     ASSERT_EQ(test::run_command(in_dir + "sh encode.sh", &log), 0) << log;
@@ -384,6 +385,12 @@ TEST(KrakenCli, EncodeProgressLineOnlyOnATerminal) {
     EXPECT_EQ(read_file(dir / "a.out"), data);
     ASSERT_EQ(test::run_command(in_dir + bin + " dcx decompress a.dcx b.out", &log), 0) << log;
     EXPECT_EQ(read_file(dir / "b.out"), data);
+    // pack: the unpacked DCX_KRAK file packs back to the same bytes (same level, same encoder).
+    ASSERT_EQ(test::run_command(in_dir + bin + " unpack a.dcx u", &log), 0) << log;
+    ASSERT_EQ(test::run_command(in_dir + "sh pack.sh", &log), 0) << log;
+    EXPECT_EQ(log.find("pack ["), std::string::npos) << log;
+    EXPECT_EQ(std::count(log.begin(), log.end(), '\n'), 1) << log;
+    EXPECT_EQ(read_file(dir / "c.dcx"), read_file(dir / "a.dcx"));
     // stdin from /dev/null: a terminal as stdin could stop `script` (SIGTTOU) in a background job.
     if (test::run_command("script -qec true /dev/null </dev/null") != 0)
         GTEST_SKIP() << "no `script` (util-linux) for a pseudo-terminal";
@@ -391,6 +398,8 @@ TEST(KrakenCli, EncodeProgressLineOnlyOnATerminal) {
     EXPECT_NE(log.find("kraken encode [##############################] 4/4"), std::string::npos) << log;
     ASSERT_EQ(test::run_command(in_dir + "script -qec 'sh compress.sh' /dev/null </dev/null", &log), 0) << log;
     EXPECT_NE(log.find("dcx compress [##############################] 4/4"), std::string::npos) << log;
+    ASSERT_EQ(test::run_command(in_dir + "script -qec 'sh pack.sh' /dev/null </dev/null", &log), 0) << log;
+    EXPECT_NE(log.find("pack [##############################] 4/4"), std::string::npos) << log;
     std::filesystem::remove_all(dir);
 }
 
