@@ -26,6 +26,7 @@
 #include "container/bnd4.h"
 #include "io/file.h"
 #include "io/parallel.h"
+#include "bench_options.h"
 #include "synth_corpus.h"
 
 using namespace navlab;
@@ -88,19 +89,15 @@ int main(int argc, char** argv) {
     std::uint64_t seed = 1;
     std::size_t filler = 20000;
     unsigned threads = 0;
-    for (int i = 1; i < argc; i += 2) {
-        // A flag without a value (--help among them) falls through to the usage line.
-        const std::string a = i + 1 < argc ? argv[i] : "--help", v = i + 1 < argc ? argv[i + 1] : "";
-        if (a == "--preset") preset = v;
-        else if (a == "--seed") seed = std::stoull(v);
-        else if (a == "--dir") dir = v;
-        else if (a == "--filler") filler = std::stoull(v);
-        else if (a == "--threads") threads = static_cast<unsigned>(std::stoul(v));
-        else {
-            fmt::print(stderr, "usage: bench_archive [--preset P] [--seed N] [--dir DIR] [--filler N] [--threads N]\n");
-            return 2;
-        }
-    }
+    bench::Options("usage: bench_archive [options]\n"
+                   "A synth corpus packed into a test install (BHD5/BDT): listing it against plaintext .bhd files,\n"
+                   "and auditing from the archives against the same binders as files (see bench/bench_archive.cpp).")
+        .value("--preset", "P", "synthetic corpus preset: small, sekiro (default) or eldenring", preset)
+        .value("--seed", "N", "synth seed of the corpus (default 1)", seed)
+        .value("--dir", "DIR", "corpus folder (default /tmp/navlab-bench-<preset>-<seed>; the installs go beside it)", dir)
+        .value("--filler", "N", "filler entries beside the binders in each archive (default 20000)", filler)
+        .value("--threads", "N", "workers (default 0: all cores)", threads)
+        .parse(argc, argv);
     if (dir.empty()) dir = bench::default_corpus_dir(preset, seed);
     const auto files = bench::corpus_binders(preset, seed, dir, threads);
     const archive::Game game = preset == "sekiro" ? archive::Game::Sekiro : archive::Game::EldenRing;

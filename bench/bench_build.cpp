@@ -13,6 +13,7 @@
 #include <fstream>
 #include <string>
 
+#include "bench_options.h"
 #include "build/geometry_in.h"
 #include "build/pipeline.h"
 #include "synth/scene.h"
@@ -23,11 +24,14 @@ int main(int argc, char** argv) {
     float size = 1000;
     unsigned threads = 2;
     std::filesystem::path dir = std::filesystem::temp_directory_path() / "navlab_bench_build";
-    for (int i = 1; i + 1 < argc; i += 2) {
-        if (!std::strcmp(argv[i], "--size")) size = std::stof(argv[i + 1]);
-        else if (!std::strcmp(argv[i], "--threads")) threads = static_cast<unsigned>(std::stoul(argv[i + 1]));
-        else if (!std::strcmp(argv[i], "--dir")) dir = argv[i + 1];
-    }
+    std::string dir_text = dir.string();
+    bench::Options("usage: bench_build [options]\n"
+                   "`navlab build` on a synth terrain saved as OBJ, stage by stage, against Recast alone.")
+        .value("--size", "M", "side of the square terrain in metres (default 1000)", size)
+        .value("--threads", "N", "workers (default 2)", threads)
+        .value("--dir", "DIR", "where the terrain OBJ is written and reused (default $TMPDIR/navlab_bench_build)", dir_text)
+        .parse(argc, argv);
+    dir = dir_text;
     std::filesystem::create_directories(dir);
     const std::filesystem::path obj = dir / fmt::format("terrain_{}m.obj", static_cast<int>(size));
     using clock = std::chrono::steady_clock;

@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "bench_options.h"
 #include "build/clusters.h"
 #include "formats/fromsoft/cluster_graph.h"
 #include "query/cluster_guide.h"
@@ -112,10 +113,11 @@ int main(int argc, char** argv) {
     std::setvbuf(stdout, nullptr, _IOLBF, 0);
     int pairs = 300;
     bool large = true;
-    for (int i = 1; i < argc; ++i) {
-        if (!std::strcmp(argv[i], "--pairs") && i + 1 < argc) pairs = std::atoi(argv[++i]);
-        if (!std::strcmp(argv[i], "--small-only")) large = false;
-    }
+    bench::Options("usage: bench_cluster_guide [options]\n"
+                   "`corridor` queries with and without the Sekiro cluster guide on Recast meshes clustered as Sekiro is.")
+        .value("--pairs", "N", "start/end pairs per scene (default 300)", pairs)
+        .flag("--small-only", "only the small scene", large, false)
+        .parse(argc, argv);
     synth::SceneParams p;
     p.size = 230, p.buildings = 0, p.bridges = 0, p.rocks = 150;
     run("small (single level, 230 m)", p, pairs);

@@ -52,6 +52,7 @@
 #include "container/bnd4.h"
 #include "io/file.h"
 #include "io/parallel.h"
+#include "bench_options.h"
 #include "synth_corpus.h"
 
 using namespace navlab;
@@ -108,20 +109,6 @@ OwnPeak audit_peak(const std::vector<std::string>& paths, unsigned threads) {
     return p;
 }
 
-constexpr const char* kUsage =
-    "usage: bench_corpus [--preset P] [--seed N] [--dir DIR] [--threads N] [--linearity 1] [--speedup 1]\n"
-    "                    [--memory-runs N] [--rounds N]\n"
-    "Audit CPU time against decompress-only CPU time of the same binders, in one run.\n"
-    "  --preset P       synthetic corpus preset: eldenring (default), sekiro or small\n"
-    "  --seed N         synth seed of the corpus (default 1)\n"
-    "  --dir DIR        corpus folder (default /tmp/navlab-bench-<preset>-<seed>, generated when it holds no binder)\n"
-    "  --threads N      workers (default 0: all cores)\n"
-    "  --linearity 1    also audit the first 1/4 and 1/2 of the binders: CPU-s per million faces\n"
-    "  --speedup 1      also audit with 1 and with 2 threads: wall-time ratio and the workers' waits\n"
-    "  --memory-runs N  repeat each peak-memory pass N times, print the lowest and highest (default 1)\n"
-    "  --rounds N       N alternating pairs of passes (and of --speedup runs), medians printed (default 1)\n"
-    "See the comment at the top of bench/bench_corpus.cpp and docs/audit.md.\n";
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -131,26 +118,21 @@ int main(int argc, char** argv) {
     unsigned threads = 0;
     bool linearity = false, speedup = false;
     unsigned memory_runs = 1, rounds = 1;
-    for (int i = 1; i < argc; i += 2) {
-        if (const std::string_view f = argv[i]; f == "--help" || f == "-h") {
-            std::fputs(kUsage, stdout);
-            return 0;
-        }
-        // A flag without a value falls through to the usage line.
-        const std::string a = i + 1 < argc ? argv[i] : "", v = i + 1 < argc ? argv[i + 1] : "";
-        if (a == "--preset") preset = v;
-        else if (a == "--seed") seed = std::stoull(v);
-        else if (a == "--dir") dir = v;
-        else if (a == "--threads") threads = static_cast<unsigned>(std::stoul(v));
-        else if (a == "--linearity") linearity = v == "1";
-        else if (a == "--speedup") speedup = v == "1";
-        else if (a == "--memory-runs") memory_runs = std::max(1u, static_cast<unsigned>(std::stoul(v)));
-        else if (a == "--rounds") rounds = std::max(1u, static_cast<unsigned>(std::stoul(v)));
-        else {
-            fmt::print(stderr, "bench_corpus: unknown option or missing value: {}\n\n{}", argv[i], kUsage);
-            return 2;
-        }
-    }
+    bench::Options opts(
+        "usage: bench_corpus [options]\n"
+        "Audit CPU time against decompress-only CPU time of the same binders, in one run.\n"
+        "See the comment at the top of bench/bench_corpus.cpp and docs/audit.md.");
+    auto one = [](bool& target) { return [&target](std::string_view v) { return (target = v == "1") || v == "0"; }; };
+    opts.value("--preset", "P", "synthetic corpus preset: eldenring (default), sekiro or small", preset)
+        .value("--seed", "N", "synth seed of the corpus (default 1)", seed)
+        .value("--dir", "DIR", "corpus folder (default /tmp/navlab-bench-<preset>-<seed>, generated when it holds no binder)", dir)
+        .value("--threads", "N", "workers (default 0: all cores)", threads)
+        .value("--linearity", "1", "also audit the first 1/4 and 1/2 of the binders: CPU-s per million faces", one(linearity))
+        .value("--speedup", "1", "also audit with 1 and with 2 threads: wall-time ratio and the workers' waits", one(speedup))
+        .value("--memory-runs", "N", "repeat each peak-memory pass N times, print the lowest and highest (default 1)", memory_runs)
+        .value("--rounds", "N", "N alternating pairs of passes (and of --speedup runs), medians printed (default 1)", rounds)
+        .parse(argc, argv);
+    memory_runs = std::max(1u, memory_runs), rounds = std::max(1u, rounds);
     if (dir.empty()) dir = bench::default_corpus_dir(preset, seed);
     const auto files = bench::corpus_binders(preset, seed, dir, threads);
 

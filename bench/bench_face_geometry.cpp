@@ -10,41 +10,52 @@
 // files (default 40) are read once and their well-formed face rings kept in memory.
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
 #include "audit/audit_face_geometry.h"
+#include "bench_options.h"
 #include "audit/audit_load.h"
 #include "formats/fromsoft/nav_source.h"
 #include "geometry/face_ring.h"
+#include "io/error.h"
 #include "synth_corpus.h"
 
 using namespace navlab;
 
 int main(int argc, char** argv) {
-    if (argc < 2) {
-        fmt::print(stderr, "usage: bench_face_geometry DIR [--binders N] [--rounds R]\n");
-        return 2;
-    }
+    std::string dir;
     std::size_t most = 40;
     int rounds = 3;
-    for (int i = 2; i + 1 < argc; i += 2) {
-        const std::string a = argv[i];
-        if (a == "--binders") most = std::stoul(argv[i + 1]);
-        else if (a == "--rounds") rounds = std::stoi(argv[i + 1]);
-    }
+    bench::Options("usage: bench_face_geometry DIR [--binders N] [--rounds R]\n"
+                   "The audit's per-face geometry: the one-loop path against every figure on its own, in ns a face.")
+        .positional("DIR", "binders or tagfiles (e.g. a `navlab synth --preset eldenring` corpus)", dir)
+        .value("--binders", "N", "the first N files of DIR (default 40)", most)
+        .value("--rounds", "R", "alternating rounds (default 3)", rounds)
+        .parse(argc, argv);
     std::vector<std::vector<geometry::Point>> rings;
-    auto files = fromsoft::find_nav_files(argv[1]);
-    if (files.size() > most) files.resize(most);
-    for (const auto& file : files) {
-        const fromsoft::NavFile nav = fromsoft::NavFile::open(file);
-        for (const auto& e : nav.entries()) {
-            const audit::AuditTagfile t = audit::load_audit_tagfile(e.bytes, file.string(), e.name, e.index);
-            if (!t.model) continue;
-            geometry::FaceRing ring;
-            for (std::size_t f = 0; f < t.model->mesh.faces.size(); ++f)
-                if (geometry::read_face_ring(t.model->mesh, f, ring) == geometry::RingStatus::Ok) rings.push_back(ring.corners);
+    std::vector<std::filesystem::path> files;
+    try {
+        files = fromsoft::find_nav_files(dir);
+        if (files.size() > most) files.resize(most);
+        for (const auto& file : files) {
+            const fromsoft::NavFile nav = fromsoft::NavFile::open(file);
+            for (const auto& e : nav.entries()) {
+                const audit::AuditTagfile t = audit::load_audit_tagfile(e.bytes, file.string(), e.name, e.index);
+                if (!t.model) continue;
+                geometry::FaceRing ring;
+                for (std::size_t f = 0; f < t.model->mesh.faces.size(); ++f)
+                    if (geometry::read_face_ring(t.model->mesh, f, ring) == geometry::RingStatus::Ok) rings.push_back(ring.corners);
+            }
         }
+    } catch (const Error& e) {
+        fmt::print(stderr, "bench_face_geometry: {}\n", e.what());
+        return 1;
+    }
+    if (rings.empty()) {
+        fmt::print(stderr, "bench_face_geometry: no well-formed face ring in the navmesh files under {}\n", dir);
+        return 1;
     }
     std::size_t at_once = 0;
     for (const auto& r : rings) {

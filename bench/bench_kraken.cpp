@@ -28,10 +28,12 @@
 #include <vector>
 
 #include <algorithm>
+#include <charconv>
 #include <cstring>
 #include <ctime>
 #include <functional>
 
+#include "bench_options.h"
 #include "codec/kraken/kraken.h"
 #include "codec/stream_codecs.h"
 #include "io/file.h"
@@ -291,29 +293,44 @@ int main(int argc, char** argv) {
     bool table = true, benchmarks = true, decode_table = true, encode_threads = true;
     std::size_t max_mb = 16;
     int runs = 9, zstd_level = 19;
-    int kept = 1;
-    for (int i = 1; i < argc; ++i) {
-        if (std::strcmp(argv[i], "--table-only") == 0) benchmarks = false;
-        else if (std::strcmp(argv[i], "--decode-only") == 0) table = benchmarks = false;
-        else if (std::strcmp(argv[i], "--no-table") == 0) table = decode_table = false;
-        else if (std::strcmp(argv[i], "--no-encode-threads") == 0) encode_threads = false;
-        else if (std::strncmp(argv[i], "--zstd-level=", 13) == 0) zstd_level = std::atoi(argv[i] + 13);
-        else if (std::strncmp(argv[i], "--runs=", 7) == 0) runs = std::max(1, std::atoi(argv[i] + 7));
-        else if (std::strncmp(argv[i], "--max-mb=", 9) == 0) max_mb = std::strtoul(argv[i] + 9, nullptr, 10);
-        else if (std::strncmp(argv[i], "--encode-runs=", 14) == 0) options.encode_runs = std::max(1, std::atoi(argv[i] + 14));
-        else if (std::strncmp(argv[i], "--levels=", 9) == 0) {
-            options.levels.clear();
-            for (const std::string& level : split_list(argv[i] + 9))
-                if (level == "1" || level == "6" || level == "9") options.levels.push_back(std::stoi(level));
-        } else if (std::strncmp(argv[i], "--samples=", 10) == 0) {
-            const std::vector<std::string> names = split_list(argv[i] + 10);
+    auto at_least_one = [](int& target) {
+        return [&target](std::string_view v) {
+            const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), target);
+            return ec == std::errc() && end == v.data() + v.size() && target >= 1;
+        };
+    };
+    navlab::bench::Options opts(
+        "usage: bench_kraken [options] [--benchmark_...]\n"
+        "The Kraken encoder and decoder on the samples, against the game's streams, zstd and zlib, in one run\n"
+        "(see the comment at the top of bench/bench_kraken.cpp and docs/kraken.md).");
+    opts.flag("--table-only", "the size/speed table (and the encode-threads table) only, no Google Benchmark runs",
+              benchmarks, false)
+        .flag("--decode-only", "the decode table only", [&] { table = benchmarks = false; })
+        .flag("--no-table", "leave the size/speed and decode tables out", [&] { table = decode_table = false; })
+        .flag("--no-encode-threads", "leave the encode-threads table out", encode_threads, false)
+        .value("--samples", "A,B", "only samples whose names contain one of these", [&](std::string_view v) {
+            const std::vector<std::string> names = split_list(std::string(v).c_str());
             std::erase_if(samples, [&](const Sample& s) {
                 return std::none_of(names.begin(), names.end(), [&](const std::string& n) { return s.name.find(n) != std::string::npos; });
             });
-        }
-        else argv[kept++] = argv[i];
-    }
-    argc = kept;
+            return !names.empty();
+        })
+        .value("--levels", "L,L", "only these of levels 1, 6 and 9 in the table (the others print 0)", [&](std::string_view v) {
+            options.levels.clear();
+            for (const std::string& level : split_list(std::string(v).c_str())) {
+                if (level != "1" && level != "6" && level != "9") return false;
+                options.levels.push_back(std::stoi(level));
+            }
+            return !options.levels.empty();
+        })
+        .value("--encode-runs", "N", "median of N encodes in the table (default 1)", at_least_one(options.encode_runs))
+        .value("--max-mb", "N", "cut large payloads to their first N MiB, whole blocks (default 16)", max_mb)
+        .value("--runs", "N", "decode table: median of N decodes (default 9)", at_least_one(runs))
+        .value("--zstd-level", "N", "decode table: zstd level of the compared stream (default 19)", zstd_level)
+        .pass_through("--benchmark_", "Google Benchmark's options (e.g. --benchmark_filter=er_allmaterial)");
+    std::vector<char*> passed = opts.parse(argc, argv);
+    argc = static_cast<int>(passed.size());
+    argv = passed.data();
     options.max_bytes = max_mb << 20;
     if (table) print_table(samples, options);
     if (table && encode_threads) print_encode_threads_table(samples, options, options.encode_runs);

@@ -38,6 +38,7 @@
 #include <random>
 #include <string>
 
+#include "bench_options.h"
 #include "build/pipeline.h"
 #include "formats/fromsoft/aabb_tree6.h"
 #include "formats/fromsoft/navmesh.h"
@@ -491,22 +492,23 @@ int main(int argc, char** argv) {
     int intervals_pairs = 10000, large_intervals = 20, huge_intervals = 5;
     double large_size = 800, huge_size = 1400;
     bool small = true, large = true, huge = true;
-    for (int i = 1; i < argc; ++i) {
-        if (!std::strcmp(argv[i], "--pairs") && i + 1 < argc) pairs = std::atoi(argv[++i]);
-        if (!std::strcmp(argv[i], "--large-pairs") && i + 1 < argc) large_pairs = std::atoi(argv[++i]);
-        if (!std::strcmp(argv[i], "--brute-pairs") && i + 1 < argc) brute_pairs = std::atoi(argv[++i]);
-        if (!std::strcmp(argv[i], "--large-size") && i + 1 < argc) large_size = std::atof(argv[++i]);
-        if (!std::strcmp(argv[i], "--huge-pairs") && i + 1 < argc) huge_pairs = std::atoi(argv[++i]);
-        if (!std::strcmp(argv[i], "--huge-exact-pairs") && i + 1 < argc) huge_exact = std::atoi(argv[++i]);
-        if (!std::strcmp(argv[i], "--huge-size") && i + 1 < argc) huge_size = std::atof(argv[++i]);
-        if (!std::strcmp(argv[i], "--intervals-pairs") && i + 1 < argc) intervals_pairs = std::atoi(argv[++i]);
-        if (!std::strcmp(argv[i], "--large-intervals") && i + 1 < argc) large_intervals = std::atoi(argv[++i]);
-        if (!std::strcmp(argv[i], "--huge-intervals") && i + 1 < argc) huge_intervals = std::atoi(argv[++i]);
-        if (!std::strcmp(argv[i], "--small-only")) large = huge = false;
-        if (!std::strcmp(argv[i], "--large-only")) small = huge = false;
-        if (!std::strcmp(argv[i], "--huge-only")) small = large = false;
-        if (!std::strcmp(argv[i], "--no-huge")) huge = false;
-    }
+    bench::Options("usage: bench_query [options]\n"
+                   "Path queries on Recast-built scenes against Detour and brute force (see bench/bench_query.cpp).")
+        .value("--pairs", "N", "query pairs on the small scene (default 10000)", pairs)
+        .value("--brute-pairs", "N", "small-scene pairs checked against the brute-force shortest path (default 10000)", brute_pairs)
+        .value("--intervals-pairs", "N", "small-scene pairs for the exact interval search (default 10000)", intervals_pairs)
+        .value("--large-pairs", "N", "query pairs on the large scene (default 1000)", large_pairs)
+        .value("--large-size", "M", "side of the large scene in metres (default 800)", large_size)
+        .value("--large-intervals", "N", "large-scene pairs for the exact interval search (default 20)", large_intervals)
+        .value("--huge-pairs", "N", "query pairs on the huge scene (default 1000)", huge_pairs)
+        .value("--huge-exact-pairs", "N", "huge-scene pairs in exact mode (default 1000)", huge_exact)
+        .value("--huge-size", "M", "side of the huge scene in metres (default 1400)", huge_size)
+        .value("--huge-intervals", "N", "huge-scene pairs for the exact interval search (default 5)", huge_intervals)
+        .flag("--small-only", "only the small scene", [&] { large = huge = false; })
+        .flag("--large-only", "only the large scene", [&] { small = huge = false; })
+        .flag("--huge-only", "only the huge scene", [&] { small = large = false; })
+        .flag("--no-huge", "leave the huge scene out", huge, false)
+        .parse(argc, argv);
     if (small) {
         // Single level (no buildings or bridges) so the brute force may work in xz.
         synth::SceneParams p;
