@@ -100,7 +100,9 @@ void run_pack(const std::string& dir, const std::string& out, int kraken_level) 
             progress = std::make_unique<Progress>("pack", kraken::encoded_block_count(payload_bytes));
             progress->set_total_bytes(payload_bytes);
         };
-        hooks.block_done = [&](std::size_t bytes) { progress->tick(1, bytes); };
+        hooks.block_done = [&](std::size_t bytes) {
+            if (progress) progress->tick(1, bytes);
+        };
         packed = container::pack(dir, kraken_level, hooks);
     }
     write_file_atomic(out, packed.bytes);
