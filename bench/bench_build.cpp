@@ -8,7 +8,6 @@
 #include <fmt/format.h>
 
 #include <chrono>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>

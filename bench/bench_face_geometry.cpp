@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "audit/audit_face_geometry.h"
-#include "bench_options.h"
 #include "audit/audit_load.h"
+#include "bench_options.h"
 #include "formats/fromsoft/nav_source.h"
 #include "geometry/face_ring.h"
 #include "io/error.h"

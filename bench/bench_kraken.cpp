@@ -29,7 +29,6 @@
 
 #include <algorithm>
 #include <charconv>
-#include <cstring>
 #include <ctime>
 #include <functional>
 
@@ -288,7 +287,7 @@ void print_encode_threads_table(const std::vector<Sample>& samples, const TableO
 }  // namespace
 
 int main(int argc, char** argv) {
-    static std::vector<Sample> samples = load_samples();
+    std::vector<std::string> sample_names;  // --samples: filled by parse(), applied once the samples are read
     TableOptions options;
     bool table = true, benchmarks = true, decode_table = true, encode_threads = true;
     std::size_t max_mb = 16;
@@ -303,17 +302,13 @@ int main(int argc, char** argv) {
         "usage: bench_kraken [options] [--benchmark_...]\n"
         "The Kraken encoder and decoder on the samples, against the game's streams, zstd and zlib, in one run\n"
         "(see the comment at the top of bench/bench_kraken.cpp and docs/kraken.md).");
-    opts.flag("--table-only", "the size/speed table (and the encode-threads table) only, no Google Benchmark runs",
-              benchmarks, false)
+    opts.flag("--table-only", "the tables only, no Google Benchmark runs", benchmarks, false)
         .flag("--decode-only", "the decode table only", [&] { table = benchmarks = false; })
-        .flag("--no-table", "leave the size/speed and decode tables out", [&] { table = decode_table = false; })
+        .flag("--no-table", "leave the size/speed, encode-threads and decode tables out", [&] { table = decode_table = false; })
         .flag("--no-encode-threads", "leave the encode-threads table out", encode_threads, false)
         .value("--samples", "A,B", "only samples whose names contain one of these", [&](std::string_view v) {
-            const std::vector<std::string> names = split_list(std::string(v).c_str());
-            std::erase_if(samples, [&](const Sample& s) {
-                return std::none_of(names.begin(), names.end(), [&](const std::string& n) { return s.name.find(n) != std::string::npos; });
-            });
-            return !names.empty();
+            sample_names = split_list(std::string(v).c_str());
+            return !sample_names.empty();
         })
         .value("--levels", "L,L", "only these of levels 1, 6 and 9 in the table (the others print 0)", [&](std::string_view v) {
             options.levels.clear();
@@ -331,6 +326,14 @@ int main(int argc, char** argv) {
     std::vector<char*> passed = opts.parse(argc, argv);
     argc = static_cast<int>(passed.size());
     argv = passed.data();
+    // Read after the options, so --help and a bad option answer at once. Static: the
+    // registered benchmarks point at the samples until the end of main.
+    static std::vector<Sample> samples = load_samples();
+    if (!sample_names.empty())
+        std::erase_if(samples, [&](const Sample& s) {
+            return std::none_of(sample_names.begin(), sample_names.end(),
+                                [&](const std::string& n) { return s.name.find(n) != std::string::npos; });
+        });
     options.max_bytes = max_mb << 20;
     if (table) print_table(samples, options);
     if (table && encode_threads) print_encode_threads_table(samples, options, options.encode_runs);
@@ -343,6 +346,7 @@ int main(int argc, char** argv) {
         benchmark::RegisterBenchmark((s.name + "/all_cores").c_str(), decode_sample, &s, 0u)->Unit(benchmark::kMillisecond)->UseRealTime();
     }
     benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;  // a misspelt --benchmark_ flag
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
     std::printf("cores: %u\n", navlab::default_threads());

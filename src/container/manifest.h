@@ -40,10 +40,11 @@ struct Packed {
     std::vector<std::uint8_t> bytes;  ///< the whole file (DCX-compressed when the manifest says so)
     std::size_t entries = 0;          ///< entries packed
 };
-/// What a long pack reports: a DCX_KRAK file at level 9 takes minutes on a large binder, and
-/// its payload's size is known only once the binder is built. Both may be empty.
+/// What a long pack reports: a Kraken DCX file (DCX_KRAK, DCX_KRAK_MAX) at level 9 takes
+/// minutes on a large binder, and its payload's size is known only once the binder is built.
+/// Both may be empty.
 struct PackProgress {
-    /// Called once, before a DCX_KRAK payload of this many bytes is encoded (other variants: never).
+    /// Called once, before a Kraken payload of this many bytes is encoded (other variants: never).
     std::function<void(std::size_t payload_bytes)> encoding;
     /// Called once per Kraken block encoded, with its input bytes (kraken::encode's block_done:
     /// from the encoding threads, so it must be thread-safe).

@@ -124,7 +124,7 @@ TEST(ContainerCli, UnpackPackRebuildsTheBinderAndVariant) {
 // neither. The packed bytes are those of a pack without hooks.
 TEST(ContainerPack, ProgressHooksSeeEveryKrakenBlockOnce) {
     const auto dir = test::scratch_dir("pack_progress");
-    // Three 256 KiB blocks and a bit: an entry of 700 KB in the binder.
+    // Two 256 KiB blocks and a bit (three blocks): an entry of 700 KB in the binder.
     std::vector<std::uint8_t> big(700'000);
     for (std::size_t i = 0; i < big.size(); ++i) big[i] = static_cast<std::uint8_t>((i * 2654435761u) >> 15);
     std::vector<bnd4::NewEntry> files;

@@ -13,8 +13,8 @@
 //   * no position in the next kDominanceWindow is already reached at most kDominanceMargin
 //     dearer: a path through it would have to win that back later, which a match from the
 //     position ahead usually does at least as well.
-// On the game's one-block files this expands 15-16 % of the positions, within 0.2 % of the
-// size of expanding all of them, and only those are searched for matches (hash chains,
+// On the game's one-block files this expanded 13-14 % of the positions, within 0.2 % of the
+// size of expanding all of them (17-19 % with the decode-time prices below), and only those are searched for matches (hash chains,
 // entered at any position: MatchFinder::find_all_any; not where a recent offset already
 // matches kRecentLongEnough bytes), so a pass costs a fraction of a full one. Memory: 20 bytes
 // a position of the chunk (2.6 MiB for a full one), kept by the thread.
@@ -45,14 +45,14 @@ constexpr std::uint32_t kRecentLongEnough = 24;
 /// Sekiro files, no faster).
 constexpr unsigned kSeedChainDepth = 4;
 /// What a command costs the decoder, priced like bits (1/16 bit): 7.5 bits on every match and
-/// 2.5 bits more on a new distance. The parse with bits alone made 4-9 % more commands and
-/// half again as many new distances as the game's Oodle on its one-block files, whose streams
-/// navlab decoded in 5-7 % more instructions (about 105 a command); with these prices they
-/// decode in 0.99-1.015x the game's and are no larger (the emevd 1.0965 -> 1.0977x the game's
-/// size, sekiro_m00 0.9888 -> 0.9914x, spaar_item 0.9517 -> 0.9388x), for 25-30 % more encode
-/// instructions (fewer positions are dominated). Measured 1-24 bits a command and 1-8 bits a
-/// new distance: less keeps the gap, more passes the emevd over 1.10x (docs/kraken.md,
-/// "Fourteenth session").
+/// 2.5 bits more on a new distance. The parse with bits alone made 4.6-12.3 % more commands
+/// and up to half again as many new distances as the game's Oodle on its one-block files, whose
+/// streams navlab decoded in 5-7 % more instructions (about 105 a command); with these prices
+/// they decode in 0.99-1.012x the game's, at sizes within 0.3 % of before (the emevd 1.0965 ->
+/// 1.0977x the game's size, sekiro_m00 0.9888 -> 0.9914x, spaar_item 0.9517 -> 0.9388x), for
+/// 11-24 % more encode instructions (fewer positions are dominated). Measured 1-24 bits a
+/// command and 1-8 bits a new distance: less leaves more of the gap, more passes the emevd
+/// over 1.10x (docs/kraken.md, "Fourteenth session").
 constexpr std::uint32_t kCommandDecodePrice = 120;
 constexpr std::uint32_t kNewDistanceDecodePrice = 40;
 /// Cost of a position no step has reached (costs are compared as signed 32-bit lanes).
