@@ -502,6 +502,34 @@ TEST(AuditRules, R63NamesSelfLoopsDuplicatesAndMissingPairs) {
     EXPECT_EQ(t.examples[2].message.rfind(fmt::format("0 -> {}: missing (mesh edge ", lost), 0), 0u) << t.examples[2].message;
 }
 
+// R56's cost figures, folded per graph rather than offered edge by edge: costs are hkHalf16,
+// the high half of a float32 (0x3F80 = 1, 0x4120 = 10, 0xBF80 = -1, 0x7F80 = +inf, 0x7FC0 =
+// NaN, 0x8000 = -0): the largest and smallest finite costs and the count of the others.
+TEST(AuditRules, R56CostExtremesAndNonFiniteCount) {
+    AuditTagfile f = synthetic_tagfile(sekiro());
+    auto& edges = f.model->graph->edges;
+    ASSERT_FALSE(edges.empty());
+    edges.resize(12, edges[0]);  // R56 reads every edge; what other rules make of the copies is not asked
+    const std::uint16_t pattern[] = {0x3F80, 0x7F80, 0x4120, 0x8000, 0xBF80, 0x7FC0};
+    std::int64_t not_finite = 0;
+    for (std::size_t i = 0; i < edges.size(); ++i) {
+        edges[i].cost = pattern[i % 6];
+        not_finite += i % 6 == 1 || i % 6 == 5;
+    }
+    const AuditReport r = audit_one(f);
+    const Values& v = r.rules[55].values;
+    ASSERT_STREQ(all_rules()[55].id, "R56");
+    EXPECT_EQ(v.maxima.at("cost_max").value, 10.0);
+    EXPECT_EQ(v.minima.at("cost_min").value, -1.0);
+    EXPECT_EQ(v.counts.at("non_finite_costs"), not_finite);
+    // Every cost finite: no count at all.
+    for (auto& e : edges) e.cost = 0x3F80;
+    const AuditReport all_finite = audit_one(f);
+    const Values& w = all_finite.rules[55].values;
+    EXPECT_EQ(w.counts.count("non_finite_costs"), 0u);
+    EXPECT_EQ(w.maxima.at("cost_max").value, 1.0);
+}
+
 TEST(AuditRules, R34NamesSharedEdgesBesideAFaceWithAHostileRange) {
     // fuzz_audit's finding: a face starting at INT32_MIN + 64 with -26048 edges made R34's
     // "owned by several faces" search overflow int (start + count); it must just not list it.
