@@ -28,7 +28,6 @@
 #include <vector>
 
 #include <algorithm>
-#include <charconv>
 #include <ctime>
 #include <functional>
 
@@ -292,12 +291,6 @@ int main(int argc, char** argv) {
     bool table = true, benchmarks = true, decode_table = true, encode_threads = true;
     std::size_t max_mb = 16;
     int runs = 9, zstd_level = 19;
-    auto at_least_one = [](int& target) {
-        return [&target](std::string_view v) {
-            const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), target);
-            return ec == std::errc() && end == v.data() + v.size() && target >= 1;
-        };
-    };
     navlab::bench::Options opts(
         "usage: bench_kraken [options] [--benchmark_...]\n"
         "The Kraken encoder and decoder on the samples, against the game's streams, zstd and zlib, in one run\n"
@@ -318,9 +311,9 @@ int main(int argc, char** argv) {
             }
             return !options.levels.empty();
         })
-        .value("--encode-runs", "N", "median of N encodes in the table (default 1)", at_least_one(options.encode_runs))
+        .value("--encode-runs", "N", "median of N encodes in the table (default 1)", options.encode_runs, 1)
         .value("--max-mb", "N", "cut large payloads to their first N MiB, whole blocks (default 16)", max_mb)
-        .value("--runs", "N", "decode table: median of N decodes (default 9)", at_least_one(runs))
+        .value("--runs", "N", "decode table: median of N decodes (default 9)", runs, 1)
         .value("--zstd-level", "N", "decode table: zstd level of the compared stream (default 19)", zstd_level)
         .pass_through("--benchmark_", "Google Benchmark's options (e.g. --benchmark_filter=er_allmaterial)");
     std::vector<char*> passed = opts.parse(argc, argv);

@@ -51,10 +51,15 @@ public:
                 target = std::string(v);
                 return true;
             } else {
-                const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), target);
-                return ec == std::errc() && end == v.data() + v.size();
+                return parse_whole(v, target);
             }
         });
+    }
+    /// A number parsed whole that must be at least `least` (a count of runs, say).
+    template <class T>
+    Options& value(std::string name, std::string meta, std::string help, T& target, T least) {
+        return value(std::move(name), std::move(meta), std::move(help),
+                     [&target, least](std::string_view v) { return parse_whole(v, target) && target >= least; });
     }
     /// A required argument without a name (in the order declared).
     Options& positional(std::string meta, std::string help, std::string& target) {
@@ -127,6 +132,11 @@ public:
     }
 
 private:
+    template <class T>
+    static bool parse_whole(std::string_view v, T& target) {
+        const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), target);
+        return ec == std::errc() && end == v.data() + v.size();
+    }
     struct Option {
         std::string name, meta, help;
         std::function<bool(std::string_view)> set;

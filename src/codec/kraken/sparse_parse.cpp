@@ -13,11 +13,12 @@
 //   * no position in the next kDominanceWindow is already reached at most kDominanceMargin
 //     dearer: a path through it would have to win that back later, which a match from the
 //     position ahead usually does at least as well.
-// On the game's one-block files this expanded 13-14 % of the positions, within 0.2 % of the
-// size of expanding all of them (17-19 % with the decode-time prices below), and only those are searched for matches (hash chains,
-// entered at any position: MatchFinder::find_all_any; not where a recent offset already
-// matches kRecentLongEnough bytes), so a pass costs a fraction of a full one. Memory: 20 bytes
-// a position of the chunk (2.6 MiB for a full one), kept by the thread.
+// On the game's one-block files this expanded 13-14 % of the positions (17-19 % with the
+// decode-time prices below), within 0.2 % of the size of expanding all of them, and only
+// those are searched for matches (hash chains, entered at any position:
+// MatchFinder::find_all_any; not where a recent offset already matches kRecentLongEnough
+// bytes), so a pass costs a fraction of a full one. Memory: 20 bytes a position of the chunk
+// (2.6 MiB for a full one), kept by the thread.
 #include "codec/kraken/sparse_parse.h"
 
 #include <algorithm>
