@@ -60,18 +60,23 @@ Error at_file_offset(const Error& e, std::uint64_t base) {
 /// Without --size the input starts with the 4-byte little-endian output size (ooz test data).
 int run_decode(const DecodeRequest& req) {
     const SharedBytes file = SharedBytes::map_file(req.input);
-    const StreamInFile in = req.size ? StreamInFile{file, *req.size} : after_size_prefix(file);
+    StreamInFile in;
+    std::vector<std::uint8_t> out;
+    try {  // every error about the input names it (the size field's too)
+        in = req.size ? StreamInFile{file, *req.size} : after_size_prefix(file);
+        check_declared_size(in);
+        out.resize(in.size);
+        try {
+            kraken::decode(in.stream, out, req.threads);
+        } catch (Error& e) {
+            throw at_file_offset(e, in.base);
+        }
+    } catch (Error& e) {
+        e.set_file(req.input);
+        throw;
+    }
     const std::span<const std::uint8_t> stream = in.stream;
     const std::uint64_t size = in.size;
-    check_declared_size(in);
-    std::vector<std::uint8_t> out(size);
-    try {
-        kraken::decode(stream, out, req.threads);
-    } catch (Error& e) {
-        Error shifted = at_file_offset(e, in.base);
-        shifted.set_file(req.input);
-        throw shifted;
-    }
     write_file_atomic(req.output, out);
     if (req.json) {
         nlohmann::json j = {{"input", req.input},

@@ -18,12 +18,25 @@ void ByteReader::fail_range(std::string_view field, std::size_t pos, std::size_t
                 base_ + pos, context_);
 }
 
+namespace {
+/// Bytes as a quoted C-style string: printable ASCII as is, the rest (a magic's NUL too, which
+/// would otherwise end the message where what() is printed) as \xNN.
+std::string quoted(std::span<const std::uint8_t> bytes) {
+    std::string s = "\"";
+    for (const std::uint8_t c : bytes) {
+        if (c == '"' || c == '\\') s += '\\';
+        if (c >= 0x20 && c < 0x7F) s += static_cast<char>(c);
+        else s += fmt::format("\\x{:02X}", c);
+    }
+    return s + '"';
+}
+}  // namespace
+
 void ByteReader::expect(std::string_view magic, std::string_view field) {
     Bytes got = view(pos_, magic.size(), field);
     if (std::memcmp(got.data(), magic.data(), magic.size()) != 0) {
-        std::string shown;
-        for (auto c : got) shown += (c >= 0x20 && c < 0x7F) ? static_cast<char>(c) : '.';
-        fail(fmt::format("{}: expected \"{}\", found \"{}\"", field, magic, shown));
+        const std::span<const std::uint8_t> wanted(reinterpret_cast<const std::uint8_t*>(magic.data()), magic.size());
+        fail(fmt::format("{}: expected {}, found {}", field, quoted(wanted), quoted(got)));
     }
     pos_ += magic.size();
 }

@@ -59,6 +59,20 @@ TEST(ByteReader, ExpectAndCString) {
     EXPECT_THROW(bad.expect("DCX\0", "magic"), Error);
 }
 
+// A magic with a NUL (the DCX family's "DCS\0") is printed escaped, both what was expected and
+// what was found: a raw NUL used to end the message at "expected "DCS".
+TEST(ByteReader, ExpectShowsBothMagicsEscaped) {
+    const std::uint8_t data[] = {'D', 'C', 'X', 0x01, '"', '\\'};
+    ByteReader r(data, 0x18);
+    try {
+        r.expect(std::string_view("DCS\0\"\\", 6), "DCS magic");
+        FAIL() << "no error";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.offset(), 0x18u);
+        EXPECT_EQ(e.message(), R"(DCS magic: expected "DCS\x00\"\\", found "DCX\x01\"\\")");
+    }
+}
+
 TEST(ByteWriter, ReserveAndFillByName) {
     ByteWriter w(Endian::Big);
     w.reserve_u32("data offset");

@@ -350,6 +350,27 @@ TEST(KrakenCli, DecodeWithAndWithoutSizePrefix) {
     EXPECT_FALSE(std::filesystem::exists(dir / "c.out"));
 }
 
+// Errors in the size field (before any stream byte is read) name the file, the offset and the
+// field, as the stream's own errors do; nothing is written.
+TEST(KrakenCli, DecodeSizeFieldErrorsNameTheFile) {
+    const auto dir = test::scratch_dir("kraken_cli_size");
+    write_file_atomic(dir / "short.kraken", Bytes{0xA3, 0x02});
+    Bytes too_large{0xFF, 0xFF, 0xFF, 0x7F};  // 2 GiB from the 675-byte stream of t4
+    const Bytes stream = from_hex(kT4);
+    too_large.insert(too_large.end(), stream.begin(), stream.end());
+    write_file_atomic(dir / "large.kraken", too_large);
+    const std::string bin = test::navlab_binary();
+    for (const auto& [name, says] : {std::pair{"short.kraken", "shorter than its 4-byte size field"},
+                                     std::pair{"large.kraken", "declared output size 2147483647"}}) {
+        std::string log;
+        EXPECT_EQ(test::run_command(bin + " kraken decode " + (dir / name).string() + " " + (dir / "x.out").string(), &log), 1);
+        EXPECT_NE(log.find((dir / name).string()), std::string::npos) << log;
+        EXPECT_NE(log.find("offset 0x0"), std::string::npos) << log;
+        EXPECT_NE(log.find("output size"), std::string::npos) << log;
+        EXPECT_NE(log.find(says), std::string::npos) << log;
+        EXPECT_FALSE(std::filesystem::exists(dir / "x.out"));
+    }
+}
 // `kraken encode`, `dcx compress` and `pack` (of a DCX_KRAK file) draw a progress line (blocks,
 // MB/s, time left) on a terminal only: under a pseudo-terminal (util-linux `script`) it
 // appears, with stderr a pipe the command prints its summary line alone.
