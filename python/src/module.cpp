@@ -59,7 +59,8 @@ struct Mesh {
     const query::NavMeshQuery& query() {
         if (!queries) {
             auto q = std::make_shared<MeshQuery>();
-            q->view = std::make_unique<query::FromSoftView>(model->mesh, name);
+            // An edited model's arrays no longer sit where the file had them: no byte offsets then.
+            q->view = std::make_unique<query::FromSoftView>(model->mesh, name, editable ? nullptr : &model->layouts);
             q->query = std::make_unique<query::NavMeshQuery>(*q->view, model->mediator ? &*model->mediator : nullptr);
             queries = std::move(q);
         }

@@ -15,8 +15,23 @@ namespace {
 
 using fromsoft::kNoOpposite;
 
-[[noreturn]] void refuse(const std::string& file, const std::string& element, std::int64_t index, const std::string& what) {
-    Error e(what, kNoOffset, fmt::format("hkaiNavMesh {} {}", element, index));
+/// Where the records of one array sit in the tagfile, to name the byte of a member.
+struct Records {
+    std::uint64_t at = kNoOffset;               ///< the first record's offset, or kNoOffset
+    const fromsoft::RecordInfo* info = nullptr;  ///< their layout (size, members)
+
+    /// The offset of `member` in record `index` (its record's start when the layout has no
+    /// such member), or kNoOffset when unknown.
+    std::uint64_t byte_of(std::int64_t index, const char* member) const {
+        if (at == kNoOffset || !info || info->size == 0) return kNoOffset;
+        const fromsoft::MemberInfo* m = info->find(member);
+        return at + static_cast<std::uint64_t>(index) * info->size + (m ? m->offset : 0);
+    }
+};
+
+[[noreturn]] void refuse(const std::string& file, const std::string& element, std::int64_t index, const std::string& what,
+                         std::uint64_t offset = kNoOffset) {
+    Error e(what, offset, fmt::format("hkaiNavMesh {} {}", element, index));
     e.set_file(file);
     throw e;
 }
@@ -24,34 +39,47 @@ using fromsoft::kNoOpposite;
 bool finite(const fromsoft::Vec4& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 
 /// The topology checks of FromSoftView (see its comment), in the audit's element names.
-void validate(const fromsoft::NavMesh& m, const std::string& file) {
+void validate(const fromsoft::NavMesh& m, const std::string& file, const fromsoft::LayoutSummary* layouts) {
+    Records faces, edges, vertices;
+    if (layouts) {
+        faces = {layouts->faces_at, &layouts->face};
+        edges = {layouts->edges_at, &layouts->edge};
+        vertices = {layouts->vertices_at, &layouts->vertex};
+    }
     const std::int64_t E = static_cast<std::int64_t>(m.edges.size());
     const std::int64_t F = static_cast<std::int64_t>(m.faces.size());
     const std::int64_t V = static_cast<std::int64_t>(m.vertices.size());
     for (std::int64_t f = 0; f < F; ++f) {
         const fromsoft::Face& face = m.faces[f];
         std::int64_t s = face.startEdgeIndex, n = face.numEdges;
-        if (n < 3) refuse(file, "face", f, fmt::format("numEdges {}", n));
-        if (s < 0 || s + n > E) refuse(file, "face", f, fmt::format("edges [{}, +{}) outside the {} edges", s, n, E));
+        if (n < 3) refuse(file, "face", f, fmt::format("numEdges {}", n), faces.byte_of(f, "numEdges"));
+        if (s < 0 || s + n > E)
+            refuse(file, "face", f, fmt::format("edges [{}, +{}) outside the {} edges", s, n, E), faces.byte_of(f, "startEdgeIndex"));
         for (std::int64_t k = 0; k < n; ++k)
             if (m.edges[s + k].b != m.edges[s + (k + 1) % n].a)
-                refuse(file, "edge", s + k, fmt::format("ring of face {} does not close: b {} but next a {}", f,
-                                                        m.edges[s + k].b, m.edges[s + (k + 1) % n].a));
+                refuse(file, "edge", s + k,
+                       fmt::format("ring of face {} does not close: b {} but next a {}", f, m.edges[s + k].b,
+                                   m.edges[s + (k + 1) % n].a),
+                       edges.byte_of(s + k, "b"));
         std::int64_t us = face.startUserEdgeIndex, un = face.numUserEdges;
         if (un < 0 || (un > 0 && (us < 0 || us + un > E)))
-            refuse(file, "face", f, fmt::format("user edges [{}, +{}) outside the {} edges", us, un, E));
+            refuse(file, "face", f, fmt::format("user edges [{}, +{}) outside the {} edges", us, un, E),
+                   faces.byte_of(f, "startUserEdgeIndex"));
     }
     for (std::int64_t e = 0; e < E; ++e) {
         const fromsoft::Edge& d = m.edges[e];
         if (d.a < 0 || d.a >= V || d.b < 0 || d.b >= V)
-            refuse(file, "edge", e, fmt::format("a {}, b {}, {} vertices", d.a, d.b, V));
+            refuse(file, "edge", e, fmt::format("a {}, b {}, {} vertices", d.a, d.b, V),
+                   edges.byte_of(e, d.a < 0 || d.a >= V ? "a" : "b"));
         if (d.oppositeEdge != kNoOpposite && d.oppositeEdge >= E)
-            refuse(file, "edge", e, fmt::format("oppositeEdge {} out of range ({} edges)", d.oppositeEdge, E));
+            refuse(file, "edge", e, fmt::format("oppositeEdge {} out of range ({} edges)", d.oppositeEdge, E),
+                   edges.byte_of(e, "oppositeEdge"));
         if (d.oppositeFace != kNoOpposite && d.oppositeFace >= F)
-            refuse(file, "edge", e, fmt::format("oppositeFace {} out of range ({} faces)", d.oppositeFace, F));
+            refuse(file, "edge", e, fmt::format("oppositeFace {} out of range ({} faces)", d.oppositeFace, F),
+                   edges.byte_of(e, "oppositeFace"));
     }
     for (std::int64_t v = 0; v < V; ++v)
-        if (!finite(m.vertices[v])) refuse(file, "vertex", v, "coordinate not finite");
+        if (!finite(m.vertices[v])) refuse(file, "vertex", v, "coordinate not finite", vertices.byte_of(v, ""));
 }
 
 Vec3 vec(const fromsoft::Vec4& v) { return {v.x, v.y, v.z}; }
@@ -61,8 +89,9 @@ Vec3 mid(const Vec3& a, const Vec3& b) { return {(a.x + b.x) / 2, (a.y + b.y) / 
 
 // ---- FromSoftware --------------------------------------------------------------------------
 
-FromSoftView::FromSoftView(const fromsoft::NavMesh& mesh, std::string name) : mesh_(mesh), name_(std::move(name)) {
-    validate(mesh_, name_);
+FromSoftView::FromSoftView(const fromsoft::NavMesh& mesh, std::string name, const fromsoft::LayoutSummary* layouts)
+    : mesh_(mesh), name_(std::move(name)) {
+    validate(mesh_, name_, layouts);
 }
 std::size_t FromSoftView::vertex_count() const { return mesh_.vertices.size(); }
 Vec3 FromSoftView::vertex(std::size_t v) const { return vec(mesh_.vertices[v]); }

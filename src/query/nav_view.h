@@ -15,6 +15,7 @@
 
 namespace navlab::fromsoft {
 struct NavMesh;
+struct LayoutSummary;
 }
 namespace navlab::farcry2 {
 struct WorldMesh;
@@ -67,7 +68,8 @@ public:
 
 /// View of an hkaiNavMesh, reading the model's arrays in place (the mesh must outlive the
 /// view). The constructor checks the topology the queries rely on and throws navlab::Error
-/// naming the file, the object (hkaiNavMesh) and the face or edge, as the audit names them:
+/// naming the file, the object (hkaiNavMesh) and the face or edge, as the audit names them
+/// (and the byte of the offending member in the tagfile, when the layouts say where it is):
 /// face edge ranges inside the edges, at least 3 edges, rings that close (b of an edge = a of
 /// the next), vertex indices in range, opposites NONE or in range, finite coordinates, user
 /// edge ranges inside the edges.
@@ -78,9 +80,12 @@ public:
 /// A user edge without an opposite face (all have flags 52) is not traversable.
 class FromSoftView final : public NavView {
 public:
-    /// @param mesh the model (not copied; must outlive the view).
-    /// @param name names the mesh in errors ("file | entry").
-    FromSoftView(const fromsoft::NavMesh& mesh, std::string name);
+    /// @param mesh    the model (not copied; must outlive the view).
+    /// @param name    names the mesh in errors ("file | entry").
+    /// @param layouts the tagfile's layouts as read (NavTagfile::layouts), read only by the
+    ///                constructor: its errors then give the tagfile byte offset of the member
+    ///                at fault. nullptr (a mesh built or edited in memory): no offsets.
+    FromSoftView(const fromsoft::NavMesh& mesh, std::string name, const fromsoft::LayoutSummary* layouts = nullptr);
     std::string name() const override { return name_; }
     std::size_t vertex_count() const override;
     Vec3 vertex(std::size_t v) const override;

@@ -69,7 +69,7 @@ QueryInput load_query_input(const fromsoft::NavFile& nav, const std::string& ent
             const fromsoft::NavTagfile& t = *in.tagfiles.back();
             QueryMesh m;
             m.name = e.in_binder ? fmt::format("{} | {}", path, leaf) : path;
-            m.view = std::make_unique<FromSoftView>(t.mesh, m.name);
+            m.view = std::make_unique<FromSoftView>(t.mesh, m.name, &t.layouts);
             m.query = std::make_unique<NavMeshQuery>(*m.view, t.mediator ? &*t.mediator : nullptr);
             if (t.graph) m.guide = ClusterGuide::from_mesh(t.mesh, *t.graph);
             in.meshes.push_back(std::move(m));

@@ -4,8 +4,10 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <random>
 
+#include "formats/fromsoft/nav_tagfile.h"
 #include "formats/fromsoft/navmesh.h"
 #include "io/error.h"
 #include "meshes.h"
@@ -263,6 +265,54 @@ TEST(QueryView, BrokenFromSoftMeshIsRefusedNamingTheEdge) {
     m.edges[1].oppositeFace = fromsoft::kNoOpposite;
     m.edges[1].b = 0;  // the ring no longer closes
     EXPECT_THROW(FromSoftView(m, "a.hkx"), Error);
+}
+
+// Read from a file, a refusal names the member's byte in the tagfile: the 4 bytes there hold
+// the bad value, and the record's first 8 bytes are the edge's a and b.
+TEST(QueryView, RefusalNamesTheByteOfTheMemberInTheTagfile) {
+    fromsoft::NavTagfile nav;
+    nav.sdk_version = fromsoft::kSdkEldenRing;
+    nav.mesh.vertices = {{0, 0, 0, 0}, {1, 0, 0, 0}, {1, 0, 1, 0}, {0, 0, 1, 0}};
+    nav.mesh.faces = {{0, -1, 3, 0, -1, 0}, {3, -1, 3, 0, -1, 0}};
+    nav.mesh.edges = {{0, 1}, {1, 2}, {2, 0}, {0, 2}, {2, 3}, {3, 0}};
+    nav.mesh.faceData = {0, 0};
+    nav.mesh.edgeData = std::vector<std::int32_t>(6, 0);
+    std::vector<std::uint8_t> bytes = fromsoft::write_nav_tagfile(nav);
+    const fromsoft::NavTagfile clean = fromsoft::read_nav_tagfile(bytes);
+    EXPECT_NO_THROW(FromSoftView(clean.mesh, "a.hkx", &clean.layouts));
+    // Edge 4's oppositeEdge, found by its neighbours' values: the edges' records in file order.
+    const std::uint64_t edges_at = clean.layouts.edges_at, size = clean.layouts.edge.size;
+    ASSERT_NE(edges_at, kNoOffset);
+    ASSERT_EQ(size, 20u);
+    auto u32_at = [&](std::uint64_t at) {
+        std::uint32_t v;
+        std::memcpy(&v, bytes.data() + at, 4);
+        return v;
+    };
+    ASSERT_EQ(u32_at(edges_at + 4 * size), 2u);      // a of edge 4
+    ASSERT_EQ(u32_at(edges_at + 4 * size + 4), 3u);  // b of edge 4
+    const fromsoft::MemberInfo* opposite = clean.layouts.edge.find("oppositeEdge");
+    ASSERT_NE(opposite, nullptr);
+    const std::uint64_t field = edges_at + 4 * size + opposite->offset;
+    ASSERT_EQ(u32_at(field), fromsoft::kNoOpposite);
+    std::memcpy(bytes.data() + field, "\x39\x30\x00\x00", 4);  // 12345
+    const fromsoft::NavTagfile broken = fromsoft::read_nav_tagfile(bytes);
+    try {
+        FromSoftView v(broken.mesh, "a.hkx", &broken.layouts);
+        FAIL() << "no error";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.offset(), field) << e.what();
+        EXPECT_EQ(u32_at(e.offset()), 12345u);
+        EXPECT_NE(std::string(e.what()).find("hkaiNavMesh edge 4: oppositeEdge 12345 out of range (6 edges)"), std::string::npos)
+            << e.what();
+    }
+    // Without the layouts (a mesh made in memory) the same refusal has no offset.
+    try {
+        FromSoftView v(broken.mesh, "a.hkx");
+        FAIL() << "no error";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.offset(), kNoOffset);
+    }
 }
 
 // ---- against Detour ----------------------------------------------------------------------

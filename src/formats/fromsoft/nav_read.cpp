@@ -206,6 +206,12 @@ private:
         return r;
     }
 
+    /// The absolute file offset of an hkArray field's first record (kNoOffset when empty).
+    std::uint64_t place_of(const Value& array) const {
+        const ArrayView a = array.as_array();
+        return a.size() == 0 ? kNoOffset : file_.data_offset + a.offset();
+    }
+
     /// The element type declared by an hkArray field (known even when the array is empty).
     TypeIndex element_type(const Value& array) const { return types_[array.type_index()].resolved_subtype; }
 
@@ -297,6 +303,7 @@ private:
         layouts.face = record_info(element_type(faces));
         layouts.edge = record_info(element_type(edges));
         layouts.vertex = record_info(element_type(vertices));
+        layouts.faces_at = place_of(faces), layouts.edges_at = place_of(edges), layouts.vertices_at = place_of(vertices);
         SpareMeshArrays& spare = spare_mesh_arrays();
         m.faces = read_records<Face>(faces, kFaceFields, std::move(spare.faces));
         m.edges = read_records<Edge>(edges, kEdgeFields, std::move(spare.edges));

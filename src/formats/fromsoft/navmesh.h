@@ -205,6 +205,10 @@ struct LayoutSummary {
     RecordInfo tree_node;  ///< element type of the tree's nodes (Aabb6BytesCodec)
     RecordInfo user_edge_setup, obb;  ///< hkaiUserEdgeUtils::UserEdgeSetup and ::Obb
     RecordInfo obb_transform;  ///< type of Obb.transform (hkTransform, format 0x1028)
+    /// Where hkaiNavMesh's faces, edges and vertices records start in the tagfile read
+    /// (absolute byte offsets; kNoOffset for an empty array): with the record sizes above, the
+    /// byte of any element, for errors that name it (query::FromSoftView).
+    std::uint64_t faces_at = kNoOffset, edges_at = kNoOffset, vertices_at = kNoOffset;
 };
 
 /// Everything navlab models in one navmesh tagfile.
