@@ -16,6 +16,7 @@
 #include "io/error.h"
 #include "io/file.h"
 #include "io/parallel.h"
+#include "io/json_text.h"
 
 namespace navlab::cli {
 namespace {
@@ -109,7 +110,7 @@ void run_ls(const LsOptions& o) {
                                      {"entries", a.files.size()}, {"salt", a.index.salt}});
         j["files"] = json::array();
         for (const Row& r : rows) j["files"].push_back(row_json(g, r));
-        write_file_atomic(o.json, j.dump(1) + "\n");
+        write_file_atomic(o.json, json_text(j, 1) + "\n");
     }
 }
 

@@ -15,6 +15,7 @@
 #include "audit/audit.h"
 #include "audit/audit_files.h"
 #include "audit/audit_report.h"
+#include "io/json_text.h"
 
 namespace navlab::cli {
 namespace {
@@ -33,7 +34,7 @@ struct AuditOptions {
 /// when an INVARIANT failed.
 void report_audit(const audit::AuditReport& report, const AuditOptions& o) {
     fmt::print("{}", audit::format_audit_text(report, o.all ? audit::TextDetail::All : audit::TextDetail::Short));
-    if (!o.json.empty()) write_file_atomic(o.json, audit::audit_json(report).dump(2) + "\n");
+    if (!o.json.empty()) write_file_atomic(o.json, json_text(audit::audit_json(report), 2) + "\n");
     if (audit::audit_failed(report)) set_exit(kFailed);
 }
 

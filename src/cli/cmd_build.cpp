@@ -16,6 +16,7 @@
 #include "formats/igi/graph_io.h"
 #include "io/error.h"
 #include "io/file.h"
+#include "io/json_text.h"
 
 namespace navlab::cli {
 namespace {
@@ -121,7 +122,7 @@ void run_build(const BuildArgs& a) {
                s.seams.seam_edges, s.seams.unmatched_edges, s.seams.moved_vertices, s.seams.inserted_vertices);
     print_stages(r.stages);
     fmt::print("wrote {} ({} bytes)\n", a.out, r.binder.size());
-    if (!a.json.empty()) write_file_atomic(a.json, stats_json(r, g).dump(2) + "\n");
+    if (!a.json.empty()) write_file_atomic(a.json, json_text(stats_json(r, g), 2) + "\n");
 }
 
 }  // namespace

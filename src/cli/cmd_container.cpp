@@ -19,6 +19,7 @@
 #include "io/error.h"
 #include "io/file.h"
 #include "io/shared_bytes.h"
+#include "io/json_text.h"
 
 namespace navlab::cli {
 namespace {
@@ -59,7 +60,7 @@ void run_ls(const std::string& path, bool as_json) {
         j["bnd4"] = f.is_binder ? bnd4_json(f.binder().header) : json(nullptr);
         j["entries"] = json::array();
         for (std::size_t i = 0; i < f.entries().size(); ++i) j["entries"].push_back(entry_json(f, i));
-        fmt::print("{}\n", j.dump(1));
+        fmt::print("{}\n", json_text(j, 1));
         return;
     }
     fmt::print("{}\n", path);
@@ -130,7 +131,7 @@ void run_dcx_info(const std::string& path, bool as_json) {
         json j = dcx_json(h);
         j["file"] = fs::path(path).filename().string();
         j["file_size"] = in.size();
-        fmt::print("{}\n", j.dump(1));
+        fmt::print("{}\n", json_text(j, 1));
         return;
     }
     fmt::print("{}\n  variant            {}\n", path, dcx::variant_name(h.variant));

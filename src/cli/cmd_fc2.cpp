@@ -12,6 +12,7 @@
 #include "io/file.h"
 #include "io/shared_bytes.h"
 #include "io/report.h"
+#include "io/json_text.h"
 
 namespace navlab::cli {
 namespace {
@@ -92,7 +93,7 @@ void info(const std::string& input, bool as_json) {
     if (!world.complete) {
         json j = world.level ? level_json(*world.level, world.level_path)
                              : sector_json(world.sectors.front().file, world.sectors.front().path);
-        if (as_json) fmt::print("{}\n", j.dump(2));
+        if (as_json) fmt::print("{}\n", json_text(j, 2));
         else if (world.level) print_level(*world.level, world.level_path);
         else print_sector(world.sectors.front().file, world.sectors.front().path);
         return;
@@ -104,7 +105,7 @@ void info(const std::string& input, bool as_json) {
         json sectors = json::array();
         for (const auto& s : world.sectors) sectors.push_back(sector_json(s.file, s.path));
         j["sectors"] = sectors;
-        fmt::print("{}\n", j.dump(2));
+        fmt::print("{}\n", json_text(j, 2));
         return;
     }
     fmt::print("{}: {}\n", input, stats_line(report.stats));
@@ -123,7 +124,7 @@ void check(const std::string& input, bool as_json, bool all) {
                   {"errors", report.errors},
                   {"warnings", report.warnings},
                   {"findings", findings_json(report)}};
-        fmt::print("{}\n", j.dump(2));
+        fmt::print("{}\n", json_text(j, 2));
     } else {
         fmt::print("{}", findings_text(report, all ? report.warnings : kShownWarnings));
         fmt::print("{}: {}: {}; {} errors, {} warnings\n", report.ok() ? "OK" : "FAILED", input,

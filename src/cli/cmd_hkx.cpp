@@ -18,6 +18,7 @@
 #include "io/file.h"
 #include "io/parallel.h"
 #include "io/report.h"
+#include "io/json_text.h"
 
 namespace navlab::cli {
 namespace {
@@ -157,13 +158,13 @@ void print_text(const Json& j, const std::string& key, int depth, std::string& o
     } else if (j.is_array()) {
         bool scalars = std::all_of(j.begin(), j.end(), [](const Json& e) { return e.is_primitive(); });
         if (scalars) {
-            out += head + j.dump() + "\n";
+            out += head + json_text(j) + "\n";
         } else {
             out += head + "\n";
             for (std::size_t i = 0; i < j.size(); ++i) print_text(j[i], fmt::format("[{}]", i), depth + 1, out);
         }
     } else {
-        out += head + j.dump() + "\n";
+        out += head + json_text(j) + "\n";
     }
 }
 
@@ -230,7 +231,7 @@ void add_hkx_commands(CLI::App& app) {
                     warnings.add(std::move(w));
                 }
                 j["warnings"] = findings_json(warnings, kWarningStyle);
-                reports[i] = o->json ? j.dump() + "\n"
+                reports[i] = o->json ? json_text(j) + "\n"
                                      : fmt::format("{}: ok (SDK {}, {} types, {} items, {} warnings)\n{}",
                                                    o->check_files[i], t.sdk_version, t.types.size(),
                                                    t.items.size() - 1, t.warnings.size(),
@@ -239,7 +240,7 @@ void add_hkx_commands(CLI::App& app) {
                 failed[i] = 1;
                 j["ok"] = false;
                 j["error"] = e.what();
-                reports[i] = o->json ? j.dump() + "\n" : fmt::format("{}\n", e.what());
+                reports[i] = o->json ? json_text(j) + "\n" : fmt::format("{}\n", e.what());
             }
             progress.tick();
         });
@@ -272,7 +273,7 @@ void add_hkx_commands(CLI::App& app) {
             Dumper dumper(tagfile, DumpOptions{o->full});
             Json root = dumper.object(1);
             if (o->json) {
-                fmt::print("{}\n", root.dump(2));
+                fmt::print("{}\n", json_text(root, 2));
             } else {
                 std::string out;
                 print_text(root, "", 0, out);

@@ -13,6 +13,7 @@
 #include "io/file.h"
 #include "io/report.h"
 #include "io/shared_bytes.h"
+#include "io/json_text.h"
 
 namespace navlab::cli {
 namespace {
@@ -134,7 +135,7 @@ void add_check(CLI::App& igi) {
     cmd->callback([a] {
         const Graph g = read_graph_file(a->file);
         const RouteReport report = check_routes(g, a->examples);
-        if (a->json) fmt::print("{}\n", report_json(a->file, g, report).dump(2));
+        if (a->json) fmt::print("{}\n", json_text(report_json(a->file, g, report), 2));
         else print_report(a->file, g, report);
         if (!report.ok()) set_exit(kFailed);
     });
@@ -215,7 +216,7 @@ void add_dump(CLI::App& igi) {
     cmd->add_flag("--routes", a->routes, "Also list the route-table entries");
     cmd->callback([a] {
         const Graph g = read_graph_file(a->file);
-        if (a->json) fmt::print("{}\n", graph_to_json(g, a->routes).dump(2));
+        if (a->json) fmt::print("{}\n", json_text(graph_to_json(g, a->routes), 2));
         else print_dump(g, a->routes);
     });
 }

@@ -15,6 +15,7 @@
 #include "io/error.h"
 #include "io/file.h"
 #include "io/shared_bytes.h"
+#include "io/json_text.h"
 
 namespace navlab::cli {
 namespace {
@@ -83,7 +84,7 @@ int run_decode(const DecodeRequest& req) {
                             {"output", req.output},
                             {"compressed_size", stream.size()},
                             {"decoded_size", size}};
-        fmt::print("{}\n", j.dump(1));
+        fmt::print("{}\n", json_text(j, 1));
     } else {
         fmt::print("{}: {} bytes decoded from {} compressed bytes\n", req.output, size, stream.size());
     }
@@ -182,7 +183,7 @@ int run_info(const InfoRequest& req) {
         nlohmann::json j = info_json(info, base, req.arrays);
         j["input"] = req.input;
         j["stream_offset"] = base;
-        fmt::print("{}\n", j.dump(1));
+        fmt::print("{}\n", json_text(j, 1));
         return kOk;
     }
     const InfoTotals t = totals_of(info);
@@ -252,7 +253,7 @@ int run_encode(const EncodeRequest& req) {
                             {"level", req.level},
                             {"decoded_size", data.size()},
                             {"compressed_size", stream.size()}};
-        fmt::print("{}\n", j.dump(1));
+        fmt::print("{}\n", json_text(j, 1));
     } else {
         fmt::print("{}: {} bytes encoded to {} (level {}, {:.2f}%)\n", req.output, data.size(), stream.size(),
                    req.level, data.empty() ? 100.0 : 100.0 * stream.size() / data.size());

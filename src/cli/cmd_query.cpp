@@ -23,6 +23,7 @@
 #include "query/igi_path.h"
 #include "query/navmesh_query.h"
 #include "query/query_input.h"
+#include "io/json_text.h"
 
 namespace navlab::cli {
 namespace {
@@ -144,7 +145,7 @@ query::QueryFilter filter_of(const PathOptions& o) {
 }
 
 void write_or_print(const std::string& json_path, const json& j, const std::string& text) {
-    if (!json_path.empty()) write_file_atomic(json_path, j.dump(1) + "\n");
+    if (!json_path.empty()) write_file_atomic(json_path, json_text(j, 1) + "\n");
     else fmt::print("{}", text);
 }
 
@@ -193,7 +194,7 @@ int run_path(const PathOptions& o) {
         results[i] = path_json(m, r, named);
         texts[i] = path_text(m, r);
     });
-    if (!o.pairs.empty()) write_file_atomic(o.json, json(results).dump(1) + "\n");
+    if (!o.pairs.empty()) write_file_atomic(o.json, json_text(json(results), 1) + "\n");
     else write_or_print(o.json, results[0], texts[0]);
     return kOk;
 }

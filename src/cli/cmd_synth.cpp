@@ -12,6 +12,7 @@
 #include "io/file.h"
 #include "synth/inject.h"
 #include "synth/write.h"
+#include "io/json_text.h"
 
 namespace navlab::cli {
 namespace {
@@ -106,7 +107,7 @@ void add_synth_commands(CLI::App& app) {
             nlohmann::json j{{"preset", args->preset}, {"seed", args->seed}, {"sekiro", counts_json(r.sekiro)},
                              {"elden_ring", counts_json(r.elden_ring)}, {"file_bytes", r.file_bytes},
                              {"binder_bytes", r.binder_bytes}, {"seconds", seconds}, {"injected", r.injected}};
-            write_file_atomic(args->json, j.dump(2) + "\n");
+            write_file_atomic(args->json, json_text(j, 2) + "\n");
         }
     });
 }

@@ -15,6 +15,7 @@
 #include "query/query_input.h"
 #include "view/face_audit.h"
 #include "view/viewer_page.h"
+#include "io/json_text.h"
 
 namespace navlab::cli {
 namespace {
@@ -130,9 +131,8 @@ void run_view(const ViewArgs& a) {
     std::size_t faces = 0, members = 0;
     for (const auto& s : input.scenes) faces += s.face_count(), members += s.members.size();
     if (a.json) {
-        fmt::print("{}\n", nlohmann::json{{"output", a.output}, {"bytes", page.size()}, {"members", members},
-                                          {"faces", faces}, {"audit", a.audit}}
-                               .dump());
+        fmt::print("{}\n", json_text(nlohmann::json{{"output", a.output}, {"bytes", page.size()}, {"members", members},
+                                                    {"faces", faces}, {"audit", a.audit}}));
         return;
     }
     fmt::print("{}: {} members, {} faces, {:.1f} MB{}\n", a.output, members, faces, page.size() / 1048576.0,

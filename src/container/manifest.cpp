@@ -9,6 +9,7 @@
 #include "io/file.h"
 #include "io/json_as.h"
 #include "io/text.h"
+#include "io/json_text.h"
 
 namespace navlab::container {
 namespace {
@@ -232,7 +233,7 @@ std::size_t unpack(const BinderFile& f, const std::string& source, const fs::pat
         write_file_atomic(dir / j["file"].get<std::string>(), e.data);
         m["entries"].push_back(std::move(j));
     }
-    write_file_atomic(dir / kManifestName, m.dump(1) + "\n");
+    write_file_atomic(dir / kManifestName, json_text(m, 1) + "\n");
     return f.entries().size();
 }
 

@@ -16,6 +16,7 @@
 #include "io/file.h"
 #include "io/report.h"
 #include "io/text.h"
+#include "io/json_text.h"
 
 namespace navlab::exporter {
 
@@ -55,14 +56,14 @@ ExportOutcome export_fromsoft(const ExportRequest& request) {
     if (request.format == "obj")
         write_file_atomic(request.output, fromsoft_obj(tagfiles));
     else
-        write_file_atomic(request.output, fromsoft_json(tagfiles).dump(1) + "\n");
+        write_file_atomic(request.output, json_text(fromsoft_json(tagfiles), 1) + "\n");
     return {};
 }
 
 ExportOutcome export_igi(const ExportRequest& request) {
     const igi::Graph g = igi::read_graph_file(request.input);
     std::string text;
-    if (request.format == "json") text = igi::graph_to_json(g, true).dump(2) + "\n";
+    if (request.format == "json") text = json_text(igi::graph_to_json(g, true), 2) + "\n";
     else if (request.format == "graphml") text = igi::graph_to_graphml(g);
     else if (request.format == "obj") text = igi::graph_to_obj(g);
     else throw Error(fmt::format("format \"{}\" is not available for IGI graphs (json, graphml or obj)", request.format));
@@ -81,7 +82,7 @@ ExportOutcome export_fc2(const ExportRequest& request) {
             .set_file(request.input);
     farcry2::WorldMesh mesh = farcry2::stitch(world, farcry2::parse_sector_entry(request.entry));
     if (request.format == "obj") write_file_atomic(request.output, farcry2::to_obj(mesh));
-    else write_file_atomic(request.output, farcry2::to_json(mesh).dump(1));
+    else write_file_atomic(request.output, json_text(farcry2::to_json(mesh), 1));
     outcome.summary = fmt::format("{}: {} triangles from {} sectors", request.output, mesh.triangles.size(),
                                   mesh.sectors.size());
     return outcome;

@@ -1,9 +1,33 @@
 #include "io/text.h"
 
+#include <cstdint>
+
 namespace navlab {
 namespace {
 
 char lower(char c) noexcept { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
+/// The length of the well-formed UTF-8 sequence at the start of `s` (1 to 4), or 0 when its
+/// first byte does not start one (RFC 3629, table 3-7 of the Unicode standard).
+std::size_t utf8_sequence(std::string_view s) noexcept {
+    const auto b = [&](std::size_t i) { return static_cast<std::uint8_t>(s[i]); };
+    const std::uint8_t c = b(0);
+    if (c < 0x80) return (c >= 0x20 && c != 0x7F) || c == '\t' || c == '\n' ? 1 : 0;
+    std::size_t n = 0;
+    std::uint8_t lo = 0x80, hi = 0xBF;  // the second byte's range
+    if (c >= 0xC2 && c <= 0xDF) n = 2;
+    else if (c == 0xE0) n = 3, lo = 0xA0;
+    else if (c == 0xED) n = 3, hi = 0x9F;  // no surrogates
+    else if (c >= 0xE1 && c <= 0xEF) n = 3;
+    else if (c == 0xF0) n = 4, lo = 0x90;
+    else if (c == 0xF4) n = 4, hi = 0x8F;  // nothing past U+10FFFF
+    else if (c >= 0xF1 && c <= 0xF3) n = 4;
+    else return 0;
+    if (s.size() < n || b(1) < lo || b(1) > hi) return 0;
+    for (std::size_t i = 2; i < n; ++i)
+        if (b(i) < 0x80 || b(i) > 0xBF) return 0;
+    return n;
+}
 
 }  // namespace
 
@@ -19,6 +43,24 @@ bool ends_with_nocase(std::string_view text, std::string_view suffix) noexcept {
     for (std::size_t i = 0; i < suffix.size(); ++i)
         if (lower(tail[i]) != lower(suffix[i])) return false;
     return true;
+}
+
+std::string escape_non_utf8(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    while (!text.empty()) {
+        std::size_t n = utf8_sequence(text);
+        if (n > 0) {
+            out.append(text.substr(0, n));
+        } else {
+            static constexpr char kHex[] = "0123456789ABCDEF";
+            const auto c = static_cast<std::uint8_t>(text[0]);
+            out += {'\\', 'x', kHex[c >> 4], kHex[c & 15]};
+            n = 1;
+        }
+        text.remove_prefix(n);
+    }
+    return out;
 }
 
 }  // namespace navlab

@@ -1,5 +1,6 @@
 // ASCII case helpers for file names, extensions and entry names. Only A-Z/a-z change: names
-// are compared the way Windows-built game data spells them, never by locale.
+// are compared the way Windows-built game data spells them, never by locale. And the one
+// escape of file bytes for messages (escape_non_utf8).
 #pragma once
 
 #include <string>
@@ -12,5 +13,12 @@ std::string to_lower(std::string_view text);
 
 /// True when `text` ends with `suffix`, ignoring ASCII case.
 bool ends_with_nocase(std::string_view text, std::string_view suffix) noexcept;
+
+/// `text` with every byte that is not part of a well-formed UTF-8 sequence (RFC 3629: no
+/// overlong forms, surrogates or code points past U+10FFFF), and every control character but
+/// tab and newline, written as \xNN. For names and strings read from a file on their way into
+/// a message: a damaged file's bytes would otherwise reach the terminal raw and make the JSON
+/// writer throw. Backslashes are kept as they are (FromSoftware paths are full of them).
+std::string escape_non_utf8(std::string_view text);
 
 }  // namespace navlab

@@ -9,6 +9,7 @@
 #include "io/error.h"
 #include "view/base64.h"
 #include "view/viewer_script.h"
+#include "io/json_text.h"
 
 namespace navlab::view {
 namespace {
@@ -212,7 +213,7 @@ std::string viewer_page(const ViewerInput& input, const PageLimits& limits) {
     page += fmt::format("<meta name=\"generator\" content=\"navlab {}\">\n", kVersion);
     page += "<title>" + html_escape(input.title) + " · navlab view</title>\n</head>\n<body>\n";
     page += "<noscript>This page needs JavaScript and WebGL.</noscript>\n";
-    page += "<script id=\"navlab-meta\" type=\"application/json\">" + script_safe(meta.dump()) + "</script>\n";
+    page += "<script id=\"navlab-meta\" type=\"application/json\">" + script_safe(json_text(meta)) + "</script>\n";
     page += "<script id=\"navlab-data\" type=\"application/octet-stream\">" + base64(bytes) + "</script>\n";
     page += "<script>" + script_safe(std::string(viewer_script())) + "</script>\n</body>\n</html>\n";
     return page;

@@ -2,6 +2,7 @@
 // FromSoftware tagfile writer and the BND4 writer, and on the real Elden Ring sample.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -97,6 +98,28 @@ TEST(AuditCli, UnreadableTagfileFailsR02) {
     EXPECT_EQ(j["rules"][1]["status"], "fail");
     EXPECT_EQ(j["rules"][1]["examples"][0]["entry"], "n11_00_00_00_000200.hkx");
     EXPECT_EQ(j["result"]["exit_status"], 1);
+}
+
+// A byte that is not UTF-8 in a type name (a damaged TSTR section): the JSON writer threw
+// on it after the whole audit, so no report was written and the error named no file. Now R02
+// shows the byte as \x86 in both reports.
+TEST(AuditCli, TypeNameThatIsNotUtf8StillWritesTheReports) {
+    auto dir = make_corpus("audit-not-utf8");
+    auto bytes = synthetic_bytes({});
+    const std::string name = "hkRootLevelContainer";
+    const auto at = std::search(bytes.begin(), bytes.end(), name.begin(), name.end());
+    ASSERT_NE(at, bytes.end());
+    at[3] = 0x86;  // hkR\x86otLevelContainer
+    write_file_atomic(dir / "sekiro" / "n11_00_00_00_000200.hkx", bytes);
+    std::string out;
+    EXPECT_EQ(run("audit " + dir.string() + " --json " + (dir / "bad.json").string(), &out), 1) << out;
+    EXPECT_NE(out.find("hkR\\x86otLevelContainer"), std::string::npos) << out;
+    EXPECT_EQ(out.find("json.exception"), std::string::npos) << out;
+    const auto j = nlohmann::json::parse(slurp(dir / "bad.json"));  // valid UTF-8, or parse throws
+    EXPECT_EQ(j["rules"][1]["id"], "R02");
+    EXPECT_EQ(j["rules"][1]["status"], "fail");
+    EXPECT_NE(j["rules"][1]["examples"][0]["detail"].get<std::string>().find("hkR\\x86otLevelContainer"), std::string::npos)
+        << j["rules"][1]["examples"][0];
 }
 
 TEST(AuditCli, SampleAuditPasses) {

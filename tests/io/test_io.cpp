@@ -1,4 +1,5 @@
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <atomic>
 #include <chrono>
@@ -7,9 +8,11 @@
 #include "io/byte_reader.h"
 #include "io/byte_writer.h"
 #include "io/file.h"
+#include "io/json_text.h"
 #include "io/shared_bytes.h"
 #include "io/memory_advice.h"
 #include "io/parallel.h"
+#include "io/text.h"
 #include "support/samples.h"
 
 using namespace navlab;
@@ -71,6 +74,30 @@ TEST(ByteReader, ExpectShowsBothMagicsEscaped) {
         EXPECT_EQ(e.offset(), 0x18u);
         EXPECT_EQ(e.message(), R"(DCS magic: expected "DCS\x00\"\\", found "DCX\x01\"\\")");
     }
+}
+
+// RFC 3629's well-formed sequences pass; every other byte, and control characters but tab and
+// newline, become \xNN. Backslashes stay (FromSoftware paths).
+TEST(Text, EscapeNonUtf8) {
+    EXPECT_EQ(escape_non_utf8("N:\\GR\\n10.hkx"), "N:\\GR\\n10.hkx");
+    EXPECT_EQ(escape_non_utf8("a\tb\nc"), "a\tb\nc");
+    EXPECT_EQ(escape_non_utf8("\xC3\xA9 \xE6\xBC\xA2 \xF0\x9F\x98\x80"), "\xC3\xA9 \xE6\xBC\xA2 \xF0\x9F\x98\x80");  // é 漢 😀
+    EXPECT_EQ(escape_non_utf8("hkR\x86ot"), "hkR\\x86ot");               // a lone continuation byte
+    EXPECT_EQ(escape_non_utf8("\xC0\x80"), "\\xC0\\x80");                // overlong NUL
+    EXPECT_EQ(escape_non_utf8("\xED\xA0\x80"), "\\xED\\xA0\\x80");      // a surrogate
+    EXPECT_EQ(escape_non_utf8("\xF4\x90\x80\x80"), "\\xF4\\x90\\x80\\x80");  // past U+10FFFF
+    EXPECT_EQ(escape_non_utf8("ab\xE6\xBC"), "ab\\xE6\\xBC");            // cut short at the end
+    EXPECT_EQ(escape_non_utf8(std::string_view("\x1B[2J\0\x7F", 6)), "\\x1B[2J\\x00\\x7F");
+    // navlab::Error escapes its message, field and file.
+    const Error e = Error("type hkR\x86ot", 4, "TSTR \xFF").set_file("m\xFE.hkx");
+    EXPECT_STREQ(e.what(), "m\\xFE.hkx: offset 0x4: TSTR \\xFF: type hkR\\x86ot");
+}
+
+// The JSON net: a name that is not UTF-8 is written as U+FFFD instead of making dump() throw.
+TEST(Text, JsonTextReplacesBytesThatAreNotUtf8) {
+    const nlohmann::json j = {{"type", "hkR\x86ot"}};
+    EXPECT_THROW((void)j.dump(), nlohmann::json::exception);
+    EXPECT_EQ(json_text(j), "{\"type\":\"hkR\xEF\xBF\xBDot\"}");
 }
 
 TEST(ByteWriter, ReserveAndFillByName) {
