@@ -7,6 +7,7 @@
 
 #include "audit/audit_rules.h"
 #include "audit/audit_supplementary.h"
+#include "io/text.h"
 
 namespace navlab::audit {
 
@@ -104,7 +105,7 @@ void RuleCheck::fail(const std::string& element, std::int64_t index, const std::
     x.element_kind = element;
     x.element = index;
     x.field = sub;
-    x.message = detail;
+    x.message = escape_non_utf8(detail);  // names read from the file (R07's variants) may be damaged
     tally_.examples.push_back(std::move(x));
 }
 

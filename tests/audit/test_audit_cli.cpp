@@ -122,6 +122,27 @@ TEST(AuditCli, TypeNameThatIsNotUtf8StillWritesTheReports) {
         << j["rules"][1]["examples"][0];
 }
 
+// A control byte in a variant's name (data, not a reader error) reaches R07's example: the
+// text report shows it as \x1B, never the raw escape character a terminal would act on.
+TEST(AuditCli, ControlByteInAVariantNameIsShownEscaped) {
+    auto dir = test::scratch_dir("audit-control-byte");
+    auto bytes = synthetic_bytes({});
+    const std::string name = "hkaiNavMesh";
+    const auto at = std::search(bytes.begin(), bytes.end(), name.begin(), name.end());  // the variant's name
+    ASSERT_NE(at, bytes.end());
+    at[4] = 0x1B;
+    write_file_atomic(dir / "n11_00_00_00_000100.hkx", bytes);
+    std::string out;
+    EXPECT_EQ(run("audit " + (dir / "n11_00_00_00_000100.hkx").string() + " --json " + (dir / "a.json").string(), &out), 1)
+        << out;
+    EXPECT_NE(out.find("hkai\\x1BavMesh"), std::string::npos) << out;
+    EXPECT_EQ(out.find('\x1B'), std::string::npos) << out;
+    const auto j = nlohmann::json::parse(slurp(dir / "a.json"));
+    EXPECT_EQ(j["rules"][6]["id"], "R07");
+    EXPECT_NE(j["rules"][6]["examples"][0]["detail"].get<std::string>().find("hkai\\x1BavMesh"), std::string::npos)
+        << j["rules"][6];
+}
+
 TEST(AuditCli, SampleAuditPasses) {
     NAVLAB_REQUIRE_SAMPLE(path, "havok/er/n10_01_00_00_001700.hkx");
     std::string out;
