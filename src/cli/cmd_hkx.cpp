@@ -19,6 +19,7 @@
 #include "io/parallel.h"
 #include "io/report.h"
 #include "io/json_text.h"
+#include "io/text.h"
 
 namespace navlab::cli {
 namespace {
@@ -170,9 +171,11 @@ void print_text(const Json& j, const std::string& key, int depth, std::string& o
 
 // ---- types ---------------------------------------------------------------------------------
 
+/// Type and member names are the file's bytes: each line is printed through escape_non_utf8.
 void print_types(const havok::Tagfile& file) {
     const havok::TypeTable& types = file.types;
-    fmt::print("SDK {} — {} types, {} items\n", file.sdk_version, types.size(), file.items.size() - 1);
+    auto print = [](const std::string& line) { fmt::print("{}\n", escape_non_utf8(line)); };
+    print(fmt::format("SDK {} — {} types, {} items", file.sdk_version, types.size(), file.items.size() - 1));
     for (havok::TypeIndex t = 1; t <= types.size(); ++t) {
         const havok::Type& type = types[t];
         std::string line = fmt::format("{:4} {} [{} {}/{}", t, types.full_name(t), kind_name(type.kind()),
@@ -182,12 +185,12 @@ void print_types(const havok::Tagfile& file) {
         if (type.optionals & havok::kOptVersion) line += fmt::format(", v{}", type.version);
         if (type.flags) line += fmt::format(", flags {}", type.flags);
         if (type.hash) line += fmt::format(", hash {}", *type.hash);
-        fmt::print("{}]\n", line);
+        print(line + "]");
         for (const havok::Member& m : type.members)
-            fmt::print("       +{:<4} {} : {}{}\n", m.offset, m.name, types.full_name(m.type),
-                       m.serialized() ? "" : " (not serialized)");
+            print(fmt::format("       +{:<4} {} : {}{}", m.offset, m.name, types.full_name(m.type),
+                              m.serialized() ? "" : " (not serialized)"));
         for (const havok::Interface& i : type.interfaces)
-            fmt::print("       interface {} @ {}\n", types.full_name(i.type), i.offset);
+            print(fmt::format("       interface {} @ {}", types.full_name(i.type), i.offset));
     }
 }
 
@@ -277,7 +280,7 @@ void add_hkx_commands(CLI::App& app) {
             } else {
                 std::string out;
                 print_text(root, "", 0, out);
-                fmt::print("{}", out);
+                fmt::print("{}", escape_non_utf8(out));  // member names are the file's bytes
             }
         } catch (Error& e) {
             e.set_file(o->dump_file);

@@ -61,6 +61,26 @@ TEST(HkxCommand, CheckTypesDumpRewrite) {
     EXPECT_NE(out.find("byte-identical"), std::string::npos) << out;
 }
 
+// A member name with a control byte (a damaged TSTR or FSTR section) is listed as \x1B by
+// `hkx types` and `hkx dump`: the raw byte would reach the terminal.
+TEST(HkxCommand, NamesWithControlBytesAreShownEscaped) {
+    const auto dir = test::scratch_dir("hkx-cli-escape");
+    auto bytes = test::grid_navmesh(4, 3);
+    const std::string name = "faceDataStriding";
+    const auto at = std::search(bytes.begin(), bytes.end(), name.begin(), name.end());
+    ASSERT_NE(at, bytes.end());
+    at[2] = 0x1B;
+    const auto file = (dir / "grid.hkx").string();
+    write_file_atomic(file, bytes);
+    int status = -1;
+    for (const char* command : {"hkx types ", "hkx dump "}) {
+        const std::string out = run(command + file, &status);
+        EXPECT_EQ(status, 0) << out;
+        EXPECT_NE(out.find("fa\\x1BeDataStriding"), std::string::npos) << command << out;
+        EXPECT_EQ(out.find('\x1B'), std::string::npos) << command;
+    }
+}
+
 TEST(HkxCommand, ReadsABinderEntry) {
     const auto dir = test::scratch_dir("hkx-entry");
     std::vector<bnd4::NewEntry> files;
