@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "audit/audit_rules.h"
+#include "io/text.h"
 
 namespace navlab::audit {
 namespace {
@@ -70,7 +71,8 @@ std::string values_text(const Values& v) {
 
 /// "BINDER | ENTRY #I  KIND INDEX:FIELD" (parts that are empty left out).
 std::string location(const Finding& e) {
-    std::string where = e.file.empty() ? e.member : e.file + " | " + e.member;
+    const std::string member = escape_non_utf8(e.member);  // an entry name is the binder's bytes
+    std::string where = e.file.empty() ? member : e.file + " | " + member;
     if (e.member_index >= 0) where += fmt::format(" #{}", e.member_index);
     std::string what = e.element_kind;
     if (e.element >= 0) what += fmt::format(" {}", e.element);

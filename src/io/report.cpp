@@ -1,4 +1,5 @@
 #include "io/report.h"
+#include "io/text.h"
 
 #include <fmt/format.h>
 
@@ -12,7 +13,7 @@ void Report::add(Finding finding) {
 std::string finding_text(const Finding& f, const FindingStyle& style) {
     std::string line;
     if (!f.file.empty()) line += f.file + ": ";
-    if (!f.member.empty()) line += f.member + ": ";
+    if (!f.member.empty()) line += escape_non_utf8(f.member) + ": ";  // an entry name is the file's bytes
     const char* label = f.is_error() ? "" : "warning: ";
     if (style.label_first) line += label;
     if (f.offset != kNoOffset) line += "offset " + hex(f.offset) + ": ";

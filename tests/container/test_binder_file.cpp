@@ -2,6 +2,8 @@
 // commands end to end (ls, unpack -> pack, dcx info/decompress/compress).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <atomic>
 #include <functional>
 #include <nlohmann/json.hpp>
@@ -209,6 +211,21 @@ TEST(ContainerCli, UnpackPackRoundTripsRealSamples) {
         EXPECT_EQ(rebuilt.header.field10, original.header.field10);
         fs::remove_all(dir);
     }
+}
+
+// An entry name holding a control character (UTF-16 0x001B) is listed as \x1B, never raw.
+TEST(ContainerCli, LsShowsAControlCharacterInANameEscaped) {
+    const auto dir = test::scratch_dir("cli_ls_escape");
+    auto image = navmesh_binder_image();
+    const std::u16string name = u"o10_00_00_00_001000";
+    const auto* first = reinterpret_cast<const std::uint8_t*>(name.data());
+    const auto at = std::search(image.begin(), image.end(), first, first + 2 * name.size());
+    ASSERT_NE(at, image.end());
+    at[0] = 0x1B;  // u"\x1B10_00_00_00_001000"
+    write_file_atomic(dir / "m.nvmhktbnd", image);
+    const std::string out = run("ls " + (dir / "m.nvmhktbnd").string());
+    EXPECT_NE(out.find("\\x1B10_00_00_00_001000.hkx"), std::string::npos) << out;
+    EXPECT_EQ(out.find('\x1B'), std::string::npos);
 }
 
 TEST(ContainerCli, LsJsonAndDcxCommands) {
