@@ -25,6 +25,10 @@ constexpr std::size_t kMaxTileVertices = 0xFFFE;  // 0xFFFF marks an unused poly
 constexpr std::size_t kMaxTilePolygons = 0x7FFF;  // neighbour words with bit 15 are portals
 constexpr float kOffMeshRadius = 0.25f;           // metres; user edges end on face centres
 constexpr float kQuantumSteps = 60000.0f;         // quantisation steps over the scene's extent
+// Detour converts positions to integer cells and BV-tree boxes with plain casts: a coordinate
+// of 1e35 (a damaged vertex) made those casts undefined and addTile() read out of bounds.
+// Game levels span kilometres; ±1e7 m leaves every product Detour forms inside a float.
+constexpr float kMaxCoordinate = 1e7f;
 
 using Ring = std::vector<std::uint32_t>;
 
@@ -305,7 +309,17 @@ void write_params(ByteWriter& out, const dtNavMeshParams& params) {
 DetourSet scene_to_detour_set(const Scene& scene) {
     Bounds bounds;
     for (const auto& m : scene.members)
-        for (auto v : m.corners) bounds.add(m.vertices[v]);
+        for (std::size_t f = 0; f < m.face_count(); ++f)
+            for (std::uint32_t c = m.face_start[f]; c < m.face_start[f + 1]; ++c) {
+                const Point3& p = m.vertices[m.corners[c]];
+                for (const float x : p)
+                    if (!(std::fabs(x) <= kMaxCoordinate))  // also NaN
+                        throw Error(fmt::format("({}, {}, {}): Detour needs finite coordinates within ±{:g} m", p[0],
+                                                p[1], p[2], kMaxCoordinate),
+                                    kNoOffset, fmt::format("{}: face {}: vertex {}", m.name, f, m.corners[c]))
+                            .set_file(scene.source);
+                bounds.add(p);
+            }
     DetourSet set;
     dtNavMeshParams params{};
     params.maxTiles = 1;

@@ -10,6 +10,7 @@
 #include "formats/fromsoft/nav_source.h"
 #include "formats/fromsoft/nav_tagfile.h"
 #include "io/error.h"
+#include "io/text.h"
 
 namespace navlab::query {
 namespace {
@@ -68,7 +69,7 @@ QueryInput load_query_input(const fromsoft::NavFile& nav, const std::string& ent
             }
             const fromsoft::NavTagfile& t = *in.tagfiles.back();
             QueryMesh m;
-            m.name = e.in_binder ? fmt::format("{} | {}", path, leaf) : path;
+            m.name = e.in_binder ? fmt::format("{} | {}", path, escape_non_utf8(leaf)) : path;  // printed by the commands
             m.view = std::make_unique<FromSoftView>(t.mesh, m.name, &t.layouts);
             m.query = std::make_unique<NavMeshQuery>(*m.view, t.mediator ? &*t.mediator : nullptr);
             if (t.graph) m.guide = ClusterGuide::from_mesh(t.mesh, *t.graph);

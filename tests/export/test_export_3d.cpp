@@ -6,6 +6,8 @@
 #include <assimp/scene.h>
 #include <DetourNavMeshQuery.h>
 #include <gtest/gtest.h>
+
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <tiny_gltf.h>
 
@@ -440,6 +442,29 @@ TEST(ExportDetour, StraightPathsAndRaycastsAreRightWhateverTheStoredWinding) {
         ASSERT_FALSE(dtStatusFailed(query->raycast(start, pa, pb, &filter, &hit, normal, path, &visited, 8)));
         EXPECT_NEAR(hit, 0.5f / 1.3f, 1e-3) << "clockwise " << clockwise;
     }
+}
+
+// A damaged vertex far outside any level (1e35, or NaN) is refused by name: Detour's integer
+// casts of such a coordinate were undefined and addTile() crashed (found by a CLI sweep over
+// damaged binders). ±1e7 m is still taken.
+TEST(ExportDetour, CoordinatesDetourCannotQuantiseAreRefusedByVertex) {
+    EXPECT_NO_THROW(exporter::scene_to_detour_set(l_shape(false)));
+    for (const float bad : {-5.9e35f, std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity()}) {
+        exporter::Scene s = l_shape(false);
+        s.source = "m.nvmhktbnd";
+        s.members[0].vertices[5][0] = bad;  // a corner of face 1
+        try {
+            exporter::scene_to_detour_set(s);
+            ADD_FAILURE() << bad << " accepted";
+        } catch (const Error& e) {
+            EXPECT_EQ(e.file(), "m.nvmhktbnd");
+            EXPECT_EQ(e.field(), "L: face 1: vertex 5") << e.what();
+            EXPECT_NE(e.message().find("Detour needs finite coordinates"), std::string::npos) << e.what();
+        }
+    }
+    exporter::Scene far = l_shape(false);
+    for (auto& v : far.members[0].vertices) v[0] += 9.9e6f;
+    EXPECT_NO_THROW(exporter::scene_to_detour_set(far));
 }
 
 TEST(ExportDetour, UserEdgesBecomeOffMeshConnections) {
