@@ -53,10 +53,12 @@ ExportOutcome export_fromsoft(const ExportRequest& request) {
         fromsoft::is_binder_source(request.input, request.source)
             ? load_fromsoft_tagfiles(fromsoft::open_one_binder(request.input, request.source), request.entry)
             : load_fromsoft_tagfiles(request.input, request.entry);
-    if (request.format == "obj")
+    if (request.format == "obj") {
         write_file_atomic(request.output, fromsoft_obj(tagfiles));
-    else
-        write_file_atomic(request.output, json_text(fromsoft_json(tagfiles), 1) + "\n");
+        return {faces_left_out(tagfiles), {}};
+    }
+    // JSON keeps every face as stored, broken rings too (their vertices as far as they read).
+    write_file_atomic(request.output, json_text(fromsoft_json(tagfiles), 1) + "\n");
     return {};
 }
 

@@ -23,7 +23,7 @@ struct ExportRequest {
 
 /// What an export did, for the caller to print.
 struct ExportOutcome {
-    std::vector<std::string> skipped;  ///< inputs that could not be read, one line each
+    std::vector<std::string> skipped;  ///< inputs that could not be read, and faces left out, one line each
     std::string summary;               ///< one line for the user, or empty
     bool complete() const noexcept { return skipped.empty(); }
 };

@@ -8,6 +8,7 @@
 #include "geometry/face_plane.h"
 #include "geometry/face_ring.h"
 #include "geometry/triangulate.h"
+#include "io/text.h"
 
 namespace navlab::exporter {
 namespace {
@@ -86,6 +87,31 @@ std::vector<std::string> group_names(std::span<const NamedTagfile> tagfiles) {
 }
 
 }  // namespace
+
+std::vector<std::string> faces_left_out(std::span<const NamedTagfile> tagfiles) {
+    std::vector<std::string> lines;
+    geometry::FaceRing ring;
+    for (const NamedTagfile& t : tagfiles) {
+        const fromsoft::NavMesh& m = t.model.mesh;
+        std::size_t n = 0, first = 0;
+        geometry::RingStatus why = geometry::RingStatus::Ok;
+        for (std::size_t f = 0; f < m.faces.size(); ++f) {
+            const geometry::RingStatus s = geometry::read_face_ring(m, f, ring);
+            if (s == geometry::RingStatus::Ok) continue;
+            if (n++ == 0) first = f, why = s;
+        }
+        if (n == 0) continue;
+        const char* reason = why == geometry::RingStatus::RangeOutside ? "its edge range leaves the edges"
+                             : why == geometry::RingStatus::Open       ? "its ring does not close"
+                             : why == geometry::RingStatus::VertexOutOfRange ? "a corner is not a vertex"
+                                                                             : "a corner is not finite";
+        lines.push_back(fmt::format("{}{}: {} of {} faces left out, their rings do not read (face {}: {}); "
+                                    "navlab audit lists them (R21, R23, R27, R33)",
+                                    t.binder.empty() ? "" : t.binder + " | ", escape_non_utf8(t.name), n,
+                                    m.faces.size(), first, reason));
+    }
+    return lines;
+}
 
 std::vector<std::array<std::int32_t, 3>> face_triangles(const fromsoft::NavMesh& mesh, std::size_t face) {
     geometry::FaceRing ring;

@@ -24,6 +24,12 @@ struct NamedTagfile {
 /// (nav/triangulate.h); empty when the face's ring is malformed.
 std::vector<std::array<std::int32_t, 3>> face_triangles(const fromsoft::NavMesh& mesh, std::size_t face);
 
+/// One line per tagfile with faces whose ring does not read (an edge range outside the edges,
+/// a ring that does not close, a corner that is not a vertex or not finite). The geometric
+/// exports (OBJ, GLB, PLY, Detour, the viewer) leave those faces out; these lines say so
+/// (`navlab: skipped ...`, exit 1) instead of a silent gap. Empty when every face reads.
+std::vector<std::string> faces_left_out(std::span<const NamedTagfile> tagfiles);
+
 /// OBJ text in Blender's importer conventions: `g NAME` per tagfile, `v x y z` (Havok's +y up,
 /// as the importer expects by default), `f` with 1-based indices counting from the first vertex
 /// of the file (triangles wound like their face, so normals point up), `l a b` per user edge.

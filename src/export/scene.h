@@ -81,7 +81,8 @@ struct Scene {
     std::vector<std::int32_t> next_hop;
     std::int32_t max_nodes = 0;
     /// Files of the input that did not load and are not shown ("path: offset 0x..: message";
-    /// Far Cry 2 folders keep going past a malformed sector file).
+    /// Far Cry 2 folders keep going past a malformed sector file), and FromSoftware faces left
+    /// out because their rings do not read (faces_left_out, one line per tagfile).
     std::vector<std::string> skipped;
 
     std::size_t face_count() const;

@@ -187,6 +187,30 @@ TEST(AuditCli, NoProgressLineWhenNotATerminal) {
     EXPECT_EQ(out.find("audit ["), std::string::npos);
 }
 
+// A face whose ring does not close is left out of the geometric exports, which now say so
+// (one "skipped" line naming the face, exit 1) instead of leaving a silent gap; JSON keeps
+// every face as stored and exits 0.
+TEST(ExportFromsoft, FacesWhoseRingsDoNotReadAreLeftOutAndNamed) {
+    auto dir = test::scratch_dir("export-open-ring");
+    fromsoft::NavTagfile nav = *test::synthetic_tagfile({}).model;
+    ASSERT_EQ(nav.mesh.faces.size(), 12u);
+    nav.mesh.edges[4 * 5 + 1].b = nav.mesh.edges[4 * 5 + 1].a;  // face 5: no longer the next edge's a
+    const auto file = (dir / "n10_00_00_00_000100.hkx").string();
+    write_file_atomic(file, fromsoft::write_nav_tagfile(nav));
+    for (const char* ext : {"obj", "glb", "ply"}) {
+        std::string out;
+        EXPECT_EQ(run("export " + file + " -o " + (dir / "x.").string() + ext, &out), 1) << out;
+        EXPECT_NE(out.find("navlab: skipped"), std::string::npos) << ext << out;
+        EXPECT_NE(out.find("1 of 12 faces left out, their rings do not read (face 5: its ring does not close)"),
+                  std::string::npos)
+            << ext << out;
+    }
+    EXPECT_EQ(count_lines(slurp(dir / "x.obj"), "f"), 11 * 2);  // the other faces, two triangles each
+    std::string out;
+    EXPECT_EQ(run("export " + file + " -o " + (dir / "x.json").string(), &out), 0) << out;
+    EXPECT_EQ(nlohmann::json::parse(slurp(dir / "x.json"))["tagfiles"][0]["faces"].size(), 12u);
+}
+
 TEST(ExportFromsoft, SampleObjParsesBack) {
     NAVLAB_REQUIRE_SAMPLE(path, "havok/er/n10_01_00_00_001700.hkx");
     auto dir = test::scratch_dir("export-sample");
