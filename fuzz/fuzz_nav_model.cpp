@@ -6,20 +6,11 @@
 
 #include "formats/fromsoft/nav_tagfile.h"
 #include "io/error.h"
-#include "support/mutate.h"
-#include "support/seeds.h"
+#include "support/tagfile_hooks.h"
 
 using namespace navlab;
 
-extern "C" int LLVMFuzzerInitialize(int*, char***) {
-    fuzz::write_seeds_if_asked(fuzz::tagfile_seeds);
-    return 0;
-}
-
-extern "C" std::size_t LLVMFuzzerCustomMutator(std::uint8_t* data, std::size_t size, std::size_t max_size,
-                                               unsigned seed) {
-    return fuzz::mutate_tagfile(data, size, max_size, seed);
-}
+NAVLAB_FUZZ_TAGFILE_HOOKS()
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     fromsoft::NavTagfile nav;
