@@ -14,6 +14,7 @@
 #include "io/report.h"
 #include "io/shared_bytes.h"
 #include "io/json_text.h"
+#include "io/text.h"
 
 namespace navlab::cli {
 namespace {
@@ -95,7 +96,8 @@ void print_dump(const Graph& g, bool with_routes) {
                "radius", "mat");
     for (const Node& n : g.nodes) {
         fmt::print("  {:>4} {:>12.3f} {:>12.3f} {:>12.3f} {:>6g} {:>6g} {:>4}  {}", n.id, n.position.x, n.position.y,
-                   n.position.z, n.gamma, n.radius, n.material ? fmt::format("{}", *n.material) : "-", n.criteria.c_str());
+                   n.position.z, n.gamma, n.radius, n.material ? fmt::format("{}", *n.material) : "-",
+                   escape_non_utf8(n.criteria.c_str()));  // up to the first NUL, as the engine reads it
         if (n.extra) fmt::print("  extra {}", *n.extra);
         if (!n.list_a.empty() || !n.list_b.empty()) fmt::print("  lists {}+{} pairs", n.list_a.size(), n.list_b.size());
         fmt::print("\n");

@@ -152,7 +152,12 @@ void write_or_print(const std::string& json_path, const json& j, const std::stri
 int run_igi_path(const PathOptions& o) {
     if (!o.from_node || !o.to_node) throw UsageError("an IGI graph needs --from-node A --to-node B");
     const igi::Graph g = igi::read_graph_file(o.input);
-    query::IgiPathReport r = query::igi_path(g, *o.from_node, *o.to_node);
+    query::IgiPathReport r;
+    try {
+        r = query::igi_path(g, *o.from_node, *o.to_node);
+    } catch (Error& e) {
+        throw e.set_file(o.input);  // "graph1.dat: node: 7 is not a node of the graph"
+    }
     auto route = [](const query::IgiRoute& x) {
         return json{{"reached", x.reached}, {"nodes", x.nodes}, {"length", x.length}, {"problem", x.problem}};
     };

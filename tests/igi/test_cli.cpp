@@ -87,6 +87,17 @@ TEST_F(IgiCli, RewriteIsByteIdentical) {
     }
 }
 
+// A criteria string with a byte that is not UTF-8 is printed escaped, up to its first NUL as
+// the engine reads it (the dump printed the raw byte).
+TEST_F(IgiCli, DumpEscapesACriteriaByteThatIsNotUtf8) {
+    Graph g = retail_graph8();
+    g.nodes[2].criteria = "NODE\xC3RITERIA_DOOR";
+    std::string out;
+    EXPECT_EQ(run("igi dump " + file("g8.dat", g), &out), 0) << out;
+    EXPECT_NE(out.find("NODE\\xC3RITERIA_DOOR"), std::string::npos) << out;
+    EXPECT_EQ(out.find('\xC3'), std::string::npos);
+}
+
 TEST_F(IgiCli, DumpPrintsTheModel) {
     std::string out;
     const std::string g8 = file("g8.dat", retail_graph8());

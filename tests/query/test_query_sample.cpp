@@ -123,6 +123,9 @@ TEST(QueryIgi, RouteTableAgainstDijkstra) {
     EXPECT_NE(out.find("MISMATCH"), std::string::npos) << out;
     EXPECT_EQ(test::run_command(test::navlab_binary() + " path " + (dir / "graph1.dat").string() + " --from-node 1 --to-node 2", &out), 0) << out;
     EXPECT_THROW(igi_path(g, 0, 7), Error);
+    // A node the graph does not have: the command names the file.
+    EXPECT_EQ(test::run_command(test::navlab_binary() + " path " + (dir / "graph1.dat").string() + " --from-node 0 --to-node 7", &out), 1);
+    EXPECT_NE(out.find("graph1.dat: node: 7 is not a node of the graph"), std::string::npos) << out;
 }
 
 }  // namespace
