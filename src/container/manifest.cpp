@@ -63,6 +63,11 @@ T get_number(const json& j, const char* key, T fallback) {
     }
 }
 
+/// Longest file name unpack writes: file systems take 255 bytes (NAME_MAX), less the room the
+/// "INDEX_" prefix of a repeated name may add. A longer name (a damaged binder's, thousands of
+/// bytes) is written as entry_INDEX.bin; the manifest keeps the real name either way.
+constexpr std::size_t kMaxFileName = 240;
+
 /// A safe file name for an entry: its name without folders, made unique in the folder.
 std::string entry_file_name(const std::string& name, std::size_t index, std::set<std::string>& used) {
     std::string base = name.substr(name.find_last_of("\\/") == std::string::npos ? 0 : name.find_last_of("\\/") + 1);
@@ -70,7 +75,7 @@ std::string entry_file_name(const std::string& name, std::size_t index, std::set
         if (static_cast<unsigned char>(c) < 0x20 || c == ':' || c == '*' || c == '?' || c == '"' || c == '<' ||
             c == '>' || c == '|')
             c = '_';
-    if (base.empty() || base == "." || base == "..") base = fmt::format("entry_{}.bin", index);
+    if (base.empty() || base == "." || base == ".." || base.size() > kMaxFileName) base = fmt::format("entry_{}.bin", index);
     if (used.count(to_lower(base)) || to_lower(base) == kManifestName) base = fmt::format("{}_{}", index, base);
     used.insert(to_lower(base));
     return base;

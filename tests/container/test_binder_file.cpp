@@ -120,6 +120,24 @@ TEST(ContainerCli, UnpackPackRebuildsTheBinderAndVariant) {
     fs::remove_all(dir);
 }
 
+// An entry name longer than a file system takes (a damaged binder's runs to thousands of
+// bytes; NAME_MAX is 255) is unpacked as entry_INDEX.bin instead of failing at the output, and
+// pack still rebuilds the identical binder from the manifest's name.
+TEST(ContainerCli, UnpackWritesAnOverlongNameUnderItsIndex) {
+    const auto dir = test::scratch_dir("cli_long_name");
+    std::vector<bnd4::NewEntry> files;
+    files.push_back({bnd4::er_navmesh_entry_name("10_00_00_00", "n10_00_00_00_001000.hkx"), 10000, bytes_of("short")});
+    files.push_back({"N:\\GR\\" + std::string(300, 'x') + ".hkx", 20000, bytes_of("long")});
+    write_file_atomic(dir / "m.nvmhktbnd", bnd4::write(bnd4::build_navmesh_binder(std::move(files))));
+    int status = 0;
+    const std::string out = run("unpack " + (dir / "m.nvmhktbnd").string() + " " + (dir / "u").string(), &status);
+    ASSERT_EQ(status, 0) << out;
+    EXPECT_EQ(read_file(dir / "u" / "entry_1.bin"), bytes_of("long"));
+    EXPECT_EQ(read_file(dir / "u" / "n10_00_00_00_001000.hkx"), bytes_of("short"));
+    run("pack " + (dir / "u").string() + " " + (dir / "p.nvmhktbnd").string());
+    EXPECT_EQ(read_file(dir / "p.nvmhktbnd"), read_file(dir / "m.nvmhktbnd"));
+}
+
 // pack()'s progress hooks: for a DCX_KRAK file `encoding` is called once with the payload's
 // size (the binder as built, which is the unpacked file's decompressed payload) and
 // `block_done` once per Kraken block, their bytes summing to that size; other variants call
