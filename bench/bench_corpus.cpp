@@ -131,7 +131,10 @@ int main(int argc, char** argv) {
         .value("--dir", "DIR", "corpus folder (default /tmp/navlab-bench-<preset>-<seed>, generated when it holds no binder)", dir)
         .value("--threads", "N", "workers (default 0: all cores)", threads)
         .value("--linearity", "1", "also audit the first 1/4 and 1/2 of the binders: CPU-s per million faces", one(linearity))
-        .value("--speedup", "1", "also audit with 1 and with 2 threads (wall-time ratio, the workers' waits) and two 1-thread audits at once (the machine's own ceiling)", one(speedup))
+        .value("--speedup", "1",
+               "also audit with 1 and with 2 threads (wall-time ratio, the workers' waits) and two 1-thread audits "
+               "at once (an estimate of the machine's own ceiling)",
+               one(speedup))
         .value("--memory-runs", "N", "repeat each peak-memory pass N times, print the lowest and highest (default 1)", memory_runs)
         .value("--rounds", "N", "N alternating pairs of passes (and of --speedup runs), medians printed (default 1)", rounds)
         .parse(argc, argv);
@@ -284,13 +287,14 @@ int main(int argc, char** argv) {
                        "{} binder decodes shared, {} of their blocks decoded by the other worker\n",
                        idle, 100 * idle / (2 * wall[1]), shared, helped);
             // What this machine gives two workers that share nothing: two one-thread audits of
-            // the corpus at once, on two threads. Twice one audit's wall time over the pair's is
-            // the speed-up no schedule can pass here (shared caches, memory bandwidth, clock,
-            // the host's own load); ours is printed as a fraction of it.
+            // the corpus at once, on two threads. Twice one audit's wall time over the pair's
+            // estimates the speed-up the machine allows just now (shared caches, memory
+            // bandwidth, clock, the host's load); ours is printed as a fraction of it. An
+            // estimate: the one-thread run it divides was timed a moment before.
             const auto t1 = std::chrono::steady_clock::now();
             const double c1 = cpu_seconds();
             std::exception_ptr failed;
-            std::thread other([&] {
+            std::jthread other([&] {  // joined on every path out, a throw from ours included
                 try {
                     audit::audit_files(paths, {1, 5, {}});
                 } catch (...) {

@@ -1,8 +1,7 @@
 // libFuzzer target for the FromSoftware exporters: any tagfile the model reader accepts is
 // exported as OBJ and JSON and, through the scene (rings, triangulations, user edges, query
 // tree leaves), as GLB, PLY and a Detour set that Detour itself loads (addTile) — or refused
-// with navlab::Error. Nothing fuzzed the exporters before the fifteenth session, whose sweep
-// of the command over damaged binders found the Detour export crashing on a vertex at 1e35.
+// with navlab::Error. A damaged vertex at 1e35 once crashed Detour here (docs/reliability.md).
 // Seeds and the section-aware mutator: fuzz/support/tagfile_hooks.h.
 #include <cstddef>
 #include <cstdint>

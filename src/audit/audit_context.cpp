@@ -5,6 +5,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "io/text.h"
+
 namespace navlab::audit {
 namespace {
 
@@ -85,7 +87,7 @@ bool has_root_class(const fromsoft::NavTagfile& t, const std::string& cls) {
 
 TagfileContext::TagfileContext(const AuditTagfile& f)
     : file(f), tagfile(*f.model), mesh(f.model->mesh), game(game_of_sdk(sdk_of(f))),
-      where_prefix(f.binder.empty() ? f.entry : f.binder + " | " + f.entry) {
+      where_prefix(escape_non_utf8(f.binder.empty() ? f.entry : f.binder + " | " + f.entry)) {  // printed in reports
     SpareStorage& keep = spare();
     take_emptied(owner, keep.owner);
     take_emptied(rings, keep.rings);

@@ -15,8 +15,8 @@
 #include "container/archive/path_hash.h"
 #include "io/error.h"
 #include "io/file.h"
-#include "io/parallel.h"
 #include "io/json_text.h"
+#include "io/parallel.h"
 
 namespace navlab::cli {
 namespace {

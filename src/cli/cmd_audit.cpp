@@ -5,6 +5,9 @@
 #include <filesystem>
 #include <memory>
 
+#include "audit/audit.h"
+#include "audit/audit_files.h"
+#include "audit/audit_report.h"
 #include "cli/commands.h"
 #include "cli/game_dir_options.h"
 #include "cli/output_guard.h"
@@ -12,9 +15,6 @@
 #include "formats/fromsoft/nav_source.h"
 #include "io/error.h"
 #include "io/file.h"
-#include "audit/audit.h"
-#include "audit/audit_files.h"
-#include "audit/audit_report.h"
 #include "io/json_text.h"
 
 namespace navlab::cli {

@@ -18,8 +18,8 @@
 #include "container/manifest.h"
 #include "io/error.h"
 #include "io/file.h"
-#include "io/shared_bytes.h"
 #include "io/json_text.h"
+#include "io/shared_bytes.h"
 #include "io/text.h"
 
 namespace navlab::cli {
@@ -74,7 +74,8 @@ void run_ls(const std::string& path, bool as_json) {
     }
     const auto& h = f.binder().header;
     fmt::print("  BND4  {} entries, version \"{}\", format {} ({}), {} names, {}\n", f.entries().size(),
-               escape_non_utf8(h.version_string()), hex(h.format_raw), format_names(h.format()), h.unicode ? "UTF-16" : "Shift-JIS",
+               escape_non_utf8(h.version_string()), hex(h.format_raw), format_names(h.format()),
+               h.unicode ? "UTF-16" : "Shift-JIS",
                f.binder().has_hash_table() ? "hash table" : "no hash table");
     fmt::print("  {:>6} {:>10} {:>10} {:>5}  {}\n", "index", "id", "size", "flags", "name");
     for (std::size_t i = 0; i < f.entries().size(); ++i) {

@@ -10,9 +10,9 @@
 #include "formats/farcry2/world.h"
 #include "io/error.h"
 #include "io/file.h"
-#include "io/shared_bytes.h"
-#include "io/report.h"
 #include "io/json_text.h"
+#include "io/report.h"
+#include "io/shared_bytes.h"
 
 namespace navlab::cli {
 namespace {

@@ -16,9 +16,9 @@
 #include "havok/writer.h"
 #include "io/error.h"
 #include "io/file.h"
+#include "io/json_text.h"
 #include "io/parallel.h"
 #include "io/report.h"
-#include "io/json_text.h"
 #include "io/text.h"
 
 namespace navlab::cli {

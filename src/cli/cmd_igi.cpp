@@ -11,9 +11,9 @@
 #include "formats/igi/routes.h"
 #include "io/error.h"
 #include "io/file.h"
+#include "io/json_text.h"
 #include "io/report.h"
 #include "io/shared_bytes.h"
-#include "io/json_text.h"
 #include "io/text.h"
 
 namespace navlab::cli {

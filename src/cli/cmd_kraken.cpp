@@ -14,8 +14,8 @@
 #include "codec/kraken/stream_info.h"
 #include "io/error.h"
 #include "io/file.h"
-#include "io/shared_bytes.h"
 #include "io/json_text.h"
+#include "io/shared_bytes.h"
 
 namespace navlab::cli {
 namespace {

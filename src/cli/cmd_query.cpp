@@ -18,12 +18,12 @@
 #include "formats/igi/graph_io.h"
 #include "io/error.h"
 #include "io/file.h"
-#include "io/shared_bytes.h"
+#include "io/json_text.h"
 #include "io/parallel.h"
+#include "io/shared_bytes.h"
 #include "query/igi_path.h"
 #include "query/navmesh_query.h"
 #include "query/query_input.h"
-#include "io/json_text.h"
 
 namespace navlab::cli {
 namespace {

@@ -10,9 +10,9 @@
 #include "cli/progress.h"
 #include "io/error.h"
 #include "io/file.h"
+#include "io/json_text.h"
 #include "synth/inject.h"
 #include "synth/write.h"
-#include "io/json_text.h"
 
 namespace navlab::cli {
 namespace {

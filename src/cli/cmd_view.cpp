@@ -12,10 +12,10 @@
 #include "formats/fromsoft/nav_source.h"
 #include "io/error.h"
 #include "io/file.h"
+#include "io/json_text.h"
 #include "query/query_input.h"
 #include "view/face_audit.h"
 #include "view/viewer_page.h"
-#include "io/json_text.h"
 
 namespace navlab::cli {
 namespace {

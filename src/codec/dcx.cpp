@@ -14,6 +14,7 @@
 #include "io/byte_writer.h"
 #include "io/error.h"
 #include "io/memory_advice.h"
+#include "io/text.h"
 
 namespace navlab::dcx {
 namespace {
@@ -69,11 +70,9 @@ Variant classify_dcx(const Header& h, const ByteReader& r) {
     if (codec_is(h, "KRAK")) return h.level() == 9 ? Variant::KrakMax : Variant::Krak;
     if (codec_is(h, "ZSTD")) return Variant::Zstd;
     if (codec_is(h, "EDGE")) return Variant::Edge;
-    if (!codec_is(h, "DFLT")) {
-        std::string shown;
-        for (char c : h.codec) shown += (c >= 0x20 && c < 0x7F) ? c : '.';
-        r.fail_at(0x28, fmt::format("unknown DCX codec \"{}\" (expected DFLT, KRAK, ZSTD or EDGE)", shown));
-    }
+    if (!codec_is(h, "DFLT"))
+        r.fail_at(0x28, fmt::format("unknown DCX codec \"{}\" (expected DFLT, KRAK, ZSTD or EDGE)",
+                                    escape_non_utf8(std::string_view(h.codec, 4))));
     if (h.field10 == 0x24) return Variant::Dflt_10000_24_9;
     if (h.version == 0x10000) return Variant::Dflt_10000_44_9;
     if (h.field38 == 0x0F000000) return Variant::Dflt_11000_44_9_15;

@@ -8,8 +8,8 @@
 #include "io/error.h"
 #include "io/file.h"
 #include "io/json_as.h"
-#include "io/text.h"
 #include "io/json_text.h"
+#include "io/text.h"
 
 namespace navlab::container {
 namespace {
@@ -75,7 +75,8 @@ std::string entry_file_name(const std::string& name, std::size_t index, std::set
         if (static_cast<unsigned char>(c) < 0x20 || c == ':' || c == '*' || c == '?' || c == '"' || c == '<' ||
             c == '>' || c == '|')
             c = '_';
-    if (base.empty() || base == "." || base == ".." || base.size() > kMaxFileName) base = fmt::format("entry_{}.bin", index);
+    if (base.empty() || base == "." || base == ".." || base.size() > kMaxFileName)
+        base = fmt::format("entry_{}.bin", index);
     if (used.count(to_lower(base)) || to_lower(base) == kManifestName) base = fmt::format("{}_{}", index, base);
     used.insert(to_lower(base));
     return base;

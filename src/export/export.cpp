@@ -14,9 +14,9 @@
 #include "formats/igi/graph_io.h"
 #include "io/error.h"
 #include "io/file.h"
+#include "io/json_text.h"
 #include "io/report.h"
 #include "io/text.h"
-#include "io/json_text.h"
 
 namespace navlab::exporter {
 
@@ -55,7 +55,7 @@ ExportOutcome export_fromsoft(const ExportRequest& request) {
             : load_fromsoft_tagfiles(request.input, request.entry);
     if (request.format == "obj") {
         write_file_atomic(request.output, fromsoft_obj(tagfiles));
-        return {faces_left_out(tagfiles), {}};
+        return {faces_left_out(tagfiles, request.input), {}};
     }
     // JSON keeps every face as stored, broken rings too (their vertices as far as they read).
     write_file_atomic(request.output, json_text(fromsoft_json(tagfiles), 1) + "\n");

@@ -86,9 +86,24 @@ std::vector<std::string> group_names(std::span<const NamedTagfile> tagfiles) {
     return names;
 }
 
+/// Why a face's ring does not read, with the audit rule that reports it (none checks that
+/// coordinates are finite).
+std::string ring_reason(geometry::RingStatus status, const fromsoft::Face& face) {
+    switch (status) {
+        case geometry::RingStatus::RangeOutside:
+            return face.numEdges < 3 ? fmt::format("numEdges {}, audit rule R23", face.numEdges)
+                                     : "its edge range leaves the edges, audit rule R21";
+        case geometry::RingStatus::Open: return "its ring does not close, audit rule R33";
+        case geometry::RingStatus::VertexOutOfRange: return "a corner is not a vertex, audit rule R27";
+        case geometry::RingStatus::NotFinite: return "a corner coordinate is not finite";
+        case geometry::RingStatus::Ok: break;
+    }
+    return "it reads";
+}
+
 }  // namespace
 
-std::vector<std::string> faces_left_out(std::span<const NamedTagfile> tagfiles) {
+std::vector<std::string> faces_left_out(std::span<const NamedTagfile> tagfiles, const std::string& source) {
     std::vector<std::string> lines;
     geometry::FaceRing ring;
     for (const NamedTagfile& t : tagfiles) {
@@ -101,14 +116,9 @@ std::vector<std::string> faces_left_out(std::span<const NamedTagfile> tagfiles) 
             if (n++ == 0) first = f, why = s;
         }
         if (n == 0) continue;
-        const char* reason = why == geometry::RingStatus::RangeOutside ? "its edge range leaves the edges"
-                             : why == geometry::RingStatus::Open       ? "its ring does not close"
-                             : why == geometry::RingStatus::VertexOutOfRange ? "a corner is not a vertex"
-                                                                             : "a corner is not finite";
-        lines.push_back(fmt::format("{}{}: {} of {} faces left out, their rings do not read (face {}: {}); "
-                                    "navlab audit lists them (R21, R23, R27, R33)",
-                                    t.binder.empty() ? "" : t.binder + " | ", escape_non_utf8(t.name), n,
-                                    m.faces.size(), first, reason));
+        lines.push_back(fmt::format("{}: {} of {} faces left out, their rings do not read (face {}: {})",
+                                    t.binder.empty() ? source : t.binder + " | " + escape_non_utf8(t.name), n,
+                                    m.faces.size(), first, ring_reason(why, m.faces[first])));
     }
     return lines;
 }

@@ -25,10 +25,12 @@ struct NamedTagfile {
 std::vector<std::array<std::int32_t, 3>> face_triangles(const fromsoft::NavMesh& mesh, std::size_t face);
 
 /// One line per tagfile with faces whose ring does not read (an edge range outside the edges,
-/// a ring that does not close, a corner that is not a vertex or not finite). The geometric
-/// exports (OBJ, GLB, PLY, Detour, the viewer) leave those faces out; these lines say so
-/// (`navlab: skipped ...`, exit 1) instead of a silent gap. Empty when every face reads.
-std::vector<std::string> faces_left_out(std::span<const NamedTagfile> tagfiles);
+/// a ring that does not close, a corner that is not a vertex or not finite), naming the first
+/// and the audit rule that reports it. The geometric exports (OBJ, GLB, PLY, Detour, the viewer)
+/// leave those faces out; these lines say so (`navlab: skipped ...`, exit 1) instead of a
+/// silent gap. @param source the input path, which names a loose tagfile. Empty when every
+/// face reads.
+std::vector<std::string> faces_left_out(std::span<const NamedTagfile> tagfiles, const std::string& source);
 
 /// OBJ text in Blender's importer conventions: `g NAME` per tagfile, `v x y z` (Havok's +y up,
 /// as the importer expects by default), `f` with 1-based indices counting from the first vertex

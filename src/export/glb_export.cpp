@@ -9,6 +9,7 @@
 
 #include "export/version.h"
 #include "io/error.h"
+#include "io/text.h"
 
 namespace navlab::exporter {
 namespace {
@@ -168,23 +169,24 @@ std::vector<std::uint8_t> scene_to_glb(const Scene& scene) {
     model.asset.version = "2.0";
     model.asset.generator = std::string("navlab ") + kVersion;
     tinygltf::Value::Object extras;
-    extras["source"] = tinygltf::Value(scene.source);
+    // Names may be file bytes; tinygltf's JSON writer throws on any that are not UTF-8.
+    extras["source"] = tinygltf::Value(escape_non_utf8(scene.source));
     extras["navlab_version"] = tinygltf::Value(std::string(kVersion));
     extras["family"] = tinygltf::Value(std::string(family_name(scene.family)));
     extras["units"] = tinygltf::Value(std::string("metres, +y up"));
     model.asset.extras = tinygltf::Value(extras);
     GltfBuilder builder(model);
     tinygltf::Scene root;
-    root.name = scene.source;
+    root.name = escape_non_utf8(scene.source);
     bool any_faces = false, any_lines = false, any_points = false;
     for (const SceneMember& m : scene.members) {
         tinygltf::Mesh mesh;
-        mesh.name = m.name;
+        mesh.name = escape_non_utf8(m.name);
         if (!m.triangles.empty()) mesh.primitives.push_back(triangle_primitive(builder, m)), any_faces = true;
         if (!m.lines.empty()) mesh.primitives.push_back(line_primitive(builder, m)), any_lines = true;
         if (!m.points.empty()) mesh.primitives.push_back(point_primitive(builder, m)), any_points = true;
         tinygltf::Node node;
-        node.name = m.name;
+        node.name = mesh.name;
         tinygltf::Value::Object node_extras;
         node_extras["faces"] = tinygltf::Value(static_cast<int>(m.face_count()));
         if (m.sector >= 0) node_extras["sector"] = tinygltf::Value(m.sector);

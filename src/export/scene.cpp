@@ -141,7 +141,7 @@ Scene fromsoft_scene(std::span<const NamedTagfile> tagfiles, const std::string& 
     scene.family = Family::FromSoft;
     scene.source = source;
     for (const auto& t : tagfiles) scene.members.push_back(fromsoft_member(t));
-    scene.skipped = faces_left_out(tagfiles);
+    scene.skipped = faces_left_out(tagfiles, source);
     return scene;
 }
 

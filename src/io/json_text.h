@@ -3,8 +3,8 @@
 // Strings read from a file (Havok type and member names, SDK strings, entry names) go into
 // the reports as they are. A damaged file can hold bytes that are not UTF-8 there, and
 // dump()'s default is to throw once the whole report is built, so nothing at all was
-// written. Here each such byte becomes U+FFFD; messages and findings already show them as
-// \xNN (escape_non_utf8, io/text.h), so only names that are data reach this net.
+// written. Here each ill-formed sequence becomes U+FFFD; messages and findings already show
+// such bytes as \xNN (escape_non_utf8, io/text.h), so only names that are data reach this net.
 #pragma once
 
 #include <string>

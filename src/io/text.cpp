@@ -15,7 +15,8 @@ std::size_t utf8_sequence(std::string_view s) noexcept {
     if (c < 0x80) return (c >= 0x20 && c != 0x7F) || c == '\t' || c == '\n' ? 1 : 0;
     std::size_t n = 0;
     std::uint8_t lo = 0x80, hi = 0xBF;  // the second byte's range
-    if (c >= 0xC2 && c <= 0xDF) n = 2;
+    if (c == 0xC2) n = 2, lo = 0xA0;  // U+0080-U+009F are C1 controls (0x9B starts a terminal sequence)
+    else if (c >= 0xC3 && c <= 0xDF) n = 2;
     else if (c == 0xE0) n = 3, lo = 0xA0;
     else if (c == 0xED) n = 3, hi = 0x9F;  // no surrogates
     else if (c >= 0xE1 && c <= 0xEF) n = 3;

@@ -16,9 +16,10 @@ bool ends_with_nocase(std::string_view text, std::string_view suffix) noexcept;
 
 /// `text` with every byte that is not part of a well-formed UTF-8 sequence (RFC 3629: no
 /// overlong forms, surrogates or code points past U+10FFFF), and every control character but
-/// tab and newline, written as \xNN. For names and strings read from a file on their way into
-/// a message: a damaged file's bytes would otherwise reach the terminal raw and make the JSON
-/// writer throw. Backslashes are kept as they are (FromSoftware paths are full of them).
+/// tab and newline (C0, DEL and the C1 range U+0080-U+009F, each byte), written as \xNN.
+/// For names and strings read from a file on their way into a message: a damaged file's bytes
+/// would otherwise reach the terminal raw and make the JSON writer throw. Backslashes are kept
+/// as they are (FromSoftware paths are full of them).
 std::string escape_non_utf8(std::string_view text);
 
 }  // namespace navlab

@@ -20,17 +20,17 @@ struct Records {
     std::uint64_t at = kNoOffset;               ///< the first record's offset, or kNoOffset
     const fromsoft::RecordInfo* info = nullptr;  ///< their layout (size, members)
 
-    /// The offset of `member` in record `index` (its record's start when the layout has no
-    /// such member), or kNoOffset when unknown.
-    std::uint64_t byte_of(std::int64_t index, const char* member) const {
+    /// The offset of `member` in record `index` (the record's start for nullptr, or when the
+    /// layout has no such member), or kNoOffset when unknown.
+    std::uint64_t byte_of(std::int64_t index, const char* member = nullptr) const {
         if (at == kNoOffset || !info || info->size == 0) return kNoOffset;
-        const fromsoft::MemberInfo* m = info->find(member);
+        const fromsoft::MemberInfo* m = member ? info->find(member) : nullptr;
         return at + static_cast<std::uint64_t>(index) * info->size + (m ? m->offset : 0);
     }
 };
 
-[[noreturn]] void refuse(const std::string& file, const std::string& element, std::int64_t index, const std::string& what,
-                         std::uint64_t offset = kNoOffset) {
+[[noreturn]] void refuse(const std::string& file, const std::string& element, std::int64_t index,
+                         const std::string& what, std::uint64_t offset = kNoOffset) {
     Error e(what, offset, fmt::format("hkaiNavMesh {} {}", element, index));
     e.set_file(file);
     throw e;
@@ -54,7 +54,8 @@ void validate(const fromsoft::NavMesh& m, const std::string& file, const fromsof
         std::int64_t s = face.startEdgeIndex, n = face.numEdges;
         if (n < 3) refuse(file, "face", f, fmt::format("numEdges {}", n), faces.byte_of(f, "numEdges"));
         if (s < 0 || s + n > E)
-            refuse(file, "face", f, fmt::format("edges [{}, +{}) outside the {} edges", s, n, E), faces.byte_of(f, "startEdgeIndex"));
+            refuse(file, "face", f, fmt::format("edges [{}, +{}) outside the {} edges", s, n, E),
+                   faces.byte_of(f, "startEdgeIndex"));
         for (std::int64_t k = 0; k < n; ++k)
             if (m.edges[s + k].b != m.edges[s + (k + 1) % n].a)
                 refuse(file, "edge", s + k,
@@ -64,7 +65,7 @@ void validate(const fromsoft::NavMesh& m, const std::string& file, const fromsof
         std::int64_t us = face.startUserEdgeIndex, un = face.numUserEdges;
         if (un < 0 || (un > 0 && (us < 0 || us + un > E)))
             refuse(file, "face", f, fmt::format("user edges [{}, +{}) outside the {} edges", us, un, E),
-                   faces.byte_of(f, "startUserEdgeIndex"));
+                   faces.byte_of(f, un < 0 ? "numUserEdges" : "startUserEdgeIndex"));
     }
     for (std::int64_t e = 0; e < E; ++e) {
         const fromsoft::Edge& d = m.edges[e];
@@ -79,7 +80,7 @@ void validate(const fromsoft::NavMesh& m, const std::string& file, const fromsof
                    edges.byte_of(e, "oppositeFace"));
     }
     for (std::int64_t v = 0; v < V; ++v)
-        if (!finite(m.vertices[v])) refuse(file, "vertex", v, "coordinate not finite", vertices.byte_of(v, ""));
+        if (!finite(m.vertices[v])) refuse(file, "vertex", v, "coordinate not finite", vertices.byte_of(v));
 }
 
 Vec3 vec(const fromsoft::Vec4& v) { return {v.x, v.y, v.z}; }

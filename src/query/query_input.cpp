@@ -69,7 +69,8 @@ QueryInput load_query_input(const fromsoft::NavFile& nav, const std::string& ent
             }
             const fromsoft::NavTagfile& t = *in.tagfiles.back();
             QueryMesh m;
-            m.name = e.in_binder ? fmt::format("{} | {}", path, escape_non_utf8(leaf)) : path;  // printed by the commands
+            // Printed by the commands: the entry name escaped.
+            m.name = e.in_binder ? fmt::format("{} | {}", path, escape_non_utf8(leaf)) : path;
             m.view = std::make_unique<FromSoftView>(t.mesh, m.name, &t.layouts);
             m.query = std::make_unique<NavMeshQuery>(*m.view, t.mediator ? &*t.mediator : nullptr);
             if (t.graph) m.guide = ClusterGuide::from_mesh(t.mesh, *t.graph);

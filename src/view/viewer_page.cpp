@@ -7,9 +7,9 @@
 #include "export/version.h"
 #include "io/byte_writer.h"
 #include "io/error.h"
+#include "io/json_text.h"
 #include "view/base64.h"
 #include "view/viewer_script.h"
-#include "io/json_text.h"
 
 namespace navlab::view {
 namespace {

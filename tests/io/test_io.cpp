@@ -9,9 +9,9 @@
 #include "io/byte_writer.h"
 #include "io/file.h"
 #include "io/json_text.h"
-#include "io/shared_bytes.h"
 #include "io/memory_advice.h"
 #include "io/parallel.h"
+#include "io/shared_bytes.h"
 #include "io/text.h"
 #include "support/samples.h"
 
@@ -88,6 +88,7 @@ TEST(Text, EscapeNonUtf8) {
     EXPECT_EQ(escape_non_utf8("\xF4\x90\x80\x80"), "\\xF4\\x90\\x80\\x80");  // past U+10FFFF
     EXPECT_EQ(escape_non_utf8("ab\xE6\xBC"), "ab\\xE6\\xBC");            // cut short at the end
     EXPECT_EQ(escape_non_utf8(std::string_view("\x1B[2J\0\x7F", 6)), "\\x1B[2J\\x00\\x7F");
+    EXPECT_EQ(escape_non_utf8("\xC2\x9B" "2J \xC2\xA0"), "\\xC2\\x9B" "2J \xC2\xA0");  // C1 CSI escaped, U+00A0 kept
     // navlab::Error escapes its message, field and file.
     const Error e = Error("type hkR\x86ot", 4, "TSTR \xFF").set_file("m\xFE.hkx");
     EXPECT_STREQ(e.what(), "m\\xFE.hkx: offset 0x4: TSTR \\xFF: type hkR\\x86ot");

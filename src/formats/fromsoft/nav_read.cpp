@@ -303,7 +303,9 @@ private:
         layouts.face = record_info(element_type(faces));
         layouts.edge = record_info(element_type(edges));
         layouts.vertex = record_info(element_type(vertices));
-        layouts.faces_at = place_of(faces), layouts.edges_at = place_of(edges), layouts.vertices_at = place_of(vertices);
+        layouts.faces_at = place_of(faces);
+        layouts.edges_at = place_of(edges);
+        layouts.vertices_at = place_of(vertices);
         SpareMeshArrays& spare = spare_mesh_arrays();
         m.faces = read_records<Face>(faces, kFaceFields, std::move(spare.faces));
         m.edges = read_records<Edge>(edges, kEdgeFields, std::move(spare.edges));
