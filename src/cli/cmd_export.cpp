@@ -19,6 +19,8 @@ void add_export_commands(CLI::App& app) {
         "  Every input: glb (glTF 2.0 binary: triangles with _FACE/_FACE_DATA/_CLUSTER/_EDGE_FLAGS, lines,\n"
         "    one node per member), ply (binary, polygons as stored), detour (RecastDemo MSET navmesh set).\n"
         "    Metres, +y up; docs/export.md has the details.\n"
+        "  Faces whose rings do not read (see navlab audit) are left out of every format but JSON, and\n"
+        "    named on stderr (\"navlab: skipped ...\"): the file is written, the exit status is 1.\n"
         "  A Sekiro / Elden Ring install's Game/ folder is read in place: --map MAP_ID (or the binder's archive\n"
         "    path) picks the binder, streamed from the archives (docs/archives.md).\n"
         "Example: navlab export m10_00_00_00.nvmhktbnd.dcx --format obj -o m10.obj\n"
