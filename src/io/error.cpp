@@ -9,7 +9,10 @@ namespace navlab {
 // Messages, fields and names often carry bytes of the file being read (type names, entry
 // names): escape_non_utf8 keeps what() printable and valid UTF-8 for the JSON reports.
 Error::Error(std::string message, std::uint64_t offset, std::string field)
-    : std::runtime_error(message), message_(escape_non_utf8(message)), offset_(offset), field_(escape_non_utf8(field)) {
+    : std::runtime_error(message),
+      message_(escape_non_utf8(message)),
+      offset_(offset),
+      field_(escape_non_utf8(field)) {
     refresh();
 }
 

@@ -1,7 +1,8 @@
 #include "io/report.h"
-#include "io/text.h"
 
 #include <fmt/format.h>
+
+#include "io/text.h"
 
 namespace navlab {
 
