@@ -76,17 +76,15 @@ int run_decode(const DecodeRequest& req) {
         e.set_file(req.input);
         throw;
     }
-    const std::span<const std::uint8_t> stream = in.stream;
-    const std::uint64_t size = in.size;
     write_file_atomic(req.output, out);
     if (req.json) {
         nlohmann::json j = {{"input", req.input},
                             {"output", req.output},
-                            {"compressed_size", stream.size()},
-                            {"decoded_size", size}};
+                            {"compressed_size", in.stream.size()},
+                            {"decoded_size", in.size}};
         fmt::print("{}\n", json_text(j, 1));
     } else {
-        fmt::print("{}: {} bytes decoded from {} compressed bytes\n", req.output, size, stream.size());
+        fmt::print("{}: {} bytes decoded from {} compressed bytes\n", req.output, in.size, in.stream.size());
     }
     return kOk;
 }
