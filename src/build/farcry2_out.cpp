@@ -54,13 +54,13 @@ using EdgeKey = std::pair<Point, Point>;
 
 }  // namespace
 
-Fc2Result build_farcry2(const TriangleSoup& scene, BuildSpec spec, unsigned threads) {
+Fc2Result build_farcry2(const TriangleSoup& scene, BuildSpec spec, unsigned threads, const TileProgress& progress) {
     if (!spec.volumes.empty() || !spec.links.empty())
         throw Error("Far Cry 2 nodes carry no area values or links: remove area_volumes and links", kNoOffset, "BUILD.json");
     spec.tile_size = farcry2::kSectorMetres;
     validate_build_spec(spec, "BUILD.json");
     Fc2Result result;
-    TiledFaces tiled = build_tiles(scene, spec, threads, 3, result.stages);
+    TiledFaces tiled = build_tiles(scene, spec, threads, 3, result.stages, progress);
     result.seams = tiled.seams;
     const TileGrid& g = tiled.grid;
     if (g.cols > static_cast<int>(farcry2::kGridColumns) || farcry2::sector_id(g.rows - 1, g.cols - 1) > 0xFFFF)

@@ -33,6 +33,7 @@ struct Fc2Result {
 /// cell); area volumes and links are refused (Far Cry 2 nodes carry neither). Throws
 /// navlab::Error when the grid passes 80 columns (sector id = row · 80 + column) or a sector
 /// passes the 16-bit node index.
-Fc2Result build_farcry2(const TriangleSoup& scene, BuildSpec spec, unsigned threads);
+Fc2Result build_farcry2(const TriangleSoup& scene, BuildSpec spec, unsigned threads,
+                        const TileProgress& progress = {});
 
 }  // namespace navlab::build

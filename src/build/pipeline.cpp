@@ -46,6 +46,26 @@ int tile_column(double v, double origin, double tile_size, int count) {
     return static_cast<int>(std::clamp(std::floor((v - origin) / tile_size), 0.0, static_cast<double>(count - 1)));
 }
 
+/// The vertex farthest (on x or z) from the median vertex: a stray that widens the grid shows
+/// here, however many vertices the level has.
+std::size_t farthest_vertex(const TriangleSoup& scene) {
+    const std::size_t n = scene.verts.size() / 3;
+    auto median = [&](int axis) {
+        std::vector<float> v(n);
+        for (std::size_t i = 0; i < n; ++i) v[i] = scene.verts[i * 3 + axis];
+        std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(n / 2), v.end());
+        return static_cast<double>(v[n / 2]);
+    };
+    const double mx = median(0), mz = median(2);
+    std::size_t far = 0;
+    double most = -1;
+    for (std::size_t i = 0; i < n; ++i) {
+        const double d = std::max(std::abs(scene.verts[i * 3] - mx), std::abs(scene.verts[i * 3 + 2] - mz));
+        if (d > most) most = d, far = i;
+    }
+    return far;
+}
+
 TileGrid make_grid(const TriangleSoup& scene, const BuildSpec& s, float& min_y, float& max_y) {
     float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     for (std::size_t i = 0; i < scene.verts.size(); ++i) {
@@ -55,11 +75,15 @@ TileGrid make_grid(const TriangleSoup& scene, const BuildSpec& s, float& min_y, 
     // In double: a span of finite floats can exceed FLT_MAX, and a count beyond int is UB to cast.
     const double cols = std::max(1.0, std::ceil((static_cast<double>(hi[0]) - lo[0]) / s.tile_size));
     const double rows = std::max(1.0, std::ceil((static_cast<double>(hi[2]) - lo[2]) / s.tile_size));
-    if (cols * rows > kMaxGridTiles)
+    if (cols * rows > kMaxGridTiles) {
+        const std::size_t far = farthest_vertex(scene);
         throw Error(fmt::format("the geometry (x {} .. {}, z {} .. {}) spans {:.0f} × {:.0f} tiles of {} m; navlab builds "
-                                "at most {} tiles: use a larger tile_size, or build the level in parts",
-                                lo[0], hi[0], lo[2], hi[2], cols, rows, s.tile_size, kMaxGridTiles),
-                    kNoOffset, "BUILD.json: tile_size");
+                                "at most {} tiles. The vertex farthest from the middle of the others lies at ({}, {}, {}): "
+                                "if it is a stray, remove it; else use a larger tile_size, or build the level in parts",
+                                lo[0], hi[0], lo[2], hi[2], cols, rows, s.tile_size, kMaxGridTiles,
+                                scene.verts[far * 3], scene.verts[far * 3 + 1], scene.verts[far * 3 + 2]),
+                    kNoOffset, "tile_size");
+    }
     TileGrid g;
     g.origin_x = lo[0], g.origin_z = lo[2], g.tile_size = s.tile_size;
     g.cols = static_cast<int>(cols), g.rows = static_cast<int>(rows);
@@ -154,7 +178,7 @@ PlacedLinks place_links(const std::vector<TileFaces>& tiles, const TileGrid& g, 
 }  // namespace
 
 TiledFaces build_tiles(const TriangleSoup& scene, const BuildSpec& spec, unsigned threads, int max_corners,
-                       std::vector<StageTime>& stages) {
+                       std::vector<StageTime>& stages, const TileProgress& progress) {
     if (scene.triangle_count() == 0) throw Error("the scene has no triangle");
     Stopwatch clock(stages);
     const RecastParams rp = recast_params(spec);
@@ -168,6 +192,9 @@ TiledFaces build_tiles(const TriangleSoup& scene, const BuildSpec& spec, unsigne
     clock.lap("tiling");
 
     out.tiles.resize(buckets.size());
+    if (progress.started)
+        progress.started(static_cast<std::size_t>(
+            std::count_if(buckets.begin(), buckets.end(), [](const std::vector<int>& b) { return !b.empty(); })));
     parallel_for(out.tiles.size(), threads, [&](std::size_t i) {
         const int tx = static_cast<int>(i % grid.cols), tz = static_cast<int>(i / grid.cols);
         TileFaces& t = out.tiles[i];
@@ -179,6 +206,7 @@ TiledFaces build_tiles(const TriangleSoup& scene, const BuildSpec& spec, unsigne
             } catch (Error& e) {
                 throw e.in(fmt::format("tile ({}, {})", tx, tz));
             }
+            if (progress.tile_done) progress.tile_done();
         }
         t.tx = tx, t.tz = tz;
         snap_to_tile_lines(t, grid, spec.cell_size * 0.01f);
@@ -199,7 +227,7 @@ BuildResult build_fromsoft(const TriangleSoup& scene, const BuildOptions& option
                             "or build for eldenring",
                             kNoOffset, "BUILD.json: links: " + link_label(spec.links[i], i));
     BuildResult result;
-    TiledFaces tiled = build_tiles(scene, spec, options.threads, kMaxFaceCorners, result.stages);
+    TiledFaces tiled = build_tiles(scene, spec, options.threads, kMaxFaceCorners, result.stages, options.progress);
     const TileGrid& grid = tiled.grid;
     const std::vector<TileFaces>& tiles = tiled.tiles;
     result.stats.seams = tiled.seams;

@@ -20,11 +20,20 @@
 
 namespace navlab::build {
 
+/// Hooks for a progress line over the Recast stage, the long one (each may be empty):
+/// `started` once with the number of tiles that hold triangles, then `tile_done` from any
+/// worker thread as each of them is built.
+struct TileProgress {
+    std::function<void(std::size_t tiles)> started;
+    std::function<void()> tile_done;
+};
+
 struct BuildOptions {
     FromGame game = FromGame::EldenRing;
     BuildSpec spec;
     Compression compression = Compression::Krak;
     unsigned threads = 0;  ///< 0 = all cores
+    TileProgress progress;
 };
 
 /// One tagfile of the binder.
@@ -73,10 +82,10 @@ struct TiledFaces {
 
 /// Recast per tile (parallel), faces merged (up to `max_corners - 4` corners, so seam
 /// stitching has room; 3 keeps Recast's detail triangles), border vertices snapped and seams
-/// stitched. Appends stage times to `stages`. Throws navlab::Error naming the tile when
-/// Recast fails.
+/// stitched. Appends stage times to `stages`; reports the Recast stage to `progress`. Throws
+/// navlab::Error naming the tile when Recast fails.
 TiledFaces build_tiles(const TriangleSoup& scene, const BuildSpec& spec, unsigned threads, int max_corners,
-                       std::vector<StageTime>& stages);
+                       std::vector<StageTime>& stages, const TileProgress& progress = {});
 
 /// Builds the binder. Throws navlab::Error for a Recast failure, a link whose end is off
 /// the mesh or crosses tiles, and a tile beyond a field's limit (with a tile size to try).

@@ -13,6 +13,7 @@
 #include "build/replace.h"
 #include "cli/commands.h"
 #include "cli/output_guard.h"
+#include "cli/progress.h"
 #include "formats/igi/graph_io.h"
 #include "io/error.h"
 #include "io/file.h"
@@ -64,8 +65,20 @@ void print_stages(const std::vector<build::StageTime>& stages) {
     fmt::print("time: {}\n", times);
 }
 
+/// A progress line over the Recast stage on a terminal (tiles that hold triangles; a stray
+/// vertex far from the level can make that thousands), gone once the build returns.
+struct TileBar {
+    std::unique_ptr<Progress> bar;
+    build::TileProgress hooks() {
+        return {[this](std::size_t tiles) { bar = std::make_unique<Progress>("build: recast tiles", tiles); },
+                [this] { bar->tick(); }};
+    }
+};
+
 void write_farcry2(const BuildArgs& a, const build::LoadedGeometry& g, const build::BuildSpec& spec, double load) {
-    build::Fc2Result r = build::build_farcry2(g.soup, spec, a.threads);
+    TileBar tiles;
+    build::Fc2Result r = build::build_farcry2(g.soup, spec, a.threads, tiles.hooks());
+    tiles.bar.reset();
     r.stages.insert(r.stages.begin(), {"load", load});
     // Everything was made in memory first: an error above leaves the folder untouched.
     std::filesystem::create_directories(a.out);
@@ -107,7 +120,10 @@ void run_build(const BuildArgs& a) {
                g.max[0] - g.min[0], g.max[1] - g.min[1], g.max[2] - g.min[2]);
     std::fflush(stdout);
     if (a.game == "farcry2") return write_farcry2(a, g, o.spec, load);
+    TileBar tiles;
+    o.progress = tiles.hooks();
     build::BuildResult r = build::build_fromsoft(g.soup, o);
+    tiles.bar.reset();
     r.stages.insert(r.stages.begin(), {"load", load});
     write_file_atomic(a.out, r.binder);
 

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 
 namespace navlab::cli {
@@ -38,6 +39,9 @@ void Progress::draw(bool final) {
         const double rate = bytes / secs;  // bytes per second so far
         const double left = rate > 0 ? (static_cast<double>(total_bytes_) - bytes) / rate : 0;
         std::fprintf(stderr, "  %.1f MB/s  ETA %.0fs   ", rate / 1e6, final ? 0.0 : left);
+    } else if (done > 0 && !final) {
+        // No byte counts: the time left from the steps' own pace.
+        std::fprintf(stderr, "  ETA %.0fs   ", secs * static_cast<double>(total_ - std::min(done, total_)) / static_cast<double>(done));
     }
     if (final) std::fprintf(stderr, "\n");
     std::fflush(stderr);

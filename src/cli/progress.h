@@ -21,7 +21,8 @@ public:
     /// @param bytes the bytes those steps read, for the MB/s and ETA shown once
     ///              set_total_bytes() was called.
     void tick(std::size_t n = 1, std::uint64_t bytes = 0);
-    /// The bytes all steps read together: the line then shows MB/s and the time left.
+    /// The bytes all steps read together: the line then shows MB/s and the time left from
+    /// them (without, the time left comes from the steps done so far).
     void set_total_bytes(std::uint64_t total) noexcept { total_bytes_ = total; }
     /// Whether the bar is drawn (stderr is a terminal).
     bool active() const noexcept { return active_; }

@@ -423,9 +423,22 @@ TEST(Build, GeometryBeyondTheTileLimitIsRefused) {
         FAIL() << "no error";
     } catch (const Error& e) {
         // 1e7 / 8 = 1,250,000 tiles a side.
-        EXPECT_STREQ(e.what(), "BUILD.json: tile_size: the geometry (x 0 .. 10000000, z 0 .. 10000000) spans 1250000 × "
-                               "1250000 tiles of 8 m; navlab builds at most 1048576 tiles: use a larger tile_size, or "
-                               "build the level in parts");
+        EXPECT_STREQ(e.what(), "tile_size: the geometry (x 0 .. 10000000, z 0 .. 10000000) spans 1250000 × 1250000 "
+                               "tiles of 8 m; navlab builds at most 1048576 tiles. The vertex farthest from the middle "
+                               "of the others lies at (0, 0, 0): if it is a stray, remove it; else use a larger "
+                               "tile_size, or build the level in parts");
+    }
+    // A level of 40 m with one stray vertex 1e8 m away: the message points at the stray.
+    TriangleSoup stray;
+    const float p[3] = {0, 0, 0}, q[3] = {40, 0, 0}, r[3] = {40, 0, 40}, t[3] = {0, 0, 40};
+    scenes::add_quad(stray, p, q, r, t);
+    const float u[3] = {20, 0, 20}, v[3] = {1e8f, 0, 21}, w[3] = {21, 0, 21}, x[3] = {20, 0, 21};
+    scenes::add_quad(stray, u, v, w, x);
+    try {
+        make(stray, small_tiles(8));
+        FAIL() << "no error";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("lies at (100000000, 0, 21): if it is a stray"), std::string::npos) << e.what();
     }
     // The largest finite span: (FLT_MAX - -FLT_MAX) overflows float, not the double it is counted in.
     TriangleSoup huge;

@@ -1,0 +1,75 @@
+// run_isolated: a child process's answer, error, crash, spin and memory use, each seen by the
+// caller as bytes or as a navlab::Error.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "io/error.h"
+#include "io/isolated.h"
+
+using namespace navlab;
+
+namespace {
+
+std::string error_of(const std::function<std::vector<std::uint8_t>()>& work, IsolationLimits limits = {}) {
+    try {
+        run_isolated(work, limits, "a.ply: the reader");
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "no error";
+}
+
+}  // namespace
+
+TEST(Isolated, BytesComeBackAsTheChildMadeThem) {
+    std::vector<std::uint8_t> big(300000);
+    for (std::size_t i = 0; i < big.size(); ++i) big[i] = static_cast<std::uint8_t>(i * 7 + 3);
+    EXPECT_EQ(run_isolated([&] { return big; }, {}, "x"), big);  // more than a pipe holds at once
+    EXPECT_TRUE(run_isolated([] { return std::vector<std::uint8_t>(); }, {}, "x").empty());
+}
+
+TEST(Isolated, ErrorsThrownInTheChildComeBackWhole) {
+    const Error thrown = Error("count 7 is past the end", 0x1F, "element face").set_file("a.ply");
+    EXPECT_EQ(error_of([&]() -> std::vector<std::uint8_t> { throw thrown; }), thrown.what());
+    EXPECT_EQ(error_of([]() -> std::vector<std::uint8_t> { throw std::runtime_error("bad header"); }),
+              "a.ply: the reader: bad header");
+}
+
+// abort(), not a null write: AddressSanitizer turns SIGSEGV into a report and exit status 1.
+TEST(Isolated, ACrashInTheChildIsAnErrorNamingTheSignal) {
+    const std::string e = error_of([]() -> std::vector<std::uint8_t> { std::abort(); });
+    EXPECT_EQ(e.rfind("a.ply: the reader: crashed (signal 6", 0), 0u) << e;
+}
+
+TEST(Isolated, AChildThatSpinsIsStoppedAtItsCpuLimit) {
+    IsolationLimits one_second;
+    one_second.cpu_seconds = 1;
+    const std::string e = error_of(
+        []() -> std::vector<std::uint8_t> {
+            std::atomic<std::uint64_t> turns{0};
+            for (;;) turns.fetch_add(1, std::memory_order_relaxed);
+        },
+        one_second);
+    EXPECT_EQ(e.rfind("a.ply: the reader: stopped after 1 s of CPU time", 0), 0u) << e;
+}
+
+#if !defined(__SANITIZE_ADDRESS__)
+TEST(Isolated, AChildPastItsMemoryLimitIsAnError) {
+    IsolationLimits small;
+    small.extra_memory = 64 << 20;
+    const std::string e = error_of(
+        []() -> std::vector<std::uint8_t> {
+            std::vector<char> block(std::size_t{1} << 30);  // 1 GiB, far past 64 MiB
+            std::memset(block.data(), 1, block.size());
+            return {static_cast<std::uint8_t>(block[12345])};
+        },
+        small);
+    EXPECT_EQ(e, "a.ply: the reader: needed more than 64 MB of memory: the file is damaged, or too large for this limit");
+}
+#endif
