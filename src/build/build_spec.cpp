@@ -150,9 +150,9 @@ void validate_build_spec(const BuildSpec& s, const std::string& source) {
 BuildSpec parse_build_spec(const std::string& text, const std::string& source) {
     json j;
     try {
-        j = json::parse(text);
-    } catch (const json::exception& e) {
-        throw Error(std::string("not valid JSON: ") + e.what(), kNoOffset, source);
+        j = json_parse<json>(text);
+    } catch (Error& e) {
+        throw e.set_file(source);
     }
     only_keys(j, {"agent_radius", "agent_height", "agent_climb", "max_slope", "cell_size", "cell_height", "tile_size",
                   "detail_sample_distance", "detail_max_error", "merge_off_plane", "map", "aabb_margin", "face_data",

@@ -40,9 +40,9 @@ T get(const json& j, const char* key, const std::string& where, T fallback) {
 igi::Graph graph_from_json(const std::string& text, const std::string& source) {
     json j;
     try {
-        j = json::parse(text);
-    } catch (const json::exception& e) {
-        throw Error(std::string("not valid JSON: ") + e.what(), kNoOffset, source);
+        j = json_parse<json>(text);
+    } catch (Error& e) {
+        throw e.set_file(source);
     }
     only(j, {"max_nodes", "nodes", "links"}, source);
     if (!j.contains("nodes") || !j["nodes"].is_array()) throw Error("needs a nodes array", kNoOffset, source);

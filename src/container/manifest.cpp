@@ -42,6 +42,7 @@ std::vector<std::uint8_t> from_hex_bytes(const std::string& s) {
 /// with 0x, else 10), refused unless T holds it exactly.
 template <class T>
 T get_number(const json& j, const char* key, T fallback) {
+    if (!j.is_object()) throw Error(fmt::format("{} is not an object", j.dump().substr(0, 40)));
     if (!j.contains(key)) return fallback;
     const json& v = j.at(key);
     try {
@@ -82,20 +83,43 @@ std::string entry_file_name(const std::string& name, std::size_t index, std::set
     return base;
 }
 
+/// A manifest section that must be there and be an object ("dcx" and "bnd4" may be null).
+const json& section(const json& m, const char* key) {
+    if (!m.contains(key)) throw Error("is missing", kNoOffset, key);
+    const json& v = m.at(key);
+    if (!v.is_null() && !v.is_object()) throw Error(fmt::format("{} is not an object or null", v.dump().substr(0, 40)), kNoOffset, key);
+    return v;
+}
+
+/// Where an entry's bytes are: `file` below `dir`. An absolute path or a ".." would let a
+/// manifest pack any file of the machine into the binder; unpack writes plain names only.
+fs::path entry_path(const fs::path& dir, const json& entry) {
+    const std::string file = json_field<std::string>(entry, "file");
+    const fs::path relative(file);
+    bool outside = file.empty() || relative.is_absolute();
+    for (const auto& part : relative) outside |= part == "..";
+    if (outside)
+        throw Error(fmt::format("\"{}\" is not a file inside the folder: give its name, or a path below the folder "
+                                "without \"..\"",
+                                file),
+                    kNoOffset, "file");
+    return dir / relative;
+}
+
 bnd4::Entry entry_from_manifest(const json& j, const fs::path& dir, const bnd4::Header& header) {
     bnd4::Entry e;
     e.id = get_number<std::int32_t>(j, "id", 0);
-    e.name = j.value("name", std::string());
-    e.name_raw = j.contains("name_hex") ? from_hex_bytes(j.at("name_hex").get<std::string>())
+    e.name = json_field<std::string>(j, "name", std::string());
+    e.name_raw = j.contains("name_hex") ? from_hex_bytes(json_field<std::string>(j, "name_hex"))
                                         : bnd4::encode_name(e.name, header.unicode);
     e.flags_raw = get_number<std::uint8_t>(j, "flags_raw", bnd4::kStandardEntryFlags);
     e.field04 = get_number<std::int32_t>(j, "field04", -1);
     e.uncompressed_size = get_number<std::int64_t>(j, "uncompressed_size", -1);
     if (j.contains("names1")) {
-        e.names1_extra = json_as<std::int32_t>(j.at("names1").at(0));
-        e.names1_zero = json_as<std::int32_t>(j.at("names1").at(1));
+        const auto names1 = json_field<std::array<std::int32_t, 2>>(j, "names1");
+        e.names1_extra = names1[0], e.names1_zero = names1[1];
     }
-    e.set_data(read_file(dir / j.at("file").get<std::string>()));
+    e.set_data(read_file(entry_path(dir, j)));
     return e;
 }
 
@@ -126,7 +150,12 @@ json dcx_json(const dcx::Header& h) {
 }
 
 dcx::Header dcx_from_json(const json& j) {
-    dcx::Header h = dcx::standard_header(dcx::parse_variant_name(j.at("variant").get<std::string>()));
+    dcx::Header h;
+    try {
+        h = dcx::standard_header(dcx::parse_variant_name(json_field<std::string>(j, "variant")));
+    } catch (Error& e) {
+        throw e.field().empty() ? e.in("variant") : e;
+    }
     h.version = get_number<std::uint32_t>(j, "version", h.version);
     h.dcs_offset = get_number<std::uint32_t>(j, "dcs_offset", h.dcs_offset);
     h.dcp_offset = get_number<std::uint32_t>(j, "dcp_offset", h.dcp_offset);
@@ -184,10 +213,10 @@ json bnd4_json(const bnd4::Header& h) {
 
 bnd4::Header bnd4_from_json(const json& j) {
     bnd4::Header h;
-    h.set_version(j.value("version", std::string("07D7R6")));
+    h.set_version(json_field<std::string>(j, "version", "07D7R6"));
     if (j.contains("version_hex")) {
-        auto v = from_hex_bytes(j.at("version_hex").get<std::string>());
-        if (v.size() != 8) throw Error("manifest: bnd4.version_hex must be 8 bytes");
+        auto v = from_hex_bytes(json_field<std::string>(j, "version_hex"));
+        if (v.size() != 8) throw Error("must be 8 bytes", kNoOffset, "version_hex");
         std::copy(v.begin(), v.end(), h.version.begin());
     }
     h.unk04 = get_number<std::uint8_t>(j, "unk04", 0);
@@ -198,8 +227,8 @@ bnd4::Header bnd4_from_json(const json& j) {
     h.format_raw = get_number<std::uint8_t>(j, "format_raw", 0x74);
     h.extended = get_number<std::uint8_t>(j, "extended", 4);
     if (j.contains("zero06_hex")) {
-        auto v = from_hex_bytes(j.at("zero06_hex").get<std::string>());
-        if (v.size() != 3) throw Error("manifest: bnd4.zero06_hex must be 3 bytes");
+        auto v = from_hex_bytes(json_field<std::string>(j, "zero06_hex"));
+        if (v.size() != 3) throw Error("must be 3 bytes", kNoOffset, "zero06_hex");
         std::copy(v.begin(), v.end(), h.zero06.begin());
     }
     h.zero0b = get_number<std::uint8_t>(j, "zero0b", 0);
@@ -245,41 +274,55 @@ std::size_t unpack(const BinderFile& f, const std::string& source, const fs::pat
 
 Packed pack(const fs::path& dir, int kraken_level, const PackProgress& progress) {
     const fs::path manifest_path = dir / kManifestName;
-    json m;
     try {
         const auto text = read_file(manifest_path);
-        m = json::parse(text.begin(), text.end());
-        if (m.value("navlab_manifest", 0) != kManifestVersion)
+        const json m = json_parse<json>(std::string_view(reinterpret_cast<const char*>(text.data()), text.size()));
+        if (!m.is_object() || json_field<int>(m, "navlab_manifest", 0) != kManifestVersion)
             throw Error(fmt::format("not a navlab manifest (version {} expected)", kManifestVersion));
+        const json& bnd4_section = section(m, "bnd4");
+        const json& dcx_section = section(m, "dcx");
+        if (!m.contains("entries") || !m.at("entries").is_array()) throw Error("is missing or not an array", kNoOffset, "entries");
+        const json& entries = m.at("entries");
         std::vector<std::uint8_t> payload;
-        if (!m.at("bnd4").is_null()) {
+        if (!bnd4_section.is_null()) {
             bnd4::Binder b;
-            b.header = bnd4_from_json(m.at("bnd4"));
-            std::size_t i = 0;
-            for (const auto& j : m.at("entries")) {
+            try {
+                b.header = bnd4_from_json(bnd4_section);
+            } catch (Error& e) {
+                throw e.in("bnd4");
+            }
+            for (std::size_t i = 0; i < entries.size(); ++i) {
                 try {
-                    b.entries.push_back(entry_from_manifest(j, dir, b.header));
+                    b.entries.push_back(entry_from_manifest(entries[i], dir, b.header));
                 } catch (Error& e) {
-                    throw e.in(fmt::format("entry {}", i));
+                    throw e.in(fmt::format("entries[{}]", i));
                 }
-                ++i;
             }
             payload = bnd4::write(b);
         } else {
-            if (m.at("entries").size() != 1) throw Error("a non-binder manifest must list exactly one entry");
-            payload = read_file(dir / m.at("entries").at(0).at("file").get<std::string>());
+            if (entries.size() != 1) throw Error("a non-binder manifest must list exactly one entry", kNoOffset, "entries");
+            try {
+                payload = read_file(entry_path(dir, entries[0]));
+            } catch (Error& e) {
+                throw e.in("entries[0]");
+            }
         }
         std::vector<std::uint8_t> file = payload;
-        if (!m.at("dcx").is_null()) {
-            const dcx::Header keep = dcx_from_json(m.at("dcx"));
+        if (!dcx_section.is_null()) {
+            dcx::Header keep;
+            try {
+                keep = dcx_from_json(dcx_section);
+            } catch (Error& e) {
+                throw e.in("dcx");
+            }
             if (progress.encoding && dcx::codec_name(keep.variant) == "KRAK") progress.encoding(payload.size());
             file = dcx::compress(payload, keep.variant, &keep, kraken_level, progress.block_done);
         }
-        return {std::move(file), m.at("entries").size()};
+        return {std::move(file), entries.size()};
     } catch (Error& e) {
         e.set_file(manifest_path.string());
         throw;
-    } catch (const json::exception& e) {
+    } catch (const json::exception& e) {  // a shape the reads above do not check
         Error err(std::string("manifest: ") + e.what());
         err.set_file(manifest_path.string());
         throw err;

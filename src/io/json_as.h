@@ -8,11 +8,13 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -40,8 +42,8 @@ std::string shown(const Json& v) {
 /// - a floating-point T takes any JSON number that is finite in T (1e39 is refused for float);
 /// - std::array<U, N> takes an array of exactly N values, std::vector<U> an array of any
 ///   length, each element checked as a U;
-/// - anything else (strings, bool) is nlohmann's own get<T>(), which throws json::exception
-///   on a wrong type.
+/// - std::string takes only a JSON string, bool only true or false;
+/// - anything else is nlohmann's own get<T>(), which throws json::exception on a wrong type.
 /// Throws navlab::Error without a field (the caller knows the key) for a refused value.
 template <class T, class Json>
 T json_as(const Json& v) {
@@ -80,8 +82,51 @@ T json_as(const Json& v) {
             for (const auto& element : v) out.push_back(json_as<typename T::value_type>(element));
         }
         return out;
+    } else if constexpr (std::is_same_v<T, std::string>) {
+        if (!v.is_string()) throw Error(fmt::format("{} is not a string", shown(v)));
+        return v.template get<std::string>();
+    } else if constexpr (std::is_same_v<T, bool>) {
+        if (!v.is_boolean()) throw Error(fmt::format("{} is not true or false", shown(v)));
+        return v.template get<bool>();
     } else {
         return v.template get<T>();
+    }
+}
+
+/// `object[key]` as T (json_as), or `fallback` when the object has no such key. A refused
+/// value's error names the key in its field path; `object` must be a JSON object.
+template <class T, class Json>
+T json_field(const Json& object, const std::string& key, T fallback) {
+    if (!object.is_object()) throw Error(fmt::format("{} is not an object", json_as_detail::shown(object)));
+    const auto it = object.find(key);
+    if (it == object.end()) return fallback;
+    try {
+        return json_as<T>(*it);
+    } catch (Error& e) {
+        throw e.in(key);
+    }
+}
+
+/// `object[key]` as T; a missing key is an error naming it.
+template <class T, class Json>
+T json_field(const Json& object, const std::string& key) {
+    if (object.is_object() && !object.contains(key)) throw Error("is missing", kNoOffset, key);
+    return json_field<T>(object, key, T{});
+}
+
+/// `text` parsed as JSON. Throws navlab::Error "not valid JSON: …" at the byte where parsing
+/// stopped (nlohmann's reason, line and column, without its exception tag).
+template <class Json>
+Json json_parse(std::string_view text) {
+    try {
+        return Json::parse(text.begin(), text.end());
+    } catch (const typename Json::parse_error& e) {
+        std::string reason = e.what();
+        if (const auto tag = reason.find("] "); reason.rfind("[json.exception.", 0) == 0 && tag != std::string::npos)
+            reason.erase(0, tag + 2);
+        // nlohmann counts bytes from 1; 0 and the end of the text stay in range.
+        const std::uint64_t at = e.byte > 0 ? std::min<std::uint64_t>(e.byte - 1, text.size()) : 0;
+        throw Error("not valid JSON: " + reason, at);
     }
 }
 

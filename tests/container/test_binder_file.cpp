@@ -198,16 +198,48 @@ TEST(ContainerCli, PackRefusesManifestValuesTheFieldCannotHold) {
         }
         return std::string("no error");
     };
-    EXPECT_EQ(refusal([](auto& m) { m["bnd4"]["unk04"] = 300; }), "300 is not an integer in 0 .. 255 @ unk04");
+    EXPECT_EQ(refusal([](auto& m) { m["bnd4"]["unk04"] = 300; }), "300 is not an integer in 0 .. 255 @ bnd4: unk04");
     EXPECT_EQ(refusal([](auto& m) { m["entries"][1]["id"] = 1e20; }),
-              "1e+20 is not an integer in -2147483648 .. 2147483647 @ entry 1: id");
+              "1e+20 is not an integer in -2147483648 .. 2147483647 @ entries[1]: id");
     EXPECT_EQ(refusal([](auto& m) { m["dcx"]["field10"] = "0x4G"; }),
-              "\"0x4G\" is not a number (decimal, or hex with 0x) @ field10");
-    EXPECT_EQ(refusal([](auto& m) { m["dcx"]["field10"] = "-1"; }), "-1 is not an integer in 0 .. 4294967295 @ field10");
+              "\"0x4G\" is not a number (decimal, or hex with 0x) @ dcx: field10");
+    EXPECT_EQ(refusal([](auto& m) { m["dcx"]["field10"] = "-1"; }), "-1 is not an integer in 0 .. 4294967295 @ dcx: field10");
     EXPECT_EQ(refusal([](auto& m) { m["entries"][0]["name_hex"] = "4e7z"; }),
-              "hex string \"4e7z\" has a non-hex digit at character 2 @ entry 0");
+              "hex string \"4e7z\" has a non-hex digit at character 2 @ entries[0]");
+    // A value of the wrong JSON type, a missing or misshapen part: the field named, never
+    // nlohmann's "[json.exception.type_error.302] type must be string, but is number" alone.
+    EXPECT_EQ(refusal([](auto& m) { m["entries"][2]["file"] = 42; }), "42 is not a string @ entries[2]: file");
+    EXPECT_EQ(refusal([](auto& m) { m["entries"][2].erase("file"); }), "is missing @ entries[2]: file");
+    EXPECT_EQ(refusal([](auto& m) { m["entries"][0]["name"] = true; }), "true is not a string @ entries[0]: name");
+    EXPECT_EQ(refusal([](auto& m) { m["entries"][1] = 7; }), "7 is not an object @ entries[1]");
+    EXPECT_EQ(refusal([](auto& m) { m["entries"] = "all"; }), "is missing or not an array @ entries");
+    EXPECT_EQ(refusal([](auto& m) { m["bnd4"] = 5; }), "5 is not an object or null @ bnd4");
+    EXPECT_EQ(refusal([](auto& m) { m.erase("dcx"); }), "is missing @ dcx");
+    EXPECT_EQ(refusal([](auto& m) { m["dcx"]["variant"] = nullptr; }), "null is not a string @ dcx: variant");
+    EXPECT_EQ(refusal([](auto& m) { m["navlab_manifest"] = "1"; }), "\"1\" is not an integer in -2147483648 .. 2147483647 @ navlab_manifest");
+    // An entry's file stays inside the folder: a manifest cannot pack /etc/passwd.
+    EXPECT_EQ(refusal([](auto& m) { m["entries"][0]["file"] = "/etc/passwd"; }),
+              "\"/etc/passwd\" is not a file inside the folder: give its name, or a path below the folder without "
+              "\"..\" @ entries[0]: file");
+    EXPECT_EQ(refusal([](auto& m) { m["entries"][0]["file"] = "sub/../../in.dcx"; }).substr(0, 40),
+              "\"sub/../../in.dcx\" is not a file inside ");
     // The values unpack wrote read back: hex text, negative decimal numbers.
     EXPECT_EQ(refusal([](auto& m) { m["entries"][0]["field04"] = -1; m["dcx"]["field10"] = "0x44"; }), "no error");
+
+    // Text that is not JSON: the byte where parsing stopped, nlohmann's reason without its tag.
+    std::string text(original.begin(), original.end());
+    const std::size_t comma = text.find(",\n \"dcx\"");
+    ASSERT_NE(comma, std::string::npos);
+    text[comma] = ';';
+    write_file_atomic(manifest, text);
+    try {
+        container::pack(dir / "u");
+        ADD_FAILURE() << "a manifest that is not JSON was packed";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.offset(), comma) << e.what();
+        EXPECT_EQ(e.message().rfind("not valid JSON: parse error at line 3, column ", 0), 0u) << e.what();
+        EXPECT_EQ(e.file(), manifest.string());
+    }
     fs::remove_all(dir);
 }
 

@@ -68,9 +68,51 @@ TEST(JsonAs, ArraysCheckLengthAndEveryElement) {
     EXPECT_EQ((refusal<std::vector<std::array<float, 2>>>("[[0, 1], [2]]")), "array of 1 values, 2 expected");
 }
 
-TEST(JsonAs, OtherTypesKeepNlohmannsChecks) {
+// Strings and booleans are refused with a navlab::Error too: nlohmann's type_error named no
+// field, and a pack manifest with "file": 42 printed "[json.exception.type_error.302] type must
+// be string, but is number" and nothing else.
+TEST(JsonAs, StringsAndBooleansTakeOnlyTheirOwnType) {
     EXPECT_EQ(json_as<std::string>(json::parse("\"m10\"")), "m10");
     EXPECT_TRUE(json_as<bool>(json::parse("true")));
-    EXPECT_THROW(json_as<bool>(json::parse("1")), json::exception);
-    EXPECT_THROW(json_as<std::string>(json::parse("1")), json::exception);
+    EXPECT_EQ(refusal<bool>("1"), "1 is not true or false");
+    EXPECT_EQ(refusal<std::string>("1"), "1 is not a string");
+    EXPECT_EQ(refusal<std::string>("null"), "null is not a string");
+}
+
+TEST(JsonAs, FieldsNameTheirKey) {
+    const json j = json::parse(R"({"name": "n10", "id": "7", "corners": [1, 2]})");
+    EXPECT_EQ(json_field<std::string>(j, "name"), "n10");
+    EXPECT_EQ(json_field<int>(j, "missing", 5), 5);
+    auto error = [](auto read) {
+        try {
+            read();
+        } catch (const Error& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    EXPECT_EQ(error([&] { json_field<int>(j, "id"); }), "id: \"7\" is not an integer in -2147483648 .. 2147483647");
+    EXPECT_EQ(error([&] { json_field<int>(j, "missing"); }), "missing: is missing");
+    EXPECT_EQ(error([&] { (json_field<std::array<int, 3>>(j, "corners")); }), "corners: array of 2 values, 3 expected");
+    EXPECT_EQ(error([&] { json_field<int>(json::parse("[1]"), "id", 0); }), "[1] is not an object");
+}
+
+TEST(JsonAs, ParseErrorsGiveTheByteAndTheReason) {
+    EXPECT_EQ(json_parse<json>(R"({"a": 1})").at("a"), 1);
+    const std::string text = "{\n \"a\": 1,\n \"b\" 2\n}";
+    try {
+        json_parse<json>(text);
+        ADD_FAILURE() << "parsed";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.offset(), text.find('2'));  // the byte nlohmann read last: the 2 where ':' belongs
+        EXPECT_EQ(e.message().rfind("not valid JSON: parse error at line 3, column ", 0), 0u) << e.what();
+        EXPECT_NE(e.message().find("expected ':'"), std::string::npos) << e.what();
+        EXPECT_EQ(e.message().find("[json.exception"), std::string::npos) << e.what();
+    }
+    try {
+        json_parse<json>("");
+        ADD_FAILURE() << "parsed";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.offset(), 0u);
+    }
 }
