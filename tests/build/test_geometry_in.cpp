@@ -11,6 +11,7 @@
 
 #include "build/geometry_in.h"
 #include "io/error.h"
+#include "support/samples.h"
 
 using namespace navlab;
 using namespace navlab::build;
@@ -19,8 +20,7 @@ namespace fs = std::filesystem;
 namespace {
 
 fs::path scratch() {
-    const fs::path dir = fs::temp_directory_path() / ("navlab_geometry_" + std::to_string(::getpid()));
-    fs::create_directories(dir);
+    static const fs::path dir = test::scratch_dir("geometry");
     return dir;
 }
 

@@ -1,8 +1,13 @@
 #include "support/samples.h"
 
+#include <gtest/gtest.h>
+#include <unistd.h>
+
 #include <array>
 #include <cstdio>
 #include <cstdlib>
+#include <mutex>
+#include <set>
 
 namespace navlab::test {
 
@@ -65,11 +70,58 @@ int run_command(const std::string& command, std::string* output) {
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+namespace {
+
+/// Removes the scratch folders of this test process once its tests have run, unless one
+/// failed (its files are then kept for a look, and named) or NAVLAB_KEEP_SCRATCH=1. CTest runs
+/// every test in its own process, so without this each run left a few hundred folders in
+/// /tmp (a machine that ran the suite forty times held 5.7 GB of them).
+class ScratchCleanup : public ::testing::Environment {
+public:
+    static ScratchCleanup& instance() {
+        static ScratchCleanup* const cleanup = [] {
+            auto* c = new ScratchCleanup;  // owned by gtest once added
+            ::testing::AddGlobalTestEnvironment(c);
+            return c;
+        }();
+        return *cleanup;
+    }
+    void add(const std::filesystem::path& dir) {
+        std::lock_guard lock(mutex_);
+        dirs_.insert(dir);
+    }
+    void TearDown() override {
+        if (::getpid() != owner_) return;  // a forked child that came back through gtest
+        const char* keep = std::getenv("NAVLAB_KEEP_SCRATCH");
+        const bool failed = ::testing::UnitTest::GetInstance()->Failed();
+        std::lock_guard lock(mutex_);
+        for (const auto& dir : dirs_) {
+            if (failed || (keep && std::string(keep) == "1")) {
+                std::fprintf(stderr, "scratch kept: %s\n", dir.c_str());
+                continue;
+            }
+            std::error_code ec;
+            std::filesystem::remove_all(dir, ec);
+        }
+    }
+
+private:
+    const pid_t owner_ = ::getpid();
+    std::mutex mutex_;
+    std::set<std::filesystem::path> dirs_;
+};
+
+// Registered before RUN_ALL_TESTS, whichever test asks for a folder first.
+[[maybe_unused]] const ScratchCleanup& kRegistered = ScratchCleanup::instance();
+
+}  // namespace
+
 std::filesystem::path scratch_dir(const std::string& name) {
     auto base = std::filesystem::temp_directory_path() /
                 ("navlab-test-" + std::to_string(::getpid()) + "-" + name);
     std::filesystem::remove_all(base);
     std::filesystem::create_directories(base);
+    ScratchCleanup::instance().add(base);
     return base;
 }
 

@@ -36,7 +36,8 @@ std::string navlab_binary();
 /// Runs a shell command, returns its exit status and captures stdout+stderr into `output`.
 int run_command(const std::string& command, std::string* output = nullptr);
 
-/// A fresh empty scratch folder for one test, removed by the caller's discretion.
+/// A fresh empty scratch folder for one test. Removed when the test process's tests have all
+/// passed (kept, and named on stderr, when one failed or NAVLAB_KEEP_SCRATCH=1).
 std::filesystem::path scratch_dir(const std::string& name);
 
 }  // namespace navlab::test
