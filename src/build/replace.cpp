@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 
 #include "codec/dcx.h"
 #include "container/bnd4.h"
@@ -22,12 +23,27 @@ std::string base_name(const std::string& name) {
     return cut == std::string::npos ? name : name.substr(cut + 1);
 }
 
+/// A new member's name goes after the folder of member 0 as it is: a folder separator, a ".."
+/// or a control byte would make a member no game path reaches (and that unpack cannot name).
+void check_new_file_name(const std::string& entry) {
+    const bool plain = !entry.empty() && entry != "." && entry != ".." &&
+                       std::none_of(entry.begin(), entry.end(), [](char c) {
+                           const auto u = static_cast<unsigned char>(c);
+                           return c == '/' || c == '\\' || u < 0x20 || u == 0x7F;
+                       });
+    if (!plain)
+        throw Error("no member has this name, and it cannot name a new one: give a plain file name (no folder, no "
+                    "control character), e.g. n10_00_00_00_001000.hkx",
+                    kNoOffset, "entry " + entry);
+}
+
 /// Index of the member `entry` names, or std::nullopt for a new file name.
 std::optional<std::size_t> find_member(const bnd4::Binder& b, const std::string& entry) {
     if (!entry.empty() && std::all_of(entry.begin(), entry.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) {
-        const std::size_t i = std::stoul(entry);
-        if (i >= b.entries.size())
-            throw Error(fmt::format("index {} out of range ({} members)", i, b.entries.size()), kNoOffset, "entry " + entry);
+        std::size_t i = 0;
+        const auto [end, ec] = std::from_chars(entry.data(), entry.data() + entry.size(), i);
+        if (ec != std::errc() || i >= b.entries.size())
+            throw Error(fmt::format("index {} out of range ({} members)", entry, b.entries.size()), kNoOffset, "entry " + entry);
         return i;
     }
     std::optional<std::size_t> found;
@@ -58,6 +74,7 @@ ReplaceResult replace_member(std::span<const std::uint8_t> file, const std::stri
         binder.entries[*at].set_data(std::move(*data));
     } else {
         if (binder.entries.empty()) throw Error("the binder has no member to take a folder from", kNoOffset, "entry " + entry);
+        check_new_file_name(entry);
         const std::string& first = binder.entries[0].name;
         const std::string folder = first.substr(0, first.size() - base_name(first).size());
         const bool lo = !entry.empty() && (entry[0] == 'o' || entry[0] == 'O');

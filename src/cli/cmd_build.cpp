@@ -18,6 +18,7 @@
 #include "io/error.h"
 #include "io/file.h"
 #include "io/json_text.h"
+#include "io/text.h"
 
 namespace navlab::cli {
 namespace {
@@ -224,7 +225,7 @@ void add_build_commands(CLI::App& app) {
             throw;
         }
         write_file_atomic(rargs->out, r.file);
-        fmt::print("{} {} (id {}); {} members; wrote {} ({} bytes)\n", r.action, r.name, r.id, r.members, rargs->out,
+        fmt::print("{} {} (id {}); {} members; wrote {} ({} bytes)\n", r.action, escape_non_utf8(r.name), r.id, r.members, rargs->out,
                    r.file.size());
     });
 }

@@ -88,6 +88,29 @@ TEST(Replace, AddAndRemove) {
     EXPECT_THROW(replace_member(file, "99", data), Error);
 }
 
+// Found by running `navlab replace` with odd member arguments: an index too long for 64 bits
+// ended in "navlab: error: stoul", and a name with a folder, a ".." or an escape sequence was
+// added as a member (and printed raw to the terminal).
+TEST(Replace, MemberArgumentsThatNameNothingAreRefused) {
+    const auto file = nine_tile_binder();
+    const std::vector<std::uint8_t> data = {1, 2, 3};
+    auto refusal = [&](const std::string& entry) {
+        try {
+            replace_member(file, entry, data);
+        } catch (const Error& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    EXPECT_EQ(refusal("99999999999999999999999"),
+              "entry 99999999999999999999999: index 99999999999999999999999 out of range (9 members)");
+    for (const std::string bad : {"a/../b.hkx", "..", "sub\\x.hkx", "\x1b[31m.hkx"})
+        EXPECT_NE(refusal(bad).find("no member has this name, and it cannot name a new one: give a plain file name"),
+                  std::string::npos)
+            << refusal(bad);
+    EXPECT_EQ(refusal("x.hkx"), "no error");
+}
+
 TEST(Replace, RealBinderKeepsItsImage) {
     NAVLAB_REQUIRE_SAMPLE(path, "fromsoft/sekiro_allmaterialbnd.mtdbnd.dcx");
     const auto file = read_file(path);
