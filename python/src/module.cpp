@@ -32,6 +32,7 @@
 #include "formats/igi/routes.h"
 #include "io/error.h"
 #include "io/file.h"
+#include "io/text.h"
 #include "mesh_arrays.h"
 #include "io/parallel.h"
 #include "query/nav_view.h"
@@ -55,12 +56,14 @@ struct Mesh {
     std::string name;
     bool editable = false;
     std::shared_ptr<MeshQuery> queries;  ///< lazily built; edits made after it are not seen
+    /// Where a query's refusal says the mesh is, as the commands print it: "FILE | member".
+    std::string where;
 
     const query::NavMeshQuery& query() {
         if (!queries) {
             auto q = std::make_shared<MeshQuery>();
             // An edited model's arrays no longer sit where the file had them: no byte offsets then.
-            q->view = std::make_unique<query::FromSoftView>(model->mesh, name, editable ? nullptr : &model->layouts);
+            q->view = std::make_unique<query::FromSoftView>(model->mesh, where, editable ? nullptr : &model->layouts);
             q->query = std::make_unique<query::NavMeshQuery>(*q->view, model->mediator ? &*model->mediator : nullptr);
             queries = std::move(q);
         }
@@ -171,9 +174,12 @@ public:
         if (!meshes_[index]) {
             const container::Entry& e = binder_->entries()[index];
             if (binder_->is_binder && !is_tagfile_name(e.name))
-                throw py::value_error("member " + std::to_string(index) + " (" + e.name + ") is not a .hkx tagfile");
+                throw py::value_error(path_.string() + ": member " + std::to_string(index) + " (" +
+                                      escape_non_utf8(e.name) + ") is not a .hkx tagfile");
             auto model = std::make_shared<NavTagfile>(read_member(e));
-            meshes_[index] = std::make_shared<Mesh>(Mesh{std::move(model), e.name, editable_, nullptr});
+            const std::string leaf = e.name.substr(e.name.find_last_of("\\/") == std::string::npos ? 0 : e.name.find_last_of("\\/") + 1);
+            const std::string where = binder_->is_binder ? path_.string() + " | " + escape_non_utf8(leaf) : path_.string();
+            meshes_[index] = std::make_shared<Mesh>(Mesh{std::move(model), e.name, editable_, nullptr, where});
         }
         return meshes_[index];
     }

@@ -190,6 +190,24 @@ def test_format_error_carries_file_offset_and_field(binders, tmp_path):
     assert str(e) in cli.stderr
 
 
+def test_query_refusal_names_the_binder_the_member_and_the_byte(binders, tmp_path):
+    # A damaged oppositeEdge reads (the reader keeps every raw field) but queries refuse it; the
+    # refusal used to name the member only, not the binder it came from.
+    f, k = first_non_empty(binders[0], edit=True)
+    f.mesh(k).edges["oppositeEdge"][0] = 1 << 30
+    bad = tmp_path / "opposite.nvmhktbnd.dcx"
+    f.save(bad)
+    with pytest.raises(navlab.FormatError) as info:
+        navlab.open(bad).mesh(k).islands()
+    e = info.value
+    leaf = navlab.open(bad).members[k].split("\\")[-1]
+    assert e.file == f"{bad} | {leaf}"
+    assert e.field == "hkaiNavMesh edge 0" and "oppositeEdge 1073741824 out of range" in e.message
+    assert isinstance(e.offset, int)
+    cli = run_navlab("islands", bad, check=False)  # the command names the same place
+    assert cli.returncode != 0 and str(e) in cli.stderr
+
+
 def test_format_error_on_a_bad_tagfile(er_sample, tmp_path):
     data = bytearray(er_sample.read_bytes())
     data[4:8] = b"XXXX"  # TAG0 magic

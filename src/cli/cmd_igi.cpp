@@ -163,7 +163,12 @@ void add_routes(CLI::App& igi) {
     cmd->callback([a] {
         refuse_overwriting_input(a->input, a->output, a->force);
         Graph g = read_graph_file(a->input);
-        RouteRebuild rebuilt = rebuild_routes(g, !a->all);
+        RouteRebuild rebuilt;
+        try {
+            rebuilt = rebuild_routes(g, !a->all);
+        } catch (Error& e) {
+            throw e.set_file(a->input);  // a graph whose routes cannot be costed: name it
+        }
         g.routes = std::move(rebuilt.table);
         const std::vector<std::uint8_t> bytes = write_graph(g);
         const RouteReport verify = check_routes(read_graph(bytes));

@@ -77,6 +77,19 @@ TEST_F(IgiCli, RoutesRepairsAndKeepsValidFilesUnchanged) {
     EXPECT_EQ(read_file(same), read_file(good));
 }
 
+// A graph whose routes are longer than a float32 cost holds: `igi routes` refuses it naming
+// the file (the error named only "RouteTable").
+TEST_F(IgiCli, RoutesTooLongForTheirCostNameTheFile) {
+    Graph g = retail_graph8();
+    for (auto& n : g.nodes)
+        n.position = {n.position.x * 1e36, n.position.y * 1e36, n.position.z * 1e36};
+    const std::string far = file("far.dat", g);
+    std::string out;
+    EXPECT_EQ(run("igi routes " + far + " -o " + path("far2.dat"), &out), 1) << out;
+    EXPECT_NE(out.find(far + ": "), std::string::npos) << out;
+    EXPECT_NE(out.find("more than a float32 cost holds"), std::string::npos) << out;
+}
+
 TEST_F(IgiCli, RewriteIsByteIdentical) {
     std::string out;
     for (const Graph& g : {retail_graph8(), positional_graph(), worked_example()}) {
