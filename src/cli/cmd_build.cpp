@@ -150,6 +150,8 @@ void add_build_commands(CLI::App& app) {
     cmd->footer(
         "  Input: OBJ, glTF/GLB, PLY or FBX files (Assimp), merged into one scene, y up and metres unless\n"
         "  --up z / --scale say otherwise. The scene's bounds and triangle count are printed first.\n"
+        "  Assimp reads each file in a child process: a file it crashes on, or spins on past 30 s + 5 s\n"
+        "  per MB of CPU, is an error naming the file. On a terminal a progress line counts the tiles.\n"
         "  Output: one .nvmhktbnd.dcx binder: one Havok tagfile per tile (hkaiNavMesh + Elden Ring AABB-tree\n"
         "  mediator or Sekiro cluster graph), FromSoftware member names and ids for --map. Far Cry 2:\n"
         "  a folder with nv.nvm and one nv_<id>.nvm per 64 m sector, cross-sector links filled in.\n"
