@@ -8,6 +8,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <new>
+#include <string_view>
 #include <fstream>
 #include <sstream>
 #include <fmt/format.h>
@@ -53,8 +55,11 @@ TriangleSoup read_with_assimp(const std::filesystem::path& file, const GeometryO
     const aiScene* scene = importer.ReadFile(file.string(), aiProcess_ValidateDataStructure | aiProcess_Triangulate |
                                                                  aiProcess_PreTransformVertices |
                                                                  aiProcess_JoinIdenticalVertices);
-    if (!scene || (scene->mFlags & AI_SCENE_FLAGS_INCOMPLETE))
+    if (!scene || (scene->mFlags & AI_SCENE_FLAGS_INCOMPLETE)) {
+        // Assimp catches std::bad_alloc itself; raised again, the child reports its memory limit.
+        if (std::string_view(importer.GetErrorString()).find("bad_alloc") != std::string_view::npos) throw std::bad_alloc();
         throw Error(std::string("cannot read the geometry: ") + importer.GetErrorString(), kNoOffset, file.string());
+    }
     TriangleSoup soup;
     for (unsigned m = 0; m < scene->mNumMeshes; ++m) {
         const aiMesh& mesh = *scene->mMeshes[m];
@@ -90,6 +95,7 @@ std::vector<std::uint8_t> soup_bytes(const TriangleSoup& soup) {
     return out;
 }
 
+/// soup_bytes read back, every count checked against the bytes there are.
 TriangleSoup soup_from_bytes(const std::vector<std::uint8_t>& in) {
     std::uint64_t counts[2] = {0, 0};
     if (in.size() < sizeof counts) throw Error("the geometry reader's answer is cut short");

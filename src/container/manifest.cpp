@@ -42,7 +42,7 @@ std::vector<std::uint8_t> from_hex_bytes(const std::string& s) {
 /// with 0x, else 10), refused unless T holds it exactly.
 template <class T>
 T get_number(const json& j, const char* key, T fallback) {
-    if (!j.is_object()) throw Error(fmt::format("{} is not an object", j.dump().substr(0, 40)));
+    if (!j.is_object()) throw Error(fmt::format("{} is not an object", json_shown(j)));
     if (!j.contains(key)) return fallback;
     const json& v = j.at(key);
     try {
@@ -87,7 +87,7 @@ std::string entry_file_name(const std::string& name, std::size_t index, std::set
 const json& section(const json& m, const char* key) {
     if (!m.contains(key)) throw Error("is missing", kNoOffset, key);
     const json& v = m.at(key);
-    if (!v.is_null() && !v.is_object()) throw Error(fmt::format("{} is not an object or null", v.dump().substr(0, 40)), kNoOffset, key);
+    if (!v.is_null() && !v.is_object()) throw Error(fmt::format("{} is not an object or null", json_shown(v)), kNoOffset, key);
     return v;
 }
 
@@ -213,7 +213,11 @@ json bnd4_json(const bnd4::Header& h) {
 
 bnd4::Header bnd4_from_json(const json& j) {
     bnd4::Header h;
-    h.set_version(json_field<std::string>(j, "version", "07D7R6"));
+    try {
+        h.set_version(json_field<std::string>(j, "version", "07D7R6"));
+    } catch (Error& e) {
+        throw e.field().empty() ? e.in("version") : e;
+    }
     if (j.contains("version_hex")) {
         auto v = from_hex_bytes(json_field<std::string>(j, "version_hex"));
         if (v.size() != 8) throw Error("must be 8 bytes", kNoOffset, "version_hex");
@@ -322,7 +326,7 @@ Packed pack(const fs::path& dir, int kraken_level, const PackProgress& progress)
     } catch (Error& e) {
         e.set_file(manifest_path.string());
         throw;
-    } catch (const json::exception& e) {  // a shape the reads above do not check
+    } catch (const json::exception& e) {  // kept as a net: every read above is checked
         Error err(std::string("manifest: ") + e.what());
         err.set_file(manifest_path.string());
         throw err;

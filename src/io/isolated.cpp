@@ -2,27 +2,24 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <poll.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <new>
 #include <string_view>
+#include <utility>
 
 #include "io/error.h"
-
-#if defined(__SANITIZE_ADDRESS__)
-#define NAVLAB_UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define NAVLAB_UNDER_ASAN 1
-#endif
-#endif
 
 namespace navlab {
 namespace {
@@ -88,21 +85,25 @@ std::uint64_t mapped_bytes() {
     return got == 1 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE)) : 0;
 }
 
+std::uint64_t cpu_limit(const IsolationLimits& limits) { return std::max<std::uint64_t>(limits.cpu_seconds, 1); }
+
 [[noreturn]] void run_child(int fd, const std::function<std::vector<std::uint8_t>()>& work, const IsolationLimits& limits) {
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // no child outlives a parent killed on its own
     set_limit(RLIMIT_CORE, 0, 0);
-    const rlim_t cpu = static_cast<rlim_t>(std::max<std::uint64_t>(limits.cpu_seconds, 1));
+    const rlim_t cpu = static_cast<rlim_t>(cpu_limit(limits));
     set_limit(RLIMIT_CPU, cpu, cpu + 1);  // SIGXCPU at the soft limit, SIGKILL a second later
-#ifndef NAVLAB_UNDER_ASAN
-    if (limits.extra_memory > 0) {
-        const rlim_t as = static_cast<rlim_t>(mapped_bytes() + limits.extra_memory);
-        set_limit(RLIMIT_AS, as, as);
+    if constexpr (kIsolatedMemoryLimitApplies) {
+        // Without /proc the child's own size is unknown: no limit rather than one below it.
+        if (const std::uint64_t mapped = mapped_bytes(); limits.extra_memory > 0 && mapped > 0) {
+            const rlim_t as = static_cast<rlim_t>(mapped + limits.extra_memory);
+            set_limit(RLIMIT_AS, as, as);
+        }
     }
-#endif
     std::vector<std::uint8_t> out;
     try {
-        std::vector<std::uint8_t> result = work();
-        out.push_back(static_cast<std::uint8_t>(Kind::Result));
-        out.insert(out.end(), result.begin(), result.end());
+        const std::vector<std::uint8_t> result = work();
+        const auto kind = static_cast<std::uint8_t>(Kind::Result);
+        ::_exit(write_all(fd, &kind, 1) && write_all(fd, result.data(), result.size()) ? 0 : 1);
     } catch (const Error& e) {
         out.assign(1, static_cast<std::uint8_t>(Kind::NavlabError));
         append_u64(out, e.offset());
@@ -126,52 +127,98 @@ std::string signal_text(int sig) {
     return fmt::format("signal {}{}", sig, name ? fmt::format(", {}", name) : "");
 }
 
-}  // namespace
+/// The child as the parent holds it: the read end of its pipe, and its pid until it is reaped.
+/// Leaving early (an exception) kills and reaps it, so no child outlives the call.
+class Child {
+public:
+    Child(pid_t pid, int fd) : pid_(pid), fd_(fd) {}
+    Child(const Child&) = delete;
+    Child& operator=(const Child&) = delete;
+    ~Child() {
+        if (fd_ >= 0) ::close(fd_);
+        if (pid_ > 0) {
+            ::kill(pid_, SIGKILL);
+            reap();
+        }
+    }
 
-std::vector<std::uint8_t> run_isolated(const std::function<std::vector<std::uint8_t>()>& work,
-                                       const IsolationLimits& limits, const std::string& what) {
-    int fds[2];
-    if (::pipe2(fds, O_CLOEXEC) != 0) throw Error(fmt::format("cannot make a pipe: {}", std::strerror(errno)), kNoOffset, what);
-    const pid_t pid = ::fork();
-    if (pid < 0) {
-        const int err = errno;
-        ::close(fds[0]), ::close(fds[1]);
-        throw Error(fmt::format("cannot start a child process: {}", std::strerror(err)), kNoOffset, what);
+    /// Everything the child writes until it closes the pipe. A child that neither writes nor
+    /// ends by `deadline` (a reader blocked rather than spinning, which the CPU limit misses)
+    /// is killed: returns false then.
+    bool read_all(std::vector<std::uint8_t>& in, std::chrono::steady_clock::time_point deadline) {
+        std::uint8_t buf[1 << 16];
+        for (;;) {
+            const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+            if (left.count() <= 0) return false;
+            pollfd p{fd_, POLLIN, 0};
+            const int ready = ::poll(&p, 1, static_cast<int>(std::min<long long>(left.count(), 1 << 30)));
+            if (ready < 0 && errno == EINTR) continue;
+            if (ready < 0) throw Error(fmt::format("cannot wait for the child process: {}", std::strerror(errno)));
+            if (ready == 0) continue;  // the deadline is checked at the top
+            const ssize_t r = ::read(fd_, buf, sizeof buf);
+            if (r < 0 && errno == EINTR) continue;
+            if (r <= 0) return true;
+            in.insert(in.end(), buf, buf + r);
+        }
     }
-    if (pid == 0) {
-        ::close(fds[0]);
-        run_child(fds[1], work, limits);
+
+    /// Waits for the child's end: its status and the CPU time it used, in seconds.
+    std::pair<int, double> wait() {
+        ::close(fd_), fd_ = -1;
+        const auto [status, cpu] = reap();
+        pid_ = -1;
+        return {status, cpu};
     }
-    ::close(fds[1]);
-    std::vector<std::uint8_t> in;
-    std::uint8_t buf[1 << 16];
-    for (;;) {
-        const ssize_t r = ::read(fds[0], buf, sizeof buf);
-        if (r < 0 && errno == EINTR) continue;
-        if (r <= 0) break;
-        in.insert(in.end(), buf, buf + r);
+
+    void kill() { ::kill(pid_, SIGKILL); }
+
+private:
+    std::pair<int, double> reap() {
+        int status = 0;
+        rusage use{};
+        pid_t got;
+        while ((got = ::wait4(pid_, &status, 0, &use)) < 0 && errno == EINTR) {
+        }
+        if (got < 0) throw Error(fmt::format("cannot wait for the child process: {}", std::strerror(errno)));
+        const auto secs = [](const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6; };
+        return {status, secs(use.ru_utime) + secs(use.ru_stime)};
     }
-    ::close(fds[0]);
-    int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
+
+    pid_t pid_;
+    int fd_;
+};
+
+/// The error for a child that ended on a signal or without an answer.
+Error ending_error(int status, double cpu, bool timed_out, const IsolationLimits& limits, const std::string& what) {
+    const std::uint64_t limit = cpu_limit(limits);
+    if (timed_out)
+        return Error(fmt::format("neither answered nor ended within {} s and was stopped: the file is damaged, or "
+                                 "too large for this limit",
+                                 3 * limit),
+                     kNoOffset, what);
     if (WIFSIGNALED(status)) {
         const int sig = WTERMSIG(status);
-        if (sig == SIGXCPU || sig == SIGKILL)
-            throw Error(fmt::format("stopped after {} s of CPU time ({}): the file is damaged, or too large for this "
-                                    "limit",
-                                    limits.cpu_seconds, signal_text(sig)),
-                        kNoOffset, what);
-        throw Error(fmt::format("crashed ({}): the file is damaged, or holds something the reader cannot take",
-                                signal_text(sig)),
-                    kNoOffset, what);
+        // SIGXCPU at the soft limit, SIGKILL at the hard one a second later; any other SIGKILL
+        // (the OOM killer, a user) came from outside.
+        if (sig == SIGXCPU || (sig == SIGKILL && cpu >= static_cast<double>(limit)))
+            return Error(fmt::format("stopped after {} s of CPU time ({}): the file is damaged, or too large for this "
+                                     "limit",
+                                     limit, signal_text(sig)),
+                         kNoOffset, what);
+        if (sig == SIGKILL) return Error(fmt::format("was killed ({}), not by navlab", signal_text(sig)), kNoOffset, what);
+        return Error(fmt::format("crashed ({}): the file is damaged, or holds something the reader cannot take",
+                                 signal_text(sig)),
+                     kNoOffset, what);
     }
     // A sanitizer catches a crash itself and exits with a status instead of the signal.
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || in.empty())
-        throw Error(fmt::format("crashed (exit status {} without an answer): the file is damaged, or holds something "
-                                "the reader cannot take",
-                                WIFEXITED(status) ? WEXITSTATUS(status) : -1),
-                    kNoOffset, what);
+    return Error(fmt::format("crashed (exit status {} without an answer): the file is damaged, or holds something the "
+                             "reader cannot take",
+                             WIFEXITED(status) ? WEXITSTATUS(status) : -1),
+                 kNoOffset, what);
+}
+
+/// The child's answer (its first byte the Kind) as bytes or as the error it carries.
+std::vector<std::uint8_t> decode_answer(std::vector<std::uint8_t> in, const IsolationLimits& limits, const std::string& what) {
     Parts parts(in);
     switch (static_cast<Kind>(in[0])) {
         case Kind::Result:
@@ -198,6 +245,35 @@ std::vector<std::uint8_t> run_isolated(const std::function<std::vector<std::uint
         }
     }
     throw Error("sent back an answer navlab cannot read", kNoOffset, what);
+}
+
+}  // namespace
+
+std::vector<std::uint8_t> run_isolated(const std::function<std::vector<std::uint8_t>()>& work,
+                                       const IsolationLimits& limits, const std::string& what) {
+    int fds[2];
+    if (::pipe2(fds, O_CLOEXEC) != 0) throw Error(fmt::format("cannot make a pipe: {}", std::strerror(errno)), kNoOffset, what);
+    const pid_t pid = ::fork();
+    if (pid < 0) {
+        const int err = errno;
+        ::close(fds[0]), ::close(fds[1]);
+        throw Error(fmt::format("cannot start a child process: {}", std::strerror(err)), kNoOffset, what);
+    }
+    if (pid == 0) {
+        ::close(fds[0]);
+        run_child(fds[1], work, limits);
+    }
+    ::close(fds[1]);
+    Child child(pid, fds[0]);
+    std::vector<std::uint8_t> in;
+    // Wall-clock room for a child that blocks instead of spinning: three times its CPU limit.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(3 * cpu_limit(limits));
+    const bool answered = child.read_all(in, deadline);
+    if (!answered) child.kill();
+    const auto [status, cpu] = child.wait();
+    if (!answered || !WIFEXITED(status) || WEXITSTATUS(status) != 0 || in.empty())
+        throw ending_error(status, cpu, !answered, limits, what);
+    return decode_answer(std::move(in), limits, what);
 }
 
 }  // namespace navlab

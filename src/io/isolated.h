@@ -12,15 +12,32 @@
 #include <string>
 #include <vector>
 
+#if defined(__SANITIZE_ADDRESS__)
+#define NAVLAB_ISOLATED_UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define NAVLAB_ISOLATED_UNDER_ASAN 1
+#endif
+#endif
+
 namespace navlab {
+
+/// Whether IsolationLimits::extra_memory is applied: not under AddressSanitizer (GCC's or
+/// clang's), which reserves terabytes of address space itself.
+#ifdef NAVLAB_ISOLATED_UNDER_ASAN
+inline constexpr bool kIsolatedMemoryLimitApplies = false;
+#else
+inline constexpr bool kIsolatedMemoryLimitApplies = true;
+#endif
 
 /// What the child may use before it is stopped.
 struct IsolationLimits {
     /// User plus system CPU time (RLIMIT_CPU), in whole seconds, at least 1. A reader spinning
-    /// in a loop is stopped here; the caller sizes it to its input.
+    /// in a loop is stopped here; the caller sizes it to its input. A child that blocks
+    /// instead (no CPU used) is stopped after three times this in wall-clock time.
     std::uint64_t cpu_seconds = 60;
     /// Address space the child may add to what it inherits (RLIMIT_AS), in bytes; 0 = no limit.
-    /// Not applied under AddressSanitizer, which reserves terabytes of address space itself.
+    /// Not applied when kIsolatedMemoryLimitApplies is false, nor without /proc.
     std::uint64_t extra_memory = 0;
 };
 
@@ -30,14 +47,17 @@ struct IsolationLimits {
 /// when the child
 /// - ends on a signal (a crash): the message names the signal; or exits without an answer
 ///   (a sanitizer's report of a crash): the message names the exit status;
-/// - passes `limits.cpu_seconds`: the message names the limit;
+/// - passes `limits.cpu_seconds` of CPU time, or three times that of wall-clock time without
+///   ending: the message names the limit (another SIGKILL is named as coming from outside);
 /// - runs out of `limits.extra_memory` (std::bad_alloc);
 /// - throws: a navlab::Error thrown by `work` comes back as it was thrown (message, offset,
 ///   field and file), any other exception as its what() in an Error with `what`.
 ///
 /// The child leaves with `_exit`, so no atexit handler or static destructor of the caller runs
-/// twice, and it writes no core file. Call it where no other thread holds a lock `work` needs
-/// (glibc's malloc is safe across fork; most else is not guaranteed).
+/// twice, and it writes no core file; it is killed if the caller dies. Call it where no other
+/// thread holds a lock `work` needs (glibc's malloc is safe across fork; most else is not
+/// guaranteed), and not from several threads at once (a sibling child would inherit the other
+/// pipe's write end and delay its end).
 std::vector<std::uint8_t> run_isolated(const std::function<std::vector<std::uint8_t>()>& work,
                                        const IsolationLimits& limits, const std::string& what);
 

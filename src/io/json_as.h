@@ -3,7 +3,9 @@
 // nlohmann's get<T>() converts any number to any arithmetic type with a plain cast: 1e20 read
 // as an int is undefined behaviour (UBSan stops there; a Release build reads INT_MIN), 2.5
 // becomes 2 and 300 read as a byte becomes 44, all without a word. json_as<T>() takes only
-// values that T holds exactly and names what it refused.
+// values that T holds exactly and names what it refused; json_field<T>() reads one member of
+// an object with its key in the error, and json_parse() names the byte where text stops
+// being JSON (nlohmann's own exceptions name neither).
 #pragma once
 
 #include <fmt/format.h>
@@ -22,17 +24,25 @@
 
 namespace navlab {
 
+/// A JSON value as text for a message, cut to 40 characters (at a character boundary).
+template <class Json>
+std::string json_shown(const Json& v) {
+    std::string s = v.dump(-1, ' ', false, Json::error_handler_t::replace);
+    if (s.size() <= 40) return s;
+    std::size_t cut = 37;
+    while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;  // not inside a UTF-8 sequence
+    return s.substr(0, cut) + "...";
+}
+
 namespace json_as_detail {
 template <class T> struct is_std_array : std::false_type {};
 template <class U, std::size_t N> struct is_std_array<std::array<U, N>> : std::true_type {};
 template <class T> struct is_std_vector : std::false_type {};
 template <class U, class A> struct is_std_vector<std::vector<U, A>> : std::true_type {};
 
-/// The value as JSON text for a message, cut to 40 characters.
 template <class Json>
 std::string shown(const Json& v) {
-    std::string s = v.dump();
-    return s.size() > 40 ? s.substr(0, 37) + "..." : s;
+    return json_shown(v);
 }
 }  // namespace json_as_detail
 
@@ -115,17 +125,21 @@ T json_field(const Json& object, const std::string& key) {
 }
 
 /// `text` parsed as JSON. Throws navlab::Error "not valid JSON: …" at the byte where parsing
-/// stopped (nlohmann's reason, line and column, without its exception tag).
+/// stopped (nlohmann's reason, line and column, without its exception tag); a number too large
+/// for a double ("1e400") is refused the same way, without an offset.
 template <class Json>
 Json json_parse(std::string_view text) {
     try {
         return Json::parse(text.begin(), text.end());
-    } catch (const typename Json::parse_error& e) {
+    } catch (const typename Json::exception& e) {  // parse_error, or out_of_range for 1e400
         std::string reason = e.what();
         if (const auto tag = reason.find("] "); reason.rfind("[json.exception.", 0) == 0 && tag != std::string::npos)
             reason.erase(0, tag + 2);
-        // nlohmann counts bytes from 1; 0 and the end of the text stay in range.
-        const std::uint64_t at = e.byte > 0 ? std::min<std::uint64_t>(e.byte - 1, text.size()) : 0;
+        // nlohmann counts bytes from 1; 0 and the end of the text stay in range. A number too
+        // large for a double has no position.
+        const auto* parse = dynamic_cast<const typename Json::parse_error*>(&e);
+        const std::uint64_t at =
+            !parse ? kNoOffset : parse->byte > 0 ? std::min<std::uint64_t>(parse->byte - 1, text.size()) : 0;
         throw Error("not valid JSON: " + reason, at);
     }
 }

@@ -69,6 +69,8 @@ TEST(BuildSpec, BadValuesNameTheField) {
               std::string::npos);
     EXPECT_NE(error_of(R"({"links": [{"from": [0,0,0]}]})").find("links[0]"), std::string::npos);
     EXPECT_NE(error_of("{").find("not valid JSON"), std::string::npos);
+    EXPECT_NE(error_of(R"({"cell_size": 1e400})").find("not valid JSON: number overflow"), std::string::npos)
+        << error_of(R"({"cell_size": 1e400})");
 }
 
 // Sizes whose cell counts Recast could not hold (or would allocate without bound) are refused

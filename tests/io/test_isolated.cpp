@@ -2,7 +2,10 @@
 // caller as bytes or as a navlab::Error.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <atomic>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -59,8 +62,8 @@ TEST(Isolated, AChildThatSpinsIsStoppedAtItsCpuLimit) {
     EXPECT_EQ(e.rfind("a.ply: the reader: stopped after 1 s of CPU time", 0), 0u) << e;
 }
 
-#if !defined(__SANITIZE_ADDRESS__)
 TEST(Isolated, AChildPastItsMemoryLimitIsAnError) {
+    if (!kIsolatedMemoryLimitApplies) GTEST_SKIP() << "no memory limit under AddressSanitizer";
     IsolationLimits small;
     small.extra_memory = 64 << 20;
     const std::string e = error_of(
@@ -72,4 +75,22 @@ TEST(Isolated, AChildPastItsMemoryLimitIsAnError) {
         small);
     EXPECT_EQ(e, "a.ply: the reader: needed more than 64 MB of memory: the file is damaged, or too large for this limit");
 }
-#endif
+
+// A child that blocks (no CPU used, so RLIMIT_CPU never fires) is stopped at three times its
+// CPU limit of wall-clock time; a SIGKILL from outside is not blamed on the limit.
+TEST(Isolated, AChildThatBlocksIsStoppedAndAnOutsideKillIsNamed) {
+    IsolationLimits one_second;
+    one_second.cpu_seconds = 1;
+    const std::string blocked = error_of(
+        []() -> std::vector<std::uint8_t> {
+            ::pause();
+            return {};
+        },
+        one_second);
+    EXPECT_EQ(blocked.rfind("a.ply: the reader: neither answered nor ended within 3 s and was stopped", 0), 0u) << blocked;
+    const std::string killed = error_of([]() -> std::vector<std::uint8_t> {
+        ::raise(SIGKILL);
+        return {};
+    });
+    EXPECT_EQ(killed.rfind("a.ply: the reader: was killed (signal 9", 0), 0u) << killed;
+}

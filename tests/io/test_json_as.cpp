@@ -115,4 +115,12 @@ TEST(JsonAs, ParseErrorsGiveTheByteAndTheReason) {
     } catch (const Error& e) {
         EXPECT_EQ(e.offset(), 0u);
     }
+    // A number beyond a double is nlohmann's out_of_range, not a parse_error: refused the same way.
+    try {
+        json_parse<json>("[1e400]");
+        ADD_FAILURE() << "parsed";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.offset(), kNoOffset);
+        EXPECT_EQ(std::string(e.what()), "not valid JSON: number overflow parsing '1e400'");
+    }
 }
