@@ -9,6 +9,7 @@
 #include "codec/dcx.h"
 #include "container/bnd4.h"
 #include "io/error.h"
+#include "io/text.h"
 
 namespace navlab::build {
 namespace {
@@ -16,11 +17,6 @@ namespace {
 std::string lower(std::string s) {
     for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     return s;
-}
-
-std::string base_name(const std::string& name) {
-    const auto cut = name.find_last_of("\\/");
-    return cut == std::string::npos ? name : name.substr(cut + 1);
 }
 
 /// A new member's name goes after the folder of member 0 as it is: a folder separator, a ".."
@@ -50,7 +46,7 @@ std::optional<std::size_t> find_member(const bnd4::Binder& b, const std::string&
     const bool full = entry.find_first_of("\\/") != std::string::npos;
     for (std::size_t i = 0; i < b.entries.size(); ++i) {
         const std::string& name = b.entries[i].name;
-        if (lower(full ? name : base_name(name)) != lower(entry)) continue;
+        if (lower(full ? name : std::string(leaf_name(name))) != lower(entry)) continue;
         if (found) throw Error("more than one member has this name; give its index", kNoOffset, "entry " + entry);
         found = i;
     }
@@ -76,7 +72,7 @@ ReplaceResult replace_member(std::span<const std::uint8_t> file, const std::stri
         if (binder.entries.empty()) throw Error("the binder has no member to take a folder from", kNoOffset, "entry " + entry);
         check_new_file_name(entry);
         const std::string& first = binder.entries[0].name;
-        const std::string folder = first.substr(0, first.size() - base_name(first).size());
+        const std::string folder = first.substr(0, first.size() - leaf_name(first).size());
         const bool lo = !entry.empty() && (entry[0] == 'o' || entry[0] == 'O');
         std::int32_t id = lo ? 20000 : 10000;
         for (const auto& e : binder.entries)

@@ -6,6 +6,7 @@
 
 #include "io/error.h"
 #include "io/file.h"
+#include "io/text.h"
 
 namespace navlab::container {
 
@@ -69,16 +70,12 @@ const Entry& BinderFile::find_entry(std::string_view key) const {
             throw Error(fmt::format("entry index {} is out of range (the file has {} entries)", index, entries_.size()));
         return entries_[index];
     }
-    auto base = [](std::string_view n) {
-        const auto cut = n.find_last_of("\\/");
-        return cut == std::string_view::npos ? n : n.substr(cut + 1);
-    };
     const Entry* found = nullptr;
     std::size_t matches = 0;
     for (const auto& e : entries_)
         if (e.name == key) return e;
     for (const auto& e : entries_)
-        if (base(e.name) == key) found = &e, ++matches;
+        if (leaf_name(e.name) == key) found = &e, ++matches;
     if (matches == 1) return *found;
     if (matches > 1) throw Error(fmt::format("{} entries are named \"{}\"; give the index or the full name", matches, key));
     throw Error(fmt::format("no entry named \"{}\" (give an index, a full name or a file name)", key));

@@ -71,7 +71,7 @@ constexpr std::size_t kMaxFileName = 240;
 
 /// A safe file name for an entry: its name without folders, made unique in the folder.
 std::string entry_file_name(const std::string& name, std::size_t index, std::set<std::string>& used) {
-    std::string base = name.substr(name.find_last_of("\\/") == std::string::npos ? 0 : name.find_last_of("\\/") + 1);
+    std::string base(leaf_name(name));
     for (char& c : base)
         if (static_cast<unsigned char>(c) < 0x20 || c == ':' || c == '*' || c == '?' || c == '"' || c == '<' ||
             c == '>' || c == '|')

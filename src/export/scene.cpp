@@ -16,6 +16,7 @@
 #include "io/error.h"
 #include "io/report.h"
 #include "io/shared_bytes.h"
+#include "io/text.h"
 
 namespace navlab::exporter {
 namespace {
@@ -244,21 +245,13 @@ Scene igi_scene(const igi::Graph& graph, const std::string& source) {
     return scene;
 }
 
-namespace {
-/// A member name without its folders (binders use backslashes).
-std::string leaf_name(const std::string& name) {
-    const auto slash = name.find_last_of("\\/");
-    return slash == std::string::npos ? name : name.substr(slash + 1);
-}
-}  // namespace
-
 std::vector<NamedTagfile> load_fromsoft_tagfiles(const fromsoft::NavFile& nav, const std::string& entry) {
     std::vector<NamedTagfile> tagfiles;
     try {
         const fromsoft::NavFile chosen = nav.select(entry);
         for (const fromsoft::NavEntry& e : chosen.entries()) {
             const container::Entry member{e.index, 0, e.name, e.bytes, e.in_binder};
-            tagfiles.push_back({leaf_name(e.name), e.in_binder ? nav.name() : std::string(),
+            tagfiles.push_back({std::string(leaf_name(e.name)), e.in_binder ? nav.name() : std::string(),
                                 container::read_entry(member, [](const SharedBytes& b) { return fromsoft::read_nav_tagfile(b); })});
         }
     } catch (Error& e) {

@@ -3,6 +3,11 @@
 #include <cstdint>
 
 namespace navlab {
+
+std::string_view leaf_name(std::string_view name) noexcept {
+    const auto cut = name.find_last_of("\\/");
+    return cut == std::string_view::npos ? name : name.substr(cut + 1);
+}
 namespace {
 
 char lower(char c) noexcept { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }

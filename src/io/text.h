@@ -11,6 +11,10 @@ namespace navlab {
 /// `text` with A-Z turned into a-z; other bytes (UTF-8 included) unchanged.
 std::string to_lower(std::string_view text);
 
+/// A member name without its folders: what follows the last backslash (binders) or slash.
+/// A view into `name`.
+std::string_view leaf_name(std::string_view name) noexcept;
+
 /// True when `text` ends with `suffix`, ignoring ASCII case.
 bool ends_with_nocase(std::string_view text, std::string_view suffix) noexcept;
 

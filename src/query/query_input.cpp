@@ -60,7 +60,7 @@ QueryInput load_query_input(const fromsoft::NavFile& nav, const std::string& ent
     try {
         const fromsoft::NavFile chosen = nav.select(entry);  // the one entry rule of NavFile::open
         for (const fromsoft::NavEntry& e : chosen.entries()) {
-            std::string leaf = e.name.substr(e.name.find_last_of("\\/") == std::string::npos ? 0 : e.name.find_last_of("\\/") + 1);
+            const std::string_view leaf = leaf_name(e.name);
             try {
                 in.tagfiles.push_back(std::make_unique<fromsoft::NavTagfile>(fromsoft::read_nav_tagfile(e.bytes)));
             } catch (Error& err) {
