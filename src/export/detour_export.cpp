@@ -24,7 +24,6 @@ constexpr std::uint16_t kNullIndex = 0xFFFF;
 constexpr std::size_t kMaxTileVertices = 0xFFFE;  // 0xFFFF marks an unused polygon corner
 constexpr std::size_t kMaxTilePolygons = 0x7FFF;  // neighbour words with bit 15 are portals
 constexpr float kOffMeshRadius = 0.25f;           // metres; user edges end on face centres
-constexpr float kQuantumSteps = 60000.0f;         // quantisation steps over the scene's extent
 // Detour converts positions to integer cells and BV-tree boxes with plain casts: a coordinate
 // of 1e35 (a damaged vertex) made those casts undefined and addTile() read out of bounds.
 // Game levels span kilometres; ±1e7 m leaves every product Detour forms inside a float.
@@ -330,8 +329,8 @@ DetourSet scene_to_detour_set(const Scene& scene) {
     if (!bounds.empty()) {
         const float extent_xz = std::max(bounds.max[0] - bounds.min[0], bounds.max[2] - bounds.min[2]);
         quantise.origin = bounds.min;
-        quantise.cs = std::max(extent_xz / kQuantumSteps, 1e-3f);
-        quantise.ch = std::max((bounds.max[1] - bounds.min[1]) / kQuantumSteps, 1e-3f);
+        quantise.cs = std::max(extent_xz / kDetourQuantumSteps, 1e-3f);
+        quantise.ch = std::max((bounds.max[1] - bounds.min[1]) / kDetourQuantumSteps, 1e-3f);
         tiles.emplace_back();
         for (std::size_t i = 0; i < scene.members.size(); ++i) {
             if (scene.members[i].face_count() == 0) continue;

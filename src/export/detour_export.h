@@ -40,4 +40,8 @@ struct DetourSet {
 /// kMaxDetourTiles tiles (the message suggests --entry).
 DetourSet scene_to_detour_set(const Scene& scene);
 
+/// Detour's 16-bit cells span the scene's larger horizontal extent in this many steps: the
+/// cell size is that extent divided by it (at least 1 mm).
+inline constexpr float kDetourQuantumSteps = 60000.0f;
+
 }  // namespace navlab::exporter

@@ -17,6 +17,7 @@
 
 #include "export/export_inputs.h"
 #include "export/detour_export.h"
+#include "export/scene_export.h"
 #include "export/fromsoft_export.h"
 #include "export/scene.h"
 #include "geometry/face_ring.h"
@@ -465,6 +466,20 @@ TEST(ExportDetour, CoordinatesDetourCannotQuantiseAreRefusedByVertex) {
     exporter::Scene far = l_shape(false);
     for (auto& v : far.members[0].vertices) v[0] += 9.9e6f;
     EXPECT_NO_THROW(exporter::scene_to_detour_set(far));
+}
+
+// A damaged vertex within ±10⁷ m is accepted, but it widens Detour's cells for the whole scene
+// (corners closer than a cell merge): the summary now says so, which it did not.
+TEST(ExportDetour, AFarVertexMakesTheCellsCoarseAndTheSummarySaysSo) {
+    const exporter::DetourSet clean = exporter::scene_to_detour_set(l_shape(false));
+    EXPECT_LE(clean.cell_size, exporter::kCoarseDetourCell);
+    EXPECT_EQ(exporter::detour_cell_note(clean.cell_size).find("coarse"), std::string::npos);
+    exporter::Scene damaged = l_shape(false);
+    damaged.members[0].vertices[5][0] = 6e6f;  // one corner of face 1, 6,000 km out
+    const exporter::DetourSet set = exporter::scene_to_detour_set(damaged);
+    EXPECT_GT(set.cell_size, 99.0f);  // 6e6 m over 60,000 steps
+    const std::string note = exporter::detour_cell_note(set.cell_size);
+    EXPECT_EQ(note.rfind(", Detour cells 100 m (coarse: the scene spans 6000000 m", 0), 0u) << note;
 }
 
 TEST(ExportDetour, UserEdgesBecomeOffMeshConnections) {
