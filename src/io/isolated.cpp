@@ -87,8 +87,11 @@ std::uint64_t mapped_bytes() {
 
 std::uint64_t cpu_limit(const IsolationLimits& limits) { return std::max<std::uint64_t>(limits.cpu_seconds, 1); }
 
-[[noreturn]] void run_child(int fd, const std::function<std::vector<std::uint8_t>()>& work, const IsolationLimits& limits) {
-    ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // no child outlives a parent killed on its own
+[[noreturn]] void run_child(int fd, const std::function<std::vector<std::uint8_t>()>& work, const IsolationLimits& limits,
+                            pid_t parent) {
+    // No child outlives a parent killed on its own (nor one that died before this line).
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) ::_exit(1);
     set_limit(RLIMIT_CORE, 0, 0);
     const rlim_t cpu = static_cast<rlim_t>(cpu_limit(limits));
     set_limit(RLIMIT_CPU, cpu, cpu + 1);  // SIGXCPU at the soft limit, SIGKILL a second later
@@ -253,6 +256,7 @@ std::vector<std::uint8_t> run_isolated(const std::function<std::vector<std::uint
                                        const IsolationLimits& limits, const std::string& what) {
     int fds[2];
     if (::pipe2(fds, O_CLOEXEC) != 0) throw Error(fmt::format("cannot make a pipe: {}", std::strerror(errno)), kNoOffset, what);
+    const pid_t parent = ::getpid();
     const pid_t pid = ::fork();
     if (pid < 0) {
         const int err = errno;
@@ -261,7 +265,7 @@ std::vector<std::uint8_t> run_isolated(const std::function<std::vector<std::uint
     }
     if (pid == 0) {
         ::close(fds[0]);
-        run_child(fds[1], work, limits);
+        run_child(fds[1], work, limits, parent);
     }
     ::close(fds[1]);
     Child child(pid, fds[0]);
