@@ -57,7 +57,7 @@ TriangleSoup read_with_assimp(const std::filesystem::path& file, const GeometryO
                                                                  aiProcess_JoinIdenticalVertices);
     if (!scene || (scene->mFlags & AI_SCENE_FLAGS_INCOMPLETE)) {
         // Assimp catches std::bad_alloc itself; raised again, the child reports its memory limit.
-        if (std::string_view(importer.GetErrorString()).find("bad_alloc") != std::string_view::npos) throw std::bad_alloc();
+        if (std::string_view(importer.GetErrorString()).ends_with("bad_alloc")) throw std::bad_alloc();
         throw Error(std::string("cannot read the geometry: ") + importer.GetErrorString(), kNoOffset, file.string());
     }
     TriangleSoup soup;

@@ -17,6 +17,9 @@ int main(int argc, char** argv) {
     // A file-size limit (`ulimit -f`) must give write() an EFBIG error that the atomic writer
     // reports, keeping the old file, instead of a SIGXFSZ that kills the command mid-write.
     std::signal(SIGXFSZ, SIG_IGN);
+    // An ignored SIGCHLD survives exec (a daemon's, a shell's): `build` waits for its Assimp
+    // child (io/isolated.h), which the kernel would otherwise reap unseen.
+    std::signal(SIGCHLD, SIG_DFL);
     // A freed binder or mesh array leaves memory at once (the audit's peak: docs/audit.md). The
     // command sets this for its process; the library never changes the allocator by itself.
     navlab::map_large_blocks_on_their_own();

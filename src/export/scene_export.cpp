@@ -34,7 +34,7 @@ SceneExportResult export_scene(const std::string& input, const std::string& entr
     else if (format == "detour") {
         DetourSet set = scene_to_detour_set(scene);
         bytes = std::move(set.bytes);
-        detour_cells = detour_cell_note(set.cell_size);
+        if (set.tiles > 0) detour_cells = detour_cell_note(set.cell_size);
     } else throw Error("format " + format + " is not one of glb, ply, detour");
     write_file_atomic(output, bytes);
     const std::size_t faces = scene.face_count();

@@ -17,6 +17,7 @@
 #include <cstring>
 #include <new>
 #include <string_view>
+#include <thread>
 #include <utility>
 
 #include "io/error.h"
@@ -85,10 +86,20 @@ std::uint64_t mapped_bytes() {
     return got == 1 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE)) : 0;
 }
 
-std::uint64_t cpu_limit(const IsolationLimits& limits) { return std::max<std::uint64_t>(limits.cpu_seconds, 1); }
+/// The CPU limit in force: 1 s to 10⁶ s (so the arithmetic on it cannot wrap).
+std::uint64_t cpu_limit(const IsolationLimits& limits) {
+    return std::clamp<std::uint64_t>(limits.cpu_seconds, 1, 1'000'000);
+}
+
+/// The wall-clock limit: `wall_seconds`, or ten times the CPU limit plus 10 s, room enough for
+/// a spinning child on a loaded machine to meet its CPU limit first.
+std::uint64_t wall_limit(const IsolationLimits& limits) {
+    return limits.wall_seconds > 0 ? std::min<std::uint64_t>(limits.wall_seconds, 10'000'000)
+                                   : 10 * cpu_limit(limits) + 10;
+}
 
 [[noreturn]] void run_child(int fd, const std::function<std::vector<std::uint8_t>()>& work, const IsolationLimits& limits,
-                            pid_t parent) {
+                            pid_t parent) noexcept {
     // No child outlives a parent killed on its own (nor one that died before this line).
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (::getppid() != parent) ::_exit(1);
@@ -130,34 +141,37 @@ std::string signal_text(int sig) {
     return fmt::format("signal {}{}", sig, name ? fmt::format(", {}", name) : "");
 }
 
+/// How the child ended: its wait status and the CPU time it used, in seconds.
+struct Ending {
+    int status = 0;
+    double cpu = 0;
+    bool timed_out = false;  ///< stopped by the parent at the wall-clock deadline
+};
+
 /// The child as the parent holds it: the read end of its pipe, and its pid until it is reaped.
 /// Leaving early (an exception) kills and reaps it, so no child outlives the call.
 class Child {
 public:
-    Child(pid_t pid, int fd) : pid_(pid), fd_(fd) {}
+    Child(pid_t pid, int fd, std::string what) : pid_(pid), fd_(fd), what_(std::move(what)) {}
     Child(const Child&) = delete;
     Child& operator=(const Child&) = delete;
     ~Child() {
         if (fd_ >= 0) ::close(fd_);
         if (pid_ > 0) {
             ::kill(pid_, SIGKILL);
-            reap();
+            int status = 0;
+            while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+            }
         }
     }
 
-    /// Everything the child writes until it closes the pipe. A child that neither writes nor
-    /// ends by `deadline` (a reader blocked rather than spinning, which the CPU limit misses)
-    /// is killed: returns false then.
+    /// Everything the child writes until it closes the pipe, or until `deadline` (a reader
+    /// blocked rather than spinning, which the CPU limit misses): false then.
     bool read_all(std::vector<std::uint8_t>& in, std::chrono::steady_clock::time_point deadline) {
         std::uint8_t buf[1 << 16];
         for (;;) {
-            const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-            if (left.count() <= 0) return false;
-            pollfd p{fd_, POLLIN, 0};
-            const int ready = ::poll(&p, 1, static_cast<int>(std::min<long long>(left.count(), 1 << 30)));
-            if (ready < 0 && errno == EINTR) continue;
-            if (ready < 0) throw Error(fmt::format("cannot wait for the child process: {}", std::strerror(errno)));
-            if (ready == 0) continue;  // the deadline is checked at the top
+            const int ready = poll_until(deadline);
+            if (ready == 0) return false;
             const ssize_t r = ::read(fd_, buf, sizeof buf);
             if (r < 0 && errno == EINTR) continue;
             if (r <= 0) return true;
@@ -165,39 +179,67 @@ public:
         }
     }
 
-    /// Waits for the child's end: its status and the CPU time it used, in seconds.
-    std::pair<int, double> wait() {
+    /// Waits for the child's end until `deadline`, then kills it. A child that closed its pipe
+    /// but runs on is stopped as one that never answered.
+    Ending wait(std::chrono::steady_clock::time_point deadline, bool answered) {
         ::close(fd_), fd_ = -1;
-        const auto [status, cpu] = reap();
-        pid_ = -1;
-        return {status, cpu};
-    }
-
-    void kill() { ::kill(pid_, SIGKILL); }
-
-private:
-    std::pair<int, double> reap() {
-        int status = 0;
+        Ending end;
+        end.timed_out = !answered || !exited_by(deadline);
+        if (end.timed_out) ::kill(pid_, SIGKILL);
         rusage use{};
         pid_t got;
-        while ((got = ::wait4(pid_, &status, 0, &use)) < 0 && errno == EINTR) {
+        while ((got = ::wait4(pid_, &end.status, 0, &use)) < 0 && errno == EINTR) {
         }
-        if (got < 0) throw Error(fmt::format("cannot wait for the child process: {}", std::strerror(errno)));
+        const int err = errno;
+        pid_ = -1;  // reaped, or gone where it cannot be (a caller that ignores SIGCHLD)
+        if (got < 0)
+            throw Error(fmt::format("how the child process ended is unknown ({}): is SIGCHLD ignored?", std::strerror(err)),
+                        kNoOffset, what_);
         const auto secs = [](const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6; };
-        return {status, secs(use.ru_utime) + secs(use.ru_stime)};
+        end.cpu = secs(use.ru_utime) + secs(use.ru_stime);
+        return end;
+    }
+
+private:
+    /// poll() on the pipe until it is readable (1) or `deadline` passes (0).
+    int poll_until(std::chrono::steady_clock::time_point deadline) {
+        for (;;) {
+            const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+            if (left.count() <= 0) return 0;
+            pollfd p{fd_, POLLIN, 0};
+            const int ready = ::poll(&p, 1, static_cast<int>(std::min<long long>(left.count(), 1 << 30)));
+            if (ready > 0) return 1;
+            if (ready < 0 && errno != EINTR)
+                throw Error(fmt::format("cannot wait for the child process: {}", std::strerror(errno)), kNoOffset, what_);
+        }
+    }
+
+    /// Whether the child has ended (or can be waited for at once) before `deadline`.
+    bool exited_by(std::chrono::steady_clock::time_point deadline) {
+        for (;;) {
+            siginfo_t info{};
+            if (::waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid_)
+                return true;
+            if (errno == ECHILD) return true;  // nothing to wait for: wait4 says so
+            if (std::chrono::steady_clock::now() >= deadline) return false;
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        }
     }
 
     pid_t pid_;
     int fd_;
+    std::string what_;
 };
 
 /// The error for a child that ended on a signal or without an answer.
-Error ending_error(int status, double cpu, bool timed_out, const IsolationLimits& limits, const std::string& what) {
+Error ending_error(const Ending& end, const IsolationLimits& limits, const std::string& what) {
     const std::uint64_t limit = cpu_limit(limits);
-    if (timed_out)
+    const int status = end.status;
+    const double cpu = end.cpu;
+    if (end.timed_out)
         return Error(fmt::format("neither answered nor ended within {} s and was stopped: the file is damaged, or "
                                  "too large for this limit",
-                                 3 * limit),
+                                 wall_limit(limits)),
                      kNoOffset, what);
     if (WIFSIGNALED(status)) {
         const int sig = WTERMSIG(status);
@@ -268,15 +310,13 @@ std::vector<std::uint8_t> run_isolated(const std::function<std::vector<std::uint
         run_child(fds[1], work, limits, parent);
     }
     ::close(fds[1]);
-    Child child(pid, fds[0]);
+    Child child(pid, fds[0], what);
     std::vector<std::uint8_t> in;
-    // Wall-clock room for a child that blocks instead of spinning: three times its CPU limit.
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(3 * cpu_limit(limits));
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(wall_limit(limits));
     const bool answered = child.read_all(in, deadline);
-    if (!answered) child.kill();
-    const auto [status, cpu] = child.wait();
-    if (!answered || !WIFEXITED(status) || WEXITSTATUS(status) != 0 || in.empty())
-        throw ending_error(status, cpu, !answered, limits, what);
+    const Ending end = child.wait(deadline, answered);
+    if (end.timed_out || !WIFEXITED(end.status) || WEXITSTATUS(end.status) != 0 || in.empty())
+        throw ending_error(end, limits, what);
     return decode_answer(std::move(in), limits, what);
 }
 

@@ -32,10 +32,12 @@ inline constexpr bool kIsolatedMemoryLimitApplies = true;
 
 /// What the child may use before it is stopped.
 struct IsolationLimits {
-    /// User plus system CPU time (RLIMIT_CPU), in whole seconds, at least 1. A reader spinning
-    /// in a loop is stopped here; the caller sizes it to its input. A child that blocks
-    /// instead (no CPU used) is stopped after three times this in wall-clock time.
+    /// User plus system CPU time (RLIMIT_CPU), in whole seconds, 1 to 10⁶. A reader spinning
+    /// in a loop is stopped here; the caller sizes it to its input.
     std::uint64_t cpu_seconds = 60;
+    /// Wall-clock seconds before a child that neither answers nor ends (a reader blocked, not
+    /// spinning, which the CPU limit misses) is killed; 0 = ten times cpu_seconds plus 10.
+    std::uint64_t wall_seconds = 0;
     /// Address space the child may add to what it inherits (RLIMIT_AS), in bytes; 0 = no limit.
     /// Not applied when kIsolatedMemoryLimitApplies is false, nor without /proc.
     std::uint64_t extra_memory = 0;
@@ -47,9 +49,10 @@ struct IsolationLimits {
 /// when the child
 /// - ends on a signal (a crash): the message names the signal; or exits without an answer
 ///   (a sanitizer's report of a crash): the message names the exit status;
-/// - passes `limits.cpu_seconds` of CPU time, or three times that of wall-clock time without
-///   ending: the message names the limit (another SIGKILL is named as coming from outside);
+/// - passes `limits.cpu_seconds` of CPU time, or its wall-clock limit without ending: the
+///   message names the limit (another SIGKILL is named as coming from outside);
 /// - runs out of `limits.extra_memory` (std::bad_alloc);
+/// - cannot be waited for (the caller ignores SIGCHLD, so the kernel reaped it unseen).
 /// - throws: a navlab::Error thrown by `work` comes back as it was thrown (message, offset,
 ///   field and file), any other exception as its what() in an Error with `what`.
 ///

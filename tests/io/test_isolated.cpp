@@ -76,21 +76,39 @@ TEST(Isolated, AChildPastItsMemoryLimitIsAnError) {
     EXPECT_EQ(e, "a.ply: the reader: needed more than 64 MB of memory: the file is damaged, or too large for this limit");
 }
 
-// A child that blocks (no CPU used, so RLIMIT_CPU never fires) is stopped at three times its
-// CPU limit of wall-clock time; a SIGKILL from outside is not blamed on the limit.
+// A child that blocks (no CPU used, so RLIMIT_CPU never fires) is stopped at its wall-clock
+// limit, also one that closed its pipe first; a SIGKILL from outside is not blamed on a limit.
 TEST(Isolated, AChildThatBlocksIsStoppedAndAnOutsideKillIsNamed) {
-    IsolationLimits one_second;
-    one_second.cpu_seconds = 1;
+    IsolationLimits two_seconds;
+    two_seconds.wall_seconds = 2;
     const std::string blocked = error_of(
         []() -> std::vector<std::uint8_t> {
             ::pause();
             return {};
         },
-        one_second);
-    EXPECT_EQ(blocked.rfind("a.ply: the reader: neither answered nor ended within 3 s and was stopped", 0), 0u) << blocked;
+        two_seconds);
+    EXPECT_EQ(blocked.rfind("a.ply: the reader: neither answered nor ended within 2 s and was stopped", 0), 0u) << blocked;
+    const std::string closed = error_of(
+        []() -> std::vector<std::uint8_t> {
+            for (int fd = 3; fd < 1024; ++fd) ::close(fd);  // the pipe among them: the parent sees its end
+            ::pause();
+            return {};
+        },
+        two_seconds);
+    EXPECT_EQ(closed.rfind("a.ply: the reader: neither answered nor ended within 2 s and was stopped", 0), 0u) << closed;
     const std::string killed = error_of([]() -> std::vector<std::uint8_t> {
         ::raise(SIGKILL);
         return {};
     });
     EXPECT_EQ(killed.rfind("a.ply: the reader: was killed (signal 9", 0), 0u) << killed;
+}
+
+// A caller that ignores SIGCHLD (the setting survives exec) has its children reaped by the
+// kernel: the answer cannot be trusted without an exit status, so it is an error, not an abort
+// (the first version threw from a destructor here). The command line resets SIGCHLD.
+TEST(Isolated, ACallerThatIgnoresSigchldGetsAnError) {
+    const auto old = std::signal(SIGCHLD, SIG_IGN);
+    const std::string e = error_of([] { return std::vector<std::uint8_t>{1, 2, 3}; });
+    std::signal(SIGCHLD, old);
+    EXPECT_EQ(e.rfind("a.ply: the reader: how the child process ended is unknown (No child processes)", 0), 0u) << e;
 }
