@@ -8,10 +8,10 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include <new>
-#include <string_view>
 #include <fstream>
+#include <new>
 #include <sstream>
+#include <string_view>
 #include <fmt/format.h>
 
 #include "io/error.h"
@@ -95,15 +95,15 @@ std::vector<std::uint8_t> soup_bytes(const TriangleSoup& soup) {
     return out;
 }
 
-/// soup_bytes read back, every count checked against the bytes there are.
-TriangleSoup soup_from_bytes(const std::vector<std::uint8_t>& in) {
+/// soup_bytes read back, every count checked against the bytes there are (errors name `file`).
+TriangleSoup soup_from_bytes(const std::vector<std::uint8_t>& in, const std::filesystem::path& file) {
     std::uint64_t counts[2] = {0, 0};
-    if (in.size() < sizeof counts) throw Error("the geometry reader's answer is cut short");
+    if (in.size() < sizeof counts) throw Error("the geometry reader's answer is cut short", kNoOffset, file.string());
     std::memcpy(counts, in.data(), sizeof counts);
     const std::uint64_t room = (in.size() - sizeof counts);
     if (counts[0] > room / sizeof(float) || counts[1] > room / sizeof(int) ||
         counts[0] * sizeof(float) + counts[1] * sizeof(int) != room || counts[0] % 3 || counts[1] % 3)
-        throw Error("the geometry reader's answer does not add up");
+        throw Error("the geometry reader's answer does not add up", kNoOffset, file.string());
     TriangleSoup soup;
     soup.verts.resize(counts[0]);
     soup.tris.resize(counts[1]);
@@ -126,13 +126,14 @@ int append_file(const std::filesystem::path& file, const GeometryOptions& option
     IsolationLimits limits;
     limits.cpu_seconds = options.reader_cpu_seconds ? options.reader_cpu_seconds : 30 + 5 * megabytes;
     limits.extra_memory = (std::uint64_t{2} << 30) + 64 * (ec ? 0 : static_cast<std::uint64_t>(size));
-    const TriangleSoup part = soup_from_bytes(run_isolated(
-        [&] { return soup_bytes(read_with_assimp(file, options)); }, limits,
-        file.string() + ": the geometry reader (Assimp)"));
+    const TriangleSoup part = soup_from_bytes(run_isolated([&] { return soup_bytes(read_with_assimp(file, options)); },
+                                                           limits, file.string() + ": the geometry reader (Assimp)"),
+                                              file);
     const int base = out.vertex_count();
     const int vertices = static_cast<int>(part.verts.size() / 3);
     for (int index : part.tris)
-        if (index < 0 || index >= vertices) throw Error("the geometry reader's answer has a corner out of range", kNoOffset, file.string());
+        if (index < 0 || index >= vertices)
+            throw Error("the geometry reader's answer has a corner out of range", kNoOffset, file.string());
     out.verts.insert(out.verts.end(), part.verts.begin(), part.verts.end());
     for (int index : part.tris) out.tris.push_back(base + index);
     return part.triangle_count();
