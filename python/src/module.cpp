@@ -177,8 +177,7 @@ public:
                 throw py::value_error(path_.string() + ": member " + std::to_string(index) + " (" +
                                       escape_non_utf8(e.name) + ") is not a .hkx tagfile");
             auto model = std::make_shared<NavTagfile>(read_member(e));
-            const std::string where =
-                binder_->is_binder ? path_.string() + " | " + escape_non_utf8(leaf_name(e.name)) : path_.string();
+            const std::string where = binder_->is_binder ? member_location(path_.string(), leaf_name(e.name)) : path_.string();
             meshes_[index] = std::make_shared<Mesh>(Mesh{std::move(model), e.name, editable_, nullptr, where});
         }
         return meshes_[index];

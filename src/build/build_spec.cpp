@@ -28,8 +28,6 @@ void read(const json& object, const char* key, T& out, const std::string& where,
     if (!object.contains(key)) return;
     try {
         out = json_as<T>(object.at(key));
-    } catch (const json::exception& e) {
-        throw Error(std::string("wrong type: ") + e.what(), kNoOffset, source + ": " + where + "." + key);
     } catch (const Error& e) {
         throw Error(e.message(), kNoOffset, source + ": " + where + "." + key);
     }

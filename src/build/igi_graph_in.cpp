@@ -28,8 +28,6 @@ T get(const json& j, const char* key, const std::string& where, T fallback) {
     if (!j.contains(key)) return fallback;
     try {
         return json_as<T>(j.at(key));
-    } catch (const json::exception& e) {
-        throw Error(std::string("wrong type: ") + e.what(), kNoOffset, where + "." + key);
     } catch (const Error& e) {
         throw Error(e.message(), kNoOffset, where + "." + key);
     }

@@ -227,8 +227,8 @@ void add_build_commands(CLI::App& app) {
             throw;
         }
         write_file_atomic(rargs->out, r.file);
-        fmt::print("{} {} (id {}); {} members; wrote {} ({} bytes)\n", r.action, escape_non_utf8(r.name), r.id, r.members, rargs->out,
-                   r.file.size());
+        fmt::print("{} {} (id {}); {} members; wrote {} ({} bytes)\n", r.action, escape_non_utf8(r.name), r.id,
+                   r.members, rargs->out, r.file.size());
     });
 }
 

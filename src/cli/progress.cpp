@@ -41,7 +41,8 @@ void Progress::draw(bool final) {
         std::fprintf(stderr, "  %.1f MB/s  ETA %.0fs   ", rate / 1e6, final ? 0.0 : left);
     } else if (done > 0 && !final) {
         // No byte counts: the time left from the steps' own pace.
-        std::fprintf(stderr, "  ETA %.0fs   ", secs * static_cast<double>(total_ - std::min(done, total_)) / static_cast<double>(done));
+        const double left = secs * static_cast<double>(total_ - std::min(done, total_)) / static_cast<double>(done);
+        std::fprintf(stderr, "  ETA %.0fs   ", left);
     }
     if (final) std::fprintf(stderr, "\n");
     std::fflush(stderr);

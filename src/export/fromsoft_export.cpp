@@ -117,7 +117,7 @@ std::vector<std::string> faces_left_out(std::span<const NamedTagfile> tagfiles, 
         }
         if (n == 0) continue;
         lines.push_back(fmt::format("{}: {} of {} faces left out, their rings do not read (face {}: {})",
-                                    t.binder.empty() ? source : t.binder + " | " + escape_non_utf8(t.name), n,
+                                    t.binder.empty() ? source : member_location(t.binder, t.name), n,
                                     m.faces.size(), first, ring_reason(why, m.faces[first])));
     }
     return lines;

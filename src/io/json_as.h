@@ -40,10 +40,6 @@ template <class U, std::size_t N> struct is_std_array<std::array<U, N>> : std::t
 template <class T> struct is_std_vector : std::false_type {};
 template <class U, class A> struct is_std_vector<std::vector<U, A>> : std::true_type {};
 
-template <class Json>
-std::string shown(const Json& v) {
-    return json_shown(v);
-}
 }  // namespace json_as_detail
 
 /// `v` (a nlohmann::json or ordered_json value) as T:
@@ -74,15 +70,15 @@ T json_as(const Json& v) {
                 throw Error(fmt::format("{} is not {}", i, range()));
             return static_cast<T>(i);
         }
-        throw Error(fmt::format("{} is not {}", shown(v), range()));
+        throw Error(fmt::format("{} is not {}", json_shown(v), range()));
     } else if constexpr (std::is_floating_point_v<T>) {
-        if (!v.is_number()) throw Error(fmt::format("{} is not a number", shown(v)));
+        if (!v.is_number()) throw Error(fmt::format("{} is not a number", json_shown(v)));
         const double d = v.template get<double>();
         if (!std::isfinite(d) || std::abs(d) > static_cast<double>(std::numeric_limits<T>::max()))
-            throw Error(fmt::format("{} is outside the range of a {}-byte float", shown(v), sizeof(T)));
+            throw Error(fmt::format("{} is outside the range of a {}-byte float", json_shown(v), sizeof(T)));
         return static_cast<T>(d);
     } else if constexpr (is_std_array<T>::value || is_std_vector<T>::value) {
-        if (!v.is_array()) throw Error(fmt::format("{} is not an array", shown(v)));
+        if (!v.is_array()) throw Error(fmt::format("{} is not an array", json_shown(v)));
         T out{};
         if constexpr (is_std_array<T>::value) {
             if (v.size() != out.size()) throw Error(fmt::format("array of {} values, {} expected", v.size(), out.size()));
@@ -93,10 +89,10 @@ T json_as(const Json& v) {
         }
         return out;
     } else if constexpr (std::is_same_v<T, std::string>) {
-        if (!v.is_string()) throw Error(fmt::format("{} is not a string", shown(v)));
+        if (!v.is_string()) throw Error(fmt::format("{} is not a string", json_shown(v)));
         return v.template get<std::string>();
     } else if constexpr (std::is_same_v<T, bool>) {
-        if (!v.is_boolean()) throw Error(fmt::format("{} is not true or false", shown(v)));
+        if (!v.is_boolean()) throw Error(fmt::format("{} is not true or false", json_shown(v)));
         return v.template get<bool>();
     } else {
         return v.template get<T>();
@@ -107,7 +103,7 @@ T json_as(const Json& v) {
 /// value's error names the key in its field path; `object` must be a JSON object.
 template <class T, class Json>
 T json_field(const Json& object, const std::string& key, T fallback) {
-    if (!object.is_object()) throw Error(fmt::format("{} is not an object", json_as_detail::shown(object)));
+    if (!object.is_object()) throw Error(fmt::format("{} is not an object", json_shown(object)));
     const auto it = object.find(key);
     if (it == object.end()) return fallback;
     try {

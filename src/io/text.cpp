@@ -8,6 +8,11 @@ std::string_view leaf_name(std::string_view name) noexcept {
     const auto cut = name.find_last_of("\\/");
     return cut == std::string_view::npos ? name : name.substr(cut + 1);
 }
+
+std::string member_location(std::string_view file, std::string_view member) {
+    return std::string(file) + " | " + escape_non_utf8(member);
+}
+
 namespace {
 
 char lower(char c) noexcept { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }

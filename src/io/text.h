@@ -15,6 +15,9 @@ std::string to_lower(std::string_view text);
 /// A view into `name`.
 std::string_view leaf_name(std::string_view name) noexcept;
 
+/// Where a binder member is, as the commands print it: "FILE | member", the member escaped.
+std::string member_location(std::string_view file, std::string_view member);
+
 /// True when `text` ends with `suffix`, ignoring ASCII case.
 bool ends_with_nocase(std::string_view text, std::string_view suffix) noexcept;
 

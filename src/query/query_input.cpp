@@ -60,7 +60,6 @@ QueryInput load_query_input(const fromsoft::NavFile& nav, const std::string& ent
     try {
         const fromsoft::NavFile chosen = nav.select(entry);  // the one entry rule of NavFile::open
         for (const fromsoft::NavEntry& e : chosen.entries()) {
-            const std::string_view leaf = leaf_name(e.name);
             try {
                 in.tagfiles.push_back(std::make_unique<fromsoft::NavTagfile>(fromsoft::read_nav_tagfile(e.bytes)));
             } catch (Error& err) {
@@ -69,8 +68,7 @@ QueryInput load_query_input(const fromsoft::NavFile& nav, const std::string& ent
             }
             const fromsoft::NavTagfile& t = *in.tagfiles.back();
             QueryMesh m;
-            // Printed by the commands: the entry name escaped.
-            m.name = e.in_binder ? fmt::format("{} | {}", path, escape_non_utf8(leaf)) : path;
+            m.name = e.in_binder ? member_location(path, leaf_name(e.name)) : path;  // printed by the commands
             m.view = std::make_unique<FromSoftView>(t.mesh, m.name, &t.layouts);
             m.query = std::make_unique<NavMeshQuery>(*m.view, t.mediator ? &*t.mediator : nullptr);
             if (t.graph) m.guide = ClusterGuide::from_mesh(t.mesh, *t.graph);
