@@ -3,10 +3,12 @@
 // values and the symbol range list (the inverse of symbol_ranges.h).
 #pragma once
 
+#include <array>
 #include <bit>
+#include <cassert>
+#include <cstddef>
 #include <cstdint>
 #include <utility>
-#include <vector>
 
 #include "codec/kraken/bit_writer.h"
 
@@ -31,16 +33,38 @@ void write_unary(Writer& w, unsigned v) {
     w.write(1, 1);
 }
 
+/// At most N values held in place, appended in order. The encoder prices a Huffman table for
+/// nearly every array it considers (about a thousand per 16 MiB at level 1), and growing
+/// three vectors in range_list() cost more than its loops.
+template <class T, std::size_t N>
+class BoundedList {
+public:
+    void push_back(const T& value) {
+        assert(count_ < N);
+        items_[count_++] = value;
+    }
+    std::size_t size() const { return count_; }
+    const T* begin() const { return items_.data(); }
+    const T* end() const { return items_.data() + count_; }
+    const T& front() const { return items_[0]; }
+    const T& operator[](std::size_t i) const { return items_[i]; }
+
+private:
+    std::array<T, N> items_;
+    std::size_t count_ = 0;
+};
+
 /// Spec 2.2.3 inverse: the unary values and raw bits describing which symbols are present.
+/// 256 symbols make at most 128 runs, so at most 255 values of each kind.
 struct RangeList {
-    std::vector<unsigned> unary;                          ///< the R extra unary values
-    std::vector<std::pair<std::uint32_t, unsigned>> raw;  ///< (value, bits), in reading order
+    BoundedList<unsigned, 256> unary;                          ///< the R extra unary values
+    BoundedList<std::pair<std::uint32_t, unsigned>, 256> raw;  ///< (value, bits), in reading order
 };
 
 /// The range list of the symbols s with present[s] != 0 (at least one of the 256).
 template <class Table>
 RangeList range_list(const Table& present) {
-    std::vector<std::pair<unsigned, unsigned>> runs;  // [start, end)
+    BoundedList<std::pair<unsigned, unsigned>, 128> runs;  // [start, end)
     for (unsigned s = 0; s < 256;) {
         if (!present[s]) {
             ++s;
