@@ -17,6 +17,7 @@ from ._navlab import (  # noqa: F401  (re-exported API)
     FormatError,
     Mesh,
     WorldMesh,
+    __version__,
     audit,
     decompress,
     kraken_decode,

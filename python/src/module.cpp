@@ -32,9 +32,10 @@
 #include "formats/igi/routes.h"
 #include "io/error.h"
 #include "io/file.h"
-#include "io/text.h"
-#include "mesh_arrays.h"
 #include "io/parallel.h"
+#include "io/text.h"
+#include "io/version.h"
+#include "mesh_arrays.h"
 #include "query/nav_view.h"
 #include "query/navmesh_query.h"
 
@@ -646,5 +647,6 @@ void bind_all(py::module_& m) {
 
 PYBIND11_MODULE(_navlab, m) {
     m.doc() = "navlab: FromSoftware, Far Cry 2 and Project IGI navigation data (C++ core).";
+    m.attr("__version__") = navlab::kVersion;
     navlab::python::bind_all(m);
 }

@@ -316,3 +316,13 @@ def test_far_cry_2_world_equals_the_commands_check_and_export(tmp_path):
     assert len(faces) == len(w.triangles)
     with pytest.raises(ValueError):
         f.mesh(0)
+
+
+def test_version_is_the_project_version_and_the_commands():
+    import re
+    from conftest import _source_dir
+
+    cmake = (_source_dir() / "CMakeLists.txt").read_text()
+    version = re.search(r"project\(navlab VERSION ([0-9]+\.[0-9]+\.[0-9]+)", cmake).group(1)
+    assert navlab.__version__ == version
+    assert run_navlab("--version").stdout == f"navlab {version}\n"

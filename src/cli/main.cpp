@@ -6,11 +6,13 @@
 #include <exception>
 #include <memory>
 #include <new>
+#include <string>
 
 #include "cli/commands.h"
 #include "cli/help_format.h"
 #include "io/error.h"
 #include "io/heap_policy.h"
+#include "io/version.h"
 
 int main(int argc, char** argv) {
     using namespace navlab::cli;
@@ -31,6 +33,7 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     app.formatter(std::make_shared<navlab::cli::HelpFormatter>());  // before the commands: they copy it
     app.set_help_all_flag("--help-all", "Print help for every command");
+    app.set_version_flag("--version", std::string("navlab ") + navlab::kVersion, "Print navlab's version and exit");
     add_demo_commands(app);
     add_container_commands(app);
     add_kraken_commands(app);

@@ -7,7 +7,7 @@
 #include <limits>
 #include <sstream>
 
-#include "export/version.h"
+#include "io/version.h"
 #include "io/error.h"
 #include "io/text.h"
 

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "export/version.h"
+#include "io/version.h"
 #include "io/byte_writer.h"
 #include "io/error.h"
 

@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "export/version.h"
+#include "io/version.h"
 #include "io/byte_writer.h"
 #include "io/error.h"
 #include "io/json_text.h"

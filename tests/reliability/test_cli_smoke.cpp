@@ -4,7 +4,10 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
+#include <regex>
+#include <string>
 
 #include "codec/dcx.h"
 #include "container/bnd4.h"
@@ -99,6 +102,17 @@ TEST(CliSmoke, NoCommandListsTheCommandsOneLineEach) {
     EXPECT_EQ(test::run_command(test::navlab_binary() + " nearest --help", &help), 0) << help;
     EXPECT_NE(help.find("INPUT: a FromSoftware binder"), std::string::npos) << help;
     EXPECT_NE(help.find("Example: navlab nearest"), std::string::npos) << help;
+}
+
+// `navlab --version` prints project(VERSION) of CMakeLists.txt, read here from the source.
+TEST(CliSmoke, VersionIsTheProjectVersionOfCMakeLists) {
+    std::ifstream in(fs::path(NAVLAB_SOURCE_DIR) / "CMakeLists.txt");
+    const std::string cmake((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(cmake, m, std::regex(R"(project\(navlab VERSION ([0-9]+\.[0-9]+\.[0-9]+))")));
+    std::string out;
+    EXPECT_EQ(test::run_command(test::navlab_binary() + " --version", &out), 0) << out;
+    EXPECT_EQ(out, "navlab " + m[1].str() + "\n");
 }
 
 // `navlab --help-all` prints every command's whole help: its footer (inputs, outputs, example)
