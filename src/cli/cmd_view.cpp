@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <stdexcept>
+#include <utility>
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
@@ -71,12 +73,29 @@ query::Vec3 path_point(const std::string& text) {
     throw Error(fmt::format("--path wants two X,Y,Z points, not '{}'", text));
 }
 
-/// The exact shortest path between --path's two points over the one FromSoftware input, as the
-/// page draws it. A point off the mesh, or no path, is an error: the page never shows a guess.
+/// The page's (member, face) of the query's face `face` of mesh `m`. FromSoftware: the members
+/// are the input's tagfiles in binder order, as the query input's meshes, and faces keep their
+/// index. Far Cry 2: one stitched mesh whose triangles are numbered sector after sector, the
+/// page's members being those sectors in the same order (exporter::farcry2_scene).
+std::pair<std::uint32_t, std::uint32_t> page_face(const query::QueryInput& in, const query::QueryMesh& m,
+                                                  std::uint32_t face) {
+    if (!in.world_mesh) return {static_cast<std::uint32_t>(&m - in.meshes.data()), face};
+    const auto& sectors = in.world_mesh->sectors;
+    for (std::size_t s = 0; s < sectors.size(); ++s)
+        if (face - sectors[s].first_triangle < sectors[s].triangle_count)
+            return {static_cast<std::uint32_t>(s), face - sectors[s].first_triangle};
+    throw std::logic_error(fmt::format("page_face: triangle {} lies in no sector", face));
+}
+
+/// The exact shortest path between --path's two points over the one FromSoftware or Far Cry 2
+/// input, as the page draws it (+y up; Far Cry 2's z-up points turned as its faces are). A point
+/// off the mesh, or no path, is an error: the page never shows a guess.
 view::ViewerPath path_overlay(const std::vector<Shown>& files, const std::vector<exporter::Scene>& scenes,
                               const ViewArgs& a) {
-    if (files.size() != 1 || scenes.front().family != exporter::Family::FromSoft)
-        throw Error("--path needs exactly one FromSoftware binder or tagfile as input (--map picks one of an install)");
+    const exporter::Family family = scenes.front().family;
+    if (files.size() != 1 || (family != exporter::Family::FromSoft && family != exporter::Family::FarCry2))
+        throw Error("--path needs exactly one input: a FromSoftware binder or tagfile (--map picks one of an install) "
+                    "or a Far Cry 2 world or .nvm file");
     const query::Vec3 from = path_point(a.path[0]), to = path_point(a.path[1]);
     const Shown& shown = files.front();
     const query::QueryInput in = shown.source ? query::load_query_input(shown.source->open_nav(shown.index), a.entry)
@@ -89,14 +108,13 @@ view::ViewerPath path_overlay(const std::vector<Shown>& files, const std::vector
     if (r.status == query::PathStatus::NoPath)
         throw Error(fmt::format("--path {} {}: no path from face {} to face {} (no_path); nothing drawn", a.path[0],
                                 a.path[1], r.start_face, r.end_face));
-    // Members of the page are the input's tagfiles in binder order, as the query input's meshes.
-    const auto member = static_cast<std::uint32_t>(&m - in.meshes.data());
     view::ViewerPath path;
     for (const query::Vec3& p : r.points) {
-        const query::Vec3 q = m.out(p);
-        path.points.push_back({static_cast<float>(q.x), static_cast<float>(q.y), static_cast<float>(q.z)});
+        const query::Vec3 q = m.out(p);  // the user's frame: z-up for Far Cry 2
+        const double up = m.zup ? q.z : q.y, depth = m.zup ? -q.y : q.z;
+        path.points.push_back({static_cast<float>(q.x), static_cast<float>(up), static_cast<float>(depth)});
     }
-    for (std::uint32_t f : r.faces) path.corridor.push_back({member, f});
+    for (std::uint32_t f : r.faces) path.corridor.push_back(page_face(in, m, f));
     if (!a.json) fmt::print("path: {:.3f} m over {} faces of {}\n", r.length, r.faces.size(), m.name);
     return path;
 }
@@ -153,14 +171,17 @@ void add_view_commands(CLI::App& app) {
         "  Inputs over --max-faces faces are refused with the size the page would have. Faces whose rings do\n"
         "  not read (see navlab audit) are left out and named on stderr; the page is written, exit status 1.\n"
         "  A Sekiro / Elden Ring install's Game/ folder is read in place (docs/archives.md): every navmesh\n"
-        "  binder found, or those --map names (map id or archive path, repeatable); --path needs one binder.\n"
+        "  binder found, or those --map names (map id or archive path, repeatable).\n"
+        "  --path FROM TO needs one input: a FromSoftware binder (or one --map of an install) or a Far Cry 2\n"
+        "  world (points in its z-up world coordinates, as `navlab path` takes them).\n"
         "Example: navlab view m10_00_00_00.nvmhktbnd.dcx --audit -o m10.html\n"
         "         navlab view ~/ELDEN\\ RING/Game --map m60_44_36_00 --map m60_44_37_00 -o tiles.html");
     cmd->add_option("inputs", a->inputs, "Binders, tagfiles, folders, game installs, .nvm or graph .dat files")->required();
     cmd->add_option("-o,--output", a->output, "The HTML page to write")->required();
     cmd->add_option("--entry", a->entry, "Only this binder member (name or index) or Far Cry 2 sector");
     cmd->add_flag("--audit", a->audit, "Audit FromSoftware faces (rules R01-R97) for the audit colouring and panel");
-    cmd->add_option("--path", a->path, "FROM TO points (x,y,z): draw the exact shortest path between them (FromSoftware input)")
+    cmd->add_option("--path", a->path,
+                    "FROM TO points (x,y,z): draw the exact shortest path between them (FromSoftware or Far Cry 2)")
         ->expected(2);
     cmd->add_option("--max-faces", a->limits.max_faces, "Refuse inputs with more faces (default 250000)")
         ->capture_default_str();

@@ -5,9 +5,12 @@
 
 #include <fmt/format.h>
 
+#include <nlohmann/json.hpp>
 #include <regex>
+#include <set>
 
 #include "export/export_inputs.h"
+#include "formats/farcry2/world.h"
 #include "io/file.h"
 #include "query/query_input.h"
 #include "support/samples.h"
@@ -89,6 +92,73 @@ TEST(View, PathBetweenTwoPointsOfAFaceIsDrawnOverItsCorridor) {
     const auto bytes = read_file(page);
     const std::string html(bytes.begin(), bytes.end());
     EXPECT_NE(html.find(fmt::format("\"corridor\":[[{},0]]", member)), std::string::npos);
+}
+
+/// The page's meta JSON (its `navlab-meta` script).
+nlohmann::json page_meta(const std::filesystem::path& page) {
+    const auto bytes = read_file(page);
+    const std::string html(bytes.begin(), bytes.end());
+    const std::string open = "<script id=\"navlab-meta\" type=\"application/json\">";
+    const std::size_t from = html.find(open) + open.size();
+    return nlohmann::json::parse(html.substr(from, html.find("</script>", from) - from));
+}
+
+TEST(View, FarCry2PathIsTheCommandsPathTurnedYUpOverItsSectorsFaces) {
+    // From the centre of the world's first triangle to that of its last (another sector): the page
+    // shows what `navlab path` answers for the same z-up points, each point (x, y, z) drawn at
+    // (x, z, -y) as the faces are, each stitched triangle as (sector, triangle of the sector).
+    const auto& in = export_inputs();
+    const query::QueryInput q = query::load_query_input(in.fc2_world, "");
+    ASSERT_EQ(q.meshes.size(), 1u);
+    const farcry2::WorldMesh& world = *q.world_mesh;
+    ASSERT_GE(world.sectors.size(), 2u);
+    auto centre = [&](std::size_t t) {
+        query::Vec3 c{};
+        for (std::uint32_t v : world.triangles[t])
+            c.x += world.vertices[v].x / 3, c.y += world.vertices[v].y / 3, c.z += world.vertices[v].z / 3;
+        return fmt::format("{},{},{}", c.x, c.y, c.z);
+    };
+    const std::string from = centre(0), to = centre(world.triangles.size() - 1);
+    const auto json_out = pages_dir() / "fc2-path.json";
+    run_ok(navlab_binary() + " path " + in.fc2_world + " --from " + from + " --to " + to + " --json " + json_out.string());
+    const nlohmann::json expected = nlohmann::json::parse(slurp(json_out.string()));
+    ASSERT_EQ(expected["status"], "found") << expected.dump();
+
+    const auto page = pages_dir() / "fc2-path.html";
+    const std::string out =
+        run_ok(navlab_binary() + " view " + in.fc2_world + " --path " + from + " " + to + " -o " + page.string());
+    const std::string summary =
+        fmt::format("path: {:.3f} m over {} faces", expected["length"].get<double>(), expected["faces"].size());
+    EXPECT_NE(out.find(summary), std::string::npos) << out;
+    const nlohmann::json path = page_meta(page)["path"];
+    ASSERT_EQ(path["points"].size(), expected["points"].size());
+    for (std::size_t i = 0; i < path["points"].size(); ++i) {
+        const auto& p = expected["points"][i];
+        EXPECT_FLOAT_EQ(path["points"][i][0].get<float>(), p[0].get<float>()) << i;
+        EXPECT_FLOAT_EQ(path["points"][i][1].get<float>(), p[2].get<float>()) << i;
+        EXPECT_FLOAT_EQ(path["points"][i][2].get<float>(), -p[1].get<float>()) << i;
+    }
+    ASSERT_EQ(path["corridor"].size(), expected["faces"].size());
+    std::set<std::uint32_t> sectors;
+    for (std::size_t i = 0; i < path["corridor"].size(); ++i) {
+        const auto member = path["corridor"][i][0].get<std::uint32_t>();
+        const auto face = path["corridor"][i][1].get<std::uint32_t>();
+        ASSERT_LT(member, world.sectors.size());
+        EXPECT_EQ(world.sectors[member].first_triangle + face, expected["faces"][i].get<std::uint32_t>()) << i;
+        EXPECT_LT(face, world.sectors[member].triangle_count) << i;
+        sectors.insert(member);
+    }
+    EXPECT_GE(sectors.size(), 2u) << "the path crosses a sector border";
+}
+
+TEST(View, PathOverAnIgiGraphOrSeveralInputsIsRefused) {
+    const auto& in = export_inputs();
+    for (const std::string& inputs : {in.igi_graph, in.er_binder + " " + in.fc2_world}) {
+        std::string out;
+        const std::string page = (pages_dir() / "no.html").string();
+        EXPECT_EQ(run_command(navlab_binary() + " view " + inputs + " --path 0,0,0 1,0,1 -o " + page, &out), 1);
+        EXPECT_NE(out.find("--path needs exactly one input"), std::string::npos) << out;
+    }
 }
 
 TEST(ViewBrowser, ChromiumShowsPicksAndRecoloursEveryFamily) {
