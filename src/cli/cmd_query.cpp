@@ -47,6 +47,12 @@ Vec3 point_option(const std::string& text, const char* name) {
     return *p;
 }
 
+/// --extents as given (in the input's frame), or nullopt for QueryMesh::extents' default.
+std::optional<Vec3> extents_option(const std::string& text) {
+    if (text.empty()) return std::nullopt;
+    return point_option(text, "--extents");
+}
+
 bool is_igi(const std::filesystem::path& p) { return p.extension() == ".dat"; }
 
 json point_json(const Vec3& p) { return json::array({p.x, p.y, p.z}); }
@@ -180,7 +186,7 @@ int run_path(const PathOptions& o) {
     query::PathMode mode = o.mode == "exact" ? query::PathMode::Exact : query::PathMode::Corridor;
     query::QueryFilter filter = filter_of(o);
     if (!o.guide.empty() && o.guide != "clusters") throw UsageError("--guide is clusters, not " + o.guide);
-    Vec3 ext = o.extents.empty() ? query::kDefaultExtents : point_option(o.extents, "--extents");
+    const std::optional<Vec3> ext = extents_option(o.extents);
     if (o.pairs.empty() == (o.from.empty() || o.to.empty()))
         throw UsageError("give either --from X,Y,Z --to X,Y,Z or --pairs PAIRS.csv");
     if (!o.pairs.empty() && o.json.empty()) throw UsageError("--pairs needs --json FILE");
@@ -195,7 +201,7 @@ int run_path(const PathOptions& o) {
         const QueryMesh& m = mesh_for(in, pairs[i].first);
         query::QueryFilter f = filter;
         if (!o.guide.empty() && m.guide) f.cluster_guide = &*m.guide;
-        query::PathResult r = m.query->find_path(m.in(pairs[i].first), m.in(pairs[i].second), mode, f, ext);
+        query::PathResult r = m.query->find_path(m.in(pairs[i].first), m.in(pairs[i].second), mode, f, m.extents(ext));
         results[i] = path_json(m, r, named);
         texts[i] = path_text(m, r);
     });
@@ -218,10 +224,10 @@ int answer(const PointOptions& o, const QueryInput& in, const QueryMesh& m, json
 
 int run_nearest(const PointOptions& o) {
     Vec3 p = point_option(o.point, "X,Y,Z");
-    Vec3 ext = o.extents.empty() ? query::kDefaultExtents : point_option(o.extents, "--extents");
+    const std::optional<Vec3> ext = extents_option(o.extents);
     QueryInput in = load_query_input(o.input, o.entry, o.source.options());
     const QueryMesh& m = mesh_for(in, p);
-    query::NearestResult r = m.query->nearest_face(m.in(p), m.in(ext));
+    query::NearestResult r = m.query->nearest_face(m.in(p), m.extents(ext));
     if (m.zup) r.point = m.out(r.point);
     json j{{"found", r.found}};
     if (r.found) j.update(json{{"face", r.face}, {"point", point_json(r.point)}, {"distance", r.distance}});
@@ -334,7 +340,9 @@ void add_query_commands(CLI::App& app) {
         cmd->add_flag("--no-user-edges", o->no_user_edges, "Do not take user edges (jumps, drops, ladders)");
         cmd->add_option("--exclude", o->exclude, "Avoid faces whose faceData has any of these bits (mask)");
         cmd->add_option("--cost", o->costs, "BIT=MULTIPLIER: scale the cost inside faces with that faceData bit (corridor)");
-        cmd->add_option("--extents", o->extents, "Half extents X,Y,Z of the search box around each point (default 1,2,1)");
+        cmd->add_option("--extents", o->extents,
+                        "Half extents X,Y,Z of the search box around each point, in the input's frame "
+                        "(default 1 m across, 2 m up)");
         cmd->add_option("--threads", o->threads, "Worker threads for --pairs (default 1)");
         cmd->add_option("--from-node", o->from_node, "IGI: start node id");
         cmd->add_option("--to-node", o->to_node, "IGI: end node id");
@@ -347,7 +355,8 @@ void add_query_commands(CLI::App& app) {
                                          std::string(inputs) + "Example: navlab nearest n10.hkx 12.5,3,40 --extents 2,4,2",
                                          run_nearest);
         cmd->add_option("point", o->point, "X,Y,Z")->required();
-        cmd->add_option("--extents", o->extents, "Half extents X,Y,Z of the search box (default 1,2,1)");
+        cmd->add_option("--extents", o->extents,
+                        "Half extents X,Y,Z of the search box, in the input's frame (default 1 m across, 2 m up)");
     }
     {
         auto [cmd, o] = add_mesh_command(app, "raycast",

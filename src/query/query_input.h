@@ -28,6 +28,10 @@ struct QueryMesh {
     /// A user point in the view's frame, and back.
     Vec3 in(const Vec3& p) const { return zup ? Fc2View::to_view(p) : p; }
     Vec3 out(const Vec3& p) const { return zup ? Fc2View::from_view(p) : p; }
+    /// Half extents of the nearest-face box in the view's frame: the user's, given in the
+    /// user's frame (x, y, z of a z-up world for Far Cry 2), or kDefaultExtents (1 m across,
+    /// 2 m up, whatever the input's up axis).
+    Vec3 extents(const std::optional<Vec3>& user) const { return user ? in(*user) : kDefaultExtents; }
 };
 
 /// Everything loaded from one input; the models outlive the views that read them.

@@ -1,11 +1,16 @@
 // The navlab command on synthetic worlds: fc2 info|check|rewrite and export.
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
+#include <algorithm>
+
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "farcry2/fixtures.h"
+#include "formats/farcry2/world.h"
 #include "io/file.h"
 #include "support/samples.h"
 
@@ -110,4 +115,60 @@ TEST(Fc2Cli, CheckFailsOnBrokenLinksAndMalformedFiles) {
     const auto empty = navlab::test::scratch_dir("fc2_cli_empty");
     EXPECT_EQ(navlab_run("fc2 check " + empty.string(), &out), 1) << out;
     EXPECT_NE(out.find("no .nvm files found"), std::string::npos) << out;
+}
+
+// `nearest` and `path` read --extents in the world's z-up frame (x, y across, z up) and by
+// default search 1 m across and 2 m up, as on FromSoftware meshes. Before, `nearest` turned its
+// default too (1 m up: a point 1.5 m above the ground was off the mesh) and `path` did not turn
+// a given --extents (its z was taken as a depth). Whether a point is on the mesh is checked
+// against a brute force over every triangle's bounds.
+TEST(Fc2Cli, QueriesReadExtentsInTheWorldsZUpFrame) {
+    const auto dir = navlab::test::scratch_dir("fc2_query_extents");
+    const std::string world = fixture::write_world(dir / "world", fixture::make_sectors(32, 16, 2, 2)).string();
+    const WorldMesh mesh = stitch(load_world(world));
+    // Brute force: some triangle's bounds meet the box p ± e (world frame), as nearest_face asks.
+    auto coordinate = [](const Vec3& p, int axis) { return axis == 0 ? p.x : axis == 1 ? p.y : p.z; };
+    auto any_in_box = [&](const Vec3& p, const Vec3& e) {
+        for (const auto& t : mesh.triangles) {
+            bool meets = true;
+            for (int axis = 0; axis < 3; ++axis) {
+                const double a = coordinate(mesh.vertices[t[0]], axis), b = coordinate(mesh.vertices[t[1]], axis),
+                             c = coordinate(mesh.vertices[t[2]], axis);
+                meets &= std::min({a, b, c}) <= coordinate(p, axis) + coordinate(e, axis) &&
+                         std::max({a, b, c}) >= coordinate(p, axis) - coordinate(e, axis);
+            }
+            if (meets) return true;
+        }
+        return false;
+    };
+    auto centre = [&](std::size_t t, double up) {
+        Vec3 c{};
+        for (std::uint32_t v : mesh.triangles[t])
+            c.x += mesh.vertices[v].x / 3, c.y += mesh.vertices[v].y / 3, c.z += mesh.vertices[v].z / 3;
+        c.z += up;
+        return c;
+    };
+    auto text = [](const Vec3& p) { return fmt::format("{},{},{}", p.x, p.y, p.z); };
+    const std::string end = text(centre(mesh.triangles.size() - 1, 0));
+    // The highest corner of triangle 0 sets the heights: above it by 1.5 m (in the default box's
+    // 2 m, not in 1 m), 0.8 m (not in a given 0.5 m, in 1 m) and 0.4 m (in 0.5 m).
+    double top = 0;
+    for (std::uint32_t v : mesh.triangles[0]) top = std::max(top, mesh.vertices[v].z - centre(0, 0).z);
+    struct Case {
+        double up;
+        std::string extents;
+        Vec3 box;  ///< the half extents meant, z-up
+    };
+    for (const Case& c : {Case{top + 1.5, "", {1, 1, 2}}, Case{top + 0.8, " --extents 1,1,0.5", {1, 1, 0.5}},
+                          Case{0.4, " --extents 1,1,0.5", {1, 1, 0.5}}}) {
+        const Vec3 p = centre(0, c.up);
+        const bool on_mesh = any_in_box(p, c.box);
+        const std::string start = text(p), answer = (dir / "answer.json").string();
+        std::string out;
+        ASSERT_EQ(navlab_run("nearest " + world + " " + start + c.extents + " --json " + answer, &out), 0) << out;
+        EXPECT_EQ(json_of(text_of(answer))["found"], on_mesh) << c.up << c.extents;
+        ASSERT_EQ(navlab_run("path " + world + " --from " + start + " --to " + end + c.extents + " --json " + answer, &out), 0)
+            << out;
+        EXPECT_EQ(json_of(text_of(answer))["status"], on_mesh ? "found" : "off_mesh") << c.up << c.extents;
+    }
 }
