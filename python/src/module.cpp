@@ -53,6 +53,7 @@ struct MeshQuery {
 
 /// One navmesh tagfile's model, shared by every view made from it.
 struct Mesh {
+    static constexpr bool kZup = false;  ///< query points are the mesh's own (y up)
     std::shared_ptr<NavTagfile> model;
     std::string name;
     bool editable = false;
@@ -87,8 +88,11 @@ py::array_t<double> points_array(const std::vector<query::Vec3>& pts) {
     return out;
 }
 
-/// A path result as the `navlab path --json` object (points as an K×3 array).
-py::dict path_dict(const query::PathResult& r) {
+/// A path result as the `navlab path --json` object (points as an K×3 array, each put through
+/// `out`: the query's frame to the mesh's).
+template <class ToMesh>
+py::dict path_dict(query::PathResult r, ToMesh out) {
+    for (query::Vec3& p : r.points) p = out(p);
     py::dict d;
     const bool found = r.status == query::PathStatus::Found, off = r.status == query::PathStatus::OffMesh;
     d["status"] = std::string(query::status_name(r.status));
@@ -118,8 +122,21 @@ struct ClusterGraph {
 
 /// A Far Cry 2 world stitched into one triangle mesh (world coordinates, z up).
 struct WorldMesh {
+    /// Query points are the world's (z up), turned into Fc2View's y-up frame and back.
+    static constexpr bool kZup = true;
     farcry2::World world;
     farcry2::WorldMesh mesh;
+    std::string where;  ///< the world's path, as errors name it
+    std::unique_ptr<query::Fc2View> view;
+    std::unique_ptr<query::NavMeshQuery> queries;  ///< built on the first query
+
+    const query::NavMeshQuery& query() {
+        if (!queries) {
+            view = std::make_unique<query::Fc2View>(mesh, where);
+            queries = std::make_unique<query::NavMeshQuery>(*view);
+        }
+        return *queries;
+    }
 };
 
 std::string game_name(std::uint32_t sdk) {
@@ -142,6 +159,7 @@ public:
             auto w = std::make_shared<WorldMesh>();
             w->world = farcry2::load_world(path);
             w->mesh = farcry2::stitch(w->world);
+            w->where = path.string();
             world_ = std::move(w);
             return;
         }
@@ -342,6 +360,117 @@ py::dict igi_graph_dict(const igi::Graph& g) {
     return d;
 }
 
+/// A point (or extents, or a direction) from the mesh's frame into the query's, and back: a
+/// turn for Far Cry 2 worlds (z up), nothing for FromSoftware meshes.
+template <class M>
+query::Vec3 query_frame(const query::Vec3& p) {
+    return M::kZup ? query::Fc2View::to_view(p) : p;
+}
+template <class M>
+query::Vec3 mesh_frame(const query::Vec3& p) {
+    return M::kZup ? query::Fc2View::from_view(p) : p;
+}
+
+/// The query methods of Mesh and WorldMesh (src/query through NavMeshQuery), in the mesh's own
+/// frame: a Far Cry 2 world's points, extents and answers are z-up, turned into the query's y-up
+/// frame and back (Fc2View), as the commands do; the default extents are 1 m across, 2 m up.
+template <class M>
+void def_queries(py::class_<M, std::shared_ptr<M>>& cls) {
+    cls
+        .def("nearest", [](M& s, py::array_t<double, py::array::c_style | py::array::forcecast> points,
+                           py::object extents) {
+            if (points.ndim() != 2 || points.shape(1) != 3) throw py::value_error("points must be N×3 (metres)");
+            const query::Vec3 ext = extents.is_none() ? query::kDefaultExtents : query_frame<M>(vec3_of(extents));
+            const query::NavMeshQuery& q = s.query();
+            const auto n = static_cast<std::size_t>(points.shape(0));
+            std::vector<query::NearestResult> found(n);
+            const double* p = points.data();
+            {
+                py::gil_scoped_release release;
+                for (std::size_t i = 0; i < n; ++i)
+                    found[i] = q.nearest_face(query_frame<M>({p[3 * i], p[3 * i + 1], p[3 * i + 2]}), ext);
+            }
+            py::array_t<std::int64_t> faces(static_cast<py::ssize_t>(n));
+            py::array_t<double> dist(static_cast<py::ssize_t>(n));
+            std::vector<query::Vec3> closest(n);
+            for (std::size_t i = 0; i < n; ++i) {
+                const auto r = static_cast<py::ssize_t>(i);
+                faces.mutable_at(r) = found[i].found ? static_cast<std::int64_t>(found[i].face) : -1;
+                dist.mutable_at(r) = found[i].found ? found[i].distance : std::numeric_limits<double>::infinity();
+                closest[i] = found[i].found ? mesh_frame<M>(found[i].point) : query::Vec3{NAN, NAN, NAN};
+            }
+            return py::make_tuple(faces, points_array(closest), dist);
+        }, py::arg("points"), py::arg("extents") = py::none(),
+           "Nearest face of each of N×3 points within ±extents (default 1, 2, 1 m): (faces, -1 when none; "
+           "closest points N×3; distances, inf when none). Elden Ring meshes use their stored AABB tree.")
+        .def("find_path", [](M& s, py::object start, py::object end, const std::string& mode, bool user_edges) {
+            const query::NavMeshQuery& q = s.query();
+            query::QueryFilter filter;
+            filter.use_links = user_edges;
+            const query::Vec3 a = query_frame<M>(vec3_of(start)), b = query_frame<M>(vec3_of(end));
+            query::PathResult r;
+            {
+                py::gil_scoped_release release;
+                r = q.find_path(a, b, path_mode(mode), filter);
+            }
+            return path_dict(r, mesh_frame<M>);
+        }, py::arg("start"), py::arg("end"), py::arg("mode") = "exact", py::arg("user_edges") = true,
+           "Shortest path as `navlab path --json` gives it: status found/no_path/off_mesh, length and length_xz "
+           "(metres), points (K×3), faces, links, start_face, end_face, mode ('exact' any-angle or 'corridor').")
+        .def("find_paths", [](M& s, py::array_t<double, py::array::c_style | py::array::forcecast> starts,
+                              py::array_t<double, py::array::c_style | py::array::forcecast> ends,
+                              const std::string& mode, bool user_edges, unsigned threads) {
+            if (starts.ndim() != 2 || starts.shape(1) != 3 || ends.ndim() != 2 || ends.shape(1) != 3 ||
+                starts.shape(0) != ends.shape(0))
+                throw py::value_error("starts and ends must both be N×3 (metres)");
+            const query::NavMeshQuery& q = s.query();
+            const query::PathMode m = path_mode(mode);
+            query::QueryFilter filter;
+            filter.use_links = user_edges;
+            const auto n = static_cast<std::size_t>(starts.shape(0));
+            std::vector<query::PathResult> results(n);
+            const double *a = starts.data(), *b = ends.data();
+            {
+                py::gil_scoped_release release;
+                parallel_for(n, threads, [&](std::size_t i) {
+                    results[i] = q.find_path(query_frame<M>({a[3 * i], a[3 * i + 1], a[3 * i + 2]}),
+                                             query_frame<M>({b[3 * i], b[3 * i + 1], b[3 * i + 2]}), m, filter);
+                });
+            }
+            py::list list;
+            for (const auto& r : results) list.append(path_dict(r, mesh_frame<M>));
+            return list;
+        }, py::arg("starts"), py::arg("ends"), py::arg("mode") = "exact", py::arg("user_edges") = true,
+           py::arg("threads") = 0, "find_path for N pairs (N×3 arrays), on `threads` threads (0 = all cores), GIL released.")
+        .def("raycast", [](M& s, py::object start, py::object end) {
+            const query::NavMeshQuery& q = s.query();
+            const query::RaycastResult r = q.raycast(query_frame<M>(vec3_of(start)), query_frame<M>(vec3_of(end)));
+            py::dict d;
+            d["hit"] = r.hit;
+            d["t"] = r.t;
+            d["hit_point"] = points_array({mesh_frame<M>(r.hit_point)});
+            d["wall_face"] = r.hit ? py::object(py::int_(r.wall_face)) : py::object(py::none());
+            d["normal"] = points_array({mesh_frame<M>(r.normal)});
+            d["faces"] = r.faces;
+            d["off_mesh"] = r.off_mesh;
+            return d;
+        }, py::arg("start"), py::arg("end"),
+           "Detour-style raycast along the surface: hit, t (fraction in xz), hit_point, wall_face, normal, faces crossed.")
+        .def("islands", [](M& s, bool user_edges) {
+            py::list list;
+            for (const auto& i : s.query().islands(user_edges)) {
+                py::dict d;
+                d["faces"] = i.faces;
+                d["area_xz"] = i.area_xz;
+                const query::Vec3 lo = mesh_frame<M>(i.min), hi = mesh_frame<M>(i.max);  // a turn swaps axes, not ends
+                d["min"] = py::make_tuple(lo.x, lo.y, lo.z);
+                d["max"] = py::make_tuple(hi.x, hi.y, hi.z);
+                list.append(d);
+            }
+            return list;
+        }, py::arg("user_edges") = true, "Reachability islands: faces, area seen from above (m²), bounds.");
+}
+
 }  // namespace
 
 void bind_all(py::module_& m) {
@@ -359,8 +488,8 @@ void bind_all(py::module_& m) {
         }
     });
 
-    py::class_<Mesh, std::shared_ptr<Mesh>>(m, "Mesh", "One navmesh tagfile (hkaiNavMesh and its companions).")
-        .def_readonly("name", &Mesh::name, "Member name (binder) or file name.")
+    py::class_<Mesh, std::shared_ptr<Mesh>> mesh_class(m, "Mesh", "One navmesh tagfile (hkaiNavMesh and its companions).");
+    mesh_class.def_readonly("name", &Mesh::name, "Member name (binder) or file name.")
         .def_readonly("editable", &Mesh::editable, "Whether the arrays are writable views.")
         .def_property_readonly("sdk_version", [](const Mesh& s) { return s.model->sdk_version; },
                                "SDKV as a number: 20160200 (Sekiro) or 20180100 (Elden Ring).")
@@ -415,97 +544,8 @@ void bind_all(py::module_& m) {
              "The page's ear-clipped triangles: (T×3 int32 vertex indices, T int32 face index per triangle).")
         .def("save", [](const Mesh& s, const fs::path& out) {
             write_file_atomic(out, fromsoft::write_nav_tagfile(*s.model));
-        }, py::arg("path"), "Writes this mesh as a new tagfile (atomic; strict writer checks apply).")
-        .def("nearest", [](Mesh& s, py::array_t<double, py::array::c_style | py::array::forcecast> points,
-                           py::object extents) {
-            if (points.ndim() != 2 || points.shape(1) != 3) throw py::value_error("points must be N×3 (metres)");
-            const query::Vec3 ext = extents.is_none() ? query::kDefaultExtents : vec3_of(extents);
-            const query::NavMeshQuery& q = s.query();
-            const auto n = static_cast<std::size_t>(points.shape(0));
-            std::vector<query::NearestResult> found(n);
-            const double* p = points.data();
-            {
-                py::gil_scoped_release release;
-                for (std::size_t i = 0; i < n; ++i) found[i] = q.nearest_face({p[3 * i], p[3 * i + 1], p[3 * i + 2]}, ext);
-            }
-            py::array_t<std::int64_t> faces(static_cast<py::ssize_t>(n));
-            py::array_t<double> dist(static_cast<py::ssize_t>(n));
-            std::vector<query::Vec3> closest(n);
-            for (std::size_t i = 0; i < n; ++i) {
-                const auto r = static_cast<py::ssize_t>(i);
-                faces.mutable_at(r) = found[i].found ? static_cast<std::int64_t>(found[i].face) : -1;
-                dist.mutable_at(r) = found[i].found ? found[i].distance : std::numeric_limits<double>::infinity();
-                closest[i] = found[i].found ? found[i].point : query::Vec3{NAN, NAN, NAN};
-            }
-            return py::make_tuple(faces, points_array(closest), dist);
-        }, py::arg("points"), py::arg("extents") = py::none(),
-           "Nearest face of each of N×3 points within ±extents (default 1, 2, 1 m): (faces, -1 when none; "
-           "closest points N×3; distances, inf when none). Elden Ring meshes use their stored AABB tree.")
-        .def("find_path", [](Mesh& s, py::object start, py::object end, const std::string& mode, bool user_edges) {
-            const query::NavMeshQuery& q = s.query();
-            query::QueryFilter filter;
-            filter.use_links = user_edges;
-            const query::Vec3 a = vec3_of(start), b = vec3_of(end);
-            query::PathResult r;
-            {
-                py::gil_scoped_release release;
-                r = q.find_path(a, b, path_mode(mode), filter);
-            }
-            return path_dict(r);
-        }, py::arg("start"), py::arg("end"), py::arg("mode") = "exact", py::arg("user_edges") = true,
-           "Shortest path as `navlab path --json` gives it: status found/no_path/off_mesh, length and length_xz "
-           "(metres), points (K×3), faces, links, start_face, end_face, mode ('exact' any-angle or 'corridor').")
-        .def("find_paths", [](Mesh& s, py::array_t<double, py::array::c_style | py::array::forcecast> starts,
-                              py::array_t<double, py::array::c_style | py::array::forcecast> ends,
-                              const std::string& mode, bool user_edges, unsigned threads) {
-            if (starts.ndim() != 2 || starts.shape(1) != 3 || ends.ndim() != 2 || ends.shape(1) != 3 ||
-                starts.shape(0) != ends.shape(0))
-                throw py::value_error("starts and ends must both be N×3 (metres)");
-            const query::NavMeshQuery& q = s.query();
-            const query::PathMode m = path_mode(mode);
-            query::QueryFilter filter;
-            filter.use_links = user_edges;
-            const auto n = static_cast<std::size_t>(starts.shape(0));
-            std::vector<query::PathResult> results(n);
-            const double *a = starts.data(), *b = ends.data();
-            {
-                py::gil_scoped_release release;
-                parallel_for(n, threads, [&](std::size_t i) {
-                    results[i] = q.find_path({a[3 * i], a[3 * i + 1], a[3 * i + 2]}, {b[3 * i], b[3 * i + 1], b[3 * i + 2]},
-                                             m, filter);
-                });
-            }
-            py::list out;
-            for (const auto& r : results) out.append(path_dict(r));
-            return out;
-        }, py::arg("starts"), py::arg("ends"), py::arg("mode") = "exact", py::arg("user_edges") = true,
-           py::arg("threads") = 0, "find_path for N pairs (N×3 arrays), on `threads` threads (0 = all cores), GIL released.")
-        .def("raycast", [](Mesh& s, py::object start, py::object end) {
-            const query::NavMeshQuery& q = s.query();
-            const query::RaycastResult r = q.raycast(vec3_of(start), vec3_of(end));
-            py::dict d;
-            d["hit"] = r.hit;
-            d["t"] = r.t;
-            d["hit_point"] = points_array({r.hit_point});
-            d["wall_face"] = r.hit ? py::object(py::int_(r.wall_face)) : py::object(py::none());
-            d["normal"] = points_array({r.normal});
-            d["faces"] = r.faces;
-            d["off_mesh"] = r.off_mesh;
-            return d;
-        }, py::arg("start"), py::arg("end"),
-           "Detour-style raycast along the surface: hit, t (fraction in xz), hit_point, wall_face, normal, faces crossed.")
-        .def("islands", [](Mesh& s, bool user_edges) {
-            py::list out;
-            for (const auto& i : s.query().islands(user_edges)) {
-                py::dict d;
-                d["faces"] = i.faces;
-                d["area_xz"] = i.area_xz;
-                d["min"] = py::make_tuple(i.min.x, i.min.y, i.min.z);
-                d["max"] = py::make_tuple(i.max.x, i.max.y, i.max.z);
-                out.append(d);
-            }
-            return out;
-        }, py::arg("user_edges") = true, "Reachability islands: faces, area seen from above (m²), bounds.");
+        }, py::arg("path"), "Writes this mesh as a new tagfile (atomic; strict writer checks apply).");
+    def_queries(mesh_class);
 
     py::class_<ClusterGraph, std::shared_ptr<ClusterGraph>>(m, "ClusterGraph", "Sekiro's cluster graph.")
         .def_property_readonly("positions", [](py::object self) {
@@ -521,8 +561,10 @@ void bind_all(py::module_& m) {
             return vector_view(g.model->graph->edges, graph_edge_dtype(), 0, self, g.editable);
         }, "Edges, structured (cost as hkHalf16 bits, flags, target node).");
 
-    py::class_<WorldMesh, std::shared_ptr<WorldMesh>>(m, "WorldMesh",
-                                                     "A Far Cry 2 world stitched across its sectors (z up, metres).")
+    py::class_<WorldMesh, std::shared_ptr<WorldMesh>> world_class(m, "WorldMesh",
+                                                                  "A Far Cry 2 world stitched across its sectors (z up, metres).");
+    def_queries(world_class);
+    world_class
         .def_property_readonly("vertices", [](py::object self) {
             auto& w = self.cast<WorldMesh&>();
             return vector_view(w.mesh.vertices, py::dtype::of<double>(), 3, self, false);

@@ -87,3 +87,53 @@ def test_raycast_and_islands_equal_the_command(er_sample, er_mesh, tmp_path):
     assert sum(len(i["faces"]) for i in islands) == len(er_mesh.faces)
     assert [len(i["faces"]) for i in islands] == [i["face_count"] for i in cli_islands]
     assert [i["area_xz"] for i in islands] == pytest.approx([i["area_xz"] for i in cli_islands], rel=1e-12)
+
+
+def test_far_cry_2_world_queries_equal_the_commands_in_world_coordinates(tmp_path):
+    # A 96 m floor with a 4 m block in its middle, built as a Far Cry 2 world (2 x 2 sectors):
+    # every answer in world coordinates (z up), as the commands print them.
+    obj = tmp_path / "floor.obj"
+    obj.write_text("v 0 0 0\nv 96 0 0\nv 96 0 96\nv 0 0 96\nf 1 3 2\nf 1 4 3\n"
+                   "v 46 0 46\nv 50 0 46\nv 50 0 50\nv 46 0 50\nv 46 6 46\nv 50 6 46\nv 50 6 50\nv 46 6 50\n"
+                   "f 5 6 10\nf 5 10 9\nf 6 7 11\nf 6 11 10\nf 7 8 12\nf 7 12 11\nf 8 5 9\nf 8 9 12\n")
+    world_dir = tmp_path / "world"
+    run_navlab("build", obj, "--game", "farcry2", "-o", world_dir)
+    w = navlab.open(world_dir).world
+    corners = w.vertices[w.triangles]
+    centres = corners.mean(axis=1)
+    floor = centres[:, 2] < corners[:, :, 2].min() + 0.5
+    on_floor = centres[floor]
+    a, b = on_floor[np.argmin(on_floor[:, :2].sum(axis=1))], on_floor[np.argmax(on_floor[:, :2].sum(axis=1))]
+
+    py = w.find_path(a, b)
+    cli = cli_json(tmp_path, "path", world_dir, "--from", point_arg(a), "--to", point_arg(b))
+    assert py["status"] == cli["status"] == "found"
+    assert py["length"] == pytest.approx(cli["length"], rel=1e-12) and py["faces"] == cli["faces"]
+    np.testing.assert_allclose(py["points"], np.array(cli["points"]), rtol=1e-12)
+    np.testing.assert_allclose(py["points"][0], a, atol=1e-9)  # world coordinates, not the query's
+    assert [r["faces"] for r in w.find_paths(np.array([a]), np.array([b]), threads=2)] == [py["faces"]]
+
+    for up, extents in ((1.5, None), (0.8, "1,1,0.5")):
+        p = a + np.array([0.0, 0.0, up])
+        faces, closest, dist = w.nearest(np.array([p]), None if extents is None else [1, 1, 0.5])
+        args = ["nearest", world_dir, point_arg(p)] + ([] if extents is None else ["--extents", extents])
+        cli = cli_json(tmp_path, *args)
+        assert (faces[0] >= 0) == cli["found"] == (extents is None)
+        if cli["found"]:
+            assert faces[0] == cli["face"] and dist[0] == pytest.approx(cli["distance"], rel=1e-12)
+            np.testing.assert_allclose(closest[0], cli["point"], rtol=1e-12)
+
+    ray = w.raycast(a, b)
+    cli = cli_json(tmp_path, "raycast", world_dir, "--from", point_arg(a), "--to", point_arg(b))
+    assert ray["hit"] and cli["status"] == "hit" and ray["faces"] == cli["faces"]  # the block is in the way
+    np.testing.assert_allclose(ray["normal"][0], cli["normal"], rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(ray["hit_point"][0], cli["point"], rtol=1e-12)
+    assert ray["normal"][0][2] == pytest.approx(0, abs=1e-9)  # a wall's normal lies in the ground plane
+
+    islands = w.islands()
+    cli_islands = cli_json(tmp_path, "islands", world_dir)[0]["islands"]
+    assert [len(i["faces"]) for i in islands] == [i["face_count"] for i in cli_islands]
+    for i, c in zip(islands, cli_islands):
+        np.testing.assert_allclose(i["min"], c["min"], rtol=1e-12)
+        np.testing.assert_allclose(i["max"], c["max"], rtol=1e-12)
+    assert islands[0]["min"][2] == pytest.approx(a[2], abs=0.5)  # z is up: the floor's island is flat
