@@ -441,7 +441,8 @@ void def_queries(py::class_<M, std::shared_ptr<M>>& cls) {
             for (const auto& r : results) list.append(path_dict(r, mesh_frame<M>));
             return list;
         }, py::arg("starts"), py::arg("ends"), py::arg("mode") = "exact", py::arg("user_edges") = true,
-           py::arg("threads") = 0, "find_path for N pairs (N×3 arrays), on `threads` threads (0 = all cores), GIL released.")
+           py::arg("threads") = 0,
+           "find_path for N pairs (N×3 arrays), on `threads` threads (0 = all cores), GIL released.")
         .def("raycast", [](M& s, py::object start, py::object end) {
             const query::NavMeshQuery& q = s.query();
             const query::RaycastResult r = q.raycast(query_frame<M>(vec3_of(start)), query_frame<M>(vec3_of(end)));
@@ -455,7 +456,8 @@ void def_queries(py::class_<M, std::shared_ptr<M>>& cls) {
             d["off_mesh"] = r.off_mesh;
             return d;
         }, py::arg("start"), py::arg("end"),
-           "Detour-style raycast along the surface: hit, t (fraction in xz), hit_point, wall_face, normal, faces crossed.")
+           "Detour-style raycast along the surface: hit, t (fraction in xz), hit_point, wall_face, normal, "
+           "faces crossed.")
         .def("islands", [](M& s, bool user_edges) {
             py::list list;
             for (const auto& i : s.query().islands(user_edges)) {
