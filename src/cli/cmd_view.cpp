@@ -1,6 +1,8 @@
 // `navlab view`: one self-contained HTML page showing navmeshes in 3-D (src/view, docs/viewer.md).
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <charconv>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -15,6 +17,9 @@
 #include "io/error.h"
 #include "io/file.h"
 #include "io/json_text.h"
+#include "formats/igi/graph_io.h"
+#include "io/text.h"
+#include "query/igi_path.h"
 #include "query/query_input.h"
 #include "view/face_audit.h"
 #include "view/viewer_page.h"
@@ -87,15 +92,59 @@ std::pair<std::uint32_t, std::uint32_t> page_face(const query::QueryInput& in, c
     throw std::logic_error(fmt::format("page_face: triangle {} lies in no sector", face));
 }
 
+/// An IGI node id as --path gives it.
+std::int32_t path_node(const std::string& text) {
+    std::int32_t id = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), id);
+    if (ec != std::errc() || end != text.data() + text.size())
+        throw Error(fmt::format("--path on an IGI graph wants two node ids, not '{}'", escape_non_utf8(text)));
+    return id;
+}
+
+/// The shortest route between --path's two nodes of the one IGI graph (Dijkstra over its links,
+/// as `navlab path --from-node --to-node` gives it), drawn through the nodes; the summary says
+/// whether the graph's own route table walks the same length. No corridor: a graph has no faces.
+view::ViewerPath igi_path_overlay(const std::string& file, const ViewArgs& a) {
+    const std::int32_t from = path_node(a.path[0]), to = path_node(a.path[1]);
+    const igi::Graph graph = igi::read_graph_file(file);
+    query::IgiPathReport r;
+    try {
+        r = query::igi_path(graph, from, to);
+    } catch (Error& e) {
+        throw e.set_file(file);  // "graph1.dat: node: 7 is not a node of the graph"
+    }
+    if (!r.shortest.reached)
+        throw Error(fmt::format("--path {} {}: no route between the nodes (no_path); nothing drawn", from, to))
+            .set_file(file);
+    view::ViewerPath path;
+    for (const std::int32_t id : r.shortest.nodes) {
+        // igi_path walked these ids over the graph's nodes, so each is found.
+        const auto node =
+            std::find_if(graph.nodes.begin(), graph.nodes.end(), [&](const igi::Node& n) { return n.id == id; });
+        const igi::Vec3& p = node->position;
+        path.points.push_back(exporter::scene_point(exporter::Family::Igi, p.x, p.y, p.z));
+    }
+    constexpr double kUnitsPerMetre = 4096.0;  // IGI world units (formats/igi/stream.h)
+    const std::string table =
+        r.match           ? "the route table walks the same"
+        : r.table.reached ? fmt::format("the route table walks {:.3f} m", r.table.length / kUnitsPerMetre)
+                          : "the route table does not reach it: " + r.table.problem;
+    if (!a.json)
+        fmt::print("path: {:.3f} m over {} nodes of {} ({})\n", r.shortest.length / kUnitsPerMetre,
+                   r.shortest.nodes.size(), file, table);
+    return path;
+}
+
 /// The exact shortest path between --path's two points over the one FromSoftware or Far Cry 2
 /// input, as the page draws it (+y up; Far Cry 2's z-up points turned as its faces are). A point
 /// off the mesh, or no path, is an error: the page never shows a guess.
 view::ViewerPath path_overlay(const std::vector<Shown>& files, const std::vector<exporter::Scene>& scenes,
                               const ViewArgs& a) {
     const exporter::Family family = scenes.front().family;
-    if (files.size() != 1 || (family != exporter::Family::FromSoft && family != exporter::Family::FarCry2))
-        throw Error("--path needs exactly one input: a FromSoftware binder or tagfile (--map picks one of an install) "
-                    "or a Far Cry 2 world or .nvm file");
+    if (files.size() != 1)
+        throw Error("--path needs exactly one input: a FromSoftware binder or tagfile (--map picks one of an install), "
+                    "a Far Cry 2 world or .nvm file, or an IGI graph");
+    if (family == exporter::Family::Igi) return igi_path_overlay(files.front().name, a);
     const query::Vec3 from = path_point(a.path[0]), to = path_point(a.path[1]);
     const Shown& shown = files.front();
     const query::QueryInput in = shown.source ? query::load_query_input(shown.source->open_nav(shown.index), a.entry)
@@ -110,9 +159,8 @@ view::ViewerPath path_overlay(const std::vector<Shown>& files, const std::vector
                                 a.path[1], r.start_face, r.end_face));
     view::ViewerPath path;
     for (const query::Vec3& p : r.points) {
-        const query::Vec3 q = m.out(p);  // the user's frame: z-up for Far Cry 2
-        const double up = m.zup ? q.z : q.y, depth = m.zup ? -q.y : q.z;
-        path.points.push_back({static_cast<float>(q.x), static_cast<float>(up), static_cast<float>(depth)});
+        const query::Vec3 q = m.out(p);  // the input's own frame: z-up for Far Cry 2
+        path.points.push_back(exporter::scene_point(family, q.x, q.y, q.z));
     }
     for (std::uint32_t f : r.faces) path.corridor.push_back(page_face(in, m, f));
     if (!a.json) fmt::print("path: {:.3f} m over {} faces of {}\n", r.length, r.faces.size(), m.name);
@@ -172,8 +220,9 @@ void add_view_commands(CLI::App& app) {
         "  not read (see navlab audit) are left out and named on stderr; the page is written, exit status 1.\n"
         "  A Sekiro / Elden Ring install's Game/ folder is read in place (docs/archives.md): every navmesh\n"
         "  binder found, or those --map names (map id or archive path, repeatable).\n"
-        "  --path FROM TO needs one input: a FromSoftware binder (or one --map of an install) or a Far Cry 2\n"
-        "  world (points in its z-up world coordinates, as `navlab path` takes them).\n"
+        "  --path FROM TO needs one input: a FromSoftware binder (or one --map of an install), a Far Cry 2\n"
+        "  world (points in its z-up world coordinates, as `navlab path` takes them) or an IGI graph (two node\n"
+        "  ids: the shortest route over its links, and whether its route table agrees).\n"
         "Example: navlab view m10_00_00_00.nvmhktbnd.dcx --audit -o m10.html\n"
         "         navlab view ~/ELDEN\\ RING/Game --map m60_44_36_00 --map m60_44_37_00 -o tiles.html");
     cmd->add_option("inputs", a->inputs, "Binders, tagfiles, folders, game installs, .nvm or graph .dat files")->required();
@@ -181,7 +230,8 @@ void add_view_commands(CLI::App& app) {
     cmd->add_option("--entry", a->entry, "Only this binder member (name or index) or Far Cry 2 sector");
     cmd->add_flag("--audit", a->audit, "Audit FromSoftware faces (rules R01-R97) for the audit colouring and panel");
     cmd->add_option("--path", a->path,
-                    "FROM TO points (x,y,z): draw the exact shortest path between them (FromSoftware or Far Cry 2)")
+                    "FROM TO: points X,Y,Z (FromSoftware, Far Cry 2: the exact shortest path) or IGI node ids (the "
+                    "shortest route)")
         ->expected(2);
     cmd->add_option("--max-faces", a->limits.max_faces, "Refuse inputs with more faces (default 250000)")
         ->capture_default_str();

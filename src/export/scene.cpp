@@ -21,13 +21,6 @@
 namespace navlab::exporter {
 namespace {
 
-/// Far Cry 2 and IGI are z-up; glTF (and the viewer) are y-up: (x, y, z) -> (x, z, -y).
-Point3 z_up_to_y_up(double x, double y, double z, double scale) {
-    return {static_cast<float>(x * scale), static_cast<float>(z * scale), static_cast<float>(-y * scale)};
-}
-
-constexpr double kIgiUnitsPerMetre = 4096.0;
-
 Point3 centroid(const SceneMember& m, std::size_t face) {
     Point3 c{};
     const std::size_t n = m.corner_count(face);
@@ -36,7 +29,6 @@ Point3 centroid(const SceneMember& m, std::size_t face) {
     for (int i = 0; i < 3 && n > 0; ++i) c[i] /= static_cast<float>(n);
     return c;
 }
-
 
 /// Elden Ring query-tree leaves as boxes; nothing when the tree does not decode.
 std::vector<SceneBox> leaf_boxes(const fromsoft::NavTagfile& t) {
@@ -116,6 +108,14 @@ SceneMember fromsoft_member(const NamedTagfile& t) {
 
 }  // namespace
 
+Point3 scene_point(Family family, double x, double y, double z) {
+    // Far Cry 2 and IGI are z-up; glTF (and the viewer) are y-up: (x, y, z) -> (x, z, -y).
+    constexpr double kIgiUnitsPerMetre = 4096.0;
+    const double scale = family == Family::Igi ? 1.0 / kIgiUnitsPerMetre : 1.0;
+    if (family == Family::FromSoft) return {static_cast<float>(x), static_cast<float>(y), static_cast<float>(z)};
+    return {static_cast<float>(x * scale), static_cast<float>(z * scale), static_cast<float>(-y * scale)};
+}
+
 const char* family_name(Family family) {
     switch (family) {
         case Family::FromSoft: return "fromsoft";
@@ -161,7 +161,7 @@ Scene farcry2_scene(const farcry2::WorldMesh& mesh, const std::string& source) {
         m.sector = range.sector;
         for (std::uint32_t v = 0; v < range.vertex_count; ++v) {
             const auto& p = mesh.vertices[range.first_vertex + v];
-            m.vertices.push_back(z_up_to_y_up(p.x, p.y, p.z, 1.0));
+            m.vertices.push_back(scene_point(Family::FarCry2, p.x, p.y, p.z));
         }
         scene.members.push_back(std::move(m));
     }
@@ -216,7 +216,7 @@ Scene igi_scene(const igi::Graph& graph, const std::string& source) {
         if (node.id >= 0 && node.id < graph.max_nodes) vertex_of[node.id] = static_cast<std::int32_t>(m.vertices.size());
         m.points.push_back(static_cast<std::uint32_t>(m.vertices.size()));
         m.point_ids.push_back(node.id);
-        m.vertices.push_back(z_up_to_y_up(node.position.x, node.position.y, node.position.z, 1.0 / kIgiUnitsPerMetre));
+        m.vertices.push_back(scene_point(Family::Igi, node.position.x, node.position.y, node.position.z));
     }
     for (std::size_t i = 0; i < graph.links.size(); ++i) {
         const igi::Link& link = graph.links[i];

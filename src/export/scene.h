@@ -30,6 +30,9 @@ const char* family_name(Family family);
 
 using Point3 = std::array<float, 3>;
 
+/// A point of `family`'s own frame (the comment at the top) in the scene's frame.
+Point3 scene_point(Family family, double x, double y, double z);
+
 /// A segment drawn beside the faces: a FromSoftware user edge (directed, from its owning
 /// face towards its opposite face), an IGI link, or a Far Cry 2 cross-sector link.
 struct SceneLine {

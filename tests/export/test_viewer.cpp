@@ -5,13 +5,16 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
 
 #include "export/export_inputs.h"
 #include "formats/farcry2/world.h"
+#include "formats/igi/graph_io.h"
 #include "io/file.h"
+#include "query/igi_path.h"
 #include "query/query_input.h"
 #include "support/samples.h"
 
@@ -151,13 +154,57 @@ TEST(View, FarCry2PathIsTheCommandsPathTurnedYUpOverItsSectorsFaces) {
     EXPECT_GE(sectors.size(), 2u) << "the path crosses a sector border";
 }
 
-TEST(View, PathOverAnIgiGraphOrSeveralInputsIsRefused) {
+TEST(View, IgiPathIsTheShortestRouteThroughItsNodesInMetres) {
+    // Between the two nodes whose route passes the most nodes (the fixture's routes are one
+    // link long): the page's polyline is `navlab path`'s Dijkstra route (its JSON), each node at
+    // (x, z, -y) / 4096 of its stored position; no corridor.
     const auto& in = export_inputs();
-    for (const std::string& inputs : {in.igi_graph, in.er_binder + " " + in.fc2_world}) {
+    const igi::Graph graph = igi::read_graph_file(in.igi_graph);
+    std::int32_t from = 0, to = 0;
+    std::size_t longest = 0;
+    for (const igi::Node& a : graph.nodes)
+        for (const igi::Node& b : graph.nodes)
+            if (const query::IgiRoute r = query::igi_path(graph, a.id, b.id).shortest; r.reached && r.nodes.size() > longest)
+                longest = r.nodes.size(), from = a.id, to = b.id;
+    ASSERT_GE(longest, 2u) << "a route over at least one link";
+    const auto json_out = pages_dir() / "igi-path.json";
+    run_ok(navlab_binary() + fmt::format(" path {} --from-node {} --to-node {} --json {}", in.igi_graph, from, to,
+                                         json_out.string()));
+    const nlohmann::json expected = nlohmann::json::parse(slurp(json_out.string()))["dijkstra"];
+    ASSERT_TRUE(expected["reached"].get<bool>()) << expected.dump();
+    const auto page = pages_dir() / "igi-path.html";
+    const std::string out =
+        run_ok(navlab_binary() + fmt::format(" view {} --path {} {} -o {}", in.igi_graph, from, to, page.string()));
+    EXPECT_NE(out.find(fmt::format("path: {:.3f} m over {} nodes", expected["length"].get<double>() / 4096,
+                                   expected["nodes"].size())),
+              std::string::npos)
+        << out;
+    const nlohmann::json path = page_meta(page)["path"];
+    EXPECT_TRUE(path["corridor"].empty());
+    ASSERT_EQ(path["points"].size(), expected["nodes"].size());
+    for (std::size_t i = 0; i < expected["nodes"].size(); ++i) {
+        const auto id = expected["nodes"][i].get<std::int32_t>();
+        const auto node = std::find_if(graph.nodes.begin(), graph.nodes.end(), [&](const igi::Node& n) { return n.id == id; });
+        ASSERT_NE(node, graph.nodes.end()) << id;
+        EXPECT_FLOAT_EQ(path["points"][i][0].get<float>(), static_cast<float>(node->position.x / 4096)) << i;
+        EXPECT_FLOAT_EQ(path["points"][i][1].get<float>(), static_cast<float>(node->position.z / 4096)) << i;
+        EXPECT_FLOAT_EQ(path["points"][i][2].get<float>(), static_cast<float>(-node->position.y / 4096)) << i;
+    }
+}
+
+TEST(View, PathOverSeveralInputsOrUnknownNodesIsRefused) {
+    const auto& in = export_inputs();
+    const std::string page = (pages_dir() / "no.html").string();
+    struct Case {
+        std::string args, message;
+    };
+    for (const Case& c : {Case{in.er_binder + " " + in.fc2_world + " --path 0,0,0 1,0,1", "--path needs exactly one input"},
+                          Case{in.igi_graph + " --path 1 9999", "9999 is not a node of the graph"},
+                          Case{in.igi_graph + " --path 1 1.5", "wants two node ids, not '1.5'"}}) {
         std::string out;
-        const std::string page = (pages_dir() / "no.html").string();
-        EXPECT_EQ(run_command(navlab_binary() + " view " + inputs + " --path 0,0,0 1,0,1 -o " + page, &out), 1);
-        EXPECT_NE(out.find("--path needs exactly one input"), std::string::npos) << out;
+        EXPECT_EQ(run_command(navlab_binary() + " view " + c.args + " -o " + page, &out), 1) << c.args;
+        EXPECT_NE(out.find(c.message), std::string::npos) << c.args << "\n" << out;
+        EXPECT_FALSE(std::filesystem::exists(page)) << c.args;
     }
 }
 
