@@ -7,6 +7,8 @@ import numpy.typing as npt
 
 _Path = Union[str, PathLike[str]]
 
+__version__: str  # project(VERSION) of CMakeLists.txt, as `navlab --version` prints it
+
 class FormatError(ValueError):
     """Malformed input: `file`, byte `offset` (None when unknown), `field` path, `message`."""
     file: str

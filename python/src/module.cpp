@@ -122,7 +122,7 @@ struct ClusterGraph {
 
 /// A Far Cry 2 world stitched into one triangle mesh (world coordinates, z up).
 struct WorldMesh {
-    /// Query points are the world's (z up), turned into Fc2View's y-up frame and back.
+    /// Query points are the world's (z up), y and z swapped into Fc2View's y-up frame and back.
     static constexpr bool kZup = true;
     farcry2::World world;
     farcry2::WorldMesh mesh;
@@ -361,7 +361,7 @@ py::dict igi_graph_dict(const igi::Graph& g) {
 }
 
 /// A point (or extents, or a direction) from the mesh's frame into the query's, and back: a
-/// turn for Far Cry 2 worlds (z up), nothing for FromSoftware meshes.
+/// swap of y and z for Far Cry 2 worlds (z up), nothing for FromSoftware meshes.
 template <class M>
 query::Vec3 query_frame(const query::Vec3& p) {
     return M::kZup ? query::Fc2View::to_view(p) : p;
@@ -372,8 +372,8 @@ query::Vec3 mesh_frame(const query::Vec3& p) {
 }
 
 /// The query methods of Mesh and WorldMesh (src/query through NavMeshQuery), in the mesh's own
-/// frame: a Far Cry 2 world's points, extents and answers are z-up, turned into the query's y-up
-/// frame and back (Fc2View), as the commands do; the default extents are 1 m across, 2 m up.
+/// frame: a Far Cry 2 world's points, extents and answers are z-up, y and z swapped into the
+/// query's y-up frame and back (Fc2View), as the commands do; the default extents are 1 m across, 2 m up.
 template <class M>
 void def_queries(py::class_<M, std::shared_ptr<M>>& cls) {
     cls
@@ -401,8 +401,8 @@ void def_queries(py::class_<M, std::shared_ptr<M>>& cls) {
             }
             return py::make_tuple(faces, points_array(closest), dist);
         }, py::arg("points"), py::arg("extents") = py::none(),
-           "Nearest face of each of N×3 points within ±extents (default 1, 2, 1 m): (faces, -1 when none; "
-           "closest points N×3; distances, inf when none). Elden Ring meshes use their stored AABB tree.")
+           "Nearest face of each of N×3 points within ±extents (default 1 m across, 2 m up): (faces, -1 when "
+           "none; closest points N×3; distances, inf when none). Elden Ring meshes use their stored AABB tree.")
         .def("find_path", [](M& s, py::object start, py::object end, const std::string& mode, bool user_edges) {
             const query::NavMeshQuery& q = s.query();
             query::QueryFilter filter;
@@ -413,7 +413,7 @@ void def_queries(py::class_<M, std::shared_ptr<M>>& cls) {
                 py::gil_scoped_release release;
                 r = q.find_path(a, b, path_mode(mode), filter);
             }
-            return path_dict(r, mesh_frame<M>);
+            return path_dict(std::move(r), mesh_frame<M>);
         }, py::arg("start"), py::arg("end"), py::arg("mode") = "exact", py::arg("user_edges") = true,
            "Shortest path as `navlab path --json` gives it: status found/no_path/off_mesh, length and length_xz "
            "(metres), points (K×3), faces, links, start_face, end_face, mode ('exact' any-angle or 'corridor').")
@@ -438,7 +438,7 @@ void def_queries(py::class_<M, std::shared_ptr<M>>& cls) {
                 });
             }
             py::list list;
-            for (const auto& r : results) list.append(path_dict(r, mesh_frame<M>));
+            for (auto& r : results) list.append(path_dict(std::move(r), mesh_frame<M>));
             return list;
         }, py::arg("starts"), py::arg("ends"), py::arg("mode") = "exact", py::arg("user_edges") = true,
            py::arg("threads") = 0,
@@ -456,15 +456,16 @@ void def_queries(py::class_<M, std::shared_ptr<M>>& cls) {
             d["off_mesh"] = r.off_mesh;
             return d;
         }, py::arg("start"), py::arg("end"),
-           "Detour-style raycast along the surface: hit, t (fraction in xz), hit_point, wall_face, normal, "
-           "faces crossed.")
+           "Detour-style raycast along the surface: hit, t (fraction of the way seen from above), hit_point, "
+           "wall_face, normal, faces crossed.")
         .def("islands", [](M& s, bool user_edges) {
             py::list list;
             for (const auto& i : s.query().islands(user_edges)) {
                 py::dict d;
                 d["faces"] = i.faces;
                 d["area_xz"] = i.area_xz;
-                const query::Vec3 lo = mesh_frame<M>(i.min), hi = mesh_frame<M>(i.max);  // a turn swaps axes, not ends
+                // A swap of axes keeps min <= max.
+                const query::Vec3 lo = mesh_frame<M>(i.min), hi = mesh_frame<M>(i.max);
                 d["min"] = py::make_tuple(lo.x, lo.y, lo.z);
                 d["max"] = py::make_tuple(hi.x, hi.y, hi.z);
                 list.append(d);
@@ -490,7 +491,8 @@ void bind_all(py::module_& m) {
         }
     });
 
-    py::class_<Mesh, std::shared_ptr<Mesh>> mesh_class(m, "Mesh", "One navmesh tagfile (hkaiNavMesh and its companions).");
+    py::class_<Mesh, std::shared_ptr<Mesh>> mesh_class(m, "Mesh",
+                                                       "One navmesh tagfile (hkaiNavMesh and its companions).");
     mesh_class.def_readonly("name", &Mesh::name, "Member name (binder) or file name.")
         .def_readonly("editable", &Mesh::editable, "Whether the arrays are writable views.")
         .def_property_readonly("sdk_version", [](const Mesh& s) { return s.model->sdk_version; },
@@ -563,8 +565,8 @@ void bind_all(py::module_& m) {
             return vector_view(g.model->graph->edges, graph_edge_dtype(), 0, self, g.editable);
         }, "Edges, structured (cost as hkHalf16 bits, flags, target node).");
 
-    py::class_<WorldMesh, std::shared_ptr<WorldMesh>> world_class(m, "WorldMesh",
-                                                                  "A Far Cry 2 world stitched across its sectors (z up, metres).");
+    py::class_<WorldMesh, std::shared_ptr<WorldMesh>> world_class(
+        m, "WorldMesh", "A Far Cry 2 world stitched across its sectors (z up, metres).");
     def_queries(world_class);
     world_class
         .def_property_readonly("vertices", [](py::object self) {

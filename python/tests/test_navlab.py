@@ -325,4 +325,6 @@ def test_version_is_the_project_version_and_the_commands():
     cmake = (_source_dir() / "CMakeLists.txt").read_text()
     version = re.search(r"project\(navlab VERSION ([0-9]+\.[0-9]+\.[0-9]+)", cmake).group(1)
     assert navlab.__version__ == version
+    pyproject = (_source_dir() / "pyproject.toml").read_text()
+    assert re.search(r'^version = "([^"]+)"', pyproject, re.M).group(1) == version  # pip's metadata
     assert run_navlab("--version").stdout == f"navlab {version}\n"

@@ -123,7 +123,8 @@ TEST(View, FarCry2PathIsTheCommandsPathTurnedYUpOverItsSectorsFaces) {
     };
     const std::string from = centre(0), to = centre(world.triangles.size() - 1);
     const auto json_out = pages_dir() / "fc2-path.json";
-    run_ok(navlab_binary() + " path " + in.fc2_world + " --from " + from + " --to " + to + " --json " + json_out.string());
+    run_ok(navlab_binary() + " path " + in.fc2_world + " --from " + from + " --to " + to + " --json " +
+           json_out.string());
     const nlohmann::json expected = nlohmann::json::parse(slurp(json_out.string()));
     ASSERT_EQ(expected["status"], "found") << expected.dump();
 
@@ -133,7 +134,12 @@ TEST(View, FarCry2PathIsTheCommandsPathTurnedYUpOverItsSectorsFaces) {
     const std::string summary =
         fmt::format("path: {:.3f} m over {} faces", expected["length"].get<double>(), expected["faces"].size());
     EXPECT_NE(out.find(summary), std::string::npos) << out;
-    const nlohmann::json path = page_meta(page)["path"];
+    const nlohmann::json meta = page_meta(page), path = meta["path"];
+    ASSERT_EQ(meta["members"].size(), world.sectors.size());
+    for (std::size_t s = 0; s < world.sectors.size(); ++s) {  // the page's members are the sectors, in order
+        EXPECT_EQ(meta["members"][s]["name"], fmt::format("sector_{}", world.sectors[s].sector)) << s;
+        EXPECT_EQ(meta["members"][s]["faces"], world.sectors[s].triangle_count) << s;
+    }
     ASSERT_EQ(path["points"].size(), expected["points"].size());
     for (std::size_t i = 0; i < path["points"].size(); ++i) {
         const auto& p = expected["points"][i];
@@ -164,7 +170,8 @@ TEST(View, IgiPathIsTheShortestRouteThroughItsNodesInMetres) {
     std::size_t longest = 0;
     for (const igi::Node& a : graph.nodes)
         for (const igi::Node& b : graph.nodes)
-            if (const query::IgiRoute r = query::igi_path(graph, a.id, b.id).shortest; r.reached && r.nodes.size() > longest)
+            if (const query::IgiRoute r = query::igi_path(graph, a.id, b.id).shortest;
+                r.reached && r.nodes.size() > longest)
                 longest = r.nodes.size(), from = a.id, to = b.id;
     ASSERT_GE(longest, 2u) << "a route over at least one link";
     const auto json_out = pages_dir() / "igi-path.json";
@@ -184,7 +191,8 @@ TEST(View, IgiPathIsTheShortestRouteThroughItsNodesInMetres) {
     ASSERT_EQ(path["points"].size(), expected["nodes"].size());
     for (std::size_t i = 0; i < expected["nodes"].size(); ++i) {
         const auto id = expected["nodes"][i].get<std::int32_t>();
-        const auto node = std::find_if(graph.nodes.begin(), graph.nodes.end(), [&](const igi::Node& n) { return n.id == id; });
+        const auto node =
+            std::find_if(graph.nodes.begin(), graph.nodes.end(), [&](const igi::Node& n) { return n.id == id; });
         ASSERT_NE(node, graph.nodes.end()) << id;
         EXPECT_FLOAT_EQ(path["points"][i][0].get<float>(), static_cast<float>(node->position.x / 4096)) << i;
         EXPECT_FLOAT_EQ(path["points"][i][1].get<float>(), static_cast<float>(node->position.z / 4096)) << i;
@@ -198,7 +206,8 @@ TEST(View, PathOverSeveralInputsOrUnknownNodesIsRefused) {
     struct Case {
         std::string args, message;
     };
-    for (const Case& c : {Case{in.er_binder + " " + in.fc2_world + " --path 0,0,0 1,0,1", "--path needs exactly one input"},
+    for (const Case& c : {Case{in.er_binder + " " + in.fc2_world + " --path 0,0,0 1,0,1",
+                               "--path needs exactly one input"},
                           Case{in.igi_graph + " --path 1 9999", "9999 is not a node of the graph"},
                           Case{in.igi_graph + " --path 1 1.5", "wants two node ids, not '1.5'"}}) {
         std::string out;

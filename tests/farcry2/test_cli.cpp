@@ -158,17 +158,20 @@ TEST(Fc2Cli, QueriesReadExtentsInTheWorldsZUpFrame) {
         double up;
         std::string extents;
         Vec3 box;  ///< the half extents meant, z-up
+        bool on_mesh;
     };
-    for (const Case& c : {Case{top + 1.5, "", {1, 1, 2}}, Case{top + 0.8, " --extents 1,1,0.5", {1, 1, 0.5}},
-                          Case{0.4, " --extents 1,1,0.5", {1, 1, 0.5}}}) {
+    for (const Case& c : {Case{top + 1.5, "", {1, 1, 2}, true},  // in the default 2 m up, not in 1 m
+                          Case{top + 0.8, " --extents 1,1,0.5", {1, 1, 0.5}, false},
+                          Case{0.4, " --extents 1,1,0.5", {1, 1, 0.5}, true}}) {
         const Vec3 p = centre(0, c.up);
         const bool on_mesh = any_in_box(p, c.box);
+        ASSERT_EQ(on_mesh, c.on_mesh) << "the fixture no longer tells the cases apart: " << c.up << c.extents;
         const std::string start = text(p), answer = (dir / "answer.json").string();
         std::string out;
         ASSERT_EQ(navlab_run("nearest " + world + " " + start + c.extents + " --json " + answer, &out), 0) << out;
         EXPECT_EQ(json_of(text_of(answer))["found"], on_mesh) << c.up << c.extents;
-        ASSERT_EQ(navlab_run("path " + world + " --from " + start + " --to " + end + c.extents + " --json " + answer, &out), 0)
-            << out;
+        const std::string path_args = "path " + world + " --from " + start + " --to " + end + c.extents;
+        ASSERT_EQ(navlab_run(path_args + " --json " + answer, &out), 0) << out;
         EXPECT_EQ(json_of(text_of(answer))["status"], on_mesh ? "found" : "off_mesh") << c.up << c.extents;
     }
 }

@@ -453,6 +453,29 @@ TEST(KrakenEncoder, HuffmanFormCArrayRoundTrips) {
     expect_array_decodes(encoded, data);
 }
 
+// The most runs a range list can hold (range_list, BoundedList): every other symbol present, 128
+// runs of one, with and without a leading gap (symbols 1, 3, ... 255 and 0, 2, ... 254). Every
+// table form and array type is tried (Huffman forms B and C, tANS) and read back.
+TEST(KrakenEncoder, TablesOfEveryOtherSymbolRoundTrip) {
+    using namespace kraken::detail;
+    for (unsigned first : {0u, 1u}) {
+        std::mt19937 rng(first);
+        ByteVec data(6000);
+        for (std::size_t i = 0; i < data.size(); ++i) {
+            // Every symbol once, then skewed towards the low ones (worth coding).
+            const unsigned x = i < 128 ? static_cast<unsigned>(i) : (rng() % 128) * (rng() % 128) / 128;
+            data[i] = static_cast<std::uint8_t>(first + 2 * x);
+        }
+        for (const bool tans : {false, true}) {
+            ByteVec encoded;
+            encode_array(data, {.split_depth = 0, .tans = tans, .rle = false}, encoded);
+            EXPECT_LT(encoded.size(), data.size()) << first << tans;
+            expect_array_decodes(encoded, data);
+        }
+        for (int level : {1, 6, 9}) round_trip(data, level);
+    }
+}
+
 // Levels 1-6 store an array whose coding saves less than size/16 + 64 bytes (decode time
 // is worth more): 4000 bytes over 128 equally likely values save 1 bit a byte (500 bytes, above
 // the 314 asked), over 200 values about 0.36 bits (180 bytes: stored).

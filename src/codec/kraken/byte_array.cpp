@@ -77,6 +77,8 @@ void decode_rle(const Context& ctx, const std::uint8_t* src, std::size_t src_siz
         std::uint8_t* buffer;
         ArrayResult prefix;
         try {
+            // decode_array's own first check, made before the header is read for the size.
+            ctx.check(depth + 1 <= kMaxDepth, src, "byte array: nested too deeply");
             const std::size_t capacity = std::min(parse_header(ctx, src, src_size).dst_size, kMaxArraySize);
             buffer = ensure(ctx.scratch->level[depth], capacity + src_size);
             prefix = decode_array(ctx, src, src_size, buffer, capacity, depth + 1, false);

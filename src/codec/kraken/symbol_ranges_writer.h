@@ -3,6 +3,7 @@
 // values and the symbol range list (the inverse of symbol_ranges.h).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cassert>
@@ -50,7 +51,7 @@ public:
     const T& operator[](std::size_t i) const { return items_[i]; }
 
 private:
-    std::array<T, N> items_;
+    std::array<T, N> items_{};  // zeroed: RangeList is copied whole (3 KiB, a few stores)
     std::size_t count_ = 0;
 };
 
