@@ -14,10 +14,10 @@
 #include "cli/game_dir_options.h"
 #include "export/scene.h"
 #include "formats/fromsoft/nav_source.h"
+#include "formats/igi/graph_io.h"
 #include "io/error.h"
 #include "io/file.h"
 #include "io/json_text.h"
-#include "formats/igi/graph_io.h"
 #include "io/text.h"
 #include "query/igi_path.h"
 #include "query/query_input.h"
@@ -124,19 +124,19 @@ view::ViewerPath igi_path_overlay(const std::string& file, const ViewArgs& a) {
         const igi::Vec3& p = node->position;
         path.points.push_back(exporter::scene_point(exporter::Family::Igi, p.x, p.y, p.z));
     }
-    constexpr double kUnitsPerMetre = 4096.0;  // IGI world units (formats/igi/stream.h)
-    const std::string table =
-        r.match           ? "the route table walks the same"
-        : r.table.reached ? fmt::format("the route table walks {:.3f} m", r.table.length / kUnitsPerMetre)
-                          : "the route table does not reach it: " + r.table.problem;
+    using exporter::kIgiUnitsPerMetre;
+    std::string table = "the route table walks the same";
+    if (!r.match)
+        table = r.table.reached ? fmt::format("the route table walks {:.3f} m", r.table.length / kIgiUnitsPerMetre)
+                                : "the route table does not reach it: " + r.table.problem;
     if (!a.json)
-        fmt::print("path: {:.3f} m over {} nodes of {} ({})\n", r.shortest.length / kUnitsPerMetre,
+        fmt::print("path: {:.3f} m over {} nodes of {} ({})\n", r.shortest.length / kIgiUnitsPerMetre,
                    r.shortest.nodes.size(), file, table);
     return path;
 }
 
 /// The exact shortest path between --path's two points over the one FromSoftware or Far Cry 2
-/// input, as the page draws it (+y up; Far Cry 2's z-up points turned as its faces are). A point
+/// input, as the page draws it (+y up: scene_point, as the faces). A point
 /// off the mesh, or no path, is an error: the page never shows a guess.
 view::ViewerPath path_overlay(const std::vector<Shown>& files, const std::vector<exporter::Scene>& scenes,
                               const ViewArgs& a) {

@@ -7,9 +7,9 @@
 #include <limits>
 #include <sstream>
 
-#include "io/version.h"
 #include "io/error.h"
 #include "io/text.h"
+#include "io/version.h"
 
 namespace navlab::exporter {
 namespace {

@@ -2,9 +2,9 @@
 
 #include <fmt/format.h>
 
-#include "io/version.h"
 #include "io/byte_writer.h"
 #include "io/error.h"
+#include "io/version.h"
 
 namespace navlab::exporter {
 namespace {

@@ -110,7 +110,6 @@ SceneMember fromsoft_member(const NamedTagfile& t) {
 
 Point3 scene_point(Family family, double x, double y, double z) {
     // Far Cry 2 and IGI are z-up; glTF (and the viewer) are y-up: (x, y, z) -> (x, z, -y).
-    constexpr double kIgiUnitsPerMetre = 4096.0;
     const double scale = family == Family::Igi ? 1.0 / kIgiUnitsPerMetre : 1.0;
     if (family == Family::FromSoft) return {static_cast<float>(x), static_cast<float>(y), static_cast<float>(z)};
     return {static_cast<float>(x * scale), static_cast<float>(z * scale), static_cast<float>(-y * scale)};

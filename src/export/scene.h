@@ -30,6 +30,9 @@ const char* family_name(Family family);
 
 using Point3 = std::array<float, 3>;
 
+/// IGI's world units in a metre (formats/igi/stream.h).
+inline constexpr double kIgiUnitsPerMetre = 4096.0;
+
 /// A point of `family`'s own frame (the comment at the top) in the scene's frame.
 Point3 scene_point(Family family, double x, double y, double z);
 

@@ -4,10 +4,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "io/version.h"
 #include "io/byte_writer.h"
 #include "io/error.h"
 #include "io/json_text.h"
+#include "io/version.h"
 #include "view/base64.h"
 #include "view/viewer_script.h"
 
