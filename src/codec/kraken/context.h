@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "io/default_init_vector.h"
 #include "io/error.h"
 
 namespace navlab::kraken {
@@ -26,11 +27,14 @@ inline constexpr std::size_t kSlack = 64;
 
 /// Scratch buffers reused across chunks by one thread.
 struct Scratch {
-    std::vector<std::uint8_t> literals, commands, offsets, low_bits, lengths;
+    /// Byte buffers are not filled when they grow (DefaultInitVector): a decode writes what it
+    /// reads of them, and fast copies that read into the slack past the written bytes only
+    /// move bytes that are overwritten or lie outside the output.
+    DefaultInitVector<std::uint8_t> literals, commands, offsets, low_bits, lengths;
     std::vector<std::uint64_t> distances;
     std::vector<std::uint32_t> length_list;
     /// One buffer per nesting depth, for RLE command buffers and multi-array sources.
-    std::array<std::vector<std::uint8_t>, kMaxDepth + 2> level;
+    std::array<DefaultInitVector<std::uint8_t>, kMaxDepth + 2> level;
 };
 
 struct Context {
@@ -53,7 +57,7 @@ struct Context {
 };
 
 /// Grows a scratch buffer to at least n bytes (plus slack) and returns its data.
-inline std::uint8_t* ensure(std::vector<std::uint8_t>& buffer, std::size_t n) {
+inline std::uint8_t* ensure(DefaultInitVector<std::uint8_t>& buffer, std::size_t n) {
     if (buffer.size() < n + kSlack) buffer.resize(n + kSlack);
     return buffer.data();
 }

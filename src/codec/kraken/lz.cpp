@@ -38,7 +38,7 @@ struct SubStreams {
 
 /// Decodes one sub-stream array at z[pos] and advances pos; errors name the array.
 ArrayResult read_array(const Context& ctx, const std::uint8_t* z, std::size_t size, std::size_t& pos,
-                       std::vector<std::uint8_t>& buffer, std::size_t capacity, const char* name) {
+                       DefaultInitVector<std::uint8_t>& buffer, std::size_t capacity, const char* name) {
     try {
         const ArrayResult r = decode_array(ctx, z + pos, size - pos, ensure(buffer, capacity), capacity, 0, true);
         pos += r.used;

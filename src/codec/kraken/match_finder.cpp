@@ -21,18 +21,18 @@ inline std::uint32_t load32(const std::uint8_t* p) {
 }
 /// Head tables left by finished finders of this thread, with the base of their next use (see HashHeads).
 struct SpareHeads {
-    std::vector<std::uint32_t> table;
+    ZeroedArray<std::uint32_t> table;
     std::uint32_t next_base;
 };
 thread_local std::vector<SpareHeads> spare_heads;
 
 /// A chain array (prev_) left by a finished finder of this thread: 1 MiB for a full block.
-thread_local std::vector<std::int32_t> spare_prev;
+thread_local DefaultInitVector<std::int32_t> spare_prev;
 
 /// A head table and its base: every entry below the base (a fresh table: all 0, base kMaxBlock).
 SpareHeads take_heads() {
     constexpr std::uint32_t kFirstBase = HashHeads::kMaxBlock;
-    if (spare_heads.empty()) return {std::vector<std::uint32_t>(std::size_t{1} << kHashBits, 0), kFirstBase};
+    if (spare_heads.empty()) return {ZeroedArray<std::uint32_t>(std::size_t{1} << kHashBits), kFirstBase};
     SpareHeads heads = std::move(spare_heads.back());
     spare_heads.pop_back();
     // A stale entry must stay within 2^31 below the base to read as negative.

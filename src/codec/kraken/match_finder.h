@@ -11,6 +11,8 @@
 #include <span>
 #include <vector>
 
+#include "io/default_init_vector.h"
+
 namespace navlab::kraken::detail {
 
 /// Match-finder and parser settings of one compression level.
@@ -111,7 +113,7 @@ public:
     static constexpr std::uint32_t kMaxBlock = 1u << 18;
 
 private:
-    std::vector<std::uint32_t> table_;
+    ZeroedArray<std::uint32_t> table_;
     std::uint32_t base_;
 };
 
@@ -183,7 +185,7 @@ private:
     void scan(std::size_t p, std::size_t limit, const LzParams& params, std::int32_t c, Visit&& visit);
     std::span<const std::uint8_t> block_;
     HashHeads head_;
-    std::vector<std::int32_t> prev_;
+    DefaultInitVector<std::int32_t> prev_;  ///< written at p before it is read: never filled
     std::size_t inserted_ = 0;
 };
 

@@ -1,0 +1,74 @@
+// Vectors whose growth does not fill memory: scratch buffers that are written before they are
+// read. std::vector value-initialises what resize() adds, so the first growth of a decoder's
+// 128 KiB chunk buffers or an encoder's 256 KiB hash table was a memset over every page, used
+// or not: a fifth of a one-shot Kraken decode of a 133 KB file (docs/kraken.md, "Eighteenth
+// session"). Steady-state loops reuse their buffers and never paid it.
+#pragma once
+
+#include <cstdlib>
+#include <memory>
+#include <new>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace navlab {
+
+/// std::allocator whose construct() without arguments default-initialises: resize(n) leaves new
+/// trivially constructible elements with indeterminate values (and the loop over them compiles
+/// to nothing). Only for buffers every byte of which is written before it is read.
+template <class T>
+class DefaultInitAllocator : public std::allocator<T> {
+public:
+    using value_type = T;
+    template <class U>
+    struct rebind {
+        using other = DefaultInitAllocator<U>;
+    };
+    DefaultInitAllocator() noexcept = default;
+    template <class U>
+    DefaultInitAllocator(const DefaultInitAllocator<U>&) noexcept {}
+
+    template <class U>
+    void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>) {
+        ::new (static_cast<void*>(p)) U;
+    }
+    template <class U, class... Args>
+    void construct(U* p, Args&&... args) {
+        ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+    }
+};
+
+template <class T>
+using DefaultInitVector = std::vector<T, DefaultInitAllocator<T>>;
+
+/// A fixed-size array of integers from calloc: 0 without a fill. A large calloc is fresh pages
+/// from the kernel, already zero, so a table mostly untouched (a hash table's heads for a small
+/// input) costs neither the fill nor the page faults of the pages never used.
+template <class T>
+class ZeroedArray {
+    static_assert(std::is_integral_v<T>, "zero bytes are the value 0 for integers only");
+
+public:
+    ZeroedArray() = default;
+    /// n zeros; throws std::bad_alloc.
+    explicit ZeroedArray(std::size_t n) : data_(static_cast<T*>(std::calloc(n, sizeof(T)))), size_(n) {
+        if (!data_ && n != 0) throw std::bad_alloc();
+    }
+    T* data() noexcept { return data_.get(); }
+    const T* data() const noexcept { return data_.get(); }
+    std::size_t size() const noexcept { return size_; }
+    T& operator[](std::size_t i) noexcept { return data_[i]; }
+    const T& operator[](std::size_t i) const noexcept { return data_[i]; }
+    T* begin() noexcept { return data(); }
+    T* end() noexcept { return data() + size_; }
+
+private:
+    struct Free {
+        void operator()(T* p) const noexcept { std::free(p); }
+    };
+    std::unique_ptr<T[], Free> data_;
+    std::size_t size_ = 0;
+};
+
+}  // namespace navlab
