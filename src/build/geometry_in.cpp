@@ -1,28 +1,24 @@
 #include "build/geometry_in.h"
 
-#include <assimp/postprocess.h>
-#include <assimp/scene.h>
+#include <dlfcn.h>
 
-#include <assimp/Importer.hpp>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <new>
 #include <sstream>
 #include <string_view>
 #include <fmt/format.h>
 
+#include "build/assimp_reader/reader_abi.h"
 #include "io/error.h"
 #include "io/isolated.h"
 
 namespace navlab::build {
 namespace {
-
-std::string mesh_label(const aiMesh& mesh, unsigned index) {
-    return mesh.mName.length > 0 ? fmt::format("mesh {} ('{}')", index, mesh.mName.C_Str()) : fmt::format("mesh {}", index);
-}
 
 /// Assimp's OBJ reader turns "nan" into 0 without a word: check the vertex lines first.
 void check_obj_numbers(const std::filesystem::path& file) {
@@ -44,58 +40,62 @@ void check_obj_numbers(const std::filesystem::path& file) {
     }
 }
 
-/// One file read by Assimp into a soup of its own (node transforms applied, polygons
-/// triangulated), in navlab's axes and scale.
-TriangleSoup read_with_assimp(const std::filesystem::path& file, const GeometryOptions& options) {
-    Assimp::Importer importer;
-    // The scene validated first (indices in range, counts consistent: a damaged PLY whose face
-    // indices run past its vertices crashed the later steps), node transforms baked in,
-    // polygons triangulated, exact duplicates joined. Not aiProcess_FindDegenerates: it would
-    // turn bad faces into lines silently.
-    const aiScene* scene = importer.ReadFile(file.string(), aiProcess_ValidateDataStructure | aiProcess_Triangulate |
-                                                                 aiProcess_PreTransformVertices |
-                                                                 aiProcess_JoinIdenticalVertices);
-    if (!scene || (scene->mFlags & AI_SCENE_FLAGS_INCOMPLETE)) {
-        // Assimp catches std::bad_alloc itself; raised again, the child reports its memory limit.
-        if (std::string_view(importer.GetErrorString()).ends_with("bad_alloc")) throw std::bad_alloc();
-        throw Error(std::string("cannot read the geometry: ") + importer.GetErrorString(), kNoOffset, file.string());
-    }
-    TriangleSoup soup;
-    for (unsigned m = 0; m < scene->mNumMeshes; ++m) {
-        const aiMesh& mesh = *scene->mMeshes[m];
-        const int base = static_cast<int>(soup.verts.size() / 3);
-        for (unsigned v = 0; v < mesh.mNumVertices; ++v) {
-            const aiVector3D& p = mesh.mVertices[v];
-            if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z))
-                throw Error(fmt::format("coordinate is not finite ({}, {}, {})", p.x, p.y, p.z), kNoOffset,
-                            fmt::format("{}: {}: vertex {}", file.string(), mesh_label(mesh, m), v));
-            const float x = p.x, y = options.up == 'z' ? p.z : p.y, z = options.up == 'z' ? -p.y : p.z;
-            soup.verts.insert(soup.verts.end(), {x * options.scale, y * options.scale, z * options.scale});
-        }
-        for (unsigned f = 0; f < mesh.mNumFaces; ++f) {
-            const aiFace& face = mesh.mFaces[f];
-            if (face.mNumIndices != 3)
-                throw Error(fmt::format("face has {} corner(s): only polygons can be walked on", face.mNumIndices),
-                            kNoOffset, fmt::format("{}: {}: face {}", file.string(), mesh_label(mesh, m), f));
-            for (unsigned k = 0; k < 3; ++k) soup.tris.push_back(base + static_cast<int>(face.mIndices[k]));
-        }
-    }
-    return soup;
-}
+/// The reader module's name (reader_abi.h), and where it is looked for, in order: the path in
+/// $NAVLAB_ASSIMP_READER; the folder of the program or library holding this code (navlab, a
+/// test program, the Python module) and of the running program; the build folder it was built
+/// in (NAVLAB_ASSIMP_READER_BUILT).
+constexpr const char* kReaderModule = "libnavlab_assimp_reader.so";
 
-/// The soup as bytes for the trip from the child process: counts, then the arrays as they lie.
-std::vector<std::uint8_t> soup_bytes(const TriangleSoup& soup) {
-    const std::uint64_t counts[2] = {soup.verts.size(), soup.tris.size()};
-    std::vector<std::uint8_t> out(sizeof counts + soup.verts.size() * sizeof(float) + soup.tris.size() * sizeof(int));
-    std::uint8_t* p = out.data();
-    std::memcpy(p, counts, sizeof counts), p += sizeof counts;
-    if (!soup.verts.empty()) std::memcpy(p, soup.verts.data(), soup.verts.size() * sizeof(float));
-    p += soup.verts.size() * sizeof(float);
-    if (!soup.tris.empty()) std::memcpy(p, soup.tris.data(), soup.tris.size() * sizeof(int));
+std::vector<std::filesystem::path> reader_candidates() {
+    std::vector<std::filesystem::path> out;
+    if (const char* env = std::getenv("NAVLAB_ASSIMP_READER"); env && *env) return {env};
+    std::error_code ec;
+    Dl_info info{};
+    if (dladdr(reinterpret_cast<void*>(&load_geometry), &info) && info.dli_fname && *info.dli_fname) {
+        const auto holder = std::filesystem::canonical(info.dli_fname, ec);
+        if (!ec) out.push_back(holder.parent_path() / kReaderModule);
+    }
+    const auto program = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (!ec) out.push_back(program.parent_path() / kReaderModule);
+    out.emplace_back(NAVLAB_ASSIMP_READER_BUILT);
     return out;
 }
 
-/// soup_bytes read back, every count checked against the bytes there are (errors name `file`).
+/// The reader's entry point, the module loaded (in the child: the caller never maps Assimp).
+NavlabAssimpRead load_reader(const std::filesystem::path& file) {
+    std::string looked;
+    for (const auto& candidate : reader_candidates()) {
+        looked += (looked.empty() ? "" : ", ") + candidate.string();
+        std::error_code ec;
+        if (!std::filesystem::exists(candidate, ec)) continue;
+        void* module = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL);
+        if (!module) throw Error(fmt::format("cannot load the geometry reader {}: {}", candidate.string(), dlerror()), kNoOffset, file.string());
+        if (void* entry = dlsym(module, NAVLAB_ASSIMP_READER_SYMBOL)) return reinterpret_cast<NavlabAssimpRead>(entry);
+        throw Error(fmt::format("the geometry reader {} has no {} (built from another navlab?)", candidate.string(),
+                                NAVLAB_ASSIMP_READER_SYMBOL),
+                    kNoOffset, file.string());
+    }
+    throw Error(fmt::format("the geometry reader {} was not found (looked at {}); set NAVLAB_ASSIMP_READER to its path",
+                            kReaderModule, looked),
+                kNoOffset, file.string());
+}
+
+/// One file read by the module into the answer's bytes (reader_abi.h), or its refusal thrown as
+/// navlab::Error naming the file and element (std::bad_alloc as such, for the child's memory
+/// limit).
+std::vector<std::uint8_t> read_with_module(const std::filesystem::path& file, const GeometryOptions& options) {
+    NavlabReadAnswer answer{};
+    load_reader(file)(file.c_str(), options.up, options.scale, &answer);
+    const std::unique_ptr<unsigned char, decltype(&std::free)> bytes(answer.bytes, &std::free);
+    const std::unique_ptr<char, decltype(&std::free)> message(answer.message, &std::free), where(answer.where, &std::free);
+    if (answer.status == kNavlabReadOutOfMemory) throw std::bad_alloc();
+    if (answer.status != kNavlabReadOk)
+        throw Error(message ? message.get() : "the geometry reader failed without a message", kNoOffset,
+                    where ? where.get() : file.string());
+    return std::vector<std::uint8_t>(answer.bytes, answer.bytes + answer.size);
+}
+
+/// The reader's bytes read back, every count checked against the bytes there are (errors name `file`).
 TriangleSoup soup_from_bytes(const std::vector<std::uint8_t>& in, const std::filesystem::path& file) {
     std::uint64_t counts[2] = {0, 0};
     if (in.size() < sizeof counts) throw Error("the geometry reader's answer is cut short", kNoOffset, file.string());
@@ -126,7 +126,7 @@ int append_file(const std::filesystem::path& file, const GeometryOptions& option
     IsolationLimits limits;
     limits.cpu_seconds = options.reader_cpu_seconds ? options.reader_cpu_seconds : 30 + 5 * megabytes;
     limits.extra_memory = (std::uint64_t{2} << 30) + 64 * (ec ? 0 : static_cast<std::uint64_t>(size));
-    const TriangleSoup part = soup_from_bytes(run_isolated([&] { return soup_bytes(read_with_assimp(file, options)); },
+    const TriangleSoup part = soup_from_bytes(run_isolated([&] { return read_with_module(file, options); },
                                                            limits, file.string() + ": the geometry reader (Assimp)"),
                                               file);
     const int base = out.vertex_count();

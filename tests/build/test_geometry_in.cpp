@@ -165,3 +165,36 @@ TEST(GeometryIn, FaceIndexPastTheVerticesIsRefused) {
     EXPECT_EQ(e.rfind(ply.string() + ": ", 0), 0u) << e;
     EXPECT_NE(e.find("out of range"), std::string::npos) << e;
 }
+
+// Assimp lives in a module (libnavlab_assimp_reader.so) that only the reader's child process
+// loads: a reader that is not where it is said to be, or is not a reader, is an error naming
+// the file, the module's path and the variable that points to it.
+TEST(GeometryIn, AMissingOrForeignReaderModuleIsAnErrorNamingIt) {
+    const auto obj = write_text("m.obj", kObj);
+    struct Env {
+        explicit Env(const std::string& value) { setenv("NAVLAB_ASSIMP_READER", value.c_str(), 1); }
+        ~Env() { unsetenv("NAVLAB_ASSIMP_READER"); }
+    };
+    {
+        const Env env((scratch() / "no_such_reader.so").string());
+        const std::string e = error_of({obj});
+        EXPECT_EQ(e.rfind(obj.string() + ": ", 0), 0u) << e;
+        EXPECT_NE(e.find("no_such_reader.so"), std::string::npos) << e;
+        EXPECT_NE(e.find("NAVLAB_ASSIMP_READER"), std::string::npos) << e;
+    }
+    {
+        // A shared object that is not the reader: libz has no navlab_assimp_read_v1.
+        const Env env("/lib/x86_64-linux-gnu/libz.so.1");
+        if (fs::exists("/lib/x86_64-linux-gnu/libz.so.1")) {
+            const std::string e = error_of({obj});
+            EXPECT_NE(e.find("navlab_assimp_read_v1"), std::string::npos) << e;
+        }
+    }
+    {
+        const Env env(write_text("not_elf.so", "not a shared object").string());
+        const std::string e = error_of({obj});
+        EXPECT_NE(e.find("cannot load the geometry reader"), std::string::npos) << e;
+    }
+    // Without the variable the module beside the build is found again.
+    EXPECT_EQ(load_geometry({obj}, {}).soup.triangle_count(), 3);
+}

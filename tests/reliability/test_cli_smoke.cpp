@@ -115,6 +115,20 @@ TEST(CliSmoke, VersionIsTheProjectVersionOfCMakeLists) {
     EXPECT_EQ(out, "navlab " + m[1].str() + "\n");
 }
 
+// Assimp (and the Draco library it pulls in) is loaded only by `navlab build`'s reader child,
+// from libnavlab_assimp_reader.so: loading it cost every navlab process 8 ms of its start
+// (docs/build.md, "The geometry reader module"). The dynamic loader's own list says so.
+TEST(CliSmoke, TheCommandDoesNotLoadAssimpAtStart) {
+    std::string out;
+    ASSERT_EQ(test::run_command("ldd " + test::navlab_binary(), &out), 0) << out;
+    EXPECT_NE(out.find("libc.so"), std::string::npos) << out;  // ldd listed the libraries
+    EXPECT_EQ(out.find("libassimp"), std::string::npos) << out;
+    EXPECT_EQ(out.find("libdraco"), std::string::npos) << out;
+    ASSERT_EQ(test::run_command("LD_DEBUG=files " + test::navlab_binary() + " --version 2>&1", &out), 0) << out;
+    EXPECT_NE(out.find("calling init"), std::string::npos) << out;
+    EXPECT_EQ(out.find("assimp"), std::string::npos) << out;
+}
+
 // `navlab --help-all` prints every command's whole help: its footer (inputs, outputs, example)
 // and its own subcommands' help, which CLI11's expanded form leaves out.
 TEST(CliSmoke, HelpAllPrintsEveryCommandsFooterAndSubcommands) {
