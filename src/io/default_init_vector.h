@@ -1,8 +1,9 @@
 // Vectors whose growth does not fill memory: scratch buffers that are written before they are
 // read. std::vector value-initialises what resize() adds, so the first growth of a decoder's
 // 128 KiB chunk buffers or an encoder's 256 KiB hash table was a memset over every page, used
-// or not: a fifth of a one-shot Kraken decode of a 133 KB file (docs/kraken.md, "Eighteenth
-// session"). Steady-state loops reuse their buffers and never paid it.
+// or not, and the page faults of all of them: a one-shot Kraken decode of a 133 KB file on a
+// fresh thread took 2.7 times as long as it does now (docs/kraken.md, "Eighteenth session").
+// Steady-state loops reuse their buffers and never paid it.
 #pragma once
 
 #include <cstdlib>

@@ -116,17 +116,19 @@ TEST(CliSmoke, VersionIsTheProjectVersionOfCMakeLists) {
 }
 
 // Assimp (and the Draco library it pulls in) is loaded only by `navlab build`'s reader child,
-// from libnavlab_assimp_reader.so: loading it cost every navlab process 8 ms of its start
-// (docs/build.md, "The geometry reader module"). The dynamic loader's own list says so.
-TEST(CliSmoke, TheCommandDoesNotLoadAssimpAtStart) {
+// from libnavlab_assimp_reader.so, and libcrypto only when an archive is opened: loading them
+// cost every navlab process 8 ms and 3.4 ms of its start (docs/build.md, "Damaged geometry";
+// docs/archives.md, "libcrypto on first use"). The dynamic loader's own lists say so; the
+// archive tests run the command over encrypted installs, which load libcrypto when needed.
+TEST(CliSmoke, TheCommandLoadsNeitherAssimpNorLibcryptoAtStart) {
     std::string out;
     ASSERT_EQ(test::run_command("ldd " + test::navlab_binary(), &out), 0) << out;
     EXPECT_NE(out.find("libc.so"), std::string::npos) << out;  // ldd listed the libraries
-    EXPECT_EQ(out.find("libassimp"), std::string::npos) << out;
-    EXPECT_EQ(out.find("libdraco"), std::string::npos) << out;
+    for (const char* library : {"libassimp", "libdraco", "libcrypto"}) EXPECT_EQ(out.find(library), std::string::npos) << out;
     ASSERT_EQ(test::run_command("LD_DEBUG=files " + test::navlab_binary() + " --version 2>&1", &out), 0) << out;
     EXPECT_NE(out.find("calling init"), std::string::npos) << out;
     EXPECT_EQ(out.find("assimp"), std::string::npos) << out;
+    EXPECT_EQ(out.find("libcrypto"), std::string::npos) << out;
 }
 
 // `navlab --help-all` prints every command's whole help: its footer (inputs, outputs, example)

@@ -1,12 +1,11 @@
 #include "container/archive/bhd_rsa.h"
 
 #include <fmt/format.h>
-#include <openssl/evp.h>
-#include <openssl/rsa.h>
 
 #include <cstring>
 #include <memory>
 
+#include "container/archive/crypto_lib.h"
 #include "io/error.h"
 #include "io/parallel.h"
 
@@ -17,14 +16,14 @@ namespace {
 /// costs nothing, small enough to spread a 2 MB .bhd over every core.
 constexpr std::size_t kBlocksPerTask = 64;
 
-using CtxPtr = std::unique_ptr<EVP_PKEY_CTX, decltype(&EVP_PKEY_CTX_free)>;
+using CtxPtr = std::unique_ptr<EVP_PKEY_CTX, decltype(&::EVP_PKEY_CTX_free)>;
 
 /// A context for one raw (unpadded) RSA operation: the public one (c^e mod n, OpenSSL's
 /// "verify recover") or the private one (m^d mod n, OpenSSL's "decrypt").
 CtxPtr raw_rsa_context(const RsaKey& key, bool publicOp) {
-    CtxPtr ctx(EVP_PKEY_CTX_new(key.get(), nullptr), EVP_PKEY_CTX_free);
-    const bool ok = ctx && (publicOp ? EVP_PKEY_verify_recover_init(ctx.get()) : EVP_PKEY_decrypt_init(ctx.get())) > 0 &&
-                    EVP_PKEY_CTX_set_rsa_padding(ctx.get(), RSA_NO_PADDING) > 0;
+    CtxPtr ctx(crypto().EVP_PKEY_CTX_new(key.get(), nullptr), crypto().EVP_PKEY_CTX_free);
+    const bool ok = ctx && (publicOp ? crypto().EVP_PKEY_verify_recover_init(ctx.get()) : crypto().EVP_PKEY_decrypt_init(ctx.get())) > 0 &&
+                    crypto().EVP_PKEY_CTX_set_rsa_padding(ctx.get(), RSA_NO_PADDING) > 0;
     if (!ok) throw Error("cannot set up raw RSA with " + key.name() + ": " + openssl_error());
     return ctx;
 }
@@ -33,8 +32,8 @@ CtxPtr raw_rsa_context(const RsaKey& key, bool publicOp) {
 /// not below the modulus).
 bool raw_rsa_block(EVP_PKEY_CTX* ctx, bool publicOp, const std::uint8_t* in, std::uint8_t* out256) {
     std::size_t outSize = kRsaCipherBlock;
-    const int ok = publicOp ? EVP_PKEY_verify_recover(ctx, out256, &outSize, in, kRsaCipherBlock)
-                            : EVP_PKEY_decrypt(ctx, out256, &outSize, in, kRsaCipherBlock);
+    const int ok = publicOp ? crypto().EVP_PKEY_verify_recover(ctx, out256, &outSize, in, kRsaCipherBlock)
+                            : crypto().EVP_PKEY_decrypt(ctx, out256, &outSize, in, kRsaCipherBlock);
     if (ok <= 0 || outSize != kRsaCipherBlock) {
         openssl_error();  // clears the queue; the caller words the error
         return false;
