@@ -1,5 +1,15 @@
 #include "export/glb_export.h"
 
+// tinygltf compiled into this file from Debian's header (its primary form), not linked as
+// libtinygltf.so: that library and the stb one it needs cost every navlab process about
+// 1.5 ms of its start (docs/export.md, "GLB"). Images are never written, so stb is left out.
+// The namespace is renamed so that a program that also links Debian's libtinygltf (the export
+// tests read the GLB back with it, as an independent reader) keeps the two apart.
+#define TINYGLTF_IMPLEMENTATION
+#define TINYGLTF_NO_STB_IMAGE
+#define TINYGLTF_NO_STB_IMAGE_WRITE
+#define TINYGLTF_NO_EXTERNAL_IMAGE
+#define tinygltf navlab_tinygltf
 #include <tiny_gltf.h>
 
 #include <algorithm>
