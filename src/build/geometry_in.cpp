@@ -1,7 +1,9 @@
 #include "build/geometry_in.h"
 
 #include <dlfcn.h>
+#include <link.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
@@ -40,43 +42,59 @@ void check_obj_numbers(const std::filesystem::path& file) {
     }
 }
 
-/// The reader module's name (reader_abi.h), and where it is looked for, in order: the path in
-/// $NAVLAB_ASSIMP_READER; the folder of the program or library holding this code (navlab, a
-/// test program, the Python module) and of the running program; the build folder it was built
-/// in (NAVLAB_ASSIMP_READER_BUILT).
+/// The reader module's name (reader_abi.h).
 constexpr const char* kReaderModule = "libnavlab_assimp_reader.so";
+constexpr const char* kReaderVariable = "NAVLAB_ASSIMP_READER";
 
+/// Where the module is looked for: only the path in $NAVLAB_ASSIMP_READER when it is set (made
+/// absolute, so dlopen does not search the library path for a bare name); else beside the
+/// running program (/proc/self/exe: `navlab`, a test program), beside the shared object that
+/// holds this code when that is not the program itself, and where the build put it
+/// (NAVLAB_ASSIMP_READER_BUILT). Not dladdr's name of the program: it is argv[0], which a
+/// command found through PATH gives as a bare name, resolved against the current folder.
 std::vector<std::filesystem::path> reader_candidates() {
-    std::vector<std::filesystem::path> out;
-    if (const char* env = std::getenv("NAVLAB_ASSIMP_READER"); env && *env) return {env};
     std::error_code ec;
-    Dl_info info{};
-    if (dladdr(reinterpret_cast<void*>(&load_geometry), &info) && info.dli_fname && *info.dli_fname) {
-        const auto holder = std::filesystem::canonical(info.dli_fname, ec);
-        if (!ec) out.push_back(holder.parent_path() / kReaderModule);
+    if (const char* env = std::getenv(kReaderVariable); env && *env) {
+        const std::filesystem::path given = std::filesystem::absolute(env, ec);
+        return {ec ? std::filesystem::path(env) : given};
     }
-    const auto program = std::filesystem::read_symlink("/proc/self/exe", ec);
-    if (!ec) out.push_back(program.parent_path() / kReaderModule);
-    out.emplace_back(NAVLAB_ASSIMP_READER_BUILT);
+    std::vector<std::filesystem::path> out;
+    auto add = [&](const std::filesystem::path& p) {
+        if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
+    };
+    if (const auto program = std::filesystem::read_symlink("/proc/self/exe", ec); !ec)
+        add(program.parent_path() / kReaderModule);
+    Dl_info info{};
+    link_map* holder = nullptr;
+    if (dladdr1(reinterpret_cast<void*>(&load_geometry), &info, reinterpret_cast<void**>(&holder), RTLD_DL_LINKMAP) &&
+        holder && holder->l_name && holder->l_name[0] == '/')  // the program's own entry has an empty name
+        add(std::filesystem::path(holder->l_name).parent_path() / kReaderModule);
+    add(NAVLAB_ASSIMP_READER_BUILT);
     return out;
 }
 
 /// The reader's entry point, the module loaded (in the child: the caller never maps Assimp).
 NavlabAssimpRead load_reader(const std::filesystem::path& file) {
+    const std::vector<std::filesystem::path> candidates = reader_candidates();
     std::string looked;
-    for (const auto& candidate : reader_candidates()) {
+    for (const auto& candidate : candidates) {
         looked += (looked.empty() ? "" : ", ") + candidate.string();
         std::error_code ec;
         if (!std::filesystem::exists(candidate, ec)) continue;
         void* module = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL);
-        if (!module) throw Error(fmt::format("cannot load the geometry reader {}: {}", candidate.string(), dlerror()), kNoOffset, file.string());
+        if (!module)
+            throw Error(fmt::format("cannot load the geometry reader {}: {}", candidate.string(), dlerror()), kNoOffset,
+                        file.string());
         if (void* entry = dlsym(module, NAVLAB_ASSIMP_READER_SYMBOL)) return reinterpret_cast<NavlabAssimpRead>(entry);
         throw Error(fmt::format("the geometry reader {} has no {} (built from another navlab?)", candidate.string(),
                                 NAVLAB_ASSIMP_READER_SYMBOL),
                     kNoOffset, file.string());
     }
-    throw Error(fmt::format("the geometry reader {} was not found (looked at {}); set NAVLAB_ASSIMP_READER to its path",
-                            kReaderModule, looked),
+    const bool from_variable = std::getenv(kReaderVariable) && *std::getenv(kReaderVariable);
+    throw Error(from_variable ? fmt::format("the geometry reader {} that {} names does not exist", looked,
+                                            kReaderVariable)
+                              : fmt::format("the geometry reader {} was not found (looked at {}); set {} to its path",
+                                            kReaderModule, looked, kReaderVariable),
                 kNoOffset, file.string());
 }
 
@@ -84,10 +102,13 @@ NavlabAssimpRead load_reader(const std::filesystem::path& file) {
 /// navlab::Error naming the file and element (std::bad_alloc as such, for the child's memory
 /// limit).
 std::vector<std::uint8_t> read_with_module(const std::filesystem::path& file, const GeometryOptions& options) {
+    struct Free {
+        void operator()(void* p) const noexcept { std::free(p); }
+    };
     NavlabReadAnswer answer{};
     load_reader(file)(file.c_str(), options.up, options.scale, &answer);
-    const std::unique_ptr<unsigned char, decltype(&std::free)> bytes(answer.bytes, &std::free);
-    const std::unique_ptr<char, decltype(&std::free)> message(answer.message, &std::free), where(answer.where, &std::free);
+    const std::unique_ptr<unsigned char, Free> bytes(answer.bytes);
+    const std::unique_ptr<char, Free> message(answer.message), where(answer.where);
     if (answer.status == kNavlabReadOutOfMemory) throw std::bad_alloc();
     if (answer.status != kNavlabReadOk)
         throw Error(message ? message.get() : "the geometry reader failed without a message", kNoOffset,

@@ -5,6 +5,9 @@
 // 1.5 ms of its start (docs/export.md, "GLB"). Images are never written, so stb is left out.
 // The namespace is renamed so that a program that also links Debian's libtinygltf (the export
 // tests read the GLB back with it, as an independent reader) keeps the two apart.
+#ifdef TINY_GLTF_H_
+#error "tiny_gltf.h was included before glb_export.cpp renamed its namespace"
+#endif
 #define TINYGLTF_IMPLEMENTATION
 #define TINYGLTF_NO_STB_IMAGE
 #define TINYGLTF_NO_STB_IMAGE_WRITE

@@ -2,11 +2,13 @@
 // read. std::vector value-initialises what resize() adds, so the first growth of a decoder's
 // 128 KiB chunk buffers or an encoder's 256 KiB hash table was a memset over every page, used
 // or not, and the page faults of all of them: a one-shot Kraken decode of a 133 KB file on a
-// fresh thread took 2.7 times as long as it does now (docs/kraken.md, "Eighteenth session").
+// fresh thread took 2.8 times as long as it does now (docs/kraken.md, "Eighteenth session").
 // Steady-state loops reuse their buffers and never paid it.
 #pragma once
 
+#include <cstddef>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <new>
 #include <type_traits>
@@ -15,9 +17,22 @@
 
 namespace navlab {
 
-/// std::allocator whose construct() without arguments default-initialises: resize(n) leaves new
-/// trivially constructible elements with indeterminate values (and the loop over them compiles
-/// to nothing). Only for buffers every byte of which is written before it is read.
+/// Whether DefaultInitAllocator writes kScratchPoison into what it adds: in the sanitizer and
+/// fuzz builds (NAVLAB_POISON_SCRATCH, set by CMake), so a reader that relied on the zeros
+/// std::vector used to write (fresh pages happen to be zero too) gets other bytes there and
+/// its tests fail, instead of passing by luck.
+#ifdef NAVLAB_POISON_SCRATCH
+inline constexpr bool kScratchPoisoned = true;
+#else
+inline constexpr bool kScratchPoisoned = false;
+#endif
+inline constexpr unsigned char kScratchPoison = 0xA5;
+
+/// std::allocator whose construct() without arguments default-initialises: resize(n), vector(n)
+/// and emplace_back() leave new trivially constructible elements with indeterminate values (the
+/// loop over them compiles to nothing; a class type's constructor still runs, and leaves its
+/// members as it leaves them). Only for buffers every byte of which is written before it is
+/// read. Under kScratchPoisoned the new bytes are kScratchPoison instead.
 template <class T>
 class DefaultInitAllocator : public std::allocator<T> {
 public:
@@ -33,6 +48,8 @@ public:
     template <class U>
     void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>) {
         ::new (static_cast<void*>(p)) U;
+        if constexpr (kScratchPoisoned && std::is_trivially_default_constructible_v<U>)
+            std::memset(static_cast<void*>(p), kScratchPoison, sizeof(U));
     }
     template <class U, class... Args>
     void construct(U* p, Args&&... args) {
@@ -43,18 +60,26 @@ public:
 template <class T>
 using DefaultInitVector = std::vector<T, DefaultInitAllocator<T>>;
 
-/// A fixed-size array of integers from calloc: 0 without a fill. A large calloc is fresh pages
-/// from the kernel, already zero, so a table mostly untouched (a hash table's heads for a small
-/// input) costs neither the fill nor the page faults of the pages never used.
+/// A fixed-size array of integers from calloc: 0 without a fill. A calloc large enough for
+/// glibc to serve it by mmap (128 KiB by default; a program may raise that threshold) is fresh
+/// pages from the kernel, already zero, so a table mostly untouched (a hash table's heads for a
+/// small input) costs neither the fill nor the page faults of the pages never used. Move-only;
+/// a moved-from array, like a default one, has size() 0 and no data.
 template <class T>
 class ZeroedArray {
     static_assert(std::is_integral_v<T>, "zero bytes are the value 0 for integers only");
 
 public:
     ZeroedArray() = default;
-    /// n zeros; throws std::bad_alloc.
+    /// n zeros (n = 0: size() 0, data() possibly not null); throws std::bad_alloc.
     explicit ZeroedArray(std::size_t n) : data_(static_cast<T*>(std::calloc(n, sizeof(T)))), size_(n) {
         if (!data_ && n != 0) throw std::bad_alloc();
+    }
+    ZeroedArray(ZeroedArray&& o) noexcept : data_(std::move(o.data_)), size_(std::exchange(o.size_, 0)) {}
+    ZeroedArray& operator=(ZeroedArray&& o) noexcept {
+        data_ = std::move(o.data_);
+        size_ = std::exchange(o.size_, 0);
+        return *this;
     }
     T* data() noexcept { return data_.get(); }
     const T* data() const noexcept { return data_.get(); }

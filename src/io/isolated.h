@@ -58,8 +58,9 @@ struct IsolationLimits {
 ///
 /// The child leaves with `_exit`, so no atexit handler or static destructor of the caller runs
 /// twice, and it writes no core file; it is killed if the caller dies. Call it where no other
-/// thread holds a lock `work` needs (glibc's malloc is safe across fork; most else is not
-/// guaranteed), and not from several threads at once (a sibling child would inherit the other
+/// thread holds a lock `work` needs (glibc's malloc is safe across fork, and its loader lock for
+/// the dlopen that `build`'s reader does in the child; most else is not guaranteed: no other
+/// thread may be inside dlopen at the fork), and not from several threads at once (a sibling child would inherit the other
 /// pipe's write end and delay its end).
 std::vector<std::uint8_t> run_isolated(const std::function<std::vector<std::uint8_t>()>& work,
                                        const IsolationLimits& limits, const std::string& what);

@@ -6,8 +6,13 @@
 
 #include <assimp/Exporter.hpp>
 #include <assimp/Importer.hpp>
+#include <dlfcn.h>
+#include <zlib.h>
+
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 
 #include "build/geometry_in.h"
 #include "io/error.h"
@@ -171,9 +176,16 @@ TEST(GeometryIn, FaceIndexPastTheVerticesIsRefused) {
 // the file, the module's path and the variable that points to it.
 TEST(GeometryIn, AMissingOrForeignReaderModuleIsAnErrorNamingIt) {
     const auto obj = write_text("m.obj", kObj);
-    struct Env {
-        explicit Env(const std::string& value) { setenv("NAVLAB_ASSIMP_READER", value.c_str(), 1); }
-        ~Env() { unsetenv("NAVLAB_ASSIMP_READER"); }
+    struct Env {  // sets the variable for its scope, then restores what was there
+        explicit Env(const std::string& value) {
+            if (const char* old = std::getenv("NAVLAB_ASSIMP_READER")) saved = old;
+            setenv("NAVLAB_ASSIMP_READER", value.c_str(), 1);
+        }
+        ~Env() {
+            if (saved) setenv("NAVLAB_ASSIMP_READER", saved->c_str(), 1);
+            else unsetenv("NAVLAB_ASSIMP_READER");
+        }
+        std::optional<std::string> saved;
     };
     {
         const Env env((scratch() / "no_such_reader.so").string());
@@ -183,12 +195,23 @@ TEST(GeometryIn, AMissingOrForeignReaderModuleIsAnErrorNamingIt) {
         EXPECT_NE(e.find("NAVLAB_ASSIMP_READER"), std::string::npos) << e;
     }
     {
-        // A shared object that is not the reader: libz has no navlab_assimp_read_v1.
-        const Env env("/lib/x86_64-linux-gnu/libz.so.1");
-        if (fs::exists("/lib/x86_64-linux-gnu/libz.so.1")) {
-            const std::string e = error_of({obj});
-            EXPECT_NE(e.find("navlab_assimp_read_v1"), std::string::npos) << e;
-        }
+        // A shared object that is not the reader: libz (linked into this program) has no
+        // navlab_assimp_read_v1.
+        Dl_info info{};
+        ASSERT_NE(dladdr(reinterpret_cast<void*>(&zlibVersion), &info), 0);
+        const Env env(fs::canonical(info.dli_fname).string());
+        const std::string e = error_of({obj});
+        EXPECT_NE(e.find("navlab_assimp_read_v1"), std::string::npos) << e;
+    }
+    {
+        // A relative path is taken from the current folder, as the user typed it.
+        const fs::path here = fs::current_path();
+        fs::current_path(scratch());
+        const Env env("no_such_reader.so");
+        const std::string e = error_of({obj});
+        fs::current_path(here);
+        EXPECT_NE(e.find((scratch() / "no_such_reader.so").string()), std::string::npos) << e;
+        EXPECT_NE(e.find("that NAVLAB_ASSIMP_READER names does not exist"), std::string::npos) << e;
     }
     {
         const Env env(write_text("not_elf.so", "not a shared object").string());

@@ -117,9 +117,9 @@ TEST(CliSmoke, VersionIsTheProjectVersionOfCMakeLists) {
 
 // Assimp (and the Draco library it pulls in) is loaded only by `navlab build`'s reader child,
 // from libnavlab_assimp_reader.so, libcrypto only when an archive is opened, and tinygltf is
-// compiled in: loading them cost every navlab process 8, 3.4 and 1.5 ms of its start
-// (docs/build.md, "Damaged geometry"; docs/archives.md, "libcrypto on first use";
-// docs/export.md, "GLB"). The dynamic loader's own lists say so; the
+// compiled in: an empty program linked with each starts 8, 3.4 and 1.5 ms slower, and
+// `navlab --version` took 16.8 ms with all of them (docs/build.md, "Damaged geometry";
+// docs/archives.md, "libcrypto on first use"; docs/export.md, "GLB"). The dynamic loader's own lists say so; the
 // archive tests run the command over encrypted installs, which load libcrypto when needed.
 TEST(CliSmoke, TheCommandLoadsNoAssimpLibcryptoOrTinygltfAtStart) {
     std::string out;

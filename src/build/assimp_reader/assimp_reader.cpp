@@ -1,6 +1,7 @@
 // libnavlab_assimp_reader.so: one geometry file through Assimp into a triangle soup in
 // navlab's axes and scale (reader_abi.h). Loaded by build/geometry_in.cpp with dlopen inside
-// its child process; nothing else in navlab links Assimp.
+// its child process; no other part of the library links Assimp (two test programs do, to write
+// and read files independently).
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 
@@ -12,6 +13,7 @@
 #include <new>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 #include <fmt/format.h>
 
@@ -28,8 +30,13 @@ std::string mesh_label(const aiMesh& mesh, unsigned index) {
     return mesh.mName.length > 0 ? fmt::format("mesh {} ('{}')", index, mesh.mName.C_Str()) : fmt::format("mesh {}", index);
 }
 
-/// The file's triangles as reader_abi.h lays them out: counts, coordinates, corners.
-std::vector<unsigned char> read_with_assimp(const char* path, char up, float scale) {
+/// The file's triangles: coordinates (x, y, z per vertex, navlab's axes and scale) and corners.
+struct Soup {
+    std::vector<float> verts;
+    std::vector<std::int32_t> tris;
+};
+
+Soup read_with_assimp(const char* path, char up, float scale) {
     Assimp::Importer importer;
     // The scene validated first (indices in range, counts consistent: a damaged PLY whose face
     // indices run past its vertices crashed the later steps), node transforms baked in,
@@ -42,35 +49,42 @@ std::vector<unsigned char> read_with_assimp(const char* path, char up, float sca
         if (std::string_view(importer.GetErrorString()).ends_with("bad_alloc")) throw std::bad_alloc();
         throw Refusal{std::string("cannot read the geometry: ") + importer.GetErrorString(), ""};
     }
-    std::vector<float> verts;
-    std::vector<std::int32_t> tris;
+    Soup soup;
     for (unsigned m = 0; m < scene->mNumMeshes; ++m) {
         const aiMesh& mesh = *scene->mMeshes[m];
-        const auto base = static_cast<std::int32_t>(verts.size() / 3);
+        const auto base = static_cast<std::int32_t>(soup.verts.size() / 3);
         for (unsigned v = 0; v < mesh.mNumVertices; ++v) {
             const aiVector3D& p = mesh.mVertices[v];
             if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z))
                 throw Refusal{fmt::format("coordinate is not finite ({}, {}, {})", p.x, p.y, p.z),
                               fmt::format("{}: {}: vertex {}", path, mesh_label(mesh, m), v)};
             const float x = p.x, y = up == 'z' ? p.z : p.y, z = up == 'z' ? -p.y : p.z;
-            verts.insert(verts.end(), {x * scale, y * scale, z * scale});
+            soup.verts.insert(soup.verts.end(), {x * scale, y * scale, z * scale});
         }
         for (unsigned f = 0; f < mesh.mNumFaces; ++f) {
             const aiFace& face = mesh.mFaces[f];
             if (face.mNumIndices != 3)
                 throw Refusal{fmt::format("face has {} corner(s): only polygons can be walked on", face.mNumIndices),
                               fmt::format("{}: {}: face {}", path, mesh_label(mesh, m), f)};
-            for (unsigned k = 0; k < 3; ++k) tris.push_back(base + static_cast<std::int32_t>(face.mIndices[k]));
+            for (unsigned k = 0; k < 3; ++k) soup.tris.push_back(base + static_cast<std::int32_t>(face.mIndices[k]));
         }
     }
-    const std::uint64_t counts[2] = {verts.size(), tris.size()};
-    std::vector<unsigned char> out(sizeof counts + verts.size() * sizeof(float) + tris.size() * sizeof(std::int32_t));
-    unsigned char* p = out.data();
+    return soup;  // the importer frees the scene here, before the answer is allocated
+}
+
+/// The answer's bytes as reader_abi.h lays them out, in memory from malloc.
+void answer_bytes(const Soup& soup, NavlabReadAnswer* answer) {
+    const std::uint64_t counts[2] = {soup.verts.size(), soup.tris.size()};
+    const std::size_t size =
+        sizeof counts + soup.verts.size() * sizeof(float) + soup.tris.size() * sizeof(std::int32_t);
+    auto* p = static_cast<unsigned char*>(std::malloc(size));
+    if (!p) throw std::bad_alloc();
+    answer->bytes = p;
+    answer->size = size;
     std::memcpy(p, counts, sizeof counts), p += sizeof counts;
-    if (!verts.empty()) std::memcpy(p, verts.data(), verts.size() * sizeof(float));
-    p += verts.size() * sizeof(float);
-    if (!tris.empty()) std::memcpy(p, tris.data(), tris.size() * sizeof(std::int32_t));
-    return out;
+    if (!soup.verts.empty()) std::memcpy(p, soup.verts.data(), soup.verts.size() * sizeof(float));
+    p += soup.verts.size() * sizeof(float);
+    if (!soup.tris.empty()) std::memcpy(p, soup.tris.data(), soup.tris.size() * sizeof(std::int32_t));
 }
 
 /// A malloc'd copy of `text` (null when it is empty or there is no memory).
@@ -87,11 +101,7 @@ extern "C" __attribute__((visibility("default"))) void navlab_assimp_read_v1(con
                                                                               NavlabReadAnswer* answer) {
     *answer = NavlabReadAnswer{kNavlabReadFailed, nullptr, 0, nullptr, nullptr};
     try {
-        const std::vector<unsigned char> bytes = read_with_assimp(path, up, scale);
-        answer->bytes = static_cast<unsigned char*>(std::malloc(bytes.empty() ? 1 : bytes.size()));
-        if (!answer->bytes) throw std::bad_alloc();
-        std::memcpy(answer->bytes, bytes.data(), bytes.size());
-        answer->size = bytes.size();
+        answer_bytes(read_with_assimp(path, up, scale), answer);
         answer->status = kNavlabReadOk;
     } catch (const Refusal& r) {
         answer->message = c_copy(r.message);
@@ -104,3 +114,6 @@ extern "C" __attribute__((visibility("default"))) void navlab_assimp_read_v1(con
         answer->message = c_copy("the geometry reader failed");
     }
 }
+
+// The entry point has the type the caller casts dlsym's answer to.
+static_assert(std::is_same_v<decltype(&navlab_assimp_read_v1), NavlabAssimpRead>);

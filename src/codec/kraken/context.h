@@ -29,7 +29,8 @@ inline constexpr std::size_t kSlack = 64;
 struct Scratch {
     /// Byte buffers are not filled when they grow (DefaultInitVector): a decode writes what it
     /// reads of them, and fast copies that read into the slack past the written bytes only
-    /// move bytes that are overwritten or lie outside the output.
+    /// move bytes that later copies of the chunk overwrite (NAVLAB_POISON_SCRATCH builds fill
+    /// them with poison instead, so the tests would see a byte that reached the output).
     DefaultInitVector<std::uint8_t> literals, commands, offsets, low_bits, lengths;
     std::vector<std::uint64_t> distances;
     std::vector<std::uint32_t> length_list;

@@ -11,9 +11,12 @@
 namespace navlab::archive {
 
 void apply_aes_ranges(std::span<std::uint8_t> data, const AesRecord& aes, bool encrypt) {
-    std::unique_ptr<EVP_CIPHER_CTX, decltype(&::EVP_CIPHER_CTX_free)> ctx(crypto().EVP_CIPHER_CTX_new(), crypto().EVP_CIPHER_CTX_free);
-    if (!ctx || crypto().EVP_CipherInit_ex(ctx.get(), crypto().EVP_aes_128_ecb(), nullptr, aes.key.data(), nullptr, encrypt ? 1 : 0) <= 0 ||
-        crypto().EVP_CIPHER_CTX_set_padding(ctx.get(), 0) <= 0)
+    const CryptoLib& lib = crypto();
+    std::unique_ptr<EVP_CIPHER_CTX, decltype(&::EVP_CIPHER_CTX_free)> ctx(lib.EVP_CIPHER_CTX_new(),
+                                                                          lib.EVP_CIPHER_CTX_free);
+    if (!ctx ||
+        lib.EVP_CipherInit_ex(ctx.get(), lib.EVP_aes_128_ecb(), nullptr, aes.key.data(), nullptr, encrypt ? 1 : 0) <= 0 ||
+        lib.EVP_CIPHER_CTX_set_padding(ctx.get(), 0) <= 0)
         throw Error("cannot set up AES-128-ECB: " + openssl_error());
     for (const Range& range : aes.ranges) {
         if (range.empty()) continue;
@@ -23,8 +26,8 @@ void apply_aes_ranges(std::span<std::uint8_t> data, const AesRecord& aes, bool e
                                     data.size()));
         int written = 0;
         // ECB without padding works in place: each 16-byte block maps to itself.
-        if (crypto().EVP_CipherUpdate(ctx.get(), data.data() + start, &written, data.data() + start,
-                             static_cast<int>(end - start)) <= 0 ||
+        if (lib.EVP_CipherUpdate(ctx.get(), data.data() + start, &written, data.data() + start,
+                                 static_cast<int>(end - start)) <= 0 ||
             static_cast<std::size_t>(written) != end - start)
             throw Error("AES-128-ECB failed: " + openssl_error());
     }

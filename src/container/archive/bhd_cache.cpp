@@ -13,12 +13,14 @@ namespace navlab::archive {
 
 std::string bhd_cache_name(Bytes bhd, const RsaKey& key) {
     const std::string pem = key.public_pem();
-    std::unique_ptr<EVP_MD_CTX, decltype(&::EVP_MD_CTX_free)> ctx(crypto().EVP_MD_CTX_new(), crypto().EVP_MD_CTX_free);
+    const CryptoLib& lib = crypto();
+    std::unique_ptr<EVP_MD_CTX, decltype(&::EVP_MD_CTX_free)> ctx(lib.EVP_MD_CTX_new(), lib.EVP_MD_CTX_free);
     unsigned char digest[EVP_MAX_MD_SIZE];
     unsigned int size = 0;
-    if (!ctx || crypto().EVP_DigestInit_ex(ctx.get(), crypto().EVP_sha256(), nullptr) != 1 ||
-        crypto().EVP_DigestUpdate(ctx.get(), bhd.data(), bhd.size()) != 1 ||
-        crypto().EVP_DigestUpdate(ctx.get(), pem.data(), pem.size()) != 1 || crypto().EVP_DigestFinal_ex(ctx.get(), digest, &size) != 1)
+    if (!ctx || lib.EVP_DigestInit_ex(ctx.get(), lib.EVP_sha256(), nullptr) != 1 ||
+        lib.EVP_DigestUpdate(ctx.get(), bhd.data(), bhd.size()) != 1 ||
+        lib.EVP_DigestUpdate(ctx.get(), pem.data(), pem.size()) != 1 ||
+        lib.EVP_DigestFinal_ex(ctx.get(), digest, &size) != 1)
         throw Error("SHA-256 of the .bhd failed: " + openssl_error());
     std::string name;
     for (unsigned i = 0; i < size; ++i) name += fmt::format("{:02x}", digest[i]);

@@ -21,9 +21,11 @@ using CtxPtr = std::unique_ptr<EVP_PKEY_CTX, decltype(&::EVP_PKEY_CTX_free)>;
 /// A context for one raw (unpadded) RSA operation: the public one (c^e mod n, OpenSSL's
 /// "verify recover") or the private one (m^d mod n, OpenSSL's "decrypt").
 CtxPtr raw_rsa_context(const RsaKey& key, bool publicOp) {
-    CtxPtr ctx(crypto().EVP_PKEY_CTX_new(key.get(), nullptr), crypto().EVP_PKEY_CTX_free);
-    const bool ok = ctx && (publicOp ? crypto().EVP_PKEY_verify_recover_init(ctx.get()) : crypto().EVP_PKEY_decrypt_init(ctx.get())) > 0 &&
-                    crypto().EVP_PKEY_CTX_set_rsa_padding(ctx.get(), RSA_NO_PADDING) > 0;
+    const CryptoLib& lib = crypto();
+    CtxPtr ctx(lib.EVP_PKEY_CTX_new(key.get(), nullptr), lib.EVP_PKEY_CTX_free);
+    const bool ok = ctx &&
+                    (publicOp ? lib.EVP_PKEY_verify_recover_init(ctx.get()) : lib.EVP_PKEY_decrypt_init(ctx.get())) > 0 &&
+                    lib.EVP_PKEY_CTX_set_rsa_padding(ctx.get(), RSA_NO_PADDING) > 0;
     if (!ok) throw Error("cannot set up raw RSA with " + key.name() + ": " + openssl_error());
     return ctx;
 }

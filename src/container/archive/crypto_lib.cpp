@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 
 #include <string>
+#include <type_traits>
 
 #include "io/error.h"
 
@@ -12,12 +13,15 @@ namespace {
 CryptoLib load_crypto() {
     void* library = dlopen(kCryptoLibrary, RTLD_NOW | RTLD_LOCAL);
     if (!library)
-        throw Error(std::string("cannot load ") + kCryptoLibrary + " (OpenSSL 3), which the games' .bhd archives need: " +
-                    dlerror());
+        throw Error(std::string("cannot load ") + kCryptoLibrary +
+                    " (OpenSSL 3), which the games' .bhd archives need: " + dlerror());
     CryptoLib lib;
     auto resolve = [&](auto& pointer, const char* name) {
         void* symbol = dlsym(library, name);
-        if (!symbol) throw Error(std::string(kCryptoLibrary) + " has no " + name + " (not OpenSSL 3?)");
+        if (!symbol) {
+            dlclose(library);
+            throw Error(std::string(kCryptoLibrary) + " has no " + name + " (not OpenSSL 3?)");
+        }
         pointer = reinterpret_cast<std::remove_reference_t<decltype(pointer)>>(symbol);
     };
 #define NAVLAB_CRYPTO_RESOLVE(name) resolve(lib.name, #name);

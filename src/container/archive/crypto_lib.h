@@ -11,9 +11,13 @@
 #include <openssl/encoder.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
+#include <openssl/opensslv.h>
 #include <openssl/rsa.h>
 
 namespace navlab::archive {
+
+// The soname below and the functions' types are OpenSSL 3's.
+static_assert(OPENSSL_VERSION_MAJOR == 3, "navlab loads libcrypto.so.3: build against OpenSSL 3's headers");
 
 /// Every libcrypto function navlab calls. OPENSSL_free is a macro over CRYPTO_free.
 #define NAVLAB_CRYPTO_FUNCTIONS(X)                                                                              \

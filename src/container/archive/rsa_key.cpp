@@ -37,14 +37,15 @@ RsaKey RsaKey::from_public_pem(std::string_view pem, const std::string& name) {
 }
 
 RsaKey RsaKey::generate(unsigned bits, std::uint64_t exponent) {
-    EVP_PKEY_CTX* ctx = crypto().EVP_PKEY_CTX_new_from_name(nullptr, "RSA", nullptr);
-    BIGNUM* e = crypto().BN_new();
+    const CryptoLib& lib = crypto();
+    EVP_PKEY_CTX* ctx = lib.EVP_PKEY_CTX_new_from_name(nullptr, "RSA", nullptr);
+    BIGNUM* e = lib.BN_new();
     EVP_PKEY* pkey = nullptr;
-    const bool ok = ctx && e && crypto().BN_set_word(e, exponent) && crypto().EVP_PKEY_keygen_init(ctx) > 0 &&
-                    crypto().EVP_PKEY_CTX_set_rsa_keygen_bits(ctx, static_cast<int>(bits)) > 0 &&
-                    crypto().EVP_PKEY_CTX_set1_rsa_keygen_pubexp(ctx, e) > 0 && crypto().EVP_PKEY_generate(ctx, &pkey) > 0;
-    crypto().BN_free(e);
-    crypto().EVP_PKEY_CTX_free(ctx);
+    const bool ok = ctx && e && lib.BN_set_word(e, exponent) && lib.EVP_PKEY_keygen_init(ctx) > 0 &&
+                    lib.EVP_PKEY_CTX_set_rsa_keygen_bits(ctx, static_cast<int>(bits)) > 0 &&
+                    lib.EVP_PKEY_CTX_set1_rsa_keygen_pubexp(ctx, e) > 0 && lib.EVP_PKEY_generate(ctx, &pkey) > 0;
+    lib.BN_free(e);
+    lib.EVP_PKEY_CTX_free(ctx);
     if (!ok) throw Error("RSA key generation failed: " + openssl_error());
     RsaKey key;
     key.key_.reset(pkey, crypto().EVP_PKEY_free);
@@ -64,8 +65,8 @@ std::uint64_t RsaKey::public_exponent() const {
 }
 
 std::string RsaKey::public_pem(bool pkcs1) const {
-    OSSL_ENCODER_CTX* ectx = crypto().OSSL_ENCODER_CTX_new_for_pkey(key_.get(), EVP_PKEY_PUBLIC_KEY, "PEM",
-                                                           pkcs1 ? "type-specific" : "SubjectPublicKeyInfo", nullptr);
+    OSSL_ENCODER_CTX* ectx = crypto().OSSL_ENCODER_CTX_new_for_pkey(
+        key_.get(), EVP_PKEY_PUBLIC_KEY, "PEM", pkcs1 ? "type-specific" : "SubjectPublicKeyInfo", nullptr);
     unsigned char* out = nullptr;
     std::size_t size = 0;
     const bool ok = ectx && crypto().OSSL_ENCODER_to_data(ectx, &out, &size) > 0;
