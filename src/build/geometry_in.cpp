@@ -52,11 +52,12 @@ constexpr const char* kReaderVariable = "NAVLAB_ASSIMP_READER";
 /// holds this code when that is not the program itself, and where the build put it
 /// (NAVLAB_ASSIMP_READER_BUILT). Not dladdr's name of the program: it is argv[0], which a
 /// command found through PATH gives as a bare name, resolved against the current folder.
-std::vector<std::filesystem::path> reader_candidates() {
+/// @param variable $NAVLAB_ASSIMP_READER's value, or null when it is unset or empty.
+std::vector<std::filesystem::path> reader_candidates(const char* variable) {
     std::error_code ec;
-    if (const char* env = std::getenv(kReaderVariable); env && *env) {
-        const std::filesystem::path given = std::filesystem::absolute(env, ec);
-        return {ec ? std::filesystem::path(env) : given};
+    if (variable) {
+        const std::filesystem::path given = std::filesystem::absolute(variable, ec);
+        return {ec ? std::filesystem::path(variable) : given};
     }
     std::vector<std::filesystem::path> out;
     auto add = [&](const std::filesystem::path& p) {
@@ -75,9 +76,10 @@ std::vector<std::filesystem::path> reader_candidates() {
 
 /// The reader's entry point, the module loaded (in the child: the caller never maps Assimp).
 NavlabAssimpRead load_reader(const std::filesystem::path& file) {
-    const std::vector<std::filesystem::path> candidates = reader_candidates();
+    const char* variable = std::getenv(kReaderVariable);
+    if (variable && !*variable) variable = nullptr;
     std::string looked;
-    for (const auto& candidate : candidates) {
+    for (const auto& candidate : reader_candidates(variable)) {
         looked += (looked.empty() ? "" : ", ") + candidate.string();
         std::error_code ec;
         if (!std::filesystem::exists(candidate, ec)) continue;
@@ -90,11 +92,9 @@ NavlabAssimpRead load_reader(const std::filesystem::path& file) {
                                 NAVLAB_ASSIMP_READER_SYMBOL),
                     kNoOffset, file.string());
     }
-    const bool from_variable = std::getenv(kReaderVariable) && *std::getenv(kReaderVariable);
-    throw Error(from_variable ? fmt::format("the geometry reader {} that {} names does not exist", looked,
-                                            kReaderVariable)
-                              : fmt::format("the geometry reader {} was not found (looked at {}); set {} to its path",
-                                            kReaderModule, looked, kReaderVariable),
+    throw Error(variable ? fmt::format("the geometry reader {} that {} names does not exist", looked, kReaderVariable)
+                         : fmt::format("the geometry reader {} was not found (looked at {}); set {} to its path",
+                                       kReaderModule, looked, kReaderVariable),
                 kNoOffset, file.string());
 }
 
