@@ -269,11 +269,15 @@ void write_egdt(ByteWriter& w, const std::vector<EdgeChunk>& chunks, std::uint32
 
 // ---- per-form decoders --------------------------------------------------------------
 
-/// Sizes `payload` to `n` bytes for a decoder to fill, asking for huge pages first.
+/// Sizes `payload` to `n` bytes for a decoder to fill: the pooled buffer when it is large
+/// enough (its pages mapped already), else new memory with huge pages asked for first.
 void size_for_decoding(std::vector<std::uint8_t>& payload, std::size_t n) {
-    payload.reserve(n);
-    advise_huge_pages(payload.data(), n);
-    payload.resize(n);
+    payload = take_pooled_buffer(n);
+    if (payload.capacity() < n) {
+        payload.reserve(n);
+        advise_huge_pages(payload.data(), n);
+    }
+    payload.resize(n);  // zero bytes; on the pooled buffer's mapped pages a memset only
 }
 
 /// The compressed stream, compressed_size bytes at data_start, lies inside the file.

@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "io/buffer_pool.h"
+
 #include "io/byte_reader.h"
 
 namespace navlab::dcx {
@@ -60,10 +62,18 @@ struct Header {
 };
 
 /// A decompressed DCX: its header and the payload (exactly header.uncompressed_size bytes;
-/// for Variant::None the whole input).
+/// for Variant::None the whole input). The payload's memory comes from, and goes back to, the
+/// buffer pool (io/buffer_pool.h) unless it is moved out (SharedBytes gives it back too).
 struct Decoded {
     Header header;
     std::vector<std::uint8_t> payload;
+
+    Decoded() = default;
+    Decoded(const Decoded&) = default;
+    Decoded(Decoded&&) noexcept = default;
+    Decoded& operator=(const Decoded&) = default;
+    Decoded& operator=(Decoded&&) noexcept = default;
+    ~Decoded() { recycle_buffer(std::move(payload)); }
 };
 
 /// The outer form of a file, from its first bytes alone.

@@ -21,7 +21,9 @@ inline constexpr std::size_t kOwnMappingBytes = std::size_t(128) << 10;
 /// (up to 32 MiB), so after the first binder every later payload and mesh array comes from a
 /// heap arena, where a freed one stays resident (each thread has its own arena): with 2
 /// threads the audit of the Sekiro preset peaked at 2.1× its largest binder instead of 1.4×.
-/// Costs an mmap, page faults and a munmap per large block (no CPU change measurable here).
+/// Costs an mmap, page faults and a munmap per large block (no CPU change measurable on the
+/// machine of that time; on the nineteenth session's VM the payloads' faults were a third of
+/// an Elden Ring audit, so payloads now reuse pooled memory: io/buffer_pool.h).
 /// No effect outside glibc.
 void map_large_blocks_on_their_own();
 

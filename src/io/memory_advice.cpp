@@ -27,4 +27,18 @@ void advise_huge_pages(void* data, std::size_t size) noexcept {
 #endif
 }
 
+void give_back_pages(void* data, std::size_t size) noexcept {
+#if defined(__linux__) && defined(MADV_DONTNEED)
+    constexpr std::uintptr_t kPage = 4096;
+    const auto begin = reinterpret_cast<std::uintptr_t>(data);
+    if (data == nullptr || size > UINTPTR_MAX - begin) return;
+    const std::uintptr_t first = (begin + kPage - 1) & ~(kPage - 1), last = (begin + size) & ~(kPage - 1);
+    if (first < begin || last <= first) return;
+    madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
+#else
+    (void)data;
+    (void)size;
+#endif
+}
+
 }  // namespace navlab

@@ -24,4 +24,11 @@ HugePageRange huge_page_range(const void* data, std::size_t size) noexcept;
 /// keeps the advice after the payload is freed.
 void advise_huge_pages(void* data, std::size_t size) noexcept;
 
+/// Gives the whole 4 KiB pages inside [data, data + size) back to the system
+/// (madvise(MADV_DONTNEED)): their contents are dropped, and they read as zero pages when next
+/// touched. For a pooled buffer's memory well past the payload it now holds (io/buffer_pool.h),
+/// so a buffer reused for a smaller payload holds little more memory than a new one. Errors are
+/// ignored (advice only); nothing is done outside Linux.
+void give_back_pages(void* data, std::size_t size) noexcept;
+
 }  // namespace navlab

@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "io/buffer_pool.h"
 #include "io/error.h"
 
 namespace navlab {
@@ -71,9 +72,20 @@ MappedFile::MappedFile(const std::filesystem::path& path) {
 
 }  // namespace
 
+namespace {
+
+/// A vector that gives its memory to the buffer pool when the last SharedBytes on it goes.
+struct PooledBytes {
+    std::vector<std::uint8_t> bytes;
+    ~PooledBytes() { recycle_buffer(std::move(bytes)); }
+};
+
+}  // namespace
+
 SharedBytes::SharedBytes(std::vector<std::uint8_t> bytes) {
-    auto owner = std::make_shared<const std::vector<std::uint8_t>>(std::move(bytes));
-    view_ = *owner;
+    auto owner = std::make_shared<PooledBytes>();
+    owner->bytes = std::move(bytes);  // moved in place: PooledBytes has no move constructor
+    view_ = owner->bytes;
     owner_ = std::move(owner);
 }
 

@@ -1,0 +1,42 @@
+// Decompressed payloads' memory kept for the next payloads: up to two large buffers whose pages
+// stay mapped between binders, instead of a fresh mapping faulted in page by page for each.
+// Process-wide: a long-running program keeps at most 2 × kPooledBufferMax bytes here until
+// release_pooled_buffers().
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace navlab {
+
+/// Buffers with a capacity in [kPooledBufferMin, kPooledBufferMax] are kept. Smaller ones come
+/// from the heap's free lists anyway (below glibc's mapping threshold, io/heap_policy.h); a
+/// larger one is rare, and its memory goes back to the system at once.
+inline constexpr std::size_t kPooledBufferMin = std::size_t(128) << 10;
+inline constexpr std::size_t kPooledBufferMax = std::size_t(64) << 20;
+/// A reused buffer keeps at most this many mapped bytes past the payload it holds.
+inline constexpr std::size_t kPooledBufferSlack = std::size_t(2) << 20;
+
+/// The smallest pooled buffer with a capacity of at least `n` bytes, empty, its pages past
+/// n + kPooledBufferSlack given back to the system (io/memory_advice.h). When none is large
+/// enough: an empty vector without memory, and the largest pooled buffer is freed first, so
+/// the pool does not hold that memory beside the new payload. Thread-safe. Why: every
+/// binder's payload was a new mapping (io/heap_policy.h), zero-filled page fault by page fault
+/// and unmapped after its audit; on the 2-vCPU VM of the nineteenth session those faults and
+/// the fill were a third of an Elden Ring audit's CPU time (docs/audit.md, "Nineteenth session").
+std::vector<std::uint8_t> take_pooled_buffer(std::size_t n);
+
+/// Offers `bytes`' memory to the pool: kept when its capacity is within the bounds above and a
+/// slot is free or holds a smaller buffer (which is then freed), freed otherwise. `bytes`
+/// is left empty. Thread-safe; allocates nothing. dcx::Decoded and SharedBytes call it when
+/// they drop a payload.
+void recycle_buffer(std::vector<std::uint8_t>&& bytes) noexcept;
+
+/// Frees the pooled buffers (for a long-running program between jobs; tests).
+void release_pooled_buffers() noexcept;
+
+/// The pooled buffers' capacity in bytes (0 when none): for tests and reports.
+std::size_t pooled_buffer_bytes() noexcept;
+
+}  // namespace navlab
