@@ -269,8 +269,9 @@ void write_egdt(ByteWriter& w, const std::vector<EdgeChunk>& chunks, std::uint32
 
 // ---- per-form decoders --------------------------------------------------------------
 
-/// Sizes `payload` to `n` bytes for a decoder to fill: the pooled buffer when it is large
-/// enough (its pages mapped already), else new memory with huge pages asked for first.
+/// Sizes `payload` to `n` zero bytes for a decoder to fill: on a pooled buffer when one is
+/// large enough (its pages mapped from an earlier payload, up to n + the pool's slack), else
+/// on new memory with huge pages asked for first.
 void size_for_decoding(std::vector<std::uint8_t>& payload, std::size_t n) {
     payload = take_pooled_buffer(n);
     if (payload.capacity() < n) {

@@ -62,8 +62,9 @@ struct Header {
 };
 
 /// A decompressed DCX: its header and the payload (exactly header.uncompressed_size bytes;
-/// for Variant::None the whole input). The payload's memory comes from, and goes back to, the
-/// buffer pool (io/buffer_pool.h) unless it is moved out (SharedBytes gives it back too).
+/// for Variant::None the whole input). A decompressed payload's memory may come from the
+/// buffer pool (io/buffer_pool.h); whatever payload a Decoded drops goes back to it (a payload
+/// moved out into SharedBytes goes back when the last SharedBytes on it goes).
 struct Decoded {
     Header header;
     std::vector<std::uint8_t> payload;
@@ -72,7 +73,14 @@ struct Decoded {
     Decoded(const Decoded&) = default;
     Decoded(Decoded&&) noexcept = default;
     Decoded& operator=(const Decoded&) = default;
-    Decoded& operator=(Decoded&&) noexcept = default;
+    Decoded& operator=(Decoded&& other) noexcept {
+        if (this != &other) {
+            recycle_buffer(std::move(payload));
+            header = other.header;
+            payload = std::move(other.payload);
+        }
+        return *this;
+    }
     ~Decoded() { recycle_buffer(std::move(payload)); }
 };
 

@@ -18,13 +18,24 @@ inline constexpr std::size_t kPooledBufferMax = std::size_t(64) << 20;
 /// A reused buffer keeps at most this many mapped bytes past the payload it holds.
 inline constexpr std::size_t kPooledBufferSlack = std::size_t(2) << 20;
 
+/// False in the sanitizer and fuzz builds (NAVLAB_POISON_SCRATCH, set by CMake): there every
+/// payload is its own allocation, so that ASan reports a read past a payload or after it was
+/// dropped, which a reused buffer would turn into a silent read of another payload's bytes.
+#ifdef NAVLAB_POISON_SCRATCH
+inline constexpr bool kBufferPoolEnabled = false;
+#else
+inline constexpr bool kBufferPoolEnabled = true;
+#endif
+
 /// The smallest pooled buffer with a capacity of at least `n` bytes, empty, its pages past
 /// n + kPooledBufferSlack given back to the system (io/memory_advice.h). When none is large
-/// enough: an empty vector without memory, and the largest pooled buffer is freed first, so
-/// the pool does not hold that memory beside the new payload. Thread-safe. Why: every
-/// binder's payload was a new mapping (io/heap_policy.h), zero-filled page fault by page fault
-/// and unmapped after its audit; on the 2-vCPU VM of the nineteenth session those faults and
-/// the fill were a third of an Elden Ring audit's CPU time (docs/audit.md, "Nineteenth session").
+/// enough: an empty vector without memory, and the largest pooled buffer is freed first (a
+/// smaller one stays pooled beside the new payload: at most the other slot). For n below
+/// kPooledBufferMin, and when !kBufferPoolEnabled: an empty vector, the pool untouched.
+/// Thread-safe. Why: every binder's payload was a new mapping (io/heap_policy.h), zero-filled
+/// page fault by page fault and unmapped after its audit; on the 2-vCPU VM of the nineteenth
+/// session those faults and the fill were a third of an Elden Ring audit's CPU time
+/// (docs/audit.md, "Nineteenth session").
 std::vector<std::uint8_t> take_pooled_buffer(std::size_t n);
 
 /// Offers `bytes`' memory to the pool: kept when its capacity is within the bounds above and a

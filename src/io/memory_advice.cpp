@@ -4,17 +4,21 @@
 
 #if defined(__linux__)
 #include <sys/mman.h>
+#include <unistd.h>
 #endif
 
 namespace navlab {
 
-HugePageRange huge_page_range(const void* data, std::size_t size) noexcept {
-    constexpr std::uintptr_t kHuge = std::uintptr_t(2) << 20;
+HugePageRange whole_pages_inside(const void* data, std::size_t size, std::size_t page) noexcept {
     const auto begin = reinterpret_cast<std::uintptr_t>(data);
-    if (data == nullptr || size > UINTPTR_MAX - begin) return {};
-    const std::uintptr_t first = (begin + kHuge - 1) & ~(kHuge - 1), last = (begin + size) & ~(kHuge - 1);
+    if (data == nullptr || page == 0 || size > UINTPTR_MAX - begin) return {};
+    const std::uintptr_t first = (begin + page - 1) & ~(page - 1), last = (begin + size) & ~(page - 1);
     if (first < begin || last <= first) return {};  // first < begin: rounding up wrapped
     return {first - begin, last - begin};
+}
+
+HugePageRange huge_page_range(const void* data, std::size_t size) noexcept {
+    return whole_pages_inside(data, size, std::size_t(2) << 20);
 }
 
 void advise_huge_pages(void* data, std::size_t size) noexcept {
@@ -29,12 +33,11 @@ void advise_huge_pages(void* data, std::size_t size) noexcept {
 
 void give_back_pages(void* data, std::size_t size) noexcept {
 #if defined(__linux__) && defined(MADV_DONTNEED)
-    constexpr std::uintptr_t kPage = 4096;
-    const auto begin = reinterpret_cast<std::uintptr_t>(data);
-    if (data == nullptr || size > UINTPTR_MAX - begin) return;
-    const std::uintptr_t first = (begin + kPage - 1) & ~(kPage - 1), last = (begin + size) & ~(kPage - 1);
-    if (first < begin || last <= first) return;
-    madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
+    // The system's page size, not 4 KiB: on a 16 or 64 KiB kernel a range rounded to 4 KiB
+    // would be widened by madvise past `size`, into memory that is not the caller's.
+    static const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+    const HugePageRange r = whole_pages_inside(data, size, page);
+    if (r.end > r.begin) madvise(static_cast<std::uint8_t*>(data) + r.begin, r.end - r.begin, MADV_DONTNEED);
 #else
     (void)data;
     (void)size;

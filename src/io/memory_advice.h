@@ -5,11 +5,14 @@
 
 namespace navlab {
 
-/// The whole 2 MiB-aligned pages inside [data, data + size), as byte offsets from `data`
-/// ({0, 0} when there is none): the range advise_huge_pages advises.
+/// A byte range [begin, end) as offsets from a buffer's start.
 struct HugePageRange {
     std::size_t begin = 0, end = 0;
 };
+/// The whole `page`-aligned pages inside [data, data + size) ({0, 0} when there is none, when
+/// data is null or the range would wrap). @param page a power of two.
+HugePageRange whole_pages_inside(const void* data, std::size_t size, std::size_t page) noexcept;
+/// The whole 2 MiB pages inside [data, data + size): the range advise_huge_pages advises.
 HugePageRange huge_page_range(const void* data, std::size_t size) noexcept;
 
 /// Asks for transparent huge pages (2 MiB) on the whole 2 MiB-aligned pages inside
@@ -24,7 +27,7 @@ HugePageRange huge_page_range(const void* data, std::size_t size) noexcept;
 /// keeps the advice after the payload is freed.
 void advise_huge_pages(void* data, std::size_t size) noexcept;
 
-/// Gives the whole 4 KiB pages inside [data, data + size) back to the system
+/// Gives the whole pages (of the system's page size) inside [data, data + size) back to the system
 /// (madvise(MADV_DONTNEED)): their contents are dropped, and they read as zero pages when next
 /// touched. For a pooled buffer's memory well past the payload it now holds (io/buffer_pool.h),
 /// so a buffer reused for a smaller payload holds little more memory than a new one. Errors are

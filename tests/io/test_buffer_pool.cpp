@@ -1,9 +1,11 @@
 // The buffer pool (io/buffer_pool.h): a payload's memory is handed to the next payload that
 // fits, its pages past the slack given back; dcx::Decoded and SharedBytes give theirs back.
+// The sanitizer and fuzz builds do not pool (kBufferPoolEnabled), and check only that.
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <cstring>
+#include <cstdlib>
+#include <thread>
 #include <vector>
 
 #include "codec/dcx.h"
@@ -24,7 +26,20 @@ std::vector<std::uint8_t> touched(std::size_t bytes) {
 }
 }  // namespace
 
+#define SKIP_WITHOUT_POOL()                                                                   \
+    do {                                                                                      \
+        if (!kBufferPoolEnabled) GTEST_SKIP() << "this build keeps every payload on its own"; \
+    } while (0)
+
+TEST(BufferPool, TheSanitizerAndFuzzBuildsKeepNothing) {
+    release_pooled_buffers();
+    recycle_buffer(touched(4 * kMiB));
+    EXPECT_EQ(pooled_buffer_bytes(), kBufferPoolEnabled ? 4 * kMiB : 0u);
+    release_pooled_buffers();
+}
+
 TEST(BufferPool, ARecycledBufferIsHandedToThePayloadThatFits) {
+    SKIP_WITHOUT_POOL();
     release_pooled_buffers();
     std::vector<std::uint8_t> first = touched(4 * kMiB);
     const std::uint8_t* memory = first.data();
@@ -39,7 +54,18 @@ TEST(BufferPool, ARecycledBufferIsHandedToThePayloadThatFits) {
     EXPECT_EQ(take_pooled_buffer(kMiB).capacity(), 0u);
 }
 
+TEST(BufferPool, ASmallPayloadLeavesTheBuffersToLargeOnes) {
+    SKIP_WITHOUT_POOL();
+    release_pooled_buffers();
+    recycle_buffer(touched(4 * kMiB));
+    EXPECT_EQ(take_pooled_buffer(kPooledBufferMin - 1).capacity(), 0u);
+    EXPECT_EQ(take_pooled_buffer(0).capacity(), 0u);
+    EXPECT_EQ(pooled_buffer_bytes(), 4 * kMiB);
+    release_pooled_buffers();
+}
+
 TEST(BufferPool, ABufferTooSmallIsFreedNotKeptBesideTheNewOne) {
+    SKIP_WITHOUT_POOL();
     release_pooled_buffers();
     recycle_buffer(touched(2 * kMiB));
     const std::vector<std::uint8_t> none = take_pooled_buffer(3 * kMiB);
@@ -48,6 +74,7 @@ TEST(BufferPool, ABufferTooSmallIsFreedNotKeptBesideTheNewOne) {
 }
 
 TEST(BufferPool, OnlyBuffersWithinTheBoundsAreKept) {
+    SKIP_WITHOUT_POOL();
     release_pooled_buffers();
     recycle_buffer(std::vector<std::uint8_t>(kPooledBufferMin - 1));
     EXPECT_EQ(pooled_buffer_bytes(), 0u);
@@ -62,6 +89,7 @@ TEST(BufferPool, OnlyBuffersWithinTheBoundsAreKept) {
 }
 
 TEST(BufferPool, TwoBuffersAreKeptAndALargerOneReplacesTheSmallest) {
+    SKIP_WITHOUT_POOL();
     release_pooled_buffers();
     recycle_buffer(std::vector<std::uint8_t>(1 * kMiB));
     recycle_buffer(std::vector<std::uint8_t>(3 * kMiB));
@@ -74,7 +102,40 @@ TEST(BufferPool, TwoBuffersAreKeptAndALargerOneReplacesTheSmallest) {
     release_pooled_buffers();
 }
 
+TEST(BufferPool, ATakeThatFindsNoFitFreesTheLargestOnly) {
+    SKIP_WITHOUT_POOL();
+    release_pooled_buffers();
+    recycle_buffer(std::vector<std::uint8_t>(1 * kMiB));
+    recycle_buffer(std::vector<std::uint8_t>(3 * kMiB));
+    EXPECT_EQ(take_pooled_buffer(5 * kMiB).capacity(), 0u);
+    EXPECT_EQ(pooled_buffer_bytes(), 1 * kMiB);  // the 3 MiB one freed, the other kept
+    release_pooled_buffers();
+}
+
+TEST(BufferPool, WorkersTakingAndGivingBackAtOnceLoseNoBuffer) {
+    SKIP_WITHOUT_POOL();
+    release_pooled_buffers();
+    // Each round takes a buffer (reused or new), writes the payload's size, checks it and gives
+    // it back; run under the thread sanitizer or ASan this is the pool's race test.
+    auto worker = [](std::size_t size) {
+        for (int round = 0; round < 200; ++round) {
+            std::vector<std::uint8_t> v = take_pooled_buffer(size);
+            if (v.capacity() < size) v.reserve(size);
+            v.resize(size);
+            v[size - 1] = static_cast<std::uint8_t>(round);
+            if (v[size - 1] != static_cast<std::uint8_t>(round) || v[0] != 0) std::abort();
+            recycle_buffer(std::move(v));
+        }
+    };
+    std::thread a(worker, kMiB), b(worker, 3 * kMiB / 2), c(worker, kPooledBufferMin);
+    a.join(), b.join(), c.join();
+    EXPECT_LE(pooled_buffer_bytes(), 2 * (3 * kMiB / 2));  // two slots at most
+    EXPECT_GE(pooled_buffer_bytes(), kPooledBufferMin);  // what was given back last is kept
+    release_pooled_buffers();
+}
+
 TEST(BufferPool, PagesPastTheSlackAreGivenBack) {
+    SKIP_WITHOUT_POOL();
     release_pooled_buffers();
     constexpr std::size_t n = 16 * kMiB;
     std::vector<std::uint8_t> big = touched(n);
@@ -92,6 +153,7 @@ TEST(BufferPool, PagesPastTheSlackAreGivenBack) {
 }
 
 TEST(BufferPool, SuccessiveDecompressionsReuseOnePayloadsMemory) {
+    SKIP_WITHOUT_POOL();
     release_pooled_buffers();
     std::vector<std::uint8_t> payload(3 * kMiB);
     for (std::size_t i = 0; i < payload.size(); ++i) payload[i] = static_cast<std::uint8_t>(i * 7 + (i >> 12));

@@ -278,6 +278,12 @@ TEST(MemoryAdvice, HugePageRangeIsTheAlignedInside) {
     EXPECT_EQ(huge_page_range(at(0x40000000), M2 - 1).end, 0u);
     EXPECT_EQ(huge_page_range(nullptr, 4 * M2).end, 0u);
     EXPECT_EQ(huge_page_range(at(UINTPTR_MAX - 100), 4 * M2).end, 0u);  // would wrap
+    // Any page size (give_back_pages uses the system's): 4 and 64 KiB.
+    EXPECT_EQ(whole_pages_inside(at(0x10001), 0x3000, 0x1000).begin, 0xFFFu);
+    EXPECT_EQ(whole_pages_inside(at(0x10001), 0x3000, 0x1000).end, 0x2FFFu);
+    EXPECT_EQ(whole_pages_inside(at(0x10000), 0x1FFFF, 0x10000).end, 0x10000u);  // only the first 64 KiB page is whole
+    EXPECT_EQ(whole_pages_inside(at(0x10001), 0x1FFFE, 0x10000).end, 0u);  // no whole 64 KiB page inside
+    EXPECT_EQ(whole_pages_inside(at(0x10000), 0x1000, 0).end, 0u);
     std::vector<std::uint8_t> big;
     big.reserve(5 * M2 + 123);
     advise_huge_pages(big.data(), 5 * M2 + 123);
