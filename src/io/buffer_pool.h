@@ -1,7 +1,7 @@
-// Decompressed payloads' memory kept for the next payloads: up to two large buffers whose pages
-// stay mapped between binders, instead of a fresh mapping faulted in page by page for each.
-// Process-wide: a long-running program keeps at most 2 × kPooledBufferMax bytes here until
-// release_pooled_buffers().
+// Decompressed payloads' memory kept for the next payload: one large buffer whose pages stay
+// mapped between binders, instead of a fresh mapping faulted in page by page for each.
+// Process-wide: a long-running program keeps at most kPooledBufferMax bytes here until
+// release_pooled_buffer().
 #pragma once
 
 #include <cstddef>
@@ -27,27 +27,27 @@ inline constexpr bool kBufferPoolEnabled = false;
 inline constexpr bool kBufferPoolEnabled = true;
 #endif
 
-/// The smallest pooled buffer with a capacity of at least `n` bytes, empty, its pages past
-/// n + kPooledBufferSlack given back to the system (io/memory_advice.h). When none is large
-/// enough: an empty vector without memory, and the largest pooled buffer is freed first (a
-/// smaller one stays pooled beside the new payload: at most the other slot). For n below
-/// kPooledBufferMin, and when !kBufferPoolEnabled: an empty vector, the pool untouched.
+/// The pooled buffer, empty, when its capacity is at least `n` bytes, its pages past
+/// n + kPooledBufferSlack given back to the system (io/memory_advice.h). When it is not large
+/// enough: an empty vector without memory, the pooled buffer freed first, so the pool does not
+/// hold memory beside a payload that could not use it. For n below kPooledBufferMin, and when
+/// !kBufferPoolEnabled: an empty vector, the pool untouched.
 /// Thread-safe. Why: every binder's payload was a new mapping (io/heap_policy.h), zero-filled
 /// page fault by page fault and unmapped after its audit; on the 2-vCPU VM of the nineteenth
 /// session those faults and the fill were a third of an Elden Ring audit's CPU time
 /// (docs/audit.md, "Nineteenth session").
 std::vector<std::uint8_t> take_pooled_buffer(std::size_t n);
 
-/// Offers `bytes`' memory to the pool: kept when its capacity is within the bounds above and a
-/// slot is free or holds a smaller buffer (which is then freed), freed otherwise. `bytes`
+/// Offers `bytes`' memory to the pool: kept when its capacity is within the bounds above and
+/// larger than the pooled buffer's (which is then freed), freed otherwise. `bytes`
 /// is left empty. Thread-safe; allocates nothing. dcx::Decoded and SharedBytes call it when
 /// they drop a payload.
 void recycle_buffer(std::vector<std::uint8_t>&& bytes) noexcept;
 
-/// Frees the pooled buffers (for a long-running program between jobs; tests).
-void release_pooled_buffers() noexcept;
+/// Frees the pooled buffer (for a long-running program between jobs; tests).
+void release_pooled_buffer() noexcept;
 
-/// The pooled buffers' capacity in bytes (0 when none): for tests and reports.
+/// The pooled buffer's capacity in bytes (0 when none): for tests and reports.
 std::size_t pooled_buffer_bytes() noexcept;
 
 }  // namespace navlab
