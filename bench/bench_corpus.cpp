@@ -101,10 +101,11 @@ struct OwnPeak {
 
 /// Audits `paths` with `threads` workers once more and measures that pass alone. Run after the
 /// timed audit pass, so the code it runs is already resident; the heap's free memory and the
-/// pooled payload buffers are given back first (malloc_trim, release_pooled_buffer), so "before" is what the process holds, not what the allocator kept
-/// from earlier passes (which the pass would reuse without raising the resident set).
+/// pooled payload buffer are given back first (malloc_trim, release_pooled_buffer), so "before"
+/// is what the process holds, not what the allocator or the pool kept from earlier passes
+/// (which the pass would reuse without raising the resident set).
 OwnPeak audit_peak(const std::vector<std::string>& paths, unsigned threads) {
-    release_pooled_buffer();  // the payload buffers kept from earlier passes (io/buffer_pool.h) too
+    release_pooled_buffer();
     malloc_trim(0);
     OwnPeak p;
     p.before_mb = reset_peak_memory();

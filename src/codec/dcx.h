@@ -13,7 +13,6 @@
 #include <vector>
 
 #include "io/buffer_pool.h"
-
 #include "io/byte_reader.h"
 
 namespace navlab::dcx {

@@ -9,7 +9,7 @@
 
 namespace navlab {
 
-HugePageRange whole_pages_inside(const void* data, std::size_t size, std::size_t page) noexcept {
+PageRange whole_pages_inside(const void* data, std::size_t size, std::size_t page) noexcept {
     const auto begin = reinterpret_cast<std::uintptr_t>(data);
     if (data == nullptr || page == 0 || size > UINTPTR_MAX - begin) return {};
     const std::uintptr_t first = (begin + page - 1) & ~(page - 1), last = (begin + size) & ~(page - 1);
@@ -17,13 +17,13 @@ HugePageRange whole_pages_inside(const void* data, std::size_t size, std::size_t
     return {first - begin, last - begin};
 }
 
-HugePageRange huge_page_range(const void* data, std::size_t size) noexcept {
+PageRange huge_page_range(const void* data, std::size_t size) noexcept {
     return whole_pages_inside(data, size, std::size_t(2) << 20);
 }
 
 void advise_huge_pages(void* data, std::size_t size) noexcept {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-    const HugePageRange r = huge_page_range(data, size);
+    const PageRange r = huge_page_range(data, size);
     if (r.end > r.begin) madvise(static_cast<std::uint8_t*>(data) + r.begin, r.end - r.begin, MADV_HUGEPAGE);
 #else
     (void)data;
@@ -36,7 +36,7 @@ void give_back_pages(void* data, std::size_t size) noexcept {
     // The system's page size, not 4 KiB: on a 16 or 64 KiB kernel a range rounded to 4 KiB
     // would be widened by madvise past `size`, into memory that is not the caller's.
     static const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
-    const HugePageRange r = whole_pages_inside(data, size, page);
+    const PageRange r = whole_pages_inside(data, size, page);
     if (r.end > r.begin) madvise(static_cast<std::uint8_t*>(data) + r.begin, r.end - r.begin, MADV_DONTNEED);
 #else
     (void)data;

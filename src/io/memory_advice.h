@@ -6,14 +6,14 @@
 namespace navlab {
 
 /// A byte range [begin, end) as offsets from a buffer's start.
-struct HugePageRange {
+struct PageRange {
     std::size_t begin = 0, end = 0;
 };
 /// The whole `page`-aligned pages inside [data, data + size) ({0, 0} when there is none, when
 /// data is null or the range would wrap). @param page a power of two.
-HugePageRange whole_pages_inside(const void* data, std::size_t size, std::size_t page) noexcept;
+PageRange whole_pages_inside(const void* data, std::size_t size, std::size_t page) noexcept;
 /// The whole 2 MiB pages inside [data, data + size): the range advise_huge_pages advises.
-HugePageRange huge_page_range(const void* data, std::size_t size) noexcept;
+PageRange huge_page_range(const void* data, std::size_t size) noexcept;
 
 /// Asks for transparent huge pages (2 MiB) on the whole 2 MiB-aligned pages inside
 /// [data, data + size), before their first touch. Why: a decompressed binder (up to tens of

@@ -70,10 +70,6 @@ MappedFile::MappedFile(const std::filesystem::path& path) {
     ::close(fd);
 }
 
-}  // namespace
-
-namespace {
-
 /// A vector that gives its memory to the buffer pool when the last SharedBytes on it goes.
 struct PooledBytes {
     std::vector<std::uint8_t> bytes;

@@ -21,8 +21,7 @@ constexpr std::size_t kMiB = std::size_t{1} << 20;
 
 /// A vector of `bytes` capacity whose every page has been written.
 std::vector<std::uint8_t> touched(std::size_t bytes) {
-    std::vector<std::uint8_t> v(bytes, 0x5A);
-    return v;
+    return std::vector<std::uint8_t>(bytes, 0x5A);
 }
 }  // namespace
 
