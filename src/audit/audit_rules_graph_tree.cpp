@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstring>
 #include <set>
+#include <span>
+#include <tuple>
 
 #include "audit/audit_rules.h"
 
@@ -125,72 +127,131 @@ void r62(RuleCheck& c) {
         c.check(used[i] != 0, "node", i, [] { return std::string("no face has this clusterIndex"); });
 }
 
+/// R63's expected pairs (x, y) from the mesh, each with the first mesh edge that creates it,
+/// grouped by x with a counting sort (an O(E log E) sort of the pairs was half of this rule on
+/// Sekiro). A node's group keeps mesh-edge order, so a pair's first entry names its first
+/// edge. Pairs whose x is no node index (a damaged clusterIndex) are `strays`, sorted.
+struct ExpectedPairs {
+    struct Pair {
+        int x, y;
+        std::int64_t edge;
+    };
+    std::vector<std::uint32_t> start;  ///< node i's pairs: by_node[start[i], start[i + 1])
+    std::vector<Pair> by_node, strays;
+
+    ExpectedPairs(const TagfileContext& ctx, std::size_t K) {
+        // The arrays as locals: push_back could alias the context's members, which the compiler
+        // would otherwise load again for every edge.
+        const std::span<const fromsoft::Edge> edges = ctx.mesh.edges;
+        const std::span<const fromsoft::Face> faces = ctx.mesh.faces;
+        const std::int32_t* owner = ctx.owner.data();
+        const std::int64_t E = ctx.E, scanned = std::min(ctx.R, E);
+        std::vector<Pair> all;
+        start.assign(K + 2, 0);
+        for (std::int64_t e = 0; e < scanned; ++e) {
+            const std::uint32_t o = edges[e].oppositeEdge;
+            if (o == fromsoft::kNoOpposite || o >= E || owner[e] < 0 || owner[o] < 0) continue;
+            const int x = faces[owner[e]].clusterIndex, y = faces[owner[o]].clusterIndex;
+            if (x == y) continue;
+            if (x < 0 || static_cast<std::size_t>(x) >= K) {
+                strays.push_back({x, y, e});
+                continue;
+            }
+            all.push_back({x, y, e});
+            ++start[x + 2];
+        }
+        for (std::size_t i = 2; i < start.size(); ++i) start[i] += start[i - 1];
+        by_node.resize(all.size());
+        for (const Pair& p : all) by_node[start[p.x + 1]++] = p;  // start[i + 1] is now node i's start
+        start.pop_back();
+        std::stable_sort(strays.begin(), strays.end(),
+                         [](const Pair& a, const Pair& b) { return std::tie(a.x, a.y) < std::tie(b.x, b.y); });
+    }
+    std::span<const Pair> of_node(std::size_t i) const {
+        return std::span<const Pair>(by_node).subspan(start[i], start[i + 1] - start[i]);
+    }
+};
+
 void r63(RuleCheck& c) {
     const auto* g = graph_of(c);
     if (!g) return;
     if (!graph_ranges_ok(*g)) return c.skip(static_cast<std::int64_t>(g->edges.size()));
-    const auto& ctx = c.ctx();
-    // Expected pairs from the mesh, each with the first mesh edge that creates it, sorted by
-    // pair (a sorted vector: a map node per mesh edge was most of this rule's time).
-    struct Expected {
-        std::pair<int, int> pair;
+    const std::size_t K = g->nodes.size();
+    const ExpectedPairs expected(c.ctx(), K);
+    using Pair = ExpectedPairs::Pair;
+    // Per target y that is a node index, stamped with the node being read: whether (node, y)
+    // is expected, whether the graph listed it, and whether it was listed before. Targets and
+    // expected y that are no node index (damage) go to small lists of the current node.
+    constexpr std::uint32_t kNone = UINT32_MAX;
+    std::vector<std::uint32_t> expected_by(K, kNone), listed_by(K, kNone);
+    std::vector<char> seen(K, 0);
+    struct Other {
+        int y;
         std::int64_t edge;
         bool seen;
     };
-    std::vector<Expected> expected;
-    // The arrays as locals: push_back could alias the context's members, which the compiler
-    // would otherwise load again for every edge (this loop is a third of the rule on Sekiro).
-    const std::span<const fromsoft::Edge> edges = ctx.mesh.edges;
-    const std::span<const fromsoft::Face> faces = ctx.mesh.faces;
-    const std::int32_t* owner = ctx.owner.data();
-    const std::int64_t E = ctx.E, scanned = std::min(ctx.R, E);
-    for (std::int64_t e = 0; e < scanned; ++e) {
-        const std::uint32_t o = edges[e].oppositeEdge;
-        if (o == fromsoft::kNoOpposite || o >= E || owner[e] < 0 || owner[o] < 0) continue;
-        const int x = faces[owner[e]].clusterIndex, y = faces[owner[o]].clusterIndex;
-        if (x != y) expected.push_back({{x, y}, e, false});
-    }
-    std::stable_sort(expected.begin(), expected.end(), [](const Expected& a, const Expected& b) { return a.pair < b.pair; });
-    expected.erase(std::unique(expected.begin(), expected.end(),
-                               [](const Expected& a, const Expected& b) { return a.pair == b.pair; }),
-                   expected.end());
-    auto find = [&](std::pair<int, int> p) -> Expected* {
-        auto it = std::lower_bound(expected.begin(), expected.end(), p,
-                                   [](const Expected& a, std::pair<int, int> q) { return a.pair < q; });
-        return it != expected.end() && it->pair == p ? &*it : nullptr;
+    std::vector<Other> other_expected;
+    std::set<int> other_targets;
+    std::vector<Pair> missing;  // after every graph edge, in pair order
+    auto in_range = [&](int y) { return y >= 0 && static_cast<std::size_t>(y) < K; };
+    auto missing_strays = [&](bool below) {
+        for (std::size_t k = 0; k < expected.strays.size(); ++k) {
+            const Pair& p = expected.strays[k];
+            if ((p.x < 0) == below && (k == 0 || p.x != expected.strays[k - 1].x || p.y != expected.strays[k - 1].y))
+                missing.push_back(p);
+        }
     };
-    // A pair repeats only within one node's edge range (its first member is the node): a
-    // target repeats when the node that last listed it is this one.
-    const std::size_t K = g->nodes.size();
-    std::vector<std::size_t> listed_by(K, K);
-    std::set<int> other_targets;  // targets that are not node indices, for the current node
-    auto repeated = [&](std::size_t node, int target) {
-        if (target < 0 || static_cast<std::size_t>(target) >= K) return !other_targets.insert(target).second;
-        if (listed_by[target] == node) return true;
-        listed_by[target] = node;
-        return false;
-    };
+    missing_strays(true);
     for (std::size_t i = 0; i < K; ++i) {
+        const auto node = static_cast<std::uint32_t>(i);
+        const std::span<const Pair> pairs = expected.of_node(i);
+        other_expected.clear();
+        for (const Pair& p : pairs) {
+            if (!in_range(p.y)) other_expected.push_back({p.y, p.edge, false});
+            else if (expected_by[p.y] != node) expected_by[p.y] = node, seen[p.y] = 0;
+        }
+        // Sorted by y, each y once with its first mesh edge (a clusterIndex is 16 bits, so
+        // there may be thousands: no linear search).
+        std::stable_sort(other_expected.begin(), other_expected.end(), [](const Other& a, const Other& b) { return a.y < b.y; });
+        other_expected.erase(std::unique(other_expected.begin(), other_expected.end(),
+                                         [](const Other& a, const Other& b) { return a.y == b.y; }),
+                             other_expected.end());
         other_targets.clear();
         for (int k = 0; k < g->nodes[i].numEdges; ++k) {
-            std::int64_t e = g->nodes[i].startEdgeIndex + k;
-            std::pair<int, int> p{static_cast<int>(i), static_cast<int>(g->edges[e].target)};
+            const std::int64_t e = g->nodes[i].startEdgeIndex + k;
+            const int target = static_cast<int>(g->edges[e].target);
             const char* problem = "";
-            if (p.first == p.second) {
+            if (target == static_cast<int>(i)) {
                 problem = "self-loop";
-            } else if (repeated(i, p.second)) {
+            } else if (in_range(target)) {
+                const bool again = listed_by[target] == node;
+                listed_by[target] = node;
+                if (again) problem = "duplicate";
+                else if (expected_by[target] == node) seen[target] = 1;
+                else problem = "not adjacent in the mesh";
+            } else if (!other_targets.insert(target).second) {
                 problem = "duplicate";
             } else {
-                if (Expected* x = find(p)) x->seen = true;
+                auto o = std::lower_bound(other_expected.begin(), other_expected.end(), target,
+                                          [](const Other& x, int y) { return x.y < y; });
+                if (o != other_expected.end() && o->y == target) o->seen = true;
                 else problem = "not adjacent in the mesh";
             }
-            c.check(*problem == 0, "graph edge", e, [&] { return fmt::format("{} -> {}: {}", p.first, p.second, problem); });
+            c.check(*problem == 0, "graph edge", e,
+                    [&] { return fmt::format("{} -> {}: {}", i, target, problem); });
         }
+        // The pairs the graph left out, each once with its first mesh edge, in y order.
+        const std::size_t first_missing = missing.size();
+        for (const Pair& p : pairs)
+            if (in_range(p.y) && !seen[p.y]) missing.push_back(p), seen[p.y] = 1;
+        for (const Other& o : other_expected)
+            if (!o.seen) missing.push_back({static_cast<int>(i), o.y, o.edge});
+        std::sort(missing.begin() + static_cast<std::ptrdiff_t>(first_missing), missing.end(),
+                  [](const Pair& a, const Pair& b) { return a.y < b.y; });
     }
-    for (const Expected& x : expected)
-        if (!x.seen)
-            c.fail("graph edge", -1, fmt::format("{} -> {}: missing (mesh edge {})", x.pair.first, x.pair.second, x.edge),
-                   {}, kGraph);
+    missing_strays(false);
+    for (const Pair& p : missing)
+        c.fail("graph edge", -1, fmt::format("{} -> {}: missing (mesh edge {})", p.x, p.y, p.edge), {}, kGraph);
 }
 
 /// The mean of the corners of face i (whose ring is Ok): geometry::corner_centroid of

@@ -6,6 +6,8 @@
 
 #include <functional>
 #include <limits>
+#include <map>
+#include <random>
 #include <regex>
 #include <set>
 
@@ -500,6 +502,68 @@ TEST(AuditRules, R63NamesSelfLoopsDuplicatesAndMissingPairs) {
     EXPECT_EQ(t.examples[0].message, "0 -> 0: self-loop");
     EXPECT_NE(t.examples[1].message.find(": duplicate"), std::string::npos) << t.examples[1].message;
     EXPECT_EQ(t.examples[2].message.rfind(fmt::format("0 -> {}: missing (mesh edge ", lost), 0), 0u) << t.examples[2].message;
+}
+
+// R63 against a set-based reading of the spec, by brute force, on grids whose clusters and
+// graph edges are drawn at random (some clusterIndex values and targets outside the nodes, some
+// opposites gone): the same exceptions, the same messages, in the same order.
+TEST(AuditRules, R63MatchesASetBasedReadingOfTheSpec) {
+    std::mt19937 rng(63);
+    auto draw = [&](int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); };
+    for (int round = 0; round < 300; ++round) {
+        SyntheticOptions o = sekiro();
+        o.width = 2 + draw(5);
+        o.height = 2 + draw(5);
+        AuditTagfile f = synthetic_tagfile(o);
+        auto& m = mesh(f);
+        auto& g = *f.model->graph;
+        const int K = static_cast<int>(g.nodes.size());
+        const int strays[] = {-1, -7, K, K + 3};
+        for (auto& face : m.faces)
+            face.clusterIndex = static_cast<std::int16_t>(draw(10) == 0 ? strays[draw(4)] : draw(K));
+        for (auto& e : m.edges)
+            if (draw(20) == 0) e.oppositeEdge = draw(2) ? fromsoft::kNoOpposite : static_cast<std::uint32_t>(m.edges.size());
+        g.edges.clear();
+        for (int i = 0; i < K; ++i) {
+            g.nodes[i] = {static_cast<std::int32_t>(g.edges.size()), draw(6)};
+            for (int k = 0; k < g.nodes[i].numEdges; ++k) {
+                const int r = draw(10);
+                const int target = r == 0 ? i : r == 1 ? strays[draw(4)] : draw(K);
+                g.edges.push_back({0x3F80, 0, static_cast<std::uint32_t>(target)});
+            }
+        }
+        // The spec's S: ordered pairs of clusters across each regular edge with an opposite,
+        // with the first edge that makes each; then the graph's pairs in order.
+        std::map<std::pair<int, int>, std::size_t> S;
+        for (std::size_t e = 0; e < 4 * m.faces.size(); ++e) {
+            const std::uint32_t op = m.edges[e].oppositeEdge;
+            if (op == fromsoft::kNoOpposite || op >= m.edges.size()) continue;
+            const int x = m.faces[e / 4].clusterIndex, y = m.faces[op / 4].clusterIndex;
+            if (x != y) S.emplace(std::pair{x, y}, e);
+        }
+        std::vector<std::string> want;
+        std::set<std::pair<int, int>> listed;
+        for (int i = 0; i < K; ++i)
+            for (int k = 0; k < g.nodes[i].numEdges; ++k) {
+                const int t = static_cast<int>(g.edges[g.nodes[i].startEdgeIndex + k].target);
+                const char* problem = t == i                       ? "self-loop"
+                                      : !listed.insert({i, t}).second ? "duplicate"
+                                      : !S.count({i, t})             ? "not adjacent in the mesh"
+                                                                     : nullptr;
+                if (problem) want.push_back(fmt::format("{} -> {}: {}", i, t, problem));
+            }
+        for (const auto& [pair, e] : S)
+            if (!listed.count(pair)) want.push_back(fmt::format("{} -> {}: missing (mesh edge {})", pair.first, pair.second, e));
+
+        std::vector<TagfileAudit> results{audit_tagfile(f, 100000)};
+        const AuditReport r = merge_audit(results, {f.entry}, 100000);
+        const RuleTally& t = r.rules[62];
+        ASSERT_STREQ(all_rules()[62].id, "R63");
+        std::vector<std::string> got;
+        for (const auto& x : t.examples) got.push_back(x.message);
+        ASSERT_EQ(got, want) << "round " << round;
+        EXPECT_EQ(t.by_game[0].exceptions, static_cast<std::int64_t>(want.size()));
+    }
 }
 
 // R56's cost figures, folded per graph rather than offered edge by edge: costs are hkHalf16,
