@@ -21,6 +21,7 @@ from ._navlab import (  # noqa: F401  (re-exported API)
     audit,
     decompress,
     kraken_decode,
+    release_memory,
     open,
 )
 from ._graph import face_centres, to_networkx
@@ -30,4 +31,5 @@ Mesh.to_networkx = to_networkx
 
 __all__ = [
     "ClusterGraph", "File", "FormatError", "Mesh", "WorldMesh", "audit", "decompress", "kraken_decode", "open",
+    "release_memory",
 ]

@@ -255,6 +255,20 @@ def test_decompress_equals_the_command(binders, tmp_path):
     assert navlab.decompress(binders[0]) == out.read_bytes()
 
 
+def test_release_memory_frees_the_payload_buffer_a_closed_binder_left(binders):
+    navlab.release_memory()
+    sizes = {path: len(navlab.decompress(path)) for path in binders}  # decompress keeps nothing
+    assert navlab.release_memory() == 0
+    largest = max(binders, key=sizes.get)
+    assert sizes[largest] >= 128 << 10  # the pool keeps payloads of 128 KiB to 64 MiB
+    f = navlab.open(largest)
+    assert len(f) > 0 and sum(len(f.mesh(i).faces) for i in range(len(f))) > 0
+    del f
+    gc.collect()
+    assert navlab.release_memory() >= sizes[largest]  # the payload's buffer, kept until now
+    assert navlab.release_memory() == 0
+
+
 @pytest.mark.parametrize("name,digest", [
     ("t4.kraken", "0bc2bbdca24cfe09f63599ab7842984cc1efac57e6c73aecd33ed9ba411e91a3"),
     ("t1.kraken", "aec265f3f8ccb11d1224b12e086b685771fbf03543ad8e0803941ae7a4cebd74"),

@@ -48,9 +48,10 @@ constexpr const char* kReaderVariable = "NAVLAB_ASSIMP_READER";
 
 /// Where the module is looked for: only the path in $NAVLAB_ASSIMP_READER when it is set (made
 /// absolute, so dlopen does not search the library path for a bare name); else beside the
-/// running program (/proc/self/exe: `navlab`, a test program), beside the shared object that
-/// holds this code when that is not the program itself, and where the build put it
-/// (NAVLAB_ASSIMP_READER_BUILT). Not dladdr's name of the program: it is argv[0], which a
+/// running program (/proc/self/exe: `navlab`, a test program), where `cmake --install` puts it
+/// relative to the program (BINDIR/NAVLAB_ASSIMP_READER_FROM_BIN, e.g. bin/../lib/navlab),
+/// beside the shared object that holds this code when that is not the program itself, and
+/// where the build put it (NAVLAB_ASSIMP_READER_BUILT). Not dladdr's name of the program: it is argv[0], which a
 /// command found through PATH gives as a bare name, resolved against the current folder.
 /// @param variable $NAVLAB_ASSIMP_READER's value, or null when it is unset or empty.
 std::vector<std::filesystem::path> reader_candidates(const char* variable) {
@@ -63,8 +64,10 @@ std::vector<std::filesystem::path> reader_candidates(const char* variable) {
     auto add = [&](const std::filesystem::path& p) {
         if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
     };
-    if (const auto program = std::filesystem::read_symlink("/proc/self/exe", ec); !ec)
+    if (const auto program = std::filesystem::read_symlink("/proc/self/exe", ec); !ec) {
         add(program.parent_path() / kReaderModule);
+        add((program.parent_path() / NAVLAB_ASSIMP_READER_FROM_BIN / kReaderModule).lexically_normal());
+    }
     Dl_info info{};
     link_map* holder = nullptr;
     if (dladdr1(reinterpret_cast<void*>(&load_geometry), &info, reinterpret_cast<void**>(&holder), RTLD_DL_LINKMAP) &&

@@ -168,3 +168,33 @@ TEST(BuildCli, BadInputWritesNothing) {
                                     (dir / "typo.json").string() + " -o " + (dir / "out.dcx").string(), &log), 1) << log;
     EXPECT_NE(log.find("unknown field 'tile_sise'"), std::string::npos) << log;
 }
+
+// `cmake --install` puts the command in BINDIR and the geometry reader in LIBDIR/navlab; the
+// installed command loads the installed reader (the dynamic loader's list of its child says
+// so), not the one the build folder still holds.
+TEST(BuildCli, InstalledCommandLoadsTheInstalledReader) {
+    const fs::path dir = navlab::test::scratch_dir("build_cli_install");
+    const fs::path build = fs::path(navlab::test::navlab_binary()).parent_path();
+    if (!fs::exists(build / "cmake_install.cmake")) GTEST_SKIP() << build << " is not a CMake build folder";
+    const fs::path prefix = dir / "prefix";
+    auto q = [](const fs::path& p) { return "'" + p.string() + "'"; };  // scratch paths hold no quote
+    std::string log;
+    ASSERT_EQ(navlab::test::run_command("cmake --install " + q(build) + " --prefix " +
+                                            q(prefix), &log),
+              0)
+        << log;
+    fs::path reader;
+    for (const auto& e : fs::recursive_directory_iterator(prefix))
+        if (e.path().filename() == "libnavlab_assimp_reader.so") reader = e.path();
+    ASSERT_FALSE(reader.empty()) << log;
+    EXPECT_EQ(reader.parent_path().filename(), "navlab") << reader;
+    write_obj(dir / "level.obj", scenes::two_platforms());
+    ASSERT_EQ(navlab::test::run_command("LD_DEBUG=files " + q(prefix / "bin" / "navlab") + " build " +
+                                            q(dir / "level.obj") + " -o " +
+                                            q(dir / "out.dcx"), &log),
+              0)
+        << log;
+    EXPECT_NE(log.find("calling init: " + reader.string()), std::string::npos) << log;
+    EXPECT_EQ(log.find("calling init: " + (build / "libnavlab_assimp_reader.so").string()), std::string::npos) << log;
+    EXPECT_TRUE(fs::exists(dir / "out.dcx"));
+}
