@@ -39,7 +39,7 @@ void Builder::check_gaps_zero(TypeIndex type, std::uint32_t count, Bytes records
     Layouts layouts(graph_.types);
     const Layout& layout = layouts.of(type);
     const std::size_t size = graph_.types[type].resolved_size;
-    if (layout.zeros.empty()) return;
+    if (gap_bytes_all_zero(layout, records.data(), static_cast<std::uint32_t>(size), count)) return;
     for (std::uint32_t e = 0; e < count; ++e)
         if (const std::int64_t k = first_nonzero_gap_byte(layout, records.data() + e * size); k >= 0)
             throw Error(fmt::format("writer: element {}: byte {} is a gap or non-serialized member of the "

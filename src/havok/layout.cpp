@@ -2,6 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <bit>
+#include <cstring>
+
 #include "io/error.h"
 
 namespace navlab::havok {
@@ -29,6 +33,35 @@ std::vector<ZeroRange> uncovered(const std::vector<std::uint8_t>& covered) {
 }
 
 }  // namespace
+
+bool gap_bytes_all_zero(const Layout& layout, const std::uint8_t* records, std::uint32_t size,
+                        std::uint32_t count) noexcept {
+    if constexpr (std::endian::native != std::endian::little) {
+        for (std::uint32_t e = 0; e < count; ++e)
+            if (first_nonzero_gap_byte(layout, records + std::size_t{e} * size) >= 0) return false;
+        return true;
+    }
+    if (count == 0) return true;
+    const std::uint64_t total = std::uint64_t{size} * count;
+    std::uint64_t any = 0;
+    for (const ZeroRange& z : layout.zeros)
+        for (std::uint32_t at = z.offset, end = z.offset + z.size; at < end; at += 8) {
+            const std::uint32_t n = std::min<std::uint32_t>(8, end - at);
+            const std::uint64_t mask = n == 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * n)) - 1;
+            // A word's load may reach into the next record (masked off), never past the array:
+            // the records whose word would are read byte by byte.
+            const std::uint64_t whole = total >= at + 8u ? std::min<std::uint64_t>(count, (total - at - 8) / size + 1) : 0;
+            const std::uint8_t* p = records + at;
+            for (std::uint64_t e = 0; e < whole; ++e, p += size) {
+                std::uint64_t w;
+                std::memcpy(&w, p, 8);
+                any |= w & mask;
+            }
+            for (std::uint64_t e = whole; e < count; ++e, p += size)
+                for (std::uint32_t k = 0; k < n; ++k) any |= p[k];
+        }
+    return any == 0;
+}
 
 const Layout& Layouts::compute(TypeIndex t, int depth) {
     const TypeTable& types = *types_;

@@ -4,6 +4,8 @@
 
 #include <array>
 #include <cstring>
+#include <random>
+#include <vector>
 #include <string>
 
 #include "havok/layout.h"
@@ -258,6 +260,35 @@ TEST(HavokBadInput, ReaderAndBuilderRefuseTheSameGapByte) {
                   std::string::npos)
             << e.what();
     }
+}
+
+// The whole-array check against the record-by-record one, on random layouts (ranges of 1 to
+// 20 bytes, at the record's end too), record sizes, counts and bytes; each array is its own
+// allocation of exactly size × count bytes, so ASan sees any read past it.
+TEST(HavokLayout, GapBytesAllZeroAgreesWithTheRecordByRecordCheck) {
+    std::mt19937 rng(7);
+    auto draw = [&](std::uint32_t n) { return static_cast<std::uint32_t>(rng() % n); };
+    int with_gap_bytes = 0;
+    for (int round = 0; round < 3000; ++round) {
+        const std::uint32_t size = 1 + draw(40), count = draw(12);
+        Layout layout;
+        for (std::uint32_t at = draw(4); at < size; at += 1 + draw(6)) {
+            const std::uint32_t n = std::min(size - at, 1 + draw(20));
+            layout.zeros.push_back({at, n});
+            at += n;
+        }
+        std::vector<std::uint8_t> records(std::size_t{size} * count);
+        for (auto& b : records) b = draw(4) == 0 ? static_cast<std::uint8_t>(rng()) : 0;
+        for (const ZeroRange& z : layout.zeros)  // mostly zero gaps, one byte set now and then
+            for (std::uint32_t e = 0; e < count; ++e)
+                for (std::uint32_t k = 0; k < z.size; ++k) records[std::size_t{e} * size + z.offset + k] = draw(150) == 0;
+        bool zero = true;
+        for (std::uint32_t e = 0; e < count; ++e) zero &= first_nonzero_gap_byte(layout, records.data() + e * size) < 0;
+        with_gap_bytes += !zero;
+        EXPECT_EQ(gap_bytes_all_zero(layout, records.data(), size, count), zero) << "round " << round;
+    }
+    EXPECT_GT(with_gap_bytes, 300);  // both answers were asked for
+    EXPECT_LT(with_gap_bytes, 2700);
 }
 
 TEST(HavokLayout, FirstNonZeroGapByteIsTheLowestOffsetInAZeroRange) {
