@@ -674,11 +674,7 @@ void bind_all(py::module_& m) {
         return py::bytes(reinterpret_cast<const char*>(payload.data()), payload.size());
     }, py::arg("path"), "The payload of a DCX file (any variant) as bytes.");
 
-    m.def("release_memory", [] {
-        const std::size_t bytes = pooled_buffer_bytes();
-        release_pooled_buffer();
-        return bytes;
-    }, "Frees the one payload buffer navlab keeps between binders (up to 64 MiB, io/buffer_pool.h) and\n"
+    m.def("release_memory", [] { return release_pooled_buffer(); }, "Frees the one payload buffer navlab keeps between binders (up to 64 MiB, io/buffer_pool.h) and\n"
        "returns its size in bytes (0 when none was kept): for a long-running program between jobs.");
 
     m.def("kraken_decode", [](py::buffer data, std::size_t size) {

@@ -51,14 +51,13 @@ bool gap_bytes_all_zero(const Layout& layout, const std::uint8_t* records, std::
             // A word's load may reach into the next record (masked off), never past the array:
             // the records whose word would are read byte by byte.
             const std::uint64_t whole = total >= at + 8u ? std::min<std::uint64_t>(count, (total - at - 8) / size + 1) : 0;
-            const std::uint8_t* p = records + at;
-            for (std::uint64_t e = 0; e < whole; ++e, p += size) {
+            for (std::uint64_t e = 0; e < whole; ++e) {
                 std::uint64_t w;
-                std::memcpy(&w, p, 8);
+                std::memcpy(&w, records + e * size + at, 8);
                 any |= w & mask;
             }
-            for (std::uint64_t e = whole; e < count; ++e, p += size)
-                for (std::uint32_t k = 0; k < n; ++k) any |= p[k];
+            for (std::uint64_t e = whole; e < count; ++e)
+                for (std::uint32_t k = 0; k < n; ++k) any |= records[e * size + at + k];
         }
     return any == 0;
 }

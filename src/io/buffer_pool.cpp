@@ -56,11 +56,12 @@ void recycle_buffer(std::vector<std::uint8_t>&& bytes) noexcept {
     if (capacity > p.buffer.capacity()) p.buffer.swap(dropped);
 }
 
-void release_pooled_buffer() noexcept {
+std::size_t release_pooled_buffer() noexcept {
     std::vector<std::uint8_t> dropped;
     Pool& p = pool();
     const std::lock_guard lock(p.mutex);
     dropped.swap(p.buffer);
+    return dropped.capacity();
 }
 
 std::size_t pooled_buffer_bytes() noexcept {

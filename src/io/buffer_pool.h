@@ -44,8 +44,9 @@ std::vector<std::uint8_t> take_pooled_buffer(std::size_t n);
 /// they drop a payload.
 void recycle_buffer(std::vector<std::uint8_t>&& bytes) noexcept;
 
-/// Frees the pooled buffer (for a long-running program between jobs; tests).
-void release_pooled_buffer() noexcept;
+/// Frees the pooled buffer (for a long-running program between jobs; tests) and returns its
+/// capacity in bytes (0 when there was none), read under the same lock as the release.
+std::size_t release_pooled_buffer() noexcept;
 
 /// The pooled buffer's capacity in bytes (0 when none): for tests and reports.
 std::size_t pooled_buffer_bytes() noexcept;

@@ -517,28 +517,47 @@ TEST(AuditRules, R63MatchesASetBasedReadingOfTheSpec) {
         AuditTagfile f = synthetic_tagfile(o);
         auto& m = mesh(f);
         auto& g = *f.model->graph;
-        const int K = static_cast<int>(g.nodes.size());
-        const int strays[] = {-1, -7, K, K + 3};
+        const int nodes = static_cast<int>(g.nodes.size());
+        const int strays[] = {-1, -7, nodes, nodes + 3, -32768, 32767};
         for (auto& face : m.faces)
-            face.clusterIndex = static_cast<std::int16_t>(draw(10) == 0 ? strays[draw(4)] : draw(K));
+            face.clusterIndex = static_cast<std::int16_t>(draw(10) == 0 ? strays[draw(6)] : draw(nodes));
         for (auto& e : m.edges)
             if (draw(20) == 0) e.oppositeEdge = draw(2) ? fromsoft::kNoOpposite : static_cast<std::uint32_t>(m.edges.size());
+        if (draw(4) == 0)  // ranges moved or resized: edges owned twice or by no face, R != 4F
+            for (int k = 0; k < 2; ++k) {
+                auto& face = m.faces[draw(static_cast<int>(m.faces.size()))];
+                if (draw(2)) face.numEdges = static_cast<std::int16_t>(draw(7));
+                else face.startEdgeIndex += static_cast<std::int32_t>(draw(7)) - 3;
+            }
+        if (draw(20) == 0) g.nodes.clear(), g.positions.clear();  // K = 0: every pair a stray
+        const int K = static_cast<int>(g.nodes.size());
         g.edges.clear();
         for (int i = 0; i < K; ++i) {
             g.nodes[i] = {static_cast<std::int32_t>(g.edges.size()), draw(6)};
             for (int k = 0; k < g.nodes[i].numEdges; ++k) {
                 const int r = draw(10);
-                const int target = r == 0 ? i : r == 1 ? strays[draw(4)] : draw(K);
+                const int target = r == 0 ? i : r == 1 ? strays[draw(6)] : draw(K);
                 g.edges.push_back({0x3F80, 0, static_cast<std::uint32_t>(target)});
             }
         }
-        // The spec's S: ordered pairs of clusters across each regular edge with an opposite,
-        // with the first edge that makes each; then the graph's pairs in order.
-        std::map<std::pair<int, int>, std::size_t> S;
-        for (std::size_t e = 0; e < 4 * m.faces.size(); ++e) {
+        // Each edge's one owning face (-1: none or several), then the spec's S: ordered pairs
+        // of clusters across each regular edge (e < min(R, E)) whose edge and opposite have one
+        // owner each, with the first edge that makes each; then the graph's pairs in order.
+        const std::int64_t E = static_cast<std::int64_t>(m.edges.size());
+        std::vector<int> owner(m.edges.size(), -1), owners(m.edges.size(), 0);
+        std::int64_t R = 0;
+        for (std::size_t f = 0; f < m.faces.size(); ++f) {
+            R += std::max<std::int64_t>(0, m.faces[f].numEdges);
+            for (std::int64_t e = m.faces[f].startEdgeIndex; e < m.faces[f].startEdgeIndex + m.faces[f].numEdges; ++e)
+                if (e >= 0 && e < E) owner[e] = static_cast<int>(f), ++owners[e];
+        }
+        for (std::size_t e = 0; e < owner.size(); ++e)
+            if (owners[e] != 1) owner[e] = -1;
+        std::map<std::pair<int, int>, std::int64_t> S;
+        for (std::int64_t e = 0; e < std::min(R, E); ++e) {
             const std::uint32_t op = m.edges[e].oppositeEdge;
-            if (op == fromsoft::kNoOpposite || op >= m.edges.size()) continue;
-            const int x = m.faces[e / 4].clusterIndex, y = m.faces[op / 4].clusterIndex;
+            if (op == fromsoft::kNoOpposite || op >= m.edges.size() || owner[e] < 0 || owner[op] < 0) continue;
+            const int x = m.faces[owner[e]].clusterIndex, y = m.faces[owner[op]].clusterIndex;
             if (x != y) S.emplace(std::pair{x, y}, e);
         }
         std::vector<std::string> want;

@@ -171,7 +171,9 @@ TEST(BuildCli, BadInputWritesNothing) {
 
 // `cmake --install` puts the command in BINDIR and the geometry reader in LIBDIR/navlab; the
 // installed command loads the installed reader (the dynamic loader's list of its child says
-// so), not the one the build folder still holds.
+// so), not the one the build folder still holds. The install runs with the CMake that
+// configured the build, and leaves its install_manifest.txt in the build folder (no other
+// test installs, so parallel runs do not meet there).
 TEST(BuildCli, InstalledCommandLoadsTheInstalledReader) {
     const fs::path dir = navlab::test::scratch_dir("build_cli_install");
     const fs::path build = fs::path(navlab::test::navlab_binary()).parent_path();
@@ -179,22 +181,23 @@ TEST(BuildCli, InstalledCommandLoadsTheInstalledReader) {
     const fs::path prefix = dir / "prefix";
     auto q = [](const fs::path& p) { return "'" + p.string() + "'"; };  // scratch paths hold no quote
     std::string log;
-    ASSERT_EQ(navlab::test::run_command("cmake --install " + q(build) + " --prefix " +
-                                            q(prefix), &log),
+    ASSERT_EQ(navlab::test::run_command(q(NAVLAB_CMAKE_COMMAND) + " --install " + q(build) + " --prefix " + q(prefix), &log),
               0)
         << log;
     fs::path reader;
     for (const auto& e : fs::recursive_directory_iterator(prefix))
-        if (e.path().filename() == "libnavlab_assimp_reader.so") reader = e.path();
+        if (e.path().filename() == "libnavlab_assimp_reader.so") reader = fs::canonical(e.path());
     ASSERT_FALSE(reader.empty()) << log;
     EXPECT_EQ(reader.parent_path().filename(), "navlab") << reader;
     write_obj(dir / "level.obj", scenes::two_platforms());
-    ASSERT_EQ(navlab::test::run_command("LD_DEBUG=files " + q(prefix / "bin" / "navlab") + " build " +
-                                            q(dir / "level.obj") + " -o " +
-                                            q(dir / "out.dcx"), &log),
+    // The loader names files by their resolved paths (/proc/self/exe is resolved), hence canonical.
+    ASSERT_EQ(navlab::test::run_command("env -u NAVLAB_ASSIMP_READER LD_DEBUG=files " + q(prefix / "bin" / "navlab") +
+                                            " build " + q(dir / "level.obj") + " -o " + q(dir / "out.dcx"),
+                                        &log),
               0)
         << log;
     EXPECT_NE(log.find("calling init: " + reader.string()), std::string::npos) << log;
-    EXPECT_EQ(log.find("calling init: " + (build / "libnavlab_assimp_reader.so").string()), std::string::npos) << log;
+    EXPECT_EQ(log.find("calling init: " + fs::canonical(build).string() + "/libnavlab_assimp_reader.so"), std::string::npos)
+        << log;
     EXPECT_TRUE(fs::exists(dir / "out.dcx"));
 }
