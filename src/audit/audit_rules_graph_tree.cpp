@@ -132,9 +132,11 @@ void r62(RuleCheck& c) {
 /// Sekiro). A node's group keeps mesh-edge order, so a pair's first entry names its first
 /// edge. Pairs whose x is no node index (a damaged clusterIndex) are `strays`, sorted.
 struct ExpectedPairs {
+    /// 12 bytes: a Havok array holds fewer than 2^32 edges, so an edge index fits 32 bits, and
+    /// the pairs and their grouped copy together hold no more than the old sorted list did.
     struct Pair {
         int x, y;
-        std::int64_t edge;
+        std::uint32_t edge;
     };
     std::vector<std::uint32_t> start;  ///< node i's pairs: by_node[start[i], start[i + 1])
     std::vector<Pair> by_node, strays;
@@ -154,10 +156,10 @@ struct ExpectedPairs {
             const int x = faces[owner[e]].clusterIndex, y = faces[owner[o]].clusterIndex;
             if (x == y) continue;
             if (x < 0 || static_cast<std::size_t>(x) >= K) {
-                strays.push_back({x, y, e});
+                strays.push_back({x, y, static_cast<std::uint32_t>(e)});
                 continue;
             }
-            all.push_back({x, y, e});
+            all.push_back({x, y, static_cast<std::uint32_t>(e)});
             ++start[x + 2];
         }
         for (std::size_t i = 2; i < start.size(); ++i) start[i] += start[i - 1];
@@ -187,7 +189,7 @@ void r63(RuleCheck& c) {
     std::vector<char> seen(K, 0);
     struct Other {
         int y;
-        std::int64_t edge;
+        std::uint32_t edge;
         bool seen;
     };
     std::vector<Other> other_expected;
