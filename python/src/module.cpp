@@ -674,8 +674,9 @@ void bind_all(py::module_& m) {
         return py::bytes(reinterpret_cast<const char*>(payload.data()), payload.size());
     }, py::arg("path"), "The payload of a DCX file (any variant) as bytes.");
 
-    m.def("release_memory", [] { return release_pooled_buffer(); }, "Frees the one payload buffer navlab keeps between binders (up to 64 MiB, io/buffer_pool.h) and\n"
-       "returns its size in bytes (0 when none was kept): for a long-running program between jobs.");
+    m.def("release_memory", [] { return release_pooled_buffer(); },
+          "Frees the one payload buffer navlab keeps between binders (up to 64 MiB, io/buffer_pool.h) and\n"
+          "returns its size in bytes (0 when none was kept): for a long-running program between jobs.");
 
     m.def("kraken_decode", [](py::buffer data, std::size_t size) {
         py::buffer_info info = data.request();

@@ -51,8 +51,9 @@ constexpr const char* kReaderVariable = "NAVLAB_ASSIMP_READER";
 /// running program (/proc/self/exe: `navlab`, a test program), where `cmake --install` puts it
 /// relative to the program (BINDIR/NAVLAB_ASSIMP_READER_FROM_BIN, e.g. bin/../lib/navlab),
 /// beside the shared object that holds this code when that is not the program itself, and
-/// where the build put it (NAVLAB_ASSIMP_READER_BUILT). Not dladdr's name of the program: it is argv[0], which a
-/// command found through PATH gives as a bare name, resolved against the current folder.
+/// where the build put it (NAVLAB_ASSIMP_READER_BUILT). Not dladdr's name of the program: it
+/// is argv[0], which a command found through PATH gives as a bare name, resolved against the
+/// current folder.
 /// @param variable $NAVLAB_ASSIMP_READER's value, or null when it is unset or empty.
 std::vector<std::filesystem::path> reader_candidates(const char* variable) {
     std::error_code ec;
