@@ -3,11 +3,15 @@
 
 #include <atomic>
 #include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <thread>
 
 #include "io/byte_reader.h"
 #include "io/byte_writer.h"
 #include "io/file.h"
+#include "io/huge_page_allocator.h"
 #include "io/json_text.h"
 #include "io/memory_advice.h"
 #include "io/parallel.h"
@@ -291,4 +295,55 @@ TEST(MemoryAdvice, HugePageRangeIsTheAlignedInside) {
     for (std::size_t i = 0; i < big.size(); i += 4093) big[i] = static_cast<std::uint8_t>(i);
     for (std::size_t i = 0; i < big.size(); i += 4093) ASSERT_EQ(big[i], static_cast<std::uint8_t>(i));
     advise_huge_pages(nullptr, 0);  // nothing to do, no fault
+}
+
+namespace {
+
+/// The VmFlags line of the mapping of this process that holds address a ("" when none).
+std::string vm_flags_at(const void* a) {
+    std::ifstream smaps("/proc/self/smaps");
+    const auto x = reinterpret_cast<std::uintptr_t>(a);
+    std::string line;
+    bool inside = false;
+    while (std::getline(smaps, line)) {
+        std::uintptr_t begin = 0, end = 0;
+        char dash = 0;
+        std::istringstream head(line);
+        if (head >> std::hex >> begin >> dash >> end && dash == '-' && line.find(':') > line.find(' ')) {
+            inside = begin <= x && x < end;
+        } else if (inside && line.rfind("VmFlags:", 0) == 0) {
+            return line;
+        }
+    }
+    return "";
+}
+
+}  // namespace
+
+// Small arrays come from the heap as usual; an array of kHugePageArrayBytes or more starts on
+// a 2 MiB boundary and its mapping carries the kernel's huge-page advice (VmFlags "hg" in
+// /proc/self/smaps, independent of whether the kernel then grants a huge page); values
+// survive growth from one kind to the other.
+TEST(HugePageAllocator, LargeArraysStartOnHugePagesAndKeepTheirValues) {
+    HugePageVector<std::uint32_t> v(1000);
+    for (std::uint32_t i = 0; i < v.size(); ++i) v[i] = i * 7;
+    const std::size_t large = kHugePageArrayBytes / sizeof(std::uint32_t);
+    v.resize(large);  // from the heap to a huge-page array
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(v.data()) % kHugePageBytes, 0u);
+    for (std::uint32_t i = 0; i < 1000; ++i) ASSERT_EQ(v[i], i * 7);
+    for (std::size_t i = 1000; i < v.size(); ++i) v[i] = static_cast<std::uint32_t>(i);
+    v.push_back(1);  // grows again, to a second huge-page array
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(v.data()) % kHugePageBytes, 0u);
+    EXPECT_EQ(v[999], 999u * 7);
+    EXPECT_EQ(v[large - 1], large - 1);
+    EXPECT_EQ(v.back(), 1u);
+    const std::string thp = "/sys/kernel/mm/transparent_hugepage/enabled";
+    if (std::filesystem::exists(thp) && std::filesystem::exists("/proc/self/smaps")) {
+        const std::string flags = vm_flags_at(v.data());
+        EXPECT_NE(flags.find(" hg"), std::string::npos) << flags;
+        HugePageVector<std::uint32_t> small(1000);
+        EXPECT_EQ(vm_flags_at(small.data()).find(" hg"), std::string::npos);
+    }
+    HugePageVector<std::uint8_t> none;
+    EXPECT_THROW(none.reserve(none.max_size()), std::bad_alloc);  // no size that wraps when rounded up
 }

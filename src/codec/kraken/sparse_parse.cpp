@@ -25,7 +25,9 @@
 #include <limits>
 
 #include "codec/kraken/array_encoder.h"
+#include "codec/kraken/context.h"
 #include "codec/kraken/lz_prices.h"
+#include "io/huge_page_allocator.h"
 
 namespace navlab::kraken::detail {
 namespace {
@@ -73,8 +75,10 @@ struct Step {
 /// parse of a small input). `cost` is separate from the steps so that the dominance test
 /// reads two cache lines, and so that resetting it is one fill of 4 bytes a position.
 struct Scratch {
-    std::vector<std::uint32_t> cost;
-    std::vector<Step> steps;
+    // Both on huge pages (io/huge_page_allocator.h): a full chunk's steps are 2 MiB, 512
+    // faults of 4 KiB on the first chunk of a thread, which cost more than a small input's parse.
+    HugePageVector<std::uint32_t> cost;
+    HugePageVector<Step> steps;
     std::vector<MatchFinder::Match> found;
     std::vector<Command> backtrack;
 };
@@ -88,6 +92,8 @@ public:
 
     std::vector<Command> run(const Prices& prices, bool delta) {
         const std::size_t n = end_ - first_;
+        // Room for a full chunk (512 KiB: a huge page) whatever this chunk's size.
+        cost_.reserve(kChunkSize + 1 + kDominanceWindow);
         // Unreached past the end too, so the dominance window never needs a bound check.
         cost_.assign(n + 1 + kDominanceWindow, kUnreached);
         if (steps_.size() < n + 1) steps_.resize(n + 1);
@@ -196,8 +202,8 @@ private:
     std::span<const std::uint8_t> block_;
     std::size_t first_, end_;
     const LzParams& params_;
-    std::vector<std::uint32_t>& cost_ = scratch.cost;  ///< per position; kUnreached until relaxed
-    std::vector<Step>& steps_ = scratch.steps;         ///< per position, valid where cost_ is set
+    HugePageVector<std::uint32_t>& cost_ = scratch.cost;  ///< per position; kUnreached until relaxed
+    HugePageVector<Step>& steps_ = scratch.steps;        ///< per position, valid where cost_ is set
     std::vector<MatchFinder::Match>& found_ = scratch.found;
     std::vector<Command>& backtrack_ = scratch.backtrack;
 };
