@@ -18,7 +18,7 @@
 // those are searched for matches (hash chains, entered at any position:
 // MatchFinder::find_all_any; not where a recent offset already matches kRecentLongEnough
 // bytes), so a pass costs a fraction of a full one. Memory: 20 bytes a position of the chunk
-// (2.6 MiB for a full one), kept by the thread.
+// (2.6 MiB for a full one), kept by the thread on huge pages.
 #include "codec/kraken/sparse_parse.h"
 
 #include <algorithm>
