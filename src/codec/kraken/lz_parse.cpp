@@ -10,6 +10,7 @@
 
 #include "codec/kraken/array_encoder.h"
 #include "codec/kraken/lz_prices.h"
+#include "io/huge_page_allocator.h"
 
 namespace navlab::kraken::detail {
 namespace {
@@ -128,11 +129,11 @@ struct Node {
 
 /// Buffers of the optimal parser, kept per thread across chunks and blocks: made afresh for
 /// each chunk (4 MiB of nodes for a full one) their page faults cost more than the parse of a
-/// small input.
+/// small input. The nodes on huge pages (io/huge_page_allocator.h), for the same reason.
 struct ParseScratch {
     std::vector<MatchFinder::Match> matches;
     std::vector<std::uint32_t> starts;
-    std::vector<Node> nodes;
+    HugePageVector<Node> nodes;
 };
 thread_local ParseScratch parse_scratch;
 
@@ -310,7 +311,7 @@ private:
     LzParams params_;
     std::vector<MatchFinder::Match>& matches_ = parse_scratch.matches;
     std::vector<std::uint32_t>& starts_ = parse_scratch.starts;
-    std::vector<Node>& nodes_ = parse_scratch.nodes;  ///< arrivals_ per position, cheapest first
+    HugePageVector<Node>& nodes_ = parse_scratch.nodes;  ///< arrivals_ per position, cheapest first
     std::size_t reached_ = 0;       ///< nodes_ are reset up to this position
     std::uint32_t arrivals_ = 1;
     std::uint32_t current_ = 0;     ///< the arrival being expanded (the prev of what it relaxes)
