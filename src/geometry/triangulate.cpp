@@ -103,25 +103,28 @@ Triangulation triangulate_axis_plane(const FacePlane& plane) {
 
 AxisPlane axis_plane_of(const FacePlane& plane) {
     // Largest |N_k|, compared exactly; ties go to the lower axis.
-    int sign[3] = {plane.normal_sign(0), plane.normal_sign(1), plane.normal_sign(2)};
     const Vec3<Expansion>* exact = nullptr;
     auto magnitude_greater = [&](int i, int j) {
-        if (sign[i] == 0) return false;
-        if (sign[j] == 0) return true;
-        // |N_i| − |N_j| through the filter first; the exact normal only when it cannot decide.
+        // |N_i| − |N_j| through the filter first, which encloses it: when it decides, neither
+        // sign is needed (the audit's faces mostly have N_y's alone, and each other sign cost
+        // a filter of its own).
         Approx fi = plane.normal_bound(i), fj = plane.normal_bound(j);
         Approx d = Approx(std::fabs(fi.value), fi.error) - Approx(std::fabs(fj.value), fj.error);
         if (d.sign_known()) return d.sign() > 0;
+        const int si = plane.normal_sign(i), sj = plane.normal_sign(j);
+        if (si == 0) return false;
+        if (sj == 0) return true;
         if (!exact) exact = &plane.exact_normal();
         const Expansion* e[3] = {&exact->x, &exact->y, &exact->z};
-        Expansion ai = sign[i] > 0 ? *e[i] : -*e[i];
-        Expansion aj = sign[j] > 0 ? *e[j] : -*e[j];
+        Expansion ai = si > 0 ? *e[i] : -*e[i];
+        Expansion aj = sj > 0 ? *e[j] : -*e[j];
         return (ai - aj).sign() > 0;
     };
     int axis = 0;
     for (int k = 1; k < 3; ++k)
         if (magnitude_greater(k, axis)) axis = k;
-    return {axis, sign[axis] == 0 ? 1 : sign[axis], (axis + 1) % 3, (axis + 2) % 3};
+    const int sign = plane.normal_sign(axis);
+    return {axis, sign == 0 ? 1 : sign, (axis + 1) % 3, (axis + 2) % 3};
 }
 
 void triangulate_axis_plane(const FacePlane& plane, Triangulation& out) {
