@@ -106,8 +106,7 @@ AxisPlane axis_plane_of(const FacePlane& plane) {
     const Vec3<Expansion>* exact = nullptr;
     auto magnitude_greater = [&](int i, int j) {
         // |N_i| − |N_j| through the filter first, which encloses it: when it decides, neither
-        // sign is needed (the audit's faces mostly have N_y's alone, and each other sign cost
-        // a filter of its own).
+        // sign is needed, and a sign the plane's own filter left open costs the exact normal.
         Approx fi = plane.normal_bound(i), fj = plane.normal_bound(j);
         Approx d = Approx(std::fabs(fi.value), fi.error) - Approx(std::fabs(fj.value), fj.error);
         if (d.sign_known()) return d.sign() > 0;

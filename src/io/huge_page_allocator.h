@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdlib>
+#include <memory>
 #include <new>
 #include <vector>
 
@@ -19,13 +20,13 @@ namespace navlab {
 /// Arrays of at least this many bytes go on huge pages: below it the 2 MiB a huge page zeroes
 /// costs more than the 4 KiB faults it saves on a machine whose faults are cheap.
 inline constexpr std::size_t kHugePageArrayBytes = std::size_t(512) << 10;
-/// The huge page size advised (x86-64 and most arm64 kernels).
-inline constexpr std::size_t kHugePageBytes = std::size_t(2) << 20;
 
-/// std::allocator, except that an allocation of kHugePageArrayBytes or more is rounded up to
-/// whole 2 MiB pages, aligned to 2 MiB and advised for transparent huge pages. The rounding is
-/// address space, not memory: only the pages touched become resident (each a whole 2 MiB when
-/// the kernel grants the advice). Stateless; any two compare equal.
+/// std::allocator, except that an allocation of kHugePageArrayBytes or more is aligned to
+/// 2 MiB and advised for transparent huge pages: its whole 2 MiB pages, and the last, partial
+/// one too when at least kHugePageArrayBytes of it are used (the allocation then extends to
+/// the page's end, address space only). A few bytes past a whole page (an array of 2^k + 1
+/// elements) stay on 4 KiB pages rather than bring in another 2 MiB. Only the pages touched
+/// become resident. Stateless; any two compare equal.
 template <class T>
 class HugePageAllocator {
 public:
@@ -35,13 +36,15 @@ public:
     HugePageAllocator(const HugePageAllocator<U>&) noexcept {}
 
     T* allocate(std::size_t n) {
-        if (n > static_cast<std::size_t>(-1) / sizeof(T) - kHugePageBytes) throw std::bad_array_new_length();
+        // The largest n whose byte count can still be rounded up to a whole page.
+        if (n > (static_cast<std::size_t>(-1) - (kHugePageBytes - 1)) / sizeof(T)) throw std::bad_array_new_length();
         const std::size_t bytes = n * sizeof(T);
         if (bytes < kHugePageArrayBytes) return std::allocator<T>().allocate(n);
-        const std::size_t rounded = (bytes + kHugePageBytes - 1) & ~(kHugePageBytes - 1);
+        const std::size_t whole = bytes & ~(kHugePageBytes - 1), tail = bytes - whole;
+        const std::size_t size = tail >= kHugePageArrayBytes ? whole + kHugePageBytes : bytes;
         void* p = nullptr;
-        if (posix_memalign(&p, kHugePageBytes, rounded) != 0) throw std::bad_alloc();
-        advise_huge_pages(p, rounded);
+        if (posix_memalign(&p, kHugePageBytes, size) != 0) throw std::bad_alloc();
+        advise_huge_pages(p, size);  // the whole 2 MiB pages inside [p, p + size)
         return static_cast<T*>(p);
     }
     void deallocate(T* p, std::size_t n) noexcept {

@@ -18,7 +18,7 @@ PageRange whole_pages_inside(const void* data, std::size_t size, std::size_t pag
 }
 
 PageRange huge_page_range(const void* data, std::size_t size) noexcept {
-    return whole_pages_inside(data, size, std::size_t(2) << 20);
+    return whole_pages_inside(data, size, kHugePageBytes);
 }
 
 void advise_huge_pages(void* data, std::size_t size) noexcept {

@@ -12,6 +12,8 @@ struct PageRange {
 /// The whole `page`-aligned pages inside [data, data + size) ({0, 0} when there is none, when
 /// data is null or the range would wrap). @param page a power of two.
 PageRange whole_pages_inside(const void* data, std::size_t size, std::size_t page) noexcept;
+/// The transparent huge page size advised (x86-64 and most arm64 kernels).
+inline constexpr std::size_t kHugePageBytes = std::size_t(2) << 20;
 /// The whole 2 MiB pages inside [data, data + size): the range advise_huge_pages advises.
 PageRange huge_page_range(const void* data, std::size_t size) noexcept;
 

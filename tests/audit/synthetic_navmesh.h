@@ -33,7 +33,9 @@ inline fromsoft::RecordInfo record(const char* name, std::uint32_t size, std::ui
     r.name = name;
     r.size = size;
     r.version = version;
-    for (auto [m, offset, bytes] : members) r.members.push_back({m, offset, bytes, "", 0, 0});
+    std::vector<fromsoft::MemberInfo> list;
+    for (auto [m, offset, bytes] : members) list.push_back({m, offset, bytes, "", 0, 0});
+    r.set_members(std::move(list));
     return r;
 }
 

@@ -106,7 +106,7 @@ std::vector<Case> cases() {
         {"R03", er(), [](auto& f) { f.model->own_type_table = false; }, {"R03"}},
         {"R04", er(), [](auto& f) { f.sdk = "20150100"; }, {"R04"}},
         {"R05", er(), [](auto& f) { f.model->layouts.navMesh.size = 200; }, {"R05"}},
-        {"R06", er(), [](auto& f) { f.model->layouts.face.members[5].offset = 15; }, {"R06"}},
+        {"R06", er(), [](auto& f) { f.model->layouts.face.mutable_members()[5].offset = 15; }, {"R06"}},
         {"R07", er(), [](auto& f) { f.model->variants[1].name = "mediator"; }, {"R07"}},
         {"R08", er(), [](auto& f) { f.model->variants.push_back({"hkaiNavMesh", "hkaiNavMesh", "hkaiNavMesh", 0}); }, {"R08"}},
         {"R09", er(), [](auto& f) { f.model->variants.push_back(f.model->variants[1]); }, {"R09"}},
@@ -245,7 +245,7 @@ std::vector<Case> cases() {
              m.faces.back().startUserEdgeIndex = static_cast<std::int32_t>(R);
          },
          {"R83"}},
-        {"R84", er(), [](auto& f) { f.model->layouts.user_edge_setup.members.pop_back(); }, {"R84"}},
+        {"R84", er(), [](auto& f) { f.model->layouts.user_edge_setup.mutable_members().pop_back(); }, {"R84"}},
         {"R85", er(), [](auto& f) { (*f.model->user_edge_setups)[0].worldUpA = {0, 0, 1, 0}; }, {"R85"}},
         {"R86", er(), [](auto& f) { (*f.model->user_edge_setups)[0].forceAlign = 0; }, {"R86"}},
         {"R87", er(), [](auto& f) { (*f.model->user_edge_setups)[0].direction = 2; }, {"R87"}},

@@ -322,9 +322,11 @@ std::string vm_flags_at(const void* a) {
 
 // Small arrays come from the heap as usual; an array of kHugePageArrayBytes or more starts on
 // a 2 MiB boundary and its mapping carries the kernel's huge-page advice (VmFlags "hg" in
-// /proc/self/smaps, independent of whether the kernel then grants a huge page); values
-// survive growth from one kind to the other.
+// /proc/self/smaps, whether or not the kernel then grants a huge page), except for a tail of
+// a few bytes past a whole page; values survive growth from one kind to the other.
 TEST(HugePageAllocator, LargeArraysStartOnHugePagesAndKeepTheirValues) {
+    // First, so that no advised range of a freed large array can hold it.
+    HugePageVector<std::uint32_t> small(1000);
     HugePageVector<std::uint32_t> v(1000);
     for (std::uint32_t i = 0; i < v.size(); ++i) v[i] = i * 7;
     const std::size_t large = kHugePageArrayBytes / sizeof(std::uint32_t);
@@ -337,13 +339,16 @@ TEST(HugePageAllocator, LargeArraysStartOnHugePagesAndKeepTheirValues) {
     EXPECT_EQ(v[999], 999u * 7);
     EXPECT_EQ(v[large - 1], large - 1);
     EXPECT_EQ(v.back(), 1u);
-    const std::string thp = "/sys/kernel/mm/transparent_hugepage/enabled";
-    if (std::filesystem::exists(thp) && std::filesystem::exists("/proc/self/smaps")) {
-        const std::string flags = vm_flags_at(v.data());
-        EXPECT_NE(flags.find(" hg"), std::string::npos) << flags;
-        HugePageVector<std::uint32_t> small(1000);
+    // One whole page and 16 bytes: the page advised, the 16 bytes not.
+    HugePageVector<std::uint8_t> spill(kHugePageBytes + 16, 3);
+    EXPECT_EQ(spill[kHugePageBytes + 15], 3);
+    if (std::filesystem::exists("/sys/kernel/mm/transparent_hugepage/enabled") && std::filesystem::exists("/proc/self/smaps")) {
+        EXPECT_NE(vm_flags_at(v.data()).find(" hg"), std::string::npos) << vm_flags_at(v.data());
+        EXPECT_NE(vm_flags_at(spill.data()).find(" hg"), std::string::npos);
+        EXPECT_EQ(vm_flags_at(spill.data() + kHugePageBytes).find(" hg"), std::string::npos);
         EXPECT_EQ(vm_flags_at(small.data()).find(" hg"), std::string::npos);
     }
-    HugePageVector<std::uint8_t> none;
-    EXPECT_THROW(none.reserve(none.max_size()), std::bad_alloc);  // no size that wraps when rounded up
+    // Sizes whose rounding would wrap are refused before anything is allocated.
+    EXPECT_THROW(HugePageAllocator<std::uint8_t>().allocate(static_cast<std::size_t>(-1) - 1), std::bad_alloc);
+    EXPECT_THROW(HugePageAllocator<std::uint64_t>().allocate(static_cast<std::size_t>(-1) / 8), std::bad_alloc);
 }

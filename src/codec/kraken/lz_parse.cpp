@@ -128,8 +128,9 @@ struct Node {
 
 
 /// Buffers of the optimal parser, kept per thread across chunks and blocks: made afresh for
-/// each chunk (4 MiB of nodes for a full one) their page faults cost more than the parse of a
-/// small input. The nodes on huge pages (io/huge_page_allocator.h), for the same reason.
+/// each chunk (nodes of 32 bytes per arrival: 8 MiB for a full chunk at 2 arrivals, 16 at 4)
+/// their page faults cost more than the parse of a small input. The nodes on huge pages
+/// (io/huge_page_allocator.h), for the same reason.
 struct ParseScratch {
     std::vector<MatchFinder::Match> matches;
     std::vector<std::uint32_t> starts;

@@ -18,7 +18,7 @@
 // those are searched for matches (hash chains, entered at any position:
 // MatchFinder::find_all_any; not where a recent offset already matches kRecentLongEnough
 // bytes), so a pass costs a fraction of a full one. Memory: 20 bytes a position of the chunk
-// (2.6 MiB for a full one), kept by the thread on huge pages.
+// (2.5 MiB for a full one), kept by the thread on huge pages.
 #include "codec/kraken/sparse_parse.h"
 
 #include <algorithm>
@@ -75,8 +75,8 @@ struct Step {
 /// parse of a small input). `cost` is separate from the steps so that the dominance test
 /// reads two cache lines, and so that resetting it is one fill of 4 bytes a position.
 struct Scratch {
-    // Both on huge pages (io/huge_page_allocator.h): a full chunk's steps are 2 MiB, 512
-    // faults of 4 KiB on the first chunk of a thread, which cost more than a small input's parse.
+    /// Both on huge pages (io/huge_page_allocator.h): a full chunk's steps are 2 MiB, 512
+    /// faults of 4 KiB on a thread's first chunk, which cost more than a small input's parse.
     HugePageVector<std::uint32_t> cost;
     HugePageVector<Step> steps;
     std::vector<MatchFinder::Match> found;
@@ -92,7 +92,9 @@ public:
 
     std::vector<Command> run(const Prices& prices, bool delta) {
         const std::size_t n = end_ - first_;
-        // Room for a full chunk (512 KiB: a huge page) whatever this chunk's size.
+        // Room for a full chunk (512 KiB, enough for HugePageAllocator's huge page) whatever
+        // this chunk's size: a thread's first small input zeroes a 2 MiB page for a few KB of
+        // costs, once, instead of taking a fault every 4 KiB of them.
         cost_.reserve(kChunkSize + 1 + kDominanceWindow);
         // Unreached past the end too, so the dominance window never needs a bound check.
         cost_.assign(n + 1 + kDominanceWindow, kUnreached);
@@ -203,7 +205,7 @@ private:
     std::size_t first_, end_;
     const LzParams& params_;
     HugePageVector<std::uint32_t>& cost_ = scratch.cost;  ///< per position; kUnreached until relaxed
-    HugePageVector<Step>& steps_ = scratch.steps;        ///< per position, valid where cost_ is set
+    HugePageVector<Step>& steps_ = scratch.steps;         ///< per position, valid where cost_ is set
     std::vector<MatchFinder::Match>& found_ = scratch.found;
     std::vector<Command>& backtrack_ = scratch.backtrack;
 };

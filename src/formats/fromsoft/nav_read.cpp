@@ -199,10 +199,12 @@ private:
         r.alignment = type.resolved_alignment;
         r.version = type.version;
         r.format = type.resolved_format;
+        std::vector<MemberInfo> members;
         for (const havok::Member& m : types_.all_members(t)) {
             const havok::Type& mt = types_[m.type];
-            r.members.push_back({std::string(m.name), m.offset, mt.resolved_size, types_.full_name(m.type), mt.resolved_format, m.flags});
+            members.push_back({std::string(m.name), m.offset, mt.resolved_size, types_.full_name(m.type), mt.resolved_format, m.flags});
         }
+        r.set_members(std::move(members));
         return r;
     }
 

@@ -12,7 +12,9 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -185,15 +187,33 @@ struct RecordInfo {
     std::string name;
     std::uint32_t size = 0, alignment = 0, version = 0;
     std::uint32_t format = 0;  ///< resolved format word (0x7 record, 0x428 hkVector4...)
-    std::vector<MemberInfo> members;  ///< declared by this type and its parents, by offset
 
     bool present() const noexcept { return !name.empty(); }
+    /// The members declared by this type and its parents, by offset.
+    std::span<const MemberInfo> members() const noexcept {
+        return members_ ? std::span<const MemberInfo>(*members_) : std::span<const MemberInfo>();
+    }
+    void set_members(std::vector<MemberInfo> members) {
+        members_ = std::make_shared<const std::vector<MemberInfo>>(std::move(members));
+    }
+    /// This copy's own list of members, to change (a copy of the shared one).
+    std::vector<MemberInfo>& mutable_members() {
+        auto own = std::make_shared<std::vector<MemberInfo>>(members().begin(), members().end());
+        members_ = own;
+        return *own;
+    }
     /// The member called `member`, or nullptr.
     const MemberInfo* find(const std::string& member) const {
-        for (const MemberInfo& m : members)
+        for (const MemberInfo& m : members())
             if (m.name == member) return &m;
         return nullptr;
     }
+
+private:
+    /// Shared by the copies of one layout: each tagfile copies its type table's layouts from the
+    /// reader's per-thread memo, and copying the lists (a string or two per member) was about
+    /// 1 % of a Sekiro audit. Never changed in place once shared (mutable_members copies).
+    std::shared_ptr<const std::vector<MemberInfo>> members_;
 };
 
 /// Layouts of the modelled records, by role, as found in the file (R05, R06, R14, R56, R66,
