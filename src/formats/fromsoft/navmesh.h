@@ -196,9 +196,12 @@ struct RecordInfo {
     void set_members(std::vector<MemberInfo> members) {
         members_ = std::make_shared<const std::vector<MemberInfo>>(std::move(members));
     }
-    /// This copy's own list of members, to change (a copy of the shared one).
+    /// This copy's own list of members, to change (a copy of the shared one). Spans and
+    /// pointers from members() and find() before the call may dangle after it; change the list
+    /// before copying the RecordInfo, or the copy shares the changes made afterwards.
     std::vector<MemberInfo>& mutable_members() {
-        auto own = std::make_shared<std::vector<MemberInfo>>(members().begin(), members().end());
+        const std::span<const MemberInfo> now = members();
+        auto own = std::make_shared<std::vector<MemberInfo>>(now.begin(), now.end());
         members_ = own;
         return *own;
     }
