@@ -311,7 +311,7 @@ std::string vm_flags_at(const void* a) {
         std::uintptr_t begin = 0, end = 0;
         char dash = 0;
         std::istringstream head(line);
-        if (head >> std::hex >> begin >> dash >> end && dash == '-' && line.find(':') > line.find(' ')) {
+        if (head >> std::hex >> begin >> dash >> end && dash == '-') {  // a mapping's header line
             inside = begin <= x && x < end;
         } else if (inside && line.rfind("VmFlags:", 0) == 0) {
             return line;
