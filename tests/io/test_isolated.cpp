@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
@@ -101,6 +102,25 @@ TEST(Isolated, AChildThatBlocksIsStoppedAndAnOutsideKillIsNamed) {
         return {};
     });
     EXPECT_EQ(killed.rfind("a.ply: the reader: was killed (signal 9", 0), 0u) << killed;
+}
+
+// The wait for a child that closed its pipe but runs on does not trust an errno left by an
+// earlier call: the ECHILD of a failed wait once made it wait for that child without end.
+// Here the child ends itself by SIGALRM after 6 s, so the old code fails this test instead of
+// hanging it: the error then names signal 14, not the 2 s limit.
+TEST(Isolated, AStaleErrnoDoesNotPassForAnEndedChild) {
+    IsolationLimits two_seconds;
+    two_seconds.wall_seconds = 2;
+    errno = ECHILD;
+    const std::string closed = error_of(
+        []() -> std::vector<std::uint8_t> {
+            for (int fd = 3; fd < 1024; ++fd) ::close(fd);
+            ::alarm(6);
+            ::pause();
+            return {};
+        },
+        two_seconds);
+    EXPECT_EQ(closed.rfind("a.ply: the reader: neither answered nor ended within 2 s and was stopped", 0), 0u) << closed;
 }
 
 // A caller that ignores SIGCHLD (the setting survives exec) has its children reaped by the
