@@ -32,8 +32,8 @@ struct SpareStorage {
     std::vector<RingView> rings;
     std::vector<CornerBounds> corner_bounds;
     std::vector<UnusualFace> unusual;
-    std::vector<std::int32_t> ring_vertices;
-    std::vector<Point> corners;  ///< one face's, in read_faces
+    DefaultInitVector<std::int32_t> ring_vertices;
+    DefaultInitVector<Point> corners;  ///< one face's, in read_faces
     std::vector<std::size_t> starts;
     FaceScratch scratch;
     fromsoft::DecodedAabbTree tree;
@@ -45,8 +45,8 @@ SpareStorage& spare() {
 }
 
 /// `to` takes `from`'s buffer, emptied.
-template <class T>
-void take_emptied(std::vector<T>& to, std::vector<T>& from) {
+template <class T, class A>
+void take_emptied(std::vector<T, A>& to, std::vector<T, A>& from) {
     to = std::move(from);
     to.clear();
     from = {};
@@ -140,27 +140,36 @@ TagfileContext::~TagfileContext() {
 
 void TagfileContext::read_faces() {
     std::vector<std::size_t>& starts = spare().starts;
-    std::vector<Point>& corners = spare().corners;
+    DefaultInitVector<Point>& corners = spare().corners;
     starts.resize(static_cast<std::size_t>(F) + 1);
     rings.resize(F);
     corner_bounds.resize(F);
-    // The rings take at most R entries (Σ numEdges); reserving them spares the copies of
-    // every doubling. E bounds it (R beyond E is a broken mesh whose rings stop early).
-    ring_vertices.reserve(static_cast<std::size_t>(std::min(R, E)));
+    // The rings take at most R entries (Σ numEdges), written in place (write_face_ring) into
+    // room made once: E bounds it (R beyond E is a broken mesh, whose overlapping rings may
+    // need more: the room then grows as a vector does).
+    std::size_t used = 0;
+    ring_vertices.resize(static_cast<std::size_t>(std::min(R, E)));
     FaceScratch& scratch = spare().scratch;
     const double limit = off_plane_limit(game);
     for (std::int64_t i = 0; i < F; ++i) {
-        starts[i] = ring_vertices.size();
-        corners.clear();
-        rings[i].status = append_face_ring(mesh, i, ring_vertices, corners, rings[i].break_at);
-        if (rings[i].status == RingStatus::Ok) {
+        starts[i] = used;
+        const std::size_t room = face_ring_room(mesh, i);
+        if (ring_vertices.size() - used < room) ring_vertices.resize(std::max(used + room, 2 * ring_vertices.size()));
+        if (corners.size() < room) corners.resize(room);
+        const RingWritten w = write_face_ring(mesh, i, ring_vertices.data() + used, corners.data());
+        used += static_cast<std::size_t>(w.vertices);
+        rings[i].status = w.status;
+        rings[i].break_at = w.break_at;
+        if (w.status == RingStatus::Ok) {
+            const std::span<const Point> ring(corners.data(), static_cast<std::size_t>(w.corners));
             FaceGeometry g;
-            analyse_face(corners, scratch, g);
+            analyse_face(ring, scratch, g);
             face_tallies.add(static_cast<std::int32_t>(i), g, mesh.faces[i].numEdges, limit);
-            corner_bounds[i] = bounds_of(corners);
+            corner_bounds[i] = bounds_of(ring);
         }
     }
-    starts[F] = ring_vertices.size();
+    starts[F] = used;
+    ring_vertices.resize(used);
     // Views only once the storage has stopped growing.
     for (std::int64_t i = 0; i < F; ++i)
         rings[i].vertices = std::span<const std::int32_t>(ring_vertices).subspan(starts[i], starts[i + 1] - starts[i]);

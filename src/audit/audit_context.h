@@ -15,6 +15,7 @@
 #include "audit/audit_edge_scan.h"
 #include "audit/audit_face_geometry.h"
 #include "geometry/face_ring.h"
+#include "io/default_init_vector.h"
 
 namespace navlab::audit {
 
@@ -119,7 +120,8 @@ struct TagfileContext {
     /// one per face. The corners are not kept (24 bytes each, more than the edge records:
     /// with two workers they took the audit's peak to the 2× line); corners_of rebuilds a
     /// face's from its vertices.
-    std::vector<std::int32_t> ring_vertices;
+    /// Not filled when it grows: read_faces writes each entry before any view reaches it.
+    DefaultInitVector<std::int32_t> ring_vertices;
     /// where()'s name of the tagfile, made once: rules ask for tens of places a tagfile.
     std::string where_prefix;
 

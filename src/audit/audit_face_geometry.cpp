@@ -26,7 +26,7 @@ void analyse_face_in_full(const FacePlane& plane, FaceScratch& scratch, FaceGeom
     }
     g.convex_in_newell_plane = !(pos && neg);
     if (!g.zero_normal) {
-        g.off_plane = max_distance_from_mean_plane(corners, plane.normal());
+        g.off_plane = max_distance_from_mean_plane(plane);
         g.bad_fan = first_bad_fan_triangle(plane);
     }
     const Triangulation& t = scratch.newell;
@@ -55,7 +55,7 @@ namespace {
 bool analyse_triangle(const FacePlane& plane, int winding, FaceGeometry& g) {
     g.winding = winding > 0 ? Winding::CounterClockwise : Winding::Clockwise;
     g.zero_normal = false;
-    g.off_plane = max_distance_from_mean_plane(plane.corners(), plane.normal());
+    g.off_plane = max_distance_from_mean_plane(plane);
     const Cut face{0, 1, 2};
     g.check = check_triangulation(plane, std::span<const Cut>(&face, 1), true);
     g.triangles = 1;
@@ -109,7 +109,7 @@ bool analyse_face_at_once(const FacePlane& plane, FaceGeometry& g) {
     g.zero_normal = false;  // N_y ≠ 0
     if (above_pos != 0 && above_neg != 0) g.convexity = convexity_from_above(c, winding);
     g.convex_in_newell_plane = !(pos && neg);
-    g.off_plane = max_distance_from_mean_plane(c, plane.normal());
+    g.off_plane = max_distance_from_mean_plane(plane);
     g.bad_fan = first_bad_fan_triangle(plane);
     std::array<Cut, kMost - 2> fan;
     for (int k = 0; k + 4 <= n; ++k) fan[k] = {n - 1, k, k + 1};

@@ -49,14 +49,47 @@ int FacePlane::compute_corner_turn(int k) const {
     return turn;
 }
 
+inline int FacePlane::turn_filter(const Vec3<double>& u, const Vec3<double>& w) const {
+    // Plain doubles and one error bound for the whole fixed expression, instead of Approx's
+    // bound carried through each of its ~30 operations (orient was the audit's hottest
+    // predicate). Each cross-product component has at most 4 roundings on each of its two
+    // products (γ4 of |a·b| + |c·d|), the dot product 3 more: ≤ 7ε(1 + O(ε)) Σ m_i |N_i|,
+    // taken as 16ε. N's own uncertainty (normal_.bound's error e_i) adds ≤ Σ |c_i| e_i ≤
+    // Σ m_i e_i. The factor 1 + 1e-9 covers the rounding of m and of the bound itself.
+    const Vec3<double> c = cross(u, w);
+    const double mx = std::fabs(u.y * w.z) + std::fabs(u.z * w.y), my = std::fabs(u.z * w.x) + std::fabs(u.x * w.z),
+                 mz = std::fabs(u.x * w.y) + std::fabs(u.y * w.x);
+    const Approx &nx = normal_.bound.x, &ny = normal_.bound.y, &nz = normal_.bound.z;
+    const double value = c.x * nx.value + c.y * ny.value + c.z * nz.value;
+    const double rounding = 16 * kHalfUlp * (mx * std::fabs(nx.value) + my * std::fabs(ny.value) + mz * std::fabs(nz.value));
+    const double bound = (rounding + mx * nx.error + my * ny.error + mz * nz.error) * (1 + 1e-9);
+    if (value > bound) return 1;
+    if (-value > bound) return -1;
+    // A zero bound is an exact zero: every term m_i |N_i| and m_i e_i is 0, and for each
+    // component either m_i = 0 (both products 0, hence both exactly 0: differences of float32
+    // values are 0 only when equal and their products do not underflow, so c_i = 0 exactly)
+    // or N_i's value and error are both 0 (N_i = 0 exactly). So c · N = 0 exactly.
+    if (bound == 0) return 0;
+    return kUnknownTurn;
+}
+
+int FacePlane::orient_filtered(const Point& p, const Point& q, const Point& r) const {
+    return turn_filter(q - p, r - q);
+}
+
 void FacePlane::remember_corner_turns() const {
     const std::size_t n = corners_.size();
-    if (n > kRememberedTurns) return;
+    if (n > kRememberedTurns || n == 0) return;
+    // Corner k's w = P_{k+1} − P_k is corner k + 1's u: each side is subtracted once.
+    Vec3<double> u = corners_[0] - corners_[n - 1];
     for (std::size_t k = 0, prev = n - 1; k < n; prev = k++) {
-        if (turns_[k] != kUnknownTurn) continue;
-        const Point &p = corners_[prev], &q = corners_[k], &r = corners_[k + 1 == n ? 0 : k + 1];
-        const int s = orient_filtered(p, q, r);
-        turns_[k] = static_cast<signed char>(s != kUnknownTurn ? s : orient(p, q, r));
+        const Point &q = corners_[k], &r = corners_[k + 1 == n ? 0 : k + 1];
+        const Vec3<double> w = r - q;
+        if (turns_[k] == kUnknownTurn) {
+            const int s = turn_filter(u, w);
+            turns_[k] = static_cast<signed char>(s != kUnknownTurn ? s : orient(corners_[prev], q, r));
+        }
+        u = w;
     }
 }
 
@@ -91,31 +124,6 @@ int FacePlane::orient(const Point& p, const Point& q, const Point& r) const {
     if (const int s = orient_filtered(p, q, r); s != kUnknownTurn) return s;
     Vec3<Expansion> ep = lift<Expansion>(p), eq = lift<Expansion>(q), er = lift<Expansion>(r);
     return dot(cross(eq - ep, er - eq), exact_normal()).sign();
-}
-
-int FacePlane::orient_filtered(const Point& p, const Point& q, const Point& r) const {
-    // Plain doubles and one error bound for the whole fixed expression, instead of Approx's
-    // bound carried through each of its ~30 operations (orient was the audit's hottest
-    // predicate). Each cross-product component has at most 4 roundings on each of its two
-    // products (γ4 of |a·b| + |c·d|), the dot product 3 more: ≤ 7ε(1 + O(ε)) Σ m_i |N_i|,
-    // taken as 16ε. N's own uncertainty (normal_.bound's error e_i) adds ≤ Σ |c_i| e_i ≤
-    // Σ m_i e_i. The factor 1 + 1e-9 covers the rounding of m and of the bound itself.
-    const Vec3<double> u = q - p, w = r - q;
-    const Vec3<double> c = cross(u, w);
-    const double mx = std::fabs(u.y * w.z) + std::fabs(u.z * w.y), my = std::fabs(u.z * w.x) + std::fabs(u.x * w.z),
-                 mz = std::fabs(u.x * w.y) + std::fabs(u.y * w.x);
-    const Approx &nx = normal_.bound.x, &ny = normal_.bound.y, &nz = normal_.bound.z;
-    const double value = c.x * nx.value + c.y * ny.value + c.z * nz.value;
-    const double rounding = 16 * kHalfUlp * (mx * std::fabs(nx.value) + my * std::fabs(ny.value) + mz * std::fabs(nz.value));
-    const double bound = (rounding + mx * nx.error + my * ny.error + mz * nz.error) * (1 + 1e-9);
-    if (value > bound) return 1;
-    if (-value > bound) return -1;
-    // A zero bound is an exact zero: every term m_i |N_i| and m_i e_i is 0, and for each
-    // component either m_i = 0 (both products 0, hence both exactly 0: differences of float32
-    // values are 0 only when equal and their products do not underflow, so c_i = 0 exactly)
-    // or N_i's value and error are both 0 (N_i = 0 exactly). So c · N = 0 exactly.
-    if (bound == 0) return 0;
-    return kUnknownTurn;
 }
 
 bool FacePlane::same_projected(const Point& p, const Point& q) const {

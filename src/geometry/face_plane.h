@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <cmath>
 #include <optional>
 #include <span>
 #include <vector>
@@ -21,6 +22,12 @@ public:
     std::span<const Point> corners() const noexcept { return corners_; }
     /// The Newell normal N = Σ (P_k − P_0) × (P_{k+1} − P_0) in double (twice the vector area).
     const Vec3<double>& normal() const noexcept { return normal_.value; }
+    /// |N| = sqrt(N · N) in double, computed once: R40's distances and the triangulation check
+    /// both divide by it.
+    double normal_length() const {
+        if (length_ < 0) length_ = std::sqrt(dot(normal_.value, normal_.value));
+        return length_;
+    }
     /// Exact sign (−1, 0, +1) of N's component `axis` (0 = x, 1 = y, 2 = z).
     int normal_sign(int axis) const {
         const signed char s = signs_[axis];  // remembered: asked a dozen times per face
@@ -64,9 +71,12 @@ private:
     /// orient()'s floating-point filter: the sign when a static error bound decides it (an
     /// exact 0 included), else kUnknownTurn.
     int orient_filtered(const Point& p, const Point& q, const Point& r) const;
+    /// The same filter for u = q − p and w = r − q already subtracted.
+    int turn_filter(const Vec3<double>& u, const Vec3<double>& w) const;
     std::span<const Point> corners_;
     ApproxNormal normal_;
     mutable std::optional<Vec3<Expansion>> exact_;
+    mutable double length_ = -1;  ///< normal_length(), negative until computed
     static constexpr signed char kUnknownTurn = 2;
     mutable std::array<signed char, kRememberedTurns> turns_;  ///< kUnknownTurn until computed
     /// normal_sign() per axis, kUnknownTurn until computed: winding, convexity, both

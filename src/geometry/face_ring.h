@@ -35,6 +35,28 @@ RingStatus read_face_ring(const fromsoft::NavMesh& mesh, std::size_t face, FaceR
 RingStatus append_face_ring(const fromsoft::NavMesh& mesh, std::size_t face, std::vector<std::int32_t>& vertices,
                             std::vector<Point>& corners, int& break_at);
 
+/// What write_face_ring wrote: the status, and how many vertices and corners are valid.
+struct RingWritten {
+    RingStatus status = RingStatus::Ok;
+    int vertices = 0;   ///< entries of `vertices` written (n when Ok; those before a break)
+    int corners = 0;    ///< entries of `corners` written (n when Ok; the good ones before a bad one)
+    int break_at = -1;  ///< as FaceRing::break_at
+};
+
+/// Room write_face_ring needs in each of its arrays: numEdges when the face's edge range lies
+/// inside the edges, else 0 (the ring is then RangeOutside and nothing is written).
+inline std::size_t face_ring_room(const fromsoft::NavMesh& mesh, std::size_t face) {
+    const fromsoft::Face& f = mesh.faces[face];
+    const std::int64_t start = f.startEdgeIndex, n = f.numEdges;
+    if (n < 3 || start < 0 || start + n > static_cast<std::int64_t>(mesh.edges.size())) return 0;
+    return static_cast<std::size_t>(n);
+}
+
+/// The same ring written through pointers, each with room for face_ring_room() entries: the
+/// audit reads every face into storage it sized once (append_face_ring's resizes per face were
+/// 40 % of its own cost). What it leaves is what append_face_ring appends.
+RingWritten write_face_ring(const fromsoft::NavMesh& mesh, std::size_t face, std::int32_t* vertices, Point* corners);
+
 /// A vertex's x, y, z as exact doubles.
 inline Point to_point(const fromsoft::Vec4& v) { return {v.x, v.y, v.z}; }
 

@@ -4,16 +4,11 @@
 
 namespace navlab::geometry {
 
-Point corner_centroid(std::span<const Point> corners) {
-    Point c{0, 0, 0};
-    for (const Point& p : corners) c = c + p;
-    double n = static_cast<double>(corners.size());
-    return {c.x / n, c.y / n, c.z / n};
-}
-
-PlaneDistance max_distance_from_mean_plane(std::span<const Point> corners, const Vec3<double>& normal) {
+PlaneDistance max_distance_from_mean_plane(const FacePlane& plane) {
     PlaneDistance result;
-    double length = std::sqrt(dot(normal, normal));
+    const std::span<const Point> corners = plane.corners();
+    const Vec3<double>& normal = plane.normal();
+    const double length = plane.normal_length();
     if (!(length > 0)) return result;
     Vec3<double> unit{normal.x / length, normal.y / length, normal.z / length};
     Point c = corner_centroid(corners);

@@ -21,7 +21,7 @@ TriangulationCheck check_triangulation(const FacePlane& plane, std::span<const C
     }
     // Projected areas in double, coordinates relative to P_0 to keep them small.
     const Vec3<double>& n = plane.normal();
-    double length = std::sqrt(dot(n, n));
+    const double length = plane.normal_length();
     r.projected_face = length / 2;
     if (length > 0) {
         for (const Cut& cut : triangles) {

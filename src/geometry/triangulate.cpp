@@ -101,23 +101,32 @@ Triangulation triangulate_axis_plane(const FacePlane& plane) {
     return out;
 }
 
+namespace {
+
+/// |N_i| > |N_j|, exactly, for the pairs the filter leaves open: from N's exact signs, and its
+/// exact components when both are non-zero. Apart, so that the filter's test inlines.
+[[gnu::noinline]] bool magnitude_greater_exact(const FacePlane& plane, int i, int j) {
+    const int si = plane.normal_sign(i), sj = plane.normal_sign(j);
+    if (si == 0) return false;
+    if (sj == 0) return true;
+    const Vec3<Expansion>& exact = plane.exact_normal();  // computed once per face
+    const Expansion* e[3] = {&exact.x, &exact.y, &exact.z};
+    Expansion ai = si > 0 ? *e[i] : -*e[i];
+    Expansion aj = sj > 0 ? *e[j] : -*e[j];
+    return (ai - aj).sign() > 0;
+}
+
+}  // namespace
+
 AxisPlane axis_plane_of(const FacePlane& plane) {
     // Largest |N_k|, compared exactly; ties go to the lower axis.
-    const Vec3<Expansion>* exact = nullptr;
     auto magnitude_greater = [&](int i, int j) {
         // |N_i| − |N_j| through the filter first, which encloses it: when it decides, neither
         // sign is needed, and a sign the plane's own filter left open costs the exact normal.
         Approx fi = plane.normal_bound(i), fj = plane.normal_bound(j);
         Approx d = Approx(std::fabs(fi.value), fi.error) - Approx(std::fabs(fj.value), fj.error);
         if (d.sign_known()) return d.sign() > 0;
-        const int si = plane.normal_sign(i), sj = plane.normal_sign(j);
-        if (si == 0) return false;
-        if (sj == 0) return true;
-        if (!exact) exact = &plane.exact_normal();
-        const Expansion* e[3] = {&exact->x, &exact->y, &exact->z};
-        Expansion ai = si > 0 ? *e[i] : -*e[i];
-        Expansion aj = sj > 0 ? *e[j] : -*e[j];
-        return (ai - aj).sign() > 0;
+        return magnitude_greater_exact(plane, i, j);
     };
     int axis = 0;
     for (int k = 1; k < 3; ++k)

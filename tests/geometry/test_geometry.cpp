@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "geometry/convexity.h"
@@ -10,6 +11,7 @@
 #include "geometry/face_plane.h"
 #include "geometry/orient2d.h"
 #include "geometry/fan.h"
+#include "geometry/face_ring.h"
 #include "geometry/planarity.h"
 #include "geometry/triangle_checks.h"
 #include "geometry/triangulate.h"
@@ -122,14 +124,80 @@ TEST(Convexity, ConvexAndReflexCorners) {
     EXPECT_EQ(turn_sign(straight, 1), 0);
 }
 
+// The ring prerequisites of audit-rules.md §1, written by hand for one face of each status:
+// what write_face_ring writes through its pointers (and append_face_ring appends after what a
+// vector already holds) is the ring up to its first break, and the corners up to the first bad one.
+TEST(FaceRing, EachStatusLeavesTheRingUpToItsFirstFault) {
+    navlab::fromsoft::NavMesh m;
+    m.vertices = {{0, 0, 0, 1}, {1, 0, 0, 1}, {1, 0, 1, 1}, {0, 0, 1, 1}, {std::numeric_limits<float>::infinity(), 0, 0, 1}};
+    auto edge = [](std::int32_t a, std::int32_t b) {
+        navlab::fromsoft::Edge e;
+        e.a = a, e.b = b;
+        return e;
+    };
+    m.edges = {edge(0, 1), edge(1, 2), edge(2, 3), edge(3, 0),   // 0: a closed quad
+               edge(0, 1), edge(1, 2), edge(3, 0),               // 4: open at position 1 (ends at 2, next starts at 3)
+               edge(0, 1), edge(1, 9), edge(9, 0),               // 7: vertex 9 at position 2
+               edge(0, 4), edge(4, 1), edge(1, 0)};              // 10: vertex 4 is not finite
+    auto face = [](std::int32_t start, std::int16_t n) {
+        navlab::fromsoft::Face f;
+        f.startEdgeIndex = start, f.numEdges = n;
+        return f;
+    };
+    m.faces = {face(0, 4), face(4, 3), face(7, 3), face(10, 3), face(11, 3), face(-1, 3), face(0, 2)};
+    struct Expected {
+        RingStatus status;
+        std::vector<std::int32_t> vertices;
+        int corners;
+        int break_at;
+    };
+    const Expected expected[] = {
+        {RingStatus::Ok, {0, 1, 2, 3}, 4, -1},
+        {RingStatus::Open, {0}, 0, 1},  // the vertices before the break
+        {RingStatus::VertexOutOfRange, {0, 1, 9}, 2, -1},
+        {RingStatus::NotFinite, {0, 4, 1}, 1, -1},
+        {RingStatus::RangeOutside, {}, 0, -1},  // 11 + 3 runs past the 13 edges
+        {RingStatus::RangeOutside, {}, 0, -1},  // a negative start
+        {RingStatus::RangeOutside, {}, 0, -1},  // fewer than 3 edges
+    };
+    for (std::size_t f = 0; f < m.faces.size(); ++f) {
+        const Expected& want = expected[f];
+        SCOPED_TRACE(f);
+        const std::size_t room = face_ring_room(m, f);
+        EXPECT_EQ(room, want.status == RingStatus::RangeOutside ? 0u : static_cast<std::size_t>(m.faces[f].numEdges));
+        std::vector<std::int32_t> vertices(room + 1, -7);  // one more: nothing is written past the room
+        std::vector<Point> corners(room + 1, Point{-7, -7, -7});
+        const RingWritten w = write_face_ring(m, f, vertices.data(), corners.data());
+        EXPECT_EQ(w.status, want.status);
+        EXPECT_EQ(w.break_at, want.break_at);
+        ASSERT_EQ(w.vertices, static_cast<int>(want.vertices.size()));
+        EXPECT_EQ(std::vector<std::int32_t>(vertices.begin(), vertices.begin() + w.vertices), want.vertices);
+        EXPECT_EQ(vertices[room], -7);
+        ASSERT_EQ(w.corners, want.corners);
+        for (int k = 0; k < w.corners; ++k) EXPECT_TRUE(same_point(corners[k], to_point(m.vertices[want.vertices[k]])));
+        EXPECT_EQ(corners[room].x, -7);
+        // append_face_ring keeps what the vectors held and appends the same.
+        std::vector<std::int32_t> appended{42};
+        std::vector<Point> appended_corners{Point{5, 5, 5}};
+        int break_at = 99;
+        EXPECT_EQ(append_face_ring(m, f, appended, appended_corners, break_at), want.status);
+        EXPECT_EQ(break_at, want.break_at);
+        std::vector<std::int32_t> want_appended{42};
+        want_appended.insert(want_appended.end(), want.vertices.begin(), want.vertices.end());
+        EXPECT_EQ(appended, want_appended);
+        ASSERT_EQ(appended_corners.size(), 1u + want.corners);
+        EXPECT_EQ(appended_corners[0].x, 5);
+    }
+}
+
 TEST(Planarity, OffPlaneCornerDistance) {
     std::vector<Point> warped{{0, 0, 0}, {0, 0, 1}, {1, 0.4, 1}, {1, 0, 0}};
     FacePlane plane(warped);
-    PlaneDistance d = max_distance_from_mean_plane(warped, plane.normal());
+    PlaneDistance d = max_distance_from_mean_plane(plane);
     EXPECT_GT(d.distance, 0.09);
     EXPECT_LT(d.distance, 0.11);
     auto sq = ccw_square();
-    EXPECT_EQ(max_distance_from_mean_plane(sq, FacePlane(sq).normal()).distance, 0.0);
+    EXPECT_EQ(max_distance_from_mean_plane(FacePlane(sq)).distance, 0.0);
 }
 
 TEST(Triangulate, ConvexQuadGivesTwoTriangles) {
