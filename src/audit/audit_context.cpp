@@ -33,7 +33,7 @@ struct SpareStorage {
     std::vector<CornerBounds> corner_bounds;
     std::vector<UnusualFace> unusual;
     DefaultInitVector<std::int32_t> ring_vertices;
-    DefaultInitVector<Point> corners;  ///< one face's, in read_faces
+    std::vector<Point> corners;  ///< one face's, in read_faces (grows to the longest ring)
     std::vector<std::size_t> starts;
     FaceScratch scratch;
     fromsoft::DecodedAabbTree tree;
@@ -140,7 +140,7 @@ TagfileContext::~TagfileContext() {
 
 void TagfileContext::read_faces() {
     std::vector<std::size_t>& starts = spare().starts;
-    DefaultInitVector<Point>& corners = spare().corners;
+    std::vector<Point>& corners = spare().corners;
     starts.resize(static_cast<std::size_t>(F) + 1);
     rings.resize(F);
     corner_bounds.resize(F);
@@ -154,7 +154,11 @@ void TagfileContext::read_faces() {
     for (std::int64_t i = 0; i < F; ++i) {
         starts[i] = used;
         const std::size_t room = face_ring_room(mesh, i);
-        if (ring_vertices.size() - used < room) ring_vertices.resize(std::max(used + room, 2 * ring_vertices.size()));
+        if (ring_vertices.size() - used < room) {
+            const std::size_t grown = std::max(used + room, 2 * ring_vertices.size());
+            ring_vertices.resize(used);  // nothing unwritten is copied
+            ring_vertices.resize(grown);
+        }
         if (corners.size() < room) corners.resize(room);
         const RingWritten w = write_face_ring(mesh, i, ring_vertices.data() + used, corners.data());
         used += static_cast<std::size_t>(w.vertices);

@@ -1,6 +1,5 @@
 #include "geometry/face_ring.h"
 
-#include <algorithm>
 #include <cmath>
 
 namespace navlab::geometry {

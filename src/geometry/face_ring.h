@@ -38,13 +38,18 @@ RingStatus append_face_ring(const fromsoft::NavMesh& mesh, std::size_t face, std
 /// What write_face_ring wrote: the status, and how many vertices and corners are valid.
 struct RingWritten {
     RingStatus status = RingStatus::Ok;
-    int vertices = 0;   ///< entries of `vertices` written (n when Ok; those before a break)
-    int corners = 0;    ///< entries of `corners` written (n when Ok; the good ones before a bad one)
+    /// Entries of `vertices` written: n = numEdges when the ring is closed (Ok, VertexOutOfRange,
+    /// NotFinite), the break_at vertices before the break (Open), 0 (RangeOutside).
+    int vertices = 0;
+    /// Entries of `corners` written: n (Ok), the good corners before the first bad one
+    /// (VertexOutOfRange, NotFinite), 0 (Open, RangeOutside).
+    int corners = 0;
     int break_at = -1;  ///< as FaceRing::break_at
 };
 
-/// Room write_face_ring needs in each of its arrays: numEdges when the face's edge range lies
-/// inside the edges, else 0 (the ring is then RangeOutside and nothing is written).
+/// Room write_face_ring needs in each of its arrays: numEdges when it is at least 3 and the
+/// face's edge range lies inside the edges, else 0 (the ring is then RangeOutside and nothing
+/// is written).
 inline std::size_t face_ring_room(const fromsoft::NavMesh& mesh, std::size_t face) {
     const fromsoft::Face& f = mesh.faces[face];
     const std::int64_t start = f.startEdgeIndex, n = f.numEdges;

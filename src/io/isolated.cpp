@@ -76,7 +76,8 @@ void set_limit(int resource, rlim_t soft, rlim_t hard) {
     ::setrlimit(resource, &r);  // best effort: a limit the system refuses leaves the child as it was
 }
 
-/// Address space this process maps now (the first field of /proc/self/statm, in pages).
+/// Address space this process maps now, in bytes (the first field of /proc/self/statm, in
+/// pages, times the page size).
 [[maybe_unused]] std::uint64_t mapped_bytes() {  // unused where no memory limit applies (sanitizers)
     FILE* f = std::fopen("/proc/self/statm", "r");
     if (!f) return 0;

@@ -138,13 +138,14 @@ TEST(FaceRing, EachStatusLeavesTheRingUpToItsFirstFault) {
     m.edges = {edge(0, 1), edge(1, 2), edge(2, 3), edge(3, 0),   // 0: a closed quad
                edge(0, 1), edge(1, 2), edge(3, 0),               // 4: open at position 1 (ends at 2, next starts at 3)
                edge(0, 1), edge(1, 9), edge(9, 0),               // 7: vertex 9 at position 2
-               edge(0, 4), edge(4, 1), edge(1, 0)};              // 10: vertex 4 is not finite
+               edge(0, 4), edge(4, 1), edge(1, 0),               // 10: vertex 4 is not finite
+               edge(0, 1), edge(1, 2), edge(2, 3)};              // 13: open only at the closing edge (3 ≠ 0)
     auto face = [](std::int32_t start, std::int16_t n) {
         navlab::fromsoft::Face f;
         f.startEdgeIndex = start, f.numEdges = n;
         return f;
     };
-    m.faces = {face(0, 4), face(4, 3), face(7, 3), face(10, 3), face(11, 3), face(-1, 3), face(0, 2)};
+    m.faces = {face(0, 4), face(4, 3), face(7, 3), face(10, 3), face(14, 3), face(-1, 3), face(0, 2), face(13, 3)};
     struct Expected {
         RingStatus status;
         std::vector<std::int32_t> vertices;
@@ -156,9 +157,10 @@ TEST(FaceRing, EachStatusLeavesTheRingUpToItsFirstFault) {
         {RingStatus::Open, {0}, 0, 1},  // the vertices before the break
         {RingStatus::VertexOutOfRange, {0, 1, 9}, 2, -1},
         {RingStatus::NotFinite, {0, 4, 1}, 1, -1},
-        {RingStatus::RangeOutside, {}, 0, -1},  // 11 + 3 runs past the 13 edges
+        {RingStatus::RangeOutside, {}, 0, -1},  // 14 + 3 runs past the 16 edges
         {RingStatus::RangeOutside, {}, 0, -1},  // a negative start
         {RingStatus::RangeOutside, {}, 0, -1},  // fewer than 3 edges
+        {RingStatus::Open, {0, 1}, 0, 2},       // the last edge does not lead back to the first
     };
     for (std::size_t f = 0; f < m.faces.size(); ++f) {
         const Expected& want = expected[f];
@@ -187,6 +189,8 @@ TEST(FaceRing, EachStatusLeavesTheRingUpToItsFirstFault) {
         EXPECT_EQ(appended, want_appended);
         ASSERT_EQ(appended_corners.size(), 1u + want.corners);
         EXPECT_EQ(appended_corners[0].x, 5);
+        for (int k = 0; k < want.corners; ++k)
+            EXPECT_TRUE(same_point(appended_corners[1 + k], to_point(m.vertices[want.vertices[k]])));
     }
 }
 
