@@ -31,7 +31,8 @@ RingStatus read_face_ring(const fromsoft::NavMesh& mesh, std::size_t face, FaceR
 
 /// The same, appending the ring's vertices and corners to `vertices` and `corners` (what
 /// read_face_ring would leave in a FaceRing, also for a broken ring) and setting `break_at`:
-/// the audit keeps every ring in two flat arrays, without a copy through a FaceRing.
+/// many rings in two flat arrays, without a copy through a FaceRing (write_face_ring below
+/// is the same without the vectors, for storage sized in advance).
 RingStatus append_face_ring(const fromsoft::NavMesh& mesh, std::size_t face, std::vector<std::int32_t>& vertices,
                             std::vector<Point>& corners, int& break_at);
 
