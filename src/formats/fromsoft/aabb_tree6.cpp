@@ -9,28 +9,8 @@
 #include "io/error.h"
 
 namespace navlab::fromsoft {
-namespace {
-
-// The two halves of the shrink rule. The encoder calls exactly these, so the boxes it
-// quantises against are bit-identical to what decode_aabb_tree6 later computes.
-double shrink_min(double parent_min, double extent, unsigned nibble) noexcept {
-    return parent_min + extent * static_cast<double>(nibble * nibble) / 226.0;
-}
-double shrink_max(double parent_max, double extent, unsigned nibble) noexcept {
-    return parent_max - extent * static_cast<double>(nibble * nibble) / 226.0;
-}
-
-}  // namespace
-
-Box3 shrink_box(const Box3& parent, const std::array<std::uint8_t, 3>& xyz) noexcept {
-    Box3 child;
-    for (int k = 0; k < 3; ++k) {
-        const double extent = parent.max[k] - parent.min[k];
-        child.min[k] = shrink_min(parent.min[k], extent, xyz[k] >> 4);
-        child.max[k] = shrink_max(parent.max[k], extent, xyz[k] & 15u);
-    }
-    return child;
-}
+using detail::shrink_max;
+using detail::shrink_min;
 
 Box3 box_of(const Aabb& aabb) noexcept {
     return Box3{{aabb.min.x, aabb.min.y, aabb.min.z}, {aabb.max.x, aabb.max.y, aabb.max.z}};

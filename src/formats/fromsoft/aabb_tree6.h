@@ -39,10 +39,31 @@ constexpr bool tree_node_is_internal(const AabbTreeNode6& node) noexcept {
     return (tree_node_data(node) & kTreeInternalBit) != 0;
 }
 
+namespace detail {
+// The two halves of the shrink rule. The encoder calls exactly these, so the boxes it
+// quantises against are bit-identical to what decode_aabb_tree6 later computes.
+inline double shrink_min(double parent_min, double extent, unsigned nibble) noexcept {
+    return parent_min + extent * static_cast<double>(nibble * nibble) / 226.0;
+}
+inline double shrink_max(double parent_max, double extent, unsigned nibble) noexcept {
+    return parent_max - extent * static_cast<double>(nibble * nibble) / 226.0;
+}
+}  // namespace detail
+
 /// A child's box from its parent's box and the child's three nibble bytes.
+/// Inline: decode_aabb_tree6 calls it once per node (two per face), and the call cost as
+/// much as its arithmetic.
 /// @param parent the parent's decoded box (the domain's xyz for the root).
 /// @param xyz    the child's axis bytes: high nibble shrinks min, low nibble shrinks max.
-Box3 shrink_box(const Box3& parent, const std::array<std::uint8_t, 3>& xyz) noexcept;
+inline Box3 shrink_box(const Box3& parent, const std::array<std::uint8_t, 3>& xyz) noexcept {
+    Box3 child;
+    for (int k = 0; k < 3; ++k) {
+        const double extent = parent.max[k] - parent.min[k];
+        child.min[k] = detail::shrink_min(parent.min[k], extent, xyz[k] >> 4);
+        child.max[k] = detail::shrink_max(parent.max[k], extent, xyz[k] & 15u);
+    }
+    return child;
+}
 
 /// The xyz lanes of an hkAabb as a float64 box.
 Box3 box_of(const Aabb& aabb) noexcept;
