@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
+#include <ctime>
 #include <exception>
 #include <memory>
 #include <mutex>
@@ -86,6 +87,13 @@ struct Unit {
     std::size_t index = 0;
     const fromsoft::BinderRef& ref() const { return source->binders()[index]; }
 };
+
+/// CPU seconds the calling thread has used (0 when the clock cannot be read).
+double thread_cpu_seconds() {
+    timespec t{};
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t) != 0) return 0;
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+}
 
 /// The audit of many binders by several workers that share them: the unit of work is a
 /// tagfile, not a binder. A binder is decompressed once by the worker that opens it; its
@@ -221,14 +229,19 @@ private:
         const Unit& u = units_[b];
         std::shared_ptr<const fromsoft::NavFile> nav;
         std::optional<TagfileAudit> broken;
+        const double cpu_before = thread_cpu_seconds();
+        double open_cpu = 0;
         try {
             nav = std::make_shared<const fromsoft::NavFile>(u.source->open_nav(u.index));
+            open_cpu = thread_cpu_seconds() - cpu_before;
         } catch (const Error& err) {
+            open_cpu = thread_cpu_seconds() - cpu_before;
             broken = audit_tagfile(unreadable_file(u.ref().name, err), options_.max_examples);
         }
         std::exception_ptr failed;
         {
             std::lock_guard lock(mutex_);
+            run_.open_cpu_seconds += open_cpu;
             Binder& w = binders_[b];
             --opening_;
             --w.running;
@@ -251,9 +264,12 @@ private:
     void audit(Task t) {
         const std::string& name = units_[t.binder].ref().name;
         const AuditTagfile model = load_entry(t.nav->entries()[t.tagfile], name);
+        const double cpu_before = thread_cpu_seconds();
         t.nav.reset();  // the payload goes here when this was its last holder
+        const double release_cpu = thread_cpu_seconds() - cpu_before;
         {
             std::lock_guard lock(mutex_);
+            run_.open_cpu_seconds += release_cpu;
             Binder& w = binders_[t.binder];
             --w.loading;
             release_budget(w, t.binder);
