@@ -518,12 +518,15 @@ private:
         ByteReader r(s.payload, s.payload_offset());
         r.set_context("PTCH");
         TypeIndex last = 0;
+        std::vector<bool> seen(out_.types.size() + 1, false);
         while (!r.at_end()) {
             const std::size_t at = r.pos();
             PatchGroup g;
             g.type = r.u32("patch type");
             const std::uint32_t count = r.u32("patch count");
             if (!out_.types.valid(g.type)) r.fail_at(at, fmt::format("patch type {} is not a type index", g.type));
+            if (seen[g.type]) r.fail_at(at, fmt::format("two PTCH groups for type {}", out_.types.full_name(g.type)));
+            seen[g.type] = true;
             if (count > r.remaining() / 4) r.fail_at(at + 4, fmt::format("{} offsets do not fit the rest of PTCH", count));
             if (g.type <= last) warn(r.absolute(at), fmt::format("PTCH group of type {} is not in ascending type order", g.type));
             last = std::max(last, g.type);

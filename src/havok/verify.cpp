@@ -213,17 +213,26 @@ private:
     }
 
     void compare_patches(std::unordered_map<TypeIndex, std::vector<std::uint32_t>>& found) {
-        std::unordered_map<TypeIndex, const PatchGroup*> file;
+        // The file's group of each type, by type index (one allocation: a map cost one per
+        // group, on every tagfile the audit reads).
+        std::vector<const PatchGroup*> file(out_.types.size() + 1, nullptr);
         for (const PatchGroup& g : out_.patches) {
-            if (file.count(g.type))
+            if (g.type >= file.size())
+                throw Error(fmt::format("PTCH group of type index {} (only {} types)", g.type, out_.types.size()), kNoOffset, "PTCH");
+            if (file[g.type])
                 throw Error(fmt::format("two PTCH groups for type {}", out_.types.full_name(g.type)), kNoOffset, "PTCH");
             file[g.type] = &g;
         }
+        static const std::vector<std::uint32_t> kNone;
         for (auto& [type, offsets] : found) {
             std::sort(offsets.begin(), offsets.end());
-            auto it = file.find(type);
-            std::vector<std::uint32_t> listed;
-            if (it != file.end()) listed = it->second->offsets, std::sort(listed.begin(), listed.end());
+            const PatchGroup* group = type < file.size() ? file[type] : nullptr;
+            // Compared in place when the file lists them in order (as writers do); a copy is
+            // sorted only otherwise.
+            const std::vector<std::uint32_t>& in_file = group ? group->offsets : kNone;
+            if (std::is_sorted(in_file.begin(), in_file.end()) && in_file == offsets) continue;
+            std::vector<std::uint32_t> listed = in_file;
+            std::sort(listed.begin(), listed.end());
             if (listed != offsets) {
                 std::vector<std::uint32_t> missing;
                 std::set_difference(offsets.begin(), offsets.end(), listed.begin(), listed.end(), std::back_inserter(missing));

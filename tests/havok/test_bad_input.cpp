@@ -44,6 +44,11 @@ std::size_t section(const std::vector<std::uint8_t>& bytes, const char* tag) {
     return 0;
 }
 void put_u32(std::vector<std::uint8_t>& b, std::size_t at, std::uint32_t v) { std::memcpy(b.data() + at, &v, 4); }
+std::uint32_t get_u32(const std::vector<std::uint8_t>& b, std::size_t at) {
+    std::uint32_t v;
+    std::memcpy(&v, b.data() + at, 4);
+    return v;
+}
 void put_u64(std::vector<std::uint8_t>& b, std::size_t at, std::uint64_t v) { std::memcpy(b.data() + at, &v, 8); }
 
 /// A small valid navmesh file and its parsed form (for item offsets).
@@ -213,8 +218,11 @@ TEST(HavokBadInput, ZeroWordsPatchesAndReferences) {
     EXPECT_READ_ERROR(b, "gap or non-serialized member");
     b = f.bytes;
     const std::size_t ptch = section(b, "PTCH") + 8;
-    put_u32(b, ptch + 8, 0x4);  // first patch offset moved
-    EXPECT_READ_ERROR(b, "PTCH");
+    put_u32(b, ptch + 8, 0x4);  // first patch offset moved: the field it named is unlisted
+    EXPECT_READ_ERROR(b, "PTCH does not list the");
+    b = f.bytes;
+    put_u32(b, ptch, get_u32(b, ptch + 8 + 4 * get_u32(b, ptch + 4)));  // the second group's type
+    EXPECT_READ_ERROR(b, "two PTCH groups for type");
     b = f.bytes;
     put_u64(b, f.item(2) + 24 + 16, 0);  // NamedVariant[1].variant = null: the mediator is unreferenced
     EXPECT_READ_ERROR(b, "is not referenced by any field");
