@@ -47,8 +47,8 @@ struct AuditRun {
     /// a DCX_KRAK binder one worker opens alone), and the items of them that other workers
     /// ran: what the help was, whatever the machine's timing made of it.
     std::size_t decode_loops_shared = 0, decode_items_helped = 0;
-    /// CPU seconds spent opening binders (reading, decompressing, the BND4 index), each open
-    /// timed on its worker's own clock. With one thread the run's CPU time minus this is the
+    /// CPU seconds spent opening binders (reading, decompressing, the BND4 index) and letting
+    /// their payloads go, each timed on its worker's own clock. With one thread the run's CPU time minus this is the
     /// audit's own work, both measured in the same pass (bench_corpus prints it beside the
     /// difference from a separate decompress pass, which moves with the machine between
     /// passes). With more threads, the blocks of a DCX_KRAK decode that idle workers ran for
