@@ -57,9 +57,7 @@
 #include "io/buffer_pool.h"
 #include "io/heap_policy.h"
 #include "audit/audit_rules.h"
-#include "codec/dcx.h"
 #include "container/binder_file.h"
-#include "io/file.h"
 #include "io/parallel.h"
 #include "bench_options.h"
 #include "synth_corpus.h"
@@ -151,9 +149,9 @@ int main(int argc, char** argv) {
     const auto files = bench::corpus_binders(preset, seed, dir, threads);
 
     // Pass 1: decompression only (DCX + BND4 read, every entry touched), opened as the audit
-    // opens a binder (container::BinderFile::open: the file mapped, not read into a new
-    // buffer, whose page faults cost this pass a quarter more CPU on the Sekiro corpus than
-    // the audit's own opens, twenty-third session).
+    // opens a binder (container::BinderFile::open: the file mapped, not copied into a new
+    // buffer, whose page faults gave this pass 1.4x the CPU time on the eldenring corpus and
+    // 1.3-1.9x on Sekiro, for the same instructions; twenty-third session).
     reset_peak_memory();
     std::vector<std::uint64_t> tagBytes(files.size()), binder_bytes(files.size());
     std::vector<std::uint64_t> checksum(files.size()), file_bytes(files.size());

@@ -118,7 +118,7 @@ TagfileContext::TagfileContext(const AuditTagfile& f)
         if (face.numUserEdges > 0) own(face.startUserEdgeIndex, face.numUserEdges, static_cast<std::int32_t>(i));
     }
     // In locals: the compiler cannot rule out that the member aliases the vertices, and
-    // stored it on every vertex (30 instructions a vertex instead of a few vector ones).
+    // stored it on every vertex (about 30 instructions a vertex instead of a few vector ones).
     float lo[4] = {INFINITY, INFINITY, INFINITY, INFINITY}, hi[4] = {-INFINITY, -INFINITY, -INFINITY, -INFINITY};
     for (const auto& p : mesh.vertices) {
         const float c[4] = {p.x, p.y, p.z, p.w};

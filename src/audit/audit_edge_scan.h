@@ -22,7 +22,10 @@ using fromsoft::kNoOpposite;
 
 /// R27: both endpoints are vertex indices (0 … V−1).
 inline bool endpoints_are_vertices(const Edge& d, std::int64_t V) {
-    return (d.a >= 0) & (d.a < V) & (d.b >= 0) & (d.b < V);
+    // One unsigned compare per end for 0 <= x < V (V >= 0): a negative x widens to a value
+    // past any V.
+    const auto below = [V](std::int32_t x) { return static_cast<std::uint64_t>(std::int64_t{x}) < static_cast<std::uint64_t>(V); };
+    return below(d.a) & below(d.b);
 }
 /// R28: oppositeEdge is NONE or an edge index.
 inline bool opposite_in_range(const Edge& d, std::int64_t E) { return (d.oppositeEdge == kNoOpposite) | (d.oppositeEdge < E); }

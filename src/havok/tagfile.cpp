@@ -133,7 +133,7 @@ public:
                         "compendium is not supported yet", children[2].offset, "TCRF");
         parse_type_section(children[2]);
         parse_index(children[3]);
-        if (options_.verify_objects) verify_objects(out_, thsh_offset_);
+        if (options_.verify_objects) verify_objects(out_, thsh_offset_, ptch_offset_);
     }
 
 private:
@@ -515,18 +515,16 @@ private:
     }
 
     void parse_patches(const Section& s) {
+        ptch_offset_ = s.payload_offset();
         ByteReader r(s.payload, s.payload_offset());
         r.set_context("PTCH");
         TypeIndex last = 0;
-        std::vector<bool> seen(out_.types.size() + 1, false);
         while (!r.at_end()) {
             const std::size_t at = r.pos();
             PatchGroup g;
             g.type = r.u32("patch type");
             const std::uint32_t count = r.u32("patch count");
             if (!out_.types.valid(g.type)) r.fail_at(at, fmt::format("patch type {} is not a type index", g.type));
-            if (seen[g.type]) r.fail_at(at, fmt::format("two PTCH groups for type {}", out_.types.full_name(g.type)));
-            seen[g.type] = true;
             if (count > r.remaining() / 4) r.fail_at(at + 4, fmt::format("{} offsets do not fit the rest of PTCH", count));
             if (g.type <= last) warn(r.absolute(at), fmt::format("PTCH group of type {} is not in ascending type order", g.type));
             last = std::max(last, g.type);
@@ -547,6 +545,7 @@ private:
     Tagfile& out_;
     std::vector<std::uint64_t> body_offset_;
     std::uint64_t thsh_offset_ = kNoOffset;
+    std::uint64_t ptch_offset_ = kNoOffset;  ///< file offset of PTCH's first group
     std::size_t nonminimal_ = 0;
     std::uint64_t nonminimal_at_ = kNoOffset;
 };

@@ -64,7 +64,8 @@ void forget(const Layouts& layouts) {
 /// reference, PTCH and THSH against what the items hold, zero gaps, placement and padding.
 class Verifier {
 public:
-    Verifier(Tagfile& out, std::uint64_t thsh_offset) : out_(out), thsh_offset_(thsh_offset) {}
+    Verifier(Tagfile& out, std::uint64_t thsh_offset, std::uint64_t ptch_offset)
+        : out_(out), thsh_offset_(thsh_offset), ptch_offset_(ptch_offset) {}
 
     void run() {
         const TypeTable& types = out_.types;
@@ -215,13 +216,17 @@ private:
     void compare_patches(std::unordered_map<TypeIndex, std::vector<std::uint32_t>>& found) {
         // The file's group of each type, by type index (one allocation: a map cost one per
         // group, on every tagfile the audit reads).
+        // read_tagfile accepts only type indices 1 … size(); a Tagfile built in memory may hold
+        // anything, hence the bound check.
         std::vector<const PatchGroup*> file(out_.types.size() + 1, nullptr);
+        std::uint64_t at = ptch_offset_;  // the group's file offset, when PTCH was parsed
         for (const PatchGroup& g : out_.patches) {
             if (g.type >= file.size())
-                throw Error(fmt::format("PTCH group of type index {} (only {} types)", g.type, out_.types.size()), kNoOffset, "PTCH");
+                throw Error(fmt::format("PTCH group of type index {} (only {} types)", g.type, out_.types.size()), at, "PTCH");
             if (file[g.type])
-                throw Error(fmt::format("two PTCH groups for type {}", out_.types.full_name(g.type)), kNoOffset, "PTCH");
+                throw Error(fmt::format("two PTCH groups for type {}", out_.types.full_name(g.type)), at, "PTCH");
             file[g.type] = &g;
+            if (at != kNoOffset) at += 8 + 4 * std::uint64_t{g.offsets.size()};
         }
         static const std::vector<std::uint32_t> kNone;
         for (auto& [type, offsets] : found) {
@@ -273,10 +278,13 @@ private:
 
     Tagfile& out_;
     std::uint64_t thsh_offset_;
+    std::uint64_t ptch_offset_;
 };
 
 }  // namespace
 
-void verify_objects(Tagfile& tagfile, std::uint64_t thsh_offset) { Verifier(tagfile, thsh_offset).run(); }
+void verify_objects(Tagfile& tagfile, std::uint64_t thsh_offset, std::uint64_t ptch_offset) {
+    Verifier(tagfile, thsh_offset, ptch_offset).run();
+}
 
 }  // namespace navlab::havok

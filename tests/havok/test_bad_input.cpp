@@ -49,6 +49,10 @@ std::uint32_t get_u32(const std::vector<std::uint8_t>& b, std::size_t at) {
     std::memcpy(&v, b.data() + at, 4);
     return v;
 }
+/// A section header's size word (big-endian, flags in the top two bits).
+std::uint32_t get_u32_be(const std::vector<std::uint8_t>& b, std::size_t at) {
+    return std::uint32_t{b[at]} << 24 | std::uint32_t{b[at + 1]} << 16 | std::uint32_t{b[at + 2]} << 8 | b[at + 3];
+}
 void put_u64(std::vector<std::uint8_t>& b, std::size_t at, std::uint64_t v) { std::memcpy(b.data() + at, &v, 8); }
 
 /// A small valid navmesh file and its parsed form (for item offsets).
@@ -220,9 +224,18 @@ TEST(HavokBadInput, ZeroWordsPatchesAndReferences) {
     const std::size_t ptch = section(b, "PTCH") + 8;
     put_u32(b, ptch + 8, 0x4);  // first patch offset moved: the field it named is unlisted
     EXPECT_READ_ERROR(b, "PTCH does not list the");
+    // The first group's type given to the second: refused at the second group's offset.
     b = f.bytes;
-    put_u32(b, ptch, get_u32(b, ptch + 8 + 4 * get_u32(b, ptch + 4)));  // the second group's type
-    EXPECT_READ_ERROR(b, "two PTCH groups for type");
+    const std::size_t second = ptch + 8 + 4 * std::size_t{get_u32(b, ptch + 4)};
+    ASSERT_LT(second + 8, section(b, "PTCH") + (get_u32_be(b, section(b, "PTCH")) & 0x3FFFFFFFu));  // a second group
+    put_u32(b, second, get_u32(b, ptch));
+    try {
+        read_tagfile(b);
+        ADD_FAILURE() << "no error";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("two PTCH groups for type"), std::string::npos) << e.what();
+        EXPECT_EQ(e.offset(), second);
+    }
     b = f.bytes;
     put_u64(b, f.item(2) + 24 + 16, 0);  // NamedVariant[1].variant = null: the mediator is unreferenced
     EXPECT_READ_ERROR(b, "is not referenced by any field");

@@ -31,8 +31,8 @@ struct RecordBytes {
     using iterator_category = std::forward_iterator_tag;
     using value_type = T;
     using difference_type = std::ptrdiff_t;
-    using pointer = const T*;
-    using reference = T;
+    using pointer = void;
+    using reference = T;  // a record read from bytes is a value: forward in the C++20 sense
     const std::uint8_t* at = nullptr;
     T operator*() const {
         T record;
@@ -59,6 +59,7 @@ struct RecordBytes {
 template <class T>
 void copy_records(const std::uint8_t* bytes, std::size_t n, std::vector<T>& out) {
     static_assert(std::is_trivially_copyable_v<T>);
+    static_assert(std::forward_iterator<RecordBytes<T>>);  // assign() sizes the vector once
     out.assign(RecordBytes<T>{bytes}, RecordBytes<T>{bytes + n * sizeof(T)});
 }
 
