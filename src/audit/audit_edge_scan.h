@@ -24,8 +24,8 @@ using fromsoft::kNoOpposite;
 inline bool endpoints_are_vertices(const Edge& d, std::int64_t V) {
     // One unsigned compare per end for 0 <= x < V (V >= 0): a negative x widens to a value
     // past any V.
-    const auto below = [V](std::int32_t x) { return static_cast<std::uint64_t>(std::int64_t{x}) < static_cast<std::uint64_t>(V); };
-    return below(d.a) & below(d.b);
+    const std::uint64_t a = static_cast<std::uint64_t>(std::int64_t{d.a}), b = static_cast<std::uint64_t>(std::int64_t{d.b});
+    return (a < static_cast<std::uint64_t>(V)) & (b < static_cast<std::uint64_t>(V));
 }
 /// R28: oppositeEdge is NONE or an edge index.
 inline bool opposite_in_range(const Edge& d, std::int64_t E) { return (d.oppositeEdge == kNoOpposite) | (d.oppositeEdge < E); }
