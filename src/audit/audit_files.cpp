@@ -95,6 +95,14 @@ double thread_cpu_seconds() {
     return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
 }
 
+/// Lets `nav` go and returns the CPU seconds that took on this thread (its payload's release
+/// when this was the last holder).
+double release_timed(std::shared_ptr<const fromsoft::NavFile>& nav) {
+    const double before = thread_cpu_seconds();
+    nav.reset();
+    return thread_cpu_seconds() - before;
+}
+
 /// The audit of many binders by several workers that share them: the unit of work is a
 /// tagfile, not a binder. A binder is decompressed once by the worker that opens it; its
 /// payload is then shared (std::shared_ptr) by the workers auditing its tagfiles and goes as
@@ -230,14 +238,14 @@ private:
         std::shared_ptr<const fromsoft::NavFile> nav;
         std::optional<TagfileAudit> broken;
         const double cpu_before = thread_cpu_seconds();
-        double open_cpu = 0;
+        std::optional<Error> open_error;
         try {
             nav = std::make_shared<const fromsoft::NavFile>(u.source->open_nav(u.index));
-            open_cpu = thread_cpu_seconds() - cpu_before;
         } catch (const Error& err) {
-            open_cpu = thread_cpu_seconds() - cpu_before;
-            broken = audit_tagfile(unreadable_file(u.ref().name, err), options_.max_examples);
+            open_error = err;
         }
+        const double open_cpu = thread_cpu_seconds() - cpu_before;
+        if (open_error) broken = audit_tagfile(unreadable_file(u.ref().name, *open_error), options_.max_examples);
         std::exception_ptr failed;
         {
             std::lock_guard lock(mutex_);
@@ -258,9 +266,7 @@ private:
         }
         changed_.notify_all();
         if (nav) {  // not kept (no tagfile): its payload goes here, outside the lock, timed as an open
-            const double release_before = thread_cpu_seconds();
-            nav.reset();
-            const double release_cpu = thread_cpu_seconds() - release_before;
+            const double release_cpu = release_timed(nav);
             std::lock_guard lock(mutex_);
             run_.open_cpu_seconds += release_cpu;
         }
@@ -276,13 +282,10 @@ private:
         // With several workers a release can be missed, when another holder lets go between
         // the count and the reset.
         double release_cpu = 0;
-        if (t.nav.use_count() == 1) {
-            const double cpu_before = thread_cpu_seconds();
+        if (t.nav.use_count() == 1)
+            release_cpu = release_timed(t.nav);
+        else
             t.nav.reset();
-            release_cpu = thread_cpu_seconds() - cpu_before;
-        } else {
-            t.nav.reset();
-        }
         {
             std::lock_guard lock(mutex_);
             run_.open_cpu_seconds += release_cpu;
