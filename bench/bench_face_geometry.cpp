@@ -58,11 +58,11 @@ int main(int argc, char** argv) {
         return 1;
     }
     std::size_t at_once = 0;
+    audit::FaceScratch scratch;
     for (const auto& r : rings) {
         audit::FaceGeometry g;
-        at_once += audit::analyse_face_at_once(geometry::FacePlane(r), g);
+        at_once += audit::analyse_face_at_once(geometry::FacePlane(r), scratch, g) != audit::OneLoop::NotTaken;
     }
-    audit::FaceScratch scratch;
     double best_fused = 1e300, best_full = 1e300;
     double checksum = 0;
     for (int round = 0; round < rounds; ++round) {

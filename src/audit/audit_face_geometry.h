@@ -54,12 +54,25 @@ void analyse_face(std::span<const Point> corners, FaceScratch& scratch, FaceGeom
 /// @param plane the face (FacePlane of its corners); @param g a default FaceGeometry.
 void analyse_face_in_full(const FacePlane& plane, FaceScratch& scratch, FaceGeometry& g);
 
+/// R48's step of analyse_face_in_full: Algorithm T in the axis plane (into scratch.axis), and
+/// the cuts it dropped that have area in 3-space counted as lost in `g`.
+void clip_axis_plane(const FacePlane& plane, FaceScratch& scratch, FaceGeometry& g);
+
+/// Which way analyse_face_at_once took a face.
+enum class OneLoop {
+    NotTaken,          ///< `g` unchanged: analyse_face_in_full must run
+    BothFans,          ///< both triangulations proven fans from the last corner
+    AxisPlaneClipped,  ///< the Newell one proven a fan; the axis-plane one clipped in full
+};
+
 /// The common face in one loop over its corners, sharing each exact turn between the rules
 /// that ask for it: a face of at most FacePlane::kRememberedTurns corners, not degenerate seen
-/// from above, whose triangulations are both proven fans from the last corner
+/// from above, whose Newell triangulation is a proven fan from the last corner
 /// (takes_first_candidate_throughout). The turns along N serve X08, R41's fan and the Newell
 /// proof; the turns seen from above serve R39 and, when N's largest axis is y, the axis-plane
-/// proof. Returns false, leaving `g` unchanged, for any other face.
-bool analyse_face_at_once(const FacePlane& plane, FaceGeometry& g);
+/// proof. When that second proof fails, only the axis-plane triangulation is clipped
+/// (clip_axis_plane, with `scratch`). Returns NotTaken, leaving `g` unchanged, for any other
+/// face; whatever it returns, `g` then equals what analyse_face_in_full gives.
+OneLoop analyse_face_at_once(const FacePlane& plane, FaceScratch& scratch, FaceGeometry& g);
 
 }  // namespace navlab::audit

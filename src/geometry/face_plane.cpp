@@ -49,7 +49,7 @@ int FacePlane::compute_corner_turn(int k) const {
     return turn;
 }
 
-inline int FacePlane::turn_filter(const Vec3<double>& u, const Vec3<double>& w) const {
+inline FacePlane::FilterTerms FacePlane::filter_terms(const Vec3<double>& u, const Vec3<double>& w) const {
     // Plain doubles and one error bound for the whole fixed expression, instead of Approx's
     // bound carried through each of its ~30 operations (orient was the audit's hottest
     // predicate). Each cross-product component has at most 4 roundings on each of its two
@@ -62,7 +62,15 @@ inline int FacePlane::turn_filter(const Vec3<double>& u, const Vec3<double>& w) 
     const Approx &nx = normal_.bound.x, &ny = normal_.bound.y, &nz = normal_.bound.z;
     const double value = c.x * nx.value + c.y * ny.value + c.z * nz.value;
     const double rounding = 16 * kHalfUlp * (mx * std::fabs(nx.value) + my * std::fabs(ny.value) + mz * std::fabs(nz.value));
-    const double bound = (rounding + mx * nx.error + my * ny.error + mz * nz.error) * (1 + 1e-9);
+    return {value, (rounding + mx * nx.error + my * ny.error + mz * nz.error) * (1 + 1e-9)};
+}
+
+inline int FacePlane::turn_filter(const Vec3<double>& u, const Vec3<double>& w) const {
+    const FilterTerms t = filter_terms(u, w);
+    return filtered_sign(t.value, t.bound);
+}
+
+inline int FacePlane::filtered_sign(double value, double bound) {
     if (value > bound) return 1;
     if (-value > bound) return -1;
     // A zero bound is an exact zero: every term m_i |N_i| and m_i e_i is 0, and for each
@@ -80,16 +88,28 @@ int FacePlane::orient_filtered(const Point& p, const Point& q, const Point& r) c
 void FacePlane::remember_corner_turns() const {
     const std::size_t n = corners_.size();
     if (n > kRememberedTurns || n == 0) return;
-    // Corner k's w = P_{k+1} − P_k is corner k + 1's u: each side is subtracted once.
-    Vec3<double> u = corners_[0] - corners_[n - 1];
-    for (std::size_t k = 0, prev = n - 1; k < n; prev = k++) {
-        const Point &q = corners_[k], &r = corners_[k + 1 == n ? 0 : k + 1];
-        const Vec3<double> w = r - q;
-        if (turns_[k] == kUnknownTurn) {
-            const int s = turn_filter(u, w);
-            turns_[k] = static_cast<signed char>(s != kUnknownTurn ? s : orient(corners_[prev], q, r));
-        }
-        u = w;
+    // filter_terms for every corner in one loop of plain arithmetic over separate arrays, which
+    // the compiler runs two corners at a time (the same operations in the same order per
+    // corner, so the same values); the decisions after, in a second loop. Side j is
+    // P_j − P_{j−1} (P_{−1} = P_{n−1}, side n = side 0): corner k's u and w are sides k and
+    // k + 1, each subtracted once.
+    constexpr std::size_t kMost = kRememberedTurns;
+    double sx[kMost + 1], sy[kMost + 1], sz[kMost + 1];
+    for (std::size_t j = 0; j < n; ++j) {
+        const Point &p = corners_[j == 0 ? n - 1 : j - 1], &q = corners_[j];
+        sx[j] = q.x - p.x, sy[j] = q.y - p.y, sz[j] = q.z - p.z;
+    }
+    sx[n] = sx[0], sy[n] = sy[0], sz[n] = sz[0];
+    double value[kMost], bound[kMost];
+    for (std::size_t k = 0; k < n; ++k) {
+        const FilterTerms t = filter_terms({sx[k], sy[k], sz[k]}, {sx[k + 1], sy[k + 1], sz[k + 1]});
+        value[k] = t.value, bound[k] = t.bound;
+    }
+    for (std::size_t k = 0; k < n; ++k) {
+        if (turns_[k] != kUnknownTurn) continue;
+        const int s = filtered_sign(value[k], bound[k]);
+        turns_[k] = static_cast<signed char>(
+            s != kUnknownTurn ? s : orient(corners_[k == 0 ? n - 1 : k - 1], corners_[k], corners_[k + 1 == n ? 0 : k + 1]));
     }
 }
 

@@ -73,6 +73,13 @@ private:
     int orient_filtered(const Point& p, const Point& q, const Point& r) const;
     /// The same filter for u = q − p and w = r − q already subtracted.
     int turn_filter(const Vec3<double>& u, const Vec3<double>& w) const;
+    /// The filter's figures for u and w: c · N in double and the bound on its error.
+    struct FilterTerms {
+        double value, bound;
+    };
+    FilterTerms filter_terms(const Vec3<double>& u, const Vec3<double>& w) const;
+    /// The filter's decision from c · N's value and error bound: ±1, 0, or kUnknownTurn.
+    static int filtered_sign(double value, double bound);
     std::span<const Point> corners_;
     ApproxNormal normal_;
     mutable std::optional<Vec3<Expansion>> exact_;
