@@ -95,6 +95,20 @@ TEST(HavokBadInput, EveryTruncationIsAnError) {
     }
 }
 
+TEST(HavokBadInput, AnotherKindOfFileIsNamedByItsTag) {
+    // An event script's header (EVD\0, then a version): its first word read as a section size
+    // would have been refused as running past the end; the tag is checked first.
+    std::vector<std::uint8_t> evd = {'E', 'V', 'D', 0, 0, 0, 0xCD, 0, 0x65, 0, 0, 0};
+    evd.resize(64, 0);
+    try {
+        read_tagfile(evd);
+        ADD_FAILURE() << "read";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.offset(), 4u);
+        EXPECT_EQ(std::string(e.what()), "offset 0x4: TAG0: not a Havok tagfile: bytes 4-7 are \"????\" (00 00 CD 00), where a tagfile has the tag TAG0");
+    }
+}
+
 TEST(HavokBadInput, SectionSizes) {
     Fixture f;
     auto b = f.bytes;
