@@ -72,7 +72,7 @@ enum class OneLoop {
 /// proof; the turns seen from above serve R39 and, when N's largest axis is y, the axis-plane
 /// proof. When that second proof fails, only the axis-plane triangulation is clipped
 /// (clip_axis_plane, with `scratch`). Returns NotTaken, leaving `g` unchanged, for any other
-/// face; whatever it returns, `g` then equals what analyse_face_in_full gives.
+/// face; otherwise `g` then equals what analyse_face_in_full gives.
 OneLoop analyse_face_at_once(const FacePlane& plane, FaceScratch& scratch, FaceGeometry& g);
 
 }  // namespace navlab::audit

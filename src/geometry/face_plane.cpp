@@ -89,7 +89,7 @@ void FacePlane::remember_corner_turns() const {
     const std::size_t n = corners_.size();
     if (n > kRememberedTurns || n == 0) return;
     // filter_terms for every corner in one loop of plain arithmetic over separate arrays, which
-    // the compiler runs two corners at a time (the same operations in the same order per
+    // GCC at -O3 runs two corners at a time (the same operations in the same order per
     // corner, so the same values); the decisions after, in a second loop. Side j is
     // P_j − P_{j−1} (P_{−1} = P_{n−1}, side n = side 0): corner k's u and w are sides k and
     // k + 1, each subtracted once.

@@ -124,9 +124,8 @@ public:
         }
         // Only the first section's extent: bytes after TAG0 are reported as a size mismatch.
         const std::size_t tag0_size = ByteReader(file_, 0, Endian::Big).peek_at<std::uint32_t>(0, "TAG0 header") & 0x3FFFFFFF;
+        // Exactly one section, TAG0: its tag is checked above, and its size spans these bytes.
         auto top = parse_sections(file_.first(std::min(file_.size(), std::max<std::size_t>(tag0_size, 8))), 0, "file");
-        if (top.size() != 1 || top[0].tag != "TAG0")
-            throw Error(fmt::format("expected one TAG0 section, found {}", top.empty() ? "none" : top[0].tag), 0, "TAG0");
         if (top[0].leaf) throw Error("TAG0 must be a container (bit 30 clear)", 0, "TAG0");
         if (top[0].size != file_.size())
             throw Error(fmt::format("TAG0 size {} differs from the file size {}", hex(top[0].size), hex(file_.size())), 0, "TAG0");
