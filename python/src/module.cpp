@@ -265,6 +265,7 @@ private:
             return fromsoft::read_nav_tagfile(e.data);
         } catch (Error& err) {
             if (binder_->is_binder) err.in("BND4 entry " + std::to_string(e.index) + " (" + e.name + ")");
+            else if (e.in_dcx) err.in("DCX payload");
             err.set_file(path_.string());
             throw;
         }

@@ -208,6 +208,21 @@ def test_query_refusal_names_the_binder_the_member_and_the_byte(binders, tmp_pat
     assert cli.returncode != 0 and str(e) in cli.stderr
 
 
+def test_format_error_in_a_compressed_file_names_the_payload(tmp_path):
+    # An offset in a DCX file that holds no binder counts from the decompressed payload.
+    plain = tmp_path / "m10.emevd"
+    plain.write_bytes(b"EVD\0\0\0\xcd\0" + bytes(8))
+    packed = tmp_path / "m10.emevd.dcx"
+    run_navlab("dcx", "compress", plain, packed, "--variant", "DCX_ZSTD")
+    with pytest.raises(navlab.FormatError) as info:
+        navlab.open(packed).mesh(0)
+    e = info.value
+    assert e.offset == 4 and e.field == "DCX payload: TAG0" and "not a Havok tagfile" in e.message
+    with pytest.raises(navlab.FormatError) as info:
+        navlab.open(plain).mesh(0)
+    assert info.value.offset == 4 and info.value.field == "TAG0"
+
+
 def test_format_error_on_a_bad_tagfile(er_sample, tmp_path):
     data = bytearray(er_sample.read_bytes())
     data[4:8] = b"XXXX"  # TAG0 magic

@@ -37,7 +37,7 @@ AuditTagfile unreadable_file(const std::string& name, const Error& err) {
 /// the file's bytes may go once this returns).
 AuditTagfile load_entry(const fromsoft::NavEntry& e, const std::string& name) {
     return load_audit_tagfile(e.bytes, e.in_binder ? name : std::string(), e.name,
-                              e.in_binder ? std::optional<std::size_t>(e.index) : std::nullopt);
+                              e.in_binder ? std::optional<std::size_t>(e.index) : std::nullopt, e.in_dcx);
 }
 
 /// audit_tagfile, or, if it throws navlab::Error, the result of the same tagfile unreadable,

@@ -12,7 +12,7 @@ AuditTagfile::~AuditTagfile() {
 }
 
 AuditTagfile load_audit_tagfile(std::span<const std::uint8_t> bytes, std::string binder, std::string entry,
-                                std::optional<std::size_t> entry_index) {
+                                std::optional<std::size_t> entry_index, bool dcx_payload) {
     AuditTagfile f;
     f.binder = std::move(binder);
     f.entry = std::move(entry);
@@ -26,7 +26,8 @@ AuditTagfile load_audit_tagfile(std::span<const std::uint8_t> bytes, std::string
         f.sdk = std::string(reinterpret_cast<const char*>(&bytes[16]), 8);
     try {
         f.model = fromsoft::read_nav_tagfile(bytes);
-    } catch (const Error& e) {
+    } catch (Error& e) {
+        if (dcx_payload) e.in("DCX payload");
         f.read_error = e.what();
     }
     return f;

@@ -16,7 +16,9 @@ namespace navlab::audit {
 /// @param binder      the binder path, or empty for a loose tagfile.
 /// @param entry       the member name (or the file name).
 /// @param entry_index the member index in the binder, when in a binder.
+/// @param dcx_payload `bytes` are a compressed file's whole payload: a read error's field path
+///                    then starts with "DCX payload" (its offset is the payload's).
 AuditTagfile load_audit_tagfile(std::span<const std::uint8_t> bytes, std::string binder, std::string entry,
-                                std::optional<std::size_t> entry_index);
+                                std::optional<std::size_t> entry_index, bool dcx_payload = false);
 
 }  // namespace navlab::audit

@@ -47,13 +47,13 @@ void BinderFile::parse(const std::string& name, const std::string& file) {
         throw;
     }
     if (!is_binder) {
-        entries_.push_back({0, 0, name, payload_, false});
+        entries_.push_back({0, 0, name, payload_, false, dcx.has_value()});
         return;
     }
     entries_.reserve(binder_.entries.size());
     for (std::size_t i = 0; i < binder_.entries.size(); ++i) {
         const auto& e = binder_.entries[i];
-        entries_.push_back({i, e.id, e.name, e.shared_data(), true});
+        entries_.push_back({i, e.id, e.name, e.shared_data(), true, false});
     }
 }
 
@@ -83,7 +83,7 @@ const Entry& BinderFile::find_entry(std::string_view key) const {
 
 Entry open_entry(const std::filesystem::path& path, std::string_view name_or_index) {
     BinderFile file = BinderFile::open(path);
-    if (name_or_index.empty()) return {0, 0, path.filename().string(), file.payload(), false};
+    if (name_or_index.empty()) return {0, 0, path.filename().string(), file.payload(), false, file.dcx.has_value()};
     try {
         return file.find_entry(name_or_index);
     } catch (Error& e) {

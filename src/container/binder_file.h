@@ -27,6 +27,9 @@ struct Entry {
     std::string name;        ///< full entry name, UTF-8 (file name for a non-binder)
     SharedBytes data;
     bool in_binder = false;  ///< a binder member (false: the whole file, decompressed)
+    /// The payload of a DCX that holds no binder: offsets in its errors count from the
+    /// payload, not the file, so readers name "DCX payload" in the error's field path.
+    bool in_dcx = false;
 };
 
 class BinderFile {
@@ -74,13 +77,15 @@ private:
 Entry open_entry(const std::filesystem::path& path, std::string_view name_or_index);
 
 /// Returns `read(entry.data)` (a format reader); a navlab::Error it throws gets the context
-/// "entry INDEX (NAME)" when the entry is a binder member, so errors say where they are.
+/// "entry INDEX (NAME)" when the entry is a binder member, or "DCX payload" when it is a
+/// compressed file's payload, so errors say where their offsets count from.
 template <class Read>
 auto read_entry(const Entry& entry, Read&& read) -> decltype(read(entry.data)) {
     try {
         return read(entry.data);
     } catch (Error& e) {
         if (entry.in_binder) e.in("entry " + std::to_string(entry.index) + " (" + entry.name + ")");
+        else if (entry.in_dcx) e.in("DCX payload");
         throw;
     }
 }

@@ -63,6 +63,7 @@ QueryInput load_query_input(const fromsoft::NavFile& nav, const std::string& ent
             try {
                 in.tagfiles.push_back(std::make_unique<fromsoft::NavTagfile>(fromsoft::read_nav_tagfile(e.bytes)));
             } catch (Error& err) {
+                if (e.in_dcx) err.in("DCX payload");
                 err.in(fmt::format("entry {} ({})", e.index, e.name));
                 throw;
             }

@@ -65,7 +65,8 @@ std::vector<FaceAudit> audit_faces(const fromsoft::NavFile& nav, const std::stri
         const fromsoft::NavFile chosen = nav.select(entry);  // named: a temporary would end before the loop
         for (const fromsoft::NavEntry& e : chosen.entries()) {
             const audit::AuditTagfile t = audit::load_audit_tagfile(
-                e.bytes, e.in_binder ? nav.name() : std::string(), e.name, e.in_binder ? std::optional(e.index) : std::nullopt);
+                e.bytes, e.in_binder ? nav.name() : std::string(), e.name, e.in_binder ? std::optional(e.index) : std::nullopt,
+                e.in_dcx);
             out.push_back(face_audit(t, rules));
         }
     } catch (Error& err) {

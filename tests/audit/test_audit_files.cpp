@@ -331,6 +331,28 @@ TEST(AuditFiles, BadTagfileInTheMiddleOfASharedBinderIsNamedInOrder) {
     std::filesystem::remove_all(dir);
 }
 
+TEST(AuditFiles, AFileThatIsNoTagfileIsNamedWithItsOffsetInThePayload) {
+    // An event script given by name: a compressed file of another kind is one unreadable
+    // tagfile, and R02's message says that its offset counts from the DCX payload (a plain
+    // file's from the file itself).
+    const auto dir = test::scratch_dir("audit-files-not-a-tagfile");
+    const std::vector<std::uint8_t> evd = {'E', 'V', 'D', 0, 0, 0, 0xCD, 0, 0x65, 0, 0, 0, 0, 0, 0, 0};
+    write_file_atomic(dir / "m10.emevd.dcx", dcx::compress(evd, dcx::Variant::Zstd));
+    write_file_atomic(dir / "m10.emevd", evd);
+    const auto rules = audit::all_rules();
+    const auto r02 = static_cast<std::size_t>(
+        std::find_if(rules.begin(), rules.end(), [](const audit::RuleDef& r) { return std::string(r.id) == "R02"; }) - rules.begin());
+    const std::string not_tagfile = "TAG0: not a Havok tagfile: bytes 4-7 are \"????\" (00 00 CD 00), where a tagfile has the tag TAG0";
+    for (const auto& [name, expected] : {std::pair{"m10.emevd.dcx", "offset 0x4: DCX payload: " + not_tagfile},
+                                         std::pair{"m10.emevd", "offset 0x4: " + not_tagfile}}) {
+        const audit::AuditRun r = audit::audit_files({(dir / name).string()}, {1, 5, {}});
+        EXPECT_EQ(r.report.summary.unreadable, 1) << name;
+        ASSERT_EQ(r.report.rules[r02].examples.size(), 1u) << name;
+        EXPECT_EQ(r.report.rules[r02].examples[0].message, expected);
+    }
+    std::filesystem::remove_all(dir);
+}
+
 TEST(AuditFiles, CancelWhileABinderIsSharedEndsTheRun) {
     // The callback throws on its n-th call, some while workers hold tagfiles of the huge binder
     // or wait for room to open the next one: the run ends with the exception, never a hang.

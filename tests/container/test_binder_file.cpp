@@ -73,10 +73,41 @@ TEST(BinderFile, RawAndCompressedNonBindersAreOneEntry) {
     EXPECT_EQ(raw.entries()[0].data.size(), 17u);
     EXPECT_THROW(raw.binder(), Error);
 
+    EXPECT_FALSE(raw.entries()[0].in_dcx);
+
     const auto packed = container::BinderFile::from_bytes(dcx::compress(bytes_of("payload"), dcx::Variant::Zstd), "x.dcx");
     ASSERT_TRUE(packed.dcx.has_value());
     ASSERT_EQ(packed.entries().size(), 1u);
     EXPECT_EQ(packed.find_entry("x.dcx").data.size(), 7u);
+    EXPECT_TRUE(packed.entries()[0].in_dcx);
+    fs::remove_all(dir);
+}
+
+// A reader's offset in a compressed non-binder counts from the payload, so its error says so;
+// a binder member's error names the member, a plain file's nothing more.
+TEST(BinderFile, ReadErrorsNameWhereTheirOffsetsCountFrom) {
+    auto field_of_read_error = [](const container::Entry& e) {
+        try {
+            container::read_entry(e, [](const SharedBytes&) -> int { throw Error("bad", 4, "TAG0"); });
+        } catch (const Error& err) {
+            return err.field();
+        }
+        return std::string("no error");
+    };
+    const auto packed = container::BinderFile::from_bytes(dcx::compress(bytes_of("payload"), dcx::Variant::Zstd), "x.dcx");
+    EXPECT_EQ(field_of_read_error(packed.entries()[0]), "DCX payload: TAG0");
+    const auto plain = container::BinderFile::from_bytes(bytes_of("payload"), "x.hkx");
+    EXPECT_EQ(field_of_read_error(plain.entries()[0]), "TAG0");
+    const auto binder = container::BinderFile::from_bytes(dcx::compress(navmesh_binder_image(), dcx::Variant::Zstd), "b.dcx");
+    EXPECT_FALSE(binder.entries()[1].in_dcx);
+    EXPECT_EQ(field_of_read_error(binder.entries()[1]),
+              "entry 1 (" + bnd4::er_navmesh_entry_name("10_00_00_00", "o10_00_00_00_001000.hkx") + "): TAG0");
+    // open_entry's whole decompressed file (`hkx check` of a .dcx) is a payload too.
+    const auto dir = test::scratch_dir("binder_file_payload");
+    write_file_atomic(dir / "x.dcx", dcx::compress(bytes_of("payload"), dcx::Variant::Zstd));
+    write_file_atomic(dir / "x.hkx", std::string_view("payload"));
+    EXPECT_EQ(field_of_read_error(container::open_entry(dir / "x.dcx", "")), "DCX payload: TAG0");
+    EXPECT_EQ(field_of_read_error(container::open_entry(dir / "x.hkx", "")), "TAG0");
     fs::remove_all(dir);
 }
 

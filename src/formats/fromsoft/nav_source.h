@@ -41,6 +41,7 @@ struct NavEntry {
     std::size_t index = 0;       ///< entry index in the binder (0 for a loose file)
     std::string name;            ///< binder entry name (full build path), or the file name
     SharedBytes bytes;           ///< the tagfile (keeps the file's bytes alive)
+    bool in_dcx = false;         ///< a compressed file's whole payload (container::Entry::in_dcx)
 };
 
 /// An opened navmesh file (binder, compressed binder or loose tagfile).
