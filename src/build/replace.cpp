@@ -58,7 +58,13 @@ std::optional<std::size_t> find_member(const bnd4::Binder& b, const std::string&
 ReplaceResult replace_member(std::span<const std::uint8_t> file, const std::string& entry,
                              std::optional<std::vector<std::uint8_t>> data) {
     const dcx::Decoded decoded = dcx::decompress(file);
-    bnd4::Binder binder = bnd4::read(decoded.payload);
+    bnd4::Binder binder;
+    try {
+        binder = bnd4::read(decoded.payload);
+    } catch (Error& e) {
+        if (decoded.header.variant != dcx::Variant::None) e.in("DCX payload");  // as BinderFile says it
+        throw;
+    }
     const auto at = find_member(binder, entry);
     ReplaceResult r;
     if (!data) {

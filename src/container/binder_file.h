@@ -27,8 +27,9 @@ struct Entry {
     std::string name;        ///< full entry name, UTF-8 (file name for a non-binder)
     SharedBytes data;
     bool in_binder = false;  ///< a binder member (false: the whole file, decompressed)
-    /// The payload of a DCX that holds no binder: offsets in its errors count from the
-    /// payload, not the file, so readers name "DCX payload" in the error's field path.
+    /// A compressed file's whole payload (a DCX that holds no binder, or open_entry's whole
+    /// file): offsets in its errors count from the payload, not the file, so readers name
+    /// "DCX payload" in the error's field path.
     bool in_dcx = false;
 };
 

@@ -111,6 +111,20 @@ TEST(Replace, MemberArgumentsThatNameNothingAreRefused) {
     EXPECT_EQ(refusal("x.hkx"), "no error");
 }
 
+// An offset in a compressed file that is no binder counts from the payload: said as `ls` says it.
+TEST(Replace, AFileThatIsNoBinderIsNamedWithItsOffsetInThePayload) {
+    const std::vector<std::uint8_t> evd = {'E', 'V', 'D', 0, 0, 0, 0xCD, 0, 0x65, 0, 0, 0, 0, 0, 0, 0};
+    for (const bool compressed : {true, false}) {
+        try {
+            replace_member(compressed ? dcx::compress(evd, dcx::Variant::Zstd) : evd, "0", evd);
+            ADD_FAILURE() << "replaced";
+        } catch (const Error& e) {
+            EXPECT_EQ(e.field(), compressed ? "DCX payload: BND4 header" : "BND4 header") << e.what();
+            EXPECT_EQ(e.offset(), 0u);
+        }
+    }
+}
+
 TEST(Replace, RealBinderKeepsItsImage) {
     NAVLAB_REQUIRE_SAMPLE(path, "fromsoft/sekiro_allmaterialbnd.mtdbnd.dcx");
     const auto file = read_file(path);
