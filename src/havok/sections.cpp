@@ -4,6 +4,13 @@
 
 namespace navlab::havok {
 
+std::string printable_tag(Bytes tag) {
+    std::string name(tag.begin(), tag.end());
+    for (char& c : name)
+        if (c < 0x20 || c > 0x7E) c = '?';
+    return name;
+}
+
 std::vector<Section> parse_sections(Bytes bytes, std::uint64_t base, std::string_view parent) {
     ByteReader r(bytes, base, Endian::Big);
     r.set_context(std::string(parent));
@@ -11,10 +18,7 @@ std::vector<Section> parse_sections(Bytes bytes, std::uint64_t base, std::string
     while (!r.at_end()) {
         const std::size_t at = r.pos();
         const std::uint32_t word = r.u32("section header");
-        Bytes tag = r.bytes(4, "section tag");
-        std::string name(tag.begin(), tag.end());
-        for (char& c : name)
-            if (c < 0x20 || c > 0x7E) c = '?';
+        std::string name = printable_tag(r.bytes(4, "section tag"));
         const std::uint32_t size = word & 0x3FFFFFFF;
         if (word & 0x80000000u) r.fail_at(at, fmt::format("section {}: size word {} has bit 31 set", name, hex(word)));
         if (size < 8) r.fail_at(at, fmt::format("section {}: size {} is below the 8-byte header", name, size));

@@ -21,6 +21,9 @@ struct Section {
     std::uint64_t payload_offset() const noexcept { return offset + 8; }
 };
 
+/// A section tag as printed in errors: each byte outside printable ASCII shown as '?'.
+std::string printable_tag(Bytes tag);
+
 /// Parses the sections that exactly fill `bytes` (which start at absolute offset `base`).
 /// Throws navlab::Error naming the offset on a size below 8, not a multiple of 4, past the
 /// parent's end, or with bit 31 set.

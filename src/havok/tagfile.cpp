@@ -115,13 +115,10 @@ public:
         if (file_.size() < 8) throw Error(fmt::format("file of {} bytes is too small for a TAG0 header", file_.size()), 0, "TAG0");
         // The tag before the size: a file of another kind (an .emevd, a binder read as a
         // tagfile) would otherwise be refused for whatever its first word says as a size.
-        if (!looks_like_tagfile(file_)) {
-            std::string text;
-            for (const std::uint8_t c : file_.subspan(4, 4)) text += c >= 0x20 && c <= 0x7E ? static_cast<char>(c) : '?';
-            throw Error(fmt::format("not a Havok tagfile: bytes 4-7 are \"{}\" ({:02X}), where a tagfile has the tag TAG0", text,
-                                    fmt::join(file_.subspan(4, 4), " ")),
+        if (!looks_like_tagfile(file_))
+            throw Error(fmt::format("not a Havok tagfile: bytes 4-7 are \"{}\" ({:02X}), where a tagfile has the tag TAG0",
+                                    printable_tag(file_.subspan(4, 4)), fmt::join(file_.subspan(4, 4), " ")),
                         4, "TAG0");
-        }
         // Only the first section's extent: bytes after TAG0 are reported as a size mismatch.
         const std::size_t tag0_size = ByteReader(file_, 0, Endian::Big).peek_at<std::uint32_t>(0, "TAG0 header") & 0x3FFFFFFF;
         // Exactly one section, TAG0: its tag is checked above, and its size spans these bytes.
