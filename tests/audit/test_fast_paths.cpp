@@ -3,7 +3,10 @@
 // the examples have room, and a value set that marks small values in bits.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <random>
+#include <span>
 #include <set>
 #include <string>
 #include <thread>
@@ -11,6 +14,7 @@
 
 #include "audit/audit.h"
 #include "audit/audit_context.h"
+#include "audit/audit_edge_scan.h"
 #include "audit/audit_report.h"
 #include "audit/audit_rules.h"
 #include "formats/fromsoft/nav_tagfile.h"
@@ -208,5 +212,123 @@ TEST(AuditFastPaths, R37NamesItsExamplesFromTheEdgePassAsTheWalkWould) {
         for (const auto& g : walked.by_game) exceptions += g.exceptions;
         EXPECT_EQ(exceptions, static_cast<std::int64_t>(order.size()));
         EXPECT_EQ(broken == 0, order.empty());
+    }
+}
+
+namespace {
+
+/// EdgeScan as the rules state it: each statement checked on each edge it applies to, one
+/// edge_check call at a time, in edge order (no folding, no masks).
+EdgeScan scan_as_written(std::span<const fromsoft::Edge> edges, std::span<const std::int32_t> owner, std::int64_t R,
+                         std::int64_t V) {
+    using namespace edge_check;
+    EdgeScan s;
+    const std::int64_t E = static_cast<std::int64_t>(edges.size());
+    for (std::int64_t e = 0; e < E; ++e) {
+        const fromsoft::Edge& d = edges[e];
+        const bool none = d.oppositeEdge == kNoOpposite, in = d.oppositeEdge < E;
+        s.endpoints_are_vertices = s.endpoints_are_vertices && endpoints_are_vertices(d, V);
+        s.opposites_in_range = s.opposites_in_range && opposite_in_range(d, E);
+        s.opposite_faces_are_owners = s.opposite_faces_are_owners && opposite_face_is_owner(d, owner);
+        s.padding_zero = s.padding_zero && padding_zero(d);
+        s.cost_zero = s.cost_zero && cost_zero(d);
+        s.all_owned_once = s.all_owned_once && owner[e] >= 0;
+        if (e < R) {
+            s.regular_flags = s.regular_flags && regular_flags(d);
+            s.no_user_bits = s.no_user_bits && no_user_bits(d);
+            if (in) {
+                ++s.regular_opposites;
+                if (!mutual(edges, e, d.oppositeEdge)) ++s.regular_not_mutual;
+                if (reverse(edges, e, d.oppositeEdge)) ++s.regular_reversed;
+                else if (s.first_not_reversed_count < EdgeScan::kFirstNotReversed)
+                    s.first_not_reversed[s.first_not_reversed_count++] = static_cast<std::int32_t>(e);
+                if (d.oppositeEdge >= R) ++s.opposite_is_user_edge;
+                const std::int32_t o = owner[d.oppositeEdge];
+                if (o >= 0 && o == owner[e]) ++s.opposite_in_same_face;
+            } else if (!none) {
+                ++s.regular_opposites_outside;
+            }
+        } else {
+            if (in && !mutual(edges, e, d.oppositeEdge)) ++s.opposite_not_mutual;
+            if (d.flags == 52 && !none) ++s.flags_52_with_opposite;
+        }
+    }
+    return s;
+}
+
+}  // namespace
+
+// scan_edges folds the statements on every edge into a few accumulators (largest endpoint,
+// smallest owner, OR of the flag/padding/cost words) and reads opposites in a pass of their
+// own: on random edges, most of them broken in some field, every figure must be the one the
+// statements give edge by edge.
+TEST(AuditFastPaths, EdgeScanEqualsEveryStatementEdgeByEdge) {
+    std::mt19937 rng(25);
+    auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); };
+    constexpr int kRounds = 4000;
+    std::array<int, 8> failing{};  // rounds in which each all-edge statement fails
+    for (int round = 0; round < kRounds; ++round) {
+        const int E = pick(40), V = pick(30), F = 1 + pick(10);
+        const std::int64_t R = pick(E + 6);  // may exceed E (a broken mesh)
+        // Mostly well-formed fields, each broken now and then; rounds whose odds are 0 keep a
+        // statement true throughout.
+        const int odds = round % 5 == 0 ? 0 : 1 + pick(6);
+        auto sometimes = [&] { return odds != 0 && pick(odds * 4) == 0; };
+        std::vector<fromsoft::Edge> edges(static_cast<std::size_t>(E));
+        std::vector<std::int32_t> owner(static_cast<std::size_t>(E));
+        for (int e = 0; e < E; ++e) {
+            fromsoft::Edge& d = edges[e];
+            d.a = sometimes() ? (pick(2) ? -1 - pick(3) : V + pick(3)) : (V > 0 ? pick(V) : 0);
+            d.b = sometimes() ? (pick(2) ? -1 - pick(3) : V + pick(3)) : (V > 0 ? pick(V) : 0);
+            d.oppositeEdge = pick(3) == 0 ? fromsoft::kNoOpposite
+                                          : static_cast<std::uint32_t>(sometimes() ? E + pick(5) : (E > 0 ? pick(E) : 0));
+            d.oppositeFace = pick(3) == 0 ? fromsoft::kNoOpposite : static_cast<std::uint32_t>(pick(F + 1));
+            d.flags = static_cast<std::uint8_t>(sometimes() ? (pick(2) ? 0x10 | pick(256) : pick(256)) : (e < R ? 4 : (pick(2) ? 20 : 52)));
+            d.paddingByte = static_cast<std::uint8_t>(sometimes() ? 1 + pick(255) : 0);
+            d.userEdgeCost = static_cast<std::uint16_t>(sometimes() ? 1 + pick(65535) : 0);
+            owner[e] = sometimes() ? (pick(2) ? kNoOwner : kManyOwners) : pick(F);
+        }
+        // Opposites that are the edge's reverse and mutual, or point back into their own face.
+        for (int e = 0; e + 1 < E; e += 2)
+            if (pick(2) == 0) {
+                edges[e].oppositeEdge = static_cast<std::uint32_t>(e + 1), edges[e + 1].oppositeEdge = static_cast<std::uint32_t>(e);
+                edges[e + 1].a = edges[e].b, edges[e + 1].b = edges[e].a;
+                if (pick(4) == 0) owner[e + 1] = owner[e];
+            }
+        // oppositeFace mostly as R29 wants it: NONE without an opposite, else the opposite's owner.
+        for (fromsoft::Edge& d : edges) {
+            if (sometimes()) continue;
+            if (d.oppositeEdge == fromsoft::kNoOpposite) d.oppositeFace = fromsoft::kNoOpposite;
+            else if (d.oppositeEdge < static_cast<std::uint32_t>(E) && owner[d.oppositeEdge] >= 0)
+                d.oppositeFace = static_cast<std::uint32_t>(owner[d.oppositeEdge]);
+        }
+        const EdgeScan fast = scan_edges(edges, owner, R, V), slow = scan_as_written(edges, owner, R, V);
+        const std::string at = "round " + std::to_string(round);
+        EXPECT_EQ(fast.endpoints_are_vertices, slow.endpoints_are_vertices) << at;
+        EXPECT_EQ(fast.opposites_in_range, slow.opposites_in_range) << at;
+        EXPECT_EQ(fast.opposite_faces_are_owners, slow.opposite_faces_are_owners) << at;
+        EXPECT_EQ(fast.regular_flags, slow.regular_flags) << at;
+        EXPECT_EQ(fast.padding_zero, slow.padding_zero) << at;
+        EXPECT_EQ(fast.cost_zero, slow.cost_zero) << at;
+        EXPECT_EQ(fast.all_owned_once, slow.all_owned_once) << at;
+        EXPECT_EQ(fast.no_user_bits, slow.no_user_bits) << at;
+        EXPECT_EQ(fast.regular_opposites, slow.regular_opposites) << at;
+        EXPECT_EQ(fast.regular_opposites_outside, slow.regular_opposites_outside) << at;
+        EXPECT_EQ(fast.regular_not_mutual, slow.regular_not_mutual) << at;
+        EXPECT_EQ(fast.regular_reversed, slow.regular_reversed) << at;
+        EXPECT_EQ(fast.first_not_reversed_count, slow.first_not_reversed_count) << at;
+        EXPECT_EQ(fast.first_not_reversed, slow.first_not_reversed) << at;
+        EXPECT_EQ(fast.opposite_is_user_edge, slow.opposite_is_user_edge) << at;
+        EXPECT_EQ(fast.opposite_in_same_face, slow.opposite_in_same_face) << at;
+        EXPECT_EQ(fast.opposite_not_mutual, slow.opposite_not_mutual) << at;
+        EXPECT_EQ(fast.flags_52_with_opposite, slow.flags_52_with_opposite) << at;
+        if (::testing::Test::HasFailure()) break;
+        const bool holds[8] = {slow.endpoints_are_vertices, slow.opposites_in_range, slow.opposite_faces_are_owners,
+                               slow.regular_flags, slow.padding_zero, slow.cost_zero, slow.all_owned_once, slow.no_user_bits};
+        for (int k = 0; k < 8; ++k) failing[k] += !holds[k];
+    }
+    for (int k = 0; k < 8; ++k) {  // each statement fails in many rounds and holds in many others
+        EXPECT_GT(failing[k], kRounds / 10) << "statement " << k;
+        EXPECT_LT(failing[k], kRounds * 9 / 10) << "statement " << k;
     }
 }
