@@ -13,13 +13,21 @@ namespace {
 CornerBounds bounds_of(std::span<const Point> corners) {
     // Taken in double and narrowed once: the corners are float vertices widened, so the
     // narrowing is exact and the extremes (and which of ±0 wins) are the same as in float.
-    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    // x and y side by side in one vector (GCC/Clang vector extension, SSE2's minpd/maxpd on
+    // x86-64): `q < lo ? q : lo` is std::min(lo, q) lane by lane, the first of equal values
+    // kept. (The compiler left the three-lane loop scalar.)
+    using Pair = double __attribute__((vector_size(16)));
+    Pair lo_xy = {INFINITY, INFINITY}, hi_xy = {-INFINITY, -INFINITY};
+    double lo_z = INFINITY, hi_z = -INFINITY;
     for (const Point& p : corners) {
-        const double q[3] = {p.x, p.y, p.z};
-        for (int k = 0; k < 3; ++k) lo[k] = std::min(lo[k], q[k]), hi[k] = std::max(hi[k], q[k]);
+        const Pair xy = {p.x, p.y};
+        lo_xy = xy < lo_xy ? xy : lo_xy;
+        hi_xy = hi_xy < xy ? xy : hi_xy;
+        lo_z = std::min(lo_z, p.z), hi_z = std::max(hi_z, p.z);
     }
     CornerBounds b;
-    for (int k = 0; k < 3; ++k) b.min[k] = static_cast<float>(lo[k]), b.max[k] = static_cast<float>(hi[k]);
+    b.min[0] = static_cast<float>(lo_xy[0]), b.min[1] = static_cast<float>(lo_xy[1]), b.min[2] = static_cast<float>(lo_z);
+    b.max[0] = static_cast<float>(hi_xy[0]), b.max[1] = static_cast<float>(hi_xy[1]), b.max[2] = static_cast<float>(hi_z);
     return b;
 }
 
