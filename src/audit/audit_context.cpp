@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <stdexcept>
 
 #include "io/text.h"
@@ -125,12 +126,16 @@ TagfileContext::TagfileContext(const AuditTagfile& f)
         own(face.startEdgeIndex, face.numEdges, static_cast<std::int32_t>(i));
         if (face.numUserEdges > 0) own(face.startUserEdgeIndex, face.numUserEdges, static_cast<std::int32_t>(i));
     }
-    // In locals: the compiler cannot rule out that the member aliases the vertices, and
-    // stored it on every vertex (about 30 instructions a vertex instead of a few vector ones).
-    float lo[4] = {INFINITY, INFINITY, INFINITY, INFINITY}, hi[4] = {-INFINITY, -INFINITY, -INFINITY, -INFINITY};
+    // In locals (the compiler cannot rule out that the member aliases the vertices, and
+    // stored it on every vertex), the four lanes of a vertex in one vector as bounds_of does.
+    using Quad = float __attribute__((vector_size(16)));
+    static_assert(sizeof(Quad) == sizeof(fromsoft::Vec4));
+    Quad lo = {INFINITY, INFINITY, INFINITY, INFINITY}, hi = {-INFINITY, -INFINITY, -INFINITY, -INFINITY};
     for (const auto& p : mesh.vertices) {
-        const float c[4] = {p.x, p.y, p.z, p.w};
-        for (int k = 0; k < 4; ++k) lo[k] = std::min(lo[k], c[k]), hi[k] = std::max(hi[k], c[k]);
+        Quad c;
+        std::memcpy(&c, &p, sizeof c);
+        lo = c < lo ? c : lo;  // std::min(lo, c) and std::max(hi, c), lane by lane
+        hi = hi < c ? c : hi;
     }
     for (int k = 0; k < 4; ++k) vertex_bounds.min[k] = lo[k], vertex_bounds.max[k] = hi[k];
     edge_scan = scan_edges(mesh.edges, owner, R, V);
