@@ -9,19 +9,21 @@ namespace {
 
 void x01_vertex_w(const TagfileContext& ctx, Values& v) {
     if (ctx.V == 0) return;
-    // Walked in plain variables, named once: the first strictly larger (smaller) value wins,
-    // as Values::maximum (minimum) keeps it.
-    std::int64_t ones = 0, at_max = 0, at_min = 0;
-    float w_max = ctx.mesh.vertices[0].w, w_min = w_max;
-    for (std::int64_t i = 0; i < ctx.V; ++i) {
-        float w = ctx.mesh.vertices[i].w;
-        ones += w == 1.0f;
-        if (w > w_max) w_max = w, at_max = i;
-        if (w < w_min) w_min = w, at_min = i;
+    const auto& vertices = ctx.mesh.vertices;
+    std::int64_t ones = 0;
+    for (const auto& p : vertices) ones += p.w == 1.0f;
+    // Values::maximum (minimum) keeps the first strictly larger (smaller) value, so from w_0 the
+    // extreme is w_0 itself when it is a NaN (nothing compares beyond a NaN), and otherwise the
+    // first w equal to the largest (smallest) w that is no NaN: the w lane of the context's
+    // vertex bounds, which skip NaNs too (w_0 being one of their candidates, the search ends).
+    std::int64_t at_max = 0, at_min = 0;
+    if (const float w0 = vertices[0].w; w0 == w0) {
+        while (vertices[at_max].w != ctx.vertex_bounds.max[3]) ++at_max;
+        while (vertices[at_min].w != ctx.vertex_bounds.min[3]) ++at_min;
     }
     if (ones) v.count("w_equal_1", ones);
-    v.maximum("w_max", w_max, ctx.where("vertex", at_max));
-    v.minimum("w_min", w_min, ctx.where("vertex", at_min));
+    v.maximum("w_max", vertices[at_max].w, ctx.where("vertex", at_max));
+    v.minimum("w_min", vertices[at_min].w, ctx.where("vertex", at_min));
 }
 
 void x02_domain(const TagfileContext& ctx, Values& v) {

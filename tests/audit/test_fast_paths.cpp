@@ -1,10 +1,14 @@
-// The seventh session's shortcuts against the plain ways they replace: a context and a mesh
-// read that reuse the thread's storage from the tagfile before, an exception whose texts are made only while
-// the examples have room, and a value set that marks small values in bits.
+// The audit's shortcuts against the plain ways they replace: a context and a mesh read that
+// reuse the thread's storage from the tagfile before, an exception whose texts are made only
+// while the examples have room, a value set that marks small values in bits, the edge pass's
+// folded statements and X01's extremes of w taken from the vertex bounds.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <array>
+#include <bit>
+#include <cstdint>
+#include <limits>
 #include <random>
 #include <span>
 #include <set>
@@ -17,6 +21,7 @@
 #include "audit/audit_edge_scan.h"
 #include "audit/audit_report.h"
 #include "audit/audit_rules.h"
+#include "audit/audit_supplementary.h"
 #include "formats/fromsoft/nav_tagfile.h"
 #include "synthetic_navmesh.h"
 
@@ -330,5 +335,49 @@ TEST(AuditFastPaths, EdgeScanEqualsEveryStatementEdgeByEdge) {
     for (int k = 0; k < 8; ++k) {  // each statement fails in many rounds and holds in many others
         EXPECT_GT(failing[k], kRounds / 10) << "statement " << k;
         EXPECT_LT(failing[k], kRounds * 9 / 10) << "statement " << k;
+    }
+}
+
+// X01 takes its extremes of w from the context's vertex bounds and looks up only where they
+// first occur: on w lanes with NaNs (first and later), ±0, infinities and ties, its counts,
+// values (bit for bit) and locations must be those of the plain walk, which offers every w in
+// vertex order to Values::maximum and Values::minimum.
+TEST(AuditFastPaths, X01ExtremesOfWEqualThePlainWalk) {
+    const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+    const std::vector<std::vector<float>> lanes = {
+        {1, 1, 1},         {nan, 3, -2},       {2, nan, 5, 5, -1}, {-0.0f, 0.0f, -0.0f}, {0.0f, -0.0f},
+        {1, -inf, inf, 1}, {-inf, -inf},       {nan, nan},         {7},                  {3, 1, 3, 0.5f, 1, 0.5f},
+    };
+    std::mt19937 rng(31);
+    std::vector<std::vector<float>> all = lanes;
+    for (int k = 0; k < 200; ++k) {  // random lanes from a small pool, so ties and NaNs recur
+        const float pool[] = {1, 1, 0.5f, 2, -0.0f, 0.0f, nan, 2478.771f, -inf};
+        std::vector<float> w(1 + rng() % 12);
+        for (float& x : w) x = pool[rng() % std::size(pool)];
+        all.push_back(w);
+    }
+    for (const std::vector<float>& w : all) {
+        AuditTagfile f = synthetic_tagfile();
+        auto& vertices = f.model->mesh.vertices;
+        ASSERT_GE(vertices.size(), w.size());
+        for (std::size_t i = 0; i < vertices.size(); ++i) vertices[i].w = w[i % w.size()];
+        const TagfileContext ctx(f);
+        const Values x01 = supplementary_counters(ctx).at("X01");
+        Values walk;
+        std::int64_t ones = 0;
+        for (std::size_t i = 0; i < vertices.size(); ++i) {
+            ones += vertices[i].w == 1.0f;
+            walk.maximum("w_max", vertices[i].w, ctx.where("vertex", static_cast<std::int64_t>(i)));
+            walk.minimum("w_min", vertices[i].w, ctx.where("vertex", static_cast<std::int64_t>(i)));
+        }
+        const std::string lane = ::testing::PrintToString(w);
+        EXPECT_EQ(x01.counts.count("w_equal_1") ? x01.counts.at("w_equal_1") : 0, ones) << lane;
+        for (const char* key : {"w_max", "w_min"}) {
+            const Extreme& got = std::string(key) == "w_max" ? x01.maxima.at(key) : x01.minima.at(key);
+            const Extreme& want = std::string(key) == "w_max" ? walk.maxima.at(key) : walk.minima.at(key);
+            EXPECT_EQ(std::bit_cast<std::uint64_t>(got.value), std::bit_cast<std::uint64_t>(want.value)) << key << " " << lane;
+            EXPECT_EQ(got.at, want.at) << key << " " << lane;
+        }
+        if (::testing::Test::HasFailure()) break;
     }
 }
