@@ -22,7 +22,7 @@ std::vector<std::uint8_t> grid_tagfile(int n) {
 
 }  // namespace
 
-TEST(NavSource, FileNames) {
+TEST(NavFiles, FileNames) {
     EXPECT_TRUE(is_nav_file_name("a/m10_00_00_00.nvmhktbnd.dcx"));
     EXPECT_TRUE(is_nav_file_name("m10.NVMHKTBND"));
     EXPECT_TRUE(is_nav_file_name("x/n10_01_00_00_001700.HKX"));
@@ -31,7 +31,7 @@ TEST(NavSource, FileNames) {
     EXPECT_THROW(find_nav_files("/nonexistent/navlab/path"), Error);
 }
 
-TEST(NavSource, DirectoryOfBindersAndTagfilesInSortedOrder) {
+TEST(NavFiles, DirectoryOfBindersAndTagfilesInSortedOrder) {
     const auto dir = navlab::test::scratch_dir("fromsoft_nav_source");
     std::filesystem::create_directories(dir / "b" / "deep");
     write_file_atomic(dir / "b" / "deep" / "z.hkx", grid_tagfile(2));
@@ -58,22 +58,22 @@ TEST(NavSource, DirectoryOfBindersAndTagfilesInSortedOrder) {
     EXPECT_EQ(opened.entries()[1].index, 1u);
     EXPECT_EQ(read_nav_tagfile(opened.entries()[1].bytes).mesh.faces.size(), 4u);
 
-    const auto sources = list_nav_sources(dir);
-    ASSERT_EQ(sources.size(), 6u);
-    EXPECT_TRUE(sources[0].binder.empty());
-    EXPECT_EQ(sources[0].entry_name, "a.hkx");
-    EXPECT_EQ(sources[2].binder, found[2]);
-    EXPECT_NE(sources[2].entry_name.find("n10_00_00_00_000100.hkx"), std::string::npos);
-    EXPECT_EQ(read_nav_tagfile(sources[3].load()).mesh.faces.size(), 4u);
-    EXPECT_EQ(read_nav_tagfile(sources[1].load()).mesh.faces.size(), 2u);
-    EXPECT_EQ(sources[5].entry_index, 1u);
+    const NavFile loose = NavFile::open(found[1]);  // a loose tagfile is its own one entry
+    ASSERT_EQ(loose.entries().size(), 1u);
+    EXPECT_FALSE(loose.entries()[0].in_binder);
+    EXPECT_EQ(loose.entries()[0].name, "z.hkx");
+    EXPECT_EQ(read_nav_tagfile(loose.entries()[0].bytes).mesh.faces.size(), 2u);
+    const NavFile plain = NavFile::open(found[3]);  // the same binder, not compressed
+    ASSERT_EQ(plain.entries().size(), 2u);
+    EXPECT_FALSE(opened.entries()[0].in_dcx);  // a member's offsets count from the member
+    EXPECT_EQ(read_nav_tagfile(plain.entries()[0].bytes).mesh.faces.size(), 3u);
     std::filesystem::remove_all(dir);
 }
 
-TEST(NavSource, SingleSampleFile) {
+TEST(NavFiles, SingleSampleFile) {
     NAVLAB_REQUIRE_SAMPLE(path, "havok/er/n10_01_00_00_001700.hkx");
-    const auto sources = list_nav_sources(path);
-    ASSERT_EQ(sources.size(), 1u);
-    EXPECT_EQ(sources[0].entry_name, "n10_01_00_00_001700.hkx");
-    EXPECT_EQ(read_nav_tagfile(sources[0].load()).mesh.faces.size(), 60u);
+    const NavFile nav = NavFile::open(path);
+    ASSERT_EQ(nav.entries().size(), 1u);
+    EXPECT_EQ(nav.entries()[0].name, "n10_01_00_00_001700.hkx");
+    EXPECT_EQ(read_nav_tagfile(nav.entries()[0].bytes).mesh.faces.size(), 60u);
 }

@@ -72,26 +72,4 @@ NavFile NavFile::from_binder(std::shared_ptr<const container::BinderFile> b, con
     return nav;
 }
 
-std::vector<NavSource> list_nav_sources(const std::filesystem::path& path) {
-    std::vector<NavSource> out;
-    for (const std::filesystem::path& file : find_nav_files(path)) {
-        const NavFile nav = NavFile::open(file);
-        for (const NavEntry& e : nav.entries()) {
-            NavSource s;
-            s.binder = e.in_binder ? file : std::filesystem::path();
-            s.file = file;
-            s.entry_index = e.index;
-            s.entry_name = e.name;
-            s.load = [file, index = e.index]() -> std::vector<std::uint8_t> {
-                const NavFile reopened = NavFile::open(file);
-                for (const NavEntry& again : reopened.entries())
-                    if (again.index == index) return {again.bytes.begin(), again.bytes.end()};
-                throw Error("entry " + std::to_string(index) + " is gone").set_file(file.string());
-            };
-            out.push_back(std::move(s));
-        }
-    }
-    return out;
-}
-
 }  // namespace navlab::fromsoft

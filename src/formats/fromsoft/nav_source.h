@@ -9,7 +9,6 @@
 
 #include <cstdint>
 #include <filesystem>
-#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -72,21 +71,5 @@ private:
     std::shared_ptr<const container::BinderFile> binder_;  ///< owns the entries' bytes and serves select()
     std::vector<NavEntry> entries_;
 };
-
-/// One navmesh tagfile found under a path, without its bytes held in memory.
-struct NavSource {
-    std::filesystem::path binder;  ///< the binder holding the tagfile; empty for a loose .hkx
-    std::filesystem::path file;    ///< the file on disk (the binder or the .hkx)
-    std::size_t entry_index = 0;    ///< entry index in the binder (0 for a loose file)
-    std::string entry_name;         ///< entry name, or the file name of a loose tagfile
-    /// Loads the tagfile's bytes (reopens and, for a .dcx, decompresses the file: to read many
-    /// entries of one binder, open it once with NavFile instead).
-    std::function<std::vector<std::uint8_t>()> load;
-};
-
-/// Every navmesh tagfile under `path` in input order: files as find_nav_files orders them,
-/// entries in binder order. Opens each file once to list its entries.
-/// @param path a binder, a .hkx tagfile or a directory.
-std::vector<NavSource> list_nav_sources(const std::filesystem::path& path);
 
 }  // namespace navlab::fromsoft
