@@ -109,7 +109,7 @@ struct TagfileContext {
     std::int64_t R = 0;            ///< Σ numEdges (negative counts as 0)
     bool regular_tiled = false;    ///< R21 holds and R ≤ E
     std::vector<std::int32_t> owner;  ///< edge → owning face, kNoOwner or kManyOwners
-    VertexBounds vertex_bounds;  ///< one pass over the vertices, for R50–R53 and X02
+    VertexBounds vertex_bounds;  ///< one pass over the vertices, for R50–R53, X01 (w lane) and X02
     EdgeScan edge_scan;  ///< the per-edge statements over all edges, in one pass after the owners
     std::vector<RingView> rings;  ///< per face, viewing ring_vertices
     std::vector<CornerBounds> corner_bounds;  ///< per face, valid when its ring is Ok

@@ -15,7 +15,7 @@ std::uint32_t tail_word(const fromsoft::Edge& d) {
     static_assert(offsetof(fromsoft::Edge, flags) == 16 && offsetof(fromsoft::Edge, paddingByte) == 17 &&
                   offsetof(fromsoft::Edge, userEdgeCost) == 18 && std::endian::native == std::endian::little);
     std::uint32_t w;
-    std::memcpy(&w, &d.flags, 4);
+    std::memcpy(&w, reinterpret_cast<const unsigned char*>(&d) + offsetof(fromsoft::Edge, flags), 4);
     return w;
 }
 
@@ -33,7 +33,6 @@ EdgeScan scan_edges(std::span<const fromsoft::Edge> edges, std::span<const std::
     std::uint64_t largest_end = 0;
     std::int32_t least_owner = std::numeric_limits<std::int32_t>::max();
     std::uint32_t regular_tail = 0, user_tail = 0;  // OR of tail_word ^ 4 (regular), of tail_word (user)
-    std::uint32_t regular_flags_or = 0;             // OR of regular flags (R77's bits 0x30)
     std::int64_t outside = 0, user_outside = 0;
     const std::int64_t regular_end = std::min(R, E);
     // First the statements on each edge's own fields, then those that read its opposite (and
@@ -47,9 +46,7 @@ EdgeScan scan_edges(std::span<const fromsoft::Edge> edges, std::span<const std::
         return (d.oppositeEdge != kNoOpposite) & (d.oppositeEdge >= E);
     };
     for (std::int64_t e = 0; e < regular_end; ++e) {
-        const std::uint32_t tail = tail_word(edges[e]);
-        regular_tail |= tail ^ 4;  // zero: flags 4, paddingByte 0, userEdgeCost 0
-        regular_flags_or |= tail;
+        regular_tail |= tail_word(edges[e]) ^ 4;  // zero: flags 4, paddingByte 0, userEdgeCost 0
         outside += own_fields(edges[e], e);
     }
     for (std::int64_t e = regular_end; e < E; ++e) {
@@ -87,12 +84,12 @@ EdgeScan scan_edges(std::span<const fromsoft::Edge> edges, std::span<const std::
     s.endpoints_are_vertices = E == 0 || largest_end < static_cast<std::uint64_t>(V);
     s.opposites_in_range = outside == 0 && user_outside == 0;
     s.opposite_faces_are_owners = owners;
-    // Bits 8-15 of a tail word are paddingByte, 16-31 userEdgeCost; flags 4 has no bit of 0x30.
+    // Bits 0-7 of a tail word are flags, 8-15 paddingByte, 16-31 userEdgeCost.
     s.regular_flags = (regular_tail & 0xFF) == 0;
     s.padding_zero = ((regular_tail | user_tail) & 0xFF00) == 0;
     s.cost_zero = ((regular_tail | user_tail) >> 16) == 0;
     s.all_owned_once = least_owner >= 0;
-    s.no_user_bits = (regular_flags_or & 0x30) == 0;
+    s.no_user_bits = (regular_tail & 0x30) == 0;  // the flags' bits 0x30, which ^ 4 leaves
     s.regular_opposites = opposites;
     s.regular_opposites_outside = outside;
     s.regular_not_mutual = not_mutual;

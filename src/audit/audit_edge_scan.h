@@ -1,8 +1,11 @@
 // One pass over a tagfile's edges for every per-edge statement (R27–R32, R34, R36, R37, R77)
 // and the X04–X06 counters, instead of one pass per rule (issue 13: the audit as one
-// streaming pass). Each statement is one small function below, used by the scan and by its
-// rule's own walk; a rule walks its edges one check() at a time only when the scan found an
-// exception there, to name it in element order.
+// streaming pass). Each statement is one small function below, used by its rule's own walk;
+// a rule walks its edges one check() at a time only when the scan found an exception there, to
+// name it in element order. The scan calls the ones that read an edge's opposite (R29, R36,
+// R37) and folds those that must hold on every edge (R27, R28, R30–R32, R34, R77) into a few
+// accumulators instead: test AuditFastPaths.EdgeScanEqualsEveryStatementEdgeByEdge keeps the
+// two forms in step.
 #pragma once
 
 #include <array>

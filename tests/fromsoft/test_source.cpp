@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <string>
+#include <tuple>
+
 #include "codec/dcx.h"
 #include "container/bnd4.h"
 #include "formats/fromsoft/nav_source.h"
@@ -56,16 +59,23 @@ TEST(NavFiles, DirectoryOfBindersAndTagfilesInSortedOrder) {
     ASSERT_EQ(opened.entries().size(), 2u);  // the .txt member is not a navmesh
     EXPECT_TRUE(opened.entries()[1].in_binder);
     EXPECT_EQ(opened.entries()[1].index, 1u);
+    EXPECT_NE(opened.entries()[0].name.find("n10_00_00_00_000100.hkx"), std::string::npos);
+    EXPECT_NE(opened.entries()[1].name.find("n10_00_00_00_000200.hkx"), std::string::npos);
+    // A member of a compressed binder is no DCX payload: its errors' offsets count from the
+    // member, which "entry N (NAME)" says.
+    EXPECT_FALSE(opened.entries()[0].in_dcx);
     EXPECT_EQ(read_nav_tagfile(opened.entries()[1].bytes).mesh.faces.size(), 4u);
 
-    const NavFile loose = NavFile::open(found[1]);  // a loose tagfile is its own one entry
-    ASSERT_EQ(loose.entries().size(), 1u);
-    EXPECT_FALSE(loose.entries()[0].in_binder);
-    EXPECT_EQ(loose.entries()[0].name, "z.hkx");
-    EXPECT_EQ(read_nav_tagfile(loose.entries()[0].bytes).mesh.faces.size(), 2u);
+    for (const auto& [file, name, faces] : {std::tuple{found[0], "a.hkx", 1u}, std::tuple{found[1], "z.hkx", 2u}}) {
+        const NavFile loose = NavFile::open(file);  // a loose tagfile is its own one entry
+        ASSERT_EQ(loose.entries().size(), 1u);
+        EXPECT_FALSE(loose.entries()[0].in_binder);
+        EXPECT_EQ(loose.entries()[0].name, name);
+        EXPECT_EQ(read_nav_tagfile(loose.entries()[0].bytes).mesh.faces.size(), faces);
+    }
     const NavFile plain = NavFile::open(found[3]);  // the same binder, not compressed
     ASSERT_EQ(plain.entries().size(), 2u);
-    EXPECT_FALSE(opened.entries()[0].in_dcx);  // a member's offsets count from the member
+    EXPECT_EQ(plain.entries()[0].name, opened.entries()[0].name);
     EXPECT_EQ(read_nav_tagfile(plain.entries()[0].bytes).mesh.faces.size(), 3u);
     std::filesystem::remove_all(dir);
 }

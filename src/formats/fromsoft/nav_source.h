@@ -4,7 +4,6 @@
 // Two levels, so a caller that processes a whole corpus keeps one binder in memory at a time:
 //   find_nav_files(path)      -> the files, sorted, nothing opened;
 //   NavFile::open(file)       -> that file's navmesh tagfiles with their bytes.
-// list_nav_sources(path) flattens both for callers that want one list of tagfiles.
 #pragma once
 
 #include <cstdint>
