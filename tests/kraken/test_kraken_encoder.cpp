@@ -6,7 +6,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <functional>
 #include <mutex>
+#include <queue>
 #include <random>
 #include <string>
 #include <thread>
@@ -18,6 +20,7 @@
 #include "codec/kraken/kraken.h"
 #include "codec/kraken/match_finder.h"
 #include "codec/kraken/stream_info.h"
+#include "codec/kraken/symbol_ranges_writer.h"
 #include "io/error.h"
 #include "io/file.h"
 #include "support/samples.h"
@@ -491,5 +494,164 @@ TEST(KrakenEncoder, ArraysThatSaveLittleAreStoredWhenDecodeTimeIsWeighed) {
         EXPECT_NE((plain[0] >> 4) & 7, 0) << symbols << " symbols: coded";
         EXPECT_EQ((weighed[0] >> 4) & 7, symbols == 128 ? 4 : 0) << symbols << " symbols";
         expect_array_decodes(weighed, data);
+    }
+}
+
+// The word-at-a-time search for the next run of three equal bytes (the RLE command buffer's
+// skip over short runs) against a byte-by-byte search, from every start position: runs of 1 to
+// 9 bytes planted at every offset modulo the 8-byte word, alphabets of 2, 3 and 256 values
+// (many near misses: pairs, and bytes equal two apart), and bytes with the high bit set.
+TEST(KrakenEncoder, NextRunOfThreeEqualsAByteByByteSearch) {
+    using namespace kraken::detail;
+    auto brute = [](const ByteVec& d, std::size_t from) {
+        for (std::size_t k = from; k + 2 < d.size(); ++k)
+            if (d[k] == d[k + 1] && d[k + 1] == d[k + 2]) return k;
+        return d.size();
+    };
+    std::mt19937 rng(11);
+    std::size_t checked = 0, found = 0;
+    for (unsigned alphabet : {2u, 3u, 256u}) {
+        for (int round = 0; round < 60; ++round) {
+            ByteVec d;
+            const std::size_t n = rng() % 90;
+            while (d.size() < n) {
+                const auto v = static_cast<std::uint8_t>(0x80 + rng() % alphabet);  // high bit set
+                d.insert(d.end(), rng() % 3 == 0 ? 1 + rng() % 9 : 1, v);
+            }
+            d.resize(n);
+            for (std::size_t from = 0; from <= n; ++from) {
+                const std::size_t expected = brute(d, from);
+                ASSERT_EQ(next_run_of_three(d, from), expected) << "alphabet " << alphabet << ", n " << n << ", from " << from;
+                ++checked, found += expected < n;
+            }
+        }
+    }
+    EXPECT_GT(found, checked / 4) << "the cases find runs";
+    EXPECT_LT(found, checked) << "and miss them";
+    // A run of three whose first byte is the last of an 8-byte word (the word step is 7), and
+    // a pair at a word end with its third byte in the next word.
+    for (std::size_t at = 0; at + 3 <= 40; ++at) {
+        ByteVec d(40);
+        for (std::size_t i = 0; i < d.size(); ++i) d[i] = static_cast<std::uint8_t>(i);
+        d[at + 1] = d[at + 2] = d[at];
+        EXPECT_EQ(next_run_of_three(d, 0), at);
+        d[at + 2] = static_cast<std::uint8_t>(d[at] + 100);
+        EXPECT_EQ(next_run_of_three(d, 0), d.size()) << "a pair is no run";
+    }
+}
+
+namespace {
+
+/// An optimal prefix code for the counts by the textbook construction (a heap: the two lightest
+/// merged until one is left), independent of the encoder's sorted two-queue one. Ties go to the
+/// shallower tree, which gives the smallest longest code among optimal codes (Schwartz 1964).
+struct ReferenceCode {
+    std::uint64_t cost = 0;  ///< sum of count x length
+    unsigned longest = 0;    ///< the longest code's length
+};
+ReferenceCode reference_code(const std::array<std::uint32_t, 256>& counts) {
+    using Tree = std::pair<std::uint64_t, unsigned>;  // weight, height
+    std::priority_queue<Tree, std::vector<Tree>, std::greater<>> heap;
+    for (auto c : counts)
+        if (c) heap.push({c, 0});
+    ReferenceCode code;
+    while (heap.size() > 1) {
+        const Tree a = heap.top();
+        heap.pop();
+        const Tree b = heap.top();
+        heap.pop();
+        code.cost += a.first + b.first;
+        heap.push({a.first + b.first, std::max(a.second, b.second) + 1});
+    }
+    code.longest = heap.top().second;
+    return code;
+}
+
+}  // namespace
+
+// Code lengths against their definition: a complete code (Kraft sum exactly 1) of at most 11
+// bits; whenever an optimal code fits in 11 bits, the cost of one and the smallest longest code
+// among them (the textbook heap construction, ties to the shallower tree); and lengths that never grow along (count, symbol) order, so a rarer symbol never
+// has the shorter code and equal counts give the lower symbol the longer one (the order the
+// game's encoder and ours rank symbols in). Counts up to 2^18 - 1 take all three passes of the
+// radix sort; geometric counts take the length limit.
+TEST(KrakenEncoder, HuffmanCodeLengthsAreCompleteOptimalAndOrdered) {
+    using namespace kraken::detail;
+    std::mt19937 rng(23);
+    unsigned optimal_checked = 0, limited = 0;
+    for (int round = 0; round < 3000; ++round) {
+        std::array<std::uint32_t, 256> counts{};
+        const unsigned present = 2 + rng() % 255;
+        const unsigned kind = round % 4;
+        for (unsigned i = 0; i < present; ++i) {
+            const unsigned s = rng() % 256;
+            switch (kind) {
+                case 0: counts[s] = 1 + rng() % 8; break;                                 // many ties
+                case 1: counts[s] = 1 + rng() % 300; break;                               // two passes
+                case 2: counts[s] = 1 + rng() % ((1u << 18) - 1); break;                  // three passes
+                default: counts[s] = 1u << (rng() % 18); break;                           // skewed: limited
+            }
+        }
+        if (std::count_if(counts.begin(), counts.end(), [](auto c) { return c > 0; }) < 2) counts[0] = counts[1] = 1;
+        const auto lengths = huffman_code_lengths(counts);
+        std::uint32_t kraft = 0, longest = 0;
+        std::uint64_t cost = 0;
+        for (unsigned s = 0; s < 256; ++s) {
+            ASSERT_EQ(lengths[s] != 0, counts[s] != 0) << "symbol " << s;
+            ASSERT_LE(lengths[s], 11u);
+            if (lengths[s]) kraft += 1u << (11 - lengths[s]);
+            longest = std::max<std::uint32_t>(longest, lengths[s]);
+            cost += std::uint64_t{counts[s]} * lengths[s];
+        }
+        ASSERT_EQ(kraft, 1u << 11) << "round " << round;
+        const ReferenceCode reference = reference_code(counts);
+        if (reference.longest <= 11) {
+            ASSERT_EQ(cost, reference.cost) << "round " << round;
+            ASSERT_EQ(longest, reference.longest) << "round " << round;
+            ++optimal_checked;
+        } else {
+            ASSERT_GT(cost, reference.cost);
+            ++limited;
+        }
+        std::vector<unsigned> order;
+        for (unsigned s = 0; s < 256; ++s)
+            if (counts[s]) order.push_back(s);
+        std::stable_sort(order.begin(), order.end(), [&](unsigned a, unsigned b) { return counts[a] < counts[b]; });
+        for (std::size_t i = 1; i < order.size(); ++i)
+            ASSERT_GE(lengths[order[i - 1]], lengths[order[i]]) << "round " << round << ": symbols " << order[i - 1] << ", " << order[i];
+    }
+    EXPECT_GT(optimal_checked, 1000u);
+    EXPECT_GT(limited, 100u);
+}
+
+// The 256-bit set of present symbols that the table writers walk by runs, against the tables
+// themselves: every bit, and next() from every symbol for both present and absent, on byte
+// tables (eight entries a step) and 32-bit tables (tANS weights) with long runs, single
+// symbols, and the set ends (symbols 0 and 255) present or not.
+TEST(KrakenEncoder, SymbolSetMatchesItsTable) {
+    using namespace kraken::detail;
+    std::mt19937 rng(31);
+    for (int round = 0; round < 400; ++round) {
+        std::array<std::uint8_t, 256> lengths{};
+        std::array<std::uint32_t, 256> weights{};
+        const unsigned density = round % 5;  // none, sparse, half, dense, all
+        for (unsigned s = 0; s < 256; ++s) {
+            const bool present = density == 4 || (density > 0 && rng() % 4 < density);
+            lengths[s] = present ? static_cast<std::uint8_t>(1 + rng() % 255) : 0;  // 0x80.. too
+            weights[s] = present ? 1 + rng() % 70000 : 0;
+        }
+        for (unsigned s = 0; s < 256; s += 1 + rng() % 40)  // runs of one inside runs
+            if (round % 2) lengths[s] = 0, weights[s] = 0;
+        const SymbolSet from_bytes = SymbolSet::of(lengths), from_words = SymbolSet::of(weights);
+        for (unsigned s = 0; s < 256; ++s) {
+            ASSERT_EQ(from_bytes.bits[s / 64] >> (s % 64) & 1, lengths[s] != 0) << s;
+            ASSERT_EQ(from_words.bits[s / 64] >> (s % 64) & 1, weights[s] != 0) << s;
+        }
+        for (unsigned from = 0; from <= 256; ++from)
+            for (const bool present : {true, false}) {
+                unsigned expected = from;
+                while (expected < 256 && (lengths[expected] != 0) != present) ++expected;
+                ASSERT_EQ(from_bytes.next(from, present), expected) << "round " << round << ", from " << from << ", " << present;
+            }
     }
 }

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstring>
 #include <optional>
+#include <utility>
 
 #include "codec/kraken/bit_writer.h"
 #include "codec/kraken/symbol_ranges_writer.h"
@@ -67,26 +68,55 @@ using Lengths = std::array<std::uint8_t, 256>;
 /// lengths handed out again shortest to the most frequent symbols. (Halving the counts and
 /// rebuilding, as before, took several rebuilds on skewed literal histograms.)
 Lengths huffman_lengths(const Histogram& freq) {
-    // Sorted by (count, symbol) as one integer key: counts are below 2^24 (an array is at
-    // most 0x3FFFF bytes), and plain integer keys sort several times faster than a comparator.
-    std::array<std::uint32_t, 256> keys;
+    // The present symbols ordered by (count, symbol): a stable LSD radix sort on the count, a
+    // byte a pass, of the symbols taken in order. Counts are below 2^18 (an array is at most
+    // 0x3FFFF bytes), and passes above the largest count's top byte are left out. A comparison
+    // sort mispredicted on about every other comparison, which cost more than its work.
+    std::array<std::uint32_t, 256> buffer_a, buffer_b;
+    std::uint32_t* keys = buffer_a.data();
+    std::uint32_t* sorted = buffer_b.data();
     unsigned n = 0;
-    for (unsigned s = 0; s < 256; ++s)
-        if (freq[s]) keys[n++] = freq[s] << 8 | s;
-    std::sort(keys.begin(), keys.begin() + n);
+    std::uint32_t largest = 0;
+    for (unsigned s = 0; s < 256; ++s) {  // without a branch: absent symbols are overwritten
+        keys[n] = freq[s] << 8 | s;
+        n += freq[s] != 0;
+        largest = std::max(largest, freq[s]);
+    }
+    if (n < 2) return {};  // asked for 2 or more (a single symbol is an RLE fill)
+    // The pass at `shift` sorts on count bits shift - 8 .. shift - 1.
+    for (unsigned shift = 8; shift < 32 && largest >> (shift - 8) != 0; shift += 8) {
+        std::array<std::uint32_t, 256> start{};
+        for (unsigned i = 0; i < n; ++i) ++start[keys[i] >> shift & 0xFF];
+        std::uint32_t sum = 0;
+        for (unsigned b = 0; b < 256; ++b) sum += std::exchange(start[b], sum);
+        for (unsigned i = 0; i < n; ++i) sorted[start[keys[i] >> shift & 0xFF]++] = keys[i];
+        std::swap(keys, sorted);
+    }
     std::array<std::uint8_t, 256> order;
     for (unsigned i = 0; i < n; ++i) order[i] = static_cast<std::uint8_t>(keys[i]);
-    // Nodes 0..n-1: the leaves in ascending count; n..2n-2: internal nodes, made in
-    // ascending weight, so the two smallest are always at the front of one of the queues.
-    std::array<std::uint64_t, 512> weight;
+    // Nodes 0..n-1: the leaves in ascending count; n..2n-2: internal nodes, made in ascending
+    // weight, so the two smallest are always at the front of one of the queues. Each queue
+    // ends in a sentinel of the largest weight (the next internal node's, until it is made),
+    // so a pick is two loads and a compare, chosen without a branch (ties take the leaf).
+    std::array<std::uint32_t, 257> leaf_weight;
+    std::array<std::uint32_t, 256> inner_weight;
     std::array<std::uint16_t, 512> parent;
-    for (unsigned i = 0; i < n; ++i) weight[i] = freq[order[i]];
-    unsigned leaf = 0, inner = n, next = n;
-    auto pick = [&] { return leaf < n && (inner >= next || weight[leaf] <= weight[inner]) ? leaf++ : inner++; };
-    for (; next < 2 * n - 1; ++next) {
-        const unsigned a = pick(), b = pick();
-        weight[next] = weight[a] + weight[b];
-        parent[a] = parent[b] = static_cast<std::uint16_t>(next);
+    for (unsigned i = 0; i < n; ++i) leaf_weight[i] = keys[i] >> 8;
+    leaf_weight[n] = UINT32_MAX;
+    unsigned leaf = 0, inner = 0;
+    auto pick = [&](std::uint32_t& weight) {
+        const bool take_leaf = leaf_weight[leaf] <= inner_weight[inner];
+        weight = take_leaf ? leaf_weight[leaf] : inner_weight[inner];
+        const unsigned node = take_leaf ? leaf : n + inner;
+        leaf += take_leaf, inner += !take_leaf;
+        return node;
+    };
+    for (unsigned k = 0; k + 1 < n; ++k) {
+        inner_weight[k] = UINT32_MAX;
+        std::uint32_t wa, wb;
+        const unsigned a = pick(wa), b = pick(wb);
+        inner_weight[k] = wa + wb;
+        parent[a] = parent[b] = static_cast<std::uint16_t>(n + k);
     }
     std::array<std::uint8_t, 512> depth;
     depth[2 * n - 2] = 0;
@@ -183,7 +213,7 @@ void write_gamma2(Writer& w, unsigned x) {
 /// Form-B table (spec 2.3.2) with `suffix_bits` F; false when a length code needs more
 /// zeros than the form allows for this F.
 template <class Writer>
-bool write_form_b(Writer& w, const Lengths& lengths, unsigned suffix_bits) {
+bool write_form_b(Writer& w, const Lengths& lengths, const SymbolSet& present, unsigned suffix_bits) {
     w.write(1, 2);  // form B
     w.write(suffix_bits, 2);
     w.write(lengths[0] ? 1 : 0, 1);  // skip the first gap when symbol 0 is present
@@ -191,13 +221,11 @@ bool write_form_b(Writer& w, const Lengths& lengths, unsigned suffix_bits) {
     unsigned sym = 0;
     bool first = true;
     while (sym < 256) {
-        unsigned start = sym;
-        while (start < 256 && lengths[start] == 0) ++start;
+        const unsigned start = present.next(sym, true);
         if (!first || start != 0) write_gamma2(w, start - sym);
         first = false;
         if (start == 256) break;
-        unsigned end = start;
-        while (end < 256 && lengths[end] != 0) ++end;
+        const unsigned end = present.next(start, false);
         write_gamma2(w, end - start);
         for (unsigned s = start; s < end; ++s) {
             const int d = lengths[s] - ((average + 2) >> 2);
@@ -219,16 +247,19 @@ struct FormC {
     RangeList ranges;
 };
 
-FormC form_c_values(const Lengths& lengths) {
+FormC form_c_values(const Lengths& lengths, const SymbolSet& present) {
     FormC c;
     int s = 30;
-    for (unsigned sym = 0; sym < 256; ++sym) {
-        if (!lengths[sym]) continue;
-        const int d = lengths[sym] - (s >> 2) - 1;
-        c.values[c.n++] = d >= 0 ? 2u * d : static_cast<unsigned>(-2 * d - 1);
-        s += d;
+    for (unsigned start = present.next(0, true); start < 256;) {
+        const unsigned end = present.next(start, false);
+        for (unsigned sym = start; sym < end; ++sym) {
+            const int d = lengths[sym] - (s >> 2) - 1;
+            c.values[c.n++] = d >= 0 ? 2u * d : static_cast<unsigned>(-2 * d - 1);
+            s += d;
+        }
+        start = present.next(end, true);
     }
-    c.ranges = range_list(lengths);
+    c.ranges = range_list(present);
     return c;
 }
 
@@ -384,8 +415,9 @@ HuffmanPlan plan_huffman(const Histogram& histogram) {
     // Both forms are priced for every suffix width in one pass each; only the smallest is
     // written (form B first on ties, as the game's Sekiro streams use it).
     RiceCounter form_b_bytes, form_c_bytes;
-    write_form_b(form_b_bytes, plan.lengths, 0);
-    write_form_c(form_c_bytes, form_c_values(plan.lengths), 0);
+    const SymbolSet present = SymbolSet::of(plan.lengths);
+    write_form_b(form_b_bytes, plan.lengths, present, 0);
+    write_form_c(form_c_bytes, form_c_values(plan.lengths, present), 0);
     std::size_t best_bytes = SIZE_MAX;
     for (unsigned form : {1u, 2u})
         for (unsigned f = 0; f < 4; ++f) {
@@ -399,8 +431,9 @@ HuffmanPlan plan_huffman(const Histogram& histogram) {
 /// The code-length table of a plan, in the form and suffix width it chose.
 std::vector<std::uint8_t> huffman_table(const HuffmanPlan& plan) {
     MsbWriter w;
-    if (plan.form == 1) write_form_b(w, plan.lengths, plan.suffix_bits);
-    else write_form_c(w, form_c_values(plan.lengths), plan.suffix_bits);
+    const SymbolSet present = SymbolSet::of(plan.lengths);
+    if (plan.form == 1) write_form_b(w, plan.lengths, present, plan.suffix_bits);
+    else write_form_c(w, form_c_values(plan.lengths, present), plan.suffix_bits);
     return w.finish();
 }
 
@@ -484,6 +517,27 @@ std::size_t run_bytes(std::span<const std::uint8_t> data) {
     return total;
 }
 
+/// The first k in [from, n - 2) where data[k] == data[k + 1] == data[k + 2] (n if none): the
+/// start of the next run of at least kRunSameFill bytes. Seven positions a step: z has a zero
+/// byte m where byte m equals byte m + 1, and a run starts at m where bytes m and m + 1 of z are
+/// both zero (the zero-byte test is the exact form, without false positives).
+std::size_t next_triple(const std::uint8_t* d, std::size_t from, std::size_t n) {
+    constexpr std::uint64_t kLow7 = 0x7F7F7F7F7F7F7F7Full;
+    std::size_t k = from;
+    for (; k + 9 <= n; k += 7) {
+        std::uint64_t x, y;
+        std::memcpy(&x, d + k, 8);
+        std::memcpy(&y, d + k + 1, 8);
+        const std::uint64_t z = x ^ y;
+        const std::uint64_t zero = ~(((z & kLow7) + kLow7) | z | kLow7);  // 0x80 in each zero byte
+        const std::uint64_t start = zero & (zero >> 8) & 0x0080808080808080ull;  // m = 0..6
+        if (start) return k + static_cast<std::size_t>(std::countr_zero(start) >> 3);
+    }
+    for (; k + 2 < n; ++k)
+        if (d[k] == d[k + 1] && d[k + 1] == d[k + 2]) return k;
+    return n;
+}
+
 /// An RLE command buffer (spec 2.5): raw bytes and fill bytes, read from the front, then
 /// the commands, read from the back.
 struct CommandBuffer {
@@ -521,6 +575,10 @@ CommandBuffer rle_commands(std::span<const std::uint8_t> data) {
     std::size_t literal_start = 0, i = 0;
     const std::size_t n = data.size();
     while (i < n) {
+        // Runs shorter than kRunSameFill stay raw bytes whatever the fill: skip to the next
+        // longer run (i is always the start of a run, so the first triple is one too).
+        i = next_triple(data.data(), i, n);
+        if (i == n) break;
         std::size_t e = i + 1;
         while (e < n && data[e] == data[i]) ++e;
         const std::size_t run = e - i;
@@ -696,6 +754,14 @@ bool encode_coded_array(std::span<const std::uint8_t> data, const ArrayPolicy& p
 
 std::size_t estimate_array_size(std::span<const std::uint8_t> data) { return estimate_size(data); }
 
+std::array<std::uint8_t, 256> huffman_code_lengths(const std::array<std::uint32_t, 256>& histogram) {
+    return huffman_lengths(histogram);
+}
+
+std::size_t next_run_of_three(std::span<const std::uint8_t> data, std::size_t from) {
+    return next_triple(data.data(), from, data.size());
+}
+
 double entropy_bits(const std::array<std::uint32_t, 256>& histogram) {
     double total = 0, bits = 0;
     for (auto c : histogram) total += c;
@@ -706,7 +772,7 @@ double entropy_bits(const std::array<std::uint32_t, 256>& histogram) {
 
 std::vector<std::uint8_t> huffman_form_c_table(const std::array<std::uint8_t, 256>& lengths, unsigned suffix_bits) {
     MsbWriter w;
-    write_form_c(w, form_c_values(lengths), suffix_bits);
+    write_form_c(w, form_c_values(lengths, SymbolSet::of(lengths)), suffix_bits);
     return w.finish();
 }
 

@@ -55,6 +55,18 @@ std::size_t estimate_array_size(std::span<const std::uint8_t> data);
 /// Huffman-coded size, tables aside): a choice between arrays without pricing their tables.
 double entropy_bits(const std::array<std::uint32_t, 256>& histogram);
 
+/// Huffman code lengths (1..11 bits, 0 for an absent symbol) of the symbols counted in
+/// `histogram` (at least 2 present; each count below 2^24, their sum below 2^31): an optimal
+/// code when one fits in 11 bits (the one with the shortest longest code; equal counts give
+/// the lower symbol the longer code), else lengths limited to 11 bits. Exposed for tests
+/// against a reference Huffman construction.
+std::array<std::uint8_t, 256> huffman_code_lengths(const std::array<std::uint32_t, 256>& histogram);
+
+/// The first k >= from where data[k] == data[k + 1] == data[k + 2], or data.size() if none:
+/// where the next run of at least three equal bytes starts (the RLE command buffer writes
+/// shorter runs as raw bytes). Exposed for tests against a byte-by-byte search.
+std::size_t next_run_of_three(std::span<const std::uint8_t> data, std::size_t from);
+
 /// The Huffman form-C code-length table (spec 2.3.3) of `lengths` (per symbol, 0 = absent;
 /// at least 2 present, 1..11 bits) with `suffix_bits` (0..3) Rice suffix bits, padded to a
 /// byte. Exposed for tests against the spec's worked example.

@@ -9,6 +9,7 @@
 #include <cassert>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <utility>
 
 #include "codec/kraken/bit_writer.h"
@@ -55,6 +56,45 @@ private:
     std::size_t count_ = 0;
 };
 
+/// The present symbols (nonzero entries) of a 256-entry table as a 256-bit set, whose runs are
+/// found a word at a time: the walks over all 256 entries, one branch an entry, mispredicted
+/// at every edge of a run, and a table is priced for nearly every array the encoder considers.
+struct SymbolSet {
+    std::array<std::uint64_t, 4> bits{};
+
+    template <class Table>
+    static SymbolSet of(const Table& table) {
+        SymbolSet set;
+        for (unsigned s = 0; s < 256; ++s) set.bits[s >> 6] |= std::uint64_t{table[s] != 0} << (s & 63);
+        return set;
+    }
+    /// A table of bytes (code lengths), eight entries a step: 0x80 in each nonzero byte (the
+    /// exact test, no carries between bytes), then the eight flags gathered into one byte by a
+    /// multiply (flag k lands on bit 56 + k; the other partial products take distinct bits
+    /// below 56 or fall off the top, so no carry reaches those eight).
+    static SymbolSet of(const std::array<std::uint8_t, 256>& table) {
+        constexpr std::uint64_t kLow7 = 0x7F7F7F7F7F7F7F7Full;
+        SymbolSet set;
+        for (unsigned i = 0; i < 32; ++i) {
+            std::uint64_t x;
+            std::memcpy(&x, table.data() + 8 * i, 8);
+            const std::uint64_t nonzero = (((x & kLow7) + kLow7) | x) & ~kLow7;
+            const std::uint64_t flags = ((nonzero >> 7) * 0x0102040810204080ull) >> 56;
+            set.bits[i >> 3] |= flags << (8 * (i & 7));
+        }
+        return set;
+    }
+    /// The first symbol s >= from that is present (`present`) or absent (!present); 256 if none.
+    unsigned next(unsigned from, bool present) const {
+        for (unsigned w = from >> 6; w < 4; ++w) {
+            std::uint64_t x = present ? bits[w] : ~bits[w];
+            if (w == from >> 6) x &= ~std::uint64_t{0} << (from & 63);
+            if (x) return w * 64 + static_cast<unsigned>(std::countr_zero(x));
+        }
+        return 256;
+    }
+};
+
 /// Spec 2.2.3 inverse: the unary values and raw bits describing which symbols are present.
 /// 256 symbols make at most 128 runs, so at most 255 values of each kind.
 struct RangeList {
@@ -62,19 +102,13 @@ struct RangeList {
     BoundedList<std::pair<std::uint32_t, unsigned>, 256> raw;  ///< (value, bits), in reading order
 };
 
-/// The range list of the symbols s with present[s] != 0 (at least one of the 256).
-template <class Table>
-RangeList range_list(const Table& present) {
+/// The range list of the symbols in `present` (at least one of the 256).
+inline RangeList range_list(const SymbolSet& present) {
     BoundedList<std::pair<unsigned, unsigned>, 128> runs;  // [start, end)
-    for (unsigned s = 0; s < 256;) {
-        if (!present[s]) {
-            ++s;
-            continue;
-        }
-        unsigned e = s;
-        while (e < 256 && present[e]) ++e;
+    for (unsigned s = present.next(0, true); s < 256;) {
+        const unsigned e = present.next(s, false);
         runs.push_back({s, e});
-        s = e;
+        s = present.next(e, true);
     }
     RangeList list;
     if (runs.front().first > 0) {  // leading gap: pos = read(u+1) + 2^(u+1) - 1

@@ -105,7 +105,7 @@ std::optional<std::vector<std::uint8_t>> tans_payload(std::span<const std::uint8
     if (present < 2) return std::nullopt;
 
     // Header (spec 2.4.1, 2.4.2), Golomb form with the best Q.
-    const RangeList ranges = range_list(weights);
+    const RangeList ranges = range_list(SymbolSet::of(weights));
     unsigned best_q = 8;
     WeightCodes codes;
     for (unsigned q = 0; q < 8; ++q) {
