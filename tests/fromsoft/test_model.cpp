@@ -87,6 +87,46 @@ TEST(AabbTree6, RootNibblesApplyToTheDomain) {
     EXPECT_DOUBLE_EQ(t.boxes[0].min[0], -113.0 + 226.0 * 4 / 226);
 }
 
+// The two-lane shrink_box against the shrink rule written out lane by lane (tagfile spec:
+// min + extent * hi^2 / 226, max - extent * lo^2 / 226), bit for bit: every nibble pair on
+// every axis, over parents of ordinary, huge, tiny, inverted, zero-width, signed-zero,
+// infinite and NaN extents.
+TEST(AabbTree6, ShrinkBoxIsTheScalarRuleBitForBit) {
+    auto bits = [](double v) {
+        std::uint64_t b;
+        std::memcpy(&b, &v, 8);
+        return b;
+    };
+    const double ends[][2] = {{0, 226},         {-113.5, 87.25},  {-FLT_MAX, FLT_MAX}, {1e-300, 3e-300},
+                              {5, -5},          {7, 7},           {-0.0, 0.0},         {0.0, -0.0},
+                              {-INFINITY, 1.0}, {0.0, INFINITY}, {NAN, 1.0},          {3.0, 1e308}};
+    std::size_t checked = 0;
+    for (const auto& e : ends)
+        for (unsigned hi = 0; hi < 16; ++hi)
+            for (unsigned lo = 0; lo < 16; ++lo) {
+                Box3 parent;
+                // Each axis its own ends (rotated through the table), so lanes differ.
+                for (int k = 0; k < 3; ++k) {
+                    const auto& f = ends[(&e - ends + k) % std::size(ends)];
+                    parent.min[k] = f[0], parent.max[k] = f[1];
+                }
+                const std::array<std::uint8_t, 3> xyz = {static_cast<std::uint8_t>(hi << 4 | lo),
+                                                         static_cast<std::uint8_t>(lo << 4 | hi),
+                                                         static_cast<std::uint8_t>(hi << 4 | (15 - lo))};
+                const Box3 child = shrink_box(parent, xyz);
+                for (int k = 0; k < 3; ++k) {
+                    const double extent = parent.max[k] - parent.min[k];
+                    const double squares[16] = {0, 1, 4, 9, 16, 25, 36, 49, 64, 81, 100, 121, 144, 169, 196, 225};
+                    const double min = parent.min[k] + extent * squares[xyz[k] >> 4] / 226.0;
+                    const double max = parent.max[k] - extent * squares[xyz[k] & 15] / 226.0;
+                    ASSERT_EQ(bits(child.min[k]), bits(min)) << "axis " << k << ", nibbles " << hi << " " << lo;
+                    ASSERT_EQ(bits(child.max[k]), bits(max)) << "axis " << k << ", nibbles " << hi << " " << lo;
+                    ++checked;
+                }
+            }
+    EXPECT_EQ(checked, std::size(ends) * 256 * 3);
+}
+
 TEST(AabbTree6, EmptyTreeIsValid) {
     const DecodedAabbTree t = decode_aabb_tree6({}, domain(-FLT_MAX, FLT_MAX));
     EXPECT_TRUE(t.valid);
