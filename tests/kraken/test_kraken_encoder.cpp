@@ -540,6 +540,44 @@ TEST(KrakenEncoder, NextRunOfThreeEqualsAByteByByteSearch) {
     }
 }
 
+// Which runs the RLE command buffer writes as runs, against the rule of spec 2.5's greedy
+// writer walked byte by byte: a maximal run of the current fill byte of 3 or more, or of another
+// byte of 6 or more (which becomes the fill, its byte in the front part), is a run; every other
+// byte is copied raw to the front part. The front part (raw and fill bytes, in order) records
+// every such choice. Pairs, runs of 3 to 5 of a byte that is not the fill (raw), and runs across
+// 8-byte words (the word-at-a-time search for runs of three).
+TEST(KrakenEncoder, RleCommandBufferTakesTheRunsTheSpecRuleTakes) {
+    using namespace kraken::detail;
+    std::mt19937 rng(41);
+    std::size_t runs_taken = 0, short_runs_raw = 0;
+    for (int round = 0; round < 2000; ++round) {
+        ByteVec d;
+        const std::size_t n = rng() % 300;
+        while (d.size() < n) d.insert(d.end(), 1 + rng() % (round % 3 == 0 ? 3 : 8), static_cast<std::uint8_t>(rng() % 4 * 0x55));
+        d.resize(n);
+        ByteVec expected;
+        std::uint8_t fill = 0;
+        for (std::size_t i = 0; i < n;) {
+            std::size_t e = i + 1;
+            while (e < n && d[e] == d[i]) ++e;
+            if (e - i >= (d[i] == fill ? 3u : 6u)) {
+                if (d[i] != fill) expected.push_back(d[i]), fill = d[i];
+                ++runs_taken;
+            } else {
+                expected.insert(expected.end(), d.begin() + static_cast<std::ptrdiff_t>(i), d.begin() + static_cast<std::ptrdiff_t>(e));
+                short_runs_raw += e - i >= 3;
+            }
+            i = e;
+        }
+        std::size_t front = 0;
+        const ByteVec buffer = rle_command_buffer(d, front);
+        ASSERT_LE(front, buffer.size());
+        ASSERT_EQ(ByteVec(buffer.begin(), buffer.begin() + static_cast<std::ptrdiff_t>(front)), expected) << "round " << round;
+    }
+    EXPECT_GT(runs_taken, 10000u);
+    EXPECT_GT(short_runs_raw, 1000u) << "runs of 3 to 5 of a byte that is not the fill";
+}
+
 namespace {
 
 /// An optimal prefix code for the counts by the textbook construction (a heap: the two lightest

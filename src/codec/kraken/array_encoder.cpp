@@ -69,8 +69,8 @@ using Lengths = std::array<std::uint8_t, 256>;
 /// rebuilding, as before, took several rebuilds on skewed literal histograms.)
 Lengths huffman_lengths(const Histogram& freq) {
     // The present symbols ordered by (count, symbol): a stable LSD radix sort on the count, a
-    // byte a pass, of the symbols taken in order. Counts are below 2^18 (an array is at most
-    // 0x3FFFF bytes), and passes above the largest count's top byte are left out. A comparison
+    // byte a pass, of the symbols taken in order. Counts are below 2^24 (an array's, below
+    // 2^18), and passes above the largest count's top byte are left out. A comparison
     // sort mispredicted on about every other comparison, which cost more than its work.
     std::array<std::uint32_t, 256> buffer_a, buffer_b;
     std::uint32_t* keys = buffer_a.data();
@@ -522,6 +522,7 @@ std::size_t run_bytes(std::span<const std::uint8_t> data) {
 /// byte m where byte m equals byte m + 1, and a run starts at m where bytes m and m + 1 of z are
 /// both zero (the zero-byte test is the exact form, without false positives).
 std::size_t next_triple(const std::uint8_t* d, std::size_t from, std::size_t n) {
+    static_assert(std::endian::native == std::endian::little, "byte m of a load is bits 8m..8m+7");
     constexpr std::uint64_t kLow7 = 0x7F7F7F7F7F7F7F7Full;
     std::size_t k = from;
     for (; k + 9 <= n; k += 7) {
@@ -577,6 +578,7 @@ CommandBuffer rle_commands(std::span<const std::uint8_t> data) {
     while (i < n) {
         // Runs shorter than kRunSameFill stay raw bytes whatever the fill: skip to the next
         // longer run (i is always the start of a run, so the first triple is one too).
+        static_assert(kRunSameFill == 3 && kRunNewFill >= kRunSameFill, "next_triple finds runs of 3");
         i = next_triple(data.data(), i, n);
         if (i == n) break;
         std::size_t e = i + 1;
@@ -760,6 +762,12 @@ std::array<std::uint8_t, 256> huffman_code_lengths(const std::array<std::uint32_
 
 std::size_t next_run_of_three(std::span<const std::uint8_t> data, std::size_t from) {
     return next_triple(data.data(), from, data.size());
+}
+
+std::vector<std::uint8_t> rle_command_buffer(std::span<const std::uint8_t> data, std::size_t& front) {
+    CommandBuffer cb = rle_commands(data);
+    front = cb.front;
+    return std::move(cb.bytes);
 }
 
 double entropy_bits(const std::array<std::uint32_t, 256>& histogram) {

@@ -67,6 +67,10 @@ std::array<std::uint8_t, 256> huffman_code_lengths(const std::array<std::uint32_
 /// shorter runs as raw bytes). Exposed for tests against a byte-by-byte search.
 std::size_t next_run_of_three(std::span<const std::uint8_t> data, std::size_t from);
 
+/// The RLE command buffer (spec 2.5) that encode_array() writes for `data`: raw and fill bytes
+/// in [0, front), then the commands. Exposed for tests of which runs it writes as runs.
+std::vector<std::uint8_t> rle_command_buffer(std::span<const std::uint8_t> data, std::size_t& front);
+
 /// The Huffman form-C code-length table (spec 2.3.3) of `lengths` (per symbol, 0 = absent;
 /// at least 2 present, 1..11 bits) with `suffix_bits` (0..3) Rice suffix bits, padded to a
 /// byte. Exposed for tests against the spec's worked example.

@@ -57,8 +57,9 @@ private:
 };
 
 /// The present symbols (nonzero entries) of a 256-entry table as a 256-bit set, whose runs are
-/// found a word at a time: the walks over all 256 entries, one branch an entry, mispredicted
-/// at every edge of a run, and a table is priced for nearly every array the encoder considers.
+/// found a word at a time. It replaces walks over all 256 entries with a branch an entry, which
+/// mispredicted at every edge of a run; a table is priced for nearly every array the encoder
+/// considers.
 struct SymbolSet {
     std::array<std::uint64_t, 4> bits{};
 
@@ -73,6 +74,7 @@ struct SymbolSet {
     /// multiply (flag k lands on bit 56 + k; the other partial products take distinct bits
     /// below 56 or fall off the top, so no carry reaches those eight).
     static SymbolSet of(const std::array<std::uint8_t, 256>& table) {
+        static_assert(std::endian::native == std::endian::little, "entry k of a load is byte k");
         constexpr std::uint64_t kLow7 = 0x7F7F7F7F7F7F7F7Full;
         SymbolSet set;
         for (unsigned i = 0; i < 32; ++i) {

@@ -56,7 +56,9 @@ inline double shrink_max(double parent_max, double extent, unsigned nibble) noex
 /// shrink_max on each axis, two lanes at a time (GCC/Clang vector extension, SSE2 on x86-64).
 /// Each lane takes the same IEEE operations as the scalar rule (a subtraction, a product, a
 /// quotient, then an addition, or a subtraction written as the addition of the negated
-/// quotient, which is exact), so the box is bit-identical; the six divisions become three,
+/// quotient, which is exact), so the box is bit-identical, except which NaN comes out where
+/// two NaNs meet (x86 keeps the first operand's, and the compiler may order the operands
+/// either way, in the scalar rule too); the six divisions become three,
 /// and they were most of the time of decoding a tree (a few per cent of the audit's own work
 /// on Elden Ring meshes). Inline: decode_aabb_tree6 calls it once per node (two per face).
 /// @param parent the parent's decoded box (the domain's xyz for the root).
