@@ -58,9 +58,9 @@ inline double shrink_max(double parent_max, double extent, unsigned nibble) noex
 /// quotient, then an addition, or a subtraction written as the addition of the negated
 /// quotient, which is exact), so the box is bit-identical, except which NaN comes out where
 /// two NaNs meet (x86 keeps the first operand's, and the compiler may order the operands
-/// either way, in the scalar rule too); the six divisions become three,
-/// and they were most of the time of decoding a tree (a few per cent of the audit's own work
-/// on Elden Ring meshes). Inline: decode_aabb_tree6 calls it once per node (two per face).
+/// either way, in the scalar rule too). The six divisions become three; they were most of the
+/// time of decoding a tree (a few per cent of the audit's own work on Elden Ring meshes).
+/// Inline: decode_aabb_tree6 calls it once per node (two per face).
 /// @param parent the parent's decoded box (the domain's xyz for the root).
 /// @param xyz    the child's axis bytes: high nibble shrinks min, low nibble shrinks max.
 inline Box3 shrink_box(const Box3& parent, const std::array<std::uint8_t, 3>& xyz) noexcept {
