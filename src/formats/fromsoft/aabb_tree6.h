@@ -42,8 +42,9 @@ constexpr bool tree_node_is_internal(const AabbTreeNode6& node) noexcept {
 namespace detail {
 /// nibble², exact in double: a load in place of a multiply and a conversion per lane.
 inline constexpr double kNibbleSquares[16] = {0, 1, 4, 9, 16, 25, 36, 49, 64, 81, 100, 121, 144, 169, 196, 225};
-// The two halves of the shrink rule. The encoder calls exactly these, so the boxes it
-// quantises against are bit-identical to what decode_aabb_tree6 later computes.
+// The two halves of the shrink rule. The encoder picks nibbles with these; shrink_box (what
+// decode_aabb_tree6 computes, and what the encoder replays) takes the same operations lane by
+// lane, so the boxes agree bit for bit (test AabbTree6.ShrinkBoxIsTheScalarRuleBitForBit).
 inline double shrink_min(double parent_min, double extent, unsigned nibble) noexcept {
     return parent_min + extent * kNibbleSquares[nibble & 15u] / 226.0;
 }
