@@ -27,16 +27,18 @@ namespace {
 using havok::Kind;
 using Json = nlohmann::ordered_json;
 
-/// Reads FILE strictly (decompressed when it is a DCX); with `entry`, that entry (name or
-/// index) of the binder FILE. The tagfile keeps its bytes alive.
-havok::Tagfile load(const std::string& path, const std::string& entry) {
-    const container::Entry e = container::open_entry(path, entry);
+/// Reads the tagfile of `e`, opened from FILE `path`, strictly. The tagfile keeps its bytes alive.
+havok::Tagfile read(const container::Entry& e, const std::string& path) {
     try {
         return container::read_entry(e, [](const SharedBytes& bytes) { return havok::read_tagfile(bytes); });
     } catch (Error& err) {
         throw err.set_file(path);
     }
 }
+
+/// Reads FILE strictly (decompressed when it is a DCX); with `entry`, that entry (name or
+/// index) of the binder FILE.
+havok::Tagfile load(const std::string& path, const std::string& entry) { return read(container::open_entry(path, entry), path); }
 
 /// The tagfile's warnings in the shape `hkx check` has always printed them:
 /// "FILE: warning: offset 0x..: MESSAGE" and {"offset", "message"}.
@@ -210,8 +212,11 @@ void add_hkx_commands(CLI::App& app) {
     check->footer(
         "  Inputs: tagfiles (TAG0). Every section, type record, item, reference, PTCH and THSH entry is\n"
         "  verified (docs/havok.md). Errors name the file, the byte offset and what was expected;\n"
-        "  warnings (ordering, non-minimal integers) are printed but do not fail.\n"
-        "Example: navlab hkx check n10_01_00_00_001700.hkx");
+        "  warnings (ordering, non-minimal integers) are printed but do not fail. Read from a binder\n"
+        "  (--entry) or a DCX, offsets count from the entry's or the payload's first byte, and errors,\n"
+        "  warnings and the \"ok\" line of an entry say so (\"entry 3 (NAME)\", \"DCX payload\").\n"
+        "Example: navlab hkx check n10_01_00_00_001700.hkx\n"
+        "Example: navlab hkx check m10_00_00_00.nvmhktbnd.dcx --entry n10_00_00_00_001000.hkx");
     check->add_option("files", o->check_files, "Tagfiles")->required();
     check->add_option("--entry", o->entry, "Binder entry (name or index) to read instead of a plain tagfile");
     check->add_flag("--json", o->json, "Print one JSON object per file");
@@ -223,7 +228,13 @@ void add_hkx_commands(CLI::App& app) {
             Json j;
             j["file"] = o->check_files[i];
             try {
-                const havok::Tagfile t = load(o->check_files[i], o->entry);
+                const container::Entry entry = container::open_entry(o->check_files[i], o->entry);
+                const havok::Tagfile t = read(entry, o->check_files[i]);
+                // Where the warnings' offsets count from: said on each warning as errors say it
+                // (the field path), and on the "ok" line and in the JSON for a binder entry.
+                const std::string context = escape_non_utf8(container::entry_context(entry));
+                if (entry.in_binder) j["entry"] = Json{{"index", entry.index}, {"name", escape_non_utf8(entry.name)}};
+                if (entry.in_dcx) j["dcx_payload"] = true;
                 j["ok"] = true;
                 j["sdk"] = t.sdk_version;
                 j["types"] = t.types.size();
@@ -231,13 +242,14 @@ void add_hkx_commands(CLI::App& app) {
                 Report warnings;
                 for (Finding w : t.warnings) {
                     w.file = o->check_files[i];
+                    if (!context.empty()) w.field = w.field.empty() ? context : context + ": " + w.field;
                     warnings.add(std::move(w));
                 }
                 j["warnings"] = findings_json(warnings, kWarningStyle);
+                const std::string what = entry.in_binder ? o->check_files[i] + ": " + context : o->check_files[i];
                 reports[i] = o->json ? json_text(j) + "\n"
-                                     : fmt::format("{}: ok (SDK {}, {} types, {} items, {} warnings)\n{}",
-                                                   o->check_files[i], t.sdk_version, t.types.size(),
-                                                   t.items.size() - 1, t.warnings.size(),
+                                     : fmt::format("{}: ok (SDK {}, {} types, {} items, {} warnings)\n{}", what,
+                                                   t.sdk_version, t.types.size(), t.items.size() - 1, t.warnings.size(),
                                                    findings_text(warnings, t.warnings.size(), kWarningStyle));
             } catch (const Error& e) {
                 failed[i] = 1;

@@ -81,6 +81,11 @@ const Entry& BinderFile::find_entry(std::string_view key) const {
     throw Error(fmt::format("no entry named \"{}\" (give an index, a full name or a file name)", key));
 }
 
+std::string entry_context(const Entry& entry) {
+    if (entry.in_binder) return "entry " + std::to_string(entry.index) + " (" + entry.name + ")";
+    return entry.in_dcx ? "DCX payload" : "";
+}
+
 Entry open_entry(const std::filesystem::path& path, std::string_view name_or_index) {
     BinderFile file = BinderFile::open(path);
     if (name_or_index.empty()) return {0, 0, path.filename().string(), file.payload(), false, file.dcx.has_value()};

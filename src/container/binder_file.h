@@ -77,16 +77,19 @@ private:
 /// file. The result's bytes keep themselves alive. Errors carry the path.
 Entry open_entry(const std::filesystem::path& path, std::string_view name_or_index);
 
-/// Returns `read(entry.data)` (a format reader); a navlab::Error it throws gets the context
-/// "entry INDEX (NAME)" when the entry is a binder member, or "DCX payload" when it is a
-/// compressed file's payload, so errors say where their offsets count from.
+/// Where offsets inside `entry.data` count from, as a field-path context: "entry INDEX (NAME)"
+/// for a binder member, "DCX payload" for a compressed file's payload, empty for a plain file
+/// (its offsets are the file's own).
+std::string entry_context(const Entry& entry);
+
+/// Returns `read(entry.data)` (a format reader); a navlab::Error it throws gets the context of
+/// entry_context(), so errors say where their offsets count from.
 template <class Read>
 auto read_entry(const Entry& entry, Read&& read) -> decltype(read(entry.data)) {
     try {
         return read(entry.data);
     } catch (Error& e) {
-        if (entry.in_binder) e.in("entry " + std::to_string(entry.index) + " (" + entry.name + ")");
-        else if (entry.in_dcx) e.in("DCX payload");
+        if (const std::string context = entry_context(entry); !context.empty()) e.in(context);
         throw;
     }
 }

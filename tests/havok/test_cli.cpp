@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "codec/dcx.h"
 #include "container/bnd4.h"
 #include "havok/navmesh_fixture.h"
 #include "io/file.h"
@@ -136,5 +137,40 @@ TEST(HkxCommand, CheckWarningShapes) {
                                     pos + 12, type)),
               std::string::npos)
         << json;
+
+    // Inside a binder (entry 1) or a DCX, the offsets count from the entry's or the payload's
+    // first byte: each warning names the entry or "DCX payload" where errors name it (the field
+    // path after the offset), the "ok" line names the entry, and the JSON says both.
+    std::vector<bnd4::NewEntry> files;
+    files.push_back({bnd4::er_navmesh_entry_name("10_00_00_00", "n10_00_00_00_001000.hkx"), 1000, test::grid_navmesh(1, 1)});
+    files.push_back({bnd4::er_navmesh_entry_name("10_00_00_00", "n10_00_00_00_001001.hkx"), 1001, bytes});
+    const std::string entry_name = files[1].name;
+    const auto binder = (dir / "m10_00_00_00.nvmhktbnd").string();
+    write_file_atomic(binder, bnd4::write(bnd4::build_navmesh_binder(std::move(files))));
+    const std::string in_binder = run("hkx check " + binder + " --entry 1", &status);
+    ASSERT_EQ(status, 0) << in_binder;
+    const std::string entry = "entry 1 (" + entry_name + ")";
+    EXPECT_EQ(in_binder.rfind(binder + ": " + entry + ": ok (SDK 20180100, 126 types, ", 0), 0u) << in_binder;
+    EXPECT_EQ(in_binder.substr(in_binder.find('\n') + 1),
+              fmt::format("{}: warning: offset 0x{:X}: {}: PTCH offsets of type {} are not ascending\n", binder, pos + 12,
+                          entry, type));
+    const auto entry_json = nlohmann::json::parse(run("hkx check --json " + binder + " --entry 1", &status));
+    EXPECT_EQ(entry_json["entry"]["index"], 1);
+    EXPECT_EQ(entry_json["entry"]["name"], entry_name);
+    EXPECT_EQ(entry_json["warnings"][0]["offset"], pos + 12);
+    EXPECT_FALSE(entry_json.contains("dcx_payload"));
+
+    const auto dcx_file = (dir / "swapped.hkx.dcx").string();
+    write_file_atomic(dcx_file, dcx::compress(bytes, dcx::Variant::Krak));
+    const std::string in_dcx = run("hkx check " + dcx_file, &status);
+    ASSERT_EQ(status, 0) << in_dcx;
+    EXPECT_EQ(in_dcx.rfind(dcx_file + ": ok (SDK 20180100, ", 0), 0u) << in_dcx;
+    EXPECT_EQ(in_dcx.substr(in_dcx.find('\n') + 1),
+              fmt::format("{}: warning: offset 0x{:X}: DCX payload: PTCH offsets of type {} are not ascending\n", dcx_file,
+                          pos + 12, type));
+    const auto dcx_json = nlohmann::json::parse(run("hkx check --json " + dcx_file, &status));
+    EXPECT_EQ(dcx_json["dcx_payload"], true);
+    EXPECT_FALSE(dcx_json.contains("entry"));
+    EXPECT_FALSE(nlohmann::json::parse(json).contains("dcx_payload"));
     std::filesystem::remove_all(dir);
 }
