@@ -21,26 +21,53 @@ PageRange huge_page_range(const void* data, std::size_t size) noexcept {
     return whole_pages_inside(data, size, kHugePageBytes);
 }
 
+namespace {
+
+/// The system's page size, not 4 KiB: on a 16 or 64 KiB kernel a range rounded to 4 KiB would
+/// be widened by madvise past the caller's range, into memory that is not the caller's.
+std::size_t system_page_bytes() noexcept {
+#if defined(__linux__)
+    static const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+    return page;
+#else
+    return 4096;
+#endif
+}
+
+/// madvise(advice) on the whole `page`-aligned pages inside [data, data + size), if any; the
+/// result is ignored (advice only).
+[[maybe_unused]] void advise_whole_pages(void* data, std::size_t size, std::size_t page, int advice) noexcept {
+#if defined(__linux__)
+    const PageRange r = whole_pages_inside(data, size, page);
+    if (r.end > r.begin) madvise(static_cast<std::uint8_t*>(data) + r.begin, r.end - r.begin, advice);
+#else
+    (void)data, (void)size, (void)page, (void)advice;
+#endif
+}
+
+}  // namespace
+
 void advise_huge_pages(void* data, std::size_t size) noexcept {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-    const PageRange r = huge_page_range(data, size);
-    if (r.end > r.begin) madvise(static_cast<std::uint8_t*>(data) + r.begin, r.end - r.begin, MADV_HUGEPAGE);
+    advise_whole_pages(data, size, kHugePageBytes, MADV_HUGEPAGE);
 #else
-    (void)data;
-    (void)size;
+    (void)data, (void)size;
+#endif
+}
+
+void prefault_pages(void* data, std::size_t size) noexcept {
+#if defined(__linux__) && defined(MADV_POPULATE_WRITE)
+    advise_whole_pages(data, size, system_page_bytes(), MADV_POPULATE_WRITE);
+#else
+    (void)data, (void)size;
 #endif
 }
 
 void give_back_pages(void* data, std::size_t size) noexcept {
 #if defined(__linux__) && defined(MADV_DONTNEED)
-    // The system's page size, not 4 KiB: on a 16 or 64 KiB kernel a range rounded to 4 KiB
-    // would be widened by madvise past `size`, into memory that is not the caller's.
-    static const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
-    const PageRange r = whole_pages_inside(data, size, page);
-    if (r.end > r.begin) madvise(static_cast<std::uint8_t*>(data) + r.begin, r.end - r.begin, MADV_DONTNEED);
+    advise_whole_pages(data, size, system_page_bytes(), MADV_DONTNEED);
 #else
-    (void)data;
-    (void)size;
+    (void)data, (void)size;
 #endif
 }
 
