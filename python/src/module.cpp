@@ -661,12 +661,12 @@ void bind_all(py::module_& m) {
        "installs as `--game/--keys/--cache` do.");
 
     m.def("decompress", [](const fs::path& path) {
-        std::vector<std::uint8_t> payload;
+        PayloadBuffer payload;  // moved out of the Decoded, so it is freed here, not pooled
         {
             py::gil_scoped_release release;
             std::vector<std::uint8_t> file = read_file(path);
             try {
-                payload = dcx::decompress(file).payload;
+                payload = std::move(dcx::decompress(file).payload);
             } catch (Error& e) {
                 e.set_file(path.string());
                 throw;

@@ -66,7 +66,7 @@ struct Header {
 /// moved out into SharedBytes goes back when the last SharedBytes on it goes).
 struct Decoded {
     Header header;
-    std::vector<std::uint8_t> payload;
+    PayloadBuffer payload;  ///< see io/buffer_pool.h
 
     Decoded() = default;
     Decoded(const Decoded&) = default;

@@ -77,10 +77,9 @@ std::size_t deflate_inflate(Bytes src, std::span<std::uint8_t> dst, std::uint64_
     return inflate_exact(libdeflate_deflate_decompress_ex, "deflate", src, dst, base);
 }
 
-std::vector<std::uint8_t> zlib_inflate_bounded(Bytes src, std::size_t max_out, std::uint64_t base,
-                                               std::size_t* consumed) {
+PayloadBuffer zlib_inflate_bounded(Bytes src, std::size_t max_out, std::uint64_t base, std::size_t* consumed) {
     ZStream z(true, 15);
-    std::vector<std::uint8_t> out;
+    PayloadBuffer out;
     z.s.next_in = const_cast<Bytef*>(src.data());
     z.s.avail_in = static_cast<uInt>(std::min<std::size_t>(src.size(), 0xFFFFFFFFu));
     for (;;) {

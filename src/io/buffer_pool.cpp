@@ -12,7 +12,7 @@ namespace {
 // see it: the eldenring audit's own peak went to 2.1–2.2× its largest payload (1.8× with one).
 struct Pool {
     std::mutex mutex;
-    std::vector<std::uint8_t> buffer;
+    PayloadBuffer buffer;
 };
 
 /// Never destroyed: a SharedBytes or Decoded with static storage may give its buffer back
@@ -24,19 +24,19 @@ Pool& pool() {
 
 }  // namespace
 
-std::vector<std::uint8_t> take_pooled_buffer(std::size_t n) {
+PayloadBuffer take_pooled_buffer(std::size_t n) {
     // A small payload leaves the buffer to the large ones (it would hold it, and make the next
     // large payload fault its pages in again); the sanitizer and fuzz builds keep every payload
     // in its own allocation, so that ASan sees a read past one or after its end.
     if (!kBufferPoolEnabled || n < kPooledBufferMin) return {};
-    std::vector<std::uint8_t> out;
+    PayloadBuffer out;
     {
         Pool& p = pool();
         const std::lock_guard lock(p.mutex);
         out.swap(p.buffer);
     }
     if (out.capacity() < n) {
-        std::vector<std::uint8_t>().swap(out);  // freed before the caller allocates a larger one
+        PayloadBuffer().swap(out);  // freed before the caller allocates a larger one
     } else if (out.capacity() > n + kPooledBufferSlack) {
         // Past n + slack the pages held a larger payload: given back, so that a buffer reused
         // for a small payload does not hold much more memory than a new one would.
@@ -45,8 +45,8 @@ std::vector<std::uint8_t> take_pooled_buffer(std::size_t n) {
     return out;
 }
 
-void recycle_buffer(std::vector<std::uint8_t>&& bytes) noexcept {
-    std::vector<std::uint8_t> dropped;  // freed after the lock is let go
+void recycle_buffer(PayloadBuffer&& bytes) noexcept {
+    PayloadBuffer dropped;  // freed after the lock is let go
     dropped.swap(bytes);
     const std::size_t capacity = dropped.capacity();
     if (!kBufferPoolEnabled || capacity < kPooledBufferMin || capacity > kPooledBufferMax) return;
@@ -57,7 +57,7 @@ void recycle_buffer(std::vector<std::uint8_t>&& bytes) noexcept {
 }
 
 std::size_t release_pooled_buffer() noexcept {
-    std::vector<std::uint8_t> dropped;
+    PayloadBuffer dropped;
     Pool& p = pool();
     const std::lock_guard lock(p.mutex);
     dropped.swap(p.buffer);

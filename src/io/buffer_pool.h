@@ -8,7 +8,15 @@
 #include <cstdint>
 #include <vector>
 
+#include "io/default_init_vector.h"
+
 namespace navlab {
+
+/// The bytes of a decompressed payload, the buffer this pool keeps: a vector whose resize()
+/// does not zero what it adds (io/default_init_vector.h), because every decoder writes each
+/// byte of its payload or throws. The zero fill was a second pass over every payload: 4-5 % of
+/// a one-thread Elden Ring audit, 10 % with two workers (docs/audit.md, "Twenty-seventh session").
+using PayloadBuffer = DefaultInitVector<std::uint8_t>;
 
 /// Buffers with a capacity in [kPooledBufferMin, kPooledBufferMax] are kept. Smaller ones come
 /// from the heap's free lists anyway (below glibc's mapping threshold, io/heap_policy.h); a
@@ -36,13 +44,13 @@ inline constexpr bool kBufferPoolEnabled = true;
 /// page fault by page fault and unmapped after its audit; on the 2-vCPU VM of the nineteenth
 /// session those faults and the fill were a third of an Elden Ring audit's CPU time
 /// (docs/audit.md, "Nineteenth session").
-std::vector<std::uint8_t> take_pooled_buffer(std::size_t n);
+PayloadBuffer take_pooled_buffer(std::size_t n);
 
 /// Offers `bytes`' memory to the pool: kept when its capacity is within the bounds above and
 /// larger than the pooled buffer's (which is then freed), freed otherwise. `bytes`
 /// is left empty. Thread-safe; allocates nothing. dcx::Decoded and SharedBytes call it when
 /// they drop a payload.
-void recycle_buffer(std::vector<std::uint8_t>&& bytes) noexcept;
+void recycle_buffer(PayloadBuffer&& bytes) noexcept;
 
 /// Frees the pooled buffer (for a long-running program between jobs; tests) and returns its
 /// capacity in bytes (0 when there was none), read under the same lock as the release.

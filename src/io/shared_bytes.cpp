@@ -70,15 +70,21 @@ MappedFile::MappedFile(const std::filesystem::path& path) {
     ::close(fd);
 }
 
-/// A vector that gives its memory to the buffer pool when the last SharedBytes on it goes.
+/// A payload that gives its memory to the buffer pool when the last SharedBytes on it goes.
 struct PooledBytes {
-    std::vector<std::uint8_t> bytes;
+    PayloadBuffer bytes;
     ~PooledBytes() { recycle_buffer(std::move(bytes)); }
 };
 
 }  // namespace
 
 SharedBytes::SharedBytes(std::vector<std::uint8_t> bytes) {
+    auto owner = std::make_shared<const std::vector<std::uint8_t>>(std::move(bytes));
+    view_ = *owner;
+    owner_ = std::move(owner);
+}
+
+SharedBytes::SharedBytes(PayloadBuffer bytes) {
     auto owner = std::make_shared<PooledBytes>();
     owner->bytes = std::move(bytes);  // moved in place: PooledBytes has no move constructor
     view_ = owner->bytes;

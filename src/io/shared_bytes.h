@@ -20,6 +20,8 @@
 #include <span>
 #include <vector>
 
+#include "io/buffer_pool.h"
+
 namespace navlab {
 
 class SharedBytes {
@@ -28,6 +30,9 @@ public:
     SharedBytes() = default;
     /// Takes ownership of `bytes` (no copy).
     explicit SharedBytes(std::vector<std::uint8_t> bytes);
+    /// Takes ownership of a payload (no copy); its memory goes back to the buffer pool
+    /// (io/buffer_pool.h) when the last SharedBytes on it goes.
+    explicit SharedBytes(PayloadBuffer bytes);
     /// Maps the whole file at `path` read-only (or reads it when it cannot be mapped). Throws
     /// navlab::Error naming the file when it cannot be opened or is a directory.
     static SharedBytes map_file(const std::filesystem::path& path);

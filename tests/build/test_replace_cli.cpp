@@ -28,7 +28,10 @@ std::vector<std::uint8_t> nine_tile_binder() {
     return build_fromsoft(scenes::floor_with_pillar(40), o).binder;
 }
 
-std::vector<std::uint8_t> payload(std::span<const std::uint8_t> file) { return dcx::decompress(file).payload; }
+std::vector<std::uint8_t> payload(std::span<const std::uint8_t> file) {
+    const dcx::Decoded d = dcx::decompress(file);
+    return {d.payload.begin(), d.payload.end()};
+}
 
 std::vector<std::uint8_t> bytes_of(const bnd4::Entry& e) { return {e.data().begin(), e.data().end()}; }
 

@@ -95,7 +95,7 @@ TEST_P(Bnd4Sample, ReadsExpectedFieldsAndRewritesByteForByte) {
 
     const auto again = bnd4::write(b);
     ASSERT_EQ(again.size(), d.payload.size());
-    EXPECT_TRUE(again == d.payload) << "first difference at byte "
+    EXPECT_TRUE(std::ranges::equal(again, d.payload)) << "first difference at byte "
                                     << (std::mismatch(again.begin(), again.end(), d.payload.begin()).first - again.begin());
 }
 

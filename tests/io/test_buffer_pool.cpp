@@ -20,8 +20,8 @@ namespace {
 constexpr std::size_t kMiB = std::size_t{1} << 20;
 
 /// A vector of `bytes` capacity whose every page has been written.
-std::vector<std::uint8_t> touched(std::size_t bytes) {
-    return std::vector<std::uint8_t>(bytes, 0x5A);
+PayloadBuffer touched(std::size_t bytes) {
+    return PayloadBuffer(bytes, 0x5A);
 }
 }  // namespace
 
@@ -40,14 +40,14 @@ TEST(BufferPool, TheSanitizerAndFuzzBuildsKeepNothing) {
 TEST(BufferPool, ARecycledBufferIsHandedToThePayloadThatFits) {
     SKIP_WITHOUT_POOL();
     release_pooled_buffer();
-    std::vector<std::uint8_t> first = touched(4 * kMiB);
+    PayloadBuffer first = touched(4 * kMiB);
     const std::uint8_t* memory = first.data();
     recycle_buffer(std::move(first));
     EXPECT_TRUE(first.empty());
     EXPECT_EQ(pooled_buffer_bytes(), 4 * kMiB);
-    std::vector<std::uint8_t> again = take_pooled_buffer(3 * kMiB);
+    PayloadBuffer again = take_pooled_buffer(3 * kMiB);
     EXPECT_EQ(again.data(), memory);
-    EXPECT_TRUE(again.empty());  // the caller sizes it (and so zero-fills it)
+    EXPECT_TRUE(again.empty());  // the caller sizes it (not zero-filled: a PayloadBuffer)
     EXPECT_EQ(pooled_buffer_bytes(), 0u);
     // Nothing pooled: an empty vector without memory.
     EXPECT_EQ(take_pooled_buffer(kMiB).capacity(), 0u);
@@ -67,7 +67,7 @@ TEST(BufferPool, ABufferTooSmallIsFreedNotKeptBesideTheNewOne) {
     SKIP_WITHOUT_POOL();
     release_pooled_buffer();
     recycle_buffer(touched(2 * kMiB));
-    const std::vector<std::uint8_t> none = take_pooled_buffer(3 * kMiB);
+    const PayloadBuffer none = take_pooled_buffer(3 * kMiB);
     EXPECT_EQ(none.capacity(), 0u);
     EXPECT_EQ(pooled_buffer_bytes(), 0u);
 }
@@ -75,13 +75,13 @@ TEST(BufferPool, ABufferTooSmallIsFreedNotKeptBesideTheNewOne) {
 TEST(BufferPool, OnlyBuffersWithinTheBoundsAreKept) {
     SKIP_WITHOUT_POOL();
     release_pooled_buffer();
-    recycle_buffer(std::vector<std::uint8_t>(kPooledBufferMin - 1));
+    recycle_buffer(PayloadBuffer(kPooledBufferMin - 1));
     EXPECT_EQ(pooled_buffer_bytes(), 0u);
-    std::vector<std::uint8_t> huge;
+    PayloadBuffer huge;
     huge.reserve(kPooledBufferMax + 1);  // reserved, never touched
     recycle_buffer(std::move(huge));
     EXPECT_EQ(pooled_buffer_bytes(), 0u);
-    recycle_buffer(std::vector<std::uint8_t>(kPooledBufferMin));
+    recycle_buffer(PayloadBuffer(kPooledBufferMin));
     EXPECT_EQ(pooled_buffer_bytes(), kPooledBufferMin);
     release_pooled_buffer();
     EXPECT_EQ(pooled_buffer_bytes(), 0u);
@@ -90,10 +90,10 @@ TEST(BufferPool, OnlyBuffersWithinTheBoundsAreKept) {
 TEST(BufferPool, OneBufferIsKeptALargerOneReplacesIt) {
     SKIP_WITHOUT_POOL();
     release_pooled_buffer();
-    recycle_buffer(std::vector<std::uint8_t>(1 * kMiB));
-    recycle_buffer(std::vector<std::uint8_t>(3 * kMiB));  // replaces the 1 MiB one
+    recycle_buffer(PayloadBuffer(1 * kMiB));
+    recycle_buffer(PayloadBuffer(3 * kMiB));  // replaces the 1 MiB one
     EXPECT_EQ(pooled_buffer_bytes(), 3 * kMiB);
-    recycle_buffer(std::vector<std::uint8_t>(2 * kMiB));  // smaller: freed
+    recycle_buffer(PayloadBuffer(2 * kMiB));  // smaller: freed
     EXPECT_EQ(pooled_buffer_bytes(), 3 * kMiB);
     EXPECT_EQ(take_pooled_buffer(kMiB).capacity(), 3 * kMiB);
     EXPECT_EQ(pooled_buffer_bytes(), 0u);
@@ -107,7 +107,7 @@ TEST(BufferPool, WorkersTakingAndGivingBackAtOnceLoseNoBuffer) {
     // it back; run under the thread sanitizer or ASan this is the pool's race test.
     auto worker = [](std::size_t size) {
         for (int round = 0; round < 200; ++round) {
-            std::vector<std::uint8_t> v = take_pooled_buffer(size);
+            PayloadBuffer v = take_pooled_buffer(size);
             if (v.capacity() < size) v.reserve(size);
             v.resize(size);
             v[size - 1] = static_cast<std::uint8_t>(round);
@@ -126,12 +126,12 @@ TEST(BufferPool, PagesPastTheSlackAreGivenBack) {
     SKIP_WITHOUT_POOL();
     release_pooled_buffer();
     constexpr std::size_t n = 16 * kMiB;
-    std::vector<std::uint8_t> big = touched(n);
+    PayloadBuffer big = touched(n);
     const std::uint8_t* memory = big.data();
     const std::size_t page = 4096, pages = n / page;
     ASSERT_GE(resident_pages(memory, n), pages - 1);
     recycle_buffer(std::move(big));
-    std::vector<std::uint8_t> small = take_pooled_buffer(kMiB);
+    PayloadBuffer small = take_pooled_buffer(kMiB);
     ASSERT_EQ(small.data(), memory);
     // Resident: the 1 MiB asked for and the 2 MiB slack (and a page of rounding at each end).
     const std::size_t kept = (kMiB + kPooledBufferSlack) / page;
@@ -143,7 +143,7 @@ TEST(BufferPool, PagesPastTheSlackAreGivenBack) {
 TEST(BufferPool, SuccessiveDecompressionsReuseOnePayloadsMemory) {
     SKIP_WITHOUT_POOL();
     release_pooled_buffer();
-    std::vector<std::uint8_t> payload(3 * kMiB);
+    PayloadBuffer payload(3 * kMiB);
     for (std::size_t i = 0; i < payload.size(); ++i) payload[i] = static_cast<std::uint8_t>(i * 7 + (i >> 12));
     const std::vector<std::uint8_t> file = dcx::compress(payload, dcx::Variant::Zstd);
     const std::uint8_t* memory = nullptr;

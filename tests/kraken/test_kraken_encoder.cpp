@@ -33,12 +33,12 @@ namespace {
 constexpr std::size_t kBlock = 0x40000;
 
 /// Encodes at `level`, checks the bound and the block headers, decodes, compares.
-ByteVec round_trip(const ByteVec& data, int level, unsigned threads = 1) {
+ByteVec round_trip(std::span<const std::uint8_t> data, int level, unsigned threads = 1) {
     const ByteVec stream = kraken::encode(data, level, threads);
     EXPECT_LE(stream.size(), kraken::max_encoded_size(data.size())) << "level " << level;
     ByteVec out(data.size());
     kraken::decode(stream, out, 1);
-    EXPECT_TRUE(out == data) << "level " << level << ", " << data.size() << " bytes";
+    EXPECT_TRUE(std::ranges::equal(out, data)) << "level " << level << ", " << data.size() << " bytes";
     return stream;
 }
 
@@ -161,7 +161,7 @@ TEST(KrakenEncoder, BlockDoneReportsEveryBlockOnceWithItsBytes) {
         const bool krak = v == dcx::Variant::Krak || v == dcx::Variant::KrakMax;
         EXPECT_EQ(calls.load(), krak ? 4u : 0u) << dcx::variant_name(v);
         EXPECT_EQ(bytes.load(), krak ? text.size() : 0u) << dcx::variant_name(v);
-        EXPECT_EQ(dcx::decompress(file).payload, text) << dcx::variant_name(v);
+        EXPECT_TRUE(std::ranges::equal(dcx::decompress(file).payload, text)) << dcx::variant_name(v);
     }
     EXPECT_EQ(kraken::encoded_block_count(0), 0u);
     EXPECT_EQ(kraken::encoded_block_count(kBlock), 1u);
@@ -246,7 +246,7 @@ TEST(KrakenEncoder, GameSamplesRoundTripSmallerThanStored) {
         const dcx::Decoded d = dcx::decompress(file);
         if (d.header.variant != dcx::Variant::Krak) continue;
         // Large binders: the first 4 blocks keep the test short.
-        ByteVec payload = d.payload;
+        ByteVec payload(d.payload.begin(), d.payload.end());
         if (payload.size() > 4 * kBlock) payload.resize(4 * kBlock);
         const ByteVec stream = round_trip(payload, kraken::kDefaultLevel, 0);
         expect_restart_blocks(stream, payload.size());

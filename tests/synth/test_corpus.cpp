@@ -114,7 +114,8 @@ TEST(SynthCorpus, ZstdAndKrakenOnRequest) {
         EXPECT_EQ(file[0x4C], 0x8C);
         EXPECT_EQ(file[0x4D], 0x06);
         EXPECT_LT(header.compressed_size, header.uncompressed_size);
-        const std::vector<std::uint8_t> image = dcx::decompress(file).payload;
+        const dcx::Decoded decoded = dcx::decompress(file);
+        const std::span<const std::uint8_t> image = decoded.payload;
         const bnd4::Binder binder = bnd4::read(image);
         EXPECT_FALSE(binder.entries.empty());
         EXPECT_NO_THROW(fromsoft::read_nav_tagfile(binder.entries[0].data()));
