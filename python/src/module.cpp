@@ -260,14 +260,12 @@ private:
         if (graph_) throw py::value_error(path_.string() + " is an IGI graph: use .graph");
         if (world_) throw py::value_error(path_.string() + " is a Far Cry 2 world: use .world");
     }
+    /// The member's model; errors name the file and the entry as the CLI's do (read_entry).
     NavTagfile read_member(const container::Entry& e) const {
         try {
-            return fromsoft::read_nav_tagfile(e.data);
+            return container::read_entry(e, [](const SharedBytes& bytes) { return fromsoft::read_nav_tagfile(bytes); });
         } catch (Error& err) {
-            if (binder_->is_binder) err.in("BND4 entry " + std::to_string(e.index) + " (" + e.name + ")");
-            else if (e.in_dcx) err.in("DCX payload");
-            err.set_file(path_.string());
-            throw;
+            throw err.set_file(path_.string());
         }
     }
 

@@ -223,6 +223,25 @@ def test_format_error_in_a_compressed_file_names_the_payload(tmp_path):
     assert info.value.offset == 4 and info.value.field == "TAG0"
 
 
+def test_format_error_in_a_binder_member_names_the_entry_as_the_command_does(binders, tmp_path):
+    # Offsets in a member count from the member's first byte: the error names the entry
+    # ("entry 1 (NAME)") in its field path, in the same words as `navlab hkx check --entry`.
+    unpacked = tmp_path / "unpacked"
+    run_navlab("unpack", binders[0], unpacked)
+    member = sorted(p for p in unpacked.iterdir() if p.suffix == ".hkx")[1]
+    member.write_bytes(b"\0" * 64)
+    bad = tmp_path / "bad.nvmhktbnd.dcx"
+    run_navlab("pack", unpacked, bad)
+    k = next(i for i, name in enumerate(navlab.open(bad).members) if name.endswith(member.name))
+    with pytest.raises(navlab.FormatError) as info:
+        navlab.open(bad).mesh(k)
+    e = info.value
+    assert e.file == str(bad) and e.offset == 4
+    assert e.field == f"entry {k} ({navlab.open(bad).members[k]}): TAG0", e.field
+    cli = run_navlab("hkx", "check", bad, "--entry", str(k), check=False)
+    assert cli.returncode == 1 and str(e) in cli.stderr, (str(e), cli.stderr)
+
+
 def test_format_error_on_a_bad_tagfile(er_sample, tmp_path):
     data = bytearray(er_sample.read_bytes())
     data[4:8] = b"XXXX"  # TAG0 magic
