@@ -229,12 +229,12 @@ void add_hkx_commands(CLI::App& app) {
             j["file"] = o->check_files[i];
             try {
                 const container::Entry entry = container::open_entry(o->check_files[i], o->entry);
-                const havok::Tagfile t = read(entry, o->check_files[i]);
-                // Where the warnings' offsets count from: said on each warning as errors say it
-                // (the field path), and on the "ok" line and in the JSON for a binder entry.
-                const std::string context = escape_non_utf8(container::entry_context(entry));
+                // Where the offsets count from: in the JSON whether the read passes or fails, on
+                // each warning as errors say it (the field path), on the "ok" line of an entry.
                 if (entry.in_binder) j["entry"] = Json{{"index", entry.index}, {"name", escape_non_utf8(entry.name)}};
                 if (entry.in_dcx) j["dcx_payload"] = true;
+                const havok::Tagfile t = read(entry, o->check_files[i]);
+                const std::string context = escape_non_utf8(container::entry_context(entry));
                 j["ok"] = true;
                 j["sdk"] = t.sdk_version;
                 j["types"] = t.types.size();

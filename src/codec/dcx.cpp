@@ -280,7 +280,7 @@ void size_for_decoding(PayloadBuffer& payload, std::size_t n) {
         advise_huge_pages(payload.data(), n);
     }
     prefault_pages(payload.data(), n);
-    payload.resize(n);  // zero bytes; on the pooled buffer's mapped pages a memset only
+    payload.resize(n);  // not filled: the decoder writes every byte or throws
 }
 
 /// The compressed stream, compressed_size bytes at data_start, lies inside the file.

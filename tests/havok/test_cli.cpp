@@ -142,7 +142,7 @@ TEST(HkxCommand, CheckWarningShapes) {
     // first byte: each warning names the entry or "DCX payload" where errors name it (the field
     // path after the offset), the "ok" line names the entry, and the JSON says both.
     std::vector<bnd4::NewEntry> files;
-    files.push_back({bnd4::er_navmesh_entry_name("10_00_00_00", "n10_00_00_00_001000.hkx"), 1000, test::grid_navmesh(1, 1)});
+    files.push_back({bnd4::er_navmesh_entry_name("10_00_00_00", "n10_00_00_00_001000.hkx"), 1000, std::vector<std::uint8_t>(64, 0)});
     files.push_back({bnd4::er_navmesh_entry_name("10_00_00_00", "n10_00_00_00_001001.hkx"), 1001, bytes});
     const std::string entry_name = files[1].name;
     const auto binder = (dir / "m10_00_00_00.nvmhktbnd").string();
@@ -159,6 +159,13 @@ TEST(HkxCommand, CheckWarningShapes) {
     EXPECT_EQ(entry_json["entry"]["name"], entry_name);
     EXPECT_EQ(entry_json["warnings"][0]["offset"], pos + 12);
     EXPECT_FALSE(entry_json.contains("dcx_payload"));
+    // Entry 0 is no tagfile: the error names the entry after the offset, and the JSON says it too.
+    const std::string broken = run("hkx check " + binder + " --entry 0", &status);
+    EXPECT_EQ(status, 1);
+    EXPECT_NE(broken.find(binder + ": offset 0x4: entry 0 ("), std::string::npos) << broken;
+    const auto broken_json = nlohmann::json::parse(run("hkx check --json " + binder + " --entry 0", &status));
+    EXPECT_EQ(broken_json["ok"], false);
+    EXPECT_EQ(broken_json["entry"]["index"], 0);
 
     const auto dcx_file = (dir / "swapped.hkx.dcx").string();
     write_file_atomic(dcx_file, dcx::compress(bytes, dcx::Variant::Krak));

@@ -3,6 +3,7 @@
 // The sanitizer and fuzz builds do not pool (kBufferPoolEnabled), and check only that.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <thread>
@@ -103,15 +104,16 @@ TEST(BufferPool, OneBufferIsKeptALargerOneReplacesIt) {
 TEST(BufferPool, WorkersTakingAndGivingBackAtOnceLoseNoBuffer) {
     SKIP_WITHOUT_POOL();
     release_pooled_buffer();
-    // Each round takes a buffer (reused or new), writes the payload's size, checks it and gives
-    // it back; run under the thread sanitizer or ASan this is the pool's race test.
+    // Each round takes a buffer (reused or new), sizes it (not filled: a PayloadBuffer), writes
+    // its first and last byte, checks them and gives it back; run under the thread sanitizer or
+    // ASan this is the pool's race test.
     auto worker = [](std::size_t size) {
         for (int round = 0; round < 200; ++round) {
             PayloadBuffer v = take_pooled_buffer(size);
             if (v.capacity() < size) v.reserve(size);
             v.resize(size);
-            v[size - 1] = static_cast<std::uint8_t>(round);
-            if (v[size - 1] != static_cast<std::uint8_t>(round) || v[0] != 0) std::abort();
+            v[0] = static_cast<std::uint8_t>(~round), v[size - 1] = static_cast<std::uint8_t>(round);
+            if (v[size - 1] != static_cast<std::uint8_t>(round) || v[0] != static_cast<std::uint8_t>(~round)) std::abort();
             recycle_buffer(std::move(v));
         }
     };
@@ -119,6 +121,40 @@ TEST(BufferPool, WorkersTakingAndGivingBackAtOnceLoseNoBuffer) {
     a.join(), b.join(), c.join();
     EXPECT_LE(pooled_buffer_bytes(), 3 * kMiB / 2);  // one buffer at most
     EXPECT_GE(pooled_buffer_bytes(), kPooledBufferMin);  // what was given back last is kept
+    release_pooled_buffer();
+}
+
+// The payload's memory is not zero-filled before decoding (PayloadBuffer): every decoder must
+// write each byte. Each variant decodes into a reused buffer that still holds another pattern
+// (in the sanitizer and fuzz builds, into fresh memory poisoned with 0xA5), and the payload must
+// come out equal to what was compressed: runs of zeros (Kraken memset blocks, zstd RLE), text
+// and random bytes, and a last EDGE chunk shorter than 64 KiB.
+TEST(BufferPool, EveryDecoderWritesEveryByteOfAReusedBuffer) {
+    std::vector<std::uint8_t> payload(kMiB + 12345);
+    std::uint32_t x = 12345;
+    for (std::size_t i = 0; i < payload.size(); ++i) {
+        x = x * 1664525u + 1013904223u;
+        if (i < 300000) payload[i] = 0;                                                 // a run of zeros
+        else if (i < 700000) payload[i] = static_cast<std::uint8_t>("navmesh face "[i % 13]);  // repeats
+        else payload[i] = static_cast<std::uint8_t>(x >> 24);                             // noise
+    }
+    for (const dcx::Variant v : dcx::all_variants()) {
+        if (v == dcx::Variant::None) continue;
+        const std::vector<std::uint8_t> file = dcx::compress(payload, v);
+        release_pooled_buffer();
+        PayloadBuffer stale(2 * kMiB, 0x5A);
+        const std::uint8_t* memory = stale.data();
+        recycle_buffer(std::move(stale));
+        const dcx::Decoded d = dcx::decompress(file);
+        // The stale buffer was reused (a bare zlib stream, of no declared size, grows its own).
+        if (kBufferPoolEnabled && v != dcx::Variant::Zlib) {
+            EXPECT_EQ(d.payload.data(), memory) << dcx::variant_name(v);
+        }
+        ASSERT_EQ(d.payload.size(), payload.size()) << dcx::variant_name(v);
+        const auto diff = std::mismatch(payload.begin(), payload.end(), d.payload.begin());
+        EXPECT_EQ(diff.first, payload.end()) << dcx::variant_name(v) << ": first difference at byte "
+                                             << (diff.first - payload.begin());
+    }
     release_pooled_buffer();
 }
 

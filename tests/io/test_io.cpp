@@ -312,6 +312,11 @@ TEST(MemoryAdvice, PrefaultMapsTheWholePagesInside) {
     constexpr std::size_t kPages = 16;
     void* map = mmap(nullptr, kPages * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     ASSERT_NE(map, MAP_FAILED);
+    // No huge pages of any size here: with multi-size THP a fault may map a 16-64 KiB block
+    // around the page, and the residency below would not be page-exact.
+#if defined(MADV_NOHUGEPAGE)
+    madvise(map, kPages * page, MADV_NOHUGEPAGE);
+#endif
     auto* base = static_cast<std::uint8_t*>(map);
     auto resident = [&] {
         std::vector<unsigned char> v(kPages);
