@@ -269,10 +269,11 @@ void write_egdt(ByteWriter& w, const std::vector<EdgeChunk>& chunks, std::uint32
 
 // ---- per-form decoders --------------------------------------------------------------
 
-/// Sizes `payload` to `n` bytes (not zeroed: PayloadBuffer) for a decoder to fill whole: on a pooled buffer when one is
-/// large enough (its pages mapped from an earlier payload, up to that payload's size + the
-/// pool's slack), else on new memory with huge pages asked for first. Either way the pages are
-/// mapped in one call (the pooled buffer's past the slack were given back).
+/// Sizes `payload` to `n` bytes for a decoder to fill whole (not zeroed: PayloadBuffer): on a
+/// pooled buffer when one is large enough (its pages mapped from an earlier payload, up to that
+/// payload's size + the pool's slack), else on new memory with huge pages asked for first.
+/// Either way the pages are mapped in one call (the pooled buffer's pages past the slack were
+/// given back).
 void size_for_decoding(PayloadBuffer& payload, std::size_t n) {
     payload = take_pooled_buffer(n);
     if (payload.capacity() < n) {

@@ -30,8 +30,7 @@ std::size_t deflate_inflate(Bytes src, std::span<std::uint8_t> dst, std::uint64_
 /// Inflates a zlib stream of unknown output size, failing when it would exceed max_out.
 /// @param consumed receives the number of bytes of src the stream occupies.
 /// @return the output (a payload buffer: its growth is not zero-filled, inflate writes it).
-PayloadBuffer zlib_inflate_bounded(Bytes src, std::size_t max_out, std::uint64_t base,
-                                               std::size_t* consumed);
+PayloadBuffer zlib_inflate_bounded(Bytes src, std::size_t max_out, std::uint64_t base, std::size_t* consumed);
 
 /// Compresses as a zlib stream with stock zlib (memLevel 8) at `level` (0..9).
 std::vector<std::uint8_t> zlib_deflate(Bytes src, int level);

@@ -30,13 +30,13 @@ PageRange huge_page_range(const void* data, std::size_t size) noexcept;
 void advise_huge_pages(void* data, std::size_t size) noexcept;
 
 /// Maps the whole pages (of the system's page size) inside [data, data + size) writable now, in
-/// one call (madvise(MADV_POPULATE_WRITE), Linux 5.14 and later), for a fresh buffer a decoder is
+/// one call (madvise(MADV_POPULATE_WRITE), Linux 5.14 and later), for a buffer a decoder is
 /// about to fill whole. Why: with two workers, the one without the pooled payload buffer
-/// (io/buffer_pool.h) faulted its payload in page by page; a fault costs far more than the
-/// page's zeroing on a virtual machine, and those faults took the 2-thread audit's CPU 18-30 %
-/// above the 1-thread one's (docs/audit.md, "Twenty-seventh session"). Only pages the caller
-/// will write anyway: this commits no memory it would not. Errors (an older kernel, no memory
-/// left) are ignored: the pages then fault in as before. Nothing is done outside Linux.
+/// (io/buffer_pool.h) faulted each payload in page by page; a fault costs far more than the
+/// page's zeroing on a virtual machine, and those faults were 11 % of a 2-thread Elden Ring
+/// audit's time (docs/audit.md, "Twenty-seventh session"). Only for pages the caller will write
+/// anyway: then this commits no memory it would not. Errors (an older kernel, no memory left)
+/// are ignored: the pages then fault in as before. Nothing is done outside Linux.
 void prefault_pages(void* data, std::size_t size) noexcept;
 
 /// Gives the whole pages (of the system's page size) inside [data, data + size) back to the system

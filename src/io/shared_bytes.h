@@ -28,7 +28,7 @@ class SharedBytes {
 public:
     /// Empty bytes.
     SharedBytes() = default;
-    /// Takes ownership of `bytes` (no copy).
+    /// Takes ownership of `bytes` (no copy); freed when the last SharedBytes on it goes.
     explicit SharedBytes(std::vector<std::uint8_t> bytes);
     /// Takes ownership of a payload (no copy); its memory goes back to the buffer pool
     /// (io/buffer_pool.h) when the last SharedBytes on it goes.
