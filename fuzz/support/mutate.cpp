@@ -92,7 +92,7 @@ std::size_t mutate_dcx(std::uint8_t* data, std::size_t size, std::size_t max_siz
     // fuzzes here is the BND4 (and below) reader behind a valid DCX.
     try {
         const dcx::Decoded d = dcx::decompress(Bytes(data, size));
-        Buffer payload = d.payload;
+        Buffer payload(d.payload.begin(), d.payload.end());
         mutate_buffer(payload, 256);
         // Kraken level 1: any valid stream serves the reader, and the header's level 6 or 9
         // (optimal parsing) made this mutator slower than the run it feeds.
