@@ -11,6 +11,7 @@
 
 #include "codec/dcx.h"
 #include "io/buffer_pool.h"
+#include "io/heap_policy.h"
 #include "io/shared_bytes.h"
 #include "support/resident_pages.h"
 
@@ -130,6 +131,10 @@ TEST(BufferPool, WorkersTakingAndGivingBackAtOnceLoseNoBuffer) {
 // come out equal to what was compressed: runs of zeros (Kraken memset blocks, zstd RLE), text
 // and random bytes, and a last EDGE chunk shorter than 64 KiB.
 TEST(BufferPool, EveryDecoderWritesEveryByteOfAReusedBuffer) {
+    // Large blocks on mappings of their own, as in navlab's programs: the Kraken encoder's
+    // arrays below are advised for huge pages, and freed into the heap they would leave that
+    // advice on ranges later tests allocate (HugePageAllocator's checks the flags of its own).
+    map_large_blocks_on_their_own();
     std::vector<std::uint8_t> payload(kMiB + 12345);
     std::uint32_t x = 12345;
     for (std::size_t i = 0; i < payload.size(); ++i) {
