@@ -23,6 +23,25 @@ PageRange huge_page_range(const void* data, std::size_t size) noexcept {
 
 namespace {
 
+// The advice values this system has; kNoAdvice where the header lacks one (or outside Linux),
+// so the functions below need no conditional code of their own.
+constexpr int kNoAdvice = -1;
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+constexpr int kHugePage = MADV_HUGEPAGE;
+#else
+constexpr int kHugePage = kNoAdvice;
+#endif
+#if defined(__linux__) && defined(MADV_POPULATE_WRITE)
+constexpr int kPopulateWrite = MADV_POPULATE_WRITE;
+#else
+constexpr int kPopulateWrite = kNoAdvice;
+#endif
+#if defined(__linux__) && defined(MADV_DONTNEED)
+constexpr int kDontNeed = MADV_DONTNEED;
+#else
+constexpr int kDontNeed = kNoAdvice;
+#endif
+
 /// The system's page size, not 4 KiB: on a 16 or 64 KiB kernel a range rounded to 4 KiB would
 /// be widened by madvise past the caller's range, into memory that is not the caller's.
 std::size_t system_page_bytes() noexcept {
@@ -35,11 +54,11 @@ std::size_t system_page_bytes() noexcept {
 }
 
 /// madvise(advice) on the whole `page`-aligned pages inside [data, data + size), if any; the
-/// result is ignored (advice only).
-[[maybe_unused]] void advise_whole_pages(void* data, std::size_t size, std::size_t page, int advice) noexcept {
+/// result is ignored (advice only). Nothing for kNoAdvice.
+void advise_whole_pages(void* data, std::size_t size, std::size_t page, int advice) noexcept {
 #if defined(__linux__)
     const PageRange r = whole_pages_inside(data, size, page);
-    if (r.end > r.begin) madvise(static_cast<std::uint8_t*>(data) + r.begin, r.end - r.begin, advice);
+    if (advice != kNoAdvice && r.end > r.begin) madvise(static_cast<std::uint8_t*>(data) + r.begin, r.end - r.begin, advice);
 #else
     (void)data, (void)size, (void)page, (void)advice;
 #endif
@@ -47,28 +66,12 @@ std::size_t system_page_bytes() noexcept {
 
 }  // namespace
 
-void advise_huge_pages(void* data, std::size_t size) noexcept {
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    advise_whole_pages(data, size, kHugePageBytes, MADV_HUGEPAGE);
-#else
-    (void)data, (void)size;
-#endif
-}
+void advise_huge_pages(void* data, std::size_t size) noexcept { advise_whole_pages(data, size, kHugePageBytes, kHugePage); }
 
 void prefault_pages(void* data, std::size_t size) noexcept {
-#if defined(__linux__) && defined(MADV_POPULATE_WRITE)
-    advise_whole_pages(data, size, system_page_bytes(), MADV_POPULATE_WRITE);
-#else
-    (void)data, (void)size;
-#endif
+    advise_whole_pages(data, size, system_page_bytes(), kPopulateWrite);
 }
 
-void give_back_pages(void* data, std::size_t size) noexcept {
-#if defined(__linux__) && defined(MADV_DONTNEED)
-    advise_whole_pages(data, size, system_page_bytes(), MADV_DONTNEED);
-#else
-    (void)data, (void)size;
-#endif
-}
+void give_back_pages(void* data, std::size_t size) noexcept { advise_whole_pages(data, size, system_page_bytes(), kDontNeed); }
 
 }  // namespace navlab
