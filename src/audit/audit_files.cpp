@@ -41,19 +41,22 @@ AuditTagfile load_entry(const fromsoft::NavEntry& e, const std::string& name) {
 }
 
 /// audit_tagfile, or, if it throws navlab::Error, the result of the same tagfile unreadable,
-/// with that message (R02). No rule throws today (the strict read keeps its error as R02's);
-/// this keeps one tagfile's result in its place if one ever does, so the results that follow it
-/// need not be dropped (they may be merged already: OrderedMerge).
+/// with that message (R02), in the strict read's words ("DCX payload" where its offsets count
+/// from one). No rule throws today (the strict read keeps its error as R02's); this keeps one
+/// tagfile's result in its place if one ever does, so the results that follow it need not be
+/// dropped (they may be merged already: OrderedMerge).
 TagfileAudit audit_tagfile_or_error(const AuditTagfile& t, std::size_t max_examples, const ExamplesTaken* taken) {
     try {
         return audit_tagfile(t, max_examples, taken);
-    } catch (const Error& err) {
+    } catch (Error& err) {
+        if (t.dcx_payload) err.in("DCX payload");
         AuditTagfile unreadable;  // the same entry (name, index, TAG0, SDK), without its model
         unreadable.binder = t.binder;
         unreadable.entry = t.entry;
         unreadable.entry_index = t.entry_index;
         unreadable.byte_size = t.byte_size;
         unreadable.starts_with_tag0 = t.starts_with_tag0;
+        unreadable.dcx_payload = t.dcx_payload;
         unreadable.sdk = sdk_of(t);
         unreadable.read_error = err.what();
         return audit_tagfile(unreadable, max_examples);

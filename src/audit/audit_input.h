@@ -27,6 +27,7 @@ struct AuditTagfile {
     std::optional<std::size_t> entry_index;  ///< member index in the binder
     std::uint64_t byte_size = 0;
     bool starts_with_tag0 = true;            ///< R96: the member begins with a TAG0 header
+    bool dcx_payload = false;                ///< a compressed loose tagfile: offsets count from its payload
     std::optional<std::string> sdk;          ///< SDKV text when known (else the model's)
     std::optional<fromsoft::NavTagfile> model;  ///< absent when the strict read failed (R02)
     std::string read_error;                  ///< the strict reader's first failure

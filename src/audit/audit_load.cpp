@@ -18,6 +18,7 @@ AuditTagfile load_audit_tagfile(std::span<const std::uint8_t> bytes, std::string
     f.entry = std::move(entry);
     f.entry_index = entry_index;
     f.byte_size = bytes.size();
+    f.dcx_payload = dcx_payload;
     // A TAG0 file starts with its section header (4 bytes of size and flags, then the tag),
     // and its first child is SDKV with 8 characters of version.
     auto tag_at = [&](std::size_t at, const char* tag) { return bytes.size() >= at + 4 && std::memcmp(&bytes[at], tag, 4) == 0; };

@@ -249,9 +249,9 @@ std::vector<NamedTagfile> load_fromsoft_tagfiles(const fromsoft::NavFile& nav, c
     try {
         const fromsoft::NavFile chosen = nav.select(entry);
         for (const fromsoft::NavEntry& e : chosen.entries()) {
-            const container::Entry member{e.index, 0, e.name, e.bytes, e.in_binder, e.in_dcx};
             tagfiles.push_back({std::string(leaf_name(e.name)), e.in_binder ? nav.name() : std::string(),
-                                container::read_entry(member, [](const SharedBytes& b) { return fromsoft::read_nav_tagfile(b); })});
+                                container::read_entry(fromsoft::container_entry(e),
+                                                      [](const SharedBytes& b) { return fromsoft::read_nav_tagfile(b); })});
         }
     } catch (Error& e) {
         throw e.set_file(nav.name());

@@ -1,12 +1,12 @@
 #include "query/query_input.h"
 
-#include <fmt/format.h>
 
 #include <cmath>
 #include <filesystem>
 #include <optional>
 #include <sstream>
 
+#include "container/binder_file.h"
 #include "formats/fromsoft/nav_source.h"
 #include "formats/fromsoft/nav_tagfile.h"
 #include "io/error.h"
@@ -60,13 +60,8 @@ QueryInput load_query_input(const fromsoft::NavFile& nav, const std::string& ent
     try {
         const fromsoft::NavFile chosen = nav.select(entry);  // the one entry rule of NavFile::open
         for (const fromsoft::NavEntry& e : chosen.entries()) {
-            try {
-                in.tagfiles.push_back(std::make_unique<fromsoft::NavTagfile>(fromsoft::read_nav_tagfile(e.bytes)));
-            } catch (Error& err) {
-                if (e.in_dcx) err.in("DCX payload");
-                err.in(fmt::format("entry {} ({})", e.index, e.name));
-                throw;
-            }
+            in.tagfiles.push_back(std::make_unique<fromsoft::NavTagfile>(container::read_entry(
+                fromsoft::container_entry(e), [](const SharedBytes& b) { return fromsoft::read_nav_tagfile(b); })));
             const fromsoft::NavTagfile& t = *in.tagfiles.back();
             QueryMesh m;
             m.name = e.in_binder ? member_location(path, leaf_name(e.name)) : path;  // printed by the commands

@@ -27,6 +27,10 @@ std::vector<std::filesystem::path> find_nav_files(const std::filesystem::path& p
     return files;
 }
 
+container::Entry container_entry(const NavEntry& entry) {
+    return {entry.index, 0, entry.name, entry.bytes, entry.in_binder, entry.in_dcx};
+}
+
 NavFile NavFile::open(const std::filesystem::path& file) {
     try {
         return from_binder(std::make_shared<const container::BinderFile>(container::BinderFile::open(file)), file);

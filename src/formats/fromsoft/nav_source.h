@@ -18,6 +18,7 @@
 
 namespace navlab::container {
 class BinderFile;
+struct Entry;
 }
 
 namespace navlab::fromsoft {
@@ -41,6 +42,11 @@ struct NavEntry {
     SharedBytes bytes;           ///< the tagfile (keeps the file's bytes alive)
     bool in_dcx = false;         ///< a compressed file's whole payload (container::Entry::in_dcx)
 };
+
+/// `entry` as the container::Entry it was taken from (binder ID 0), for container::read_entry:
+/// a reader's error then names where its offsets count from as every command names it,
+/// "entry INDEX (NAME)" for a binder member, "DCX payload" for a compressed loose tagfile.
+container::Entry container_entry(const NavEntry& entry);
 
 /// An opened navmesh file (binder, compressed binder or loose tagfile).
 class NavFile {
