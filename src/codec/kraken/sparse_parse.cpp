@@ -121,11 +121,15 @@ private:
     /// Whether a position in the next kDominanceWindow is reached at most at cost c.
     bool dominated(std::size_t i, std::uint32_t c) const {
         const std::uint32_t* ahead = cost_.data() + i + 1;
-        // Signed: costs stay far below 2^31 and SSE2 compares signed lanes (this vectorises).
-        const std::int32_t bound = static_cast<std::int32_t>(c + kDominanceMargin);
-        int cheaper = 0;
-        for (std::size_t k = 0; k < kDominanceWindow; ++k) cheaper |= static_cast<std::int32_t>(ahead[k]) <= bound;
-        return cheaper != 0;
+        // ahead[k] <= c + margin exactly when ahead[k] - (c + margin + 1) is negative: costs
+        // lie in [0, 2^31), so the difference cannot overflow a signed lane. ORing the
+        // differences keeps any sign bit: one subtraction and one OR a lane once vectorised
+        // (a comparison per lane made GCC turn each mask into 0/1 first, three times the work
+        // on a check that runs at most reached positions: a tenth of level 6's time).
+        const std::int32_t above = static_cast<std::int32_t>(c + kDominanceMargin + 1);
+        std::int32_t signs = 0;
+        for (std::size_t k = 0; k < kDominanceWindow; ++k) signs |= static_cast<std::int32_t>(ahead[k]) - above;
+        return signs < 0;
     }
 
     /// Relaxes a literal, the recent-offset matches and the found matches out of position i
