@@ -150,9 +150,10 @@ void MatchFinder::scan(std::size_t p, std::size_t limit, const LzParams& params,
         // below 8 they would use up a shallow chain before the first usable distance.
         if (d < kMinDistance) continue;
         ++depth;
-        if (load32(block_.data() + c) != head4) continue;
-        // A longer match must also agree at the byte just past the current best.
+        // A longer match must agree at the byte just past the current best: tested first,
+        // as most candidates share the hash's 4 bytes and fail here.
         if (best && (p + best >= limit || block_[c + best] != block_[p + best])) continue;
+        if (load32(block_.data() + c) != head4) continue;
         const std::uint32_t len = match_length(p, d, limit);
         if (len > best) {
             best = len;

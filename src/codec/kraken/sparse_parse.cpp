@@ -22,6 +22,7 @@
 #include "codec/kraken/sparse_parse.h"
 
 #include <algorithm>
+#include <bit>
 #include <limits>
 
 #include "codec/kraken/array_encoder.h"
@@ -79,6 +80,7 @@ struct Scratch {
     /// faults of 4 KiB on a thread's first chunk, which cost more than a small input's parse.
     HugePageVector<std::uint32_t> cost;
     HugePageVector<Step> steps;
+    std::vector<std::uint64_t> reached;
     std::vector<MatchFinder::Match> found;
     std::vector<Command> backtrack;
 };
@@ -99,12 +101,14 @@ public:
         // Unreached past the end too, so the dominance window never needs a bound check.
         cost_.assign(n + 1 + kDominanceWindow, kUnreached);
         if (steps_.size() < n + 1) steps_.resize(n + 1);
+        reached_.assign(n / 64 + 1, 0);
+        mark_reached(n);  // the end, where next_reached stops
         cost_[0] = 0;
         steps_[0] = Step{Recent{}, 0};  // a literal run of 0 (tag 0 is never read as a match)
+        mark_reached(0);
         std::size_t covered = 0;  // the farthest end of a match relaxed so far
-        for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t i = 0; i < n; i = next_reached(i + 1)) {
             const std::uint32_t c = cost_[i];
-            if (c == kUnreached) continue;
             if (i < covered && dominated(i, c)) continue;  // before the step is even loaded
             const Step s = steps_[i];
             if (i < covered && s.literal_run() > kLiteralsAfterMatch) continue;
@@ -118,6 +122,18 @@ public:
     }
 
 private:
+    void mark_reached(std::size_t j) { reached_[j / 64] |= std::uint64_t(1) << (j % 64); }
+
+    /// The first reached position at or after i (i <= n). Two positions in three are never
+    /// reached (the insides of matches): a test of each one's cost mispredicted at every
+    /// change from reached to unreached; this finds the next one a word of 64 at a time.
+    std::size_t next_reached(std::size_t i) const {
+        std::size_t w = i / 64;
+        std::uint64_t bits = reached_[w] & (~std::uint64_t(0) << (i % 64));
+        while (bits == 0) bits = reached_[++w];  // ends at the end's bit at the latest
+        return w * 64 + static_cast<std::size_t>(std::countr_zero(bits));
+    }
+
     /// Whether a position in the next kDominanceWindow is reached at most at cost c.
     bool dominated(std::size_t i, std::uint32_t c) const {
         const std::uint32_t* ahead = cost_.data() + i + 1;
@@ -181,6 +197,7 @@ private:
         if (cost >= cost_[j]) return;
         cost_[j] = cost;
         steps_[j] = step;
+        mark_reached(j);
     }
 
     /// The commands of the cheapest path to the end (trailing literals carry no command).
@@ -210,6 +227,7 @@ private:
     const LzParams& params_;
     HugePageVector<std::uint32_t>& cost_ = scratch.cost;  ///< per position; kUnreached until relaxed
     HugePageVector<Step>& steps_ = scratch.steps;         ///< per position, valid where cost_ is set
+    std::vector<std::uint64_t>& reached_ = scratch.reached;  ///< a bit a position, set where cost_ is
     std::vector<MatchFinder::Match>& found_ = scratch.found;
     std::vector<Command>& backtrack_ = scratch.backtrack;
 };
