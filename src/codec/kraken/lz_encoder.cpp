@@ -68,7 +68,9 @@ LzChunk write_chunk(std::span<const std::uint8_t> block, std::size_t start, std:
     // Sized once and filled through pointers: literal runs are short (a few bytes between
     // matches), and a vector insert per run cost more than its bytes.
     raw.resize(literal_count), delta.resize(literal_count), command_bytes.reserve(commands.size());
-    distances.reserve(commands.size()), lengths.packed.reserve(commands.size());
+    distances.resize(commands.size()), lengths.packed.reserve(commands.size());
+    std::uint32_t* distances_at = distances.data();
+    std::size_t new_distances = 0;
     std::uint8_t* raw_at = raw.data();
     std::uint8_t* delta_at = delta.data();
     Recent recent;
@@ -95,13 +97,14 @@ LzChunk write_chunk(std::span<const std::uint8_t> block, std::size_t start, std:
         unsigned lit_field = c.literals;
         if (c.literals >= 3) lit_field = 3, lengths.push(c.literals);
         const unsigned index = recent.index_of(c.distance);
-        if (index == 3) distances.push_back(c.distance);
+        distances_at[new_distances] = c.distance, new_distances += index == 3;  // kept if new (no branch)
         recent.use(index, c.distance);
         unsigned match_field = c.length - 2;
         if (c.length > 16) match_field = 15, lengths.push(c.length - 14);
         command_bytes.push_back(static_cast<std::uint8_t>(lit_field | match_field << 2 | index << 6));
         p += c.length;
     }
+    distances.resize(new_distances);
     literals(end - p);
 
     // Literal mode per chunk (spec 1.4): whichever literal array is estimated smaller.
