@@ -66,8 +66,9 @@ LzChunk write_chunk(std::span<const std::uint8_t> block, std::size_t start, std:
     for (const Command& c : commands) matched += c.length;
     const std::size_t literal_count = end - first - matched;
     // Sized once and filled through pointers: literal runs are short (a few bytes between
-    // matches), and a vector insert per run cost more than its bytes.
-    raw.resize(literal_count), delta.resize(literal_count), command_bytes.reserve(commands.size());
+    // matches), and a vector insert per run cost more than its bytes. `raw` has 8 bytes more
+    // until it is filled, for the 8-byte moves below.
+    raw.resize(literal_count + 8), delta.resize(literal_count), command_bytes.reserve(commands.size());
     distances.resize(commands.size()), lengths.packed.reserve(commands.size());
     std::uint32_t* distances_at = distances.data();
     std::size_t new_distances = 0;
@@ -80,14 +81,19 @@ LzChunk write_chunk(std::span<const std::uint8_t> block, std::size_t start, std:
     auto literals = [&](std::size_t count) {
         const std::uint8_t* src = block.data() + p;
         const std::uint8_t* ref = src - recent.slot[0];
+        // A run of at most 8 (most of them) as one 8-byte move where the block has the bytes;
+        // the bytes past the run are overwritten by the next run or dropped with the slack.
+        // (GCC made the byte loop a memcpy call per run: 3 % of level 1 on the emevd.)
+        if (count <= 8 && p + 8 <= block.size()) std::memcpy(raw_at, src, 8);
+        else std::memcpy(raw_at, src, count);
         if (quick) {
             for (std::size_t i = 0; i < count; ++i) {
                 const std::uint8_t d = static_cast<std::uint8_t>(src[i] - ref[i]);
-                raw_at[i] = src[i], delta_at[i] = d;
+                delta_at[i] = d;
                 ++raw_histogram[src[i]], ++delta_histogram[d];
             }
         } else {
-            for (std::size_t i = 0; i < count; ++i) raw_at[i] = src[i], delta_at[i] = static_cast<std::uint8_t>(src[i] - ref[i]);
+            for (std::size_t i = 0; i < count; ++i) delta_at[i] = static_cast<std::uint8_t>(src[i] - ref[i]);
         }
         raw_at += count, delta_at += count;
         p += count;
@@ -106,6 +112,7 @@ LzChunk write_chunk(std::span<const std::uint8_t> block, std::size_t start, std:
     }
     distances.resize(new_distances);
     literals(end - p);
+    raw.resize(literal_count);
 
     // Literal mode per chunk (spec 1.4): whichever literal array is estimated smaller.
     const bool use_delta = quick ? entropy_bits(delta_histogram) < entropy_bits(raw_histogram)
