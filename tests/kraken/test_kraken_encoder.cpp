@@ -18,6 +18,7 @@
 #include "codec/kraken/array_encoder.h"
 #include "codec/kraken/byte_array.h"
 #include "codec/kraken/kraken.h"
+#include "codec/kraken/lz_parse.h"
 #include "codec/kraken/match_finder.h"
 #include "codec/kraken/stream_info.h"
 #include "codec/kraken/symbol_ranges_writer.h"
@@ -692,4 +693,34 @@ TEST(KrakenEncoder, SymbolSetMatchesItsTable) {
                 ASSERT_EQ(from_bytes.next(from, present), expected) << "round " << round << ", from " << from << ", " << present;
             }
     }
+}
+
+// The encoder's recent-offset slots (lz_parse.h, Recent: branch-free selects since the 28th
+// session) against spec 3.7's table, written out as the decoder executes it: the slot a
+// distance is found in (the first of equal ones; 3 when none holds it) and the slots after
+// the command, over random distance sequences drawn from few values (so every slot index and
+// duplicate slots, as in the initial 8, 8, 8, occur).
+TEST(KrakenEncoder, RecentOffsetSlotsFollowSpec37) {
+    using namespace kraken::detail;
+    std::mt19937 rng(37);
+    std::size_t per_index[4] = {};
+    for (int round = 0; round < 200; ++round) {
+        Recent recent;
+        std::uint32_t spec[3] = {8, 8, 8};
+        const unsigned values = 2 + round % 6;
+        for (int step = 0; step < 200; ++step) {
+            const std::uint32_t d = 8 + static_cast<std::uint32_t>(rng() % values);
+            unsigned oi = 3;
+            for (unsigned i = 3; i-- > 0;)
+                if (spec[i] == d) oi = i;
+            ASSERT_EQ(recent.index_of(d), oi) << "round " << round << ", step " << step;
+            ++per_index[oi];
+            if (oi == 3) spec[2] = spec[1], spec[1] = spec[0], spec[0] = d;   // recent = [d, r0, r1]
+            else if (oi == 1) spec[1] = spec[0], spec[0] = d;                 // [d, r0, r2]
+            else if (oi == 2) spec[2] = spec[1], spec[1] = spec[0], spec[0] = d;  // [d, r0, r1]
+            recent.use(oi, d);
+            for (unsigned i = 0; i < 3; ++i) ASSERT_EQ(recent.slot[i], spec[i]) << "round " << round << ", step " << step;
+        }
+    }
+    for (unsigned i = 0; i < 4; ++i) EXPECT_GT(per_index[i], 1000u) << "slot index " << i;
 }
