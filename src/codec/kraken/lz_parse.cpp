@@ -61,12 +61,28 @@ struct Candidate {
     int gain = 0;
 };
 
+/// Whether a recent offset matches the 2 bytes at `at` (a position p >= 8, where every slot is
+/// at most p: 8, or the distance of a match at an earlier position; 2 bytes readable there).
+inline bool recent_pair_at(const std::uint8_t* at, const Recent& recent) {
+    auto pair = [](const std::uint8_t* q) {
+        std::uint16_t v;
+        std::memcpy(&v, q, 2);
+        return v;
+    };
+    const std::uint16_t here = pair(at);
+    return (pair(at - recent.slot[0]) == here) | (pair(at - recent.slot[1]) == here) | (pair(at - recent.slot[2]) == here);
+}
+
 // Inlined into the parse loop: returned by value, the 12-byte candidate went through two
 // 4-byte stack stores and an 8-byte reload (a store-forwarding stall that was a third of this
 // function's time at level 1).
 [[gnu::always_inline]] inline Candidate best_at(MatchFinder& finder, std::size_t p, std::size_t limit, const Recent& recent, const LzParams& params) {
     Candidate best;
-    for (unsigned i = 0; i < 3; ++i) {
+    // Most positions match no recent offset on 2 bytes: one test for the three first (the
+    // loop's three length measures, each with its branches, were a third of the lazy levels'
+    // own parse time).
+    const bool may_match = p < kMinDistance || limit - p < 2 || recent_pair_at(finder.block().data() + p, recent);
+    for (unsigned i = 0; i < 3 && may_match; ++i) {
         const std::uint32_t len = finder.match_length(p, recent.slot[i], limit);
         if (len >= 2) {
             const int gain = match_gain(len, recent.slot[i], true);
