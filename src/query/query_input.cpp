@@ -1,6 +1,5 @@
 #include "query/query_input.h"
 
-
 #include <cmath>
 #include <filesystem>
 #include <optional>

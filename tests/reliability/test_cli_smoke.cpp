@@ -162,5 +162,15 @@ TEST(CliSmoke, EveryNavmeshCommandNamesTheDcxPayloadOfAFileOfAnotherKind) {
         EXPECT_EQ(test::run_command(test::navlab_binary() + " " + args, &text), 1) << args;
         EXPECT_NE(text.find(expected), std::string::npos) << args << "\n" << text;
     }
+    // The same bytes as a plain loose file: its offsets are the file's own, so a query names
+    // no entry and no payload, as an export does.
+    const fs::path loose = dir / "m10.hkx";
+    write_file_atomic(loose, evd);
+    for (const std::string& command : {std::string("path ") + test::quoted(loose) + " --from 0,0,0 --to 1,0,1",
+                                       std::string("export ") + test::quoted(loose) + " -o " + out + ".obj"}) {
+        std::string text;
+        EXPECT_EQ(test::run_command(test::navlab_binary() + " " + command, &text), 1) << command;
+        EXPECT_NE(text.find("m10.hkx: offset 0x4: TAG0: not a Havok tagfile"), std::string::npos) << command << "\n" << text;
+    }
     fs::remove_all(dir);
 }

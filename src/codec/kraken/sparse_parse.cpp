@@ -59,7 +59,7 @@ constexpr unsigned kSeedChainDepth = 4;
 /// over 1.10x (docs/kraken.md, "Fourteenth session").
 constexpr std::uint32_t kCommandDecodePrice = 120;
 constexpr std::uint32_t kNewDistanceDecodePrice = 40;
-/// Cost of a position no step has reached (costs are compared as signed 32-bit lanes).
+/// Cost of a position no step has reached (dominated() works on signed 32-bit lanes).
 constexpr std::uint32_t kUnreached = std::numeric_limits<std::int32_t>::max();
 
 /// How the cheapest known path reaches a position (its cost is kept apart, see Scratch): 16
@@ -137,8 +137,9 @@ private:
     /// Whether a position in the next kDominanceWindow is reached at most at cost c.
     bool dominated(std::size_t i, std::uint32_t c) const {
         const std::uint32_t* ahead = cost_.data() + i + 1;
-        // ahead[k] <= c + margin exactly when ahead[k] - (c + margin + 1) is negative: costs
-        // lie in [0, 2^31), so the difference cannot overflow a signed lane. ORing the
+        // ahead[k] <= c + margin exactly when ahead[k] - (c + margin + 1) is negative: ahead[k]
+        // lies in [0, kUnreached] and a reached cost far below 2^31 - 49 (a chunk's costs stay
+        // under about 2^25), so the difference cannot overflow a signed lane. ORing the
         // differences keeps any sign bit: one subtraction and one OR a lane once vectorised
         // (a comparison per lane made GCC turn each mask into 0/1 first, three times the work
         // on a check that runs at most reached positions: a tenth of level 6's time).
