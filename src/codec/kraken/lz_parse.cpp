@@ -69,8 +69,9 @@ inline bool recent_pair_at(const std::uint8_t* at, const Recent& recent) {
         std::memcpy(&v, q, 2);
         return v;
     };
-    const std::uint16_t here = pair(at);
-    return (pair(at - recent.slot[0]) == here) | (pair(at - recent.slot[1]) == here) | (pair(at - recent.slot[2]) == here);
+    const std::uint16_t here = pair(at), p0 = pair(at - recent.slot[0]), p1 = pair(at - recent.slot[1]),
+                        p2 = pair(at - recent.slot[2]);
+    return (p0 == here) | (p1 == here) | (p2 == here);
 }
 
 // Inlined into the parse loop: returned by value, the 12-byte candidate went through two
