@@ -116,7 +116,7 @@ MatchFinder::~MatchFinder() {
     }
     // A local position, table pointers and head base: the member would be stored back on
     // every step, and the base read again after each store to the table (which might alias
-    // it), twice a position (most of level 6's chain insertion on small inputs).
+    // it), twice a position.
     const std::uint8_t* data = block_.data();
     std::int32_t* prev = prev_.data();
     HashHeads::View heads = head_.view();

@@ -18,7 +18,8 @@
 // those are searched for matches (hash chains, entered at any position:
 // MatchFinder::find_all_any; not where a recent offset already matches kRecentLongEnough
 // bytes), so a pass costs a fraction of a full one. Memory: 20 bytes a position of the chunk
-// (2.5 MiB for a full one), kept by the thread on huge pages.
+// (2.5 MiB for a full one), kept by the thread on huge pages, and a bit a position for the
+// positions reached (16 KiB).
 #include "codec/kraken/sparse_parse.h"
 
 #include <algorithm>
@@ -142,7 +143,7 @@ private:
         // under about 2^25), so the difference cannot overflow a signed lane. ORing the
         // differences keeps any sign bit: one subtraction and one OR a lane once vectorised
         // (a comparison per lane made GCC turn each mask into 0/1 first, three times the work
-        // on a check that runs at most reached positions: a tenth of level 6's time).
+        // on a check that runs on most reached positions: a tenth of level 6's time).
         const std::int32_t above = static_cast<std::int32_t>(c + kDominanceMargin + 1);
         std::int32_t signs = 0;
         for (std::size_t k = 0; k < kDominanceWindow; ++k) signs |= static_cast<std::int32_t>(ahead[k]) - above;
