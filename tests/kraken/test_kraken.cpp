@@ -530,3 +530,63 @@ TEST(Kraken, UnaryValueEndingOnTheLastBufferedBit) {
     EXPECT_EQ(bits.unary(255), 63u);
     EXPECT_EQ(bits.consumed(), 72u);
 }
+
+// Spec 2.5, every command kind: random RLE command buffers (stored raw after a 0 byte) built
+// from a list of operations, decoded against the output the operations describe. Short
+// copies and runs (the decoder's 16-byte path) mix with long ones and with fill changes, and
+// many buffers end with short commands within 32 bytes of the output's end (the exact path).
+TEST(Kraken, RleCommandsOfEveryKindMatchTheirOperations) {
+    std::mt19937 rng(25);
+    auto pick = [&](unsigned lo, unsigned hi) { return std::uniform_int_distribution<unsigned>(lo, hi)(rng); };
+    int decoded = 0;
+    for (int round = 0; round < 400; ++round) {
+        Bytes front, back_commands, expected;  // back_commands: stream order, last command first
+        std::vector<Bytes> commands;
+        std::uint8_t fill = 0;
+        const unsigned ops = pick(1, 60);
+        for (unsigned k = 0; k < ops; ++k) {
+            unsigned copy = 0, run = 0;
+            Bytes command;
+            switch (pick(0, 9)) {
+                case 0:  // new fill byte
+                    fill = static_cast<std::uint8_t>(pick(0, 255));
+                    front.push_back(fill);
+                    commands.push_back({1});
+                    continue;
+                case 1:  // long run: 128 x (x - 0x8FF), x in 0x900 .. 0x0FFF
+                    run = 128 * pick(1, 3);
+                    command = {static_cast<std::uint8_t>(run / 128 + 0x8FF), static_cast<std::uint8_t>((run / 128 + 0x8FF) >> 8)};
+                    break;
+                case 2:  // long copy: 64 x (x - 0x1FF), x in 0x200 .. 0x8FF
+                    copy = 64 * pick(1, 3);
+                    command = {static_cast<std::uint8_t>(copy / 64 + 0x1FF), static_cast<std::uint8_t>((copy / 64 + 0x1FF) >> 8)};
+                    break;
+                case 3:
+                case 4: {  // two-byte command: x - 0x1000 = copy | run << 6
+                    copy = pick(0, 63), run = pick(0, 127);
+                    const unsigned x = 0x1000 + (copy | run << 6);
+                    command = {static_cast<std::uint8_t>(x), static_cast<std::uint8_t>(x >> 8)};
+                    break;
+                }
+                default:  // one-byte command: run = c >> 4 (3 .. 15), copy = 15 - (c & 15)
+                    run = pick(3, 15), copy = pick(0, 15);
+                    command = {static_cast<std::uint8_t>(run << 4 | (15 - copy))};
+                    break;
+            }
+            for (unsigned i = 0; i < copy; ++i) {
+                const auto b = static_cast<std::uint8_t>(pick(0, 255));
+                front.push_back(b), expected.push_back(b);
+            }
+            expected.insert(expected.end(), run, fill);
+            commands.push_back(command);
+        }
+        if (expected.size() < 2) continue;
+        for (auto c = commands.rbegin(); c != commands.rend(); ++c) back_commands.insert(back_commands.end(), c->begin(), c->end());
+        const Bytes payload = concat({{0x00}, front, back_commands});
+        if (payload.size() + 5 >= expected.size()) continue;  // a chunk must be smaller than its output (spec 1.4)
+        const Bytes stream = single_chunk_stream(array(3, payload, expected.size()));
+        ASSERT_EQ(decode(stream, expected.size()), expected) << "round " << round;
+        ++decoded;
+    }
+    EXPECT_GT(decoded, 300);
+}
