@@ -106,18 +106,21 @@ double cpu_time(const std::function<void()>& fn, int runs = 1) {
     return std::max(times[times.size() / 2], 1e-9);
 }
 
-/// CPU seconds of one call of fn on this thread, from a batch of calls that takes at least
-/// `min_seconds` (the count set by a first, untimed call). A one-block file decodes in
-/// 20-70 us, near the clock's resolution and within one scheduler tick's noise: timed one
-/// call at a time, two decoders of the same file differed by up to 15 % from run to run.
+/// CPU seconds of one call of fn on this thread: calls are made (in rounds of doubling
+/// size) until at least `min_seconds` have passed, and the time is divided by their count. A
+/// one-block file decodes in 20-70 us, near the clock's resolution and within one scheduler
+/// tick's noise: timed one call at a time, two decoders of the same file differed by up to
+/// 15 % from run to run.
 double cpu_time_per_call(const std::function<void()>& fn, double min_seconds) {
-    double t0 = thread_seconds();
-    fn();
-    const double first = std::max(thread_seconds() - t0, 1e-7);
-    const int calls = static_cast<int>(std::clamp(min_seconds / first, 1.0, 1e6));
-    t0 = thread_seconds();
-    for (int i = 0; i < calls; ++i) fn();
-    return std::max((thread_seconds() - t0) / calls, 1e-9);
+    const double t0 = thread_seconds();
+    double elapsed = 0;
+    long calls = 0;
+    for (long round = 1; elapsed < min_seconds; round *= 2) {
+        for (long i = 0; i < round; ++i) fn();
+        calls += round;
+        elapsed = thread_seconds() - t0;
+    }
+    return std::max(elapsed / static_cast<double>(calls), 1e-9);
 }
 
 /// Bytes the first `blocks` blocks take in a stream (spec 1.3 header walk).
@@ -190,7 +193,8 @@ void print_table(const std::vector<Sample>& samples, const TableOptions& options
         const double zstd_time = cpu_time([&] { zstd = navlab::codec::zstd_compress(data, 19, 16); });
         const double zlib_time = cpu_time([&] { zlib = navlab::codec::zlib_deflate(data, 9); });
         // Both outputs touched before timing; the two decoders alternate, 7 batches of at
-        // least 5 ms each, the median batch's time per decode. The game's first blocks are a
+        // least 5 ms each, the median batch's time per decode (x game: above 1 when navlab's
+        // own stream decodes faster). The game's first blocks are a
         // stream of their own (they refer to nothing later).
         const std::span<const std::uint8_t> game_prefix(s.stream.data(), game);
         // Without level 6 (--levels) our column decodes the game's stream too.
@@ -208,10 +212,12 @@ void print_table(const std::vector<Sample>& samples, const TableOptions& options
         const bool exact = std::equal(out.begin(), out.end(), payload.begin()) && out == game_out;
         const double mb = used / 1e6;
         auto ratio = [&](std::size_t v) { return static_cast<double>(v) / static_cast<double>(game); };
-        std::printf("%-34s %9zu %9zu | %6.3f %6.3f %6.3f | %6.3f %6.3f | %7.1f %7.1f %7.1f %7.1f | %7.0f %8.0f %6.2f%s\n",
+        char versus_game[16] = "-";  // without level 6 both columns decode the game's stream
+        if (!ours6.empty()) std::snprintf(versus_game, sizeof versus_game, "%.2f", dec_game / dec_ours);
+        std::printf("%-34s %9zu %9zu | %6.3f %6.3f %6.3f | %6.3f %6.3f | %7.1f %7.1f %7.1f %7.1f | %7.0f %8.0f %6s%s\n",
                     s.name.c_str(), used, game, ratio(size[1]), ratio(size[6]), ratio(size[9]), ratio(zstd.size()),
                     ratio(zlib.size()), mb / enc_time[1], mb / enc_time[6], mb / zstd_time, mb / zlib_time,
-                    mb / dec_ours, mb / dec_game, dec_game / dec_ours, exact ? "" : "  ROUND TRIP FAILED");
+                    mb / dec_ours, mb / dec_game, versus_game, exact ? "" : "  ROUND TRIP FAILED");
         std::fflush(stdout);
     }
 }

@@ -68,6 +68,33 @@ Seed with_size(std::uint32_t size, const Seed& stream) {
     return out;
 }
 
+/// A one-block stream of one entropy-only chunk: an RLE array (spec 2.5) whose raw command
+/// buffer holds `commands` one-byte commands (copy c % 16, run 3 + c % 13), the last one 15
+/// and 3: 18 bytes from the output's end, where 16-byte moves would write past it. With the
+/// size prefix. The decoder's 16-byte path, then its exact one.
+Seed short_rle_commands(unsigned commands) {
+    Seed front, back;
+    std::uint32_t size = 0;
+    for (unsigned c = 0; c < commands; ++c) {
+        const bool last = c + 1 == commands;
+        const unsigned copy = last ? 15 : c % 16, run = last ? 3 : 3 + c % 13;
+        for (unsigned i = 0; i < copy; ++i) front.push_back(static_cast<std::uint8_t>(c * 31 + i));
+        back.insert(back.begin(), static_cast<std::uint8_t>(run << 4 | (15 - copy)));  // read from the end
+        size += copy + run;
+    }
+    Seed payload{0x00};  // 0: the command buffer follows raw
+    payload.insert(payload.end(), front.begin(), front.end());
+    payload.insert(payload.end(), back.begin(), back.end());
+    // Long byte-array header (spec 2.1): type 3, dst_size - 1, src_size in 40 bits.
+    const std::uint64_t header = std::uint64_t{3} << 36 | std::uint64_t{size - 1} << 18 | payload.size();
+    const std::size_t chunk = 5 + payload.size();
+    Seed stream{0x8C, 0x06, static_cast<std::uint8_t>((chunk - 1) >> 16), static_cast<std::uint8_t>((chunk - 1) >> 8),
+                static_cast<std::uint8_t>(chunk - 1)};
+    for (int i = 4; i >= 0; --i) stream.push_back(static_cast<std::uint8_t>(header >> (8 * i)));
+    stream.insert(stream.end(), payload.begin(), payload.end());
+    return with_size(size, stream);
+}
+
 }  // namespace
 
 Seeds dcx_seeds() {
@@ -100,6 +127,7 @@ Seeds kraken_seeds() {
     };
     const Seed payload = text("stored Kraken block: navlab's encoder writes these for DCX_KRAK");
     out.push_back(with_size(static_cast<std::uint32_t>(payload.size()), kraken::encode_stored(payload)));
+    for (unsigned commands : {40u, 300u}) out.push_back(short_rle_commands(commands));
     return out;
 }
 

@@ -531,48 +531,62 @@ TEST(Kraken, UnaryValueEndingOnTheLastBufferedBit) {
     EXPECT_EQ(bits.consumed(), 72u);
 }
 
-// Spec 2.5, every command kind: random RLE command buffers (stored raw after a 0 byte) built
-// from a list of operations, decoded against the output the operations describe. Short
-// copies and runs (the decoder's 16-byte path) mix with long ones and with fill changes, and
-// many buffers end with short commands within 32 bytes of the output's end (the exact path).
+// Spec 2.5, every command kind: random RLE command buffers built from a list of operations,
+// decoded against the output the operations describe. Short copies and runs (the decoder's
+// 16-byte path) mix with long ones over the whole range of their command bytes, the one-byte
+// command 0 (copy 15) and fill changes; many buffers end with short commands within 32 bytes
+// of the output's end (the exact path). The buffer is stored raw after a 0 byte, or as a
+// stored nested array holding a part of it (the decoder's assembled buffer). The output lies
+// inside a larger buffer whose bytes past it must stay untouched.
 TEST(Kraken, RleCommandsOfEveryKindMatchTheirOperations) {
     std::mt19937 rng(25);
     auto pick = [&](unsigned lo, unsigned hi) { return std::uniform_int_distribution<unsigned>(lo, hi)(rng); };
+    auto two_bytes = [](unsigned x) { return Bytes{static_cast<std::uint8_t>(x), static_cast<std::uint8_t>(x >> 8)}; };
     int decoded = 0;
     for (int round = 0; round < 400; ++round) {
-        Bytes front, back_commands, expected;  // back_commands: stream order, last command first
+        Bytes front, back, expected;  // back: the commands in stream order, the last command first
         std::vector<Bytes> commands;
         std::uint8_t fill = 0;
         const unsigned ops = pick(1, 60);
         for (unsigned k = 0; k < ops; ++k) {
             unsigned copy = 0, run = 0;
             Bytes command;
-            switch (pick(0, 9)) {
+            switch (pick(0, 10)) {
                 case 0:  // new fill byte
                     fill = static_cast<std::uint8_t>(pick(0, 255));
                     front.push_back(fill);
                     commands.push_back({1});
                     continue;
-                case 1:  // long run: 128 x (x - 0x8FF), x in 0x900 .. 0x0FFF
-                    run = 128 * pick(1, 3);
-                    command = {static_cast<std::uint8_t>(run / 128 + 0x8FF), static_cast<std::uint8_t>((run / 128 + 0x8FF) >> 8)};
+                case 1: {  // long run: x = run / 128 + 0x8FF, command byte (x >> 8) 9 .. 15;
+                    // bytes 9 to 11 (128 bytes to 65 KiB: 12 and up pass a chunk's output)
+                    const unsigned x = (pick(9, 11) << 8) + pick(0, 7);
+                    run = 128 * (x - 0x8FF);
+                    command = two_bytes(x);
                     break;
-                case 2:  // long copy: 64 x (x - 0x1FF), x in 0x200 .. 0x8FF
-                    copy = 64 * pick(1, 3);
-                    command = {static_cast<std::uint8_t>(copy / 64 + 0x1FF), static_cast<std::uint8_t>((copy / 64 + 0x1FF) >> 8)};
+                }
+                case 2: {  // long copy: x = copy / 64 + 0x1FF, command byte 2 .. 8; bytes 2
+                    // and, rarely (16 KiB of raw bytes a command), 3
+                    const unsigned x = ((pick(0, 9) < 9 ? 2 : 3) << 8) + pick(0, 7);
+                    copy = 64 * (x - 0x1FF);
+                    command = two_bytes(x);
                     break;
+                }
                 case 3:
                 case 4: {  // two-byte command: x - 0x1000 = copy | run << 6
                     copy = pick(0, 63), run = pick(0, 127);
-                    const unsigned x = 0x1000 + (copy | run << 6);
-                    command = {static_cast<std::uint8_t>(x), static_cast<std::uint8_t>(x >> 8)};
+                    command = two_bytes(0x1000 + (copy | run << 6));
                     break;
                 }
+                case 5:  // command 0: copy 15, run 0
+                    copy = 15;
+                    command = {0};
+                    break;
                 default:  // one-byte command: run = c >> 4 (3 .. 15), copy = 15 - (c & 15)
                     run = pick(3, 15), copy = pick(0, 15);
                     command = {static_cast<std::uint8_t>(run << 4 | (15 - copy))};
                     break;
             }
+            if (expected.size() + copy + run > 0x20000) continue;  // an entropy-only chunk's output (spec 1.4)
             for (unsigned i = 0; i < copy; ++i) {
                 const auto b = static_cast<std::uint8_t>(pick(0, 255));
                 front.push_back(b), expected.push_back(b);
@@ -581,11 +595,20 @@ TEST(Kraken, RleCommandsOfEveryKindMatchTheirOperations) {
             commands.push_back(command);
         }
         if (expected.size() < 2) continue;
-        for (auto c = commands.rbegin(); c != commands.rend(); ++c) back_commands.insert(back_commands.end(), c->begin(), c->end());
-        const Bytes payload = concat({{0x00}, front, back_commands});
+        for (auto c = commands.rbegin(); c != commands.rend(); ++c) back.insert(back.end(), c->begin(), c->end());
+        const Bytes buffer = concat({front, back});
+        // Odd rounds: the first part of the buffer in a stored nested array (spec 2.5: the
+        // buffer is that array's bytes, then the payload's bytes after it).
+        const std::size_t nested = round % 2 ? std::min<std::size_t>(buffer.size(), pick(1, 300)) : 0;
+        const Bytes payload = nested ? concat({stored_array(Bytes(buffer.begin(), buffer.begin() + nested)),
+                                               Bytes(buffer.begin() + nested, buffer.end())})
+                                     : concat({{0x00}, buffer});
         if (payload.size() + 5 >= expected.size()) continue;  // a chunk must be smaller than its output (spec 1.4)
         const Bytes stream = single_chunk_stream(array(3, payload, expected.size()));
-        ASSERT_EQ(decode(stream, expected.size()), expected) << "round " << round;
+        Bytes out(expected.size() + 64, 0xEE);
+        kraken::decode(stream, std::span(out).first(expected.size()), 1);
+        ASSERT_TRUE(std::equal(expected.begin(), expected.end(), out.begin())) << "round " << round;
+        ASSERT_EQ(std::count(out.begin() + static_cast<std::ptrdiff_t>(expected.size()), out.end(), 0xEE), 64) << "round " << round;
         ++decoded;
     }
     EXPECT_GT(decoded, 300);

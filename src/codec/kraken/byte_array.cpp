@@ -120,8 +120,10 @@ void decode_rle(const Context& ctx, const std::uint8_t* src, std::size_t src_siz
         if (copy <= 16 && run <= 16 && dst_size - o >= 32 && cb_size - f >= 16) [[likely]] {
             // Most commands are one byte (copy and run below 16). memcpy and memset of their
             // varying sizes mispredicted inside glibc: ~110 branches of a 45 KB one-block
-            // decode. Fixed 16-byte moves instead; what they write past the run lies inside
-            // the output and is written again by the next commands (o == dst_size at the end).
+            // decode. Fixed 16-byte moves instead: the fill covers every byte the copy wrote
+            // past `copy`, so the bytes past the run are all `fill`, inside the output, and
+            // written again by the next commands (o == dst_size is checked at the end). The
+            // command buffer needs its own guard: it may be the source payload, without slack.
             std::memcpy(out + o, cb + f, 16);
             std::memset(out + o + copy, fill, 16);
         } else {
