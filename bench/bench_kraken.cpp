@@ -194,8 +194,8 @@ void print_table(const std::vector<Sample>& samples, const TableOptions& options
         const double zlib_time = cpu_time([&] { zlib = navlab::codec::zlib_deflate(data, 9); });
         // Both outputs touched before timing; the two decoders alternate, 7 batches of at
         // least 5 ms each, the median batch's time per decode (x game: above 1 when navlab's
-        // own stream decodes faster). The game's first blocks are a
-        // stream of their own (they refer to nothing later).
+        // own stream decodes faster). The game's first blocks are a stream of their own (they
+        // refer to nothing later).
         const std::span<const std::uint8_t> game_prefix(s.stream.data(), game);
         // Without level 6 (--levels) our column decodes the game's stream too.
         const std::span<const std::uint8_t> ours6_stream = ours6.empty() ? game_prefix : std::span<const std::uint8_t>(ours6);
