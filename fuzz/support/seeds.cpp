@@ -20,6 +20,7 @@
 #include "havok/navmesh_fixture.h"
 #include "igi/fixtures.h"
 #include "io/file.h"
+#include "kraken/hand_built_streams.h"
 
 namespace navlab::fuzz {
 namespace {
@@ -82,16 +83,9 @@ Seed short_rle_commands(unsigned commands) {
         back.insert(back.begin(), static_cast<std::uint8_t>(run << 4 | (15 - copy)));  // read from the end
         size += copy + run;
     }
-    Seed payload{0x00};  // 0: the command buffer follows raw
-    payload.insert(payload.end(), front.begin(), front.end());
-    payload.insert(payload.end(), back.begin(), back.end());
-    // Long byte-array header (spec 2.1): type 3, dst_size - 1, src_size in 40 bits.
-    const std::uint64_t header = std::uint64_t{3} << 36 | std::uint64_t{size - 1} << 18 | payload.size();
-    const std::size_t chunk = 5 + payload.size();
-    Seed stream{0x8C, 0x06, static_cast<std::uint8_t>((chunk - 1) >> 16), static_cast<std::uint8_t>((chunk - 1) >> 8),
-                static_cast<std::uint8_t>(chunk - 1)};
-    for (int i = 4; i >= 0; --i) stream.push_back(static_cast<std::uint8_t>(header >> (8 * i)));
-    stream.insert(stream.end(), payload.begin(), payload.end());
+    using namespace test::kraken_streams;
+    const Seed payload = concat({{0x00}, front, back});  // 0: the command buffer follows raw
+    const Seed stream = single_chunk_stream(array(3, payload, size));
     return with_size(size, stream);
 }
 
