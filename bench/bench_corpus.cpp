@@ -23,7 +23,8 @@
 // its host: `st` in `vmstat`). The workers' waiting time of the 2-thread run
 // (AuditRun::idle_seconds) is printed beside it: what the schedule loses, whatever the machine;
 // so are the DCX_KRAK decodes a worker posted for the idle one and the blocks that one ran
-// (AuditRun::decode_loops_shared, decode_items_helped). Each round also times two independent
+// (AuditRun::decode_loops_shared, decode_items_helped), and the binders a worker opened ahead
+// of their turn (AuditRun::binders_opened_ahead). Each round also times two independent
 // one-thread audits at once (two threads sharing nothing but the machine): the speed-up the
 // machine itself allows, beside which the 2-thread audit's is printed as a fraction.
 //
@@ -307,12 +308,13 @@ int main(int argc, char** argv) {
         std::vector<double> ratios, machine;
         for (unsigned r = 0; r < rounds; ++r) {
             double wall[2], cpu[2], idle = 0;
-            std::size_t shared = 0, helped = 0;
+            std::size_t shared = 0, helped = 0, ahead = 0;
             for (unsigned n : {1u, 2u}) {
                 const auto t1 = std::chrono::steady_clock::now();
                 const double c1 = cpu_seconds();
                 const audit::AuditRun run = audit::audit_files(paths, {n, 5, {}});
                 idle = run.idle_seconds, shared = run.decode_loops_shared, helped = run.decode_items_helped;
+                ahead = run.binders_opened_ahead;
                 wall[n - 1] = seconds_since(t1);
                 cpu[n - 1] = cpu_seconds() - c1;
             }
@@ -323,8 +325,9 @@ int main(int argc, char** argv) {
             // The workers' waits are what the schedule loses; the rest of a shortfall is CPU
             // time the second thread adds (memory traffic) or the machine's cores being shared.
             fmt::print("speedup    2 threads: the workers waited {:.3f} s, {:.1f} % of 2 x the wall time; "
-                       "{} binder decodes shared, {} of their blocks decoded by the other worker\n",
-                       idle, 100 * idle / (2 * wall[1]), shared, helped);
+                       "{} binder decodes shared, {} of their blocks decoded by the other worker; "
+                       "{} binders opened ahead of one that did not fit\n",
+                       idle, 100 * idle / (2 * wall[1]), shared, helped, ahead);
             // What this machine gives two workers that share nothing: two one-thread audits of
             // the corpus at once, on two threads. Twice one audit's wall time over the pair's
             // estimates the speed-up the machine allows just now (shared caches, memory

@@ -47,6 +47,9 @@ struct AuditRun {
     /// a DCX_KRAK binder one worker opens alone), and the items of them that other workers
     /// ran: what the help was, whatever the machine's timing made of it.
     std::size_t decode_loops_shared = 0, decode_items_helped = 0;
+    /// Binders opened before an earlier one, because that one did not fit the payload budget
+    /// beside a binder another worker was decompressing (the report stays in input order).
+    std::size_t binders_opened_ahead = 0;
     /// CPU seconds spent opening binders (reading, decompressing, the BND4 index) and letting
     /// their payloads go, each timed on its worker's own clock. With one thread the run's CPU time minus this is the
     /// audit's own work, both measured in the same pass (bench_corpus prints it beside the

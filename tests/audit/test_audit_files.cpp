@@ -59,33 +59,39 @@ struct Corpus {
     std::int64_t unreadable = 0;     ///< tagfiles cut short, plus the binder that does not open
 };
 
+/// Writes binder `map` of `tagfiles` corpus tagfiles (those listed in `bad` cut short) into
+/// `dir` and adds it to `c`: a plain .nvmhktbnd, or a DCX of `variant` (DCX_KRAK at level 1,
+/// whose 256 KiB restart blocks decode apart, by the opening worker and any idle one).
+void write_corpus_binder(Corpus& c, const std::filesystem::path& dir, int map, int tagfiles, const std::vector<int>& bad,
+                         dcx::Variant variant = dcx::Variant::None) {
+    std::vector<bnd4::NewEntry> entries;
+    for (int i = 0; i < tagfiles; ++i) {
+        const bool cut = std::find(bad.begin(), bad.end(), i) != bad.end();
+        entries.push_back(corpus_entry(map, i, cut));
+        if (cut) ++c.unreadable;
+        else c.faces += corpus_options(i).width * corpus_options(i).height;
+    }
+    const bool dcx = variant != dcx::Variant::None;
+    const auto file = dir / fmt::format("m{:02}_00_00_00.nvmhktbnd{}", map, dcx ? ".dcx" : "");
+    const std::vector<std::uint8_t> binder = bnd4::write(bnd4::build_navmesh_binder(std::move(entries)));
+    write_file_atomic(file, dcx ? dcx::compress(binder, variant, nullptr, 1) : binder);
+    c.paths.push_back(file.string());
+}
+
 /// One huge binder (`huge_tagfiles` tagfiles, two of them cut short) among 24 small binders of
 /// one or two tagfiles, one of them cut short, and a binder file that does not open. Where
-/// `krak`, the huge binder is a DCX_KRAK file (level 1: its 256 KiB restart blocks decode
-/// apart, by the opening worker and any idle one).
+/// `krak`, the huge binder is a DCX_KRAK file.
 Corpus one_huge_binder_among_small_ones(const std::filesystem::path& dir, int huge_tagfiles, bool krak = false) {
     Corpus c;
-    auto write_binder = [&](int map, int tagfiles, std::vector<int> bad) {
-        std::vector<bnd4::NewEntry> entries;
-        for (int i = 0; i < tagfiles; ++i) {
-            const bool cut = std::find(bad.begin(), bad.end(), i) != bad.end();
-            entries.push_back(corpus_entry(map, i, cut));
-            if (cut) ++c.unreadable;
-            else c.faces += corpus_options(i).width * corpus_options(i).height;
-        }
-        const bool dcx = krak && tagfiles == huge_tagfiles;
-        const auto file = dir / fmt::format("m{:02}_00_00_00.nvmhktbnd{}", map, dcx ? ".dcx" : "");
-        const std::vector<std::uint8_t> binder = bnd4::write(bnd4::build_navmesh_binder(std::move(entries)));
-        write_file_atomic(file, dcx ? dcx::compress(binder, dcx::Variant::Krak, nullptr, 1) : binder);
-        c.paths.push_back(file.string());
-    };
-    for (int map = 10; map < 22; ++map) write_binder(map, 1 + map % 2, {});
-    write_binder(22, huge_tagfiles, {huge_tagfiles / 3, huge_tagfiles / 2});
+    for (int map = 10; map < 22; ++map) write_corpus_binder(c, dir, map, 1 + map % 2, {});
+    write_corpus_binder(c, dir, 22, huge_tagfiles, {huge_tagfiles / 3, huge_tagfiles / 2},
+                        krak ? dcx::Variant::Krak : dcx::Variant::None);
     const auto broken = dir / "m23_00_00_00.nvmhktbnd";
     write_file_atomic(broken, std::string_view("BND4 but nothing more"));
     c.paths.push_back(broken.string());
     ++c.unreadable;
-    for (int map = 24; map < 36; ++map) write_binder(map, 1 + map % 2, map == 30 ? std::vector<int>{0} : std::vector<int>{});
+    for (int map = 24; map < 36; ++map)
+        write_corpus_binder(c, dir, map, 1 + map % 2, map == 30 ? std::vector<int>{0} : std::vector<int>{});
     return c;
 }
 
@@ -194,6 +200,40 @@ fromsoft::NavTagfile model_with_broken_reverses(int width, int breaks) {
         m.edges[e].a = static_cast<std::int32_t>(m.vertices.size() - 1);
     }
     return model;
+}
+
+TEST(AuditFiles, BindersThatFitBesideADecompressionOpenAheadWithTheSameReport) {
+    // m10 and m11 are large DCX_ZSTD binders that do not fit the payload budget together (the
+    // budget is m20, the largest); the small binders after them do. While one worker
+    // decompresses m10, the other opens m12, m13, ... ahead of m11 instead of waiting, and their
+    // results wait in the merge: the report, and the progress count, are those of one thread.
+    const auto dir = test::scratch_dir("audit-files-ahead");
+    Corpus c;
+    write_corpus_binder(c, dir, 10, 200, {7}, dcx::Variant::Zstd);
+    write_corpus_binder(c, dir, 11, 200, {}, dcx::Variant::Zstd);
+    for (int map = 12; map < 20; ++map) write_corpus_binder(c, dir, map, 1 + map % 2, map == 15 ? std::vector<int>{0} : std::vector<int>{});
+    write_corpus_binder(c, dir, 20, 320, {}, dcx::Variant::Zstd);
+    const auto size = [&](std::size_t i) { return std::filesystem::file_size(c.paths[i]); };
+    ASSERT_GT(size(0) + size(1), size(10));  // m11 does not fit beside m10
+    ASSERT_LE(size(0) + size(2) + size(3), size(10));  // m12 and m13 do
+    expect_the_one_thread_report_with_any_threads(c);
+    // Whether a worker arrives while m10 is being decompressed is the machine's timing; in five
+    // runs one does (m10's decompression takes milliseconds, a worker's start microseconds).
+    std::size_t ahead = 0;
+    for (int run = 0; run < 5; ++run) {
+        std::vector<std::size_t> done;
+        const audit::AuditRun two = audit::audit_files(c.paths, {2, 2, {}}, [&](const audit::AuditProgress& p) {
+            done.push_back(p.files_done);
+        });
+        std::vector<std::size_t> expected(c.paths.size());
+        std::iota(expected.begin(), expected.end(), std::size_t(1));
+        EXPECT_EQ(done, expected);
+        EXPECT_LE(two.binders_opened_ahead, 8u);  // only the small binders may go ahead
+        ahead = std::max(ahead, two.binders_opened_ahead);
+    }
+    EXPECT_GE(ahead, 1u);
+    EXPECT_EQ(audit::audit_files(c.paths, {1, 2, {}}).binders_opened_ahead, 0u);
+    std::filesystem::remove_all(dir);
 }
 
 TEST(AuditFiles, TagfilesAfterARuleHasItsExamplesOnlyCountIt) {
