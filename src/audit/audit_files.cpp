@@ -112,19 +112,20 @@ double release_timed(std::shared_ptr<const fromsoft::NavFile>& nav) {
 /// soon as its last tagfile's model is read. A free worker takes the next tagfile of the
 /// earliest opened binder; only when every opened tagfile is taken does it open the next
 /// binder, and only while the payloads held, plus the new one's, stay within the largest
-/// binder's size on disk (or when none is held). While another worker decompresses a binder
-/// the next one does not fit beside, it opens a later binder that fits instead (open_next),
-/// whose results wait in the merge. Memory: at most the largest payload's worth
+/// binder's size on disk (or when none is held). While another worker decompresses the binder
+/// in input order and the next one does not fit, it opens a later binder that fits instead
+/// (open_next), whose results wait in the merge. Memory: at most the largest payload's worth
 /// of payloads, plus one tagfile's model and context per worker, plus the runs of finished
 /// results waiting merged (OrderedMerge: about one per worker; work ahead starts only while
-/// at most kMostRuns wait). Speed: when each worker audited a binder of its own under the
+/// at most kMostRuns wait, except the tagfiles of a binder opened ahead). Speed: when each worker audited a binder of its own under the
 /// same bound, the largest binders ran alone (the other worker waited for the whole binder)
 /// and the last binders left one worker idle; now both audit the large binder, and a worker waits only
 /// while another decompresses a binder too large to open beside it (and helps decode it when
 /// it is DCX_KRAK, whose restart blocks decode apart: board_).
 /// All state is under one mutex; workers wait on one condition variable, woken after every
-/// change. The merge point's work never waits (it is claimable, and a binder at the merge
-/// point finds no payload held), so the run always moves on.
+/// change. The merge point's work never waits: it is claimable, and the payloads held when the
+/// merge point's binder is next to open all belong to binders whose tagfiles never wait for
+/// the merge (earlier ones, or ones opened ahead), so they go and the run always moves on.
 class SharedAudit {
 public:
     SharedAudit(const std::vector<Unit>& units, const AuditFilesOptions& options, const AuditProgressFn& progress)
@@ -233,9 +234,11 @@ private:
         return {opening_ > 0 ? Task::kWait : Task::kDone};
     }
 
-    /// The next binder to open, in input order; while another worker decompresses a binder
-    /// that the next one does not fit beside, a later binder that fits (at most kOpenAhead
-    /// places ahead), whose results then wait in the merge (call with the lock held). On the
+    /// The next binder to open, in input order; while another worker decompresses the binder in
+    /// input order before it and the next one does not fit, a later binder that fits (at most
+    /// kOpenAhead places ahead), whose results then wait in the merge (call with the lock
+    /// held). Openings ahead do not justify more of them: the merge point waits only for what a
+    /// decompression in order already made it wait for. On the
     /// eldenring preset 23 neighbouring pairs of binders do not fit together; waiting for
     /// those decompressions was 4 % of a 2-thread audit's time, and 22 of the 23 have a small
     /// binder within three places.
@@ -245,7 +248,7 @@ private:
             if (!merge_.may_start(b, 0)) break;
             const std::uint64_t size = units_[b].ref().size;
             if (held_ > 0 && held_ + size > limit_) {
-                if (opening_ == 0) break;  // ahead only while a decompression would be waited for
+                if (opening_in_order_ == 0) break;  // ahead only while a decompression would be waited for
                 continue;
             }
             Binder& w = binders_[b];
@@ -255,6 +258,7 @@ private:
             w.holds_budget = w.opened = true;
             ++w.running;
             ++opening_;
+            opening_in_order_ += !w.ahead;
             opened_end_ = std::max(opened_end_, b + 1);
             while (opened_ < units_.size() && binders_[opened_].opened) ++opened_;
             return {Task::kOpen, b};
@@ -282,6 +286,7 @@ private:
             run_.open_cpu_seconds += open_cpu;
             Binder& w = binders_[b];
             --opening_;
+            opening_in_order_ -= !w.ahead;
             --w.running;
             w.count = broken ? 1 : nav->entries().size();
             merge_.set_count(b, w.count);
@@ -384,6 +389,7 @@ private:
     std::size_t opened_end_ = 0;  ///< one past the last binder opened or being opened
     std::size_t first_open_ = 0;  ///< every binder before it has all its tagfiles taken
     std::size_t opening_ = 0;     ///< binders being opened
+    std::size_t opening_in_order_ = 0;  ///< of those, the ones opened in input order
     std::uint64_t held_ = 0;      ///< on-disk sizes of the binders whose payload is held
     std::uint64_t limit_ = 0;     ///< the largest binder's size on disk
     bool failed_ = false;         ///< a worker threw: the others stop

@@ -47,8 +47,8 @@ struct AuditRun {
     /// a DCX_KRAK binder one worker opens alone), and the items of them that other workers
     /// ran: what the help was, whatever the machine's timing made of it.
     std::size_t decode_loops_shared = 0, decode_items_helped = 0;
-    /// Binders opened before an earlier one, because that one did not fit the payload budget
-    /// beside a binder another worker was decompressing (the report stays in input order).
+    /// Binders opened before an earlier one: it did not fit the payload budget while another
+    /// worker decompressed the binder before it (the report stays in input order).
     std::size_t binders_opened_ahead = 0;
     /// CPU seconds spent opening binders (reading, decompressing, the BND4 index) and letting
     /// their payloads go, each timed on its worker's own clock. With one thread the run's CPU time minus this is the
@@ -65,7 +65,9 @@ struct AuditRun {
 /// then read and audited by whichever worker is free; its decompressed bytes go as soon as its
 /// last tagfile's model is read. A worker opens the next binder only when every tagfile of the
 /// opened ones is taken and the binders whose bytes are held, plus the new one, stay within the
-/// largest binder's size on disk (a binder alone always opens). With large blocks mapped on
+/// largest binder's size on disk (a binder alone always opens); while another worker
+/// decompresses a binder the next one does not fit beside, it opens a later one that fits, at
+/// most 8 places ahead. With large blocks mapped on
 /// their own (map_large_blocks_on_their_own(), which the navlab command calls at start; the
 /// library leaves the allocator alone) a freed binder leaves memory at once, and the audit's
 /// own peak stays near 1.4× the largest decompressed binder with one thread and 1.8× with two
