@@ -117,11 +117,12 @@ double release_timed(std::shared_ptr<const fromsoft::NavFile>& nav) {
 /// (open_next), whose results wait in the merge. Memory: at most the largest payload's worth
 /// of payloads, plus one tagfile's model and context per worker, plus the runs of finished
 /// results waiting merged (OrderedMerge: about one per worker; work ahead starts only while
-/// at most kMostRuns wait, except the tagfiles of a binder opened ahead). Speed: when each worker audited a binder of its own under the
-/// same bound, the largest binders ran alone (the other worker waited for the whole binder)
-/// and the last binders left one worker idle; now both audit the large binder, and a worker waits only
-/// while another decompresses a binder too large to open beside it (and helps decode it when
-/// it is DCX_KRAK, whose restart blocks decode apart: board_).
+/// at most kMostRuns wait, except the tagfiles of a binder opened ahead). Speed: when each
+/// worker audited a binder of its own under the same bound, the largest binders ran alone (the
+/// other worker waited for the whole binder) and the last binders left one worker idle; now
+/// both audit the large binder, and a worker waits only while another decompresses a binder
+/// too large to open beside it with nothing later that fits (and helps decode it when it is
+/// DCX_KRAK, whose restart blocks decode apart: board_).
 /// All state is under one mutex; workers wait on one condition variable, woken after every
 /// change. The merge point's work never waits: it is claimable, and the payloads held when the
 /// merge point's binder is next to open all belong to binders whose tagfiles never wait for
@@ -238,10 +239,9 @@ private:
     /// input order before it and the next one does not fit, a later binder that fits (at most
     /// kOpenAhead places ahead), whose results then wait in the merge (call with the lock
     /// held). Openings ahead do not justify more of them: the merge point waits only for what a
-    /// decompression in order already made it wait for. On the
-    /// eldenring preset 23 neighbouring pairs of binders do not fit together; waiting for
-    /// those decompressions was 4 % of a 2-thread audit's time, and 22 of the 23 have a small
-    /// binder within three places.
+    /// decompression in order already made it wait for. On the eldenring preset 23 neighbouring
+    /// pairs of binders do not fit together; waiting for those decompressions was 4 % of a
+    /// 2-thread audit's time, and 22 of the 23 have a small binder within three places.
     Task open_next() {
         for (std::size_t b = opened_; b < units_.size() && b <= opened_ + kOpenAhead; ++b) {
             if (binders_[b].opened) continue;

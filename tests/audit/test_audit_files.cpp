@@ -211,7 +211,8 @@ TEST(AuditFiles, BindersThatFitBesideADecompressionOpenAheadWithTheSameReport) {
     Corpus c;
     write_corpus_binder(c, dir, 10, 200, {7}, dcx::Variant::Zstd);
     write_corpus_binder(c, dir, 11, 200, {}, dcx::Variant::Zstd);
-    for (int map = 12; map < 20; ++map) write_corpus_binder(c, dir, map, 1 + map % 2, map == 15 ? std::vector<int>{0} : std::vector<int>{});
+    for (int map = 12; map < 20; ++map)
+        write_corpus_binder(c, dir, map, 1 + map % 2, map == 15 ? std::vector<int>{0} : std::vector<int>{});
     write_corpus_binder(c, dir, 20, 320, {}, dcx::Variant::Zstd);
     const auto size = [&](std::size_t i) { return std::filesystem::file_size(c.paths[i]); };
     ASSERT_GT(size(0) + size(1), size(10));  // m11 does not fit beside m10
