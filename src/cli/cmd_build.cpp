@@ -98,6 +98,7 @@ void run_build(const BuildArgs& a) {
     else if (a.game != "eldenring" && a.game != "farcry2") throw Error("--game '" + a.game + "': eldenring, sekiro or farcry2");
     std::vector<std::string> inputs(a.geometry.begin(), a.geometry.end());
     if (!a.spec.empty()) inputs.push_back(a.spec);
+    refuse_output_over_inputs("--out", "the binder", a.out, inputs);
     refuse_report_over_inputs(a.json, inputs);  // a glTF scene or BUILD.json is JSON too
     build::BuildOptions o;
     o.game = game;
@@ -189,6 +190,7 @@ void add_build_commands(CLI::App& app) {
         ib->add_option("graph", iargs->json, "GRAPH.json")->required();
         ib->add_option("-o,--out", iargs->out, "Output graph<id>.dat")->required();
         ib->callback([iargs] {
+            refuse_output_over_inputs("--out", "the graph", iargs->out, {iargs->json});
             const auto text = read_file(iargs->json);
             const igi::Graph g = build::graph_from_json(std::string(text.begin(), text.end()), iargs->json);
             const auto bytes = igi::write_graph(g, igi::Layout::Retail);

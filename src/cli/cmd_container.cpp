@@ -93,7 +93,17 @@ void run_unpack(const std::string& path, const std::string& dir) {
     fmt::print("{}: {} entries unpacked to {}\n", path, n, dir);
 }
 
+/// The files under `dir` (its manifest and entries): what `pack` must not write over.
+std::vector<std::string> files_under(const std::string& dir) {
+    std::vector<std::string> files;
+    std::error_code ec;
+    for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::end(it); it.increment(ec))
+        if (it->is_regular_file()) files.push_back(it->path().string());
+    return files;
+}
+
 void run_pack(const std::string& dir, const std::string& out, int kraken_level) {
+    refuse_output_over_inputs("out", "the binder", out, files_under(dir));
     container::Packed packed;
     {
         // A DCX_KRAK file reports its Kraken blocks once the binder is built; on a terminal only.

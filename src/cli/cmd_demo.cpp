@@ -10,11 +10,15 @@
 #include "cli/commands.h"
 #include "formats/fromsoft/nav_source.h"
 #include "io/error.h"
+#include "io/file.h"
 
 namespace navlab::cli {
 namespace {
 
 /// Runs one navlab command line through the same registrations as main().
+/// Left in the corpus folder: the demo may replace a folder that holds it.
+constexpr const char* kDemoMarker = ".navlab-demo";
+
 void run_step(const std::string& title, std::vector<std::string> args) {
     fmt::print("\n== {}\n$ navlab", title);
     for (const auto& a : args) fmt::print(" {}", a);
@@ -31,6 +35,26 @@ void run_step(const std::string& title, std::vector<std::string> args) {
     app.parse(args);
 }
 
+/// Empties `corpus` for a new demo run, refusing to delete what the demo did not write: the
+/// folder may hold only navmesh binders (what `synth` writes there, also in runs before the
+/// marker existed) and the demo's marker. A user who passes --out with a folder of their own
+/// must not lose it.
+void clear_demo_corpus(const std::filesystem::path& corpus) {
+    std::error_code ec;
+    if (!std::filesystem::exists(corpus, ec)) return;
+    if (!std::filesystem::is_directory(corpus, ec))
+        throw Error("demo: " + corpus.string() + " exists and is not a folder: name another --out");
+    for (auto it = std::filesystem::recursive_directory_iterator(corpus); it != std::filesystem::end(it); ++it) {
+        const std::filesystem::path& p = it->path();
+        if (it->is_directory() && !it->is_symlink()) continue;
+        if (p.filename() == kDemoMarker || (it->is_regular_file() && !it->is_symlink() && fromsoft::is_nav_file_name(p)))
+            continue;
+        throw Error("demo: " + corpus.string() + " holds " + p.string() +
+                    ", which the demo did not write: name another --out (the demo replaces its corpus folder)");
+    }
+    std::filesystem::remove_all(corpus);
+}
+
 }  // namespace
 
 void add_demo_commands(CLI::App& app) {
@@ -45,12 +69,15 @@ void add_demo_commands(CLI::App& app) {
         "  5. navlab view --audit           a page showing the whole corpus in 3-D (open it in a browser)\n"
         "  Exit status: the audit's (1 when an invariant fails).\n"
         "Example: navlab demo --out /tmp/navlab-demo");
-    cmd->add_option("-o,--out", *dir, "Scratch folder for the corpus, report, OBJ and viewer page")->capture_default_str();
+    cmd->add_option("-o,--out", *dir,
+                    "Folder for the corpus, report, OBJ and viewer page (its corpus/ is replaced: refused when it "
+                    "holds files the demo did not write)")->capture_default_str();
     cmd->callback([dir] {
         const std::filesystem::path out(*dir);
         const std::filesystem::path corpus = out / "corpus";
-        std::filesystem::remove_all(corpus);
+        clear_demo_corpus(corpus);
         std::filesystem::create_directories(corpus);
+        write_file_atomic(corpus / kDemoMarker, std::string_view("written by navlab demo: the next demo run replaces this folder\n"));
         run_step("1. generate the small synthetic corpus",
                  {"synth", "--preset", "small", "--seed", "1", "--out", corpus.string()});
         auto files = fromsoft::find_nav_files(corpus.string());

@@ -227,6 +227,7 @@ struct EncodeRequest {
     int level = kraken::kDefaultLevel;
     unsigned threads = 0;
     bool json = false;
+    bool force = false;
 };
 
 /// Writes the 4-byte little-endian input size, then the stream: the form `decode` reads.
@@ -275,7 +276,11 @@ void add_encode_command(CLI::App& kraken) {
     cmd->add_option("-l,--level", req->level, "Compression level 0..9 (default 6)")->check(CLI::Range(0, 9));
     cmd->add_option("-j,--threads", req->threads, "Worker threads (0 = all cores)");
     cmd->add_flag("--json", req->json, "Print a JSON summary");
-    cmd->callback([req] { set_exit(run_encode(*req)); });
+    cmd->add_flag("--force", req->force, "Allow the output to be the input file itself (replaced atomically)");
+    cmd->callback([req] {
+        refuse_overwriting_input(req->input, req->output, req->force);
+        set_exit(run_encode(*req));
+    });
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/output_guard.h"
 #include "cli/game_dir_options.h"
 #include "export/scene.h"
 #include "formats/fromsoft/nav_source.h"
@@ -237,7 +238,10 @@ void add_view_commands(CLI::App& app) {
         ->capture_default_str();
     cmd->add_flag("--json", a->json, "Print the result as JSON");
     add_source_options(cmd, a->source, true);
-    cmd->callback([a] { run_view(*a); });
+    cmd->callback([a] {
+        refuse_output_over_inputs("--output", "the page", a->output, a->inputs);
+        run_view(*a);
+    });
 }
 
 }  // namespace navlab::cli

@@ -47,12 +47,17 @@ CLI::Validator json_report_file() {
         "");  // no type word in --help ("FILE" read as "must exist")
 }
 
-void refuse_report_over_inputs(const std::string& report, const std::vector<std::string>& inputs) {
-    if (report.empty()) return;
+void refuse_output_over_inputs(const std::string& option, const std::string& what, const std::string& output,
+                               const std::vector<std::string>& inputs) {
+    if (output.empty()) return;
     for (const std::string& input : inputs)
-        if (same_file(input, report))
-            throw CLI::ValidationError("--json", report + " is an input of the command (" + input +
-                                                     "): the report would replace it; name another file");
+        if (same_file(input, output))
+            throw CLI::ValidationError(option, output + " is an input of the command (" + input + "): " + what +
+                                                   " would replace it; name another file");
+}
+
+void refuse_report_over_inputs(const std::string& report, const std::vector<std::string>& inputs) {
+    refuse_output_over_inputs("--json", "the report", report, inputs);
 }
 
 }  // namespace navlab::cli

@@ -23,10 +23,17 @@ void refuse_overwriting_input(const std::string& input, const std::string& outpu
 /// anything that is not a regular file (a FIFO or terminal is not read: it could block).
 CLI::Validator json_report_file();
 
-/// Throws CLI::ValidationError (exit 2) when `report` (a `--json FILE`) names the same file as
-/// one of `inputs`: an input that is itself JSON (a glTF scene, BUILD.json) passes
-/// json_report_file() but must not be replaced by the report either. Nothing is checked when
-/// `report` is empty; inputs that do not exist are skipped.
+/// Throws CLI::ValidationError (exit 2) when `output` names the same file as one of `inputs`
+/// (same path, or another name for the same inode): for an output of another kind than the
+/// inputs (a binder built from OBJ, a page of a binder, a report), which no --force can make
+/// right. Nothing is checked when `output` is empty; inputs that do not exist are skipped.
+/// @param option the output's option or argument name, for the message ("-o", "out").
+/// @param what   the output in words ("the binder", "the report").
+void refuse_output_over_inputs(const std::string& option, const std::string& what, const std::string& output,
+                               const std::vector<std::string>& inputs);
+
+/// refuse_output_over_inputs for a `--json FILE` report: an input that is itself JSON (a glTF
+/// scene, BUILD.json) passes json_report_file() but must not be replaced by the report either.
 void refuse_report_over_inputs(const std::string& report, const std::vector<std::string>& inputs);
 
 }  // namespace navlab::cli

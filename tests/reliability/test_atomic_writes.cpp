@@ -253,6 +253,7 @@ TEST(AtomicWrites, OverwritingTheInputNeedsForce) {
     // Every command that reads a file and writes another; the guard runs before any reading.
     for (const std::string& command :
          {"dcx compress " + a + " " + a, "dcx decompress " + a + " " + a, "kraken decode " + a + " " + a,
+          "kraken encode " + a + " " + a,
           "hkx rewrite " + a + " " + a, "igi rewrite " + a + " " + a, "igi routes " + a + " -o " + a,
           "fc2 rewrite " + a + " " + a, "export " + a + " -o " + a, "replace " + a + " 0 --remove -o " + a,
           "dcx compress " + a + " " + test::quoted(dir / "link.dcx")}) {
@@ -269,6 +270,31 @@ TEST(AtomicWrites, OverwritingTheInputNeedsForce) {
         << out;
     EXPECT_NE(read_file(dir / "a.dcx"), original);
     EXPECT_TRUE(fs::is_symlink(dir / "link.dcx"));
+    fs::remove_all(dir);
+}
+
+// Commands whose output is another kind of file than their input (a page, a binder built from
+// geometry, a graph from GRAPH.json, a binder packed from a folder) have no --force: naming an
+// input as the output is refused (exit 2) before anything is read, and the input is kept.
+TEST(AtomicWrites, AnOutputOfAnotherKindNeverReplacesAnInput) {
+    const auto dir = test::scratch_dir("other-kind");
+    const auto original = test::memset_krak_dcx(1, 0x5A);
+    for (const char* name : {"a.dcx", "scene.obj", "graph.json"}) test::put_file(dir / name, original);
+    fs::create_directories(dir / "unpacked");
+    test::put_file(dir / "unpacked" / "entry.hkx", original);
+    const std::string a = test::quoted(dir / "a.dcx"), obj = test::quoted(dir / "scene.obj");
+    const std::string graph = test::quoted(dir / "graph.json"), entry = test::quoted(dir / "unpacked" / "entry.hkx");
+    for (const std::string& command :
+         {"view " + a + " -o " + a, "view " + test::quoted(dir / "graph.json") + " " + a + " -o " + a,
+          "build " + obj + " -o " + obj, "igi build " + graph + " -o " + graph,
+          "pack " + test::quoted(dir / "unpacked") + " " + entry}) {
+        SCOPED_TRACE(command);
+        std::string out;
+        EXPECT_EQ(test::run_command(test::navlab_binary() + " " + command, &out), 2) << out;
+        EXPECT_NE(out.find("is an input of the command"), std::string::npos) << out;
+        for (const fs::path& p : {dir / "a.dcx", dir / "scene.obj", dir / "graph.json", dir / "unpacked" / "entry.hkx"})
+            EXPECT_EQ(read_file(p), original) << p;
+    }
     fs::remove_all(dir);
 }
 

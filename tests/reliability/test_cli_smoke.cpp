@@ -53,6 +53,24 @@ TEST(CliSmoke, DemoRunsTheFourStepsAndWritesItsOutputs) {
     fs::remove_all(dir);
 }
 
+// The demo replaces its corpus folder: a folder under --out that holds a file of the user's
+// must survive, with exit 1 and the file named; its own earlier corpus is replaced.
+TEST(CliSmoke, DemoKeepsACorpusFolderItDidNotWrite) {
+    const auto dir = test::scratch_dir("demo-keep");
+    fs::create_directories(dir / "corpus" / "mine");
+    { std::ofstream(dir / "corpus" / "mine" / "notes.txt") << "mine"; }
+    std::string out;
+    EXPECT_EQ(test::run_command(test::navlab_binary() + " demo --out " + test::quoted(dir), &out), 1) << out;
+    EXPECT_NE(out.find("notes.txt, which the demo did not write"), std::string::npos) << out;
+    EXPECT_TRUE(fs::exists(dir / "corpus" / "mine" / "notes.txt"));
+    fs::remove_all(dir / "corpus" / "mine");
+    ASSERT_EQ(test::run_command(test::navlab_binary() + " demo --out " + test::quoted(dir), &out), 0) << out;
+    EXPECT_TRUE(fs::exists(dir / "corpus" / ".navlab-demo"));
+    ASSERT_EQ(test::run_command(test::navlab_binary() + " demo --out " + test::quoted(dir), &out), 0) << out;
+    EXPECT_EQ(binders_in(dir / "corpus").size(), 4u);
+    fs::remove_all(dir);
+}
+
 TEST(CliSmoke, SynthIsDeterministicAcrossThreadCountsAndReadable) {
     const auto dir = test::scratch_dir("synth");
     std::string out;
