@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -15,8 +16,8 @@
 namespace navlab {
 namespace {
 
-/// A whole file, mapped read-only (or read into memory when it cannot be mapped: empty files,
-/// pipes, file systems without mmap). Only map_file() makes one; SharedBytes owns it.
+/// A whole file, mapped read-only (or read into memory when it cannot be mapped: pipes,
+/// file systems without mmap). Only map_file() makes one; SharedBytes owns it.
 class MappedFile {
 public:
     explicit MappedFile(const std::filesystem::path& path);
@@ -28,6 +29,7 @@ public:
     std::span<const std::uint8_t> bytes() const noexcept { return {data_, size_}; }
 
 private:
+    void read_stream(int fd, const std::string& name);
     const std::uint8_t* data_ = nullptr;
     std::size_t size_ = 0;
     bool mapped_ = false;
@@ -51,6 +53,12 @@ MappedFile::MappedFile(const std::filesystem::path& path) {
     struct stat st {};
     if (::fstat(fd, &st) != 0) fail(fd, name, errno_text("cannot stat"));
     if (S_ISDIR(st.st_mode)) fail(fd, name, "is a directory, expected a file");
+    // A device's size says nothing (0 for a terminal or /dev/urandom, which never end).
+    if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) fail(fd, name, "is a device, expected a file or a pipe");
+    if (!S_ISREG(st.st_mode)) {  // st_size is 0 for a pipe: read to its end
+        read_stream(fd, name);
+        return;
+    }
     size_ = static_cast<std::size_t>(st.st_size);
     if (size_ > 0) {
         void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
@@ -68,6 +76,37 @@ MappedFile::MappedFile(const std::filesystem::path& path) {
         }
     }
     ::close(fd);
+}
+
+/// Reads a pipe or socket to its end into owned_ (closes fd), at most kMaxStreamBytes.
+void MappedFile::read_stream(int fd, const std::string& name) {
+    auto read_some = [&](std::uint8_t* to, std::size_t n) {
+        for (;;) {
+            const ssize_t got = ::read(fd, to, n);
+            if (got >= 0) return static_cast<std::size_t>(got);
+            if (errno != EINTR) fail(fd, name, errno_text("cannot read"));
+        }
+    };
+    std::size_t got = 0;
+    for (;;) {
+        if (got == owned_.size()) {
+            if (got >= SharedBytes::kMaxStreamBytes) {
+                std::uint8_t probe;
+                if (read_some(&probe, 1) == 0) break;
+                fail(fd, name, fmt::format("a pipe of more than {} MiB: save it to a file first",
+                                           SharedBytes::kMaxStreamBytes >> 20));
+            }
+            owned_.resize(std::min(std::max<std::size_t>(2 * got, 1u << 20), SharedBytes::kMaxStreamBytes));
+        }
+        const std::size_t n = read_some(owned_.data() + got, owned_.size() - got);
+        if (n == 0) break;
+        got += n;
+    }
+    ::close(fd);
+    owned_.resize(got);
+    owned_.shrink_to_fit();
+    data_ = owned_.data();
+    size_ = got;
 }
 
 /// A payload that gives its memory to the buffer pool when the last SharedBytes on it goes.

@@ -33,9 +33,13 @@ public:
     /// Takes ownership of a payload (no copy); its memory goes back to the buffer pool
     /// (io/buffer_pool.h) when the last SharedBytes on it goes.
     explicit SharedBytes(PayloadBuffer bytes);
-    /// Maps the whole file at `path` read-only (or reads it when it cannot be mapped). Throws
-    /// navlab::Error naming the file when it cannot be opened or is a directory.
+    /// Maps the whole file at `path` read-only (or reads it when it cannot be mapped). A pipe or
+    /// socket (`<(cat f)`, /dev/stdin from a pipe) is read to its end, at most kMaxStreamBytes.
+    /// Throws navlab::Error naming the file when it cannot be opened or read, is a directory or
+    /// a device (a terminal, /dev/urandom: no end to read to), or is a stream past that bound.
     static SharedBytes map_file(const std::filesystem::path& path);
+    /// The most bytes map_file() reads from a pipe or socket (whose size is not known before).
+    static constexpr std::size_t kMaxStreamBytes = std::size_t(1) << 30;
     /// A view of bytes someone else keeps alive for as long as this (and its slices) is used.
     /// For callers that hold only a span (tests, fuzzers, bytes inside a parser's input).
     static SharedBytes borrow(std::span<const std::uint8_t> bytes) noexcept;

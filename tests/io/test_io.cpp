@@ -9,6 +9,7 @@
 #include <thread>
 #if defined(__linux__)
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #endif
 
@@ -146,6 +147,32 @@ TEST(File, AtomicWriteThenMapRead) {
     EXPECT_EQ(f.span()[2], 7);
     EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir), {}), 1);  // no temp left
     EXPECT_THROW(SharedBytes::map_file(dir / "missing"), Error);
+    std::filesystem::remove_all(dir);
+}
+
+// A pipe's size is 0 to fstat: it is read to its end (3 MiB, past the first buffer's
+// growth), not taken for an empty file. A device has no end to read to: refused, named.
+TEST(File, APipeIsReadToItsEndAndADeviceIsRefused) {
+    auto dir = test::scratch_dir("io-pipe");
+    const auto fifo = dir / "fifo";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    std::vector<std::uint8_t> data(3u << 20);
+    for (std::size_t i = 0; i < data.size(); ++i) data[i] = static_cast<std::uint8_t>(i * 7 + (i >> 12));
+    std::thread writer([&] {
+        std::ofstream out(fifo, std::ios::binary);
+        out.write(reinterpret_cast<const char*>(data.data()), static_cast<std::streamsize>(data.size()));
+    });
+    const SharedBytes f = SharedBytes::map_file(fifo);
+    writer.join();
+    EXPECT_TRUE(std::equal(f.span().begin(), f.span().end(), data.begin(), data.end()));
+    for (const char* device : {"/dev/zero", "/dev/null"}) {
+        try {
+            SharedBytes::map_file(device);
+            ADD_FAILURE() << device << " was read";
+        } catch (const Error& e) {
+            EXPECT_NE(std::string(e.what()).find(std::string(device) + ": is a device"), std::string::npos) << e.what();
+        }
+    }
     std::filesystem::remove_all(dir);
 }
 
