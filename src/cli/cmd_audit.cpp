@@ -1,6 +1,7 @@
 // `navlab audit`: every Proven fact of the FromSoftware navmesh page checked on the input
 // (shared/spec/audit-rules.md).
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <filesystem>
 #include <memory>
@@ -56,6 +57,12 @@ void run_audit(const AuditOptions& o) {
     };
     audit::AuditRun run = audit::audit_files(paths, {o.threads, o.examples, o.source.options(o.threads)}, on_file);
     progress.reset();  // finishes the line before the report
+    // A binder of another kind (a .msgbnd given by name) opens but holds no tagfile: as for a
+    // folder without binders, an error rather than a report of 97 rules not applicable.
+    const audit::Summary& s = run.report.summary;
+    if (s.sekiro.tagfiles + s.elden_ring.tagfiles + s.other_tagfiles + s.unreadable == 0)
+        throw Error(fmt::format("no navmesh tagfile in {}: {} file(s) read, none holds a .hkx member",
+                                fmt::join(paths, ", "), run.files.size()));
     report_audit(run.report, o);
 }
 
@@ -66,7 +73,7 @@ void add_audit_commands(CLI::App& app) {
     auto* cmd = app.add_subcommand("audit", "Check every Proven fact of the FromSoftware navmesh page (rules R01-R97)");
     cmd->footer(
         "  Inputs: navmesh binders (.nvmhktbnd.dcx, .nvmhktbnd), .hkx tagfiles, or directories searched\n"
-        "  recursively for them (exit 1 when a directory holds none). Prints the page's summary table\n"
+        "  recursively for them (exit 1 when they hold no navmesh tagfile). Prints the page's summary table\n"
         "  beside the input's, then the rules that failed or found exceptions (cases checked, exceptions,\n"
         "  first exceptions with binder, entry, index), then how many rules passed; --all prints every\n"
         "  rule and the supplementary counters. --json writes the full report. Exit status 1 when a rule\n"

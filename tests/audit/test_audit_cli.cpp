@@ -177,6 +177,23 @@ TEST(AuditCli, FolderWithoutNavmeshFilesFails) {
     EXPECT_NE(out.find("no navmesh binders or tagfiles found under " + dir.string()), std::string::npos) << out;
 }
 
+// A binder named by the user that opens but holds no tagfile (a message binder, say) is the
+// same error as a folder without binders: exit 1, not a report of rules not applicable.
+TEST(AuditCli, BinderWithoutTagfilesFails) {
+    auto dir = test::scratch_dir("audit-no-tagfile");
+    std::vector<bnd4::NewEntry> entries;
+    entries.push_back({"N:\\NTC\\data\\Target\\INTERROOT_win64\\msg\\item.fmg", 10, std::vector<std::uint8_t>(64, 7)});
+    const auto binder = dir / "item.msgbnd";
+    write_file_atomic(binder, bnd4::write(bnd4::build_navmesh_binder(std::move(entries))));
+    std::string out;
+    EXPECT_EQ(run("audit " + binder.string() + " --json " + (dir / "r.json").string(), &out), 1) << out;
+    EXPECT_NE(out.find("no navmesh tagfile in " + binder.string() + ": 1 file(s) read, none holds a .hkx member"),
+              std::string::npos)
+        << out;
+    EXPECT_EQ(out.find("not applicable"), std::string::npos) << out;
+    EXPECT_FALSE(std::filesystem::exists(dir / "r.json"));
+}
+
 // The progress line is drawn only on a terminal: with stderr a pipe nothing of it appears.
 TEST(AuditCli, NoProgressLineWhenNotATerminal) {
     auto dir = make_corpus("audit-progress");
