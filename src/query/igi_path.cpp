@@ -38,7 +38,10 @@ IgiRoute walk(const igi::Graph& g, const std::vector<igi::RouteEntry>& table, st
         else if (!b) r.problem = fmt::format("node {}: next {} is not a node", cur, e.next);
         else if (!linked(g, cur, e.next)) r.problem = fmt::format("node {}: next {} is not linked to it", cur, e.next);
         else if (!seen.insert(e.next).second) r.problem = fmt::format("node {}: next {} loops back", cur, e.next);
-        if (!r.problem.empty()) return r;
+        if (!r.problem.empty()) {
+            r.no_route = e.next < 0 && cur == from;
+            return r;
+        }
         r.length += igi::distance(a->position, b->position);
         r.nodes.push_back(e.next);
         cur = e.next;
@@ -58,7 +61,9 @@ IgiPathReport igi_path(const igi::Graph& graph, std::int32_t from, std::int32_t 
     out.shortest = walk(graph, igi::rebuild_routes(graph, false).table, from, to);
     if (from != to && !out.shortest.reached && out.shortest.problem.find("no route") != std::string::npos)
         out.shortest.problem = "not connected";
-    out.match = out.table.reached && out.shortest.reached && igi::costs_match(out.table.length, out.shortest.length);
+    // Dijkstra's table has "no route" at the start exactly when the target is not connected.
+    out.match = (out.table.reached && out.shortest.reached && igi::costs_match(out.table.length, out.shortest.length)) ||
+                (out.table.no_route && out.shortest.no_route);
     return out;
 }
 

@@ -17,13 +17,16 @@ struct IgiRoute {
     std::vector<std::int32_t> nodes;  ///< node ids from the start, as walked
     double length = 0;                ///< sum of 3-D link lengths walked (world units)
     std::string problem;              ///< why the walk stopped early ("" when reached)
+    bool no_route = false;            ///< stopped at the start itself: no route from there to the target
 };
 
 struct IgiPathReport {
     IgiRoute table;       ///< by the file's route table
     IgiRoute shortest;    ///< by Dijkstra over the links
     double stored_cost = -1;  ///< the table's cost for (from, to); -1 when absent
-    bool match = false;   ///< both reached and the lengths agree (igi::costs_match)
+    /// Both reached and the lengths agree (igi::costs_match), or both say the target cannot be
+    /// reached from the start (the table at its first step, Dijkstra over the whole graph).
+    bool match = false;
 };
 
 /// Walks from node `from` to node `to`. Throws navlab::Error when either id is not a node.

@@ -105,6 +105,37 @@ igi::Graph square_graph() {
     return g;
 }
 
+// A node without links: the table's "no route" at the start and Dijkstra's "not connected"
+// agree (a match, exit 0). A table that starts a route toward it, or claims none to a
+// connected node, disagrees with Dijkstra.
+TEST(QueryIgi, UnreachableNodeAgreesWhenBothSayNoRoute) {
+    igi::Graph g = square_graph();
+    igi::Node lone;
+    lone.id = 5;
+    lone.position = {50, 0, 50};
+    g.nodes.push_back(lone);
+    g.routes = igi::rebuild_routes(g, false).table;
+    IgiPathReport r = igi_path(g, 0, 5);
+    EXPECT_FALSE(r.table.reached);
+    EXPECT_TRUE(r.table.no_route && r.shortest.no_route);
+    EXPECT_TRUE(r.match);
+    auto dir = test::scratch_dir("query_igi_lone");
+    write_file_atomic(dir / "graph1.dat", igi::write_graph(g));
+    std::string out;
+    EXPECT_EQ(test::run_command(test::navlab_binary() + " path " + (dir / "graph1.dat").string() + " --from-node 0 --to-node 5", &out), 0) << out;
+    EXPECT_NE(out.find("; match"), std::string::npos) << out;
+    igi::Graph stale = g;
+    stale.routes[stale.route_index(0, 5)] = {1, 10.0f};  // a first step toward the lone node
+    r = igi_path(stale, 0, 5);
+    EXPECT_FALSE(r.table.no_route);
+    EXPECT_FALSE(r.match);
+    stale = g;
+    stale.routes[stale.route_index(0, 3)] = {-1, -1.0f};  // "no route" to a connected node
+    r = igi_path(stale, 0, 3);
+    EXPECT_TRUE(r.table.no_route);
+    EXPECT_FALSE(r.match);
+}
+
 TEST(QueryIgi, RouteTableAgainstDijkstra) {
     igi::Graph g = square_graph();
     IgiPathReport r = igi_path(g, 1, 2);
