@@ -131,8 +131,11 @@ struct WorldMesh {
     std::unique_ptr<query::Fc2View> view;
     std::unique_ptr<query::NavMeshQuery> queries;  ///< built on the first query
 
+    /// The queries; a world with an unreadable file is refused here, as the commands refuse it
+    /// (check() still reports it).
     const query::NavMeshQuery& query() {
         if (!queries) {
+            farcry2::require_every_file_read(world);
             view = std::make_unique<query::Fc2View>(mesh, where);
             queries = std::make_unique<query::NavMeshQuery>(*view);
         }

@@ -366,6 +366,22 @@ def test_far_cry_2_world_equals_the_commands_check_and_export(tmp_path):
         f.mesh(0)
 
 
+def test_far_cry_2_queries_refuse_a_world_with_an_unreadable_sector(tmp_path):
+    obj = tmp_path / "floor.obj"
+    obj.write_text("v 0 0 0\nv 96 0 0\nv 96 0 96\nv 0 0 96\nf 1 3 2\nf 1 4 3\n")
+    world_dir = tmp_path / "world"
+    run_navlab("build", obj, "--game", "farcry2", "-o", world_dir)
+    sector = sorted(p for p in world_dir.rglob("nv_*.nvm"))[0]
+    sector.write_bytes(sector.read_bytes()[:100])
+    w = navlab.open(world_dir).world
+    assert not w.check()["ok"]  # the check still reports the file
+    with pytest.raises(navlab.FormatError) as info:
+        w.islands()
+    assert sector.name in str(info.value) and "1 of the world's .nvm files unreadable" in str(info.value)
+    cli = run_navlab("islands", world_dir, check=False)
+    assert cli.returncode == 1 and sector.name in cli.stderr
+
+
 def test_version_is_the_project_version_and_the_commands():
     import re
     from conftest import _source_dir

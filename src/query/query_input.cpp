@@ -41,6 +41,7 @@ QueryInput load_query_input(const std::string& path, const std::string& entry, c
     if (!std::filesystem::exists(path)) throw Error("no such file or folder").set_file(path);
     if (is_fc2(path)) {
         in.world = std::make_unique<farcry2::World>(farcry2::load_world(path));
+        farcry2::require_every_file_read(*in.world);  // export and view draw the rest and name what they skipped
         in.world_mesh = std::make_unique<farcry2::WorldMesh>(farcry2::stitch(*in.world, farcry2::parse_sector_entry(entry)));
         QueryMesh m;
         m.name = path;

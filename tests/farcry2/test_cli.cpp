@@ -115,6 +115,15 @@ TEST(Fc2Cli, CheckFailsOnBrokenLinksAndMalformedFiles) {
     const auto empty = navlab::test::scratch_dir("fc2_cli_empty");
     EXPECT_EQ(navlab_run("fc2 check " + empty.string(), &out), 1) << out;
     EXPECT_NE(out.find("no .nvm files found"), std::string::npos) << out;
+    // The queries refuse a world with an unreadable sector (they answered over the others, exit 0).
+    for (const std::string& query : {"islands " + dir.string(), "nearest " + dir.string() + " 0,0,0",
+                                     "path " + dir.string() + " --from 0,0,0 --to 1,1,0",
+                                     "raycast " + dir.string() + " --from 0,0,0 --to 1,1,0"}) {
+        SCOPED_TRACE(query);
+        EXPECT_EQ(navlab_run(query, &out), 1) << out;
+        EXPECT_NE(out.find("nv_2577.nvm: offset 0x4: sector file: tag"), std::string::npos) << out;
+        EXPECT_NE(out.find("1 of the world's .nvm files unreadable"), std::string::npos) << out;
+    }
 }
 
 // `nearest` and `path` read --extents in the world's z-up frame (x, y across, z up) and by

@@ -290,6 +290,13 @@ World load_world(const fs::path& path, unsigned threads) {
     return world;
 }
 
+void require_every_file_read(const World& world) {
+    if (world.failures.empty()) return;
+    throw Error(fmt::format("{} ({} of the world's .nvm files unreadable: a query would ignore them; `navlab fc2 check "
+                            "{}` lists them)",
+                            finding_text(world.failures.front()), world.failures.size(), world.source));
+}
+
 CheckReport check_world(const World& world, unsigned threads) {
     CheckReport report;
     std::vector<Finding> head = world.failures;

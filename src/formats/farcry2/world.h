@@ -52,6 +52,11 @@ struct World {
 /// For a file: that one level or sector file; a malformed file throws navlab::Error.
 World load_world(const std::filesystem::path& path, unsigned threads = 0);
 
+/// Throws navlab::Error naming the first of `world.failures` and how many there are, when any
+/// file of the world did not load. For queries: a world without one of its sectors could route
+/// around it, or find no path, and seem right (a check or an export reports what it skipped).
+void require_every_file_read(const World& world);
+
 /// Totals of a world.
 struct WorldStats {
     std::size_t sectors = 0, triangles = 0, vertices = 0;
