@@ -28,7 +28,13 @@ using havok::Kind;
 using Json = nlohmann::ordered_json;
 
 /// Reads the tagfile of `e`, opened from FILE `path`, strictly. The tagfile keeps its bytes alive.
+/// A whole binder (no --entry) is refused with the option to use, not read as a tagfile.
 havok::Tagfile read(const container::Entry& e, const std::string& path) {
+    const std::span<const std::uint8_t> head = e.data.span().first(std::min<std::size_t>(4, e.data.size()));
+    if (!e.in_binder && std::string_view(reinterpret_cast<const char*>(head.data()), head.size()) == "BND4")
+        throw Error("a binder, not a tagfile: name a member with --entry NAME or INDEX (`navlab ls " + path +
+                    "` lists them)")
+            .set_file(path);
     try {
         return container::read_entry(e, [](const SharedBytes& bytes) { return havok::read_tagfile(bytes); });
     } catch (Error& err) {
@@ -259,7 +265,10 @@ void add_hkx_commands(CLI::App& app) {
             }
             progress.tick();
         });
-        for (std::size_t i = 0; i < reports.size(); ++i) std::fputs(reports[i].c_str(), failed[i] ? stderr : stdout);
+        // Text: a failure is an error message (stderr). JSON: one object per file, every one on
+        // stdout, so `> report.jsonl` keeps the failures too.
+        for (std::size_t i = 0; i < reports.size(); ++i)
+            std::fputs(reports[i].c_str(), failed[i] && !o->json ? stderr : stdout);
         if (std::count(failed.begin(), failed.end(), 1)) set_exit(kFailed);
     });
 

@@ -40,6 +40,14 @@ TEST(HkxCommand, CheckTypesDumpRewrite) {
     out = run("hkx check " + good + " " + bad, &status);
     EXPECT_EQ(status, 1) << out;
     EXPECT_NE(out.find(bad + ": offset 0x"), std::string::npos) << out;
+    // --json: one object per file on stdout, the failure's too (it went to stderr).
+    out = run("hkx check --json " + good + " " + bad + " 2>/dev/null", &status);
+    EXPECT_EQ(status, 1) << out;
+    const auto first_line = nlohmann::json::parse(out.substr(0, out.find('\n')));
+    const auto second_line = nlohmann::json::parse(out.substr(out.find('\n') + 1));
+    EXPECT_EQ(first_line["ok"], true);
+    EXPECT_EQ(second_line["ok"], false);
+    EXPECT_EQ(second_line["file"], bad);
 
     out = run("hkx types " + good, &status);
     EXPECT_EQ(status, 0);
@@ -97,6 +105,13 @@ TEST(HkxCommand, ReadsABinderEntry) {
     EXPECT_EQ(nlohmann::json::parse(out)["fields"]["namedVariants"][0]["variant"]["fields"]["faces"]["count"], 4);
     out = run("hkx check " + binder + " --entry nothing.hkx", &status);
     EXPECT_EQ(status, 1);
+    // Without --entry a binder is not read as a tagfile ("bytes 4-7 ..."): the option is named.
+    for (const char* command : {"hkx check ", "hkx dump ", "hkx types "}) {
+        out = run(command + binder, &status);
+        EXPECT_EQ(status, 1) << command;
+        EXPECT_NE(out.find(binder + ": a binder, not a tagfile: name a member with --entry"), std::string::npos)
+            << command << out;
+    }
 }
 
 // `hkx check` prints the reader's warnings through the shared report printer (io/report.h) in
