@@ -43,14 +43,17 @@ struct UsageError : std::runtime_error {
 
 Vec3 point_option(const std::string& text, const char* name) {
     auto p = parse_point(text);
-    if (!p) throw UsageError(fmt::format("{} wants X,Y,Z (three numbers), not '{}'", name, text));
+    if (!p) throw UsageError(fmt::format("{} wants X,Y,Z (three numbers within ±1e7 m), not '{}'", name, text));
     return *p;
 }
 
 /// --extents as given (in the input's frame), or nullopt for QueryMesh::extents' default.
 std::optional<Vec3> extents_option(const std::string& text) {
     if (text.empty()) return std::nullopt;
-    return point_option(text, "--extents");
+    const Vec3 e = point_option(text, "--extents");
+    if (e.x < 0 || e.y < 0 || e.z < 0)
+        throw UsageError(fmt::format("--extents are half-sizes of the search box: three numbers >= 0, not '{}'", text));
+    return e;
 }
 
 bool is_igi(const std::filesystem::path& p) { return p.extension() == ".dat"; }
@@ -109,13 +112,15 @@ std::vector<std::pair<Vec3, Vec3>> read_pairs(const std::string& path) {
             try {
                 std::size_t used = 0;
                 v.push_back(std::stod(cell, &used));
-                ok = ok && cell.find_first_not_of(" \t", used) == std::string::npos;
+                ok = ok && cell.find_first_not_of(" \t", used) == std::string::npos && query::usable_coordinate(v.back());
             } catch (const std::exception&) {
                 ok = false;
             }
         }
         if (!ok || v.size() != 6)
-            throw Error(fmt::format("line {}: expected sx,sy,sz,ex,ey,ez (six numbers), got '{}'", n, line), kNoOffset, "pairs").set_file(path);
+            throw Error(fmt::format("line {}: expected sx,sy,sz,ex,ey,ez (six numbers within ±1e7 m), got '{}'", n, line),
+                        kNoOffset, "pairs")
+                .set_file(path);
         out.push_back({{v[0], v[1], v[2]}, {v[3], v[4], v[5]}});
     }
     return out;

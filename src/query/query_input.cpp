@@ -31,7 +31,7 @@ std::optional<Vec3> parse_point(const std::string& text) {
     std::istringstream in(text);
     if (!(in >> v.x >> c1 >> v.y >> c2 >> v.z) || c1 != ',' || c2 != ',') return std::nullopt;
     in >> std::ws;
-    if (!in.eof()) return std::nullopt;
+    if (!in.eof() || !usable_coordinate(v.x) || !usable_coordinate(v.y) || !usable_coordinate(v.z)) return std::nullopt;
     return v;
 }
 

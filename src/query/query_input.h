@@ -3,6 +3,7 @@
 // commands and by `navlab view --path`.
 #pragma once
 
+#include <cmath>
 #include <memory>
 #include <optional>
 #include <string>
@@ -42,7 +43,16 @@ struct QueryInput {
     std::vector<QueryMesh> meshes;  ///< FromSoftware: in binder order; Far Cry 2: one
 };
 
-/// Parses "X,Y,Z" (three numbers, commas, nothing else) as the commands take points.
+/// The largest coordinate a query point may have, in metres: game levels span kilometres, and
+/// past this the float arithmetic of the meshes' distances loses every digit (a point at 1e39
+/// was "0.000 m" from a mesh). The Detour export bounds vertices the same way.
+inline constexpr double kMaxPointCoordinate = 1e7;
+
+/// Whether `v` can be a query point's coordinate: finite and within ±kMaxPointCoordinate.
+inline bool usable_coordinate(double v) { return std::isfinite(v) && std::abs(v) <= kMaxPointCoordinate; }
+
+/// Parses "X,Y,Z" (three numbers, commas, nothing else) as the commands take points; nullopt
+/// also when a number is not a usable_coordinate (NaN, infinite, past ±1e7).
 std::optional<Vec3> parse_point(const std::string& text);
 
 /// Loads `path`: a Far Cry 2 folder or .nvm (`entry` = a sector id), else a FromSoftware

@@ -13,6 +13,7 @@
 #include "io/shared_bytes.h"
 #include "query/igi_path.h"
 #include "query/navmesh_query.h"
+#include "query/query_input.h"
 #include "support/samples.h"
 
 namespace navlab::query {
@@ -89,6 +90,31 @@ TEST(QuerySample, CommandsOnTheSample) {
     EXPECT_EQ(o[0]["mode"], "corridor");
     EXPECT_EQ(o[1]["status"], "off_mesh");
     EXPECT_EQ(test::run_command(nav + " path " + path.string() + " --from 1,2 --to 1,2,3", &out), 2);
+}
+
+// Query points must be finite and within ±1e7 m: a point at 1e39 read as a double but was
+// "0.000 m from the mesh" in float arithmetic; NaN came through PAIRS.csv. Extents are
+// half-sizes, so >= 0. Points are checked before the input is read: no sample needed.
+TEST(QueryPoints, FiniteWithinTenThousandKilometres) {
+    EXPECT_TRUE(parse_point("1e7,-1e7,0.5"));
+    for (const char* bad : {"1e39,0,0", "0,-1.0000001e7,0", "nan,0,0", "0,inf,0", "1,2", "1,2,3,4", "1,2,x"})
+        EXPECT_FALSE(parse_point(bad)) << bad;
+    auto dir = test::scratch_dir("query_points");
+    const std::string input = (dir / "mesh.hkx").string();
+    write_file_atomic(input, std::string("not read"));
+    const std::string nav = test::navlab_binary();
+    std::string out;
+    EXPECT_EQ(test::run_command(nav + " nearest " + input + " 1e39,0,0", &out), 2) << out;
+    EXPECT_NE(out.find("three numbers within ±1e7 m"), std::string::npos) << out;
+    EXPECT_EQ(test::run_command(nav + " nearest " + input + " 0,0,0 --extents -1,1,1", &out), 2) << out;
+    EXPECT_NE(out.find("--extents are half-sizes of the search box"), std::string::npos) << out;
+    write_file_atomic(dir / "pairs.csv", std::string("sx,sy,sz,ex,ey,ez\n0,0,0,1,1,1\n1,inf,0,1,1,1\n"));
+    EXPECT_EQ(test::run_command(nav + " path " + input + " --pairs " + (dir / "pairs.csv").string() + " --json " +
+                                    (dir / "o.json").string(),
+                                &out),
+              1)
+        << out;
+    EXPECT_NE(out.find("pairs.csv: pairs: line 3: expected sx,sy,sz,ex,ey,ez"), std::string::npos) << out;
 }
 
 igi::Graph square_graph() {
