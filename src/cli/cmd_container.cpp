@@ -293,7 +293,9 @@ void add_container_commands(CLI::App& app) {
         "Example: navlab dcx compress m10_00_00_00.nvmhktbnd m10_00_00_00.nvmhktbnd.dcx --variant DCX_DFLT_11000_44_9");
     com->add_option("in", a->input, "Input file")->required();
     com->add_option("out", a->output, "Output file")->required();
-    com->add_option("--variant", a->variant, "DCX variant name (default: keep, or DCX_KRAK)");
+    com->add_option("--variant", a->variant, "DCX variant name (default: keep, or DCX_KRAK)")
+        ->check(CLI::Validator([](std::string& s) { return s.empty() ? std::string("an empty variant name") : std::string(); },
+                               ""));
     com->add_option("-l,--level", a->level, "Kraken level 0..9 (KRAK only; default: the header's 6 or 9)")
         ->check(CLI::Range(0, 9));
     com->add_flag("--force", a->force, "Allow the output to be the input file itself (replaced atomically)");

@@ -110,6 +110,26 @@ TEST(CliSmoke, SynthRefusesBadOptionsAsUsageErrors) {
     EXPECT_EQ(test::run_command(test::navlab_binary() + " synth", &out), 2) << out;  // --out is required
 }
 
+// `dcx compress --variant ""` took the default variant; a --level for another codec than
+// Kraken was ignored. Both say so now, and nothing is written.
+TEST(CliSmoke, DcxCompressRefusesAnEmptyVariantAndALevelItWouldIgnore) {
+    const auto dir = test::scratch_dir("dcx-options");
+    test::put_file(dir / "in.bin", std::vector<std::uint8_t>(1000, 7));
+    const std::string in = test::quoted(dir / "in.bin"), out_file = test::quoted(dir / "out.dcx");
+    std::string out;
+    EXPECT_EQ(test::run_command(test::navlab_binary() + " dcx compress " + in + " " + out_file + " --variant ''", &out), 2)
+        << out;
+    EXPECT_NE(out.find("--variant: an empty variant name"), std::string::npos) << out;
+    EXPECT_EQ(test::run_command(test::navlab_binary() + " dcx compress " + in + " " + out_file + " --variant DFLT --level 3",
+                                &out),
+              1)
+        << out;
+    EXPECT_NE(out.find("a Kraken level (3) is for DCX_KRAK variants"), std::string::npos) << out;
+    EXPECT_FALSE(fs::exists(dir / "out.dcx"));
+    EXPECT_EQ(test::run_command(test::navlab_binary() + " dcx compress " + in + " " + out_file + " --level 3", &out), 0)
+        << out;
+}
+
 // `navlab` alone lists the commands, one line each (a command's details are in its own help).
 TEST(CliSmoke, NoCommandListsTheCommandsOneLineEach) {
     std::string out;
