@@ -29,10 +29,16 @@ Family family_of(const std::string& input) {
 }
 
 ExportOutcome export_navigation(ExportRequest request) {
+    // The format by name or by the output's extension, in any case (m10.OBJ); an output without
+    // an extension no longer becomes OBJ unasked.
     if (request.format.empty()) {
         const std::string ext = std::filesystem::path(request.output).extension().string();
-        request.format = ext.empty() ? "obj" : ext.substr(1);
+        if (ext.size() < 2)
+            throw Error(request.output + ": no extension to take the format from: name one with --format (obj, json, "
+                                         "graphml, glb, ply or detour)");
+        request.format = ext.substr(1);
     }
+    request.format = to_lower(request.format);
     if (is_scene_format(request.format)) {  // glb, ply, detour: every family through the scene model
         SceneExportResult r = export_scene(request.input, request.entry, request.format, request.output, request.source);
         return {std::move(r.skipped), std::move(r.summary)};
@@ -48,7 +54,7 @@ ExportOutcome export_navigation(ExportRequest request) {
 
 ExportOutcome export_fromsoft(const ExportRequest& request) {
     if (request.format != "obj" && request.format != "json")
-        throw Error("FromSoftware navmeshes export as obj or json, not " + request.format);
+        throw Error("FromSoftware navmeshes export as obj, json, glb, ply or detour, not " + request.format);
     const std::vector<NamedTagfile> tagfiles =
         fromsoft::is_binder_source(request.input, request.source)
             ? load_fromsoft_tagfiles(fromsoft::open_one_binder(request.input, request.source), request.entry)
@@ -68,14 +74,14 @@ ExportOutcome export_igi(const ExportRequest& request) {
     if (request.format == "json") text = json_text(igi::graph_to_json(g, true), 2) + "\n";
     else if (request.format == "graphml") text = igi::graph_to_graphml(g);
     else if (request.format == "obj") text = igi::graph_to_obj(g);
-    else throw Error(fmt::format("format \"{}\" is not available for IGI graphs (json, graphml or obj)", request.format));
+    else throw Error(fmt::format("IGI graphs export as json, graphml, obj, glb, ply or detour, not {}", request.format));
     write_file_atomic(request.output, text);
     return {};
 }
 
 ExportOutcome export_fc2(const ExportRequest& request) {
     if (request.format != "obj" && request.format != "json")
-        throw Error("Far Cry 2 export writes obj or json, not '" + request.format + "'");
+        throw Error("Far Cry 2 worlds export as obj, json, glb, ply or detour, not " + request.format);
     farcry2::World world = farcry2::load_world(request.input);
     ExportOutcome outcome;
     for (const auto& f : world.failures) outcome.skipped.push_back(finding_text(f));

@@ -139,6 +139,14 @@ TEST_F(IgiCli, ExportsJsonGraphmlAndObj) {
     EXPECT_NE(o.find("\nl 4 2\n"), std::string::npos) << o;
     EXPECT_NE(o.find("\nv 4096 2048 512\n"), std::string::npos) << o;
     EXPECT_EQ(run("export " + g8 + " --format stl -o " + path("g.stl"), &out), 1) << out;
+    EXPECT_NE(out.find("IGI graphs export as json, graphml, obj, glb, ply or detour, not stl"), std::string::npos) << out;
+    // The extension in any case names the format; none at all is an error, not OBJ unasked.
+    EXPECT_EQ(run("export " + g8 + " -o " + path("G.OBJ"), &out), 0) << out;
+    EXPECT_EQ(read_file(path("G.OBJ")), obj);
+    EXPECT_EQ(run("export " + g8 + " --format GraphML -o " + path("g.xml"), &out), 0) << out;
+    EXPECT_EQ(run("export " + g8 + " -o " + path("g"), &out), 1) << out;
+    EXPECT_NE(out.find("no extension to take the format from: name one with --format"), std::string::npos) << out;
+    EXPECT_FALSE(std::filesystem::exists(path("g")));
 }
 
 TEST_F(IgiCli, MalformedInputFailsWithOffsetAndField) {
