@@ -17,7 +17,8 @@ namespace navlab::cli {
 void refuse_overwriting_input(const std::string& input, const std::string& output, bool force);
 
 /// A CLI11 check for a report option (`--json FILE`): refuses an existing, non-empty FILE whose
-/// first non-blank byte is not `{` or `[`, so a report never replaces data. The case it guards:
+/// first non-blank byte is not `{` or `[`, so a report never replaces data, and a FILE whose
+/// folder is missing or not writable, so the command fails before its work. The case it guards:
 /// `navlab audit --json a.nvmhktbnd.dcx b.nvmhktbnd.dcx` takes the first binder as the report
 /// file and would overwrite it with JSON. A missing, empty or JSON file passes, and so does
 /// anything that is not a regular file (a FIFO or terminal is not read: it could block).

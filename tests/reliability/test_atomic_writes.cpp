@@ -298,6 +298,24 @@ TEST(AtomicWrites, AnOutputOfAnotherKindNeverReplacesAnInput) {
     fs::remove_all(dir);
 }
 
+// A report that cannot be written fails the command before its work: `build` and `synth` wrote
+// their binder or corpus, then failed on the report (exit 1, an output left behind).
+TEST(AtomicWrites, AReportThatCannotBeWrittenFailsBeforeTheWork) {
+    const auto dir = test::scratch_dir("report-folder");
+    const std::string missing = test::quoted(dir / "missing" / "r.json");
+    write_file_atomic(dir / "scene.obj", std::string_view("v 0 0 0\nv 10 0 0\nv 10 0 10\nf 1 2 3\n"));
+    for (const std::string& command :
+         {"build " + test::quoted(dir / "scene.obj") + " -o " + test::quoted(dir / "o.dcx") + " --json " + missing,
+          "synth --preset small --out " + test::quoted(dir / "s") + " --json " + missing}) {
+        SCOPED_TRACE(command);
+        std::string out;
+        EXPECT_EQ(test::run_command(test::navlab_binary() + " " + command, &out), 2) << out;
+        EXPECT_NE(out.find("of the report does not exist"), std::string::npos) << out;
+    }
+    EXPECT_EQ(other_files(dir, {"scene.obj"}), std::vector<std::string>{});
+    fs::remove_all(dir);
+}
+
 // `navlab audit --json a.dcx b.dcx` takes a.dcx as the report's name: the report must not
 // replace it. An existing JSON file, or a new name, is still written.
 TEST(AtomicWrites, AReportNeverReplacesData) {
