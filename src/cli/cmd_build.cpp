@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <cmath>
+#include <cstdlib>
 #include <memory>
 #include <nlohmann/json.hpp>
 
@@ -100,6 +102,7 @@ void run_build(const BuildArgs& a) {
     if (!a.spec.empty()) inputs.push_back(a.spec);
     refuse_output_over_inputs("--out", "the binder", a.out, inputs);
     refuse_report_over_inputs(a.json, inputs);  // a glTF scene or BUILD.json is JSON too
+    require_output_folder("--json", a.json);    // before the binder is written, not after
     build::BuildOptions o;
     o.game = game;
     o.compression = build::parse_compression(a.dcx);
@@ -163,13 +166,27 @@ void add_build_commands(CLI::App& app) {
         "  links (user edges), aabb margin. Same input, same bytes, whatever --threads.\n"
         "Example: navlab build level.obj --game eldenring --map m10_00_00_00 -o m10_00_00_00.nvmhktbnd.dcx");
     cmd->add_option("geometry", args->geometry, "Geometry files (OBJ, glTF/GLB, PLY, FBX)")->required();
-    cmd->add_option("--game", args->game, "eldenring, sekiro or farcry2")->capture_default_str();
+    // Checked here, so that a mistaken option is a usage error (exit 2) before any file is read.
+    cmd->add_option("--game", args->game, "eldenring, sekiro or farcry2")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"eldenring", "sekiro", "farcry2"}));
     cmd->add_option("-o,--out", args->out, "Output binder (.nvmhktbnd.dcx); Far Cry 2: output folder")->required();
     cmd->add_option("--map", args->map, "Map name mAA_BB_CC_DD (default m10_00_00_00, or the spec's)");
     cmd->add_option("--spec", args->spec, "BUILD.json with the build settings");
-    cmd->add_option("--dcx", args->dcx, "krak (Kraken, level 6), dflt or zstd")->capture_default_str();
-    cmd->add_option("--up", args->up, "The files' up axis: y or z")->capture_default_str();
-    cmd->add_option("--scale", args->scale, "Scale to metres (0.01 for centimetres)")->capture_default_str();
+    cmd->add_option("--dcx", args->dcx, "krak (Kraken, level 6), dflt or zstd")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"krak", "dflt", "zstd"}));
+    cmd->add_option("--up", args->up, "The files' up axis: y or z")->capture_default_str()->check(CLI::IsMember({"y", "z"}));
+    cmd->add_option("--scale", args->scale, "Scale to metres (0.01 for centimetres)")
+        ->capture_default_str()
+        ->check(CLI::Validator(
+            [](std::string& text) {
+                char* end = nullptr;
+                const double v = std::strtod(text.c_str(), &end);
+                return *end == 0 && std::isfinite(v) && v > 0 ? std::string()
+                                                              : "a positive number (0.01 for centimetres), not " + text;
+            },
+            ""));
     cmd->add_option("--threads", args->threads, "Worker threads (0 = all cores)");
     cmd->add_option("--json", args->json, "Also write the figures as JSON to this file")->check(json_report_file());
     cmd->callback([args] { run_build(*args); });

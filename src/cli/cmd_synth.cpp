@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
 
@@ -85,7 +86,8 @@ void add_synth_commands(CLI::App& app) {
         ->capture_default_str()
         ->check(CLI::IsMember({"dflt", "zstd", "krak"}));
     cmd->add_option("--threads", args->threads, "Worker threads (0 = all cores)");
-    cmd->add_option("--inject", args->inject, "Audit rule id to break once (see --help footer)");
+    cmd->add_option("--inject", args->inject, "Audit rule id to break once (see --help footer)")
+        ->check(CLI::IsMember(synth::injectable_rules()));
     cmd->add_option("--json", args->json, "Also write the totals as JSON to this file")->check(json_report_file());
     cmd->callback([args] {
         synth::CorpusOptions o;
@@ -95,6 +97,10 @@ void add_synth_commands(CLI::App& app) {
         o.compression = synth::parse_compression(args->dcx);
         o.threads = args->threads;
         o.inject = args->inject;
+        std::error_code made;
+        std::filesystem::create_directories(o.out, made);
+        if (made) throw Error("cannot make the output folder: " + made.message()).set_file(o.out.string());
+        require_output_folder("--json", args->json);  // before the corpus is written, not after
         const auto plan = synth::plan_corpus(o.preset, o.seed);
         Progress progress("synth", plan.size());
         o.progress = [&](std::size_t, std::size_t) { progress.tick(); };

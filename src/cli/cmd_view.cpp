@@ -93,13 +93,18 @@ std::pair<std::uint32_t, std::uint32_t> page_face(const query::QueryInput& in, c
     throw std::logic_error(fmt::format("page_face: triangle {} lies in no sector", face));
 }
 
-/// An IGI node id as --path gives it.
-std::int32_t path_node(const std::string& text) {
+/// An IGI node id (a whole int32), or nullopt.
+std::optional<std::int32_t> parse_node_id(const std::string& text) {
     std::int32_t id = 0;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), id);
-    if (ec != std::errc() || end != text.data() + text.size())
-        throw Error(fmt::format("--path on an IGI graph wants two node ids, not '{}'", escape_non_utf8(text)));
+    if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
     return id;
+}
+
+/// An IGI node id as --path gives it.
+std::int32_t path_node(const std::string& text) {
+    if (auto id = parse_node_id(text)) return *id;
+    throw Error(fmt::format("--path on an IGI graph wants two node ids, not '{}'", escape_non_utf8(text)));
 }
 
 /// The shortest route between --path's two nodes of the one IGI graph (Dijkstra over its links,
@@ -233,7 +238,14 @@ void add_view_commands(CLI::App& app) {
     cmd->add_option("--path", a->path,
                     "FROM TO: points X,Y,Z (FromSoftware, Far Cry 2: the exact shortest path) or IGI node ids (the "
                     "shortest route)")
-        ->expected(2);
+        ->expected(2)
+        ->check(CLI::Validator(
+            [](std::string& text) {
+                return query::parse_point(text) || parse_node_id(text)
+                           ? std::string()
+                           : "two X,Y,Z points (three numbers within ±1e7 m each) or two IGI node ids, not '" + text + "'";
+            },
+            ""));
     cmd->add_option("--max-faces", a->limits.max_faces, "Refuse inputs with more faces (default 250000)")
         ->capture_default_str();
     cmd->add_flag("--json", a->json, "Print the result as JSON");

@@ -30,15 +30,7 @@ CLI::Validator json_report_file() {
         [](std::string& path) -> std::string {
             // Only a regular file is read: a FIFO or a terminal (/dev/stdout) would block.
             std::error_code ec;
-            const std::filesystem::file_status st = std::filesystem::status(path, ec);
-            if (std::filesystem::exists(st) && !std::filesystem::is_regular_file(st)) return {};  // not data
-            // A report that cannot be written fails before the command's work, not after it has
-            // written its other outputs (`build` wrote the binder, then failed on the report).
-            const std::filesystem::path folder = std::filesystem::path(path).parent_path();
-            const std::string where = folder.empty() ? "." : folder.string();
-            if (!std::filesystem::is_directory(where, ec)) return "the folder " + where + " of the report does not exist";
-            if (::access(where.c_str(), W_OK) != 0) return "the report cannot be written into " + where;
-            if (!std::filesystem::exists(st)) return {};
+            if (!std::filesystem::is_regular_file(path, ec)) return {};  // missing, or not data
             std::ifstream in(path, std::ios::binary);
             if (!in) return path + " exists and cannot be read: the report would replace it unseen";
             char head[64];
@@ -55,6 +47,17 @@ CLI::Validator json_report_file() {
             return {};  // empty or blank
         },
         "");  // no type word in --help ("FILE" read as "must exist")
+}
+
+void require_output_folder(const std::string& option, const std::string& path) {
+    if (path.empty()) return;
+    const std::filesystem::path folder = std::filesystem::path(path).parent_path();
+    const std::string where = folder.empty() ? "." : folder.string();
+    std::error_code ec;
+    if (!std::filesystem::is_directory(where, ec))
+        throw CLI::ValidationError(option, "the folder " + where + " of " + path + " does not exist");
+    if (::access(where.c_str(), W_OK) != 0)
+        throw CLI::ValidationError(option, path + " cannot be written: " + where + " is not writable");
 }
 
 void refuse_output_over_inputs(const std::string& option, const std::string& what, const std::string& output,

@@ -17,12 +17,18 @@ namespace navlab::cli {
 void refuse_overwriting_input(const std::string& input, const std::string& output, bool force);
 
 /// A CLI11 check for a report option (`--json FILE`): refuses an existing, non-empty FILE whose
-/// first non-blank byte is not `{` or `[`, so a report never replaces data, and a FILE whose
-/// folder is missing or not writable, so the command fails before its work. The case it guards:
+/// first non-blank byte is not `{` or `[`, so a report never replaces data. The case it guards:
 /// `navlab audit --json a.nvmhktbnd.dcx b.nvmhktbnd.dcx` takes the first binder as the report
 /// file and would overwrite it with JSON. A missing, empty or JSON file passes, and so does
 /// anything that is not a regular file (a FIFO or terminal is not read: it could block).
 CLI::Validator json_report_file();
+
+/// Throws CLI::ValidationError (exit 2) when the folder `path` would be written into does not
+/// exist or is not writable: for a command that writes other outputs before this one (`build`'s
+/// binder before its --json report, `synth`'s corpus), so that it fails before its work rather
+/// than after. Call it once the folders the command makes itself exist. Nothing is checked for
+/// an empty `path`.
+void require_output_folder(const std::string& option, const std::string& path);
 
 /// Throws CLI::ValidationError (exit 2) when `output` names the same file as one of `inputs`
 /// (same path, or another name for the same inode): for an output of another kind than the

@@ -205,13 +205,16 @@ TEST(View, PathOverSeveralInputsOrUnknownNodesIsRefused) {
     const std::string page = (pages_dir() / "no.html").string();
     struct Case {
         std::string args, message;
+        int status = 1;
     };
+    // A value that is neither a point nor a node id is a usage error (exit 2), whatever the input.
     for (const Case& c : {Case{in.er_binder + " " + in.fc2_world + " --path 0,0,0 1,0,1",
                                "--path needs exactly one input"},
                           Case{in.igi_graph + " --path 1 9999", "9999 is not a node of the graph"},
-                          Case{in.igi_graph + " --path 1 1.5", "wants two node ids, not '1.5'"}}) {
+                          Case{in.igi_graph + " --path 1 1.5", "or two IGI node ids, not '1.5'", 2},
+                          Case{in.igi_graph + " --path 1 0,0,0", "wants two node ids, not '0,0,0'"}}) {
         std::string out;
-        EXPECT_EQ(run_command(navlab_binary() + " view " + c.args + " -o " + page, &out), 1) << c.args;
+        EXPECT_EQ(run_command(navlab_binary() + " view " + c.args + " -o " + page, &out), c.status) << c.args;
         EXPECT_NE(out.find(c.message), std::string::npos) << c.args << "\n" << out;
         EXPECT_FALSE(std::filesystem::exists(page)) << c.args;
     }

@@ -310,9 +310,13 @@ TEST(AtomicWrites, AReportThatCannotBeWrittenFailsBeforeTheWork) {
         SCOPED_TRACE(command);
         std::string out;
         EXPECT_EQ(test::run_command(test::navlab_binary() + " " + command, &out), 2) << out;
-        EXPECT_NE(out.find("of the report does not exist"), std::string::npos) << out;
+        EXPECT_NE(out.find("--json: the folder " + (dir / "missing").string() + " of " + (dir / "missing" / "r.json").string() +
+                           " does not exist"),
+                  std::string::npos)
+            << out;
     }
-    EXPECT_EQ(other_files(dir, {"scene.obj"}), std::vector<std::string>{});
+    EXPECT_EQ(other_files(dir, {"scene.obj", "s"}), std::vector<std::string>{});
+    EXPECT_TRUE(fs::is_empty(dir / "s"));  // synth makes its folder, then checks the report's
     fs::remove_all(dir);
 }
 

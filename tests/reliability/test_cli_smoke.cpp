@@ -130,6 +130,28 @@ TEST(CliSmoke, DcxCompressRefusesAnEmptyVariantAndALevelItWouldIgnore) {
         << out;
 }
 
+// Options with a fixed set of values are checked as the command line is read: a mistake is a
+// usage error (exit 2, naming the option) before any file is read, as the README promises.
+TEST(CliSmoke, OptionValuesAreUsageErrors) {
+    const auto dir = test::scratch_dir("usage");
+    const std::string obj = test::quoted(dir / "scene.obj"), out_file = test::quoted(dir / "o.dcx");
+    for (const std::string& command :
+         {"build " + obj + " -o " + out_file + " --scale 0", "build " + obj + " -o " + out_file + " --scale -1",
+          "build " + obj + " -o " + out_file + " --up x", "build " + obj + " -o " + out_file + " --game ds3",
+          "build " + obj + " -o " + out_file + " --dcx lzma", "archive ls " + test::quoted(dir) + " --game ds3",
+          "audit " + test::quoted(dir) + " --game ds3",
+          "view " + obj + " -o " + test::quoted(dir / "v.html") + " --path 1,2 3,4,5",
+          "synth --preset small --out " + test::quoted(dir / "s") + " --inject R999"}) {
+        SCOPED_TRACE(command);
+        std::string out;
+        EXPECT_EQ(test::run_command(test::navlab_binary() + " " + command, &out), 2) << out;
+        const std::string option = command.substr(command.rfind(" --") + 1, command.find(' ', command.rfind(" --") + 1) -
+                                                                             command.rfind(" --") - 1);
+        EXPECT_NE(out.find(option + ":"), std::string::npos) << option << "\n" << out;
+    }
+    EXPECT_EQ(std::distance(fs::directory_iterator(dir), {}), 0);
+}
+
 // `navlab` alone lists the commands, one line each (a command's details are in its own help).
 TEST(CliSmoke, NoCommandListsTheCommandsOneLineEach) {
     std::string out;
