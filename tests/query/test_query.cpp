@@ -7,7 +7,9 @@
 #include <cstring>
 #include <random>
 
+#include "formats/fromsoft/aabb_tree6.h"
 #include "formats/fromsoft/nav_tagfile.h"
+#include "havok/navmesh_fixture.h"
 #include "formats/fromsoft/navmesh.h"
 #include "io/error.h"
 #include "meshes.h"
@@ -225,6 +227,33 @@ TEST(QueryNearest, TreeScanAndExtents) {
     NearestResult n = q.nearest_face({5.5, 10, 5.25}, {0.5, 20, 0.5});
     ASSERT_TRUE(n.found);
     EXPECT_NEAR(n.point.y, 0.1 * 5.5 - 0.05 * 5.25, 1e-12);
+}
+
+// An Elden Ring mesh whose vertices moved after its AABB tree was built (R72 fails): the
+// stored tree would find no face at the mesh, or a face half a kilometre away as "found".
+// The query keeps the stored tree only while every leaf holds its face, else builds its BVH.
+TEST(QueryNearest, AStoredTreeThatDoesNotHoldItsFacesIsNotUsed) {
+    const std::vector<std::uint8_t> bytes = test::grid_navmesh(6, 5);
+    fromsoft::NavTagfile t = fromsoft::read_nav_tagfile(bytes);
+    const fromsoft::QueryMediator mediator = fromsoft::build_query_mediator(t.mesh);  // the tree the game's tools make
+    {
+        FromSoftView view(t.mesh, "grid");
+        NavMeshQuery q(view, &mediator);
+        EXPECT_TRUE(q.uses_stored_tree());
+    }
+    for (auto& v : t.mesh.vertices) v.x += 500;
+    FromSoftView moved(t.mesh, "moved");
+    NavMeshQuery q(moved, &mediator);
+    EXPECT_FALSE(q.uses_stored_tree());
+    for (const Vec3& p : {Vec3{502.5, 0.2, 2.5}, Vec3{2.5, 0.2, 2.5}, Vec3{505.9, -0.5, 4.9}}) {
+        const NearestResult a = q.nearest_face(p), b = q.nearest_face_linear(p);
+        ASSERT_EQ(a.found, b.found) << p.x;
+        if (a.found) {
+            EXPECT_EQ(a.face, b.face) << p.x;
+        }
+    }
+    EXPECT_TRUE(q.nearest_face({502.5, 0.2, 2.5}).found);
+    EXPECT_FALSE(q.nearest_face({2.5, 0.2, 2.5}).found);
 }
 
 TEST(QueryRaycast, DetourSemantics) {
