@@ -5,6 +5,7 @@
 
 #include "codec/dcx.h"
 #include "container/bnd4.h"
+#include "formats/fromsoft/binder_source.h"
 #include "formats/fromsoft/nav_source.h"
 #include "formats/fromsoft/nav_tagfile.h"
 #include "fromsoft/test_meshes.h"
@@ -78,6 +79,36 @@ TEST(NavFiles, DirectoryOfBindersAndTagfilesInSortedOrder) {
     EXPECT_EQ(plain.entries()[0].name, opened.entries()[0].name);
     EXPECT_EQ(read_nav_tagfile(plain.entries()[0].bytes).mesh.faces.size(), 3u);
     std::filesystem::remove_all(dir);
+}
+
+// Two files of one map id in a folder (the synth corpus has map/m10/m10_00_00_00/... and
+// map/m10_00_00_00/...): --map by the id was silently the first; now it names both, and
+// --map by a path picks one.
+TEST(NavFiles, OneBinderOfAFolderWithTwoFilesOfOneMapIdNeedsItsPath) {
+    const auto dir = navlab::test::scratch_dir("fromsoft_one_map_twice");
+    std::vector<std::filesystem::path> files;
+    for (const char* sub : {"a", "b"}) {
+        std::vector<bnd4::NewEntry> entries;
+        entries.push_back({bnd4::er_navmesh_entry_name("10_00_00_00", "n10_00_00_00_000100.hkx"), 100, grid_tagfile(sub[0] == 'a' ? 1 : 2)});
+        std::filesystem::create_directories(dir / sub);
+        files.push_back(dir / sub / "m10_00_00_00.nvmhktbnd");
+        write_file_atomic(files.back(), bnd4::write(bnd4::build_navmesh_binder(std::move(entries))));
+    }
+    SourceOptions by_id;
+    by_id.maps = {"m10_00_00_00"};
+    try {
+        open_one_binder(dir, by_id);
+        ADD_FAILURE() << "one of two binders of m10_00_00_00 taken";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("holds 2 navmesh binders of map m10_00_00_00 (" + files[0].string() + ", " +
+                                             files[1].string() + "): choose one with --map PATH"),
+                  std::string::npos)
+            << e.what();
+    }
+    SourceOptions by_path;
+    by_path.maps = {files[1].string()};
+    const NavFile b = open_one_binder(dir, by_path);
+    EXPECT_EQ(read_nav_tagfile(b.entries()[0].bytes).mesh.faces.size(), 2u);
 }
 
 TEST(NavFiles, SingleSampleFile) {

@@ -141,6 +141,14 @@ NavFile open_one_binder(const fs::path& path, const SourceOptions& options) {
     if (b.size() > 1 && !oneMap)
         throw Error(fmt::format("{} holds {} navmesh binders ({}): choose one with --map MAP_ID (or its path)",
                                 source.origin(), b.size(), some_maps(b)));
+    // Files of one map id in a folder are different files (a copy, another layout), not the
+    // archives' copies of one binder: which one is meant is the user's to say.
+    if (b.size() > 1 && !source.install()) {
+        std::string paths;
+        for (std::size_t i = 0; i < b.size() && i < 4; ++i) paths += (i ? ", " : "") + b[i].name;
+        throw Error(fmt::format("{} holds {} navmesh binders of map {} ({}{}): choose one with --map PATH",
+                                source.origin(), b.size(), b.front().map_id, paths, b.size() > 4 ? ", ..." : ""));
+    }
     return source.open_nav(0);
 }
 

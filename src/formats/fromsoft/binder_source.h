@@ -94,8 +94,9 @@ private:
 
 /// The one binder a single-input command (export, path, nearest, raycast, islands) reads from
 /// `path`: BinderSource::open, which must leave one binder (or several copies of one map in
-/// different archives: the first in the game's archive order is taken, as `archive extract`
-/// does). Throws navlab::Error asking for --map when the source holds several.
+/// different archives of an install: the first in the game's archive order is taken, as
+/// `archive extract` does). Throws navlab::Error asking for --map when the source holds
+/// several (in a folder: also several files of one map id, naming them).
 NavFile open_one_binder(const std::filesystem::path& path, const SourceOptions& options);
 
 /// Whether `path` is read through a BinderSource by the commands that also take other games'
