@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "cli/commands.h"
+#include "cli/number_options.h"
 #include "cli/output_guard.h"
 #include "cli/progress.h"
 #include "codec/dcx.h"
@@ -298,7 +299,8 @@ void add_kraken_commands(CLI::App& app) {
         "Example: navlab kraken decode mr.kraken mr.out");
     cmd->add_option("input", req->input, "Raw Kraken stream")->required()->check(CLI::ExistingFile);
     cmd->add_option("output", req->output, "Output file")->required();
-    cmd->add_option("--size", req->size, "Output size in bytes (the stream then has no size prefix)");
+    cmd->add_option("--size", req->size, "Output size in bytes (the stream then has no size prefix)")
+        ->check(whole_number(UINT64_MAX));
     cmd->add_option("-j,--threads", req->threads, "Worker threads (0 = all cores)");
     cmd->add_flag("--json", req->json, "Print a JSON summary");
     cmd->add_flag("--force", req->force, "Allow the output to be the input file itself (replaced atomically)");

@@ -11,6 +11,7 @@
 
 #include "cli/commands.h"
 #include "cli/game_dir_options.h"
+#include "cli/number_options.h"
 #include "cli/output_guard.h"
 #include "formats/farcry2/world.h"
 #include "formats/fromsoft/nav_source.h"
@@ -343,7 +344,8 @@ void add_query_commands(CLI::App& app) {
         cmd->add_option("--mode", o->mode, "exact (default) or corridor");
         cmd->add_option("--guide", o->guide, "clusters: corridor mode guided by the Sekiro cluster graph");
         cmd->add_flag("--no-user-edges", o->no_user_edges, "Do not take user edges (jumps, drops, ladders)");
-        cmd->add_option("--exclude", o->exclude, "Avoid faces whose faceData has any of these bits (mask)");
+        cmd->add_option("--exclude", o->exclude, "Avoid faces whose faceData has any of these bits (mask)")
+            ->check(whole_number(UINT32_MAX, true));
         cmd->add_option("--cost", o->costs, "BIT=MULTIPLIER: scale the cost inside faces with that faceData bit (corridor)");
         cmd->add_option("--extents", o->extents,
                         "Half extents X,Y,Z of the search box around each point, in the input's frame "

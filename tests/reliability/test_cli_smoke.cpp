@@ -134,6 +134,7 @@ TEST(CliSmoke, DcxCompressRefusesAnEmptyVariantAndALevelItWouldIgnore) {
 // usage error (exit 2, naming the option) before any file is read, as the README promises.
 TEST(CliSmoke, OptionValuesAreUsageErrors) {
     const auto dir = test::scratch_dir("usage");
+    test::put_file(dir / "scene.obj", {'v', ' ', '0', ' ', '0', ' ', '0', '\n'});
     const std::string obj = test::quoted(dir / "scene.obj"), out_file = test::quoted(dir / "o.dcx");
     for (const std::string& command :
          {"build " + obj + " -o " + out_file + " --scale 0", "build " + obj + " -o " + out_file + " --scale -1",
@@ -141,7 +142,11 @@ TEST(CliSmoke, OptionValuesAreUsageErrors) {
           "build " + obj + " -o " + out_file + " --dcx lzma", "archive ls " + test::quoted(dir) + " --game ds3",
           "audit " + test::quoted(dir) + " --game ds3",
           "view " + obj + " -o " + test::quoted(dir / "v.html") + " --path 1,2 3,4,5",
-          "synth --preset small --out " + test::quoted(dir / "s") + " --inject R999"}) {
+          "synth --preset small --out " + test::quoted(dir / "s") + " --inject R999",
+          "synth --preset small --out " + test::quoted(dir / "s") + " --seed -1",
+          "synth --preset small --out " + test::quoted(dir / "s") + " --seed 99999999999999999999",
+          "kraken decode " + obj + " " + test::quoted(dir / "k") + " --size -1",
+          "path " + obj + " --from 0,0,0 --to 1,1,1 --exclude 99999999999"}) {
         SCOPED_TRACE(command);
         std::string out;
         EXPECT_EQ(test::run_command(test::navlab_binary() + " " + command, &out), 2) << out;
@@ -149,7 +154,7 @@ TEST(CliSmoke, OptionValuesAreUsageErrors) {
                                                                              command.rfind(" --") - 1);
         EXPECT_NE(out.find(option + ":"), std::string::npos) << option << "\n" << out;
     }
-    EXPECT_EQ(std::distance(fs::directory_iterator(dir), {}), 0);
+    EXPECT_EQ(std::distance(fs::directory_iterator(dir), {}), 1);  // scene.obj alone
 }
 
 // `navlab` alone lists the commands, one line each (a command's details are in its own help).

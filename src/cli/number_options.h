@@ -1,0 +1,15 @@
+// Checks of whole-number options as the command line is read: CLI11 reads "-1" into an
+// unsigned option as 2^64 - 1, and "99999999999999999999" as the largest value, without a word.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <cstdint>
+
+namespace navlab::cli {
+
+/// A CLI11 check that the option's text is a whole number from 0 to `most` (decimal digits
+/// only; 0x... for masks when `hex` is true), so that a negative or too large value is a
+/// usage error (exit 2) naming the option, not a wrapped or saturated number.
+CLI::Validator whole_number(std::uint64_t most, bool hex = false);
+
+}  // namespace navlab::cli
