@@ -4,6 +4,7 @@
 #include <csignal>
 #include <cstdio>
 #include <exception>
+#include <filesystem>
 #include <memory>
 #include <new>
 #include <string>
@@ -51,6 +52,14 @@ int main(int argc, char** argv) {
         std::fputs(app.help().c_str(), stdout);
         return kUsage;
     }
+    if (argv[1][0] != '-') {  // `navlab bogus`: CLI11 says only "A subcommand is required"
+        try {
+            app.get_subcommand(argv[1]);
+        } catch (const CLI::OptionNotFound&) {
+            std::fprintf(stderr, "navlab: no command '%s' (`navlab` lists the commands)\n", argv[1]);
+            return kUsage;
+        }
+    }
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -62,6 +71,14 @@ int main(int argc, char** argv) {
     } catch (const std::bad_alloc&) {
         std::fprintf(stderr, "navlab: out of memory: the input needs more memory than this process may use "
                              "(see `ulimit -v`); no output was written\n");
+        return kFailed;
+    } catch (const std::filesystem::filesystem_error& e) {
+        // "filesystem error: cannot create directories: Permission denied [/x]" as navlab words
+        // it: the path first, then what failed.
+        std::string what = e.what();
+        if (what.rfind("filesystem error: ", 0) == 0) what.erase(0, 18);
+        if (const auto bracket = what.find(" ["); bracket != std::string::npos) what.erase(bracket);
+        std::fprintf(stderr, "navlab: %s: %s\n", e.path1().string().c_str(), what.c_str());
         return kFailed;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "navlab: error: %s\n", e.what());

@@ -28,6 +28,9 @@ void refuse_overwriting_input(const std::string& input, const std::string& outpu
 CLI::Validator json_report_file() {
     return CLI::Validator(
         [](std::string& path) -> std::string {
+            // `--json --all` took "--all" as the report's name (CLI11 takes the next word).
+            if (path.rfind('-', 0) == 0)
+                return "'" + path + "' looks like an option, not a report file: write ./" + path + " for a file of that name";
             // Only a regular file is read: a FIFO or a terminal (/dev/stdout) would block.
             std::error_code ec;
             if (!std::filesystem::is_regular_file(path, ec)) return {};  // missing, or not data

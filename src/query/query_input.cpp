@@ -39,6 +39,9 @@ QueryInput load_query_input(const std::string& path, const std::string& entry, c
     if (fromsoft::is_binder_source(path, source)) return load_query_input(fromsoft::open_one_binder(path, source), entry);
     QueryInput in;
     if (!std::filesystem::exists(path)) throw Error("no such file or folder").set_file(path);
+    if (to_lower(std::filesystem::path(path).extension().string()) == ".dat")  // read as a tagfile, it failed on TAG0
+        throw Error("an IGI graph has no faces to query: `navlab path FILE --from-node A --to-node B` routes over it")
+            .set_file(path);
     if (is_fc2(path)) {
         in.world = std::make_unique<farcry2::World>(farcry2::load_world(path));
         farcry2::require_every_file_read(*in.world);  // export and view draw the rest and name what they skipped

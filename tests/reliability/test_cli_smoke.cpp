@@ -157,6 +157,33 @@ TEST(CliSmoke, OptionValuesAreUsageErrors) {
     EXPECT_EQ(std::distance(fs::directory_iterator(dir), {}), 1);  // scene.obj alone
 }
 
+// Words a user gets wrong: an unknown command is named (CLI11 said "A subcommand is
+// required"); an option word after --json is not taken as the report's name (`--json --all`
+// wrote a file "--all"); a query of an IGI graph says what works on it (a TAG0 error before);
+// a folder that cannot be made is named first, without "filesystem error:".
+TEST(CliSmoke, MistakesAreNamedInTheUsersWords) {
+    const auto dir = test::scratch_dir("mistakes");
+    std::string out;
+    EXPECT_EQ(test::run_command(test::navlab_binary() + " bogus", &out), 2) << out;
+    EXPECT_NE(out.find("navlab: no command 'bogus'"), std::string::npos) << out;
+    EXPECT_EQ(test::run_command("cd " + test::quoted(dir) + " && " + test::navlab_binary() + " audit . --json --all", &out), 2)
+        << out;
+    EXPECT_NE(out.find("'--all' looks like an option, not a report file"), std::string::npos) << out;
+    EXPECT_FALSE(fs::exists(dir / "--all"));
+    test::put_file(dir / "graph1.dat", std::vector<std::uint8_t>(64, 0));
+    EXPECT_EQ(test::run_command(test::navlab_binary() + " nearest " + test::quoted(dir / "graph1.dat") + " 0,0,0", &out), 1)
+        << out;
+    EXPECT_NE(out.find("graph1.dat: an IGI graph has no faces to query: `navlab path FILE --from-node A"),
+              std::string::npos)
+        << out;
+    test::put_file(dir / "file", {1});
+    EXPECT_EQ(test::run_command(test::navlab_binary() + " demo --out " + test::quoted(dir / "file" / "out"), &out), 1) << out;
+    EXPECT_NE(out.find("navlab: " + (dir / "file" / "out" / "corpus").string() + ": cannot create directories: "),
+              std::string::npos)
+        << out;
+    EXPECT_EQ(out.find("filesystem error"), std::string::npos) << out;
+}
+
 // `navlab` alone lists the commands, one line each (a command's details are in its own help).
 TEST(CliSmoke, NoCommandListsTheCommandsOneLineEach) {
     std::string out;
