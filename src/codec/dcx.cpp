@@ -288,8 +288,8 @@ void size_for_decoding(PayloadBuffer& payload, std::size_t n) {
 void check_stream_fits(const ByteReader& r, const Header& h, std::size_t data_start) {
     const std::size_t size = r.data().size();
     if (data_start > size || size - data_start < h.compressed_size)
-        r.fail_at(0x20, fmt::format("compressed size {} at {} runs past the end of the file ({})", h.compressed_size,
-                                    hex(data_start), hex(size)));
+        r.fail_at(0x20, fmt::format("compressed size {}: the stream from {} would run past the end of the file ({})",
+                                    h.compressed_size, hex(data_start), hex(size)));
 }
 
 Decoded decode_dcx(Bytes file) {

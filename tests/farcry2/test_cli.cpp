@@ -115,6 +115,8 @@ TEST(Fc2Cli, CheckFailsOnBrokenLinksAndMalformedFiles) {
     const auto empty = navlab::test::scratch_dir("fc2_cli_empty");
     EXPECT_EQ(navlab_run("fc2 check " + empty.string(), &out), 1) << out;
     EXPECT_NE(out.find("no .nvm files found"), std::string::npos) << out;
+    EXPECT_EQ(navlab_run("fc2 info " + empty.string(), &out), 1) << out;  // it printed "0 sectors", exit 0
+    EXPECT_NE(out.find(empty.string() + ": no .nvm files found"), std::string::npos) << out;
     // The queries refuse a world with an unreadable sector (they answered over the others, exit 0).
     for (const std::string& query : {"islands " + dir.string(), "nearest " + dir.string() + " 0,0,0",
                                      "path " + dir.string() + " --from 0,0,0 --to 1,1,0",
