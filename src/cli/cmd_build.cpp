@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
 
@@ -16,6 +17,7 @@
 #include "cli/commands.h"
 #include "cli/output_guard.h"
 #include "cli/progress.h"
+#include "formats/fromsoft/nav_tagfile.h"
 #include "formats/igi/graph_io.h"
 #include "io/error.h"
 #include "io/file.h"
@@ -219,7 +221,7 @@ void add_build_commands(CLI::App& app) {
 
     struct ReplaceArgs {
         std::string binder, entry, file, out;
-        bool remove = false, force = false;
+        bool remove = false, force = false, unchecked = false;
     };
     auto rargs = std::make_shared<ReplaceArgs>();
     auto* rep = app.add_subcommand("replace", "Swap, add or remove one member of a binder");
@@ -234,6 +236,7 @@ void add_build_commands(CLI::App& app) {
     rep->add_option("-o,--out", rargs->out, "Output binder")->required();
     rep->add_flag("--remove", rargs->remove, "Remove the member instead");
     rep->add_flag("--force", rargs->force, "Allow the output to be the input binder itself (replaced atomically)");
+    rep->add_flag("--unchecked", rargs->unchecked, "Put FILE in as a .hkx member even when it does not read as a navmesh tagfile");
     rep->callback([rargs] {
         refuse_overwriting_input(rargs->binder, rargs->out, rargs->force);
         if (rargs->remove == !rargs->file.empty())
@@ -243,10 +246,18 @@ void add_build_commands(CLI::App& app) {
         const auto input = read_file(rargs->binder);
         build::ReplaceResult r;
         try {
-            r = build::replace_member(input, rargs->entry, std::move(data));
+            r = build::replace_member(input, rargs->entry, data);
         } catch (Error& e) {
             e.set_file(rargs->binder);
             throw;
+        }
+        // A .hkx member that every reader refuses would only show later, at the next query.
+        if (data && !rargs->unchecked && to_lower(std::filesystem::path(r.name).extension().string()) == ".hkx") {
+            try {
+                fromsoft::read_nav_tagfile(*data);
+            } catch (Error& e) {
+                throw e.set_file(rargs->file).in("the new member, read as a navmesh tagfile (--unchecked puts it in anyway)");
+            }
         }
         write_file_atomic(rargs->out, r.file);
         fmt::print("{} {} (id {}); {} members; wrote {} ({} bytes)\n", r.action, escape_non_utf8(r.name), r.id,

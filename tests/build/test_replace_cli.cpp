@@ -114,6 +114,27 @@ TEST(Replace, MemberArgumentsThatNameNothingAreRefused) {
     EXPECT_EQ(refusal("x.hkx"), "no error");
 }
 
+// The command reads a new .hkx member as a navmesh tagfile before writing: a member that no
+// reader accepts only showed at the next query. --unchecked puts it in anyway; a member of
+// another kind (not .hkx) is not read.
+TEST(Replace, CommandRefusesANewHkxMemberThatDoesNotRead) {
+    const auto dir = test::scratch_dir("replace-unchecked");
+    write_file_atomic(dir / "m.dcx", nine_tile_binder());
+    write_file_atomic(dir / "junk.hkx", std::string_view("not a tagfile"));
+    const std::string nav = test::navlab_binary() + " replace " + (dir / "m.dcx").string() + " ";
+    const std::string junk = (dir / "junk.hkx").string();
+    std::string out;
+    EXPECT_EQ(test::run_command(nav + "0 " + junk + " -o " + (dir / "a.dcx").string(), &out), 1) << out;
+    EXPECT_NE(out.find(junk + ": offset 0x4: the new member, read as a navmesh tagfile (--unchecked puts it in anyway): TAG0"),
+              std::string::npos)
+        << out;
+    EXPECT_FALSE(fs::exists(dir / "a.dcx"));
+    EXPECT_EQ(test::run_command(nav + "0 " + junk + " -o " + (dir / "a.dcx").string() + " --unchecked", &out), 0) << out;
+    EXPECT_EQ(bytes_of(bnd4::read(payload(read_file(dir / "a.dcx"))).entries[0]),
+              std::vector<std::uint8_t>(read_file(dir / "junk.hkx")));
+    EXPECT_EQ(test::run_command(nav + "notes.txt " + junk + " -o " + (dir / "b.dcx").string(), &out), 0) << out;
+}
+
 // An offset in a compressed file that is no binder counts from the payload: said as `ls` says it.
 TEST(Replace, AFileThatIsNoBinderIsNamedWithItsOffsetInThePayload) {
     const std::vector<std::uint8_t> evd = {'E', 'V', 'D', 0, 0, 0, 0xCD, 0, 0x65, 0, 0, 0, 0, 0, 0, 0};
