@@ -66,6 +66,12 @@ QueryInput load_query_input(const fromsoft::NavFile& nav, const std::string& ent
             in.tagfiles.push_back(std::make_unique<fromsoft::NavTagfile>(container::read_entry(
                 fromsoft::container_entry(e), [](const SharedBytes& b) { return fromsoft::read_nav_tagfile(b); })));
             const fromsoft::NavTagfile& t = *in.tagfiles.back();
+            // A tagfile of another kind (an animation, a collision mesh) reads, without faces:
+            // it is no navmesh to query ("0 faces, 0 islands" before), not an empty one.
+            if (t.object_counts.count("hkaiNavMesh") == 0) {
+                in.tagfiles.pop_back();
+                continue;
+            }
             QueryMesh m;
             m.name = e.in_binder ? member_location(path, leaf_name(e.name)) : path;  // printed by the commands
             m.view = std::make_unique<FromSoftView>(t.mesh, m.name, &t.layouts);
@@ -77,7 +83,7 @@ QueryInput load_query_input(const fromsoft::NavFile& nav, const std::string& ent
         e.set_file(path);
         throw;
     }
-    if (in.meshes.empty()) throw Error("no navmesh in the input").set_file(path);
+    if (in.meshes.empty()) throw Error("no navmesh in the input (no hkaiNavMesh in its tagfiles)").set_file(path);
     return in;
 }
 

@@ -12,9 +12,12 @@
 #include "havok/navmesh_fixture.h"
 #include "formats/fromsoft/navmesh.h"
 #include "io/error.h"
+#include "io/file.h"
 #include "meshes.h"
 #include "query/navmesh_query.h"
+#include "query/query_input.h"
 #include "support/detour_mesh.h"
+#include "support/samples.h"
 
 namespace navlab::query {
 namespace {
@@ -254,6 +257,28 @@ TEST(QueryNearest, AStoredTreeThatDoesNotHoldItsFacesIsNotUsed) {
     }
     EXPECT_TRUE(q.nearest_face({502.5, 0.2, 2.5}).found);
     EXPECT_FALSE(q.nearest_face({2.5, 0.2, 2.5}).found);
+}
+
+// A Havok tagfile of another kind (here one clearance cache, as an animation or a collision
+// tagfile would be) reads, but holds no hkaiNavMesh: the queries said "0 faces, 0 islands"
+// and exit 0; now "no navmesh in the input".
+TEST(QueryInput, ATagfileWithoutANavMeshIsNoInput) {
+    havok::Builder b(havok::navmesh_types_2018(), "20180100");
+    const havok::NodeId cache = b.object("hkaiNavMeshClearanceCache");
+    b.set_float(b.at(cache, "clearanceCeiling"), 2.0);
+    b.add_variant(cache);
+    const auto dir = test::scratch_dir("query_no_navmesh");
+    const std::string file = (dir / "cache.hkx").string();
+    write_file_atomic(file, b.finish({}));
+    try {
+        load_query_input(file, "");
+        ADD_FAILURE() << "a tagfile without a navmesh was taken for an empty one";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find(file + ": no navmesh in the input"), std::string::npos) << e.what();
+    }
+    std::string out;
+    EXPECT_EQ(test::run_command(test::navlab_binary() + " islands " + file, &out), 1) << out;
+    EXPECT_NE(out.find("no navmesh in the input"), std::string::npos) << out;
 }
 
 TEST(QueryRaycast, DetourSemantics) {
