@@ -102,6 +102,12 @@ std::vector<std::string> files_under(const std::string& dir) {
     return files;
 }
 
+/// --level is the Kraken encoder's: for another codec it would be ignored without a word.
+[[noreturn]] void refuse_level(int level, std::string_view variant) {
+    throw CLI::ValidationError("--level", fmt::format("a Kraken level ({}) is for DCX_KRAK files, not {}: leave it out",
+                                                      level, variant));
+}
+
 void run_pack(const std::string& dir, const std::string& out, int kraken_level) {
     refuse_output_over_inputs("out", "the binder", out, files_under(dir));
     container::Packed packed;
@@ -109,7 +115,9 @@ void run_pack(const std::string& dir, const std::string& out, int kraken_level) 
         // A DCX_KRAK file reports its Kraken blocks once the binder is built; on a terminal only.
         std::unique_ptr<Progress> progress;
         container::PackProgress hooks;
+        bool kraken = false;
         hooks.encoding = [&](std::size_t payload_bytes) {
+            kraken = true;
             progress = std::make_unique<Progress>("pack", kraken::encoded_block_count(payload_bytes));
             progress->set_total_bytes(payload_bytes);
         };
@@ -117,6 +125,7 @@ void run_pack(const std::string& dir, const std::string& out, int kraken_level) 
             if (progress) progress->tick(1, bytes);
         };
         packed = container::pack(dir, kraken_level, hooks);
+        if (kraken_level >= 0 && !kraken) refuse_level(kraken_level, "this manifest's variant");
     }
     write_file_atomic(out, packed.bytes);
     fmt::print("{}: packed {} entries ({} bytes)\n", out, packed.entries, packed.bytes.size());
@@ -186,6 +195,7 @@ void run_dcx_compress(const std::string& in_path, const std::string& out, const 
     const bool was_compressed = d.header.variant != dcx::Variant::None;
     dcx::Variant v = variant_name.empty() ? (was_compressed ? d.header.variant : dcx::Variant::Krak)
                                           : dcx::parse_variant_name(variant_name);
+    if (level >= 0 && dcx::codec_name(v) != "KRAK") refuse_level(level, dcx::variant_name(v));
     std::vector<std::uint8_t> bytes;
     {
         // KRAK reports its blocks (level 9 takes minutes on a large binder); on a terminal only.

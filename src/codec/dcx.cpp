@@ -507,10 +507,6 @@ Header standard_header(Variant variant) {
 
 std::vector<std::uint8_t> compress(Bytes payload, Variant variant, const Header* keep, int kraken_level,
                                    const std::function<void(std::size_t)>& kraken_block_done) {
-    // A Kraken level given for another codec would be ignored, and the user would think it took.
-    if (kraken_level >= 0 && codec_name(variant) != "KRAK")
-        throw Error(fmt::format("a Kraken level ({}) is for DCX_KRAK variants, not {}: leave it out", kraken_level,
-                                variant_name(variant)));
     if (variant == Variant::None) return {payload.begin(), payload.end()};
     if (variant == Variant::Zlib) return codec::zlib_deflate(payload, 9);
     Header h = keep && keep->variant == variant ? *keep : standard_header(variant);

@@ -122,8 +122,7 @@ Decoded decompress(Bytes file);
 ///             standard ones, so a rewrite keeps the original header.
 /// @param kraken_level KRAK only: the encoder level, 0 (stored blocks) to 9; -1 = the
 ///             header's level byte (6 for DCX_KRAK, 9 for DCX_KRAK_MAX). The header keeps
-///             its level byte whatever the encoder level. Any other variant throws
-///             navlab::Error unless it is -1 (a level it would ignore).
+///             its level byte whatever the encoder level.
 /// @param kraken_block_done KRAK only: kraken::encode's per-block callback (a progress
 ///             line; thread-safe, see kraken::encode). Not called for other codecs.
 /// Variant::None returns the payload unchanged.

@@ -147,29 +147,6 @@ TEST_P(DcxVariant, CompressDecompressRoundTrips) {
 INSTANTIATE_TEST_SUITE_P(All, DcxVariant, ::testing::ValuesIn(dcx::all_variants()),
                          [](const auto& info) { return std::string(dcx::variant_name(info.param)); });
 
-// A Kraken level for a variant of another codec was ignored without a word (`dcx compress
-// --variant DFLT --level 3`, `pack --level 0` of a DFLT manifest): now an error naming both.
-TEST(Dcx, AKrakenLevelForAnotherCodecIsRefused) {
-    const auto payload = mixed_payload(100);
-    for (const dcx::Variant v : dcx::all_variants()) {
-        SCOPED_TRACE(std::string(dcx::variant_name(v)));
-        EXPECT_NO_THROW(dcx::compress(payload, v, nullptr, -1));
-        if (dcx::codec_name(v) == "KRAK") {
-            EXPECT_NO_THROW(dcx::compress(payload, v, nullptr, 1));
-            continue;
-        }
-        try {
-            dcx::compress(payload, v, nullptr, 3);
-            ADD_FAILURE() << "level 3 taken";
-        } catch (const Error& e) {
-            EXPECT_NE(std::string(e.what()).find("a Kraken level (3) is for DCX_KRAK variants, not " +
-                                                 std::string(dcx::variant_name(v))),
-                      std::string::npos)
-                << e.what();
-        }
-    }
-}
-
 TEST(Dcx, KrakWritesStoredBlocksWithExactHeader) {
     const auto payload = mixed_payload(0x40000 + 5);
     const auto file = dcx::compress(payload, dcx::Variant::Krak, nullptr, 0);  // Kraken level 0: stored

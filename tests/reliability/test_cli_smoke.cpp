@@ -122,10 +122,30 @@ TEST(CliSmoke, DcxCompressRefusesAnEmptyVariantAndALevelItWouldIgnore) {
     EXPECT_NE(out.find("--variant: an empty variant name"), std::string::npos) << out;
     EXPECT_EQ(test::run_command(test::navlab_binary() + " dcx compress " + in + " " + out_file + " --variant DFLT --level 3",
                                 &out),
-              1)
+              2)
         << out;
-    EXPECT_NE(out.find("a Kraken level (3) is for DCX_KRAK variants"), std::string::npos) << out;
+    EXPECT_NE(out.find("--level: a Kraken level (3) is for DCX_KRAK files, not DCX_DFLT_11000_44_9"), std::string::npos)
+        << out;
     EXPECT_FALSE(fs::exists(dir / "out.dcx"));
+    // pack learns the variant from the manifest: a DFLT binder unpacked, packed with --level.
+    ASSERT_EQ(test::run_command(test::navlab_binary() + " dcx compress " + in + " " + out_file + " --variant DFLT", &out), 0)
+        << out;
+    test::put_file(dir / "b.bnd", bnd4::write(bnd4::build_navmesh_binder({{"N:\\a.hkx", 1, {1, 2, 3}}})));
+    ASSERT_EQ(test::run_command(test::navlab_binary() + " dcx compress " + test::quoted(dir / "b.bnd") + " " +
+                                    test::quoted(dir / "b.dcx") + " --variant DFLT",
+                                &out),
+              0)
+        << out;
+    ASSERT_EQ(test::run_command(test::navlab_binary() + " unpack " + test::quoted(dir / "b.dcx") + " " + test::quoted(dir / "u"), &out),
+              0)
+        << out;
+    EXPECT_EQ(test::run_command(test::navlab_binary() + " pack " + test::quoted(dir / "u") + " " + test::quoted(dir / "p.dcx") +
+                                    " --level 3",
+                                &out),
+              2)
+        << out;
+    EXPECT_NE(out.find("a Kraken level (3) is for DCX_KRAK files, not this manifest's variant"), std::string::npos) << out;
+    EXPECT_FALSE(fs::exists(dir / "p.dcx"));
     EXPECT_EQ(test::run_command(test::navlab_binary() + " dcx compress " + in + " " + out_file + " --level 3", &out), 0)
         << out;
 }
