@@ -399,7 +399,7 @@ void r72(RuleCheck& c) {
             const CornerBounds& cb = ctx.corner_bounds[f];
             double face_max = 0;
             for (int a = 0; a < 3; ++a) face_max = std::max({face_max, b.min[a] - cb.min[a], cb.max[a] - b.max[a]});
-            if (face_max <= 0.0005) {
+            if (face_max <= fromsoft::kLeafBoxTolerance) {
                 c.pass(static_cast<std::int64_t>(ctx.rings[f].vertices.size()));
             } else {  // some corner is outside: name each one
                 const std::span<const Point> corners = ctx.corners_of(f, scratch);
@@ -407,7 +407,7 @@ void r72(RuleCheck& c) {
                     const Point& p = corners[k];
                     double P[3] = {p.x, p.y, p.z}, out = -INFINITY;
                     for (int a = 0; a < 3; ++a) out = std::max({out, b.min[a] - P[a], P[a] - b.max[a]});
-                    if (out <= 0.0005) c.pass();
+                    if (out <= fromsoft::kLeafBoxTolerance) c.pass();
                     else c.fail("corner", f, fmt::format("corner {} is {:.4f} m outside its leaf box", k, out), std::to_string(k));
                 }
             }

@@ -103,6 +103,8 @@ void run_build(const BuildArgs& a) {
     std::vector<std::string> inputs(a.geometry.begin(), a.geometry.end());
     if (!a.spec.empty()) inputs.push_back(a.spec);
     refuse_output_over_inputs("--out", "the binder", a.out, inputs);
+    if (a.game == "farcry2" && !a.json.empty())
+        throw CLI::ValidationError("--json", "a Far Cry 2 build prints its figures, it writes no report: leave --json out");
     refuse_report_over_inputs(a.json, inputs);  // a glTF scene or BUILD.json is JSON too
     require_output_folder("--json", a.json);    // before the binder is written, not after
     build::BuildOptions o;
@@ -253,10 +255,12 @@ void add_build_commands(CLI::App& app) {
         }
         // A .hkx member that every reader refuses would only show later, at the next query.
         if (data && !rargs->unchecked && to_lower(std::filesystem::path(r.name).extension().string()) == ".hkx") {
+            const std::string context = "the new member, read as a navmesh tagfile (--unchecked puts it in anyway)";
             try {
-                fromsoft::read_nav_tagfile(*data);
+                if (!fromsoft::holds_navmesh(fromsoft::read_nav_tagfile(*data)))
+                    throw Error("a Havok tagfile without an hkaiNavMesh", 0, "TAG0");
             } catch (Error& e) {
-                throw e.set_file(rargs->file).in("the new member, read as a navmesh tagfile (--unchecked puts it in anyway)");
+                throw e.set_file(rargs->file).in(context);
             }
         }
         write_file_atomic(rargs->out, r.file);

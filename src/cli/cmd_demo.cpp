@@ -15,10 +15,10 @@
 namespace navlab::cli {
 namespace {
 
-/// Runs one navlab command line through the same registrations as main().
 /// Left in the corpus folder: the demo may replace a folder that holds it.
 constexpr const char* kDemoMarker = ".navlab-demo";
 
+/// Runs one navlab command line through the same registrations as main().
 void run_step(const std::string& title, std::vector<std::string> args) {
     fmt::print("\n== {}\n$ navlab", title);
     for (const auto& a : args) fmt::print(" {}", a);
@@ -35,22 +35,25 @@ void run_step(const std::string& title, std::vector<std::string> args) {
     app.parse(args);
 }
 
-/// Empties `corpus` for a new demo run, refusing to delete what the demo did not write: the
-/// folder may hold only navmesh binders (what `synth` writes there, also in runs before the
-/// marker existed) and the demo's marker. A user who passes --out with a folder of their own
-/// must not lose it.
+/// Empties `corpus` for a new demo run, refusing to delete what the demo did not write: a
+/// folder that holds files must carry the demo's marker and hold nothing but navmesh binders
+/// (what `synth` writes there) and the marker. A user who passes --out with a folder of their
+/// own, binders included, must not lose it.
 void clear_demo_corpus(const std::filesystem::path& corpus) {
     std::error_code ec;
     if (!std::filesystem::exists(corpus, ec)) return;
     if (!std::filesystem::is_directory(corpus, ec))
         throw Error("demo: " + corpus.string() + " exists and is not a folder: name another --out");
+    const bool marked = std::filesystem::is_regular_file(corpus / kDemoMarker, ec);
     for (auto it = std::filesystem::recursive_directory_iterator(corpus); it != std::filesystem::end(it); ++it) {
         const std::filesystem::path& p = it->path();
         if (it->is_directory() && !it->is_symlink()) continue;
-        if (p.filename() == kDemoMarker || (it->is_regular_file() && !it->is_symlink() && fromsoft::is_nav_file_name(p)))
+        if (marked && (p.filename() == kDemoMarker ||
+                       (it->is_regular_file() && !it->is_symlink() && fromsoft::is_nav_file_name(p))))
             continue;
         throw Error("demo: " + corpus.string() + " holds " + p.string() +
-                    ", which the demo did not write: name another --out (the demo replaces its corpus folder)");
+                    ", which the demo did not write: name another --out, or remove the folder (the demo replaces "
+                    "its corpus folder)");
     }
     std::filesystem::remove_all(corpus);
 }

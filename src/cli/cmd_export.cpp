@@ -1,6 +1,8 @@
 // `navlab export`: one command for every format; the input decides which exporter runs.
 #include <fmt/format.h>
 
+#include <filesystem>
+
 #include "cli/commands.h"
 #include "cli/game_dir_options.h"
 #include "cli/output_guard.h"
@@ -36,6 +38,9 @@ void add_export_commands(CLI::App& app) {
     cmd->add_flag("--force", *force, "Allow the output to be the input file itself (replaced atomically)");
     cmd->callback([req, force, source] {
         refuse_overwriting_input(req->input, req->output, *force);
+        if (req->format.empty() && std::filesystem::path(req->output).extension().string().size() < 2)
+            throw CLI::ValidationError("--format", req->output + " has no extension to take the format from: name one "
+                                                               "(obj, json, graphml, glb, ply or detour)");
         req->source = source->options();
         const exporter::ExportOutcome outcome = exporter::export_navigation(*req);
         for (const auto& line : outcome.skipped) fmt::print(stderr, "navlab: skipped {}\n", line);

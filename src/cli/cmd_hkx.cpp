@@ -11,6 +11,7 @@
 #include "cli/output_guard.h"
 #include "cli/progress.h"
 #include "container/binder_file.h"
+#include "container/bnd4.h"
 #include "havok/object.h"
 #include "havok/tagfile.h"
 #include "havok/writer.h"
@@ -30,8 +31,7 @@ using Json = nlohmann::ordered_json;
 /// Reads the tagfile of `e`, opened from FILE `path`, strictly. The tagfile keeps its bytes alive.
 /// A whole binder (no --entry) is refused with the option to use, not read as a tagfile.
 havok::Tagfile read(const container::Entry& e, const std::string& path) {
-    const std::span<const std::uint8_t> head = e.data.span().first(std::min<std::size_t>(4, e.data.size()));
-    if (!e.in_binder && std::string_view(reinterpret_cast<const char*>(head.data()), head.size()) == "BND4")
+    if (!e.in_binder && bnd4::is_bnd4(e.data))
         throw Error("a binder, not a tagfile: name a member with --entry NAME or INDEX (`navlab ls " + path +
                     "` lists them)")
             .set_file(path);

@@ -300,7 +300,7 @@ void add_kraken_commands(CLI::App& app) {
     cmd->add_option("input", req->input, "Raw Kraken stream")->required()->check(CLI::ExistingFile);
     cmd->add_option("output", req->output, "Output file")->required();
     cmd->add_option("--size", req->size, "Output size in bytes (the stream then has no size prefix)")
-        ->check(whole_number(UINT64_MAX));
+        ->transform(whole_number(UINT64_MAX));
     cmd->add_option("-j,--threads", req->threads, "Worker threads (0 = all cores)");
     cmd->add_flag("--json", req->json, "Print a JSON summary");
     cmd->add_flag("--force", req->force, "Allow the output to be the input file itself (replaced atomically)");

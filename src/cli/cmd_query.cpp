@@ -13,6 +13,7 @@
 #include "cli/game_dir_options.h"
 #include "cli/number_options.h"
 #include "cli/output_guard.h"
+#include "export/export.h"
 #include "formats/farcry2/world.h"
 #include "formats/fromsoft/nav_source.h"
 #include "formats/fromsoft/nav_tagfile.h"
@@ -32,7 +33,6 @@ namespace {
 using query::Vec3;
 using query::QueryInput;
 using query::QueryMesh;
-using query::load_query_input;
 using query::mesh_for;
 using query::parse_point;
 using json = nlohmann::ordered_json;
@@ -57,7 +57,16 @@ std::optional<Vec3> extents_option(const std::string& text) {
     return e;
 }
 
-bool is_igi(const std::filesystem::path& p) { return p.extension() == ".dat"; }
+bool is_igi(const std::filesystem::path& p) { return exporter::family_of(p.string()) == exporter::Family::Igi; }
+
+/// The faces a query runs over (query::load_query_input), with the command that routes over an
+/// IGI graph named when one is given.
+QueryInput load_query_input(const std::string& input, const std::string& entry, const fromsoft::SourceOptions& source) {
+    if (is_igi(input))
+        throw Error("an IGI graph has no faces to query: `navlab path FILE --from-node A --to-node B` routes over it")
+            .set_file(input);
+    return query::load_query_input(input, entry, source);
+}
 
 json point_json(const Vec3& p) { return json::array({p.x, p.y, p.z}); }
 
@@ -345,7 +354,7 @@ void add_query_commands(CLI::App& app) {
         cmd->add_option("--guide", o->guide, "clusters: corridor mode guided by the Sekiro cluster graph");
         cmd->add_flag("--no-user-edges", o->no_user_edges, "Do not take user edges (jumps, drops, ladders)");
         cmd->add_option("--exclude", o->exclude, "Avoid faces whose faceData has any of these bits (mask)")
-            ->check(whole_number(UINT32_MAX, true));
+            ->transform(whole_number(UINT32_MAX, true));
         cmd->add_option("--cost", o->costs, "BIT=MULTIPLIER: scale the cost inside faces with that faceData bit (corridor)");
         cmd->add_option("--extents", o->extents,
                         "Half extents X,Y,Z of the search box around each point, in the input's frame "

@@ -81,7 +81,7 @@ void add_synth_commands(CLI::App& app) {
     cmd->add_option("--preset", args->preset, "small, sekiro or eldenring")
         ->capture_default_str()
         ->check(CLI::IsMember({"small", "sekiro", "eldenring"}));  // a usage error: exit 2
-    cmd->add_option("--seed", args->seed, "Random seed")->capture_default_str()->check(whole_number(UINT64_MAX));
+    cmd->add_option("--seed", args->seed, "Random seed")->capture_default_str()->transform(whole_number(UINT64_MAX));
     cmd->add_option("-o,--out", args->out, "Output folder")->required();
     cmd->add_option("--dcx", args->dcx, "Binder compression: dflt, zstd or krak (Kraken, level 6)")
         ->capture_default_str()

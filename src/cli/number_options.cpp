@@ -15,7 +15,10 @@ CLI::Validator whole_number(std::uint64_t most, bool hex) {
             const char* last = text.data() + text.size();
             std::uint64_t value = 0;
             const auto [end, ec] = std::from_chars(first, last, value, is_hex ? 16 : 10);
-            if (first != last && ec == std::errc() && end == last && value <= most) return {};
+            if (first != last && ec == std::errc() && end == last && value <= most) {
+                text = std::to_string(value);  // CLI11 reads "010" as octal: hand it plain decimal
+                return {};
+            }
             return fmt::format("a whole number from 0 to {}{}, not {}", most, hex ? fmt::format(" (0x{:X})", most) : "",
                                text);
         },

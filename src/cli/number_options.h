@@ -7,9 +7,11 @@
 
 namespace navlab::cli {
 
-/// A CLI11 check that the option's text is a whole number from 0 to `most` (decimal digits
+/// A CLI11 transform (`->transform(whole_number(N))`: a `->check` may not change the text)
+/// that the option's text is a whole number from 0 to `most` (decimal digits
 /// only; 0x... for masks when `hex` is true), so that a negative or too large value is a
-/// usage error (exit 2) naming the option, not a wrapped or saturated number.
+/// usage error (exit 2) naming the option, not a wrapped or saturated number. An accepted value
+/// is handed on as plain decimal (CLI11 would read "010" as octal 8).
 CLI::Validator whole_number(std::uint64_t most, bool hex = false);
 
 }  // namespace navlab::cli

@@ -34,8 +34,8 @@ ExportOutcome export_navigation(ExportRequest request) {
     if (request.format.empty()) {
         const std::string ext = std::filesystem::path(request.output).extension().string();
         if (ext.size() < 2)
-            throw Error(request.output + ": no extension to take the format from: name one with --format (obj, json, "
-                                         "graphml, glb, ply or detour)");
+            throw Error(request.output + ": no format given, and no extension to take it from (obj, json, graphml, glb, "
+                                         "ply or detour)");
         request.format = ext.substr(1);
     }
     request.format = to_lower(request.format);

@@ -46,6 +46,15 @@ private:
 
 std::string errno_text(const char* what) { return std::string(what) + ": " + std::strerror(errno); }
 
+/// Up to `n` bytes from `fd` into `to` (retried when a signal interrupts it); 0 at the end.
+std::size_t read_some(int fd, const std::string& name, std::uint8_t* to, std::size_t n) {
+    for (;;) {
+        const ssize_t got = ::read(fd, to, n);
+        if (got >= 0) return static_cast<std::size_t>(got);
+        if (errno != EINTR) fail(fd, name, errno_text("cannot read"));
+    }
+}
+
 MappedFile::MappedFile(const std::filesystem::path& path) {
     const std::string name = path.string();
     const int fd = ::open(name.c_str(), O_RDONLY | O_CLOEXEC);
@@ -68,9 +77,9 @@ MappedFile::MappedFile(const std::filesystem::path& path) {
         } else {
             owned_.resize(size_);
             for (std::size_t got = 0; got < size_;) {
-                const ssize_t n = ::read(fd, owned_.data() + got, size_ - got);
-                if (n <= 0) fail(fd, name, errno_text("cannot read"));
-                got += static_cast<std::size_t>(n);
+                const std::size_t n = read_some(fd, name, owned_.data() + got, size_ - got);
+                if (n == 0) fail(fd, name, fmt::format("the file ended at byte {} of {} (it changed while read)", got, size_));
+                got += n;
             }
             data_ = owned_.data();
         }
@@ -80,25 +89,18 @@ MappedFile::MappedFile(const std::filesystem::path& path) {
 
 /// Reads a pipe or socket to its end into owned_ (closes fd), at most kMaxStreamBytes.
 void MappedFile::read_stream(int fd, const std::string& name) {
-    auto read_some = [&](std::uint8_t* to, std::size_t n) {
-        for (;;) {
-            const ssize_t got = ::read(fd, to, n);
-            if (got >= 0) return static_cast<std::size_t>(got);
-            if (errno != EINTR) fail(fd, name, errno_text("cannot read"));
-        }
-    };
     std::size_t got = 0;
     for (;;) {
         if (got == owned_.size()) {
             if (got >= SharedBytes::kMaxStreamBytes) {
                 std::uint8_t probe;
-                if (read_some(&probe, 1) == 0) break;
+                if (read_some(fd, name, &probe, 1) == 0) break;
                 fail(fd, name, fmt::format("a pipe of more than {} MiB: save it to a file first",
                                            SharedBytes::kMaxStreamBytes >> 20));
             }
             owned_.resize(std::min(std::max<std::size_t>(2 * got, 1u << 20), SharedBytes::kMaxStreamBytes));
         }
-        const std::size_t n = read_some(owned_.data() + got, owned_.size() - got);
+        const std::size_t n = read_some(fd, name, owned_.data() + got, owned_.size() - got);
         if (n == 0) break;
         got += n;
     }

@@ -266,17 +266,20 @@ FlatTree decode_stored_tree(const fromsoft::QueryMediator& m, std::size_t faces)
 }
 
 /// Whether every leaf box of a stored tree holds the corners of its face (each piece's
-/// vertices, as floats: the boxes were widened to the next float outward).
+/// vertices) within R72's kLeafBoxTolerance. The boxes are used as the file has them, as the
+/// game does (a face is a candidate where its leaf box meets the search box): a tree within
+/// the tolerance answers as it did before the check existed.
 bool leaves_hold_their_faces(const FlatTree& t, const NavMeshQuery::Impl& m) {
+    constexpr double tol = fromsoft::kLeafBoxTolerance;
     for (const FlatTree::Node& n : t.nodes) {
         if (n.item < 0) continue;
         const auto f = static_cast<std::uint32_t>(n.item);
         for (std::uint32_t p = m.face_first_piece[f]; p < m.face_first_piece[f + 1]; ++p)
             for (std::uint32_t i = m.piece_first[p]; i < m.piece_first[p + 1]; ++i) {
                 const Vec3& v = m.verts[m.piece_vert[i]];
-                const float c[3] = {static_cast<float>(v.x), static_cast<float>(v.y), static_cast<float>(v.z)};
+                const double c[3] = {v.x, v.y, v.z};
                 for (int a = 0; a < 3; ++a)
-                    if (!(c[a] >= n.box.min[a] && c[a] <= n.box.max[a])) return false;
+                    if (!(c[a] >= n.box.min[a] - tol && c[a] <= n.box.max[a] + tol)) return false;
             }
     }
     return true;
@@ -470,9 +473,9 @@ void NavMeshQuery::Impl::build(const NavView& view, const fromsoft::QueryMediato
     islands_plain = strong_components(static_cast<std::uint32_t>(F), successors(false));
 
     if (mediator) tree = decode_stored_tree(*mediator, F);
-    // A tree whose leaves do not hold their faces (the vertices moved after it was built, or it
-    // is damaged: R72) would make nearest_face miss a face or report one far away: the BVH
-    // over the faces as they are answers instead.
+    // A tree whose leaves do not hold their faces within R72's 0.5 mm (the vertices moved after
+    // it was built, or it is damaged) would make nearest_face miss a face or report one far
+    // away: the BVH over the faces as they are answers instead.
     if (!tree.nodes.empty() && !leaves_hold_their_faces(tree, *this)) tree = {};
     stored_tree = !tree.nodes.empty();
     if (!stored_tree) {

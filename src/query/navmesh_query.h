@@ -116,7 +116,8 @@ public:
     /// @param mediator an Elden Ring hkaiStaticTreeNavMeshQueryMediator of the same mesh: its
     ///                 6-byte AABB tree is decoded (aabb_tree6.h) and used by nearest_face
     ///                 instead of a BVH. Ignored (BVH built) when its decode is invalid, its
-    ///                 leaves are not one per face, or a leaf's box does not hold its face.
+    ///                 leaves are not one per face, or a leaf's box does not hold its face
+    ///                 within fromsoft::kLeafBoxTolerance (R72).
     explicit NavMeshQuery(const NavView& view, const fromsoft::QueryMediator* mediator = nullptr);
     ~NavMeshQuery();
     NavMeshQuery(NavMeshQuery&&) noexcept;

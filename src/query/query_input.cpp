@@ -40,11 +40,13 @@ QueryInput load_query_input(const std::string& path, const std::string& entry, c
     QueryInput in;
     if (!std::filesystem::exists(path)) throw Error("no such file or folder").set_file(path);
     if (to_lower(std::filesystem::path(path).extension().string()) == ".dat")  // read as a tagfile, it failed on TAG0
-        throw Error("an IGI graph has no faces to query: `navlab path FILE --from-node A --to-node B` routes over it")
+        throw Error("an IGI graph has nodes and links, no faces to query (a route runs between node ids)")
             .set_file(path);
     if (is_fc2(path)) {
         in.world = std::make_unique<farcry2::World>(farcry2::load_world(path));
-        farcry2::require_every_file_read(*in.world);  // export and view draw the rest and name what they skipped
+        // The whole world is queried unless one sector is chosen: export and view draw the rest
+        // and name what they skipped.
+        if (entry.empty()) farcry2::require_every_file_read(*in.world);
         in.world_mesh = std::make_unique<farcry2::WorldMesh>(farcry2::stitch(*in.world, farcry2::parse_sector_entry(entry)));
         QueryMesh m;
         m.name = path;
@@ -68,7 +70,7 @@ QueryInput load_query_input(const fromsoft::NavFile& nav, const std::string& ent
             const fromsoft::NavTagfile& t = *in.tagfiles.back();
             // A tagfile of another kind (an animation, a collision mesh) reads, without faces:
             // it is no navmesh to query ("0 faces, 0 islands" before), not an empty one.
-            if (t.object_counts.count("hkaiNavMesh") == 0) {
+            if (!fromsoft::holds_navmesh(t)) {
                 in.tagfiles.pop_back();
                 continue;
             }

@@ -10,6 +10,8 @@
 #include "build/scenes.h"
 #include "codec/dcx.h"
 #include "container/bnd4.h"
+#include "havok/type_sets.h"
+#include "havok/writer.h"
 #include "io/error.h"
 #include "io/file.h"
 #include "support/samples.h"
@@ -133,6 +135,17 @@ TEST(Replace, CommandRefusesANewHkxMemberThatDoesNotRead) {
     EXPECT_EQ(bytes_of(bnd4::read(payload(read_file(dir / "a.dcx"))).entries[0]),
               std::vector<std::uint8_t>(read_file(dir / "junk.hkx")));
     EXPECT_EQ(test::run_command(nav + "notes.txt " + junk + " -o " + (dir / "b.dcx").string(), &out), 0) << out;
+    // A Havok tagfile that reads but holds no hkaiNavMesh (here one clearance cache) is refused too.
+    havok::Builder b(havok::navmesh_types_2018(), "20180100");
+    b.add_variant(b.object("hkaiNavMeshClearanceCache"));
+    write_file_atomic(dir / "cache.hkx", b.finish({}));
+    EXPECT_EQ(test::run_command(nav + "0 " + (dir / "cache.hkx").string() + " -o " + (dir / "c.dcx").string(), &out), 1)
+        << out;
+    EXPECT_NE(out.find("cache.hkx: offset 0x0: the new member, read as a navmesh tagfile (--unchecked puts it in anyway): "
+                       "TAG0: a Havok tagfile without an hkaiNavMesh"),
+              std::string::npos)
+        << out;
+    EXPECT_FALSE(fs::exists(dir / "c.dcx"));
 }
 
 // An offset in a compressed file that is no binder counts from the payload: said as `ls` says it.

@@ -126,6 +126,8 @@ TEST(Fc2Cli, CheckFailsOnBrokenLinksAndMalformedFiles) {
         EXPECT_NE(out.find("nv_2577.nvm: offset 0x4: sector file: tag"), std::string::npos) << out;
         EXPECT_NE(out.find("1 of the world's .nvm files unreadable"), std::string::npos) << out;
     }
+    // One sector chosen (--entry) is queried: the unreadable one is not part of it.
+    EXPECT_EQ(navlab_run("islands " + dir.string() + " --entry " + std::to_string(sectors[0].header.sector_id), &out), 0) << out;
 }
 
 // `nearest` and `path` read --extents in the world's z-up frame (x, y across, z up) and by

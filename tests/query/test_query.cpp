@@ -244,6 +244,15 @@ TEST(QueryNearest, AStoredTreeThatDoesNotHoldItsFacesIsNotUsed) {
         NavMeshQuery q(view, &mediator);
         EXPECT_TRUE(q.uses_stored_tree());
     }
+    // R72 allows corners 0.5 mm outside their leaf's box: a tree 0.3 mm off is still used, as
+    // the game would use it; 0.7 mm off is not.
+    for (const double shift : {0.0003, 0.0007}) {
+        fromsoft::NavMesh near = t.mesh;
+        for (auto& v : near.vertices) v.x = static_cast<float>(v.x + shift);
+        FromSoftView view(near, "shifted");
+        NavMeshQuery q(view, &mediator);
+        EXPECT_EQ(q.uses_stored_tree(), shift < fromsoft::kLeafBoxTolerance) << shift;
+    }
     for (auto& v : t.mesh.vertices) v.x += 500;
     FromSoftView moved(t.mesh, "moved");
     NavMeshQuery q(moved, &mediator);

@@ -64,6 +64,11 @@ TEST(CliSmoke, DemoKeepsACorpusFolderItDidNotWrite) {
     EXPECT_NE(out.find("notes.txt, which the demo did not write"), std::string::npos) << out;
     EXPECT_TRUE(fs::exists(dir / "corpus" / "mine" / "notes.txt"));
     fs::remove_all(dir / "corpus" / "mine");
+    // Binders of the user's, in a folder without the demo's marker, are kept too.
+    test::put_file(dir / "corpus" / "m10_00_00_00.nvmhktbnd.dcx", {1, 2, 3});
+    EXPECT_EQ(test::run_command(test::navlab_binary() + " demo --out " + test::quoted(dir), &out), 1) << out;
+    EXPECT_TRUE(fs::exists(dir / "corpus" / "m10_00_00_00.nvmhktbnd.dcx"));
+    fs::remove(dir / "corpus" / "m10_00_00_00.nvmhktbnd.dcx");
     ASSERT_EQ(test::run_command(test::navlab_binary() + " demo --out " + test::quoted(dir), &out), 0) << out;
     EXPECT_TRUE(fs::exists(dir / "corpus" / ".navlab-demo"));
     ASSERT_EQ(test::run_command(test::navlab_binary() + " demo --out " + test::quoted(dir), &out), 0) << out;
@@ -166,7 +171,8 @@ TEST(CliSmoke, OptionValuesAreUsageErrors) {
           "synth --preset small --out " + test::quoted(dir / "s") + " --seed -1",
           "synth --preset small --out " + test::quoted(dir / "s") + " --seed 99999999999999999999",
           "kraken decode " + obj + " " + test::quoted(dir / "k") + " --size -1",
-          "path " + obj + " --from 0,0,0 --to 1,1,1 --exclude 99999999999"}) {
+          "path " + obj + " --from 0,0,0 --to 1,1,1 --exclude 99999999999",
+          "build " + obj + " -o " + test::quoted(dir / "w") + " --game farcry2 --json " + test::quoted(dir / "r.json")}) {
         SCOPED_TRACE(command);
         std::string out;
         EXPECT_EQ(test::run_command(test::navlab_binary() + " " + command, &out), 2) << out;
@@ -175,6 +181,14 @@ TEST(CliSmoke, OptionValuesAreUsageErrors) {
         EXPECT_NE(out.find(option + ":"), std::string::npos) << option << "\n" << out;
     }
     EXPECT_EQ(std::distance(fs::directory_iterator(dir), {}), 1);  // scene.obj alone
+    // A whole number is handed on as decimal: CLI11 read "010" as octal 8, and "09" not at all.
+    std::string out;
+    EXPECT_EQ(test::run_command(test::navlab_binary() + " kraken decode " + obj + " " + test::quoted(dir / "k") + " --size 09",
+                                &out),
+              1)  // read as 9: the file is then no Kraken stream
+        << out;
+    EXPECT_NE(out.find("Kraken block 0"), std::string::npos) << out;
+    EXPECT_EQ(out.find("Could not convert"), std::string::npos) << out;
 }
 
 // Words a user gets wrong: an unknown command is named (CLI11 said "A subcommand is

@@ -292,9 +292,8 @@ World load_world(const fs::path& path, unsigned threads) {
 
 void require_every_file_read(const World& world) {
     if (world.failures.empty()) return;
-    throw Error(fmt::format("{} ({} of the world's .nvm files unreadable: a query would ignore them; `navlab fc2 check "
-                            "{}` lists them)",
-                            finding_text(world.failures.front()), world.failures.size(), world.source));
+    throw Error(fmt::format("{} ({} of the world's .nvm files unreadable: a query would ignore them)",
+                            finding_text(world.failures.front()), world.failures.size()));
 }
 
 CheckReport check_world(const World& world, unsigned threads) {

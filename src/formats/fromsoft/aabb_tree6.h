@@ -108,6 +108,11 @@ struct DecodedAabbTree {
 /// @param domain the tree's domain (its xyz lanes are the root's parent box).
 DecodedAabbTree decode_aabb_tree6(std::span<const AabbTreeNode6> nodes, const Aabb& domain);
 
+/// How far (metres) a face corner may lie outside its leaf's decoded box in a valid tree: the
+/// page's proven bound (audit rule R72, 0.5 mm). The audit checks it; the queries use a stored
+/// tree only while it holds.
+inline constexpr double kLeafBoxTolerance = 0.0005;
+
 /// The same decoding into `out`, whose vectors keep their capacity: a caller decoding tree
 /// after tree (the audit) reuses one set of buffers instead of mapping fresh pages per tree.
 /// Every field of `out` is overwritten; the result equals decode_aabb_tree6(nodes, domain).

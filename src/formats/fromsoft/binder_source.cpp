@@ -27,11 +27,12 @@ std::string lower(std::string s) {
     return s;
 }
 
-/// The first few map ids of `binders`, for errors that ask the user to choose.
-std::string some_maps(const std::vector<BinderRef>& binders) {
+/// The first few map ids of `binders` (or their names: `names`, or a binder without a map id),
+/// for errors that ask the user to choose.
+std::string some_maps(const std::vector<BinderRef>& binders, bool names = false) {
     std::string out;
     for (std::size_t i = 0; i < binders.size() && i < 4; ++i)
-        out += (i ? ", " : "") + (binders[i].map_id.empty() ? binders[i].name : binders[i].map_id);
+        out += (i ? ", " : "") + (names || binders[i].map_id.empty() ? binders[i].name : binders[i].map_id);
     if (binders.size() > 4) out += ", ...";
     return out;
 }
@@ -143,12 +144,9 @@ NavFile open_one_binder(const fs::path& path, const SourceOptions& options) {
                                 source.origin(), b.size(), some_maps(b)));
     // Files of one map id in a folder are different files (a copy, another layout), not the
     // archives' copies of one binder: which one is meant is the user's to say.
-    if (b.size() > 1 && !source.install()) {
-        std::string paths;
-        for (std::size_t i = 0; i < b.size() && i < 4; ++i) paths += (i ? ", " : "") + b[i].name;
-        throw Error(fmt::format("{} holds {} navmesh binders of map {} ({}{}): choose one with --map PATH",
-                                source.origin(), b.size(), b.front().map_id, paths, b.size() > 4 ? ", ..." : ""));
-    }
+    if (b.size() > 1 && !source.install())
+        throw Error(fmt::format("{} holds {} navmesh binders of map {} ({}): choose one with --map PATH", source.origin(),
+                                b.size(), b.front().map_id, some_maps(b, true)));
     return source.open_nav(0);
 }
 

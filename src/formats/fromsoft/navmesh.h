@@ -252,4 +252,8 @@ struct NavTagfile {
     std::optional<std::vector<UserEdgeSetup>> user_edge_setups;
 };
 
+/// Whether the tagfile holds an hkaiNavMesh: a Havok tagfile of another kind (an animation, a
+/// collision mesh) reads too, with an empty `mesh`, but is no navmesh (not an empty one).
+inline bool holds_navmesh(const NavTagfile& t) { return t.object_counts.count("hkaiNavMesh") > 0; }
+
 }  // namespace navlab::fromsoft
