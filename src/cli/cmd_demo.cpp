@@ -6,11 +6,13 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <set>
 
 #include "cli/commands.h"
 #include "formats/fromsoft/nav_source.h"
 #include "io/error.h"
 #include "io/file.h"
+#include "synth/corpus.h"
 
 namespace navlab::cli {
 namespace {
@@ -35,22 +37,30 @@ void run_step(const std::string& title, std::vector<std::string> args) {
     app.parse(args);
 }
 
-/// Empties `corpus` for a new demo run, refusing to delete what the demo did not write: a
-/// folder that holds files must carry the demo's marker and hold nothing but navmesh binders
-/// (what `synth` writes there) and the marker. A user who passes --out with a folder of their
-/// own, binders included, must not lose it.
+/// The binders step 1 writes under `corpus` (`synth --preset small --seed 1`).
+std::set<std::filesystem::path> demo_binders(const std::filesystem::path& corpus) {
+    std::set<std::filesystem::path> files;
+    for (const synth::BinderPlan& b : synth::plan_corpus(synth::Preset::Small, 1))
+        files.insert(corpus / b.archive_path.substr(1));  // "/map/..." under the corpus folder
+    return files;
+}
+
+/// Empties `corpus` for a new demo run, refusing to delete what the demo did not write. A
+/// folder with the demo's marker may hold navmesh binders and the marker; one without it (a
+/// run from before the marker) only the binders the demo writes, at their own paths. A user
+/// who passes --out with a folder of their own, binders included, must not lose it.
 void clear_demo_corpus(const std::filesystem::path& corpus) {
     std::error_code ec;
     if (!std::filesystem::exists(corpus, ec)) return;
     if (!std::filesystem::is_directory(corpus, ec))
         throw Error("demo: " + corpus.string() + " exists and is not a folder: name another --out");
     const bool marked = std::filesystem::is_regular_file(corpus / kDemoMarker, ec);
+    const std::set<std::filesystem::path> ours = demo_binders(corpus);
     for (auto it = std::filesystem::recursive_directory_iterator(corpus); it != std::filesystem::end(it); ++it) {
         const std::filesystem::path& p = it->path();
         if (it->is_directory() && !it->is_symlink()) continue;
-        if (marked && (p.filename() == kDemoMarker ||
-                       (it->is_regular_file() && !it->is_symlink() && fromsoft::is_nav_file_name(p))))
-            continue;
+        const bool binder = it->is_regular_file() && !it->is_symlink() && fromsoft::is_nav_file_name(p);
+        if ((marked && (p.filename() == kDemoMarker || binder)) || (binder && ours.count(p))) continue;
         throw Error("demo: " + corpus.string() + " holds " + p.string() +
                     ", which the demo did not write: name another --out, or remove the folder (the demo replaces "
                     "its corpus folder)");

@@ -73,6 +73,11 @@ TEST(CliSmoke, DemoKeepsACorpusFolderItDidNotWrite) {
     EXPECT_TRUE(fs::exists(dir / "corpus" / ".navlab-demo"));
     ASSERT_EQ(test::run_command(test::navlab_binary() + " demo --out " + test::quoted(dir), &out), 0) << out;
     EXPECT_EQ(binders_in(dir / "corpus").size(), 4u);
+    // A corpus of a demo run from before the marker (the same binders at the same paths) is
+    // replaced too: `./run.sh` on a machine that ran an older demo must not fail.
+    fs::remove(dir / "corpus" / ".navlab-demo");
+    ASSERT_EQ(test::run_command(test::navlab_binary() + " demo --out " + test::quoted(dir), &out), 0) << out;
+    EXPECT_EQ(binders_in(dir / "corpus").size(), 4u);
     fs::remove_all(dir);
 }
 
