@@ -3,8 +3,6 @@
 #include <fmt/format.h>
 
 #include <chrono>
-#include <cmath>
-#include <cstdlib>
 #include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -15,6 +13,7 @@
 #include "build/pipeline.h"
 #include "build/replace.h"
 #include "cli/commands.h"
+#include "cli/number_options.h"
 #include "cli/output_guard.h"
 #include "cli/progress.h"
 #include "formats/fromsoft/nav_tagfile.h"
@@ -183,14 +182,7 @@ void add_build_commands(CLI::App& app) {
     cmd->add_option("--up", args->up, "The files' up axis: y or z")->capture_default_str()->check(CLI::IsMember({"y", "z"}));
     cmd->add_option("--scale", args->scale, "Scale to metres (0.01 for centimetres)")
         ->capture_default_str()
-        ->check(CLI::Validator(
-            [](std::string& text) {
-                char* end = nullptr;
-                const double v = std::strtod(text.c_str(), &end);
-                return *end == 0 && std::isfinite(v) && v > 0 ? std::string()
-                                                              : "a positive number (0.01 for centimetres), not " + text;
-            },
-            ""));
+        ->check(positive_number("0.01 for centimetres"));
     cmd->add_option("--threads", args->threads, "Worker threads (0 = all cores)");
     cmd->add_option("--json", args->json, "Also write the figures as JSON to this file")->check(json_report_file());
     cmd->callback([args] { run_build(*args); });

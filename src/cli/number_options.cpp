@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <cmath>
+#include <cstdlib>
 #include <string>
 
 namespace navlab::cli {
@@ -21,6 +23,17 @@ CLI::Validator whole_number(std::uint64_t most, bool hex) {
             }
             return fmt::format("a whole number from 0 to {}{}, not {}", most, hex ? fmt::format(" (0x{:X})", most) : "",
                                text);
+        },
+        "");
+}
+
+CLI::Validator positive_number(const std::string& example) {
+    return CLI::Validator(
+        [example](std::string& text) -> std::string {
+            char* end = nullptr;
+            const double v = std::strtod(text.c_str(), &end);
+            if (!text.empty() && *end == 0 && std::isfinite(v) && v > 0) return {};
+            return "a positive number (" + example + "), not " + text;
         },
         "");
 }
