@@ -39,6 +39,7 @@
 #include "mesh_arrays.h"
 #include "query/nav_view.h"
 #include "query/navmesh_query.h"
+#include "query/query_input.h"
 
 namespace navlab::python {
 namespace {
@@ -74,10 +75,28 @@ struct Mesh {
     }
 };
 
-query::Vec3 vec3_of(py::handle h) {
+/// A query point (or extents) as the commands take one: three numbers, each finite and within
+/// ±1e7 m (query::usable_coordinate: past it the meshes' float distances lose every digit).
+/// `what` names it in the error ("start", "points[3]").
+query::Vec3 checked_point(double x, double y, double z, const std::string& what) {
+    for (double v : {x, y, z})
+        if (!query::usable_coordinate(v))
+            throw py::value_error(what + " must be three finite numbers within ±1e7 m, not (" + py::repr(py::make_tuple(x, y, z))
+                                      .cast<std::string>() + ")");
+    return {x, y, z};
+}
+
+query::Vec3 vec3_of(py::handle h, const std::string& what) {
     auto a = py::array_t<double, py::array::forcecast>::ensure(h);
-    if (!a || a.size() != 3) throw py::value_error("a point is three numbers (x, y, z) in metres");
-    return {a.at(0), a.at(1), a.at(2)};
+    if (!a || a.size() != 3) throw py::value_error(what + " is three numbers (x, y, z) in metres");
+    return checked_point(a.at(0), a.at(1), a.at(2), what);
+}
+
+/// Extents: half-sizes of the search box, as `--extents` takes them (>= 0).
+query::Vec3 extents_of(py::handle h) {
+    const query::Vec3 e = vec3_of(h, "extents");
+    if (e.x < 0 || e.y < 0 || e.z < 0) throw py::value_error("extents are half-sizes of the search box: three numbers >= 0");
+    return e;
 }
 
 py::array_t<double> points_array(const std::vector<query::Vec3>& pts) {
@@ -383,11 +402,12 @@ void def_queries(py::class_<M, std::shared_ptr<M>>& cls) {
         .def("nearest", [](M& s, py::array_t<double, py::array::c_style | py::array::forcecast> points,
                            py::object extents) {
             if (points.ndim() != 2 || points.shape(1) != 3) throw py::value_error("points must be N×3 (metres)");
-            const query::Vec3 ext = extents.is_none() ? query::kDefaultExtents : query_frame<M>(vec3_of(extents));
+            const query::Vec3 ext = extents.is_none() ? query::kDefaultExtents : query_frame<M>(extents_of(extents));
             const query::NavMeshQuery& q = s.query();
             const auto n = static_cast<std::size_t>(points.shape(0));
             std::vector<query::NearestResult> found(n);
             const double* p = points.data();
+            for (std::size_t i = 0; i < n; ++i) checked_point(p[3 * i], p[3 * i + 1], p[3 * i + 2], "points[" + std::to_string(i) + "]");
             {
                 py::gil_scoped_release release;
                 for (std::size_t i = 0; i < n; ++i)
@@ -410,7 +430,7 @@ void def_queries(py::class_<M, std::shared_ptr<M>>& cls) {
             const query::NavMeshQuery& q = s.query();
             query::QueryFilter filter;
             filter.use_links = user_edges;
-            const query::Vec3 a = query_frame<M>(vec3_of(start)), b = query_frame<M>(vec3_of(end));
+            const query::Vec3 a = query_frame<M>(vec3_of(start, "start")), b = query_frame<M>(vec3_of(end, "end"));
             query::PathResult r;
             {
                 py::gil_scoped_release release;
@@ -433,6 +453,10 @@ void def_queries(py::class_<M, std::shared_ptr<M>>& cls) {
             const auto n = static_cast<std::size_t>(starts.shape(0));
             std::vector<query::PathResult> results(n);
             const double *a = starts.data(), *b = ends.data();
+            for (std::size_t i = 0; i < n; ++i) {
+                checked_point(a[3 * i], a[3 * i + 1], a[3 * i + 2], "starts[" + std::to_string(i) + "]");
+                checked_point(b[3 * i], b[3 * i + 1], b[3 * i + 2], "ends[" + std::to_string(i) + "]");
+            }
             {
                 py::gil_scoped_release release;
                 parallel_for(n, threads, [&](std::size_t i) {
@@ -448,7 +472,7 @@ void def_queries(py::class_<M, std::shared_ptr<M>>& cls) {
            "find_path for N pairs (N×3 arrays), on `threads` threads (0 = all cores), GIL released.")
         .def("raycast", [](M& s, py::object start, py::object end) {
             const query::NavMeshQuery& q = s.query();
-            const query::RaycastResult r = q.raycast(query_frame<M>(vec3_of(start)), query_frame<M>(vec3_of(end)));
+            const query::RaycastResult r = q.raycast(query_frame<M>(vec3_of(start, "start")), query_frame<M>(vec3_of(end, "end")));
             py::dict d;
             d["hit"] = r.hit;
             d["t"] = r.t;

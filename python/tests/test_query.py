@@ -141,3 +141,27 @@ def test_far_cry_2_world_queries_equal_the_commands_in_world_coordinates(tmp_pat
     # z is up: the floor's island is flat at the floor's height.
     assert islands[0]["min"][2] == pytest.approx(a[2], abs=1e-6)
     assert islands[0]["max"][2] == pytest.approx(a[2], abs=1e-6)
+
+
+def test_points_are_checked_as_the_commands_check_them(binders, tmp_path):
+    """Finite and within ±1e7 m, extents >= 0: `navlab nearest` refuses the same (exit 2); a point
+    at 1e39 was "0.000 m" from the mesh in float arithmetic."""
+    f = navlab.open(binders[0])
+    meshes = (f.mesh(i) for i, name in enumerate(f.members) if name.lower().endswith(".hkx"))
+    mesh = next(m for m in meshes if len(m.face_centres()) > 0)
+    c = mesh.face_centres()[0]
+    for bad in ((1e39, 0.0, 0.0), (0.0, float("nan"), 0.0), (0.0, 0.0, -float("inf")), (0.0, -1.0000001e7, 0.0)):
+        with pytest.raises(ValueError, match=r"start must be three finite numbers within ±1e7 m"):
+            mesh.find_path(bad, c)
+        with pytest.raises(ValueError, match=r"end must be"):
+            mesh.raycast(c, bad)
+        with pytest.raises(ValueError, match=r"points\[1\] must be"):
+            mesh.nearest(np.array([c, bad]))
+        with pytest.raises(ValueError, match=r"ends\[0\] must be"):
+            mesh.find_paths(np.array([c]), np.array([bad]))
+        assert run_navlab("nearest", binders[0], point_arg(bad), check=False).returncode == 2
+    with pytest.raises(ValueError, match="extents are half-sizes"):
+        mesh.nearest(np.array([c]), extents=(-1.0, 1.0, 1.0))
+    # The limits themselves are points.
+    faces, _, _ = mesh.nearest(np.array([c, (1e7, -1e7, 0.0)]))
+    assert faces[0] >= 0 and faces[1] == -1

@@ -23,13 +23,15 @@ void only(const json& j, const std::set<std::string>& keys, const std::string& w
         if (!keys.count(k)) throw Error("unknown field '" + k + "'", kNoOffset, where);
 }
 
+/// j[key] as T, or `fallback` when absent. `where` names j ("g.json: nodes[3]"); the file's own
+/// top-level fields join it with ": " ("g.json: max_nodes"), nested ones with ".".
 template <class T>
-T get(const json& j, const char* key, const std::string& where, T fallback) {
+T get(const json& j, const char* key, const std::string& where, T fallback, const char* join = ".") {
     if (!j.contains(key)) return fallback;
     try {
         return json_as<T>(j.at(key));
     } catch (const Error& e) {
-        throw Error(e.message(), kNoOffset, where + "." + key);
+        throw Error(e.message(), kNoOffset, where + join + key);
     }
 }
 
@@ -80,13 +82,13 @@ igi::Graph graph_from_json(const std::string& text, const std::string& source) {
     // Default: one past the highest id, counted in 64 bits (an id of INT32_MAX is refused by
     // the validation below, not overflowed here).
     const auto one_past = static_cast<std::int32_t>(std::min<std::int64_t>(INT32_MAX, std::int64_t{highest} + 1));
-    g.max_nodes = get<std::int32_t>(j, "max_nodes", source, std::max(2, one_past));
+    g.max_nodes = get<std::int32_t>(j, "max_nodes", source, std::max(2, one_past), ": ");
     try {
         igi::validate_graph(g);
+        g.routes = igi::rebuild_routes(g, false).table;  // refuses a route table too large to build
     } catch (Error& e) {
         throw e.in(source);
     }
-    g.routes = igi::rebuild_routes(g, false).table;
     return g;
 }
 

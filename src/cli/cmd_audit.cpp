@@ -13,6 +13,7 @@
 #include "cli/game_dir_options.h"
 #include "cli/output_guard.h"
 #include "cli/progress.h"
+#include "container/archive/game_install.h"
 #include "formats/fromsoft/nav_source.h"
 #include "io/error.h"
 #include "io/file.h"
@@ -42,6 +43,9 @@ void report_audit(const audit::AuditReport& report, const AuditOptions& o) {
 void run_audit(const AuditOptions& o) {
     // A game install (a Game/ folder with .bhd files) is one more path: fromsoft::BinderSource
     // streams its navmesh binders from the archives.
+    // --game-dir names an install: one without .bhd archives is named as such, not as a folder
+    // that holds no navmesh binders.
+    if (!o.gameDir.empty()) archive::locate_game_dir(o.gameDir);
     const std::vector<std::string> paths = o.gameDir.empty() ? o.paths : std::vector<std::string>{o.gameDir};
     // The progress line needs the totals, which audit_files learns after finding the files:
     // it is made on the first call.

@@ -110,14 +110,18 @@ std::vector<std::string> files_under(const std::string& dir) {
 
 void run_pack(const std::string& dir, const std::string& out, int kraken_level) {
     refuse_output_over_inputs("out", "the binder", out, files_under(dir));
+    if (kraken_level >= 0) {  // before the binder is built
+        const dcx::Variant variant = container::manifest_variant(dir);
+        if (dcx::codec_name(variant) != "KRAK")
+            refuse_level(kraken_level, variant == dcx::Variant::None ? "an uncompressed binder (its manifest has no dcx)"
+                                                                     : dcx::variant_name(variant));
+    }
     container::Packed packed;
     {
         // A DCX_KRAK file reports its Kraken blocks once the binder is built; on a terminal only.
         std::unique_ptr<Progress> progress;
         container::PackProgress hooks;
-        bool kraken = false;
         hooks.encoding = [&](std::size_t payload_bytes) {
-            kraken = true;
             progress = std::make_unique<Progress>("pack", kraken::encoded_block_count(payload_bytes));
             progress->set_total_bytes(payload_bytes);
         };
@@ -125,7 +129,6 @@ void run_pack(const std::string& dir, const std::string& out, int kraken_level) 
             if (progress) progress->tick(1, bytes);
         };
         packed = container::pack(dir, kraken_level, hooks);
-        if (kraken_level >= 0 && !kraken) refuse_level(kraken_level, "this manifest's variant");
     }
     write_file_atomic(out, packed.bytes);
     fmt::print("{}: packed {} entries ({} bytes)\n", out, packed.entries, packed.bytes.size());

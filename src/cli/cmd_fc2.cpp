@@ -90,7 +90,7 @@ std::string stats_line(const WorldStats& s) {
 
 void info(const std::string& input, bool as_json) {
     World world = load_world(input);
-    if (world.complete && world.sectors.empty() && !world.level && world.failures.empty())
+    if (world.found_no_file())
         throw Error("no .nvm files found").set_file(input);  // as `fc2 check` says it (exit 1)
     if (!world.complete) {
         json j = world.level ? level_json(*world.level, world.level_path)

@@ -261,7 +261,7 @@ void add_hkx_commands(CLI::App& app) {
                 failed[i] = 1;
                 j["ok"] = false;
                 j["error"] = e.what();
-                reports[i] = o->json ? json_text(j) + "\n" : fmt::format("{}\n", e.what());
+                reports[i] = o->json ? json_text(j) + "\n" : fmt::format("navlab: {}\n", e.what());  // as main() prints errors
             }
             progress.tick();
         });

@@ -255,8 +255,10 @@ int run_encode(const EncodeRequest& req) {
                             {"compressed_size", stream.size()}};
         fmt::print("{}\n", json_text(j, 1));
     } else {
-        fmt::print("{}: {} bytes encoded to {} (level {}, {:.2f}%)\n", req.output, data.size(), stream.size(),
-                   req.level, data.empty() ? 100.0 : 100.0 * stream.size() / data.size());
+        // The file is the stream after its 4-byte size: "encoded to 0" read as an empty file.
+        fmt::print("{}: {} bytes encoded to a {}-byte stream, {} bytes with its size (level {}, {:.2f}%)\n", req.output,
+                   data.size(), stream.size(), out.size(), req.level,
+                   data.empty() ? 100.0 : 100.0 * stream.size() / data.size());
     }
     return kOk;
 }

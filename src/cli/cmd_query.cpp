@@ -133,6 +133,8 @@ std::vector<std::pair<Vec3, Vec3>> read_pairs(const std::string& path) {
                 .set_file(path);
         out.push_back({{v[0], v[1], v[2]}, {v[3], v[4], v[5]}});
     }
+    // An empty list would write "[]" and exit 0: a wrong file given looks like a run with no paths.
+    if (out.empty()) throw Error("no pairs: expected lines sx,sy,sz,ex,ey,ez", kNoOffset, "pairs").set_file(path);
     return out;
 }
 
@@ -218,7 +220,7 @@ int run_path(const PathOptions& o) {
         if (!o.guide.empty() && m.guide) f.cluster_guide = &*m.guide;
         query::PathResult r = m.query->find_path(m.in(pairs[i].first), m.in(pairs[i].second), mode, f, m.extents(ext));
         results[i] = path_json(m, r, named);
-        texts[i] = path_text(m, r);
+        texts[i] = named ? m.name + ": " + path_text(m, r) : path_text(m, r);
     });
     if (!o.pairs.empty()) write_file_atomic(o.json, json_text(json(results), 1) + "\n");
     else write_or_print(o.json, results[0], texts[0]);
@@ -230,10 +232,12 @@ struct PointOptions {
     SourceArgs source;  ///< --map, --game, --keys
 };
 
-/// Prints or writes one answer on mesh m, naming the mesh when the input holds several.
+/// Prints or writes one answer on mesh m, naming the mesh (in the JSON and the text) when the
+/// input holds several: a face index means nothing without its mesh.
 int answer(const PointOptions& o, const QueryInput& in, const QueryMesh& m, json j, const std::string& text) {
-    if (in.meshes.size() > 1) j["mesh"] = m.name;
-    write_or_print(o.json, j, text);
+    const bool named = in.meshes.size() > 1;
+    if (named) j["mesh"] = m.name;
+    write_or_print(o.json, j, named ? m.name + ": " + text : text);
     return kOk;
 }
 

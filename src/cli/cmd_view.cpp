@@ -39,6 +39,17 @@ struct ViewArgs {
     SourceArgs source;  ///< --map, --game, --keys
 };
 
+/// What --path drew, for the summary line or --json: its length in metres over `steps` faces
+/// (FromSoftware, Far Cry 2) or nodes (IGI) of `of`, and for IGI what the route table says.
+struct PathSummary {
+    view::ViewerPath path;
+    double length_m = 0;
+    std::size_t steps = 0;
+    const char* step_name = "faces";
+    std::string of;
+    std::string table;  ///< IGI only: "the route table walks the same", or how it differs
+};
+
 /// One thing the page shows: binder `index` of a binder source, or any other input by path.
 struct Shown {
     std::string name;  ///< the file, or the binder's name ("data2:/map/...")
@@ -110,7 +121,7 @@ std::int32_t path_node(const std::string& text) {
 /// The shortest route between --path's two nodes of the one IGI graph (Dijkstra over its links,
 /// as `navlab path --from-node --to-node` gives it), drawn through the nodes; the summary says
 /// whether the graph's own route table walks the same length. No corridor: a graph has no faces.
-view::ViewerPath igi_path_overlay(const std::string& file, const ViewArgs& a) {
+PathSummary igi_path_overlay(const std::string& file, const ViewArgs& a) {
     const std::int32_t from = path_node(a.path[0]), to = path_node(a.path[1]);
     const igi::Graph graph = igi::read_graph_file(file);
     query::IgiPathReport r;
@@ -122,30 +133,29 @@ view::ViewerPath igi_path_overlay(const std::string& file, const ViewArgs& a) {
     if (!r.shortest.reached)
         throw Error(fmt::format("--path {} {}: no route between the nodes (no_path); nothing drawn", from, to))
             .set_file(file);
-    view::ViewerPath path;
+    PathSummary s;
+    s.length_m = r.shortest.length / exporter::kIgiUnitsPerMetre, s.steps = r.shortest.nodes.size();
+    s.step_name = "nodes", s.of = file;
     for (const std::int32_t id : r.shortest.nodes) {
         // igi_path walked these ids over the graph's nodes, so each is found.
         const auto node =
             std::find_if(graph.nodes.begin(), graph.nodes.end(), [&](const igi::Node& n) { return n.id == id; });
         const igi::Vec3& p = node->position;
-        path.points.push_back(exporter::scene_point(exporter::Family::Igi, p.x, p.y, p.z));
+        s.path.points.push_back(exporter::scene_point(exporter::Family::Igi, p.x, p.y, p.z));
     }
-    using exporter::kIgiUnitsPerMetre;
-    std::string table = "the route table walks the same";
+    s.table = "the route table walks the same";
     if (!r.match)
-        table = r.table.reached ? fmt::format("the route table walks {:.3f} m", r.table.length / kIgiUnitsPerMetre)
-                                : "the route table does not reach it: " + r.table.problem;
-    if (!a.json)
-        fmt::print("path: {:.3f} m over {} nodes of {} ({})\n", r.shortest.length / kIgiUnitsPerMetre,
-                   r.shortest.nodes.size(), file, table);
-    return path;
+        s.table = r.table.reached
+                      ? fmt::format("the route table walks {:.3f} m", r.table.length / exporter::kIgiUnitsPerMetre)
+                      : "the route table does not reach it: " + r.table.problem;
+    return s;
 }
 
 /// The exact shortest path between --path's two points over the one FromSoftware or Far Cry 2
 /// input, as the page draws it (+y up: scene_point, as the faces). A point
 /// off the mesh, or no path, is an error: the page never shows a guess.
-view::ViewerPath path_overlay(const std::vector<Shown>& files, const std::vector<exporter::Scene>& scenes,
-                              const ViewArgs& a) {
+PathSummary path_overlay(const std::vector<Shown>& files, const std::vector<exporter::Scene>& scenes,
+                         const ViewArgs& a) {
     const exporter::Family family = scenes.front().family;
     if (files.size() != 1)
         throw Error("--path needs exactly one input: a FromSoftware binder or tagfile (--map picks one of an install), "
@@ -163,14 +173,14 @@ view::ViewerPath path_overlay(const std::vector<Shown>& files, const std::vector
     if (r.status == query::PathStatus::NoPath)
         throw Error(fmt::format("--path {} {}: no path from face {} to face {} (no_path); nothing drawn", a.path[0],
                                 a.path[1], r.start_face, r.end_face));
-    view::ViewerPath path;
+    PathSummary s;
+    s.length_m = r.length, s.steps = r.faces.size(), s.of = m.name;
     for (const query::Vec3& p : r.points) {
         const query::Vec3 q = m.out(p);  // the input's own frame: z-up for Far Cry 2
-        path.points.push_back(exporter::scene_point(family, q.x, q.y, q.z));
+        s.path.points.push_back(exporter::scene_point(family, q.x, q.y, q.z));
     }
-    for (std::uint32_t f : r.faces) path.corridor.push_back(page_face(in, m, f));
-    if (!a.json) fmt::print("path: {:.3f} m over {} faces of {}\n", r.length, r.faces.size(), m.name);
-    return path;
+    for (std::uint32_t f : r.faces) s.path.corridor.push_back(page_face(in, m, f));
+    return s;
 }
 
 void run_view(const ViewArgs& a) {
@@ -195,20 +205,37 @@ void run_view(const ViewArgs& a) {
         for (auto& m : scene.members) m.name = member_label(file.name, m.name, files.size() > 1);
         input.scenes.push_back(std::move(scene));
     }
-    if (!a.path.empty()) input.path = path_overlay(files, input.scenes, a);
+    std::optional<PathSummary> drawn;
+    if (!a.path.empty()) {
+        drawn = path_overlay(files, input.scenes, a);
+        input.path = drawn->path;
+    }
     input.title = files.size() == 1 ? files.front().name : fmt::format("{} inputs", files.size());
     if (!a.entry.empty()) input.title += " --entry " + a.entry;
     const std::string page = view::viewer_page(input, a.limits);
     write_file_atomic(a.output, page);
-    std::size_t faces = 0, members = 0;
-    for (const auto& s : input.scenes) faces += s.face_count(), members += s.members.size();
+    std::size_t faces = 0, members = 0, nodes = 0;  // nodes: an IGI graph's, drawn as points
+    for (const auto& s : input.scenes) {
+        faces += s.face_count(), members += s.members.size();
+        for (const auto& m : s.members) nodes += m.points.size();
+    }
     if (a.json) {
-        fmt::print("{}\n", json_text(nlohmann::json{{"output", a.output}, {"bytes", page.size()}, {"members", members},
-                                                    {"faces", faces}, {"audit", a.audit}}));
+        nlohmann::json j{{"output", a.output}, {"bytes", page.size()}, {"members", members},
+                         {"faces", faces},     {"nodes", nodes},        {"audit", a.audit}};
+        if (drawn) {
+            j["path"] = {{"length", drawn->length_m}, {drawn->step_name, drawn->steps}, {"of", drawn->of},
+                         {"points", drawn->path.points.size()}};
+            if (!drawn->table.empty()) j["path"]["route_table"] = drawn->table;
+        }
+        fmt::print("{}\n", json_text(j));
         return;
     }
-    fmt::print("{}: {} members, {} faces, {:.1f} MB{}\n", a.output, members, faces, page.size() / 1048576.0,
-               faces == 0 ? " (the input holds no faces: the page shows an empty scene)" : "");
+    if (drawn)
+        fmt::print("path: {:.3f} m over {} {} of {}{}\n", drawn->length_m, drawn->steps, drawn->step_name, drawn->of,
+                   drawn->table.empty() ? "" : " (" + drawn->table + ")");
+    const std::string shown = nodes ? fmt::format("{} faces, {} nodes", faces, nodes) : fmt::format("{} faces", faces);
+    fmt::print("{}: {} members, {}, {:.1f} MB{}\n", a.output, members, shown, page.size() / 1048576.0,
+               faces + nodes == 0 ? " (the input holds no faces: the page shows an empty scene)" : "");
 }
 
 }  // namespace

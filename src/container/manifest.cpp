@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <optional>
 #include <set>
 
 #include "io/error.h"
@@ -276,15 +277,52 @@ std::size_t unpack(const BinderFile& f, const std::string& source, const fs::pat
     return f.entries().size();
 }
 
-Packed pack(const fs::path& dir, int kraken_level, const PackProgress& progress) {
+namespace {
+
+/// Runs read(manifest) on `dir`'s parsed manifest; its errors carry the manifest's path.
+template <class Read>
+auto with_manifest(const fs::path& dir, Read&& read) {
     const fs::path manifest_path = dir / kManifestName;
     try {
         const auto text = read_file(manifest_path);
         const json m = json_parse<json>(std::string_view(reinterpret_cast<const char*>(text.data()), text.size()));
         if (!m.is_object() || json_field<int>(m, "navlab_manifest", 0) != kManifestVersion)
             throw Error(fmt::format("not a navlab manifest (version {} expected)", kManifestVersion));
+        return read(m);
+    } catch (Error& e) {
+        e.set_file(manifest_path.string());
+        throw;
+    } catch (const json::exception& e) {  // kept as a net: every read is checked
+        Error err(std::string("manifest: ") + e.what());
+        err.set_file(manifest_path.string());
+        throw err;
+    }
+}
+
+/// The manifest's DCX header, or nullopt for an uncompressed file.
+std::optional<dcx::Header> manifest_dcx(const json& m) {
+    const json& dcx_section = section(m, "dcx");
+    if (dcx_section.is_null()) return std::nullopt;
+    try {
+        return dcx_from_json(dcx_section);
+    } catch (Error& e) {
+        throw e.in("dcx");
+    }
+}
+
+}  // namespace
+
+dcx::Variant manifest_variant(const fs::path& dir) {
+    return with_manifest(dir, [](const json& m) {
+        const std::optional<dcx::Header> header = manifest_dcx(m);
+        return header ? header->variant : dcx::Variant::None;
+    });
+}
+
+Packed pack(const fs::path& dir, int kraken_level, const PackProgress& progress) {
+    return with_manifest(dir, [&](const json& m) -> Packed {
         const json& bnd4_section = section(m, "bnd4");
-        const json& dcx_section = section(m, "dcx");
+        const std::optional<dcx::Header> keep = manifest_dcx(m);
         if (!m.contains("entries") || !m.at("entries").is_array()) throw Error("is missing or not an array", kNoOffset, "entries");
         const json& entries = m.at("entries");
         std::vector<std::uint8_t> payload;
@@ -311,26 +349,10 @@ Packed pack(const fs::path& dir, int kraken_level, const PackProgress& progress)
                 throw e.in("entries[0]");
             }
         }
-        std::vector<std::uint8_t> file = payload;
-        if (!dcx_section.is_null()) {
-            dcx::Header keep;
-            try {
-                keep = dcx_from_json(dcx_section);
-            } catch (Error& e) {
-                throw e.in("dcx");
-            }
-            if (progress.encoding && dcx::codec_name(keep.variant) == "KRAK") progress.encoding(payload.size());
-            file = dcx::compress(payload, keep.variant, &keep, kraken_level, progress.block_done);
-        }
-        return {std::move(file), entries.size()};
-    } catch (Error& e) {
-        e.set_file(manifest_path.string());
-        throw;
-    } catch (const json::exception& e) {  // kept as a net: every read above is checked
-        Error err(std::string("manifest: ") + e.what());
-        err.set_file(manifest_path.string());
-        throw err;
-    }
+        if (!keep) return {std::move(payload), entries.size()};
+        if (progress.encoding && dcx::codec_name(keep->variant) == "KRAK") progress.encoding(payload.size());
+        return {dcx::compress(payload, keep->variant, &*keep, kraken_level, progress.block_done), entries.size()};
+    });
 }
 
 }  // namespace navlab::container

@@ -51,6 +51,10 @@ struct PackProgress {
     std::function<void(std::size_t block_bytes)> block_done;
 };
 
+/// The DCX variant `dir`'s manifest packs with (Variant::None: an uncompressed file), read
+/// before packing so a command can refuse options the variant would ignore.
+dcx::Variant manifest_variant(const std::filesystem::path& dir);
+
 /// Rebuilds the file from `dir`'s manifest and entry files. Errors (bad manifest, missing
 /// entry file, unencodable name) carry the manifest's path.
 /// @param kraken_level Kraken encoder level for a DCX_KRAK file (0 = stored blocks, -1 = the

@@ -57,7 +57,7 @@ BinderOutput make_binder(const BinderPlan& binder, const TileLibrary& library, C
         fromsoft::NavTagfile t = make_tagfile(binder, e, library);
         out.counts.add(t);
         if (static_cast<int>(i) == inject_entry)
-            out.injected = fmt::format("{}: entry {} ({}): {}", binder.archive_path, i, e.name, inject_fault(inject_rule, t));
+            out.injected = fmt::format("entry {} ({}): {}", i, e.name, inject_fault(inject_rule, t));
         try {
             // An injected defect may sit in a gap byte (R31's paddingByte): written as asked.
             files.push_back({e.name, e.id, fromsoft::write_nav_tagfile(t, /*allow_gap_bytes=*/true)});
@@ -103,7 +103,7 @@ CorpusResult generate_corpus(const CorpusOptions& options) {
         file_bytes[b] = o.file.size();
         binder_bytes[b] = o.binder_bytes;
         result.files[b] = path;
-        if (here) result.injected = o.injected;
+        if (here) result.injected = path.string() + ": " + o.injected;  // the file written, not its archive path
         if (options.progress) options.progress(++done, plan.size());
     });
     for (std::size_t b = 0; b < plan.size(); ++b) {

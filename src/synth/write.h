@@ -59,7 +59,7 @@ struct CorpusResult {
     GameCounts sekiro, elden_ring;
     std::vector<std::filesystem::path> files;  ///< in plan order
     std::uint64_t file_bytes = 0, binder_bytes = 0;
-    std::string injected;            ///< "binder path: entry ...: what" when --inject was used
+    std::string injected;            ///< "FILE: entry ...: what" (the binder file written) when --inject was used
 };
 
 /// Generates the whole corpus into options.out (parallel over binders, results by index, so

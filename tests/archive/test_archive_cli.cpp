@@ -102,6 +102,11 @@ TEST(ArchiveCliErrors, WrongKeyUsageAndHelp) {
     EXPECT_NE(text.find("wrong key or corrupt BHD"), std::string::npos) << text;
     EXPECT_EQ(run_navlab("audit", &text), 2) << text;
     EXPECT_EQ(run_navlab("archive extract onlyone", &text), 2) << text;
+    // --game-dir of a folder without archives names what is missing ("no navmesh binders" before).
+    const auto empty = test::scratch_dir("no-install");
+    EXPECT_EQ(run_navlab("audit --game-dir " + empty.string(), &text), 1) << text;
+    EXPECT_NE(text.find("no .bhd archive in " + empty.string() + " (give the game's Game/ folder)"), std::string::npos)
+        << text;
     EXPECT_EQ(run_navlab("archive ls --help", &text), 0);
     EXPECT_NE(text.find("Example:"), std::string::npos);
 }

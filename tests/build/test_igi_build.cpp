@@ -83,6 +83,15 @@ TEST(IgiBuild, NumbersTheFieldCannotHoldAreRefused) {
               "g.json: nodes[0].radius: 1e+39 is outside the range of a 4-byte float");
     EXPECT_EQ(message(R"({"nodes": [{"id": 0, "position": [0,0,0]}], "links": {"from": 0}})"),
               "g.json: links: must be an array");
+    // A top-level field is named after the file as nested ones are ("g.json.max_nodes" before);
+    // a route table too large to build names the file too (it named only nMaxNodes).
+    EXPECT_EQ(message(R"({"max_nodes": "x", "nodes": [{"id": 0, "position": [0,0,0]}]})"),
+              "g.json: max_nodes: \"x\" is not an integer in -2147483648 .. 2147483647");
+    EXPECT_EQ(message(R"({"max_nodes": 100000, "nodes": [{"id": 0, "position": [0,0,0]}]})").rfind("g.json: nMaxNodes: a "
+                                                                                                  "100000×100000 route table",
+                                                                                                  0),
+              0u)
+        << message(R"({"max_nodes": 100000, "nodes": [{"id": 0, "position": [0,0,0]}]})");
     // The default max_nodes (highest id + 1) is counted without overflow; the id is refused.
     EXPECT_NE(message(R"({"nodes": [{"id": 2147483647, "position": [0,0,0]}]})").find("node id 2147483647 is outside"),
               std::string::npos)

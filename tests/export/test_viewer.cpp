@@ -60,6 +60,21 @@ TEST(View, EmptyInputGivesAPageAndSaysSo) {
     EXPECT_TRUE(std::filesystem::exists(page));
 }
 
+// A folder with no binder, tagfile or .nvm file was read as an empty Far Cry 2 world: an empty
+// page, exit 0. It is refused as `fc2 info` and `audit` refuse such a folder.
+TEST(View, AFolderWithoutNavmeshFilesIsRefused) {
+    const auto dir = scratch_dir("view-no-navmesh");
+    write_file_atomic(dir / "readme.txt", std::string("not a navmesh"));
+    const auto page = (pages_dir() / "no-navmesh.html").string();
+    std::string out;
+    EXPECT_EQ(run_command(navlab_binary() + " view " + dir.string() + " -o " + page, &out), 1) << out;
+    EXPECT_NE(out.find(dir.string() + ": no navmesh binders, tagfiles or Far Cry 2 .nvm files found"), std::string::npos)
+        << out;
+    EXPECT_FALSE(std::filesystem::exists(page));
+    EXPECT_EQ(run_command(navlab_binary() + " export " + dir.string() + " -o " + (dir / "x.glb").string(), &out), 1) << out;
+    EXPECT_NE(out.find("no navmesh binders, tagfiles or Far Cry 2 .nvm files found"), std::string::npos) << out;
+}
+
 TEST(View, PathOffTheMeshIsReportedNotDrawn) {
     const auto& in = export_inputs();
     const auto page = pages_dir() / "path-off.html";
@@ -92,6 +107,13 @@ TEST(View, PathBetweenTwoPointsOfAFaceIsDrawnOverItsCorridor) {
                                    fmt::format("{},{},{} {},{},{}", c.x, c.y, c.z, mid.x, mid.y, mid.z) + " -o " +
                                    page.string());
     EXPECT_NE(out.find("path: "), std::string::npos) << out;
+    const nlohmann::json summary = nlohmann::json::parse(run_ok(
+        navlab_binary() + " view " + in.er_binder + " --path " +
+        fmt::format("{},{},{} {},{},{}", c.x, c.y, c.z, mid.x, mid.y, mid.z) + " -o " + page.string() + " --json"));
+    EXPECT_EQ(summary["path"]["faces"], 1) << summary;
+    EXPECT_EQ(summary["path"]["points"], 2) << summary;
+    EXPECT_EQ(summary["path"]["of"], q.meshes[member].name) << summary;
+    EXPECT_FALSE(summary["path"].contains("route_table")) << summary;
     const auto bytes = read_file(page);
     const std::string html(bytes.begin(), bytes.end());
     EXPECT_NE(html.find(fmt::format("\"corridor\":[[{},0]]", member)), std::string::npos);
@@ -186,6 +208,16 @@ TEST(View, IgiPathIsTheShortestRouteThroughItsNodesInMetres) {
                                    expected["nodes"].size())),
               std::string::npos)
         << out;
+    // --json carries the same summary (it had left the path out).
+    const nlohmann::json summary = nlohmann::json::parse(
+        run_ok(navlab_binary() + fmt::format(" view {} --path {} {} -o {} --json", in.igi_graph, from, to, page.string())));
+    EXPECT_DOUBLE_EQ(summary["path"]["length"].get<double>(), expected["length"].get<double>() / 4096) << summary;
+    EXPECT_EQ(summary["path"]["nodes"], expected["nodes"].size()) << summary;
+    EXPECT_EQ(summary["path"]["route_table"], "the route table walks the same") << summary;
+    // A graph's page shows its nodes: not "the input holds no faces: ... an empty scene".
+    EXPECT_EQ(summary["nodes"], graph.nodes.size()) << summary;
+    EXPECT_NE(out.find(fmt::format("0 faces, {} nodes", graph.nodes.size())), std::string::npos) << out;
+    EXPECT_EQ(out.find("empty scene"), std::string::npos) << out;
     const nlohmann::json path = page_meta(page)["path"];
     EXPECT_TRUE(path["corridor"].empty());
     ASSERT_EQ(path["points"].size(), expected["nodes"].size());

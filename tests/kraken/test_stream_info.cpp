@@ -172,6 +172,15 @@ TEST(KrakenCli, InfoOnADcxAndOnARawStream) {
                                 &log),
               0)
         << log;
+    // The summary gives the stream and the file ("encoded to 0" read as an empty file).
+    EXPECT_NE(log.find(" bytes with its size (level 6, "), std::string::npos) << log;
+    write_file_atomic(dir / "empty.bin", ByteVec{});
+    ASSERT_EQ(test::run_command(bin + " kraken encode " + (dir / "empty.bin").string() + " " + (dir / "empty.kraken").string(),
+                                &log),
+              0)
+        << log;
+    EXPECT_NE(log.find("0 bytes encoded to a 0-byte stream, 4 bytes with its size"), std::string::npos) << log;
+    EXPECT_EQ(std::filesystem::file_size(dir / "empty.kraken"), 4u);
     ASSERT_EQ(test::run_command(bin + " kraken info " + (dir / "data.kraken").string() + " --json --arrays", &log), 0) << log;
     const nlohmann::json j = nlohmann::json::parse(log);
     EXPECT_EQ(j["decoded"], data.size());

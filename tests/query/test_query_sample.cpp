@@ -5,6 +5,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "container/bnd4.h"
 #include "formats/fromsoft/cluster_graph.h"
 #include "formats/fromsoft/nav_tagfile.h"
 #include "formats/igi/graph_io.h"
@@ -14,6 +15,7 @@
 #include "query/igi_path.h"
 #include "query/navmesh_query.h"
 #include "query/query_input.h"
+#include "havok/navmesh_fixture.h"
 #include "support/samples.h"
 
 namespace navlab::query {
@@ -115,6 +117,33 @@ TEST(QueryPoints, FiniteWithinTenThousandKilometres) {
               1)
         << out;
     EXPECT_NE(out.find("pairs.csv: pairs: line 3: expected sx,sy,sz,ex,ey,ez"), std::string::npos) << out;
+}
+
+// A face index means nothing without its mesh: on a binder of several navmeshes the text of
+// nearest, raycast and path starts with the member the point fell in, as the JSON's "mesh" does.
+TEST(QueryCli, TextNamesTheMeshOfAnInputWithSeveral) {
+    auto dir = test::scratch_dir("query_named");
+    const auto binder = dir / "two.nvmhktbnd";
+    // (3.5, 0, 2.5) lies only on the second member, the 4 × 3 grid.
+    write_file_atomic(binder, bnd4::write(bnd4::build_navmesh_binder(
+                                  {{"N:\\small.hkx", 1, test::grid_navmesh(2, 2)}, {"N:\\large.hkx", 2, test::grid_navmesh(4, 3)}})));
+    const std::string nav = test::navlab_binary(), in = binder.string();
+    std::string out;
+    ASSERT_EQ(test::run_command(nav + " nearest " + in + " 3.5,0.2,2.5", &out), 0) << out;
+    EXPECT_EQ(out.rfind(in + " | large.hkx: face 11: ", 0), 0u) << out;  // the mesh as islands names it
+    ASSERT_EQ(test::run_command(nav + " raycast " + in + " --from 3.5,0,2.5 --to 2.5,0,2.5", &out), 0) << out;
+    EXPECT_EQ(out.rfind(in + " | large.hkx: clear", 0), 0u) << out;
+    ASSERT_EQ(test::run_command(nav + " path " + in + " --from 3.5,0,2.5 --to 0.5,0,0.5", &out), 0) << out;
+    EXPECT_EQ(out.rfind(in + " | large.hkx: found: ", 0), 0u) << out;
+    // One mesh: no name, as before.
+    ASSERT_EQ(test::run_command(nav + " nearest " + in + " 3.5,0.2,2.5 --entry 1", &out), 0) << out;
+    EXPECT_EQ(out.rfind("face 11: ", 0), 0u) << out;
+    // A PAIRS.csv with no pair is an error, not an empty answer written with exit 0.
+    write_file_atomic(dir / "pairs.csv", std::string("sx,sy,sz,ex,ey,ez\n\n"));
+    EXPECT_EQ(test::run_command(nav + " path " + in + " --pairs " + (dir / "pairs.csv").string() + " --json " +
+                                    (dir / "o.json").string(), &out), 1) << out;
+    EXPECT_NE(out.find("pairs.csv: pairs: no pairs: expected lines sx,sy,sz,ex,ey,ez"), std::string::npos) << out;
+    EXPECT_FALSE(std::filesystem::exists(dir / "o.json"));
 }
 
 igi::Graph square_graph() {

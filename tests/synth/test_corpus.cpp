@@ -2,6 +2,7 @@
 // BND4 and DCX writers, read back, counted, and made twice for the same bytes.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "codec/dcx.h"
@@ -127,6 +128,9 @@ TEST(SynthCorpus, InjectBreaksOneRuleWhereItSays) {
     const auto dir = navlab::test::scratch_dir("synth_small_inject");
     const CorpusResult r = make_small(dir, 2, Compression::Dflt, "R26");
     ASSERT_NE(r.injected.find("R26: face 0: padding"), std::string::npos) << r.injected;
+    // It names the file written (it named the binder's archive path, "/map/...", as if absolute).
+    const std::string file = r.injected.substr(0, r.injected.find(": entry "));
+    EXPECT_NE(std::find(r.files.begin(), r.files.end(), std::filesystem::path(file)), r.files.end()) << r.injected;
     int broken = 0;
     for (const auto& path : r.files)
         for (const auto& [name, t] : read_binder(path))

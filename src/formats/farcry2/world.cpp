@@ -299,7 +299,7 @@ void require_every_file_read(const World& world) {
 CheckReport check_world(const World& world, unsigned threads) {
     CheckReport report;
     std::vector<Finding> head = world.failures;
-    if (world.complete && world.sectors.empty() && !world.level && head.empty())
+    if (world.found_no_file())
         head.push_back(finding_at(Finding::Severity::Error, world.source, kNoOffset, "no .nvm files found"));
     check_level(world, head);
     merge(report, head);

@@ -45,6 +45,8 @@ struct World {
 
     /// The loaded sector with this id, or nullptr.
     const LoadedSector* find(std::uint16_t id) const;
+    /// True for a folder holding no `.nvm` file at all (not one that failed to load).
+    bool found_no_file() const { return complete && sectors.empty() && !level && failures.empty(); }
 };
 
 /// Loads a world. For a folder: every `*.nvm` below it (recursively, in sorted path order), read
