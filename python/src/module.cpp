@@ -81,8 +81,8 @@ struct Mesh {
 query::Vec3 checked_point(double x, double y, double z, const std::string& what) {
     for (double v : {x, y, z})
         if (!query::usable_coordinate(v))
-            throw py::value_error(what + " must be three finite numbers within ±1e7 m, not (" + py::repr(py::make_tuple(x, y, z))
-                                      .cast<std::string>() + ")");
+            throw py::value_error(what + " must be three finite numbers within ±1e7 m, not " +
+                                  py::repr(py::make_tuple(x, y, z)).cast<std::string>());
     return {x, y, z};
 }
 

@@ -43,9 +43,12 @@ void report_audit(const audit::AuditReport& report, const AuditOptions& o) {
 void run_audit(const AuditOptions& o) {
     // A game install (a Game/ folder with .bhd files) is one more path: fromsoft::BinderSource
     // streams its navmesh binders from the archives.
-    // --game-dir names an install: one without .bhd archives is named as such, not as a folder
-    // that holds no navmesh binders.
-    if (!o.gameDir.empty()) archive::locate_game_dir(o.gameDir);
+    // --game-dir names an install: a folder with neither .bhd archives nor navmesh files is
+    // named as a missing install, not as a folder without binders (one of binders is audited,
+    // as it always was).
+    if (!o.gameDir.empty() && !archive::is_game_dir(o.gameDir) &&
+        (!std::filesystem::is_directory(o.gameDir) || fromsoft::find_nav_files(o.gameDir).empty()))
+        archive::locate_game_dir(o.gameDir);
     const std::vector<std::string> paths = o.gameDir.empty() ? o.paths : std::vector<std::string>{o.gameDir};
     // The progress line needs the totals, which audit_files learns after finding the files:
     // it is made on the first call.

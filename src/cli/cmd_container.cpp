@@ -113,7 +113,7 @@ void run_pack(const std::string& dir, const std::string& out, int kraken_level) 
     if (kraken_level >= 0) {  // before the binder is built
         const dcx::Variant variant = container::manifest_variant(dir);
         if (dcx::codec_name(variant) != "KRAK")
-            refuse_level(kraken_level, variant == dcx::Variant::None ? "an uncompressed binder (its manifest has no dcx)"
+            refuse_level(kraken_level, variant == dcx::Variant::None ? "an uncompressed file (its manifest's dcx is null)"
                                                                      : dcx::variant_name(variant));
     }
     container::Packed packed;

@@ -224,7 +224,7 @@ void run_view(const ViewArgs& a) {
                          {"faces", faces},     {"nodes", nodes},        {"audit", a.audit}};
         if (drawn) {
             j["path"] = {{"length", drawn->length_m}, {drawn->step_name, drawn->steps}, {"of", drawn->of},
-                         {"points", drawn->path.points.size()}};
+                         {"point_count", drawn->path.points.size()}};
             if (!drawn->table.empty()) j["path"]["route_table"] = drawn->table;
         }
         fmt::print("{}\n", json_text(j));

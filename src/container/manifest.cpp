@@ -322,7 +322,7 @@ dcx::Variant manifest_variant(const fs::path& dir) {
 Packed pack(const fs::path& dir, int kraken_level, const PackProgress& progress) {
     return with_manifest(dir, [&](const json& m) -> Packed {
         const json& bnd4_section = section(m, "bnd4");
-        const std::optional<dcx::Header> keep = manifest_dcx(m);
+        section(m, "dcx");  // present, though read after the entries (errors in the order they always came)
         if (!m.contains("entries") || !m.at("entries").is_array()) throw Error("is missing or not an array", kNoOffset, "entries");
         const json& entries = m.at("entries");
         std::vector<std::uint8_t> payload;
@@ -349,6 +349,7 @@ Packed pack(const fs::path& dir, int kraken_level, const PackProgress& progress)
                 throw e.in("entries[0]");
             }
         }
+        const std::optional<dcx::Header> keep = manifest_dcx(m);
         if (!keep) return {std::move(payload), entries.size()};
         if (progress.encoding && dcx::codec_name(keep->variant) == "KRAK") progress.encoding(payload.size());
         return {dcx::compress(payload, keep->variant, &*keep, kraken_level, progress.block_done), entries.size()};

@@ -11,6 +11,7 @@
 #include "export/igi_export.h"
 #include "export/scene.h"
 #include "formats/farcry2/world.h"
+#include "formats/fromsoft/nav_source.h"
 #include "formats/igi/graph_io.h"
 #include "io/error.h"
 #include "io/file.h"
@@ -26,6 +27,16 @@ Family family_of(const std::string& input) {
     if (std::filesystem::is_directory(p) || ext == ".nvm") return Family::FarCry2;
     if (ext == ".dat") return Family::Igi;
     return Family::FromSoft;
+}
+
+farcry2::World load_far_cry_2_input(const std::string& input) {
+    farcry2::World world = farcry2::load_world(input);
+    if (!world.found_no_file()) return world;
+    if (!fromsoft::find_nav_files(input).empty())
+        throw Error("a folder of FromSoftware navmesh files: export one binder or tagfile at a time (navlab view shows "
+                    "a whole folder)")
+            .set_file(input);
+    throw Error("no navmesh binders, tagfiles or Far Cry 2 .nvm files found").set_file(input);
 }
 
 ExportOutcome export_navigation(ExportRequest request) {
@@ -82,7 +93,7 @@ ExportOutcome export_igi(const ExportRequest& request) {
 ExportOutcome export_fc2(const ExportRequest& request) {
     if (request.format != "obj" && request.format != "json")
         throw Error("Far Cry 2 worlds export as obj, json, glb, ply or detour, not " + request.format);
-    farcry2::World world = farcry2::load_world(request.input);
+    farcry2::World world = load_far_cry_2_input(request.input);
     ExportOutcome outcome;
     for (const auto& f : world.failures) outcome.skipped.push_back(finding_text(f));
     if (world.sectors.empty())

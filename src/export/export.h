@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "export/scene.h"
+#include "formats/farcry2/world.h"
 #include "formats/fromsoft/binder_source.h"
 
 namespace navlab::exporter {
@@ -32,6 +33,12 @@ struct ExportOutcome {
 /// .dat, FromSoftware else (export_navigation reads game installs and --map inputs as
 /// FromSoftware first).
 Family family_of(const std::string& input);
+
+/// Loads the Far Cry 2 world of an input family_of() calls Far Cry 2, for an export or a page.
+/// A folder holding no `.nvm` file is refused (navlab::Error naming it), in words that say what
+/// it holds instead when that is FromSoftware navmesh files: an export writes one of those at a
+/// time (`navlab view` shows a whole folder).
+farcry2::World load_far_cry_2_input(const std::string& input);
 
 /// Exports `request.input` with the exporter of its family (below). Throws navlab::Error for
 /// unreadable input or a format the family does not offer; nothing is written then.

@@ -270,11 +270,7 @@ Scene load_scene(const std::string& input, const std::string& entry, const froms
     }
     switch (family_of(input)) {
         case Family::FarCry2: {
-            farcry2::World world = farcry2::load_world(input);
-            // A folder is read as a Far Cry 2 world when it holds no FromSoftware binder
-            // (fromsoft::is_binder_source): holding no .nvm file either, it holds nothing to show.
-            if (world.found_no_file())
-                throw Error("no navmesh binders, tagfiles or Far Cry 2 .nvm files found").set_file(input);
+            farcry2::World world = load_far_cry_2_input(input);
             if (!world.complete && world.sectors.empty() && !world.failures.empty())
                 throw Error(world.failures.front().message).set_file(world.failures.front().file);
             Scene scene = farcry2_scene(farcry2::stitch(world, farcry2::parse_sector_entry(entry)), input);

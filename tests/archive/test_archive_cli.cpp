@@ -6,6 +6,9 @@
 #include <nlohmann/json.hpp>
 
 #include "archive/test_install_fixture.h"
+#include "container/bnd4.h"
+#include "havok/navmesh_fixture.h"
+#include "io/file.h"
 
 using namespace navlab;
 using namespace navlab::archive;
@@ -107,6 +110,12 @@ TEST(ArchiveCliErrors, WrongKeyUsageAndHelp) {
     EXPECT_EQ(run_navlab("audit --game-dir " + empty.string(), &text), 1) << text;
     EXPECT_NE(text.find("no .bhd archive in " + empty.string() + " (give the game's Game/ folder)"), std::string::npos)
         << text;
+    // A folder of binders given as --game-dir is audited, as it always was.
+    write_file_atomic(empty / "m10_00_00_00.nvmhktbnd",
+                      bnd4::write(bnd4::build_navmesh_binder({{"N:\\n10_00_00_00_000000.hkx", 1, test::grid_navmesh(3, 2)}})));
+    EXPECT_NE(run_navlab("audit --game-dir " + empty.string(), &text), 2) << text;
+    EXPECT_NE(text.find("navmesh audit"), std::string::npos) << text;
+    EXPECT_EQ(text.find("no .bhd archive"), std::string::npos) << text;
     EXPECT_EQ(run_navlab("archive ls --help", &text), 0);
     EXPECT_NE(text.find("Example:"), std::string::npos);
 }
