@@ -48,26 +48,13 @@ void clip_axis_plane(const FacePlane& plane, FaceScratch& scratch, FaceGeometry&
         if (!zero_area_3d(corners[cut[0]], corners[cut[1]], corners[cut[2]]) && g.lost++ == 0) g.first_lost = cut;
 }
 
-namespace {
-
-/// analyse_face_at_once for a triangle (half the faces of a navmesh), without one turn or
-/// orientation. For three corners (q − p) × (r − q) is N itself, exactly, in every rotation:
-/// each turn along N is sign(N · N) = +1, the turns seen from above all have N_y's sign (no
-/// reflex corner, nothing for convexity_from_above), and each fan or ear test of either
-/// variant is that one positive turn: along N, and in the axis plane of N's largest
-/// component, which is not 0 when N_y is not. So both triangulations are the face itself.
-/// Only the figures computed in floating point remain.
-OneLoop analyse_triangle(const FacePlane& plane, int winding, FaceGeometry& g) {
+void set_triangle_geometry(int winding, const PlaneDistance& off_plane, const TriangulationCheck& check, FaceGeometry& g) {
     g.winding = winding > 0 ? Winding::CounterClockwise : Winding::Clockwise;
     g.zero_normal = false;
-    g.off_plane = max_distance_from_mean_plane(plane);
-    const Cut face{0, 1, 2};
-    g.check = check_triangulation(plane, std::span<const Cut>(&face, 1), true);
+    g.off_plane = off_plane;
+    g.check = check;
     g.triangles = 1;
-    return OneLoop::BothFans;
 }
-
-}  // namespace
 
 OneLoop analyse_face_at_once(const FacePlane& plane, FaceScratch& scratch, FaceGeometry& g) {
     constexpr int kMost = static_cast<int>(FacePlane::kRememberedTurns);
@@ -76,7 +63,12 @@ OneLoop analyse_face_at_once(const FacePlane& plane, FaceScratch& scratch, FaceG
     if (n < 3 || n > kMost) return OneLoop::NotTaken;
     const int winding = plane.normal_sign(1);
     if (winding == 0) return OneLoop::NotTaken;  // degenerate from above: collinear test, maybe N = 0
-    if (n == 3) return analyse_triangle(plane, winding, g);
+    if (n == 3) {  // without one turn or orientation (set_triangle_geometry says why)
+        const Cut face{0, 1, 2};
+        set_triangle_geometry(winding, max_distance_from_mean_plane(plane),
+                              check_triangulation(plane, std::span<const Cut>(&face, 1), true), g);
+        return OneLoop::BothFans;
+    }
     // The one loop: each corner's turn seen from above (R39) and along N (remembered by the
     // plane for X08, R41's fan and the Newell proof).
     std::array<signed char, kMost> above;

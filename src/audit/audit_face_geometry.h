@@ -58,6 +58,16 @@ void analyse_face_in_full(const FacePlane& plane, FaceScratch& scratch, FaceGeom
 /// the cuts it dropped that have area in 3-space counted as lost in `g`.
 void clip_axis_plane(const FacePlane& plane, FaceScratch& scratch, FaceGeometry& g);
 
+/// A triangle's geometry from N_y's sign `winding` (not 0) and its two floating-point figures
+/// (R40's distance, R44's check of the triangle itself). For three corners (q − p) × (r − q)
+/// is N itself, exactly, in every rotation: each turn along N is sign(N · N) = +1, the turns
+/// seen from above all have N_y's sign (no reflex corner, nothing for convexity_from_above),
+/// and each fan or ear test of either variant is that one positive turn: along N, and in the
+/// axis plane of N's largest component, which is not 0 when N_y is not. So both
+/// triangulations are the face itself, and only those figures vary. Shared by
+/// analyse_face_at_once and the triangle batch (audit_triangle_batch.h).
+void set_triangle_geometry(int winding, const PlaneDistance& off_plane, const TriangulationCheck& check, FaceGeometry& g);
+
 /// Which way analyse_face_at_once took a face.
 enum class OneLoop {
     NotTaken,          ///< `g` unchanged: analyse_face_in_full must run

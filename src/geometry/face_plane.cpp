@@ -22,14 +22,9 @@ T component(const Vec3<T>& v, int axis) {
 FacePlane::ApproxNormal FacePlane::newell_with_bound(std::span<const Point> corners) {
     Vec3<double> value{}, magnitude{};
     const std::size_t n = corners.size();
-    for (std::size_t k = 1; k + 1 < n; ++k) {
-        const Point a = corners[k] - corners[0], b = corners[k + 1] - corners[0];
-        value = value + cross(a, b);
-        magnitude.x += std::fabs(a.y * b.z) + std::fabs(a.z * b.y);
-        magnitude.y += std::fabs(a.z * b.x) + std::fabs(a.x * b.z);
-        magnitude.z += std::fabs(a.x * b.y) + std::fabs(a.y * b.x);
-    }
-    const double scale = (2.0 * static_cast<double>(n) + 8) * kHalfUlp * (1 + 1e-9);
+    for (std::size_t k = 1; k + 1 < n; ++k)
+        add_newell_term(corners[k] - corners[0], corners[k + 1] - corners[0], value, magnitude);
+    const double scale = newell_error_scale(n);
     return {value, {Approx(value.x, scale * magnitude.x), Approx(value.y, scale * magnitude.y), Approx(value.z, scale * magnitude.z)}};
 }
 

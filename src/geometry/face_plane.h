@@ -13,6 +13,28 @@
 
 namespace navlab::geometry {
 
+/// One term of the Newell normal, (P_k − P_0) × (P_{k+1} − P_0) = a × b, added to `value`,
+/// and the magnitudes of its products (|a_y b_z| + |a_z b_y| for x, …) added to `magnitude`,
+/// which bound its rounding error (FacePlane::newell_with_bound). Over double or Lanes, so
+/// the triangle batch forms N in the same operations as a FacePlane.
+template <class T>
+void add_newell_term(const Vec3<T>& a, const Vec3<T>& b, Vec3<T>& value, Vec3<T>& magnitude) {
+    value = value + cross(a, b);
+    magnitude.x += abs_of(a.y * b.z) + abs_of(a.z * b.y);
+    magnitude.y += abs_of(a.z * b.x) + abs_of(a.x * b.z);
+    magnitude.z += abs_of(a.x * b.y) + abs_of(a.y * b.x);
+}
+
+/// The factor from the Newell normal's summed magnitudes of n corners to its error bound
+/// (the derivation is at FacePlane::newell_with_bound).
+inline double newell_error_scale(std::size_t n) { return (2.0 * static_cast<double>(n) + 8) * kHalfUlp * (1 + 1e-9); }
+
+/// |N| = sqrt(N · N), over double or Lanes.
+template <class T>
+T length_of(const Vec3<T>& v) {
+    return sqrt_of(dot(v, v));
+}
+
 class FacePlane {
 public:
     /// @param corners the face's corner positions P_0 … P_{n−1} in ring order (float32 values
@@ -25,7 +47,7 @@ public:
     /// |N| = sqrt(N · N) in double, computed once: R40's distances and the triangulation check
     /// both divide by it.
     double normal_length() const {
-        if (length_ < 0) length_ = std::sqrt(dot(normal_.value, normal_.value));
+        if (length_ < 0) length_ = length_of(normal_.value);
         return length_;
     }
     /// Exact sign (−1, 0, +1) of N's component `axis` (0 = x, 1 = y, 2 = z).
