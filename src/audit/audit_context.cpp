@@ -6,7 +6,7 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "audit/audit_triangle_batch.h"
+#include "audit/audit_face_batch.h"
 #include "io/text.h"
 
 namespace navlab::audit {
@@ -49,7 +49,7 @@ struct SpareStorage {
     std::vector<Point> corners;  ///< a chunk of faces' corners, in read_faces (grows to the largest chunk)
     std::vector<std::size_t> starts;
     FaceScratch scratch;
-    TriangleBatch triangles;
+    FaceBatch batch;
     fromsoft::DecodedAabbTree tree;
 };
 
@@ -170,14 +170,14 @@ void TagfileContext::read_faces() {
     std::size_t used = 0;
     ring_vertices.resize(static_cast<std::size_t>(std::min(R, E)));
     FaceScratch& scratch = spare().scratch;
-    TriangleBatch& batch = spare().triangles;
+    FaceBatch& batch = spare().batch;
     const double limit = off_plane_limit(game);
     // Faces in chunks: first every ring of the chunk (its corners one after another in
-    // `corners`, the triangles also into the batch), then the triangles' figures together,
-    // then each face in order (the tallies keep first values and the unusual faces in face
-    // order), a triangle from the batch unless it needs analyse_face. A chunk also ends once
-    // it holds kChunkCorners corners, so `corners` stays within that and the longest ring.
-    constexpr std::int64_t kChunk = TriangleBatch::kMost;
+    // `corners`, and into the batch), then the batch's figures together, then each face's
+    // geometry in order (the tallies keep first values and the unusual faces in face order).
+    // A chunk also ends once it holds kChunkCorners corners, so `corners` stays within that
+    // and the longest ring.
+    constexpr std::int64_t kChunk = FaceBatch::kMost;
     constexpr std::size_t kChunkCorners = 1024;
     std::size_t corner_start[kChunk + 1];
     int in_batch[kChunk];
@@ -200,16 +200,16 @@ void TagfileContext::read_faces() {
             rings[i].break_at = w.break_at;
             const bool ok = w.status == RingStatus::Ok;
             corner_start[i - first + 1] = at + (ok ? static_cast<std::size_t>(w.corners) : 0);
-            in_batch[i - first] = ok && w.corners == 3 ? batch.add({corners.data() + at, 3}) : -1;
+            in_batch[i - first] = ok ? batch.add(at, w.corners) : -1;
         }
-        batch.analyse();
+        batch.analyse(corners.data());
         for (std::int64_t i = first; i < last; ++i) {
             if (rings[i].status != RingStatus::Ok) continue;
             const std::size_t at = corner_start[i - first];
             const std::span<const Point> ring(corners.data() + at, corner_start[i - first + 1] - at);
             FaceGeometry g;
             const int slot = in_batch[i - first];
-            if (slot < 0 || !batch.geometry(slot, g)) analyse_face(ring, scratch, g);
+            analyse_face(ring, scratch, g, slot >= 0 ? &batch.figures(slot) : nullptr);
             face_tallies.add(static_cast<std::int32_t>(i), g, mesh.faces[i].numEdges, limit);
             corner_bounds[i] = bounds_of(ring);
         }

@@ -43,10 +43,22 @@ struct FaceScratch {
     Triangulation newell, axis;
 };
 
+/// A face's floating-point figures computed ahead, for many faces at once (FaceBatch in
+/// audit_face_batch.h), with the same operations as a FacePlane and the rules' functions.
+struct FaceFigures {
+    FacePlane::ApproxNormal normal;  ///< N with its bound (FacePlane's newell_sum)
+    double length = 0;               ///< |N|
+    PlaneDistance off_plane;         ///< R40: max_distance_from_mean_plane
+    /// R44: check_triangulation of the fan from the last corner (last_corner_fan_triangle),
+    /// the Newell triangulation whenever analyse_face_at_once takes the face.
+    TriangulationCheck fan_check;
+};
+
 /// A face's geometry: analyse_face_at_once, and analyse_face_in_full where it does not apply.
 /// @param corners P_0 … P_{n−1}, n ≥ 3, finite float32 values (a ring read_face_ring accepted).
 /// @param g       a default FaceGeometry, filled in place.
-void analyse_face(std::span<const Point> corners, FaceScratch& scratch, FaceGeometry& g);
+/// @param figures the face's FaceFigures when a batch computed them, else nullptr.
+void analyse_face(std::span<const Point> corners, FaceScratch& scratch, FaceGeometry& g, const FaceFigures* figures = nullptr);
 
 /// Every figure computed on its own, as the rules state them: the plane, the winding, the
 /// turns from above and along N, the off-plane distance, R41's fan, Algorithm T in the Newell
@@ -57,16 +69,6 @@ void analyse_face_in_full(const FacePlane& plane, FaceScratch& scratch, FaceGeom
 /// R48's step of analyse_face_in_full: Algorithm T in the axis plane (into scratch.axis), and
 /// the cuts it dropped that have area in 3-space counted as lost in `g`.
 void clip_axis_plane(const FacePlane& plane, FaceScratch& scratch, FaceGeometry& g);
-
-/// A triangle's geometry from N_y's sign `winding` (not 0) and its two floating-point figures
-/// (R40's distance, R44's check of the triangle itself). For three corners (q − p) × (r − q)
-/// is N itself, exactly, in every rotation: each turn along N is sign(N · N) = +1, the turns
-/// seen from above all have N_y's sign (no reflex corner, nothing for convexity_from_above),
-/// and each fan or ear test of either variant is that one positive turn: along N, and in the
-/// axis plane of N's largest component, which is not 0 when N_y is not. So both
-/// triangulations are the face itself, and only those figures vary. Shared by
-/// analyse_face_at_once and the triangle batch (audit_triangle_batch.h).
-void set_triangle_geometry(int winding, const PlaneDistance& off_plane, const TriangulationCheck& check, FaceGeometry& g);
 
 /// Which way analyse_face_at_once took a face.
 enum class OneLoop {
@@ -82,7 +84,9 @@ enum class OneLoop {
 /// proof; the turns seen from above serve R39 and, when N's largest axis is y, the axis-plane
 /// proof. When that second proof fails, only the axis-plane triangulation is clipped
 /// (clip_axis_plane, with `scratch`). Returns NotTaken, leaving `g` unchanged, for any other
-/// face; otherwise `g` then equals what analyse_face_in_full gives.
-OneLoop analyse_face_at_once(const FacePlane& plane, FaceScratch& scratch, FaceGeometry& g);
+/// face; otherwise `g` then equals what analyse_face_in_full gives. `figures`, when not
+/// nullptr, are the face's (see analyse_face) and stand for R40's and R44's arithmetic.
+OneLoop analyse_face_at_once(const FacePlane& plane, FaceScratch& scratch, FaceGeometry& g,
+                             const FaceFigures* figures = nullptr);
 
 }  // namespace navlab::audit

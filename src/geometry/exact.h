@@ -12,8 +12,6 @@
 #include <cmath>
 #include <vector>
 
-#include "geometry/lanes.h"
-
 namespace navlab::geometry {
 
 /// A vector of doubles that keeps up to 32 elements inline: expansions of the audit's
@@ -81,13 +79,6 @@ private:
     TermBuffer terms_;
 };
 
-/// Whether a value known within `error` has a known sign: Approx::sign_known's test, over
-/// double or Lanes (a mask then), so a batch of faces decides exactly as one face does.
-template <class T>
-auto filter_decides(T value, T error) {
-    return (error == 0) | (abs_of(value) > error * (1 + 1e-9) + 1e-300);
-}
-
 /// A double with a rigorous bound on its distance from the exact value of the same
 /// expression: the filter stage of the exact predicates.
 struct Approx {
@@ -98,7 +89,9 @@ struct Approx {
     explicit Approx(double v) : value(v) {}
     Approx(double v, double e) : value(v), error(e) {}
     /// Whether the sign of the exact value is known from this approximation.
-    bool sign_known() const noexcept { return filter_decides(value, error); }
+    bool sign_known() const noexcept {
+        return error == 0 || std::fabs(value) > error * (1 + 1e-9) + 1e-300;
+    }
     int sign() const noexcept { return (value > 0) - (value < 0); }  // no branch: signs of N follow no pattern
 };
 

@@ -10,24 +10,34 @@
 #include <vector>
 
 #include "geometry/exact.h"
+#include "geometry/lanes.h"
 
 namespace navlab::geometry {
 
-/// One term of the Newell normal, (P_k − P_0) × (P_{k+1} − P_0) = a × b, added to `value`,
-/// and the magnitudes of its products (|a_y b_z| + |a_z b_y| for x, …) added to `magnitude`,
-/// which bound its rounding error (FacePlane::newell_with_bound). Over double or Lanes, so
-/// the triangle batch forms N in the same operations as a FacePlane.
+/// The Newell normal N = Σ_{k=1}^{n−2} (P_k − P_0) × (P_{k+1} − P_0) of n corners in double,
+/// with a rigorous bound on each component's error, over double (FacePlane) or Lanes (the
+/// face batch, audit_face_batch.h), so both form N in the same operations. Each term has at
+/// most 4 roundings per product (γ4 of its magnitude |a·b| + |c·d|) and the running sum of
+/// n − 2 terms n − 3 more: ≤ (n + 1)ε(1 + O(ε)) Σ m_k, taken as (2n + 8)ε, and 1 + 1e-9 for
+/// the rounding of m and of the bound. When a component's magnitude sum is 0 every term is
+/// exactly 0 (differences of float32 values do not underflow), so the error 0 is exact.
 template <class T>
-void add_newell_term(const Vec3<T>& a, const Vec3<T>& b, Vec3<T>& value, Vec3<T>& magnitude) {
-    value = value + cross(a, b);
-    magnitude.x += abs_of(a.y * b.z) + abs_of(a.z * b.y);
-    magnitude.y += abs_of(a.z * b.x) + abs_of(a.x * b.z);
-    magnitude.z += abs_of(a.x * b.y) + abs_of(a.y * b.x);
+struct NewellSum {
+    Vec3<T> value, error;
+};
+template <class T>
+NewellSum<T> newell_sum(const Vec3<T>* corners, std::size_t n) {
+    Vec3<T> value{}, magnitude{};
+    for (std::size_t k = 1; k + 1 < n; ++k) {
+        const Vec3<T> a = corners[k] - corners[0], b = corners[k + 1] - corners[0];
+        value = value + cross(a, b);
+        magnitude.x += abs_of(a.y * b.z) + abs_of(a.z * b.y);
+        magnitude.y += abs_of(a.z * b.x) + abs_of(a.x * b.z);
+        magnitude.z += abs_of(a.x * b.y) + abs_of(a.y * b.x);
+    }
+    const double scale = (2.0 * static_cast<double>(n) + 8) * kHalfUlp * (1 + 1e-9);
+    return {value, {scale * magnitude.x, scale * magnitude.y, scale * magnitude.z}};
 }
-
-/// The factor from the Newell normal's summed magnitudes of n corners to its error bound
-/// (the derivation is at FacePlane::newell_with_bound).
-inline double newell_error_scale(std::size_t n) { return (2.0 * static_cast<double>(n) + 8) * kHalfUlp * (1 + 1e-9); }
 
 /// |N| = sqrt(N · N), over double or Lanes.
 template <class T>
@@ -37,9 +47,17 @@ T length_of(const Vec3<T>& v) {
 
 class FacePlane {
 public:
+    /// N in double with a rigorous error bound per component.
+    struct ApproxNormal {
+        Vec3<double> value;
+        Vec3<Approx> bound;
+    };
     /// @param corners the face's corner positions P_0 … P_{n−1} in ring order (float32 values
     ///                as doubles); the span must outlive the FacePlane.
     explicit FacePlane(std::span<const Point> corners);
+    /// The same plane from its N and |N| computed ahead, with the same operations (the face
+    /// batch, audit_face_batch.h, computes them for many faces at once).
+    FacePlane(std::span<const Point> corners, const ApproxNormal& normal, double length);
 
     std::span<const Point> corners() const noexcept { return corners_; }
     /// The Newell normal N = Σ (P_k − P_0) × (P_{k+1} − P_0) in double (twice the vector area).
@@ -83,11 +101,9 @@ public:
     const Vec3<Expansion>& exact_normal() const;
 
 private:
-    struct ApproxNormal {
-        Vec3<double> value;
-        Vec3<Approx> bound;
-    };
     static ApproxNormal newell_with_bound(std::span<const Point> corners);
+    /// The signs of N that its filter decides, at construction.
+    void take_decided_signs();
     int compute_normal_sign(int axis) const;
     int compute_corner_turn(int k) const;
     /// orient()'s floating-point filter: the sign when a static error bound decides it (an
