@@ -6,6 +6,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "audit/audit_face_batch.h"
 #include "io/text.h"
 
 namespace navlab::audit {
@@ -45,9 +46,10 @@ struct SpareStorage {
     std::vector<CornerBounds> corner_bounds;
     std::vector<UnusualFace> unusual;
     DefaultInitVector<std::int32_t> ring_vertices;
-    std::vector<Point> corners;  ///< one face's, in read_faces (grows to the longest ring)
+    std::vector<Point> corners;  ///< a chunk of faces' corners, in read_faces (grows to the largest chunk)
     std::vector<std::size_t> starts;
     FaceScratch scratch;
+    FaceBatch batch;
     fromsoft::DecodedAabbTree tree;
 };
 
@@ -168,24 +170,46 @@ void TagfileContext::read_faces() {
     std::size_t used = 0;
     ring_vertices.resize(static_cast<std::size_t>(std::min(R, E)));
     FaceScratch& scratch = spare().scratch;
+    FaceBatch& batch = spare().batch;
     const double limit = off_plane_limit(game);
-    for (std::int64_t i = 0; i < F; ++i) {
-        starts[i] = used;
-        const std::size_t room = face_ring_room(mesh, i);
-        if (ring_vertices.size() - used < room) {
-            const std::size_t grown = std::max(used + room, 2 * ring_vertices.size());
-            ring_vertices.resize(used);  // nothing unwritten is copied
-            ring_vertices.resize(grown);
+    // Faces in chunks: first every ring of the chunk (its corners one after another in
+    // `corners`, and into the batch), then the batch's figures together, then each face's
+    // geometry in order (the tallies keep first values and the unusual faces in face order).
+    // A chunk also ends once it holds kChunkCorners corners, so `corners` stays within that
+    // and the longest ring.
+    constexpr std::int64_t kChunk = FaceBatch::kMost;
+    constexpr std::size_t kChunkCorners = 1024;
+    std::size_t corner_start[kChunk + 1];
+    int in_batch[kChunk];
+    for (std::int64_t first = 0, last = 0; first < F; first = last) {
+        batch.clear();
+        corner_start[0] = 0;
+        for (last = first; last < std::min(F, first + kChunk) && corner_start[last - first] < kChunkCorners; ++last) {
+            const std::int64_t i = last;
+            starts[i] = used;
+            const std::size_t room = face_ring_room(mesh, i), at = corner_start[i - first];
+            if (ring_vertices.size() - used < room) {
+                const std::size_t grown = std::max(used + room, 2 * ring_vertices.size());
+                ring_vertices.resize(used);  // nothing unwritten is copied
+                ring_vertices.resize(grown);
+            }
+            if (corners.size() < at + room) corners.resize(at + room);
+            const RingWritten w = write_face_ring(mesh, i, ring_vertices.data() + used, corners.data() + at);
+            used += static_cast<std::size_t>(w.vertices);
+            rings[i].status = w.status;
+            rings[i].break_at = w.break_at;
+            const bool ok = w.status == RingStatus::Ok;
+            corner_start[i - first + 1] = at + (ok ? static_cast<std::size_t>(w.corners) : 0);
+            in_batch[i - first] = ok ? batch.add(at, w.corners) : -1;
         }
-        if (corners.size() < room) corners.resize(room);
-        const RingWritten w = write_face_ring(mesh, i, ring_vertices.data() + used, corners.data());
-        used += static_cast<std::size_t>(w.vertices);
-        rings[i].status = w.status;
-        rings[i].break_at = w.break_at;
-        if (w.status == RingStatus::Ok) {
-            const std::span<const Point> ring(corners.data(), static_cast<std::size_t>(w.corners));
+        batch.analyse(corners.data());
+        for (std::int64_t i = first; i < last; ++i) {
+            if (rings[i].status != RingStatus::Ok) continue;
+            const std::size_t at = corner_start[i - first];
+            const std::span<const Point> ring(corners.data() + at, corner_start[i - first + 1] - at);
             FaceGeometry g;
-            analyse_face(ring, scratch, g);
+            const int slot = in_batch[i - first];
+            analyse_face(ring, scratch, g, slot >= 0 ? &batch.figures(slot) : nullptr);
             face_tallies.add(static_cast<std::int32_t>(i), g, mesh.faces[i].numEdges, limit);
             corner_bounds[i] = bounds_of(ring);
         }

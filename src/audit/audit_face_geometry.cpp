@@ -6,10 +6,39 @@
 
 namespace navlab::audit {
 
-void analyse_face(std::span<const Point> corners, FaceScratch& scratch, FaceGeometry& g) {
+namespace {
+
+/// analyse_face_at_once for a triangle (half the faces of a navmesh), without one turn or
+/// orientation. For three corners (q − p) × (r − q) is N itself, exactly, in every rotation:
+/// each turn along N is sign(N · N) = +1, the turns seen from above all have N_y's sign (no
+/// reflex corner, nothing for convexity_from_above), and each fan or ear test of either
+/// variant is that one positive turn: along N, and in the axis plane of N's largest
+/// component, which is not 0 when N_y is not. So both triangulations are the face itself.
+/// Only the figures computed in floating point remain: R40's distance and R44's check.
+OneLoop analyse_triangle(int winding, const PlaneDistance& off_plane, const TriangulationCheck& check, FaceGeometry& g) {
+    g.winding = winding > 0 ? Winding::CounterClockwise : Winding::Clockwise;
+    g.zero_normal = false;
+    g.off_plane = off_plane;
+    g.check = check;
+    g.triangles = 1;
+    return OneLoop::BothFans;
+}
+
+}  // namespace
+
+void analyse_face(std::span<const Point> corners, FaceScratch& scratch, FaceGeometry& g, const FaceFigures* figures) {
+    if (figures && corners.size() == 3) {
+        // A triangle whose N_y the filter decides needs no plane: its sign is the one the
+        // plane would take (FacePlane's constructor), and the rest are the batch's figures.
+        const Approx& n_y = figures->normal.bound.y;
+        if (n_y.sign_known() && n_y.sign() != 0) {
+            analyse_triangle(n_y.sign(), figures->off_plane, figures->fan_check, g);
+            return;
+        }
+    }
     // One plane for both paths: the full one reuses the normal and the turns already taken.
-    const FacePlane plane(corners);
-    if (analyse_face_at_once(plane, scratch, g) == OneLoop::NotTaken) analyse_face_in_full(plane, scratch, g);
+    const FacePlane plane = figures ? FacePlane(corners, figures->normal, figures->length) : FacePlane(corners);
+    if (analyse_face_at_once(plane, scratch, g, figures) == OneLoop::NotTaken) analyse_face_in_full(plane, scratch, g);
 }
 
 void analyse_face_in_full(const FacePlane& plane, FaceScratch& scratch, FaceGeometry& g) {
@@ -48,35 +77,19 @@ void clip_axis_plane(const FacePlane& plane, FaceScratch& scratch, FaceGeometry&
         if (!zero_area_3d(corners[cut[0]], corners[cut[1]], corners[cut[2]]) && g.lost++ == 0) g.first_lost = cut;
 }
 
-namespace {
-
-/// analyse_face_at_once for a triangle (half the faces of a navmesh), without one turn or
-/// orientation. For three corners (q − p) × (r − q) is N itself, exactly, in every rotation:
-/// each turn along N is sign(N · N) = +1, the turns seen from above all have N_y's sign (no
-/// reflex corner, nothing for convexity_from_above), and each fan or ear test of either
-/// variant is that one positive turn: along N, and in the axis plane of N's largest
-/// component, which is not 0 when N_y is not. So both triangulations are the face itself.
-/// Only the figures computed in floating point remain.
-OneLoop analyse_triangle(const FacePlane& plane, int winding, FaceGeometry& g) {
-    g.winding = winding > 0 ? Winding::CounterClockwise : Winding::Clockwise;
-    g.zero_normal = false;
-    g.off_plane = max_distance_from_mean_plane(plane);
-    const Cut face{0, 1, 2};
-    g.check = check_triangulation(plane, std::span<const Cut>(&face, 1), true);
-    g.triangles = 1;
-    return OneLoop::BothFans;
-}
-
-}  // namespace
-
-OneLoop analyse_face_at_once(const FacePlane& plane, FaceScratch& scratch, FaceGeometry& g) {
+OneLoop analyse_face_at_once(const FacePlane& plane, FaceScratch& scratch, FaceGeometry& g, const FaceFigures* figures) {
     constexpr int kMost = static_cast<int>(FacePlane::kRememberedTurns);
     const std::span<const Point> c = plane.corners();
     const int n = static_cast<int>(c.size());
     if (n < 3 || n > kMost) return OneLoop::NotTaken;
     const int winding = plane.normal_sign(1);
     if (winding == 0) return OneLoop::NotTaken;  // degenerate from above: collinear test, maybe N = 0
-    if (n == 3) return analyse_triangle(plane, winding, g);
+    if (n == 3) {
+        if (figures) return analyse_triangle(winding, figures->off_plane, figures->fan_check, g);
+        const Cut face = last_corner_fan_triangle(3, 0);
+        return analyse_triangle(winding, max_distance_from_mean_plane(plane),
+                                check_triangulation(plane, std::span<const Cut>(&face, 1), true), g);
+    }
     // The one loop: each corner's turn seen from above (R39) and along N (remembered by the
     // plane for X08, R41's fan and the Newell proof).
     std::array<signed char, kMost> above;
@@ -117,12 +130,15 @@ OneLoop analyse_face_at_once(const FacePlane& plane, FaceScratch& scratch, FaceG
     g.zero_normal = false;  // N_y ≠ 0
     if (above_pos != 0 && above_neg != 0) g.convexity = convexity_from_above(c, winding);
     g.convex_in_newell_plane = !(pos && neg);
-    g.off_plane = max_distance_from_mean_plane(plane);
+    g.off_plane = figures ? figures->off_plane : max_distance_from_mean_plane(plane);
     g.bad_fan = first_bad_fan_triangle(plane);
-    std::array<Cut, kMost - 2> fan;
-    for (int k = 0; k + 4 <= n; ++k) fan[k] = {n - 1, k, k + 1};
-    fan[n - 3] = {n - 3, n - 2, n - 1};
-    g.check = check_triangulation(plane, std::span<const Cut>(fan.data(), n - 2), true);
+    if (figures) {
+        g.check = figures->fan_check;
+    } else {
+        std::array<Cut, kMost - 2> fan;
+        for (int k = 0; k < n - 2; ++k) fan[k] = last_corner_fan_triangle(n, k);
+        g.check = check_triangulation(plane, std::span<const Cut>(fan.data(), n - 2), true);
+    }
     g.triangles = n - 2;
     if (axis_fan) return OneLoop::BothFans;
     clip_axis_plane(plane, scratch, g);

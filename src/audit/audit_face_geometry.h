@@ -43,10 +43,22 @@ struct FaceScratch {
     Triangulation newell, axis;
 };
 
+/// A face's floating-point figures computed ahead, for many faces at once (FaceBatch in
+/// audit_face_batch.h), with the same operations as a FacePlane and the rules' functions.
+struct FaceFigures {
+    FacePlane::ApproxNormal normal;  ///< N with its bound (FacePlane's newell_sum)
+    double length = 0;               ///< |N|
+    PlaneDistance off_plane;         ///< R40: max_distance_from_mean_plane
+    /// R44: check_triangulation of the fan from the last corner (last_corner_fan_triangle),
+    /// the Newell triangulation whenever analyse_face_at_once takes the face.
+    TriangulationCheck fan_check;
+};
+
 /// A face's geometry: analyse_face_at_once, and analyse_face_in_full where it does not apply.
 /// @param corners P_0 … P_{n−1}, n ≥ 3, finite float32 values (a ring read_face_ring accepted).
 /// @param g       a default FaceGeometry, filled in place.
-void analyse_face(std::span<const Point> corners, FaceScratch& scratch, FaceGeometry& g);
+/// @param figures the face's FaceFigures when a batch computed them, else nullptr.
+void analyse_face(std::span<const Point> corners, FaceScratch& scratch, FaceGeometry& g, const FaceFigures* figures = nullptr);
 
 /// Every figure computed on its own, as the rules state them: the plane, the winding, the
 /// turns from above and along N, the off-plane distance, R41's fan, Algorithm T in the Newell
@@ -72,7 +84,9 @@ enum class OneLoop {
 /// proof; the turns seen from above serve R39 and, when N's largest axis is y, the axis-plane
 /// proof. When that second proof fails, only the axis-plane triangulation is clipped
 /// (clip_axis_plane, with `scratch`). Returns NotTaken, leaving `g` unchanged, for any other
-/// face; otherwise `g` then equals what analyse_face_in_full gives.
-OneLoop analyse_face_at_once(const FacePlane& plane, FaceScratch& scratch, FaceGeometry& g);
+/// face; otherwise `g` then equals what analyse_face_in_full gives. `figures`, when not
+/// nullptr, are the face's (see analyse_face) and stand for R40's and R44's arithmetic.
+OneLoop analyse_face_at_once(const FacePlane& plane, FaceScratch& scratch, FaceGeometry& g,
+                             const FaceFigures* figures = nullptr);
 
 }  // namespace navlab::audit

@@ -256,7 +256,7 @@ void r63(RuleCheck& c) {
         c.fail("graph edge", -1, fmt::format("{} -> {}: missing (mesh edge {})", p.x, p.y, p.edge), {}, kGraph);
 }
 
-/// The mean of the corners of face i (whose ring is Ok): geometry::corner_centroid of
+/// The mean of the corners of face i (whose ring is Ok): geometry::centroid_of
 /// ctx.corners_of(i), the same sums in the same order, without copying the corners first
 /// (the copies were 1.5 % of the Sekiro preset's audit).
 Point ring_centroid(const TagfileContext& ctx, std::int64_t i) {

@@ -12,28 +12,23 @@ T component(const Vec3<T>& v, int axis) {
 
 }  // namespace
 
-/// N in double with a rigorous error bound per component, in one pass: Approx carried its
-/// bound through every operation of every corner (2 % of the audit). Each term
-/// (P_k − P_0) × (P_{k+1} − P_0) has at most 4 roundings per product (γ4 of its magnitude
-/// |a·b| + |c·d|) and the running sum of n − 2 terms n − 3 more: ≤ (n + 1)ε(1 + O(ε)) Σ m_k,
-/// taken as (2n + 8)ε, and 1 + 1e-9 for the rounding of m and of the bound. When a
-/// component's magnitude sum is 0 every term is exactly 0 (differences of float32 values do
-/// not underflow), so the error 0 is exact.
+/// N with its error bound in one pass (newell_sum): Approx carried its bound through every
+/// operation of every corner (2 % of the audit).
 FacePlane::ApproxNormal FacePlane::newell_with_bound(std::span<const Point> corners) {
-    Vec3<double> value{}, magnitude{};
-    const std::size_t n = corners.size();
-    for (std::size_t k = 1; k + 1 < n; ++k) {
-        const Point a = corners[k] - corners[0], b = corners[k + 1] - corners[0];
-        value = value + cross(a, b);
-        magnitude.x += std::fabs(a.y * b.z) + std::fabs(a.z * b.y);
-        magnitude.y += std::fabs(a.z * b.x) + std::fabs(a.x * b.z);
-        magnitude.z += std::fabs(a.x * b.y) + std::fabs(a.y * b.x);
-    }
-    const double scale = (2.0 * static_cast<double>(n) + 8) * kHalfUlp * (1 + 1e-9);
-    return {value, {Approx(value.x, scale * magnitude.x), Approx(value.y, scale * magnitude.y), Approx(value.z, scale * magnitude.z)}};
+    const NewellSum<double> n = newell_sum(corners.data(), corners.size());
+    return {n.value, {Approx(n.value.x, n.error.x), Approx(n.value.y, n.error.y), Approx(n.value.z, n.error.z)}};
 }
 
 FacePlane::FacePlane(std::span<const Point> corners) : corners_(corners), normal_(newell_with_bound(corners)) {
+    take_decided_signs();
+}
+
+FacePlane::FacePlane(std::span<const Point> corners, const ApproxNormal& normal, double length)
+    : corners_(corners), normal_(normal), length_(length) {
+    take_decided_signs();
+}
+
+void FacePlane::take_decided_signs() {
     turns_.fill(kUnknownTurn);
     // The signs the filter decides, at once: winding, convexity and the axis plane ask for
     // all three on most faces, and a call per sign cost more than the test.

@@ -10,14 +10,54 @@
 #include <vector>
 
 #include "geometry/exact.h"
+#include "geometry/lanes.h"
 
 namespace navlab::geometry {
 
+/// The Newell normal N = Σ_{k=1}^{n−2} (P_k − P_0) × (P_{k+1} − P_0) of n corners in double,
+/// with a rigorous bound on each component's error, over double (FacePlane) or Lanes (the
+/// face batch, audit_face_batch.h), so both form N in the same operations. Each term has at
+/// most 4 roundings per product (γ4 of its magnitude |a·b| + |c·d|) and the running sum of
+/// n − 2 terms n − 3 more: ≤ (n + 1)ε(1 + O(ε)) Σ m_k, taken as (2n + 8)ε, and 1 + 1e-9 for
+/// the rounding of m and of the bound. When a component's magnitude sum is 0 every term is
+/// exactly 0 (differences of float32 values do not underflow), so the error 0 is exact.
+template <class T>
+struct NewellSum {
+    Vec3<T> value, error;
+};
+template <class T>
+NewellSum<T> newell_sum(const Vec3<T>* corners, std::size_t n) {
+    Vec3<T> value{}, magnitude{};
+    for (std::size_t k = 1; k + 1 < n; ++k) {
+        const Vec3<T> a = corners[k] - corners[0], b = corners[k + 1] - corners[0];
+        value = value + cross(a, b);
+        magnitude.x += abs_of(a.y * b.z) + abs_of(a.z * b.y);
+        magnitude.y += abs_of(a.z * b.x) + abs_of(a.x * b.z);
+        magnitude.z += abs_of(a.x * b.y) + abs_of(a.y * b.x);
+    }
+    const double scale = (2.0 * static_cast<double>(n) + 8) * kHalfUlp * (1 + 1e-9);
+    return {value, {scale * magnitude.x, scale * magnitude.y, scale * magnitude.z}};
+}
+
+/// |N| = sqrt(N · N), over double or Lanes.
+template <class T>
+T length_of(const Vec3<T>& v) {
+    return sqrt_of(dot(v, v));
+}
+
 class FacePlane {
 public:
+    /// N in double with a rigorous error bound per component.
+    struct ApproxNormal {
+        Vec3<double> value;
+        Vec3<Approx> bound;
+    };
     /// @param corners the face's corner positions P_0 … P_{n−1} in ring order (float32 values
     ///                as doubles); the span must outlive the FacePlane.
     explicit FacePlane(std::span<const Point> corners);
+    /// The same plane from its N and |N| computed ahead, with the same operations (the face
+    /// batch, audit_face_batch.h, computes them for many faces at once).
+    FacePlane(std::span<const Point> corners, const ApproxNormal& normal, double length);
 
     std::span<const Point> corners() const noexcept { return corners_; }
     /// The Newell normal N = Σ (P_k − P_0) × (P_{k+1} − P_0) in double (twice the vector area).
@@ -25,7 +65,7 @@ public:
     /// |N| = sqrt(N · N) in double, computed once: R40's distances and the triangulation check
     /// both divide by it.
     double normal_length() const {
-        if (length_ < 0) length_ = std::sqrt(dot(normal_.value, normal_.value));
+        if (length_ < 0) length_ = length_of(normal_.value);
         return length_;
     }
     /// Exact sign (−1, 0, +1) of N's component `axis` (0 = x, 1 = y, 2 = z).
@@ -61,11 +101,9 @@ public:
     const Vec3<Expansion>& exact_normal() const;
 
 private:
-    struct ApproxNormal {
-        Vec3<double> value;
-        Vec3<Approx> bound;
-    };
     static ApproxNormal newell_with_bound(std::span<const Point> corners);
+    /// The signs of N that its filter decides, at construction.
+    void take_decided_signs();
     int compute_normal_sign(int axis) const;
     int compute_corner_turn(int k) const;
     /// orient()'s floating-point filter: the sign when a static error bound decides it (an

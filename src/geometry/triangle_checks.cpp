@@ -24,12 +24,9 @@ TriangulationCheck check_triangulation(const FacePlane& plane, std::span<const C
     const double length = plane.normal_length();
     r.projected_face = length / 2;
     if (length > 0) {
-        for (const Cut& cut : triangles) {
-            Point a = c[cut[0]] - c[0], b = c[cut[1]] - c[0], d = c[cut[2]] - c[0];
-            Vec3<double> twice = cross(b - a, d - b);
-            r.projected_sum += std::fabs(dot(twice, n)) / length / 2;
-        }
-        r.projected_relative = std::fabs(r.projected_sum - r.projected_face) / r.projected_face;
+        for (const Cut& cut : triangles)
+            r.projected_sum += projected_area(c[cut[0]] - c[0], c[cut[1]] - c[0], c[cut[2]] - c[0], n, length);
+        r.projected_relative = relative_difference(r.projected_sum, r.projected_face);
     }
     // Σ 2A − N is exactly zero for a complete triangulation, so it is not computed: Algorithm T
     // only ever cuts off three consecutive corners (a, c, d), and a ring's vector area

@@ -19,6 +19,19 @@ struct TriangulationCheck {
     double area_difference_max = 0;  ///< largest |component| of area_difference
 };
 
+/// R44's projected area of one triangle, |((b − a) × (d − b)) · N| / |N| / 2, its corners
+/// a, b, d taken relative to the face's P_0 (to keep them small), over double or Lanes.
+template <class T>
+T projected_area(const Vec3<T>& a, const Vec3<T>& b, const Vec3<T>& d, const Vec3<T>& normal, T length) {
+    return abs_of(dot(cross(b - a, d - b), normal)) / length / 2.0;
+}
+
+/// R44's |P_t − P_f| / P_f, over double or Lanes.
+template <class T>
+T relative_difference(T projected_sum, T projected_face) {
+    return abs_of(projected_sum - projected_face) / projected_face;
+}
+
 /// @param plane the face; @param t its triangulation (Algorithm T).
 TriangulationCheck check_triangulation(const FacePlane& plane, const Triangulation& t);
 /// The same for a complete triangulation given by its triangles alone.

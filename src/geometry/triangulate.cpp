@@ -22,8 +22,7 @@ void ear_clip(int n, bool has_plane, Orient orient, Droppable droppable, Same sa
     out.corners_left = 0;
     out.last_corner_fan = takes_first_candidate_throughout(n, orient);
     if (out.last_corner_fan) {
-        for (int k = 0; k + 4 <= n; ++k) out.triangles.push_back({n - 1, k, k + 1});
-        out.triangles.push_back({n - 3, n - 2, n - 1});
+        for (int k = 0; k < n - 2; ++k) out.triangles.push_back(last_corner_fan_triangle(n, k));
         return;
     }
     out.triangles.reserve(n > 2 ? static_cast<std::size_t>(n - 2) : 0);

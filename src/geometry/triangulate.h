@@ -62,6 +62,12 @@ bool takes_first_candidate_throughout(int n, Orient orient) {
     return true;
 }
 
+/// Triangle k (0 … n − 3) of the fan from the last corner that takes_first_candidate_throughout
+/// proves: (n − 1, k, k + 1) for k < n − 3, then (n − 3, n − 2, n − 1).
+inline Cut last_corner_fan_triangle(int n, int k) {
+    return k + 4 <= n ? Cut{n - 1, k, k + 1} : Cut{n - 3, n - 2, n - 1};
+}
+
 /// The projection plane of the R48 variant: along N's largest-magnitude axis (compared
 /// exactly; ties to the lower axis; x with sign + when N = 0), seen from N's side.
 struct AxisPlane {
