@@ -66,7 +66,7 @@ struct Fd {
     }
 };
 
-void write_all(int fd, std::span<const std::uint8_t> data, const std::string& target) {
+void write_bytes(int fd, std::span<const std::uint8_t> data, const std::string& target) {
     std::size_t done = 0;
     while (done < data.size()) {
         const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
@@ -76,7 +76,24 @@ void write_all(int fd, std::span<const std::uint8_t> data, const std::string& ta
         }
         done += static_cast<std::size_t>(n);
     }
+}
+
+void write_all(int fd, std::span<const std::uint8_t> data, const std::string& target) {
+    write_bytes(fd, data, target);
     if (::fsync(fd) != 0) fail_errno(target, "cannot write (fsync)");
+}
+
+/// An existing `target` that is neither a regular file nor a folder (a device such as
+/// /dev/null, a FIFO, /dev/stdout's pipe or terminal) is written in place: renaming a file over
+/// it would replace the device itself (as root, /dev/null for the whole machine), and a stream
+/// has no old contents to keep. Returns false for anything else (written atomically).
+bool write_into_stream(const std::string& target, std::span<const std::uint8_t> data) {
+    struct stat st {};
+    if (::stat(target.c_str(), &st) != 0 || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)) return false;
+    Fd file{::open(target.c_str(), O_WRONLY | O_CLOEXEC)};
+    if (file.fd < 0) fail_errno(target, "cannot open for writing");
+    write_bytes(file.fd, data, target);
+    return true;
 }
 
 /// Makes the rename durable. Filesystems that cannot sync a directory say EINVAL; nothing
@@ -153,6 +170,7 @@ std::size_t remove_stale_temporaries(const std::filesystem::path& dir) {
 
 void write_file_atomic_named(const std::filesystem::path& path, std::span<const std::uint8_t> data) {
     const std::string target = path.string();
+    if (write_into_stream(target, data)) return;
     const std::filesystem::path dir = path.parent_path().empty() ? "." : path.parent_path();
     Fd dir_fd{::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)};
     if (dir_fd.fd < 0) fail_errno(target, "cannot open the output folder");
@@ -172,6 +190,7 @@ void write_file_atomic_named(const std::filesystem::path& path, std::span<const 
 
 void write_file_atomic(const std::filesystem::path& path, std::span<const std::uint8_t> data) {
     const std::string target = path.string();
+    if (write_into_stream(target, data)) return;
     const std::filesystem::path dir = path.parent_path().empty() ? "." : path.parent_path();
     Fd dir_fd{::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)};
     if (dir_fd.fd < 0) fail_errno(target, "cannot open the output folder");

@@ -21,6 +21,8 @@ std::vector<std::uint8_t> read_file(const std::filesystem::path& path);
 /// also removes that folder's stale temporaries (remove_stale_temporaries()).
 /// Throws navlab::Error naming `path` and the failing step (e.g. "cannot write: File too
 /// large"); the old file is then untouched and no temporary file remains.
+/// An existing `path` that is a device, FIFO or socket (`--json /dev/null`, `-o /dev/stdout`)
+/// is written in place instead: renaming over it would replace the device with a file.
 void write_file_atomic(const std::filesystem::path& path, std::span<const std::uint8_t> data);
 /// The fallback of write_file_atomic(): a named temporary `.NAME.navlab-tmp.PID.RANDOM` in the
 /// same folder, written, fsynced and renamed over `path`, then the folder fsynced. A SIGKILL

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <thread>
 #if defined(__linux__)
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -172,6 +173,39 @@ TEST(File, APipeIsReadToItsEndAndADeviceIsRefused) {
         } catch (const Error& e) {
             EXPECT_NE(std::string(e.what()).find(std::string(device) + ": is a device"), std::string::npos) << e.what();
         }
+    }
+    std::filesystem::remove_all(dir);
+}
+
+// `--json /dev/null` renamed a file over /dev/null (as root: the machine's /dev/null became a
+// regular file). A device, FIFO or terminal is written in place; checked on a FIFO (a broken
+// build must not replace this machine's /dev/null), through both writers.
+TEST(File, AnOutputThatIsADeviceOrFifoIsWrittenInPlaceNotReplaced) {
+    auto dir = test::scratch_dir("io-write-fifo");
+    const auto fifo = dir / "fifo";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    const std::string text(100000, 'x');
+    for (auto write : {+[](const std::filesystem::path& p, std::string_view t) { write_file_atomic(p, t); },
+                       +[](const std::filesystem::path& p, std::string_view t) {
+                           write_file_atomic_named(p, std::span(reinterpret_cast<const std::uint8_t*>(t.data()), t.size()));
+                       }}) {
+        // Held open for writing too, so the reader's open returns at once and it sees the end
+        // when this is closed, even if a broken writer renamed a file over the FIFO (no hang).
+        const int keep = ::open(fifo.c_str(), O_RDWR | O_CLOEXEC);
+        ASSERT_GE(keep, 0);
+        std::string got;
+        std::thread reader([&] {
+            std::ifstream in(fifo, std::ios::binary);
+            got.assign(std::istreambuf_iterator<char>(in), {});
+        });
+        write(fifo, text);
+        ::close(keep);
+        reader.join();
+        EXPECT_EQ(got, text);
+        struct stat st {};
+        ASSERT_EQ(::lstat(fifo.c_str(), &st), 0);
+        EXPECT_TRUE(S_ISFIFO(st.st_mode)) << "the FIFO was replaced";
+        EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir), {}), 1) << "no temporary is left";
     }
     std::filesystem::remove_all(dir);
 }
