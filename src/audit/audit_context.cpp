@@ -93,7 +93,7 @@ void FaceTallies::add(std::int32_t face, const FaceGeometry& g, int edges, doubl
     if (!common) unusual.push_back({face, g});
 }
 
-bool has_root_class(const fromsoft::NavTagfile& t, const std::string& cls) {
+bool has_root_class(const fromsoft::NavTagfile& t, std::string_view cls) {
     for (const auto& v : t.variants)
         if (v.className == cls) return true;
     return false;

@@ -146,6 +146,6 @@ struct TagfileContext {
 };
 
 /// Whether `cls` is among the tagfile's root-variant classes.
-bool has_root_class(const fromsoft::NavTagfile& t, const std::string& cls);
+bool has_root_class(const fromsoft::NavTagfile& t, std::string_view cls);
 
 }  // namespace navlab::audit
