@@ -93,7 +93,7 @@ void FaceTallies::add(std::int32_t face, const FaceGeometry& g, int edges, doubl
     if (!common) unusual.push_back({face, g});
 }
 
-bool has_root_class(const fromsoft::NavTagfile& t, const std::string& cls) {
+bool has_root_class(const fromsoft::NavTagfile& t, std::string_view cls) {
     for (const auto& v : t.variants)
         if (v.className == cls) return true;
     return false;
@@ -163,7 +163,9 @@ void TagfileContext::read_faces() {
     std::vector<Point>& corners = spare().corners;
     starts.resize(static_cast<std::size_t>(F) + 1);
     rings.resize(F);
-    corner_bounds.resize(F);
+    // Only the tree's rules (R72, X10) read the corners' boxes: none without a mediator.
+    const bool bounds = tagfile.mediator.has_value();
+    corner_bounds.resize(bounds ? F : 0);
     // The rings take at most R entries (Σ numEdges), written in place (write_face_ring) into
     // room made once: E bounds it (R beyond E is a broken mesh, whose overlapping rings may
     // need more: the room then grows as a vector does).
@@ -211,7 +213,7 @@ void TagfileContext::read_faces() {
             const int slot = in_batch[i - first];
             analyse_face(ring, scratch, g, slot >= 0 ? &batch.figures(slot) : nullptr);
             face_tallies.add(static_cast<std::int32_t>(i), g, mesh.faces[i].numEdges, limit);
-            corner_bounds[i] = bounds_of(ring);
+            if (bounds) corner_bounds[i] = bounds_of(ring);
         }
     }
     starts[F] = used;

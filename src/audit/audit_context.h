@@ -112,7 +112,8 @@ struct TagfileContext {
     VertexBounds vertex_bounds;  ///< one pass over the vertices, for R50–R53, X01 (w lane) and X02
     EdgeScan edge_scan;  ///< the per-edge statements over all edges, in one pass after the owners
     std::vector<RingView> rings;  ///< per face, viewing ring_vertices
-    std::vector<CornerBounds> corner_bounds;  ///< per face, valid when its ring is Ok
+    /// per face, valid when its ring is Ok; empty without a mediator (no tree to compare with)
+    std::vector<CornerBounds> corner_bounds;
     FaceTallies face_tallies;  ///< R38–R48 and X08's figures, gathered by read_faces
     std::optional<fromsoft::DecodedAabbTree> tree;  ///< Decoding D of the mediator's tree, for meshes with faces
 
@@ -145,6 +146,6 @@ struct TagfileContext {
 };
 
 /// Whether `cls` is among the tagfile's root-variant classes.
-bool has_root_class(const fromsoft::NavTagfile& t, const std::string& cls);
+bool has_root_class(const fromsoft::NavTagfile& t, std::string_view cls);
 
 }  // namespace navlab::audit

@@ -227,7 +227,7 @@ void AuditMerger::add_rules(const std::vector<RuleTally>& rules, ExamplesTaken* 
         for (const Finding& e : from.examples)
             if (into.examples.size() < max_examples_) into.examples.push_back(e);
         if (taken && into.examples.size() >= max_examples_) taken->mark_full(i);
-        into.values.merge(from.values);
+        if (!from.values.empty()) into.values.merge(from.values);  // most rules of a tagfile have none
     }
 }
 

@@ -1,6 +1,7 @@
 #include "audit/audit_supplementary.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -97,17 +98,25 @@ void x13_handedness(const TagfileContext& ctx, Values& v) {
 }  // namespace
 
 std::map<std::string, Values> supplementary_counters(const TagfileContext& ctx) {
+    // Each counter fills its own Values, and only those with figures enter the map, in key
+    // order: on the Sekiro preset about six of the eleven are empty in a tagfile, and each was a
+    // map node made and erased again (X03's found again for every class).
+    enum { X01, X02, X03, X04, X05, X06, X08, X09, X10, X11, X13, kCounters };
+    static constexpr const char* kIds[kCounters] = {"X01", "X02", "X03", "X04", "X05", "X06",
+                                                    "X08", "X09", "X10", "X11", "X13"};
+    std::array<Values, kCounters> v;
+    x01_vertex_w(ctx, v[X01]);
+    x02_domain(ctx, v[X02]);
+    for (const auto& [cls, n] : ctx.tagfile.object_counts) v[X03].count(cls, n);
+    x04_x05_x06(ctx, v[X04], v[X05], v[X06]);
+    x08_newell_convexity(ctx, v[X08]);
+    x09_user_vertices(ctx, v[X09]);
+    x10_leaf_slack(ctx, v[X10]);
+    v[X11].insert("flags", ctx.mesh.flags);
+    x13_handedness(ctx, v[X13]);
     std::map<std::string, Values> x;
-    x01_vertex_w(ctx, x["X01"]);
-    x02_domain(ctx, x["X02"]);
-    for (const auto& [cls, n] : ctx.tagfile.object_counts) x["X03"].count(cls, n);
-    x04_x05_x06(ctx, x["X04"], x["X05"], x["X06"]);
-    x08_newell_convexity(ctx, x["X08"]);
-    x09_user_vertices(ctx, x["X09"]);
-    x10_leaf_slack(ctx, x["X10"]);
-    x["X11"].insert("flags", ctx.mesh.flags);
-    x13_handedness(ctx, x["X13"]);
-    for (auto it = x.begin(); it != x.end();) it = it->second.empty() ? x.erase(it) : std::next(it);
+    for (int i = 0; i < kCounters; ++i)
+        if (!v[i].empty()) x.emplace_hint(x.end(), kIds[i], std::move(v[i]));
     return x;
 }
 

@@ -645,3 +645,60 @@ TEST(AuditRules, NotFiniteCornersAreNeverAnalysed) {
         EXPECT_TRUE(ctx.face_tallies.unusual.empty()) << value;
     }
 }
+
+// R10–R13 compare the root classes with lists of names without building sets: on variant
+// lists drawn from the four classes and another, with repeats, missing ones and any order,
+// their exceptions and counts must be those of comparing std::sets.
+TEST(AuditRules, RootClassRulesMatchASetBasedReading) {
+    const std::string mesh = "hkaiNavMesh", graph = "hkaiDirectedGraphExplicitCost",
+                      mediator = "hkaiStaticTreeNavMeshQueryMediator", setups = "hkaiUserEdgeSetupArray";
+    const std::string pool[] = {mesh, graph, mediator, setups, "hkRootLevelContainer"};
+    using S = std::set<std::string>;
+    const auto index_of = [](const char* id) {
+        const auto defs = all_rules();
+        for (std::size_t i = 0; i < defs.size(); ++i)
+            if (std::string(defs[i].id) == id) return i;
+        ADD_FAILURE() << id;
+        return std::size_t{0};
+    };
+    const std::size_t r10 = index_of("R10"), r11 = index_of("R11"), r12 = index_of("R12"), r13 = index_of("R13");
+    std::mt19937 rng(13);
+    for (int round = 0; round < 400; ++round) {
+        const bool is_sekiro = round % 2 == 1;
+        SyntheticOptions o = is_sekiro ? sekiro() : er();
+        if (round % 4 == 2) o.width = 0, o.user_edges = false;  // Elden Ring without faces
+        AuditTagfile f = synthetic_tagfile(o);
+        S classes;
+        if (round >= 8) {  // the first rounds keep the synthetic model's own classes
+            f.model->variants.clear();
+            for (int k = static_cast<int>(rng() % 6); k-- > 0;) {
+                const std::string& cls = pool[rng() % std::size(pool)];
+                f.model->variants.push_back({cls, cls, "", 0});
+            }
+        }
+        for (const auto& v : f.model->variants) classes.insert(v.className);
+        const bool faces = !f.model->mesh.faces.empty();
+        const AuditReport r = audit_one(f);
+        const auto exceptions = [&](std::size_t i) {
+            std::int64_t n = 0;
+            for (const Tally& g : r.rules[i].by_game) n += g.exceptions;
+            return n;
+        };
+        const auto counted = [&](std::size_t i, const char* key) { return r.rules[i].values.counts.count(key) == 1; };
+        const std::string seen = joined(classes);
+        if (is_sekiro) {
+            const bool mg = classes == S{mesh, graph}, mgs = classes == S{mesh, graph, setups};
+            EXPECT_EQ(exceptions(r10), mg || mgs ? 0 : 1) << seen;
+            EXPECT_EQ(counted(r11, "mesh_graph"), mg) << seen;
+            EXPECT_EQ(counted(r11, "mesh_graph_setups"), mgs) << seen;
+        } else {
+            const bool mm = classes == S{mesh, mediator}, mms = classes == S{mesh, mediator, setups},
+                       m = classes == S{mesh};
+            EXPECT_EQ(exceptions(r12), (faces ? mm || mms : m || mm) ? 0 : 1) << seen;
+            EXPECT_EQ(counted(r13, "faces_mediator"), faces && mm) << seen;
+            EXPECT_EQ(counted(r13, "faces_mediator_setups"), faces && mms) << seen;
+            EXPECT_EQ(counted(r13, "empty_mesh_alone"), !faces && m) << seen;
+            EXPECT_EQ(counted(r13, "empty_mesh_empty_tree"), !faces && mm) << seen;
+        }
+    }
+}

@@ -89,6 +89,17 @@ TEST(AuditFastPaths, ReusedStorageGivesTheFreshReport) {
     EXPECT_EQ(report_of(files[2]), fresh[2]);
 }
 
+// The corners' boxes are read only against a tree (R72, X10), so a tagfile without a mediator
+// gets none; one with a mediator gets a box per face, also when its context reuses the empty
+// array of a tagfile without (the order of varied_tagfiles: an Elden Ring grid after Sekiro's).
+TEST(AuditFastPaths, CornerBoxesOnlyBesideATree) {
+    for (const AuditTagfile& f : varied_tagfiles()) {
+        const TagfileContext ctx(f);
+        const std::size_t faces = f.model->mesh.faces.size();
+        EXPECT_EQ(ctx.corner_bounds.size(), f.model->mediator ? faces : 0) << f.entry;
+    }
+}
+
 TEST(AuditFastPaths, ExceptionsBeyondTheExamplesAreCountedWithoutTheirTexts) {
     const AuditTagfile f = synthetic_tagfile();
     const TagfileContext ctx(f);
