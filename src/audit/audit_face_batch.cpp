@@ -3,7 +3,7 @@
 namespace navlab::audit {
 
 int FaceBatch::add(std::size_t at, int n) {
-    if (n < 3 || n > kMostCorners) return -1;
+    if (n < 3 || n > kMostCorners || count_ == kMost) return -1;
     const int i = count_++;
     size_[i] = n;
     at_[i] = at;
@@ -48,8 +48,8 @@ void FaceBatch::analyse_pair(const Point* corners, int a, int b) {
     const int faces[2] = {a, b};
     for (int lane = 0; lane < kLanes; ++lane) {
         FaceFigures& f = figures_[faces[lane]];
-        const Vec3<double> value{normal.value.x[lane], normal.value.y[lane], normal.value.z[lane]};
-        f.normal = {value, {Approx(value.x, normal.error.x[lane]), Approx(value.y, normal.error.y[lane]), Approx(value.z, normal.error.z[lane])}};
+        f.normal = FacePlane::approx_normal({{normal.value.x[lane], normal.value.y[lane], normal.value.z[lane]},
+                                             {normal.error.x[lane], normal.error.y[lane], normal.error.z[lane]}});
         f.length = length[lane];
         f.off_plane = {far.distance[lane], static_cast<int>(far.corner[lane])};
         f.fan_check = {};

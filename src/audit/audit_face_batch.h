@@ -21,10 +21,10 @@ public:
     static constexpr int kMostCorners = 8;
 
     void clear() { count_ = 0; }
-    bool full() const { return count_ == kMost; }
     /// Adds the ring of `n` corners at `at` in the corner array analyse will be given (finite
-    /// float32 values, a ring read_face_ring accepted) while !full(); returns its index, or
-    /// −1 unless 3 ≤ n ≤ kMostCorners. The array may still grow until analyse.
+    /// float32 values, a ring read_face_ring accepted); returns its index, or −1 (the face
+    /// then takes the one-face path) unless 3 ≤ n ≤ kMostCorners and fewer than kMost faces
+    /// were added. The array may still grow until analyse.
     int add(std::size_t at, int n);
     /// Computes every added face's FaceFigures from `corners`.
     void analyse(const Point* corners);

@@ -99,9 +99,11 @@ public:
     bool same_projected(const Point& p, const Point& q) const;
     /// The exact N (computed on first use).
     const Vec3<Expansion>& exact_normal() const;
+    /// N with its bound as the plane keeps them, from newell_sum's value and error (one way
+    /// for the plane and for FaceBatch, which computes the sums two faces at a time).
+    static ApproxNormal approx_normal(const NewellSum<double>& sum);
 
 private:
-    static ApproxNormal newell_with_bound(std::span<const Point> corners);
     /// The signs of N that its filter decides, at construction.
     void take_decided_signs();
     int compute_normal_sign(int axis) const;

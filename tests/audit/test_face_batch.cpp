@@ -8,13 +8,17 @@
 // infinite corners (which the audit never analyses: only their figures are compared).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
+#include "audit/audit_context.h"
 #include "audit/audit_face_batch.h"
 #include "hostile_rings.h"
+#include "synthetic_navmesh.h"
 
 using namespace navlab::audit;
 using namespace navlab::audit::test;
@@ -158,4 +162,103 @@ TEST(FaceBatch, FiguresAndGeometryEqualTheOneFacePathBitForBit) {
     EXPECT_GT(batched_triangles, 25000);
     EXPECT_GT(too_long, 1000);   // rings longer than kMostCorners stay with analyse_face alone
     EXPECT_GT(not_finite, 3000);
+}
+
+// read_faces reads faces in chunks (at most FaceBatch::kMost faces and about 1,024 corners,
+// the corner array growing within a chunk) and gives each face its batch figures: the
+// tallies, every unusual face and the corner boxes must be those of a face-by-face reading
+// without the batch, with broken rings of every kind among the faces and rings longer than a
+// chunk, read twice (the second context reuses the first's spare storage).
+TEST(FaceBatch, ReadFacesInChunksEqualsTheFaceByFacePath) {
+    using navlab::geometry::RingStatus;
+    std::mt19937 random(5);
+    Rings rings;
+    auto pick = [&](std::uint32_t n) { return static_cast<int>(random() % n); };
+    std::int64_t broken = 0, long_rings = 0, faces = 0;
+    for (int round = 0; round < 40; ++round) {
+        AuditTagfile tagfile = navlab::test::synthetic_tagfile();
+        if (round % 2) tagfile.model->mediator.reset();  // corner boxes only beside a tree
+        navlab::fromsoft::NavMesh& m = tagfile.model->mesh;
+        m.faces.clear(), m.edges.clear(), m.vertices.clear();
+        for (int f = 0, count = 1 + pick(400); f < count; ++f) {
+            std::vector<Point> ring;
+            if (const int kind = pick(20); kind == 0) {  // longer than a chunk's corners
+                const int n = 900 + pick(1300);
+                for (int k = 0; k < n; ++k) {
+                    const double a = 6.283185307179586 * k / n;
+                    ring.push_back({float(100 * std::cos(a)), float(pick(3) * 0.001), float(-100 * std::sin(a))});
+                }
+                ++long_rings;
+            } else if (kind < 4) {  // lattice triangles: degenerate, collinear, either winding
+                for (int k = 0; k < 3; ++k) ring.push_back({double(pick(3)), double(pick(2)), double(pick(3))});
+            } else {
+                ring = rings.make(pick(1000));
+            }
+            navlab::fromsoft::Face face;
+            face.startEdgeIndex = static_cast<std::int32_t>(m.edges.size());
+            face.numEdges = static_cast<std::int16_t>(ring.size());
+            const int v0 = static_cast<int>(m.vertices.size()), n = static_cast<int>(ring.size());
+            for (const Point& p : ring) m.vertices.push_back({float(p.x), float(p.y), float(p.z), 1.0f});
+            for (int k = 0; k < n; ++k) {
+                navlab::fromsoft::Edge e;
+                e.a = v0 + k, e.b = v0 + (k + 1) % n;
+                m.edges.push_back(e);
+            }
+            switch (pick(25)) {  // broken rings in the middle of chunks
+                case 0: m.edges[face.startEdgeIndex + pick(n)].b = 0x7fffffff; break;
+                case 1: m.vertices[v0 + pick(n)].y = NAN; break;
+                case 2: face.numEdges = 2; break;
+                case 3: face.startEdgeIndex += 1, face.numEdges -= 1; break;
+                default: break;
+            }
+            m.faces.push_back(face);
+        }
+        for (int pass = 0; pass < 2; ++pass) {
+            const TagfileContext ctx(tagfile);
+            const double limit = off_plane_limit(ctx.game);
+            FaceTallies expected;
+            FaceScratch scratch;
+            navlab::geometry::FaceRing ring;
+            for (std::size_t i = 0; i < m.faces.size(); ++i) {
+                const RingStatus status = navlab::geometry::read_face_ring(m, i, ring);
+                ASSERT_EQ(ctx.rings[i].status, status) << "round " << round << " face " << i;
+                if (status != RingStatus::Ok) {
+                    broken += pass == 0;
+                    continue;
+                }
+                FaceGeometry g;
+                analyse_face(ring.corners, scratch, g);
+                expected.add(static_cast<std::int32_t>(i), g, m.faces[i].numEdges, limit);
+                if (tagfile.model->mediator) {  // the smallest x of the ring's corners
+                    float lowest = INFINITY;
+                    for (const Point& p : ring.corners) lowest = std::min(lowest, float(p.x));
+                    EXPECT_EQ(ctx.corner_bounds[i].min[0], lowest) << "face " << i;
+                }
+            }
+            const FaceTallies& got = ctx.face_tallies;
+            faces += got.faces;
+            EXPECT_EQ(got.faces, expected.faces);
+            EXPECT_EQ(got.zero_normal, expected.zero_normal);
+            EXPECT_EQ(got.no_ear, expected.no_ear);
+            EXPECT_EQ(got.not_convex_in_newell_plane, expected.not_convex_in_newell_plane);
+            EXPECT_EQ(got.triangles, expected.triangles);
+            EXPECT_EQ(got.turned, expected.turned);
+            for (auto [a, b] : {std::pair{&got.off_plane, &expected.off_plane},
+                                {&got.projected_relative, &expected.projected_relative},
+                                {&got.area_difference, &expected.area_difference},
+                                {&got.area_difference_relative, &expected.area_difference_relative}}) {
+                EXPECT_TRUE(same_double(a->first, b->first) && same_double(a->best, b->best)) << "round " << round;
+                EXPECT_EQ(a->first_face, b->first_face);
+                EXPECT_EQ(a->best_face, b->best_face);
+            }
+            ASSERT_EQ(got.unusual.size(), expected.unusual.size()) << "round " << round;
+            for (std::size_t k = 0; k < got.unusual.size(); ++k) {
+                EXPECT_EQ(got.unusual[k].face, expected.unusual[k].face);
+                EXPECT_EQ(difference(got.unusual[k].geometry, expected.unusual[k].geometry), "") << got.unusual[k].face;
+            }
+        }
+    }
+    EXPECT_GT(broken, 100);
+    EXPECT_GT(long_rings, 100);
+    EXPECT_GT(faces, 10000);
 }
