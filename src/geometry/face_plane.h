@@ -59,7 +59,7 @@ struct TurnFilter {
     T value, bound;
 };
 template <class T>
-TurnFilter<T> turn_filter_terms(const Vec3<T>& u, const Vec3<T>& w, const Vec3<T>& normal, const Vec3<T>& error) {
+[[gnu::always_inline]] inline TurnFilter<T> turn_filter_terms(const Vec3<T>& u, const Vec3<T>& w, const Vec3<T>& normal, const Vec3<T>& error) {
     const Vec3<T> c = cross(u, w);
     const T mx = abs_of(u.y * w.z) + abs_of(u.z * w.y), my = abs_of(u.z * w.x) + abs_of(u.x * w.z),
             mz = abs_of(u.x * w.y) + abs_of(u.y * w.x);

@@ -32,7 +32,7 @@ struct Orient2dFilter {
     T det, bound;
 };
 template <class T>
-Orient2dFilter<T> orient2d_filter(T pa, T pb, T qa, T qb, T ra, T rb) {
+[[gnu::always_inline]] inline Orient2dFilter<T> orient2d_filter(T pa, T pb, T qa, T qb, T ra, T rb) {
     const T ua = qa - pa, ub = qb - pb, wa = ra - qa, wb = rb - qb;
     const T left = ua * wb, right = ub * wa;
     return {left - right, 8 * kHalfUlp * (abs_of(left) + abs_of(right))};
