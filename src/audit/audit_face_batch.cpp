@@ -19,14 +19,16 @@ LaneMask sign_known(Lanes value, Lanes error) { return (error == 0) | (abs_of(va
 ///  * |N_y| > |N_x| and not |N_z| > |N_y|, decided: axis_plane_of gives y with N_y's sign, whose
 ///    orientations are N_y's sign times the turns seen from above; the same 2n − 5 of them
 ///    are decided positive (the axis-plane fan), and every corner's turn from above is decided
-///    not against N_y (so convexity_from above finds no reflex corner: it stays default);
+///    not against N_y (no reflex corner: the one loop leaves convexity at its default);
 ///  * first_bad_fan_triangle's orientations are decided up to its answer.
+/// docs/audit.md, "Thirty-third session", lists the faces left undecided.
 struct DecidedLanes {
     LaneMask both_fans, concave_in_newell_plane, bad_fan;
 };
 template <int N>
 DecidedLanes decide_one_loop(const Vec3<Lanes>* p, const NewellSum<Lanes>& normal) {
-    const Vec3<Lanes>&n = normal.value, &e = normal.error;
+    const Vec3<Lanes>& n = normal.value;
+    const Vec3<Lanes>& e = normal.error;
     LaneMask ok = sign_known(n.y, e.y) & (n.y != 0);
     const Lanes winding = n.y > 0 ? splat<Lanes>(1) : splat<Lanes>(-1);
     const Lanes y_over_x = abs_of(n.y) - abs_of(n.x), z_over_y = abs_of(n.z) - abs_of(n.y);
