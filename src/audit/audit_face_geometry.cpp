@@ -45,10 +45,10 @@ void analyse_face(std::span<const Point> corners, FaceScratch& scratch, FaceGeom
     }
     // One plane for both paths: the full one reuses the normal and the turns already taken.
     const FacePlane plane = figures ? FacePlane(corners, figures->normal, figures->length) : FacePlane(corners);
-    if (analyse_face_at_once(plane, scratch, g, figures) == OneLoop::NotTaken) analyse_face_in_full(plane, scratch, g);
+    if (analyse_face_at_once(plane, scratch, g, figures) == OneLoop::NotTaken) analyse_face_in_full(plane, scratch, g, figures);
 }
 
-void analyse_face_in_full(const FacePlane& plane, FaceScratch& scratch, FaceGeometry& g) {
+void analyse_face_in_full(const FacePlane& plane, FaceScratch& scratch, FaceGeometry& g, const FaceFigures* figures) {
     const std::span<const Point> corners = plane.corners();
     g.winding = winding_from_above(plane);
     g.zero_normal = plane.normal_is_zero();
@@ -62,7 +62,7 @@ void analyse_face_in_full(const FacePlane& plane, FaceScratch& scratch, FaceGeom
     }
     g.convex_in_newell_plane = !(pos && neg);
     if (!g.zero_normal) {
-        g.off_plane = max_distance_from_mean_plane(plane);
+        g.off_plane = figures ? figures->off_plane : max_distance_from_mean_plane(plane);
         g.bad_fan = first_bad_fan_triangle(plane);
     }
     const Triangulation& t = scratch.newell;

@@ -73,7 +73,9 @@ void analyse_face(std::span<const Point> corners, FaceScratch& scratch, FaceGeom
 /// turns from above and along N, the off-plane distance, R41's fan, Algorithm T in the Newell
 /// plane and in the axis plane with their checks. The reference the one-loop path must equal.
 /// @param plane the face (FacePlane of its corners); @param g a default FaceGeometry.
-void analyse_face_in_full(const FacePlane& plane, FaceScratch& scratch, FaceGeometry& g);
+/// @param figures the face's FaceFigures when a batch computed them (R40's distance is then
+///        taken from them, the same bits), else nullptr.
+void analyse_face_in_full(const FacePlane& plane, FaceScratch& scratch, FaceGeometry& g, const FaceFigures* figures = nullptr);
 
 /// R48's step of analyse_face_in_full: Algorithm T in the axis plane (into scratch.axis), and
 /// the cuts it dropped that have area in 3-space counted as lost in `g`.

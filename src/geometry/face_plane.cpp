@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "geometry/orient2d.h"
+
 namespace navlab::geometry {
 namespace {
 
@@ -143,14 +145,12 @@ bool FacePlane::same_projected(const Point& p, const Point& q) const {
 }
 
 bool zero_area_3d(const Point& p, const Point& q, const Point& r) {
-    auto component_zero = [&](int axis) {
-        return exact_sign([&](auto zero) {
-            using T = decltype(zero);
-            Vec3<T> c = cross(lift<T>(q) - lift<T>(p), lift<T>(r) - lift<T>(q));
-            return component(c, axis);
-        }) == 0;
-    };
-    return component_zero(0) && component_zero(1) && component_zero(2);
+    // Each component of (q − p) × (r − q) is the turn p → q → r in the plane of the other two
+    // axes: x in (y, z), y in (z, x), z in (x, y). orient2d_sign's static filter settles a
+    // non-zero one at once, and an exact zero along an axis without expansions (Approx's
+    // bound, carried through the cross product, could do neither).
+    return orient2d_sign(p.y, p.z, q.y, q.z, r.y, r.z) == 0 && orient2d_sign(p.z, p.x, q.z, q.x, r.z, r.x) == 0 &&
+           orient2d_sign(p.x, p.y, q.x, q.y, r.x, r.y) == 0;
 }
 
 }  // namespace navlab::geometry

@@ -152,6 +152,7 @@ private:
 };
 
 /// Whether (q − p) × (r − q) = (0, 0, 0) exactly: the cut p, q, r has no area in 3-space.
+/// @param p,q,r finite float32 values as doubles (orient2d_sign's inputs).
 bool zero_area_3d(const Point& p, const Point& q, const Point& r);
 
 /// Whether two points are exactly equal.

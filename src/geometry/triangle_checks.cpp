@@ -5,20 +5,12 @@
 
 namespace navlab::geometry {
 
-TriangulationCheck check_triangulation(const FacePlane& plane, const Triangulation& t) {
-    return check_triangulation(plane, t.triangles, t.last_corner_fan);
-}
+namespace {
 
-TriangulationCheck check_triangulation(const FacePlane& plane, std::span<const Cut> triangles, bool last_corner_fan) {
+/// R44's and R45's figures of complete triangulations: the turns (R43) are the callers'.
+TriangulationCheck areas_of(const FacePlane& plane, std::span<const Cut> triangles) {
     TriangulationCheck r;
     auto c = plane.corners();
-    // A last-corner fan's triangles are turned with the face by construction
-    // (takes_first_candidate_throughout).
-    for (std::size_t i = 0; !last_corner_fan && i < triangles.size(); ++i) {
-        const Cut& cut = triangles[i];
-        if (plane.orient_at(cut[0], cut[1], cut[2]) < 0 && r.turned++ == 0)
-            r.first_turned = static_cast<int>(i);
-    }
     // Projected areas in double, coordinates relative to P_0 to keep them small.
     const Vec3<double>& n = plane.normal();
     const double length = plane.normal_length();
@@ -36,6 +28,34 @@ TriangulationCheck check_triangulation(const FacePlane& plane, std::span<const C
     // against that exact sum on random rings in tests/geometry.
     r.area_difference = {0, 0, 0};
     r.area_difference_max = 0;
+    return r;
+}
+
+}  // namespace
+
+TriangulationCheck check_triangulation(const FacePlane& plane, const Triangulation& t) {
+    if (!t.turns_tested_along_normal || t.last_corner_fan || t.triangles.empty())
+        return check_triangulation(plane, t.triangles, t.last_corner_fan);
+    // Clipped along N, only the last triangle can be turned (Triangulation); a check of the
+    // others' turns would repeat the clipper's.
+    TriangulationCheck r = areas_of(plane, t.triangles);
+    const Cut& last = t.triangles.back();
+    if (plane.orient_at(last[0], last[1], last[2]) < 0) {
+        r.turned = 1;
+        r.first_turned = static_cast<int>(t.triangles.size()) - 1;
+    }
+    return r;
+}
+
+TriangulationCheck check_triangulation(const FacePlane& plane, std::span<const Cut> triangles, bool last_corner_fan) {
+    TriangulationCheck r = areas_of(plane, triangles);
+    // A last-corner fan's triangles are turned with the face by construction
+    // (takes_first_candidate_throughout).
+    for (std::size_t i = 0; !last_corner_fan && i < triangles.size(); ++i) {
+        const Cut& cut = triangles[i];
+        if (plane.orient_at(cut[0], cut[1], cut[2]) < 0 && r.turned++ == 0)
+            r.first_turned = static_cast<int>(i);
+    }
     return r;
 }
 

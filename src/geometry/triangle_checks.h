@@ -32,7 +32,8 @@ T relative_difference(T projected_sum, T projected_face) {
     return abs_of(projected_sum - projected_face) / projected_face;
 }
 
-/// @param plane the face; @param t its triangulation (Algorithm T).
+/// @param plane the face; @param t its triangulation as triangulate_newell or
+///        triangulate_axis_plane wrote it (Algorithm T: only its last triangle can be turned).
 TriangulationCheck check_triangulation(const FacePlane& plane, const Triangulation& t);
 /// The same for a complete triangulation given by its triangles alone.
 /// @param last_corner_fan the triangles are the proven fan from the last corner

@@ -24,6 +24,10 @@ struct Triangulation {
     /// takes_first_candidate_throughout): the triangles are the fan from the last corner, (n−1, k, k+1) for
     /// k = 0 … n−4, then (n−3, n−2, n−1), each turned with the face, nothing dropped.
     bool last_corner_fan = false;
+    /// Clipped along N (triangulate_newell): each triangle but the last was emitted after its
+    /// turn along N was tested, > 0 for an ear and = 0 for a fallback, so only the last one,
+    /// the three corners left at the end, can be turned against the face (R43).
+    bool turns_tested_along_normal = false;
 };
 
 /// Whether Algorithm T, run with the exact orientation `orient` of a projection, takes the

@@ -401,21 +401,32 @@ TEST(FacePlane, RememberedCornerTurnsEqualTheExactOrientation) {
 namespace {
 
 /// Algorithm T as audit-rules.md §6.7 words it, every predicate with expansions and in the
-/// spec's order, no shortcut: the reference for triangulate_newell's last-corner fan.
-Triangulation algorithm_t_as_written(const std::vector<Point>& P) {
+/// spec's order, no shortcut: the reference for triangulate_newell (`along_axis` false) and
+/// triangulate_axis_plane (true: projected along N's largest axis, compared exactly, ties to
+/// the lower axis, x with sign + when N = 0; a cut is dropped when its projection has no area).
+Triangulation algorithm_t_as_written(const std::vector<Point>& P, bool along_axis = false) {
     Vec3<Expansion> N = newell_normal<Expansion>(P);
     auto e = [&](int k) { return lift<Expansion>(P[k]); };
     auto area = [&](int a, int c, int d) { return cross(e(c) - e(a), e(d) - e(c)); };
-    auto zero_area = [&](int a, int c, int d) {
-        Vec3<Expansion> v = area(a, c, d);
-        return v.x.sign() == 0 && v.y.sign() == 0 && v.z.sign() == 0;
+    auto zero = [](const Vec3<Expansion>& v) { return v.x.sign() == 0 && v.y.sign() == 0 && v.z.sign() == 0; };
+    const Expansion* component[3] = {&N.x, &N.y, &N.z};
+    auto magnitude = [&](int k) { return component[k]->sign() < 0 ? -*component[k] : *component[k]; };
+    int axis = 0;
+    for (int k = 1; k < 3; ++k)
+        if ((magnitude(k) - magnitude(axis)).sign() > 0) axis = k;
+    const int axis_sign = component[axis]->sign() == 0 ? 1 : component[axis]->sign();
+    auto pick = [&](const Vec3<Expansion>& v) { return axis == 0 ? v.x : (axis == 1 ? v.y : v.z); };
+    auto orient = [&](int a, int c, int d) {
+        return along_axis ? axis_sign * pick(area(a, c, d)).sign() : dot(area(a, c, d), N).sign();
     };
-    auto orient = [&](int a, int c, int d) { return dot(area(a, c, d), N).sign(); };
+    auto zero_area = [&](int a, int c, int d) { return along_axis ? orient(a, c, d) == 0 : zero(area(a, c, d)); };
     auto same = [&](int r, int x) {
-        Vec3<Expansion> v = cross(e(r) - e(x), N);
-        return v.x.sign() == 0 && v.y.sign() == 0 && v.z.sign() == 0;
+        if (!along_axis) return zero(cross(e(r) - e(x), N));
+        const Vec3<Expansion> v = e(r) - e(x);
+        return (axis == 0 ? v.y.sign() == 0 && v.z.sign() == 0
+                          : (axis == 1 ? v.z.sign() == 0 && v.x.sign() == 0 : v.x.sign() == 0 && v.y.sign() == 0));
     };
-    const bool has_plane = !(N.x.sign() == 0 && N.y.sign() == 0 && N.z.sign() == 0);
+    const bool has_plane = !zero(N);
     Triangulation out;
     std::vector<int> ring;
     for (int k = 0; k < static_cast<int>(P.size()); ++k) ring.push_back(k);
@@ -497,6 +508,115 @@ TEST(Triangulate, LastCornerFanEqualsAlgorithmTAsWritten) {
     }
     EXPECT_GT(fans, 1000);
     EXPECT_GT(clipped, 1000);
+}
+
+// The clippers decide each orientation with its filter inline and hand what it leaves open to
+// the exact predicate (triangulate.cpp), and check_triangulation orients only the last
+// triangle of a clipping along N. On rings that need ear clipping, at every scale float32
+// has (reflex, clockwise, warped, steep, collinear and repeated corners, corners exactly on
+// a neighbour's line, near-degenerate), both variants must give Algorithm T's output as the
+// spec words it, with expansions, and the check must count the turned triangles that
+// expansions count.
+TEST(Triangulate, ClippedRingsEqualAlgorithmTAsWrittenInBothVariants) {
+    std::uint64_t s = 29;
+    auto next = [&] {
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        return static_cast<int>(s >> 33);
+    };
+    auto unit = [&] { return (next() % 1000000) / 1e6; };
+    auto f = [](double v) { return double(float(v)); };
+    const double scales[] = {0x1p-140, 1e-30, 1e-3, 1.0, 300.0, 1e6, 1e20, 1e36};
+    int clipped[2] = {}, dropped[2] = {}, fallbacks = 0, no_ear = 0, turned = 0, zero_areas = 0;
+    for (int face = 0; face < 4000; ++face) {
+        const double scale = scales[face % 8];
+        const int kind = (face / 8) % 7;
+        const int n = 4 + next() % (kind == 6 ? 12 : 6);
+        const double turn = (next() % 3 == 0 ? -1 : 1) * 2 * 3.141592653589793 / n;
+        std::vector<Point> ring;
+        for (int k = 0; k < n; ++k) {
+            const double cx = std::cos(k * turn), cz = -std::sin(k * turn);
+            const double r = (k % 3 == 1) ? 0.3 : 1.0;  // every third corner pulled in: reflex
+            switch (kind) {
+            case 0:  // reflex corners, gently warped
+                ring.push_back({f(scale * r * cx), f(scale * 0.02 * unit()), f(scale * r * cz)});
+                break;
+            case 1:  // lattice points: collinear, repeated, clockwise, spikes
+                ring.push_back({f(scale * (next() % 4)), f(scale * (next() % 2) * 0.5), f(scale * (next() % 4))});
+                break;
+            case 2:  // strongly warped and steep: the axis plane differs from N's
+                ring.push_back({f(scale * r * cx), f(scale * (r * cz * 2 + (k % 2) * unit())), f(scale * (r * cz + 0.3 * unit()))});
+                break;
+            case 3:  // vertical or nearly: N's largest axis x or z, N_y 0 or tiny
+                ring.push_back({f(scale * r * cx), f(scale * r * cz), f(scale * (face % 2 ? 0 : 1e-7 * unit()))});
+                break;
+            case 4:  // near-degenerate: every corner within float32 rounding of a line
+                ring.push_back({f(scale * (1 + k * 1e-7 * unit())), f(scale * 0.5), f(scale * (k + (k % 2) * 1e-6 * r))});
+                break;
+            case 5: {  // on a line through the origin, exactly, at magnitudes up to 2^40 apart:
+                       // exact zeros whose products round in double; one corner lifted or not
+                const double base = std::ldexp(1.0, (face % 8) * 20 - 80);
+                const double t = base * std::ldexp(1.0 + next() % 4, next() % 41 - 20) * (k % 2 ? 1 : -1);
+                const double lift = k == 0 && face % 3 != 0 ? base * std::ldexp(1.0, next() % 41 - 20) : 0;
+                ring.push_back({t * 3, t * 7 + lift, t * -5});
+                break;
+            }
+            default:  // many corners on a star, some exactly on a neighbour's line seen from above
+                ring.push_back({f(scale * (k % 4 == 2 ? 0.5 : r) * cx), f(scale * 0.001 * (k % 3)), f(scale * (k % 4 == 2 ? 0.5 : r) * cz)});
+            }
+        }
+        if (next() % 5 == 0) ring.insert(ring.begin() + next() % ring.size(), ring[next() % ring.size()]);
+        if (next() % 7 == 0) {  // a corner on its neighbours' midpoint (exact in float32 on a lattice)
+            const int m = next() % static_cast<int>(ring.size());
+            const Point &a = ring[(m + ring.size() - 1) % ring.size()], &b = ring[(m + 1) % ring.size()];
+            if (kind == 1) ring[m] = {(a.x + b.x) / 2, (a.y + b.y) / 2, (a.z + b.z) / 2};
+        }
+        const FacePlane plane(ring);
+        const Vec3<Expansion>& N = plane.exact_normal();
+        for (int variant = 0; variant < 2; ++variant) {
+            const Triangulation t = variant == 0 ? triangulate_newell(plane) : triangulate_axis_plane(plane);
+            const Triangulation expected = algorithm_t_as_written(ring, variant == 1);
+            ASSERT_EQ(t.triangles, expected.triangles) << face << " variant " << variant;
+            ASSERT_EQ(t.dropped, expected.dropped) << face << " variant " << variant;
+            ASSERT_EQ(t.fallbacks, expected.fallbacks) << face << " variant " << variant;
+            ASSERT_EQ(t.no_ear, expected.no_ear) << face << " variant " << variant;
+            ASSERT_EQ(t.corners_left, expected.corners_left) << face << " variant " << variant;
+            clipped[variant] += !t.last_corner_fan;
+            dropped[variant] += !t.dropped.empty();
+            if (variant == 1) continue;
+            fallbacks += t.fallbacks > 0;
+            no_ear += t.no_ear;
+            // R43: every triangle oriented with expansions.
+            int count = 0, first = -1;
+            for (std::size_t i = 0; i < t.triangles.size(); ++i) {
+                const auto [a, b, d] = t.triangles[i];
+                const Vec3<Expansion> p = lift<Expansion>(ring[a]), q = lift<Expansion>(ring[b]), r = lift<Expansion>(ring[d]);
+                if (dot(cross(q - p, r - q), N).sign() < 0 && count++ == 0) first = static_cast<int>(i);
+            }
+            const TriangulationCheck check = check_triangulation(plane, t);
+            ASSERT_EQ(check.turned, count) << face;
+            ASSERT_EQ(check.first_turned, first) << face;
+            turned += count > 0;
+        }
+        // zero_area_3d on every three corners of the ring, against the expansions.
+        for (std::size_t a = 0; a < ring.size(); ++a)
+            for (std::size_t b = 0; b < ring.size(); ++b) {
+                const std::size_t d = (a + b + face) % ring.size();
+                const Vec3<Expansion> p = lift<Expansion>(ring[a]), q = lift<Expansion>(ring[b]), r = lift<Expansion>(ring[d]);
+                const Vec3<Expansion> c = cross(q - p, r - q);
+                const bool exact = c.x.sign() == 0 && c.y.sign() == 0 && c.z.sign() == 0;
+                ASSERT_EQ(zero_area_3d(ring[a], ring[b], ring[d]), exact) << face << ": " << a << b << d;
+                zero_areas += exact && a != b && b != d && a != d;
+            }
+    }
+    // Each kind of outcome is exercised, not only the proven fans.
+    EXPECT_GT(clipped[0], 1500);
+    EXPECT_GT(clipped[1], 1500);
+    EXPECT_GT(dropped[0], 400);
+    EXPECT_GT(dropped[1], 400);
+    EXPECT_GT(fallbacks, 20);
+    EXPECT_GT(no_ear, 100);
+    EXPECT_GT(turned, 300);
+    EXPECT_GT(zero_areas, 3000);
 }
 
 TEST(Orient, FilteredSignsEqualExpansionsOnNearlyCollinearFloats) {
