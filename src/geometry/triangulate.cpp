@@ -1,5 +1,6 @@
 #include "geometry/triangulate.h"
 
+#include <algorithm>
 #include <cmath>
 #include <span>
 #include <vector>
@@ -28,19 +29,28 @@ void ear_clip(int n, bool has_plane, Orient orient, Droppable droppable, Same sa
         return;
     }
     out.triangles.reserve(n > 2 ? static_cast<std::size_t>(n - 2) : 0);
-    // The shrinking ring reuses one buffer per thread: the audit triangulates every face twice.
-    thread_local std::vector<int> ring;
-    ring.resize(static_cast<std::size_t>(n));
-    for (int i = 0; i < n; ++i) ring[i] = i;
-    auto remove = [&](int j) { ring.erase(ring.begin() + j); };
+    // The shrinking ring: on the stack for the faces the audit meets (a vector per thread
+    // beyond), its length in a local, so the loops below reload nothing from memory.
+    constexpr int kOnStack = 64;
+    int on_stack[kOnStack];
+    thread_local std::vector<int> longer;
+    if (n > kOnStack) longer.resize(static_cast<std::size_t>(n));
+    int* const ring_at = n > kOnStack ? longer.data() : on_stack;
+    for (int i = 0; i < n; ++i) ring_at[i] = i;
+    int size = n;
+    auto remove = [&](int j) {
+        std::copy(ring_at + j + 1, ring_at + size, ring_at + j);
+        --size;
+    };
     auto inside = [&](int a, int c, int d, int r) {
         // Seen from a convex ear, the other corners lie beyond its closing side d → a: that
         // test first, and the "same position" tests only for corners in the closed triangle.
         if (orient(d, a, r) < 0 || orient(a, c, r) < 0 || orient(c, d, r) < 0) return false;
         return !(same(r, a) || same(r, c) || same(r, d));
     };
-    while (ring.size() > 3) {
-        const int m = static_cast<int>(ring.size());
+    while (size > 3) {
+        const int m = size;
+        const std::span<const int> ring(ring_at, static_cast<std::size_t>(m));
         // Ring positions j − 1 and j + 1 without a division each (ear_clip's hottest line).
         auto before = [&](int j) { return ring[j == 0 ? m - 1 : j - 1]; };
         auto after = [&](int j) { return ring[j + 1 == m ? 0 : j + 1]; };
@@ -77,8 +87,8 @@ void ear_clip(int n, bool has_plane, Orient orient, Droppable droppable, Same sa
         (drop ? out.dropped : out.triangles).push_back(cut);
         remove(chosen);
     }
-    if (ring.size() == 3) {
-        Cut cut{ring[0], ring[1], ring[2]};
+    if (size == 3) {
+        Cut cut{ring_at[0], ring_at[1], ring_at[2]};
         (droppable(cut[0], cut[1], cut[2]) ? out.dropped : out.triangles).push_back(cut);
     }
 }
