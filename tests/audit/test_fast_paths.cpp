@@ -113,7 +113,9 @@ TEST(AuditFastPaths, ReusedTalliesGiveTheFreshResult) {
                 const TagfileAudit spent = audit_tagfile(files[before], 50);
                 std::size_t filled = 0;
                 for (const RuleTally& t : spent.rules) filled += !t.examples.empty() + !t.values.empty();
-                if (before != 0) EXPECT_GT(filled, 10u) << "tagfile " << before << " leaves examples and values";
+                if (before != 0) {
+                    EXPECT_GT(filled, 10u) << "tagfile " << before << " leaves examples and values";
+                }
                 dropped = spent.rules.data();
             }
             const TagfileAudit next = audit_tagfile(files[1], 3);
