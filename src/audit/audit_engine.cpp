@@ -162,6 +162,7 @@ std::vector<RuleTally>& spare_tallies() {
 }  // namespace
 
 TagfileAudit::~TagfileAudit() {
+    for (auto& [id, values] : supplementary) values.clear();  // their nodes to the thread's spares
     if (rules.size() != all_rules().size()) return;  // moved from, or not an audit_tagfile result
     // Every tally, not only the applicable ones: a result built by hand may fill any of them.
     for (RuleTally& t : rules) t.clear();

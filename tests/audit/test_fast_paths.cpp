@@ -89,10 +89,11 @@ TEST(AuditFastPaths, ReusedStorageGivesTheFreshReport) {
     EXPECT_EQ(report_of(files[2]), fresh[2]);
 }
 
-// A dropped result's rule tallies go to the thread's next audit_tagfile (~TagfileAudit): the
-// next result must read as a fresh one whatever the dropped one held — exceptions, examples,
-// values of every kind, rules a clean tagfile does not fail, an unreadable tagfile's three
-// rules, a hand-made result's tallies that no audit fills.
+// A dropped result's rule tallies go to the thread's next audit_tagfile, and the map nodes of
+// its values (the rules' and the supplementary counters') to the thread's next new entries
+// (~TagfileAudit): the next result must read as a fresh one whatever the dropped one held —
+// exceptions, examples, values of every kind, rules a clean tagfile does not fail, an
+// unreadable tagfile's three rules, a hand-made result's tallies that no audit fills.
 TEST(AuditFastPaths, ReusedTalliesGiveTheFreshResult) {
     const std::vector<AuditTagfile> files = varied_tagfiles();
     AuditTagfile unreadable;
