@@ -2,6 +2,89 @@
 
 namespace navlab::audit {
 
+namespace {
+
+/// Approx::sign_known lane by lane: the sign of `value` is the exact one.
+LaneMask sign_known(Lanes value, Lanes error) { return (error == 0) | (abs_of(value) > error * (1 + 1e-9) + 1e-300); }
+
+/// The exact signs analyse_face_at_once asks of two faces of N corners (4 … 8), each decided
+/// by its own predicate's filter, or the lane is left undecided. The filters are the
+/// predicates' own (turn_filter_terms for orientations along N, orient2d_filter for those
+/// seen from above, Approx's test for axis_plane_of's comparisons), so any sign they decide
+/// is the exact one the one-face path computes; which of the two paths decides it does not
+/// matter. A lane is decided when:
+///  * N_y's sign is decided and not 0: the winding, and the one loop is not refused;
+///  * every corner turns along N decidedly (+, − or an exact 0), so X08 is known, and
+///    takes_first_candidate_throughout's 2n − 5 orientations along N are decided positive;
+///  * |N_y| > |N_x| and not |N_z| > |N_y|, decided: axis_plane_of gives y with N_y's sign, whose
+///    orientations are N_y's sign times the turns seen from above; the same 2n − 5 of them
+///    are decided positive (the axis-plane fan), and every corner's turn from above is decided
+///    not against N_y (no reflex corner: the one loop leaves convexity at its default);
+///  * first_bad_fan_triangle's orientations are decided up to its answer.
+/// docs/audit.md, "Thirty-third session", lists the faces left undecided.
+struct DecidedLanes {
+    LaneMask both_fans, concave_in_newell_plane, bad_fan;
+};
+template <int N>
+DecidedLanes decide_one_loop(const Vec3<Lanes>* p, const NewellSum<Lanes>& normal) {
+    const Vec3<Lanes>& n = normal.value;
+    const Vec3<Lanes>& e = normal.error;
+    LaneMask ok = sign_known(n.y, e.y) & (n.y != 0);
+    const Lanes winding = n.y > 0 ? splat<Lanes>(1) : splat<Lanes>(-1);
+    const Lanes y_over_x = abs_of(n.y) - abs_of(n.x), z_over_y = abs_of(n.z) - abs_of(n.y);
+    ok &= sign_known(y_over_x, e.y + e.x + abs_of(y_over_x) * kHalfUlp) & (y_over_x > 0);
+    ok &= sign_known(z_over_y, e.z + e.y + abs_of(z_over_y) * kHalfUlp) & ~(z_over_y > 0);
+    // Along N: the corner turns (u, w the sides into and out of corner k), then others.
+    Vec3<Lanes> side[N];
+    for (int k = 0; k < N; ++k) side[k] = p[k] - p[k == 0 ? N - 1 : k - 1];
+    LaneMask positive[N], not_positive[N], concave{};
+    for (int k = 0; k < N; ++k) {
+        const TurnFilter<Lanes> t = turn_filter_terms(side[k], side[k + 1 == N ? 0 : k + 1], n, e);
+        const LaneMask negative = -t.value > t.bound, zero = t.bound == 0;
+        positive[k] = t.value > t.bound;
+        not_positive[k] = negative | zero;
+        ok &= positive[k] | not_positive[k];
+        concave |= negative;
+    }
+    auto along_n = [&](int a, int b, int d) { return turn_filter_terms(p[b] - p[a], p[d] - p[b], n, e); };
+    auto from_above = [&](int a, int b, int d) {
+        const Orient2dFilter<Lanes> o = orient2d_filter(p[a].z, p[a].x, p[b].z, p[b].x, p[d].z, p[d].x);
+        return TurnFilter<Lanes>{winding * o.det, o.bound};  // along the axis plane's sign
+    };
+    auto decided_positive = [](const TurnFilter<Lanes>& t) { return t.value > t.bound; };
+    // takes_first_candidate_throughout in both variants: (a) orient(A, k, k + 1) for
+    // k = 0 … n − 3, (b) orient(A, 1, j) for j = 3 … n − 2, A = n − 1. (a)'s ends are the
+    // turns at corners 0 and n − 2 (the same sign in any rotation).
+    ok &= positive[0] & positive[N - 2];
+    for (int k = 1; k <= N - 4; ++k) ok &= decided_positive(along_n(N - 1, k, k + 1)) & decided_positive(from_above(N - 1, k, k + 1));
+    for (int j = 3; j <= N - 2; ++j) ok &= decided_positive(along_n(N - 1, 1, j)) & decided_positive(from_above(N - 1, 1, j));
+    // Seen from above, no corner turns against N_y (each turn decided with it, or exactly 0),
+    // and those at corners 0 and n − 2 turn with it.
+    for (int k = 0; k < N; ++k) {
+        const TurnFilter<Lanes> t = from_above(k == 0 ? N - 1 : k - 1, k, k + 1 == N ? 0 : k + 1);
+        ok &= decided_positive(t) | (k != 0 && k != N - 2 && t.bound == 0);
+    }
+    // first_bad_fan_triangle: the first k = 1 … n − 2 with orient(0, k, k + 1) ≤ 0; its ends are
+    // the turns at corners 1 and n − 1. Every orientation before the answer must be decided.
+    LaneMask bad{-1, -1}, found{};
+    for (int k = 1; k <= N - 2; ++k) {
+        LaneMask is_positive = positive[1], is_not_positive = not_positive[1];
+        if (k == N - 2) {
+            is_positive = positive[N - 1], is_not_positive = not_positive[N - 1];
+        } else if (k != 1) {
+            const TurnFilter<Lanes> t = along_n(0, k, k + 1);
+            is_positive = t.value > t.bound, is_not_positive = (-t.value > t.bound) | (t.bound == 0);
+        }
+        ok &= found | is_positive | is_not_positive;
+        const LaneMask first = ~found & is_not_positive;
+        bad = (bad & ~first) | (LaneMask{k, k} & first);
+        found |= is_not_positive;
+    }
+    return {ok, concave, bad};
+}
+
+}  // namespace
+
 int FaceBatch::add(std::size_t at, int n) {
     if (n < 3 || n > kMostCorners || count_ == kMost) return -1;
     const int i = count_++;
@@ -45,6 +128,9 @@ void FaceBatch::analyse_pair(const Point* corners, int a, int b) {
         sum += projected_area(p[cut[0]] - p[0], p[cut[1]] - p[0], p[cut[2]] - p[0], normal.value, length);
     }
     const Lanes face = length / 2.0, relative = relative_difference(sum, face);
+    // The exact signs the one loop needs: a triangle needs N_y's alone (analyse_triangle).
+    DecidedLanes decided{sign_known(normal.value.y, normal.error.y) & (normal.value.y != 0), LaneMask{}, LaneMask{-1, -1}};
+    if constexpr (N > 3) decided = decide_one_loop<N>(p, normal);
     const int faces[2] = {a, b};
     for (int lane = 0; lane < kLanes; ++lane) {
         FaceFigures& f = figures_[faces[lane]];
@@ -58,6 +144,7 @@ void FaceBatch::analyse_pair(const Point* corners, int a, int b) {
             f.fan_check.projected_sum = sum[lane];
             f.fan_check.projected_relative = relative[lane];
         }
+        f.decided = {decided.both_fans[lane] != 0, decided.concave_in_newell_plane[lane] == 0, static_cast<int>(decided.bad_fan[lane])};
     }
 }
 

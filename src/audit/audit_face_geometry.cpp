@@ -8,33 +8,40 @@ namespace navlab::audit {
 
 namespace {
 
-/// analyse_face_at_once for a triangle (half the faces of a navmesh), without one turn or
-/// orientation. For three corners (q − p) × (r − q) is N itself, exactly, in every rotation:
-/// each turn along N is sign(N · N) = +1, the turns seen from above all have N_y's sign (no
-/// reflex corner, nothing for convexity_from_above), and each fan or ear test of either
-/// variant is that one positive turn: along N, and in the axis plane of N's largest
-/// component, which is not 0 when N_y is not. So both triangulations are the face itself.
-/// Only the figures computed in floating point remain: R40's distance and R44's check.
-OneLoop analyse_triangle(int winding, const PlaneDistance& off_plane, const TriangulationCheck& check, FaceGeometry& g) {
+/// OneLoop::BothFans's geometry for a face of n corners not degenerate from above (N_y's sign
+/// `winding`) and with no reflex corner seen from above (convexity stays default): both
+/// triangulations the fan from the last corner (n − 2 triangles, nothing dropped or lost),
+/// R40's distance, R44's check of that fan, X08 and R41's first bad fan triangle.
+OneLoop both_fans(int n, int winding, const FaceFigures& figures, bool convex_in_newell_plane, int bad_fan, FaceGeometry& g) {
     g.winding = winding > 0 ? Winding::CounterClockwise : Winding::Clockwise;
     g.zero_normal = false;
-    g.off_plane = off_plane;
-    g.check = check;
-    g.triangles = 1;
+    g.convex_in_newell_plane = convex_in_newell_plane;
+    g.off_plane = figures.off_plane;
+    g.bad_fan = bad_fan;
+    g.check = figures.fan_check;
+    g.triangles = n - 2;
     return OneLoop::BothFans;
 }
+
+/// analyse_face_at_once for a triangle (half the faces of a navmesh), without one turn or
+/// orientation. For three corners (q − p) × (r − q) is N itself, exactly, in every rotation:
+/// each turn along N is sign(N · N) = +1 (convex along N; R41's one fan triangle is right),
+/// the turns seen from above all have N_y's sign (no reflex corner, nothing for
+/// convexity_from_above), and each fan or ear test of either variant is that one positive
+/// turn: along N, and in the axis plane of N's largest component, which is not 0 when N_y is
+/// not. So both triangulations are the face itself. Only the figures computed in floating
+/// point remain: R40's distance and R44's check.
+OneLoop analyse_triangle(int winding, const FaceFigures& figures, FaceGeometry& g) { return both_fans(3, winding, figures, true, -1, g); }
 
 }  // namespace
 
 void analyse_face(std::span<const Point> corners, FaceScratch& scratch, FaceGeometry& g, const FaceFigures* figures) {
-    if (figures && corners.size() == 3) {
-        // A triangle whose N_y the filter decides needs no plane: its sign is the one the
-        // plane would take (FacePlane's constructor), and the rest are the batch's figures.
-        const Approx& n_y = figures->normal.bound.y;
-        if (n_y.sign_known() && n_y.sign() != 0) {
-            analyse_triangle(n_y.sign(), figures->off_plane, figures->fan_check, g);
-            return;
-        }
+    if (figures && figures->decided.both_fans) {
+        // The batch decided every sign the one loop asks for (FaceFigures::Decided; for a
+        // triangle N_y's alone, see analyse_triangle): its outcome, without a plane.
+        const FaceFigures::Decided& d = figures->decided;
+        both_fans(static_cast<int>(corners.size()), figures->normal.bound.y.sign(), *figures, d.convex_in_newell_plane, d.bad_fan, g);
+        return;
     }
     // One plane for both paths: the full one reuses the normal and the turns already taken.
     const FacePlane plane = figures ? FacePlane(corners, figures->normal, figures->length) : FacePlane(corners);
@@ -85,10 +92,12 @@ OneLoop analyse_face_at_once(const FacePlane& plane, FaceScratch& scratch, FaceG
     const int winding = plane.normal_sign(1);
     if (winding == 0) return OneLoop::NotTaken;  // degenerate from above: collinear test, maybe N = 0
     if (n == 3) {
-        if (figures) return analyse_triangle(winding, figures->off_plane, figures->fan_check, g);
+        if (figures) return analyse_triangle(winding, *figures, g);
         const Cut face = last_corner_fan_triangle(3, 0);
-        return analyse_triangle(winding, max_distance_from_mean_plane(plane),
-                                check_triangulation(plane, std::span<const Cut>(&face, 1), true), g);
+        FaceFigures own;
+        own.off_plane = max_distance_from_mean_plane(plane);
+        own.fan_check = check_triangulation(plane, std::span<const Cut>(&face, 1), true);
+        return analyse_triangle(winding, own, g);
     }
     // The one loop: each corner's turn seen from above (R39) and along N (remembered by the
     // plane for X08, R41's fan and the Newell proof).

@@ -52,6 +52,15 @@ struct FaceFigures {
     /// R44: check_triangulation of the fan from the last corner (last_corner_fan_triangle),
     /// the Newell triangulation whenever analyse_face_at_once takes the face.
     TriangulationCheck fan_check;
+    /// The one loop's outcome for a face of 3 … FaceBatch::kMostCorners corners whose exact
+    /// signs the batch's filters all decided (FaceBatch::analyse_pair): analyse_face_at_once
+    /// would take OneLoop::BothFans with N_y = the normal's sign, convexity from above with
+    /// no reflex corner, and these two figures; analyse_face then fills the geometry alone.
+    struct Decided {
+        bool both_fans = false;              ///< all of the above holds; otherwise not decided
+        bool convex_in_newell_plane = true;  ///< X08
+        int bad_fan = -1;                    ///< R41's first bad fan triangle, or −1
+    } decided;
 };
 
 /// A face's geometry: analyse_face_at_once, and analyse_face_in_full where it does not apply.

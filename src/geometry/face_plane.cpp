@@ -44,24 +44,13 @@ int FacePlane::compute_corner_turn(int k) const {
     return turn;
 }
 
-inline FacePlane::FilterTerms FacePlane::filter_terms(const Vec3<double>& u, const Vec3<double>& w) const {
-    // Plain doubles and one error bound for the whole fixed expression, instead of Approx's
-    // bound carried through each of its ~30 operations (orient was the audit's hottest
-    // predicate). Each cross-product component has at most 4 roundings on each of its two
-    // products (γ4 of |a·b| + |c·d|), the dot product 3 more: ≤ 7ε(1 + O(ε)) Σ m_i |N_i|,
-    // taken as 16ε. N's own uncertainty (normal_.bound's error e_i) adds ≤ Σ |c_i| e_i ≤
-    // Σ m_i e_i. The factor 1 + 1e-9 covers the rounding of m and of the bound itself.
-    const Vec3<double> c = cross(u, w);
-    const double mx = std::fabs(u.y * w.z) + std::fabs(u.z * w.y), my = std::fabs(u.z * w.x) + std::fabs(u.x * w.z),
-                 mz = std::fabs(u.x * w.y) + std::fabs(u.y * w.x);
-    const Approx &nx = normal_.bound.x, &ny = normal_.bound.y, &nz = normal_.bound.z;
-    const double value = c.x * nx.value + c.y * ny.value + c.z * nz.value;
-    const double rounding = 16 * kHalfUlp * (mx * std::fabs(nx.value) + my * std::fabs(ny.value) + mz * std::fabs(nz.value));
-    return {value, (rounding + mx * nx.error + my * ny.error + mz * nz.error) * (1 + 1e-9)};
+inline TurnFilter<double> FacePlane::filter_terms(const Vec3<double>& u, const Vec3<double>& w) const {
+    const Vec3<Approx>& n = normal_.bound;
+    return turn_filter_terms(u, w, normal_.value, {n.x.error, n.y.error, n.z.error});
 }
 
 inline int FacePlane::turn_filter(const Vec3<double>& u, const Vec3<double>& w) const {
-    const FilterTerms t = filter_terms(u, w);
+    const TurnFilter<double> t = filter_terms(u, w);
     return filtered_sign(t.value, t.bound);
 }
 
@@ -97,7 +86,7 @@ void FacePlane::remember_corner_turns() const {
     sx[n] = sx[0], sy[n] = sy[0], sz[n] = sz[0];
     double value[kMost], bound[kMost];
     for (std::size_t k = 0; k < n; ++k) {
-        const FilterTerms t = filter_terms({sx[k], sy[k], sz[k]}, {sx[k + 1], sy[k + 1], sz[k + 1]});
+        const TurnFilter<double> t = filter_terms({sx[k], sy[k], sz[k]}, {sx[k + 1], sy[k + 1], sz[k + 1]});
         value[k] = t.value, bound[k] = t.bound;
     }
     for (std::size_t k = 0; k < n; ++k) {

@@ -45,6 +45,29 @@ T length_of(const Vec3<T>& v) {
     return sqrt_of(dot(v, v));
 }
 
+/// The filter of a turn along N: c · N in floating point for c = u × w (u = q − p, w = r − q),
+/// and a bound on its error, over double (FacePlane's orient and corner turns) or Lanes (the
+/// face batch, audit_face_batch.h), so both decide with the same operations. Plain values and
+/// one error bound for the whole fixed expression, instead of Approx's bound carried through
+/// each of its ~30 operations (orient was the audit's hottest predicate). Each cross-product
+/// component has at most 4 roundings on each of its two products (γ4 of |a·b| + |c·d|), the
+/// dot product 3 more: ≤ 7ε(1 + O(ε)) Σ m_i |N_i|, taken as 16ε. N's own uncertainty (`error`,
+/// newell_sum's bound e_i) adds ≤ Σ |c_i| e_i ≤ Σ m_i e_i. The factor 1 + 1e-9 covers the
+/// rounding of m and of the bound itself. FacePlane::filtered_sign reads the sign from them.
+template <class T>
+struct TurnFilter {
+    T value, bound;
+};
+template <class T>
+[[gnu::always_inline]] inline TurnFilter<T> turn_filter_terms(const Vec3<T>& u, const Vec3<T>& w, const Vec3<T>& normal, const Vec3<T>& error) {
+    const Vec3<T> c = cross(u, w);
+    const T mx = abs_of(u.y * w.z) + abs_of(u.z * w.y), my = abs_of(u.z * w.x) + abs_of(u.x * w.z),
+            mz = abs_of(u.x * w.y) + abs_of(u.y * w.x);
+    const T value = dot(c, normal);
+    const T rounding = 16 * kHalfUlp * (mx * abs_of(normal.x) + my * abs_of(normal.y) + mz * abs_of(normal.z));
+    return {value, (rounding + mx * error.x + my * error.y + mz * error.z) * (1 + 1e-9)};
+}
+
 class FacePlane {
 public:
     /// N in double with a rigorous error bound per component.
@@ -113,11 +136,8 @@ private:
     int orient_filtered(const Point& p, const Point& q, const Point& r) const;
     /// The same filter for u = q − p and w = r − q already subtracted.
     int turn_filter(const Vec3<double>& u, const Vec3<double>& w) const;
-    /// The filter's figures for u and w: c · N in double and the bound on its error.
-    struct FilterTerms {
-        double value, bound;
-    };
-    FilterTerms filter_terms(const Vec3<double>& u, const Vec3<double>& w) const;
+    /// The filter's figures for u and w (turn_filter_terms with this plane's N).
+    TurnFilter<double> filter_terms(const Vec3<double>& u, const Vec3<double>& w) const;
     /// The filter's decision from c · N's value and error bound: ±1, 0, or kUnknownTurn.
     static int filtered_sign(double value, double bound);
     std::span<const Point> corners_;

@@ -18,6 +18,9 @@ namespace navlab::geometry {
 using Lanes = double __attribute__((vector_size(16)));
 inline constexpr int kLanes = 2;
 
+/// What a comparison of Lanes gives: all bits set in each lane where it holds, else 0.
+using LaneMask = decltype(Lanes{} < Lanes{});
+
 /// The same value in every lane (v itself for double).
 template <class T>
 T splat(double v) {

@@ -11,6 +11,7 @@
 #include <cmath>
 
 #include "geometry/exact.h"
+#include "geometry/lanes.h"
 
 namespace navlab::geometry {
 
@@ -20,16 +21,28 @@ inline bool difference_exact(double a, double b, double x) {
     return (a - a_virtual) + (b_virtual - b) == 0;
 }
 
+/// orient2d_sign's filter over double or Lanes (the face batch, audit_face_batch.h, decides
+/// two faces' turns at once with it): the determinant in floating point and a bound on its
+/// error. Each product carries three roundings (two differences, the product) and the
+/// subtraction a fourth: |error| ≤ 4ε(1 + O(ε)) (|left| + |right|); 8ε leaves a wide margin.
+/// No underflow: differences of float32 values are at least 2^-149, products at least 2^-298.
+/// The sign is decided when |det| > bound, and is 0 when bound = 0 (see orient2d_sign).
+template <class T>
+struct Orient2dFilter {
+    T det, bound;
+};
+template <class T>
+[[gnu::always_inline]] inline Orient2dFilter<T> orient2d_filter(T pa, T pb, T qa, T qb, T ra, T rb) {
+    const T ua = qa - pa, ub = qb - pb, wa = ra - qa, wb = rb - qb;
+    const T left = ua * wb, right = ub * wa;
+    return {left - right, 8 * kHalfUlp * (abs_of(left) + abs_of(right))};
+}
+
 /// Exact sign (−1, 0, +1) of (q − p) × (r − q) in the plane of two coordinates:
 /// (qa − pa)(rb − qb) − (qb − pb)(ra − qa).
 /// @param pa,pb,qa,qb,ra,rb float32 values converted to double, finite (exact inputs).
 inline int orient2d_sign(double pa, double pb, double qa, double qb, double ra, double rb) {
-    const double ua = qa - pa, ub = qb - pb, wa = ra - qa, wb = rb - qb;
-    const double left = ua * wb, right = ub * wa, det = left - right;
-    // Each product carries three roundings (two differences, the product) and the subtraction
-    // a fourth: |error| ≤ 4ε(1 + O(ε)) (|left| + |right|); 8ε leaves a wide margin. No
-    // underflow: differences of float32 values are at least 2^-149, products at least 2^-298.
-    const double bound = 8 * kHalfUlp * (std::fabs(left) + std::fabs(right));
+    const auto [det, bound] = orient2d_filter(pa, pb, qa, qb, ra, rb);
     if (det > bound) return 1;
     if (-det > bound) return -1;
     // A zero bound means both products came out 0, and with finite float32 inputs that is
@@ -37,6 +50,8 @@ inline int orient2d_sign(double pa, double pb, double qa, double qb, double ra, 
     // non-zero differences (each at least 2^-149) cannot underflow. Straight corners along an
     // axis (the common exact zero) then need no expansions.
     if (bound == 0) return 0;
+    const double ua = qa - pa, ub = qb - pb, wa = ra - qa, wb = rb - qb;
+    const double left = ua * wb, right = ub * wa;
     // Second stage: collinear corners off the axes give left = right with a non-zero bound.
     // When the four differences are exact (two_diff's error term is 0), left + le and
     // right + re are the exact products (fma gives each product's rounding error exactly, and

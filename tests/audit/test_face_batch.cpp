@@ -17,6 +17,7 @@
 
 #include "audit/audit_context.h"
 #include "audit/audit_face_batch.h"
+#include "geometry/fan.h"
 #include "hostile_rings.h"
 #include "synthetic_navmesh.h"
 
@@ -261,4 +262,132 @@ TEST(FaceBatch, ReadFacesInChunksEqualsTheFaceByFacePath) {
     EXPECT_GT(broken, 100);
     EXPECT_GT(long_rings, 100);
     EXPECT_GT(faces, 10000);
+}
+
+namespace {
+
+/// Rings of 4 … 8 corners near each edge of what the batch decides (FaceFigures::Decided):
+/// convex and gently warped (the common face), clockwise, lattice points (corners exactly on
+/// their neighbours' line, repeated corners, exact zero turns), a corner pulled in (reflex
+/// along N or seen from above, a bad fan from corner 0 beside a good one from the last),
+/// tilted to |N_y| = |N_x| or |N_z| exactly or within rounding, vertical (N_y = 0), strongly
+/// warped, slivers, at scales from 1e-30 to 1e36.
+struct NearRings {
+    std::mt19937_64 random{31};
+    int pick(int n) { return static_cast<int>(random() % static_cast<std::uint64_t>(n)); }
+    double unit() { return static_cast<double>(random() % 1000000) / 1e6 - 0.5; }
+    static double f(double v) { return double(float(v)); }  // corners are float32 values
+
+    std::vector<Point> make() {
+        const double scales[] = {1e-30, 1e-3, 1.0, 300.0, 1e6, 1e20, 1e36};
+        const double scale = scales[pick(7)];
+        const int n = 4 + pick(5);
+        const double turn = (pick(4) == 0 ? -1 : 1) * 6.283185307179586 / n;
+        std::vector<Vec3<double>> ring;
+        for (int k = 0; k < n; ++k) {
+            const double a = (k + 0.3 * unit()) * turn, r = 1 + 0.2 * unit();
+            ring.push_back({r * std::cos(a), 0.01 * unit(), -r * std::sin(a)});
+        }
+        for (int variation = 0, count = 1 + pick(2); variation < count; ++variation) {
+            const int j = pick(n);
+            switch (pick(9)) {
+            case 0: break;  // as it is
+            case 1:         // lattice points
+                for (auto& p : ring) p = {std::round(2 * p.x), std::round(p.y), std::round(2 * p.z)};
+                break;
+            case 2: {  // corner j pulled in or pushed out
+                const double by = pick(2) ? 0.5 * unit() + 0.5 : 1.02;
+                ring[j].x *= by, ring[j].z *= by;
+                break;
+            }
+            case 3:  // tilted about the z axis to 45°: |N_y| = |N_x| in the plane y = x
+                for (auto& p : ring) p.y = p.x * (pick(3) == 0 ? 1 + 1e-7 * unit() : 1);
+                break;
+            case 4:  // tilted about the x axis to 45°: |N_y| = |N_z|
+                for (auto& p : ring) p.y = p.z;
+                break;
+            case 5:  // vertical: N_y = 0
+                for (auto& p : ring) p = {p.x, p.z, 0.25};
+                break;
+            case 6:  // corner j far off the plane
+                ring[j].y += (pick(2) ? 0.2 : 3.0) * (pick(2) ? 1 : -1);
+                break;
+            case 7:  // a sliver
+                for (auto& p : ring) p.z *= 1e-7;
+                break;
+            default:  // corner j on the segment of its neighbours (exactly, when they are lattice points)
+                ring[j] = {0.5 * (ring[(j + n - 1) % n].x + ring[(j + 1) % n].x), 0.5 * (ring[(j + n - 1) % n].y + ring[(j + 1) % n].y),
+                           0.5 * (ring[(j + n - 1) % n].z + ring[(j + 1) % n].z)};
+            }
+        }
+        std::vector<Point> out;
+        for (const auto& p : ring) out.push_back({f(scale * p.x), f(scale * p.y), f(scale * p.z)});
+        return out;
+    }
+};
+
+}  // namespace
+
+// What the batch decides for a face of 4 … 8 corners (FaceFigures::Decided) must be what the
+// exact predicates give: when it says the one loop takes both fans, analyse_face_at_once does
+// (FacePlane's orient_at and corner turns with their exact fallback, turn_from_above,
+// axis_plane_of), with no reflex corner seen from above, R41's bad fan from
+// first_bad_fan_triangle and X08 from the exact corner turns; and analyse_face with those
+// figures (no FacePlane) equals analyse_face without them, field by field.
+TEST(FaceBatch, DecidedSignsAreTheExactPredicates) {
+    NearRings rings;
+    FaceScratch scratch;
+    FaceBatch batch;
+    int decided = 0, undecided = 0, bad_fan = 0, concave = 0, straight_from_above = 0, both_fans_undecided = 0;
+    for (int round = 0; round < 3000; ++round) {
+        const int size = 1 + round % FaceBatch::kMost;
+        std::vector<std::vector<Point>> faces;
+        std::vector<Point> corners;
+        std::vector<int> slots;
+        batch.clear();
+        for (int k = 0; k < size; ++k) {
+            faces.push_back(rings.make());
+            slots.push_back(batch.add(corners.size(), static_cast<int>(faces.back().size())));
+            corners.insert(corners.end(), faces.back().begin(), faces.back().end());
+        }
+        batch.analyse(corners.data());
+        for (int k = 0; k < size; ++k) {
+            const std::vector<Point>& ring = faces[k];
+            const int n = static_cast<int>(ring.size());
+            const FaceFigures& figures = batch.figures(slots[k]);
+            const FacePlane plane(ring);
+            FaceGeometry at_once;
+            const OneLoop way = analyse_face_at_once(plane, scratch, at_once);
+            if (figures.decided.both_fans) {
+                ++decided;
+                ASSERT_EQ(way, OneLoop::BothFans) << "round " << round << " face " << k;
+                ASSERT_EQ(axis_plane_of(plane).axis, 1) << "round " << round << " face " << k;
+                bool negative = false;
+                for (int c = 0; c < n; ++c) {
+                    negative |= plane.corner_turn(c) < 0;
+                    const int above = turn_from_above(ring[(c + n - 1) % n], ring[c], ring[(c + 1) % n]);
+                    ASSERT_NE(above, -plane.normal_sign(1)) << "round " << round << " face " << k << " corner " << c;
+                    straight_from_above += above == 0;
+                }
+                ASSERT_EQ(figures.decided.convex_in_newell_plane, !negative) << "round " << round << " face " << k;
+                ASSERT_EQ(figures.decided.bad_fan, first_bad_fan_triangle(plane)) << "round " << round << " face " << k;
+                bad_fan += figures.decided.bad_fan >= 0;
+                concave += negative;
+            } else {
+                ++undecided;
+                both_fans_undecided += way == OneLoop::BothFans;
+            }
+            FaceGeometry with, without;
+            analyse_face(ring, scratch, with, &figures);
+            analyse_face(ring, scratch, without);
+            ASSERT_EQ(difference(with, without), "") << "round " << round << " face " << k;
+        }
+    }
+    // Every edge of the certificate is met on both sides.
+    EXPECT_GT(decided, 20000);
+    EXPECT_GT(undecided, 20000);
+    EXPECT_GT(bad_fan, 200);
+    EXPECT_GT(concave, 200);
+    EXPECT_GT(straight_from_above, 100);
+    EXPECT_GT(both_fans_undecided, 1000);  // left to the one-face path: reflex from above, axis x or z, ...
 }
