@@ -57,6 +57,17 @@ struct Extreme {
     bool after_nan_set = false;
 };
 
+/// Emptied map nodes of dropped values (Values::clear), taken by the thread's next new entries:
+/// each entry was a node allocated and freed per tagfile, and a key longer than the
+/// small-string buffer a second one (about 45 entries a Sekiro tagfile). At most kSpareNodes
+/// of each map type are kept.
+template <class Map>
+std::vector<typename Map::node_type>& spare_nodes() {
+    thread_local std::vector<typename Map::node_type> nodes;
+    return nodes;
+}
+inline constexpr std::size_t kSpareNodes = 256;
+
 /// Rule-specific figures, merged deterministically: counts add, extremes keep the first
 /// strictly larger value in input order (a NaN that comes first stays), sets unite. Keys are
 /// looked up without making a std::string (transparent comparison): per-element rules update
@@ -84,15 +95,35 @@ struct Values {
         if (!e.set || v < e.value) e.take(v, at());
     }
     void insert(std::string_view key, std::uint64_t v) { slot(sets, key).insert(v); }
-    /// The entry of `key` in `map`, value-initialised when new (operator[] without a std::string).
+    /// The entry of `key` in `map`, value-initialised when new (operator[] without a std::string),
+    /// in a spare node when the thread has one.
     template <class Map>
     static typename Map::mapped_type& slot(Map& map, std::string_view key) {
-        auto it = map.find(key);
-        if (it == map.end()) it = map.emplace(std::string(key), typename Map::mapped_type{}).first;
-        return it->second;
+        auto it = map.lower_bound(key);
+        if (it != map.end() && it->first == key) return it->second;
+        auto& spare = spare_nodes<Map>();
+        if (spare.empty()) return map.emplace_hint(it, std::string(key), typename Map::mapped_type{})->second;
+        typename Map::node_type node = std::move(spare.back());
+        spare.pop_back();
+        node.key().clear(), node.key().append(key);  // the key's storage reused
+        return map.insert(it, std::move(node))->second;
     }
     void merge(const Values& other);
     bool empty() const { return counts.empty() && maxima.empty() && minima.empty() && sets.empty(); }
+    /// Empties every map, their nodes to the thread's spares (values value-initialised).
+    void clear() { recycle(counts), recycle(maxima), recycle(minima), recycle(sets); }
+
+private:
+    template <class Map>
+    static void recycle(Map& map) {
+        auto& spare = spare_nodes<Map>();
+        while (!map.empty() && spare.size() < kSpareNodes) {
+            typename Map::node_type node = map.extract(map.begin());
+            node.mapped() = {};
+            spare.push_back(std::move(node));
+        }
+        map.clear();
+    }
 };
 
 /// Values::maximum_at() for a loop over elements: the key's map entry is searched at the first
@@ -165,6 +196,13 @@ struct RuleTally {
     bool applicable = false;         ///< the rule's scope matched some tagfile
     std::vector<Finding> examples;   ///< first exceptions in input order
     Values values;
+    /// Back to a value-initialised tally (the examples' buffer kept).
+    void clear() {
+        by_game = {};
+        applicable = false;
+        examples.clear();
+        values.clear();
+    }
 };
 
 /// The page's figure for one game: cases checked and exceptions; −1 where it gives none.
@@ -200,6 +238,17 @@ struct AuditReport {
 
 /// The audit of one tagfile: everything the merge needs, so the model can be dropped.
 struct TagfileAudit {
+    TagfileAudit() = default;
+    TagfileAudit(const TagfileAudit&) = default;
+    TagfileAudit(TagfileAudit&&) = default;
+    TagfileAudit& operator=(const TagfileAudit&) = default;
+    TagfileAudit& operator=(TagfileAudit&&) = default;
+    /// Gives `rules`, emptied, to the thread's next audit_tagfile: a corpus audit makes and
+    /// drops one result per tagfile on each thread, and allocating, value-initialising and
+    /// freeing the 97 tallies (≈ 30 KB) was ≈ 14,000 instructions a tagfile on the Sekiro
+    /// preset (thirty-third session).
+    ~TagfileAudit();
+
     std::vector<RuleTally> rules;  ///< parallel to all_rules()
     std::map<std::string, Values> supplementary;
     bool readable = false;

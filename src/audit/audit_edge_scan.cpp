@@ -19,6 +19,33 @@ std::uint32_t tail_word(const fromsoft::Edge& d) {
     return w;
 }
 
+/// The figures of the regular edges that are not usual (see scan_edges), one edge at a time.
+struct Unusual {
+    bool owners = true;  ///< R29 passes on each of them
+    std::int64_t not_mutual = 0, not_reversed = 0, to_user = 0, same_face = 0;
+    std::array<std::int32_t, EdgeScan::kFirstNotReversed> first_not_reversed{};
+    int first_not_reversed_count = 0;
+
+    /// Regular edge e (below min(R, E)).
+    [[gnu::noinline, gnu::cold]] void add(std::span<const fromsoft::Edge> edges, std::span<const std::int32_t> owner,
+                                          std::int64_t e, std::int64_t R) {
+        using namespace edge_check;
+        const std::int64_t E = static_cast<std::int64_t>(edges.size());
+        const fromsoft::Edge& d = edges[e];
+        owners &= opposite_face_is_owner(d, owner);
+        if (d.oppositeEdge >= E) return;  // no opposite, or one beyond the edges
+        const std::int64_t o = d.oppositeEdge;
+        not_mutual += !mutual(edges, e, o);
+        if (!reverse(edges, e, o)) {
+            ++not_reversed;
+            if (first_not_reversed_count < EdgeScan::kFirstNotReversed)
+                first_not_reversed[first_not_reversed_count++] = static_cast<std::int32_t>(e);
+        }
+        to_user += o >= R;
+        same_face += (owner[o] >= 0) & (owner[o] == owner[e]);
+    }
+};
+
 }  // namespace
 
 EdgeScan scan_edges(std::span<const fromsoft::Edge> edges, std::span<const std::int32_t> owner, std::int64_t R,
@@ -35,44 +62,50 @@ EdgeScan scan_edges(std::span<const fromsoft::Edge> edges, std::span<const std::
     std::uint32_t regular_tail = 0, user_tail = 0;  // OR of tail_word ^ 4 (regular), of tail_word (user)
     std::int64_t outside = 0, user_outside = 0;
     const std::int64_t regular_end = std::min(R, E);
-    // First the statements on each edge's own fields, then those that read its opposite (and
-    // that one's owner) in a second pass per kind: with both in one loop the compiler kept
-    // most of the figures on the stack. Regular edges and user edges have loops of their own
-    // instead of masking each figure with "e < R": each mask cost as much as a check.
+    // Regular edges and user edges have loops of their own instead of masking each figure with
+    // "e < R": each mask cost as much as a check. A user edge's own fields and what reads its
+    // opposite (and that one's owner) are two passes: in one loop the compiler kept most of the
+    // figures on the stack. A regular edge's are one pass, its opposite's figures decided at
+    // once (below).
     auto own_fields = [&](const Edge& d, std::int64_t e) {
         largest_end = std::max({largest_end, static_cast<std::uint64_t>(std::int64_t{d.a}),
                                 static_cast<std::uint64_t>(std::int64_t{d.b})});
         least_owner = std::min(least_owner, owner[e]);
         return (d.oppositeEdge != kNoOpposite) & (d.oppositeEdge >= E);
     };
-    for (std::int64_t e = 0; e < regular_end; ++e) {
-        regular_tail |= tail_word(edges[e]) ^ 4;  // zero: flags 4, paddingByte 0, userEdgeCost 0
-        outside += own_fields(edges[e], e);
-    }
     for (std::int64_t e = regular_end; e < E; ++e) {
         user_tail |= tail_word(edges[e]);
         user_outside += own_fields(edges[e], e);
     }
-    // Edge 0 stands in for a missing opposite, whose figures are then masked out.
-    bool owners = true;
-    std::int64_t opposites = 0, not_mutual = 0, reversed = 0, to_user = 0, same_face = 0;
-    std::array<std::int32_t, EdgeScan::kFirstNotReversed> first_not_reversed{};
-    int first_not_reversed_count = 0;
+    // Edge 0 stands in for a missing opposite, whose figures are then masked out. On the
+    // games' meshes almost every regular edge is usual: its opposite face is its opposite's
+    // owner and, when it has an opposite edge, that edge is its mutual reverse, a regular edge,
+    // in another face. Such an edge only counts as an opposite; any other edge goes to
+    // `unusual`, which counts what it has of each statement (a counter per statement and edge
+    // was ≈ 60 instructions an edge, most of them in memory; thirty-third session).
+    std::int64_t opposites = 0;
+    Unusual unusual;
+    const Edge* const all = edges.data();  // raw, in locals: the span's members were reloaded per edge
+    const std::int32_t* const owners_of = owner.data();
     for (std::int64_t e = 0; e < regular_end; ++e) {
-        const Edge& d = edges[e];
-        const bool in = d.oppositeEdge < E;
+        const Edge& d = all[e];
+        regular_tail |= tail_word(d) ^ 4;  // zero: flags 4, paddingByte 0, userEdgeCost 0
+        outside += own_fields(d, e);
+        const bool none = d.oppositeEdge == kNoOpposite, in = d.oppositeEdge < E;
         const std::int64_t o = in ? d.oppositeEdge : 0;
-        owners &= opposite_face_is_owner(d, owner);
+        const Edge& back = all[o];
+        const std::int32_t owner_o = owners_of[o];
         opposites += in;
-        not_mutual += in & !mutual(edges, e, o);
-        const bool is_reverse = reverse(edges, e, o);
-        reversed += in & is_reverse;
-        if (in & !is_reverse & (first_not_reversed_count < EdgeScan::kFirstNotReversed)) [[unlikely]]
-            first_not_reversed[first_not_reversed_count++] = static_cast<std::int32_t>(e);
-        to_user += in & (o >= R);
-        const std::int32_t owner_o = owner[o];  // o is 0 when out of range: masked by `in`
-        same_face += in & (owner_o >= 0) & (owner_o == owner[e]);
+        // What opposite_face_is_owner, mutual and reverse say, and the X04 counts, for an edge
+        // with an opposite edge, on the values already loaded.
+        const bool paired = (owner_o >= 0) & (d.oppositeFace == static_cast<std::uint32_t>(owner_o)) &
+                            (owner_o != owners_of[e]) & (o < R) & (back.oppositeEdge == static_cast<std::uint32_t>(e)) &
+                            (back.a == d.b) & (back.b == d.a);
+        const bool usual = (!none & in & paired) | (none & (d.oppositeFace == kNoOpposite));
+        if (!usual) [[unlikely]]
+            unusual.add(edges, owner, e, R);
     }
+    bool owners = unusual.owners;
     std::int64_t user_not_mutual = 0, flags_52 = 0;
     for (std::int64_t e = regular_end; e < E; ++e) {
         const Edge& d = edges[e];
@@ -92,12 +125,12 @@ EdgeScan scan_edges(std::span<const fromsoft::Edge> edges, std::span<const std::
     s.no_user_bits = (regular_tail & 0x30) == 0;  // the flags' bits 0x30, which ^ 4 leaves
     s.regular_opposites = opposites;
     s.regular_opposites_outside = outside;
-    s.regular_not_mutual = not_mutual;
-    s.regular_reversed = reversed;
-    s.first_not_reversed = first_not_reversed;
-    s.first_not_reversed_count = first_not_reversed_count;
-    s.opposite_is_user_edge = to_user;
-    s.opposite_in_same_face = same_face;
+    s.regular_not_mutual = unusual.not_mutual;
+    s.regular_reversed = opposites - unusual.not_reversed;
+    s.first_not_reversed = unusual.first_not_reversed;
+    s.first_not_reversed_count = unusual.first_not_reversed_count;
+    s.opposite_is_user_edge = unusual.to_user;
+    s.opposite_in_same_face = unusual.same_face;
     s.opposite_not_mutual = user_not_mutual;
     s.flags_52_with_opposite = flags_52;
     return s;

@@ -2,10 +2,11 @@
 // and the X04–X06 counters, instead of one pass per rule (issue 13: the audit as one
 // streaming pass). Each statement is one small function below, used by its rule's own walk;
 // a rule walks its edges one check() at a time only when the scan found an exception there, to
-// name it in element order. The scan calls the ones that read an edge's opposite (R29, R36,
-// R37) and folds those that must hold on every edge (R27, R28, R30–R32, R34, R77) into a few
-// accumulators instead: test AuditFastPaths.EdgeScanEqualsEveryStatementEdgeByEdge keeps the
-// two forms in step.
+// name it in element order. The scan folds those that must hold on every edge (R27, R28,
+// R30–R32, R34, R77) into a few accumulators, decides at once that a regular edge satisfies
+// the ones that read its opposite (R29, R36, R37) as almost all do, and calls them for the
+// other edges: test AuditFastPaths.EdgeScanEqualsEveryStatementEdgeByEdge keeps the two forms
+// in step.
 #pragma once
 
 #include <array>

@@ -152,13 +152,30 @@ bool runs_on_unreadable(const RuleDef& r) {
     return std::strcmp(r.id, "R02") == 0 || std::strcmp(r.id, "R96") == 0 || std::strcmp(r.id, "R97") == 0;
 }
 
+/// The tallies of the last result this thread dropped, emptied (~TagfileAudit); empty when
+/// none is kept.
+std::vector<RuleTally>& spare_tallies() {
+    thread_local std::vector<RuleTally> spare;
+    return spare;
+}
+
 }  // namespace
 
+TagfileAudit::~TagfileAudit() {
+    for (auto& [id, values] : supplementary) values.clear();  // their nodes to the thread's spares
+    if (rules.size() != all_rules().size()) return;  // moved from, or not an audit_tagfile result
+    // Every tally, not only the applicable ones: a result built by hand may fill any of them.
+    for (RuleTally& t : rules) t.clear();
+    spare_tallies() = std::move(rules);
+}
+
 TagfileAudit audit_tagfile(const AuditTagfile& file, std::size_t max_examples, const ExamplesTaken* taken) {
-    static const AuditTagfile kNoFile;
     auto rules = all_rules();
     TagfileAudit out;
-    out.rules.resize(rules.size());
+    if (std::vector<RuleTally>& spare = spare_tallies(); spare.size() == rules.size())
+        out.rules = std::move(spare);  // cleared when given back
+    else
+        out.rules.resize(rules.size());
     const bool readable = file.model.has_value();
     AuditTagfile stand_in;
     if (!readable) {  // a context over an empty model, for the rules that still run

@@ -282,6 +282,9 @@ void r64(RuleCheck& c) {
         sum[k] = sum[k] + ring_centroid(ctx, i);
         ++count[k];
     }
+    // The largest distance offered once per tagfile (first and best), not per node: a map
+    // search per node and a location for each new largest one.
+    FirstAndBest largest;
     for (std::int64_t k = 0; k < K; ++k) {
         if (count[k] == 0 || k >= static_cast<std::int64_t>(g->positions.size())) {
             c.skip();
@@ -291,9 +294,11 @@ void r64(RuleCheck& c) {
         Point mean{sum[k].x / n, sum[k].y / n, sum[k].z / n};
         Point d = to_point(g->positions[k]) - mean;
         double dist = std::sqrt(dot(d, d));
-        c.values().maximum_at("max_distance_m", dist, [&] { return ctx.where("node", k); });
+        largest.offer(dist, static_cast<std::int32_t>(k));
         c.check(dist <= 10, "node", k, [&] { return fmt::format("{:.2f} m from the mean centre of its {} faces", dist, count[k]); });
     }
+    MaximumCursor cursor(c.values(), "max_distance_m");
+    largest.offer_to(cursor, [&](std::int32_t k) { return ctx.where("node", k); });
 }
 
 void r65(RuleCheck& c) {

@@ -23,8 +23,8 @@ void x01_vertex_w(const TagfileContext& ctx, Values& v) {
         while (vertices[at_min].w != ctx.vertex_bounds.min[3]) ++at_min;
     }
     if (ones) v.count("w_equal_1", ones);
-    v.maximum("w_max", vertices[at_max].w, ctx.where("vertex", at_max));
-    v.minimum("w_min", vertices[at_min].w, ctx.where("vertex", at_min));
+    v.maximum_at("w_max", vertices[at_max].w, [&] { return ctx.where("vertex", at_max); });
+    v.minimum_at("w_min", vertices[at_min].w, [&] { return ctx.where("vertex", at_min); });
 }
 
 void x02_domain(const TagfileContext& ctx, Values& v) {

@@ -21,7 +21,13 @@ namespace {
 struct CachedLayouts {
     TypeTable types;
     Layouts layouts{types};
-    explicit CachedLayouts(const TypeTable& t) : types(t) {}
+    /// Per type index 0 … N, whether THSH hashes it (part of the shared records, as TYPE
+    /// holds THSH): compare_hashes read every type's record per tagfile (≈ 5,000 instructions
+    /// a Sekiro tagfile for its 120 types).
+    std::vector<bool> hashed;
+    explicit CachedLayouts(const TypeTable& t) : types(t), hashed(t.size() + 1, false) {
+        for (TypeIndex i = 1; i <= t.size(); ++i) hashed[i] = t[i].hash.has_value();
+    }
 };
 
 struct LayoutCache {
@@ -38,18 +44,18 @@ LayoutCache& layout_cache() {
 }
 
 /// The layouts for `types`, from the thread's cache when it holds the same records.
-Layouts& layouts_for(const TypeTable& types) {
+CachedLayouts& layouts_for(const TypeTable& types) {
     LayoutCache& cache = layout_cache();
     for (auto& entry : cache.entries)
-        if (entry && entry->types.shares_records_with(types)) return entry->layouts;
+        if (entry && entry->types.shares_records_with(types)) return *entry;
     if (!type_table_is_kept(types)) {
         if (!cache.unkept || !cache.unkept->types.shares_records_with(types)) cache.unkept = std::make_unique<CachedLayouts>(types);
-        return cache.unkept->layouts;
+        return *cache.unkept;
     }
     auto& entry = cache.entries[cache.next];
     cache.next = (cache.next + 1) % cache.entries.size();
     entry = std::make_unique<CachedLayouts>(types);
-    return entry->layouts;
+    return *entry;
 }
 
 /// Drops the entry of `layouts` after one of its layouts failed.
@@ -69,7 +75,8 @@ public:
 
     void run() {
         const TypeTable& types = out_.types;
-        Layouts& layouts = layouts_for(types);
+        CachedLayouts& cached = layouts_for(types);
+        Layouts& layouts = cached.layouts;
         std::vector<std::uint32_t> refcount(out_.items.size(), 0);
         std::unordered_map<TypeIndex, std::vector<std::uint32_t>> found;
         const Bytes data = out_.data;
@@ -101,7 +108,7 @@ public:
         }
         check_references(refcount);
         compare_patches(found);
-        compare_hashes(found);
+        compare_hashes(found, cached.hashed);
     }
 
 private:
@@ -259,13 +266,15 @@ private:
                             g.offsets.empty() ? kNoOffset : data_abs(g.offsets[0]), "PTCH");
     }
 
-    void compare_hashes(const std::unordered_map<TypeIndex, std::vector<std::uint32_t>>& found) {
+    /// @param hashed per type index, whether THSH hashes it (CachedLayouts::hashed)
+    void compare_hashes(const std::unordered_map<TypeIndex, std::vector<std::uint32_t>>& found, const std::vector<bool>& hashed) {
         if (!out_.style.thsh) return;
         std::vector<bool> want(out_.types.size() + 1, false);
         for (ItemIndex i = 1; i < out_.items.size(); ++i) want[out_.items[i].type] = true;
         for (const auto& [type, offsets] : found) want[type] = true;
+        if (want == hashed) return;  // the walk below only names the first difference
         for (TypeIndex t = 1; t <= out_.types.size(); ++t) {
-            const bool has = out_.types[t].hash.has_value();
+            const bool has = hashed[t];
             if (want[t] && !has)
                 throw Error(fmt::format("THSH has no hash for {}, an item or patch type", out_.types.full_name(t)), thsh_offset_, "THSH");
             if (!want[t] && has)

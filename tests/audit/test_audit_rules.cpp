@@ -648,7 +648,8 @@ TEST(AuditRules, NotFiniteCornersAreNeverAnalysed) {
 
 // R10–R13 compare the root classes with lists of names without building sets: on variant
 // lists drawn from the four classes and another, with repeats, missing ones and any order,
-// their exceptions and counts must be those of comparing std::sets.
+// their exceptions and counts must be those of comparing std::sets. R09 counts repeats
+// without a map: its exception must name the class a map of counts names first.
 TEST(AuditRules, RootClassRulesMatchASetBasedReading) {
     const std::string mesh = "hkaiNavMesh", graph = "hkaiDirectedGraphExplicitCost",
                       mediator = "hkaiStaticTreeNavMeshQueryMediator", setups = "hkaiUserEdgeSetupArray";
@@ -661,7 +662,8 @@ TEST(AuditRules, RootClassRulesMatchASetBasedReading) {
         ADD_FAILURE() << id;
         return std::size_t{0};
     };
-    const std::size_t r10 = index_of("R10"), r11 = index_of("R11"), r12 = index_of("R12"), r13 = index_of("R13");
+    const std::size_t r09 = index_of("R09"), r10 = index_of("R10"), r11 = index_of("R11"), r12 = index_of("R12"),
+                      r13 = index_of("R13");
     std::mt19937 rng(13);
     for (int round = 0; round < 400; ++round) {
         const bool is_sekiro = round % 2 == 1;
@@ -671,7 +673,7 @@ TEST(AuditRules, RootClassRulesMatchASetBasedReading) {
         S classes;
         if (round >= 8) {  // the first rounds keep the synthetic model's own classes
             f.model->variants.clear();
-            for (int k = static_cast<int>(rng() % 6); k-- > 0;) {
+            for (int k = static_cast<int>(rng() % 8); k-- > 0;) {
                 const std::string& cls = pool[rng() % std::size(pool)];
                 f.model->variants.push_back({cls, cls, "", 0});
             }
@@ -686,6 +688,16 @@ TEST(AuditRules, RootClassRulesMatchASetBasedReading) {
         };
         const auto counted = [&](std::size_t i, const char* key) { return r.rules[i].values.counts.count(key) == 1; };
         const std::string seen = joined(classes);
+        std::map<std::string, int> repeats;
+        for (const auto& v : f.model->variants) ++repeats[v.className];
+        std::string repeated;
+        for (const auto& [cls, n] : repeats)
+            if (cls != mesh && n > 1) {
+                repeated = fmt::format("{} root variants of {}", n, cls);
+                break;
+            }
+        const auto& r09_examples = r.rules[r09].examples;
+        EXPECT_EQ(r09_examples.empty() ? "" : r09_examples[0].message, repeated) << seen;
         if (is_sekiro) {
             const bool mg = classes == S{mesh, graph}, mgs = classes == S{mesh, graph, setups};
             EXPECT_EQ(exceptions(r10), mg || mgs ? 0 : 1) << seen;

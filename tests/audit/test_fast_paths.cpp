@@ -89,6 +89,58 @@ TEST(AuditFastPaths, ReusedStorageGivesTheFreshReport) {
     EXPECT_EQ(report_of(files[2]), fresh[2]);
 }
 
+// A dropped result's rule tallies go to the thread's next audit_tagfile, and the map nodes of
+// its values (the rules' and the supplementary counters') to the thread's next new entries
+// (~TagfileAudit): the next result must read as a fresh one whatever the dropped one held —
+// exceptions, examples, values of every kind, rules a clean tagfile does not fail, an
+// unreadable tagfile's three rules, a hand-made result's tallies that no audit fills.
+TEST(AuditFastPaths, ReusedTalliesGiveTheFreshResult) {
+    const std::vector<AuditTagfile> files = varied_tagfiles();
+    AuditTagfile unreadable;
+    unreadable.binder = "b.nvmhktbnd.dcx", unreadable.entry = "n.hkx", unreadable.entry_index = 0;
+    unreadable.read_error = "offset 0x10: TAG0: truncated";
+    const auto json_of = [](const TagfileAudit& r, const AuditTagfile& f) {
+        return audit_json(merge_audit(std::span(&r, 1), {f.entry}, 3)).dump();
+    };
+    std::vector<std::string> fresh(files.size());
+    for (std::size_t i = 0; i < files.size(); ++i)
+        std::thread([&] { fresh[i] = json_of(audit_tagfile(files[i], 3), files[i]); }).join();
+    std::thread([&] {
+        // The failing tagfiles (unusual faces, a broken ring) then a clean grid, each result
+        // dropped before the next audit; the next result takes the dropped one's array.
+        for (std::size_t before : {2u, 4u, 0u}) {
+            const void* dropped = nullptr;
+            {
+                const TagfileAudit spent = audit_tagfile(files[before], 50);
+                std::size_t filled = 0;
+                for (const RuleTally& t : spent.rules) filled += !t.examples.empty() + !t.values.empty();
+                if (before != 0) {
+                    EXPECT_GT(filled, 10u) << "tagfile " << before << " leaves examples and values";
+                }
+                dropped = spent.rules.data();
+            }
+            const TagfileAudit next = audit_tagfile(files[1], 3);
+            EXPECT_EQ(next.rules.data(), dropped) << "the dropped tallies are reused";
+            EXPECT_EQ(json_of(next, files[1]), fresh[1]) << "after tagfile " << before;
+        }
+        { const TagfileAudit spent = audit_tagfile(unreadable, 3); }
+        EXPECT_EQ(json_of(audit_tagfile(files[0], 3), files[0]), fresh[0]) << "after an unreadable tagfile";
+        {
+            TagfileAudit made;  // every tally filled, none applicable
+            made.rules.resize(all_rules().size());
+            for (RuleTally& t : made.rules) {
+                t.by_game[1].checked = t.by_game[2].exceptions = t.by_game[0].skipped = 7;
+                t.examples.emplace_back().message = "left over";
+                t.values.count("left_over");
+                t.values.maximum("left_over", 1, "here");
+                t.values.minimum("left_over", 1, "here");
+                t.values.insert("left_over", 1);
+            }
+        }
+        EXPECT_EQ(json_of(audit_tagfile(files[5], 3), files[5]), fresh[5]) << "after a hand-made result";
+    }).join();
+}
+
 // The corners' boxes are read only against a tree (R72, X10), so a tagfile without a mediator
 // gets none; one with a mediator gets a box per face, also when its context reuses the empty
 // array of a tagfile without (the order of varied_tagfiles: an Elden Ring grid after Sekiro's).
