@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cstdint>
 #include <map>
+#include <new>
 #include <optional>
 #include <set>
 #include <span>
@@ -60,7 +61,9 @@ struct Extreme {
 /// Emptied map nodes of dropped values (Values::clear), taken by the thread's next new entries:
 /// each entry was a node allocated and freed per tagfile, and a key longer than the
 /// small-string buffer a second one (about 45 entries a Sekiro tagfile). At most kSpareNodes
-/// of each map type are kept.
+/// of each map type are kept, by the thread that clears the map. A Values cleared after that
+/// thread's thread-locals are gone (a static, or a thread-local made before them) would touch
+/// a destroyed vector: the audit's results are dropped by its workers while they run.
 template <class Map>
 std::vector<typename Map::node_type>& spare_nodes() {
     thread_local std::vector<typename Map::node_type> nodes;
@@ -114,9 +117,19 @@ struct Values {
     void clear() { recycle(counts), recycle(maxima), recycle(minima), recycle(sets); }
 
 private:
+    /// Runs in ~TagfileAudit (noexcept), so the spares' room is reserved first and a failed
+    /// reservation only skips the reuse: push_back never allocates here.
     template <class Map>
     static void recycle(Map& map) {
         auto& spare = spare_nodes<Map>();
+        if (spare.capacity() < kSpareNodes) {
+            try {
+                spare.reserve(kSpareNodes);
+            } catch (const std::bad_alloc&) {
+                map.clear();
+                return;
+            }
+        }
         while (!map.empty() && spare.size() < kSpareNodes) {
             typename Map::node_type node = map.extract(map.begin());
             node.mapped() = {};

@@ -15,9 +15,9 @@ LaneMask sign_known(Lanes value, Lanes error) { return (error == 0) | (abs_of(va
 /// matter. A lane is decided when:
 ///  * N_y's sign is decided and not 0: the winding, and the one loop is not refused;
 ///  * every corner turns along N decidedly (+, − or an exact 0), so X08 is known, and
-///    takes_first_candidate_throughout's 2n − 5 orientations along N are decided positive;
+///    takes_first_candidate_throughout's 2n − 6 orientations along N are decided positive;
 ///  * |N_y| > |N_x| and not |N_z| > |N_y|, decided: axis_plane_of gives y with N_y's sign, whose
-///    orientations are N_y's sign times the turns seen from above; the same 2n − 5 of them
+///    orientations are N_y's sign times the turns seen from above; the same 2n − 6 of them
 ///    are decided positive (the axis-plane fan), and every corner's turn from above is decided
 ///    not against N_y (no reflex corner: the one loop leaves convexity at its default);
 ///  * first_bad_fan_triangle's orientations are decided up to its answer.

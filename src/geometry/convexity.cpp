@@ -5,14 +5,6 @@
 
 namespace navlab::geometry {
 
-int turn_sign(std::span<const Point> c, std::size_t k) {
-    std::size_t n = c.size();
-    const Point& prev = c[(k + n - 1) % n];
-    const Point& here = c[k];
-    const Point& next = c[(k + 1) % n];
-    return turn_from_above(prev, here, next);
-}
-
 Convexity convexity_from_above(std::span<const Point> c, int winding_y) {
     const std::size_t n = c.size();
     int positive = 0, negative = 0;

@@ -28,7 +28,4 @@ inline int turn_from_above(const Point& p, const Point& q, const Point& r) {
     return orient2d_sign(p.z, p.x, q.z, q.x, r.z, r.x);
 }
 
-/// The exact sign of the turn at ring position k seen from above.
-int turn_sign(std::span<const Point> corners, std::size_t k);
-
 }  // namespace navlab::geometry

@@ -33,7 +33,8 @@ T relative_difference(T projected_sum, T projected_face) {
 }
 
 /// @param plane the face; @param t its triangulation as triangulate_newell or
-///        triangulate_axis_plane wrote it (Algorithm T: only its last triangle can be turned).
+///        triangulate_axis_plane wrote it (a clipping along N has only its last triangle to
+///        check, Triangulation's flag says so; the axis-plane variant's are checked in full).
 TriangulationCheck check_triangulation(const FacePlane& plane, const Triangulation& t);
 /// The same for a complete triangulation given by its triangles alone.
 /// @param last_corner_fan the triangles are the proven fan from the last corner

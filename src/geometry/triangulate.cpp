@@ -186,7 +186,7 @@ namespace {
 class AxisOrient {
 public:
     AxisOrient(const AxisPlane& plane, std::span<const Point> corners) : plane_(plane), c_(corners.data()) {
-        // One buffer per thread, as ear_clip's ring: no allocation once it fits the longest face.
+        // One buffer per thread: no allocation once it fits the longest face.
         thread_local std::vector<double> uv;
         uv.resize(2 * corners.size());
         for (std::size_t k = 0; k < corners.size(); ++k) {

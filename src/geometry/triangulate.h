@@ -31,8 +31,9 @@ struct Triangulation {
 };
 
 /// Whether Algorithm T, run with the exact orientation `orient` of a projection, takes the
-/// first candidate of its ring at every step, decided with 2n − 5 orientations instead of the
-/// ear tests (most faces are strictly convex; the audit triangulates every face twice).
+/// first candidate of its ring at every step, decided with 2n − 6 orientations (n ≥ 4; one
+/// for a triangle) instead of the ear tests (most faces are strictly convex; the audit
+/// triangulates every face twice).
 ///
 /// Why the output is then the fan from the last corner A = n − 1. orient is the exact sign of
 /// the 2-D orientation of the three corners projected into the variant's plane (along N:

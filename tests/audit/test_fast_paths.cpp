@@ -349,7 +349,8 @@ TEST(AuditFastPaths, EdgeScanEqualsEveryStatementEdgeByEdge) {
             d.a = sometimes() ? (pick(2) ? -1 - pick(3) : V + pick(3)) : (V > 0 ? pick(V) : 0);
             d.b = sometimes() ? (pick(2) ? -1 - pick(3) : V + pick(3)) : (V > 0 ? pick(V) : 0);
             d.oppositeEdge = pick(3) == 0 ? fromsoft::kNoOpposite
-                                          : static_cast<std::uint32_t>(sometimes() ? E + pick(5) : (E > 0 ? pick(E) : 0));
+                                          : static_cast<std::uint32_t>(sometimes() ? (pick(4) == 0 ? 0x80000000u + pick(3) : E + pick(5))
+                                                                     : (E > 0 ? pick(E) : 0));
             d.oppositeFace = pick(3) == 0 ? fromsoft::kNoOpposite : static_cast<std::uint32_t>(pick(F + 1));
             d.flags = static_cast<std::uint8_t>(sometimes() ? (pick(2) ? 0x10 | pick(256) : pick(256)) : (e < R ? 4 : (pick(2) ? 20 : 52)));
             d.paddingByte = static_cast<std::uint8_t>(sometimes() ? 1 + pick(255) : 0);

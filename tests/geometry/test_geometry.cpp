@@ -121,7 +121,7 @@ TEST(Convexity, ConvexAndReflexCorners) {
     // Straight corners are ignored.
     auto straight = flat({{0, 0}, {0, 1}, {0, 2}, {1, 2}, {1, 0}});
     EXPECT_TRUE(convexity_from_above(straight, 1).convex);
-    EXPECT_EQ(turn_sign(straight, 1), 0);
+    EXPECT_EQ(turn_from_above(straight[0], straight[1], straight[2]), 0);
 }
 
 // The ring prerequisites of audit-rules.md §1, written by hand for one face of each status:
@@ -466,7 +466,7 @@ Triangulation algorithm_t_as_written(const std::vector<Point>& P, bool along_axi
 
 }  // namespace
 
-// triangulate_newell writes the fan from the last corner without ear tests when 2n − 5
+// triangulate_newell writes the fan from the last corner without ear tests when 2n − 6
 // orientations prove that every step takes its first candidate (triangulate.cpp): on convex
 // rings (warped, near-degenerate, up to 40 corners) and random lattice rings it must give
 // Algorithm T's exact output as the spec words it.
