@@ -4,9 +4,6 @@ namespace navlab::audit {
 
 namespace {
 
-/// Approx::sign_known lane by lane: the sign of `value` is the exact one.
-LaneMask sign_known(Lanes value, Lanes error) { return (error == 0) | (abs_of(value) > error * (1 + 1e-9) + 1e-300); }
-
 /// The exact signs analyse_face_at_once asks of two faces of N corners (4 … 8), each decided
 /// by its own predicate's filter, or the lane is left undecided. The filters are the
 /// predicates' own (turn_filter_terms for orientations along N, orient2d_filter for those
@@ -29,11 +26,11 @@ template <int N>
 DecidedLanes decide_one_loop(const Vec3<Lanes>* p, const NewellSum<Lanes>& normal) {
     const Vec3<Lanes>& n = normal.value;
     const Vec3<Lanes>& e = normal.error;
-    LaneMask ok = sign_known(n.y, e.y) & (n.y != 0);
+    LaneMask ok = sign_decided(n.y, e.y) & (n.y != 0);
     const Lanes winding = n.y > 0 ? splat<Lanes>(1) : splat<Lanes>(-1);
     const Lanes y_over_x = abs_of(n.y) - abs_of(n.x), z_over_y = abs_of(n.z) - abs_of(n.y);
-    ok &= sign_known(y_over_x, e.y + e.x + abs_of(y_over_x) * kHalfUlp) & (y_over_x > 0);
-    ok &= sign_known(z_over_y, e.z + e.y + abs_of(z_over_y) * kHalfUlp) & ~(z_over_y > 0);
+    ok &= sign_decided(y_over_x, e.y + e.x + abs_of(y_over_x) * kHalfUlp) & (y_over_x > 0);
+    ok &= sign_decided(z_over_y, e.z + e.y + abs_of(z_over_y) * kHalfUlp) & ~(z_over_y > 0);
     // Along N: the corner turns (u, w the sides into and out of corner k), then others.
     Vec3<Lanes> side[N];
     for (int k = 0; k < N; ++k) side[k] = p[k] - p[k == 0 ? N - 1 : k - 1];
@@ -129,7 +126,7 @@ void FaceBatch::analyse_pair(const Point* corners, int a, int b) {
     }
     const Lanes face = length / 2.0, relative = relative_difference(sum, face);
     // The exact signs the one loop needs: a triangle needs N_y's alone (analyse_triangle).
-    DecidedLanes decided{sign_known(normal.value.y, normal.error.y) & (normal.value.y != 0), LaneMask{}, LaneMask{-1, -1}};
+    DecidedLanes decided{sign_decided(normal.value.y, normal.error.y) & (normal.value.y != 0), LaneMask{}, LaneMask{-1, -1}};
     if constexpr (N > 3) decided = decide_one_loop<N>(p, normal);
     const int faces[2] = {a, b};
     for (int lane = 0; lane < kLanes; ++lane) {

@@ -12,6 +12,8 @@
 #include <cmath>
 #include <vector>
 
+#include "geometry/lanes.h"
+
 namespace navlab::geometry {
 
 /// A vector of doubles that keeps up to 32 elements inline: expansions of the audit's
@@ -79,6 +81,13 @@ private:
     TermBuffer terms_;
 };
 
+/// Whether a value within `error` of an exact one has that one's sign, over double
+/// (Approx::sign_known) or Lanes (the face batch, lane by lane): the one test for both.
+template <class T>
+auto sign_decided(T value, T error) {
+    return (error == 0) | (abs_of(value) > error * (1 + 1e-9) + 1e-300);
+}
+
 /// A double with a rigorous bound on its distance from the exact value of the same
 /// expression: the filter stage of the exact predicates.
 struct Approx {
@@ -89,9 +98,7 @@ struct Approx {
     explicit Approx(double v) : value(v) {}
     Approx(double v, double e) : value(v), error(e) {}
     /// Whether the sign of the exact value is known from this approximation.
-    bool sign_known() const noexcept {
-        return error == 0 || std::fabs(value) > error * (1 + 1e-9) + 1e-300;
-    }
+    bool sign_known() const noexcept { return sign_decided(value, error); }
     int sign() const noexcept { return (value > 0) - (value < 0); }  // no branch: signs of N follow no pattern
 };
 
