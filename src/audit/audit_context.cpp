@@ -68,6 +68,25 @@ void take_emptied(std::vector<T, A>& to, std::vector<T, A>& from) {
 
 }  // namespace
 
+bool FaceTallies::add_decided(std::int32_t face, const FaceFigures& f, int corners, double off_plane_limit) {
+    // analyse_face's both-fans geometry (audit_face_geometry.cpp): N ≠ 0, an ear everywhere,
+    // nothing dropped, lost or fallen back on, convex from above, n − 2 triangles, the winding
+    // N_y's sign, the rest from the figures. Test ReadFacesOfASoundMeshEqualsTheFaceByFacePath
+    // keeps this in step with add.
+    const TriangulationCheck& c = f.fan_check;
+    ++faces;
+    not_convex_in_newell_plane += !f.decided.convex_in_newell_plane;
+    triangles += corners - 2;
+    turned += c.turned;
+    edges_minus_2 += corners - 2;
+    off_plane.offer(f.off_plane.distance, face);
+    projected_relative.offer(c.projected_relative, face);
+    area_difference.offer(c.area_difference_max, face);
+    if (c.projected_face > 0) area_difference_relative.offer(c.area_difference_max / c.projected_face, face);
+    return f.normal.bound.y.sign() > 0 && f.decided.bad_fan < 0 && c.turned == 0 && f.off_plane.distance <= off_plane_limit &&
+           c.projected_relative <= 1e-9 && c.area_difference_max <= 2e-11;
+}
+
 void FaceTallies::add(std::int32_t face, const FaceGeometry& g, int edges, double off_plane_limit) {
     ++faces;
     zero_normal += g.zero_normal;
@@ -133,14 +152,17 @@ TagfileContext::TagfileContext(const AuditTagfile& f)
     using Quad = float __attribute__((vector_size(16)));
     static_assert(sizeof(Quad) == sizeof(fromsoft::Vec4));
     Quad lo = {INFINITY, INFINITY, INFINITY, INFINITY}, hi = {-INFINITY, -INFINITY, -INFINITY, -INFINITY};
+    Quad not_finite = {};  // stays ±0 in a lane while its values are finite, else NaN
     for (const auto& p : mesh.vertices) {
         Quad c;
         std::memcpy(&c, &p, sizeof c);
         lo = c < lo ? c : lo;  // std::min(lo, c) and std::max(hi, c), lane by lane
         hi = hi < c ? c : hi;
+        not_finite += c * 0.0f;  // NaN for a NaN or an infinity, which no later sum undoes
     }
     for (int k = 0; k < 4; ++k) vertex_bounds.min[k] = lo[k], vertex_bounds.max[k] = hi[k];
     edge_scan = scan_edges(mesh.edges, owner, R, V);
+    sound_vertices = edge_scan.endpoints_are_vertices && not_finite[0] == 0 && not_finite[1] == 0 && not_finite[2] == 0;
     read_faces();
     if (tagfile.mediator && F > 0) {
         tree.emplace(std::move(keep.tree));
@@ -196,7 +218,8 @@ void TagfileContext::read_faces() {
                 ring_vertices.resize(grown);
             }
             if (corners.size() < at + room) corners.resize(at + room);
-            const RingWritten w = write_face_ring(mesh, i, ring_vertices.data() + used, corners.data() + at);
+            const RingWritten w = sound_vertices ? write_sound_face_ring(mesh, i, ring_vertices.data() + used, corners.data() + at)
+                                                 : write_face_ring(mesh, i, ring_vertices.data() + used, corners.data() + at);
             used += static_cast<std::size_t>(w.vertices);
             rings[i].status = w.status;
             rings[i].break_at = w.break_at;
@@ -209,10 +232,18 @@ void TagfileContext::read_faces() {
             if (rings[i].status != RingStatus::Ok) continue;
             const std::size_t at = corner_start[i - first];
             const std::span<const Point> ring(corners.data() + at, corner_start[i - first + 1] - at);
-            FaceGeometry g;
             const int slot = in_batch[i - first];
-            analyse_face(ring, scratch, g, slot >= 0 ? &batch.figures(slot) : nullptr);
-            face_tallies.add(static_cast<std::int32_t>(i), g, mesh.faces[i].numEdges, limit);
+            const FaceFigures* figures = slot >= 0 ? &batch.figures(slot) : nullptr;
+            const std::int32_t face = static_cast<std::int32_t>(i);
+            // A decided face is tallied from its figures; its geometry is built only to be
+            // kept, when it is unusual.
+            const bool decided = figures && figures->decided.both_fans;
+            if (!decided || !face_tallies.add_decided(face, *figures, static_cast<int>(ring.size()), limit)) {
+                FaceGeometry g;
+                analyse_face(ring, scratch, g, figures);
+                if (decided) face_tallies.unusual.push_back({face, g});
+                else face_tallies.add(face, g, mesh.faces[i].numEdges, limit);
+            }
             if (bounds) corner_bounds[i] = bounds_of(ring);
         }
     }

@@ -165,20 +165,26 @@ TEST(FaceBatch, FiguresAndGeometryEqualTheOneFacePathBitForBit) {
     EXPECT_GT(not_finite, 3000);
 }
 
-// read_faces reads faces in chunks (at most FaceBatch::kMost faces and about 1,024 corners,
-// the corner array growing within a chunk) and gives each face its batch figures: the
-// tallies, every unusual face and the corner boxes must be those of a face-by-face reading
-// without the batch, with broken rings of every kind among the faces and rings longer than a
-// chunk, read twice (the second context reuses the first's spare storage).
-TEST(FaceBatch, ReadFacesInChunksEqualsTheFaceByFacePath) {
+namespace {
+
+/// read_faces against a face-by-face reading without the batch (read_face_ring, analyse_face,
+/// FaceTallies::add) over 40 meshes of up to 400 faces: the ring statuses, the tallies, every
+/// unusual face and the corner boxes, each mesh read twice (the second context reuses the
+/// first's spare storage). `sound`: the rings break only in their shape (open, too short,
+/// shifted), every edge's ends stay vertices and every vertex finite, so read_faces takes its
+/// ring path for such meshes (write_sound_face_ring); otherwise some rings also name a vertex
+/// that is not one (closed or open there) or a NaN corner.
+void expect_read_faces_equal_the_face_by_face_path(bool sound, unsigned seed) {
     using navlab::geometry::RingStatus;
-    std::mt19937 random(5);
+    std::mt19937 random(seed);
     Rings rings;
     auto pick = [&](std::uint32_t n) { return static_cast<int>(random() % n); };
     std::int64_t broken = 0, long_rings = 0, faces = 0;
     for (int round = 0; round < 40; ++round) {
         AuditTagfile tagfile = navlab::test::synthetic_tagfile();
         if (round % 2) tagfile.model->mediator.reset();  // corner boxes only beside a tree
+        // Not sound: a NaN corner, a vertex index that is not one, or both, each in some rounds alone.
+        const bool nan = !sound && round % 3 != 1, bad_indices = !sound && round % 3 != 0;
         navlab::fromsoft::NavMesh& m = tagfile.model->mesh;
         m.faces.clear(), m.edges.clear(), m.vertices.clear();
         for (int f = 0, count = 1 + pick(400); f < count; ++f) {
@@ -206,9 +212,18 @@ TEST(FaceBatch, ReadFacesInChunksEqualsTheFaceByFacePath) {
                 m.edges.push_back(e);
             }
             switch (pick(25)) {  // broken rings in the middle of chunks
-                case 0: m.edges[face.startEdgeIndex + pick(n)].b = 0x7fffffff; break;
-                case 1: m.vertices[v0 + pick(n)].y = NAN; break;
+                case 0: m.edges[face.startEdgeIndex + pick(n)].b = bad_indices ? 0x7fffffff : pick(v0 + n); break;
+                case 1:
+                    if (nan) m.vertices[v0 + pick(n)].y = NAN;
+                    else m.edges[face.startEdgeIndex + pick(n)].b = v0 + pick(n);  // open unless it is the next corner
+                    break;
                 case 2: face.numEdges = 2; break;
+                case 4:  // a closed ring through a vertex index that is not one
+                    if (bad_indices) {
+                        const int k = pick(n);
+                        m.edges[face.startEdgeIndex + k].a = m.edges[face.startEdgeIndex + (k + n - 1) % n].b = pick(2) ? -1 : 0x7fffffff;
+                    }
+                    break;
                 case 3: face.startEdgeIndex += 1, face.numEdges -= 1; break;
                 default: break;
             }
@@ -263,6 +278,17 @@ TEST(FaceBatch, ReadFacesInChunksEqualsTheFaceByFacePath) {
     EXPECT_GT(long_rings, 100);
     EXPECT_GT(faces, 10000);
 }
+
+}  // namespace
+
+// read_faces reads faces in chunks (at most FaceBatch::kMost faces and about 1,024 corners,
+// the corner array growing within a chunk) and gives each face its batch figures, with broken
+// rings of every kind among the faces and rings longer than a chunk.
+TEST(FaceBatch, ReadFacesInChunksEqualsTheFaceByFacePath) { expect_read_faces_equal_the_face_by_face_path(false, 5); }
+
+// The same on meshes whose vertices are all sound (read_faces then tests only each ring's
+// closure per corner), and whose decided faces are tallied from their figures.
+TEST(FaceBatch, ReadFacesOfASoundMeshEqualsTheFaceByFacePath) { expect_read_faces_equal_the_face_by_face_path(true, 6); }
 
 namespace {
 

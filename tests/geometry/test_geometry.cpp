@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <limits>
+#include <random>
 #include <vector>
 
 #include "geometry/convexity.h"
@@ -192,6 +193,63 @@ TEST(FaceRing, EachStatusLeavesTheRingUpToItsFirstFault) {
         for (int k = 0; k < want.corners; ++k)
             EXPECT_TRUE(same_point(appended_corners[1 + k], to_point(m.vertices[want.vertices[k]])));
     }
+}
+
+// write_sound_face_ring against write_face_ring on sound meshes (every edge's ends vertices,
+// every vertex finite): random faces over random edges, so most rings are open at some edge
+// (the closing one included), some closed, some outside the edges or shorter than 3. Both must
+// return the same RingWritten and write the same counted entries, nothing past the room.
+TEST(FaceRing, SoundRingEqualsTheCheckedRing) {
+    std::mt19937 random(17);
+    auto pick = [&](int n) { return static_cast<int>(random() % static_cast<unsigned>(n)); };
+    int statuses[5] = {};
+    for (int round = 0; round < 200; ++round) {
+        navlab::fromsoft::NavMesh m;
+        const int V = 1 + pick(6);
+        for (int v = 0; v < V; ++v) m.vertices.push_back({float(pick(100)), float(pick(9)) / 4, float(-pick(100)), 1});
+        for (int e = 0, E = 3 + pick(40); e < E; ++e) {
+            navlab::fromsoft::Edge d;
+            d.a = pick(V), d.b = pick(4) ? (d.a + 1) % V : pick(V);  // mostly chained
+            m.edges.push_back(d);
+        }
+        for (int f = 0; f < 20; ++f) {
+            navlab::fromsoft::Face face;
+            face.startEdgeIndex = pick(static_cast<int>(m.edges.size()) + 4) - 2;
+            face.numEdges = static_cast<std::int16_t>(pick(10));
+            m.faces.push_back(face);
+        }
+        for (int f = 0; f < 3 && V >= 3; ++f) {  // closed rings over vertices 0, 1, 2 (and some longer)
+            const int n = 3 + pick(5);
+            navlab::fromsoft::Face face;
+            face.startEdgeIndex = static_cast<std::int32_t>(m.edges.size()), face.numEdges = static_cast<std::int16_t>(n);
+            for (int k = 0; k < n; ++k) {
+                navlab::fromsoft::Edge d;
+                d.a = k % V, d.b = (k + 1) % n % V;
+                m.edges.push_back(d);
+            }
+            m.faces.push_back(face);
+        }
+        for (std::size_t f = 0; f < m.faces.size(); ++f) {
+            const std::size_t room = face_ring_room(m, f);
+            std::vector<std::int32_t> v1(room + 1, -7), v2(room + 1, -7);
+            std::vector<Point> c1(room + 1, Point{-7, -7, -7}), c2(room + 1, Point{-7, -7, -7});
+            const RingWritten a = write_face_ring(m, f, v1.data(), c1.data());
+            const RingWritten b = write_sound_face_ring(m, f, v2.data(), c2.data());
+            ASSERT_EQ(a.status, b.status) << "round " << round << " face " << f;
+            ++statuses[static_cast<int>(a.status)];
+            EXPECT_EQ(a.vertices, b.vertices);
+            EXPECT_EQ(a.corners, b.corners);
+            EXPECT_EQ(a.break_at, b.break_at);
+            for (int k = 0; k < a.vertices; ++k) EXPECT_EQ(v1[k], v2[k]);
+            for (int k = 0; k < a.corners; ++k) EXPECT_TRUE(same_point(c1[k], c2[k]));
+            EXPECT_EQ(v2[room], -7);
+            EXPECT_EQ(c2[room].x, -7);
+        }
+    }
+    EXPECT_GT(statuses[static_cast<int>(RingStatus::Ok)], 500);
+    EXPECT_GT(statuses[static_cast<int>(RingStatus::Open)], 500);
+    EXPECT_GT(statuses[static_cast<int>(RingStatus::RangeOutside)], 500);
+    EXPECT_EQ(statuses[static_cast<int>(RingStatus::VertexOutOfRange)] + statuses[static_cast<int>(RingStatus::NotFinite)], 0);
 }
 
 TEST(Planarity, OffPlaneCornerDistance) {
