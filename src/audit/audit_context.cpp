@@ -192,6 +192,7 @@ void TagfileContext::read_faces() {
     // room made once: E bounds it (R beyond E is a broken mesh, whose overlapping rings may
     // need more: the room then grows as a vector does).
     std::size_t used = 0;
+    bool moved = false;  // the storage grew, so the views made before point into its old buffer
     ring_vertices.resize(static_cast<std::size_t>(std::min(R, E)));
     FaceScratch& scratch = spare().scratch;
     FaceBatch& batch = spare().batch;
@@ -216,13 +217,14 @@ void TagfileContext::read_faces() {
                 const std::size_t grown = std::max(used + room, 2 * ring_vertices.size());
                 ring_vertices.resize(used);  // nothing unwritten is copied
                 ring_vertices.resize(grown);
+                moved = true;
             }
             if (corners.size() < at + room) corners.resize(at + room);
             const RingWritten w = sound_vertices ? write_sound_face_ring(mesh, i, ring_vertices.data() + used, corners.data() + at)
                                                  : write_face_ring(mesh, i, ring_vertices.data() + used, corners.data() + at);
+            // Viewing the storage as it is now: valid at the end unless it grows again.
+            rings[i] = {w.status, w.break_at, {ring_vertices.data() + used, static_cast<std::size_t>(w.vertices)}};
             used += static_cast<std::size_t>(w.vertices);
-            rings[i].status = w.status;
-            rings[i].break_at = w.break_at;
             const bool ok = w.status == RingStatus::Ok;
             corner_start[i - first + 1] = at + (ok ? static_cast<std::size_t>(w.corners) : 0);
             in_batch[i - first] = ok ? batch.add(at, w.corners) : -1;
@@ -248,10 +250,10 @@ void TagfileContext::read_faces() {
         }
     }
     starts[F] = used;
-    ring_vertices.resize(used);
-    // Views only once the storage has stopped growing.
-    for (std::int64_t i = 0; i < F; ++i)
-        rings[i].vertices = std::span<const std::int32_t>(ring_vertices).subspan(starts[i], starts[i + 1] - starts[i]);
+    ring_vertices.resize(used);  // smaller: the buffer stays
+    if (moved)
+        for (std::int64_t i = 0; i < F; ++i)
+            rings[i].vertices = std::span<const std::int32_t>(ring_vertices).subspan(starts[i], starts[i + 1] - starts[i]);
 }
 
 std::span<const Point> TagfileContext::corners_of(std::int64_t face, std::vector<Point>& scratch) const {
