@@ -209,7 +209,8 @@ void TagfileContext::read_faces() {
     for (std::int64_t first = 0, last = 0; first < F; first = last) {
         batch.clear();
         corner_start[0] = 0;
-        for (last = first; last < std::min(F, first + kChunk) && corner_start[last - first] < kChunkCorners; ++last) {
+        const std::int64_t end = std::min(F, first + kChunk);  // once: a store per face may alias F
+        for (last = first; last < end && corner_start[last - first] < kChunkCorners; ++last) {
             const std::int64_t i = last;
             starts[i] = used;
             const std::size_t room = face_ring_room(mesh, i), at = corner_start[i - first];
