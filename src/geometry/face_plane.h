@@ -123,7 +123,7 @@ public:
     /// The exact N (computed on first use).
     const Vec3<Expansion>& exact_normal() const;
     /// N with its bound as the plane keeps them, from newell_sum's value and error (one way
-    /// for the plane and for FaceBatch, which computes the sums two faces at a time).
+    /// for the plane and for FaceBatch, which computes the sums two or four faces at a time).
     static ApproxNormal approx_normal(const NewellSum<double>& sum);
 
 private:
