@@ -1,11 +1,20 @@
+// The four-lane functions (analyse_group_avx2) inline every helper over WideLanes (flatten),
+// so no function passes or returns a WideLanes value by the non-AVX convention GCC warns of
+// (the warning points into the helpers' headers, hence before them).
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
+
 #include "audit/audit_face_batch.h"
+
+#include <algorithm>
 
 namespace navlab::audit {
 
 namespace {
 
-/// The exact signs analyse_face_at_once asks of two faces of N corners (4 … 8), each decided
-/// by its own predicate's filter, or the lane is left undecided. The filters are the
+/// The exact signs analyse_face_at_once asks of the faces of N corners (4 … 8) in W's
+/// lanes, each decided by its own predicate's filter, or the lane is left undecided. The filters are the
 /// predicates' own (turn_filter_terms for orientations along N, orient2d_filter for those
 /// seen from above, Approx's test for axis_plane_of's comparisons), so any sign they decide
 /// is the exact one the one-face path computes; which of the two paths decides it does not
@@ -19,25 +28,27 @@ namespace {
 ///    not against N_y (no reflex corner: the one loop leaves convexity at its default);
 ///  * first_bad_fan_triangle's orientations are decided up to its answer.
 /// docs/audit.md, "Thirty-third session", lists the faces left undecided.
+template <class W>
 struct DecidedLanes {
-    LaneMask both_fans, concave_in_newell_plane, bad_fan;
+    MaskOf<W> both_fans, concave_in_newell_plane, bad_fan;
 };
-template <int N>
-DecidedLanes decide_one_loop(const Vec3<Lanes>* p, const NewellSum<Lanes>& normal) {
-    const Vec3<Lanes>& n = normal.value;
-    const Vec3<Lanes>& e = normal.error;
-    LaneMask ok = sign_decided(n.y, e.y) & (n.y != 0);
-    const Lanes winding = n.y > 0 ? splat<Lanes>(1) : splat<Lanes>(-1);
-    const Lanes y_over_x = abs_of(n.y) - abs_of(n.x), z_over_y = abs_of(n.z) - abs_of(n.y);
+template <int N, class W>
+DecidedLanes<W> decide_one_loop(const Vec3<W>* p, const NewellSum<W>& normal) {
+    using Mask = MaskOf<W>;
+    const Vec3<W>& n = normal.value;
+    const Vec3<W>& e = normal.error;
+    Mask ok = sign_decided(n.y, e.y) & (n.y != 0);
+    const W winding = n.y > 0 ? splat<W>(1) : splat<W>(-1);
+    const W y_over_x = abs_of(n.y) - abs_of(n.x), z_over_y = abs_of(n.z) - abs_of(n.y);
     ok &= sign_decided(y_over_x, e.y + e.x + abs_of(y_over_x) * kHalfUlp) & (y_over_x > 0);
     ok &= sign_decided(z_over_y, e.z + e.y + abs_of(z_over_y) * kHalfUlp) & ~(z_over_y > 0);
     // Along N: the corner turns (u, w the sides into and out of corner k), then others.
-    Vec3<Lanes> side[N];
+    Vec3<W> side[N];
     for (int k = 0; k < N; ++k) side[k] = p[k] - p[k == 0 ? N - 1 : k - 1];
-    LaneMask positive[N], not_positive[N], concave{};
+    Mask positive[N], not_positive[N], concave{};
     for (int k = 0; k < N; ++k) {
-        const TurnFilter<Lanes> t = turn_filter_terms(side[k], side[k + 1 == N ? 0 : k + 1], n, e);
-        const LaneMask negative = -t.value > t.bound, zero = t.bound == 0;
+        const TurnFilter<W> t = turn_filter_terms(side[k], side[k + 1 == N ? 0 : k + 1], n, e);
+        const Mask negative = -t.value > t.bound, zero = t.bound == 0;
         positive[k] = t.value > t.bound;
         not_positive[k] = negative | zero;
         ok &= positive[k] | not_positive[k];
@@ -45,10 +56,10 @@ DecidedLanes decide_one_loop(const Vec3<Lanes>* p, const NewellSum<Lanes>& norma
     }
     auto along_n = [&](int a, int b, int d) { return turn_filter_terms(p[b] - p[a], p[d] - p[b], n, e); };
     auto from_above = [&](int a, int b, int d) {
-        const Orient2dFilter<Lanes> o = orient2d_filter(p[a].z, p[a].x, p[b].z, p[b].x, p[d].z, p[d].x);
-        return TurnFilter<Lanes>{winding * o.det, o.bound};  // along the axis plane's sign
+        const Orient2dFilter<W> o = orient2d_filter(p[a].z, p[a].x, p[b].z, p[b].x, p[d].z, p[d].x);
+        return TurnFilter<W>{winding * o.det, o.bound};  // along the axis plane's sign
     };
-    auto decided_positive = [](const TurnFilter<Lanes>& t) { return t.value > t.bound; };
+    auto decided_positive = [](const TurnFilter<W>& t) { return t.value > t.bound; };
     // takes_first_candidate_throughout in both variants: (a) orient(A, k, k + 1) for
     // k = 0 … n − 3, (b) orient(A, 1, j) for j = 3 … n − 2, A = n − 1. (a)'s ends are the
     // turns at corners 0 and n − 2 (the same sign in any rotation).
@@ -58,29 +69,39 @@ DecidedLanes decide_one_loop(const Vec3<Lanes>* p, const NewellSum<Lanes>& norma
     // Seen from above, no corner turns against N_y (each turn decided with it, or exactly 0),
     // and those at corners 0 and n − 2 turn with it.
     for (int k = 0; k < N; ++k) {
-        const TurnFilter<Lanes> t = from_above(k == 0 ? N - 1 : k - 1, k, k + 1 == N ? 0 : k + 1);
+        const TurnFilter<W> t = from_above(k == 0 ? N - 1 : k - 1, k, k + 1 == N ? 0 : k + 1);
         ok &= decided_positive(t) | (k != 0 && k != N - 2 && t.bound == 0);
     }
     // first_bad_fan_triangle: the first k = 1 … n − 2 with orient(0, k, k + 1) ≤ 0; its ends are
     // the turns at corners 1 and n − 1. Every orientation before the answer must be decided.
-    LaneMask bad{-1, -1}, found{};
+    Mask bad = ~Mask{}, found{};
     for (int k = 1; k <= N - 2; ++k) {
-        LaneMask is_positive = positive[1], is_not_positive = not_positive[1];
+        Mask is_positive = positive[1], is_not_positive = not_positive[1];
         if (k == N - 2) {
             is_positive = positive[N - 1], is_not_positive = not_positive[N - 1];
         } else if (k != 1) {
-            const TurnFilter<Lanes> t = along_n(0, k, k + 1);
+            const TurnFilter<W> t = along_n(0, k, k + 1);
             is_positive = t.value > t.bound, is_not_positive = (-t.value > t.bound) | (t.bound == 0);
         }
         ok &= found | is_positive | is_not_positive;
-        const LaneMask first = ~found & is_not_positive;
-        bad = (bad & ~first) | (LaneMask{k, k} & first);
+        const Mask first = ~found & is_not_positive;
+        bad = (bad & ~first) | ((Mask{} + k) & first);
         found |= is_not_positive;
     }
     return {ok, concave, bad};
 }
 
 }  // namespace
+
+FaceBatch::Width FaceBatch::widest() {
+#if defined(__x86_64__) && defined(__GNUC__)
+    // __builtin_cpu_supports checks the processor's AVX2 and that the system saves its registers.
+    static const Width width = __builtin_cpu_supports("avx2") ? Width::four : Width::two;
+    return width;
+#else
+    return Width::two;
+#endif
+}
 
 int FaceBatch::add(std::size_t at, int n) {
     if (n < 3 || n > kMostCorners || count_ == kMost) return -1;
@@ -91,45 +112,69 @@ int FaceBatch::add(std::size_t at, int n) {
 }
 
 void FaceBatch::analyse(const Point* corners) {
-    // Faces paired in order within each ring length; which faces share a Lanes value does
+    // Faces grouped in order within each ring length; which faces share a lane value does
     // not matter, as every lane's operations are its own face's.
     int faces[kMostCorners + 1][kMost], count[kMostCorners + 1] = {};
     for (int i = 0; i < count_; ++i) faces[size_[i]][count[size_[i]]++] = i;
-    analyse_from<3>(corners, &faces[0][0], count);
+#if defined(__x86_64__)
+    if (width_ == Width::four) return analyse_from<3, WideLanes>(corners, &faces[0][0], count);
+#endif
+    analyse_from<3, Lanes>(corners, &faces[0][0], count);
 }
 
-template <int N>
+template <int N, class W>
 void FaceBatch::analyse_from(const Point* corners, const int* faces, const int* count) {
+    constexpr int kL = kLanesOf<W>;
     const int* of_n = faces + N * kMost;
-    for (int j = 0; j + 1 < count[N]; j += 2) analyse_pair<N>(corners, of_n[j], of_n[j + 1]);
-    if (count[N] % 2 != 0) analyse_pair<N>(corners, of_n[count[N] - 1], of_n[count[N] - 1]);
-    if constexpr (N < kMostCorners) analyse_from<N + 1>(corners, faces, count);
+    for (int j = 0; j < count[N]; j += kL) {
+        int group[kL];  // the last face repeated where fewer than kL are left
+        for (int lane = 0; lane < kL; ++lane) group[lane] = of_n[std::min(j + lane, count[N] - 1)];
+        if constexpr (kL == 4) {
+            analyse_group_avx2<N>(corners, group);
+        } else {
+            analyse_group<N, W>(corners, group);
+        }
+    }
+    if constexpr (N < kMostCorners) analyse_from<N + 1, W>(corners, faces, count);
 }
 
+#if defined(__x86_64__)
 template <int N>
-void FaceBatch::analyse_pair(const Point* corners, int a, int b) {
-    Vec3<Lanes> p[N];
-    for (int k = 0; k < N; ++k) {
-        const Point &pa = corners[at_[a] + k], &pb = corners[at_[b] + k];
-        p[k] = {Lanes{pa.x, pb.x}, Lanes{pa.y, pb.y}, Lanes{pa.z, pb.z}};
-    }
+[[gnu::target("avx2"), gnu::flatten]] void FaceBatch::analyse_group_avx2(const Point* corners, const int* faces) {
+    analyse_group<N, WideLanes>(corners, faces);
+}
+#endif
+
+template <int N, class W>
+void FaceBatch::analyse_group(const Point* corners, const int* faces) {
+    constexpr int kL = kLanesOf<W>;
+    const Point* at[kL];
+    for (int lane = 0; lane < kL; ++lane) at[lane] = corners + at_[faces[lane]];
+    auto gather = [&](int k, double Point::*c) {
+        if constexpr (kL == 2) {
+            return W{at[0][k].*c, at[1][k].*c};
+        } else {
+            return W{at[0][k].*c, at[1][k].*c, at[2][k].*c, at[3][k].*c};
+        }
+    };
+    Vec3<W> p[N];
+    for (int k = 0; k < N; ++k) p[k] = {gather(k, &Point::x), gather(k, &Point::y), gather(k, &Point::z)};
     // FacePlane: N and its bound, |N|.
-    const NewellSum<Lanes> normal = newell_sum(p, N);
-    const Lanes length = length_of(normal.value);
+    const NewellSum<W> normal = newell_sum(p, N);
+    const W length = length_of(normal.value);
     // R40: max_distance_from_mean_plane.
-    const FarthestCorner<Lanes> far = farthest_from_mean_plane(p, N, normal.value, length);
+    const FarthestCorner<W> far = farthest_from_mean_plane(p, N, normal.value, length);
     // R44: check_triangulation of the last-corner fan, its triangles in order.
-    Lanes sum = splat<Lanes>(0);
+    W sum = splat<W>(0);
     for (int k = 0; k < N - 2; ++k) {
         const Cut cut = last_corner_fan_triangle(N, k);
         sum += projected_area(p[cut[0]] - p[0], p[cut[1]] - p[0], p[cut[2]] - p[0], normal.value, length);
     }
-    const Lanes face = length / 2.0, relative = relative_difference(sum, face);
+    const W face = length / 2.0, relative = relative_difference(sum, face);
     // The exact signs the one loop needs: a triangle needs N_y's alone (analyse_triangle).
-    DecidedLanes decided{sign_decided(normal.value.y, normal.error.y) & (normal.value.y != 0), LaneMask{}, LaneMask{-1, -1}};
+    DecidedLanes<W> decided{sign_decided(normal.value.y, normal.error.y) & (normal.value.y != 0), MaskOf<W>{}, ~MaskOf<W>{}};
     if constexpr (N > 3) decided = decide_one_loop<N>(p, normal);
-    const int faces[2] = {a, b};
-    for (int lane = 0; lane < kLanes; ++lane) {
+    for (int lane = 0; lane < kL; ++lane) {
         FaceFigures& f = figures_[faces[lane]];
         f.normal = FacePlane::approx_normal({{normal.value.x[lane], normal.value.y[lane], normal.value.z[lane]},
                                              {normal.error.x[lane], normal.error.y[lane], normal.error.z[lane]}});

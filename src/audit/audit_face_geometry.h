@@ -53,7 +53,7 @@ struct FaceFigures {
     /// the Newell triangulation whenever analyse_face_at_once takes the face.
     TriangulationCheck fan_check;
     /// The one loop's outcome for a face of 3 … FaceBatch::kMostCorners corners whose exact
-    /// signs the batch's filters all decided (FaceBatch::analyse_pair): analyse_face_at_once
+    /// signs the batch's filters all decided (FaceBatch::analyse_group): analyse_face_at_once
     /// would take OneLoop::BothFans with N_y = the normal's sign, convexity from above with
     /// no reflex corner, and these two figures; analyse_face then fills the geometry alone.
     struct Decided {

@@ -16,10 +16,6 @@ T component(const Vec3<T>& v, int axis) {
 
 /// N with its error bound from one pass (newell_sum): Approx carried its bound through every
 /// operation of every corner (2 % of the audit).
-FacePlane::ApproxNormal FacePlane::approx_normal(const NewellSum<double>& n) {
-    return {n.value, {Approx(n.value.x, n.error.x), Approx(n.value.y, n.error.y), Approx(n.value.z, n.error.z)}};
-}
-
 FacePlane::FacePlane(std::span<const Point> corners)
     : corners_(corners), normal_(approx_normal(newell_sum(corners.data(), corners.size()))) {
     take_decided_signs();

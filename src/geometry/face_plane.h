@@ -123,8 +123,11 @@ public:
     /// The exact N (computed on first use).
     const Vec3<Expansion>& exact_normal() const;
     /// N with its bound as the plane keeps them, from newell_sum's value and error (one way
-    /// for the plane and for FaceBatch, which computes the sums two faces at a time).
-    static ApproxNormal approx_normal(const NewellSum<double>& sum);
+    /// for the plane and for FaceBatch, which computes the sums two or four faces at a time;
+    /// inline, so the batch's lanes are written back without a call).
+    static ApproxNormal approx_normal(const NewellSum<double>& n) {
+        return {n.value, {Approx(n.value.x, n.error.x), Approx(n.value.y, n.error.y), Approx(n.value.z, n.error.z)}};
+    }
 
 private:
     /// The signs of N that its filter decides, at construction.

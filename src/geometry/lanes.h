@@ -2,7 +2,10 @@
 // so that a formula written once as a template over its number type runs for one face
 // (double) or for two faces at once (Lanes), with the same IEEE operations in the same order
 // in each lane: the audit's per-face figures are reported, so a batch must give the very bits
-// the one-face path gives.
+// the one-face path gives. WideLanes is four doubles (AVX's registers), for code compiled with
+// target("avx2") that runs only where the processor has it (the face batch,
+// audit_face_batch.h); AVX's packed add, subtract, multiply, divide, square root and compare
+// are the same IEEE operations as SSE2's, and the target has no FMA to contract them.
 #pragma once
 
 #include <cmath>
@@ -10,33 +13,43 @@
 #include <type_traits>
 
 #if defined(__SSE2__)
-#include <emmintrin.h>
+#include <immintrin.h>
 #endif
 
 namespace navlab::geometry {
 
 using Lanes = double __attribute__((vector_size(16)));
 inline constexpr int kLanes = 2;
+using WideLanes = double __attribute__((vector_size(32)));
 
-/// What a comparison of Lanes gives: all bits set in each lane where it holds, else 0.
-using LaneMask = decltype(Lanes{} < Lanes{});
+/// How many doubles a lane type holds.
+template <class T>
+inline constexpr int kLanesOf = static_cast<int>(sizeof(T) / sizeof(double));
+
+/// What a comparison of lane values gives: all bits set in each lane where it holds, else 0.
+template <class T>
+using MaskOf = decltype(T{} < T{});
+using LaneMask = MaskOf<Lanes>;
 
 /// The same value in every lane (v itself for double).
 template <class T>
 T splat(double v) {
     if constexpr (std::is_same_v<T, double>) {
         return v;
-    } else {
+    } else if constexpr (kLanesOf<T> == 2) {
         return T{v, v};
+    } else {
+        return T{v, v, v, v};
     }
 }
 
 /// |v| lane by lane, as std::fabs: the sign bit cleared (so |−0| = +0 and a NaN stays NaN).
 inline double abs_of(double v) { return std::fabs(v); }
-inline Lanes abs_of(Lanes v) {
-    using Bits = std::int64_t __attribute__((vector_size(16)));
-    const Bits magnitude = {0x7fffffffffffffff, 0x7fffffffffffffff};
-    return reinterpret_cast<Lanes>(reinterpret_cast<Bits>(v) & magnitude);
+template <class T>
+    requires(!std::is_arithmetic_v<T>)
+T abs_of(T v) {
+    using Bits = MaskOf<T>;
+    return reinterpret_cast<T>(reinterpret_cast<Bits>(v) & (Bits{} + 0x7fffffffffffffff));
 }
 
 /// The correctly rounded square root lane by lane, as std::sqrt (IEEE 754 requires both to
@@ -49,5 +62,11 @@ inline Lanes sqrt_of(Lanes v) {
     return Lanes{std::sqrt(v[0]), std::sqrt(v[1])};
 #endif
 }
+#if defined(__x86_64__)
+/// Only for callers compiled with target("avx2") (a caller without AVX cannot inline it).
+[[gnu::target("avx")]] inline WideLanes sqrt_of(WideLanes v) {
+    return reinterpret_cast<WideLanes>(_mm256_sqrt_pd(reinterpret_cast<__m256d>(v)));
+}
+#endif
 
 }  // namespace navlab::geometry

@@ -114,13 +114,18 @@ std::string figure_difference(const FaceFigures& f, std::span<const Point> ring)
     return "";
 }
 
-}  // namespace
+/// The widths this processor runs: two always, four with AVX2 (FaceBatch::widest).
+std::vector<FaceBatch::Width> widths() {
+    if (FaceBatch::widest() == FaceBatch::Width::two) return {FaceBatch::Width::two};
+    return {FaceBatch::Width::two, FaceBatch::Width::four};
+}
 
-TEST(FaceBatch, FiguresAndGeometryEqualTheOneFacePathBitForBit) {
+void figures_and_geometry_equal_the_one_face_path(FaceBatch::Width width) {
+    SCOPED_TRACE(static_cast<int>(width));
     Rings rings;
     Triangles triangles;
     FaceScratch scratch;
-    FaceBatch batch;
+    FaceBatch batch(width);
     int batched = 0, batched_triangles = 0, too_long = 0, not_finite = 0, i = 0;
     for (int round = 0; round < 2500; ++round) {
         // Every batch size, so faces meet both lanes, partners of every ring length and none.
@@ -163,6 +168,12 @@ TEST(FaceBatch, FiguresAndGeometryEqualTheOneFacePathBitForBit) {
     EXPECT_GT(batched_triangles, 25000);
     EXPECT_GT(too_long, 1000);   // rings longer than kMostCorners stay with analyse_face alone
     EXPECT_GT(not_finite, 3000);
+}
+
+}  // namespace
+
+TEST(FaceBatch, FiguresAndGeometryEqualTheOneFacePathBitForBit) {
+    for (const FaceBatch::Width width : widths()) figures_and_geometry_equal_the_one_face_path(width);
 }
 
 namespace {
@@ -358,18 +369,17 @@ struct NearRings {
     }
 };
 
-}  // namespace
-
 // What the batch decides for a face of 4 … 8 corners (FaceFigures::Decided) must be what the
 // exact predicates give: when it says the one loop takes both fans, analyse_face_at_once does
 // (FacePlane's orient_at and corner turns with their exact fallback, turn_from_above,
 // axis_plane_of), with no reflex corner seen from above, R41's bad fan from
 // first_bad_fan_triangle and X08 from the exact corner turns; and analyse_face with those
 // figures (no FacePlane) equals analyse_face without them, field by field.
-TEST(FaceBatch, DecidedSignsAreTheExactPredicates) {
+void decided_signs_are_the_exact_predicates(FaceBatch::Width width) {
+    SCOPED_TRACE(static_cast<int>(width));
     NearRings rings;
     FaceScratch scratch;
-    FaceBatch batch;
+    FaceBatch batch(width);
     int decided = 0, undecided = 0, bad_fan = 0, concave = 0, straight_from_above = 0, both_fans_undecided = 0;
     for (int round = 0; round < 3000; ++round) {
         const int size = 1 + round % FaceBatch::kMost;
@@ -422,4 +432,76 @@ TEST(FaceBatch, DecidedSignsAreTheExactPredicates) {
     EXPECT_GT(concave, 200);
     EXPECT_GT(straight_from_above, 100);
     EXPECT_GT(both_fans_undecided, 1000);  // left to the one-face path: reflex from above, axis x or z, ...
+}
+
+}  // namespace
+
+TEST(FaceBatch, DecidedSignsAreTheExactPredicates) {
+    for (const FaceBatch::Width width : widths()) decided_signs_are_the_exact_predicates(width);
+}
+
+namespace {
+
+/// The first field where two batches' figures differ bit for bit (both NaN allowed: a
+/// non-finite ring's figures are never used), or "".
+std::string figures_difference(const FaceFigures& a, const FaceFigures& b) {
+    const auto same_vec = [](const Vec3<double>& u, const Vec3<double>& w) {
+        return same_value(u.x, w.x) && same_value(u.y, w.y) && same_value(u.z, w.z);
+    };
+    const auto same_approx = [](const Approx& u, const Approx& w) { return same_value(u.value, w.value) && same_value(u.error, w.error); };
+    if (!same_vec(a.normal.value, b.normal.value)) return "normal";
+    if (!same_approx(a.normal.bound.x, b.normal.bound.x) || !same_approx(a.normal.bound.y, b.normal.bound.y) ||
+        !same_approx(a.normal.bound.z, b.normal.bound.z))
+        return "bound";
+    if (!same_value(a.length, b.length)) return "length";
+    if (!same_value(a.off_plane.distance, b.off_plane.distance) || a.off_plane.corner != b.off_plane.corner) return "off_plane";
+    const TriangulationCheck &c = a.fan_check, &d = b.fan_check;
+    if (c.turned != d.turned || c.first_turned != d.first_turned || !same_value(c.projected_face, d.projected_face) ||
+        !same_value(c.projected_sum, d.projected_sum) || !same_value(c.projected_relative, d.projected_relative) ||
+        !same_vec(c.area_difference, d.area_difference) || !same_value(c.area_difference_max, d.area_difference_max))
+        return "fan_check";
+    if (a.decided.both_fans != b.decided.both_fans || a.decided.convex_in_newell_plane != b.decided.convex_in_newell_plane ||
+        a.decided.bad_fan != b.decided.bad_fan)
+        return "decided";
+    return "";
+}
+
+}  // namespace
+
+// Four faces to a lane value (AVX2) must give what two give (SSE2) bit for bit, every figure
+// and every decision, on the hostile rings of both tests above (the two-lane path is checked
+// against the one-face path and the exact predicates there, on a processor without AVX2 too).
+// Both batches see the same faces in the same order, so each face meets other partners in the
+// two widths (and lanes filled by repeating the last face).
+TEST(FaceBatch, FourLanesEqualTwoLanesBitForBit) {
+    if (FaceBatch::widest() != FaceBatch::Width::four) GTEST_SKIP() << "no AVX2 on this processor";
+    Rings rings;
+    Triangles triangles;
+    NearRings near;
+    FaceBatch two(FaceBatch::Width::two), four(FaceBatch::Width::four);
+    int compared = 0, decided = 0, i = 0;
+    for (int round = 0; round < 5000; ++round) {
+        const int size = 1 + round % FaceBatch::kMost;
+        std::vector<Point> corners;
+        std::vector<int> slots;
+        two.clear();
+        four.clear();
+        for (int k = 0; k < size; ++k, ++i) {
+            const std::vector<Point> ring = round % 2 ? near.make() : (k % 2 ? triangles.make(i) : rings.make(i));
+            const int n = static_cast<int>(ring.size());
+            slots.push_back(two.add(corners.size(), n));
+            ASSERT_EQ(four.add(corners.size(), n), slots.back());
+            corners.insert(corners.end(), ring.begin(), ring.end());
+        }
+        two.analyse(corners.data());
+        four.analyse(corners.data());
+        for (int k = 0; k < size; ++k) {
+            if (slots[k] < 0) continue;
+            ASSERT_EQ(figures_difference(two.figures(slots[k]), four.figures(slots[k])), "") << "round " << round << " face " << k;
+            ++compared;
+            decided += four.figures(slots[k]).decided.both_fans;
+        }
+    }
+    EXPECT_GT(compared, 100000);
+    EXPECT_GT(decided, 20000);
 }
