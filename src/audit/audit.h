@@ -121,6 +121,9 @@ private:
     /// reservation only skips the reuse: push_back never allocates here.
     template <class Map>
     static void recycle(Map& map) {
+        // Most of a result's 400 or so maps are empty: asked first, before the thread-local
+        // (≈ 25 instructions a map, 15 M on the Sekiro preset).
+        if (map.empty()) return;
         auto& spare = spare_nodes<Map>();
         if (spare.capacity() < kSpareNodes) {
             try {
