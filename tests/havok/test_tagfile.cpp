@@ -491,3 +491,24 @@ TEST(HavokObjects, IsAMatchesEveryFullNameOfTheChain) {
     EXPECT_TRUE(ObjectView(file, empty, 0).is_a("hk<T[N]<hkInt32, 3>>"));
     EXPECT_TRUE(ObjectView(file, empty, 0).is_a("<0>"));
 }
+
+// operator[] is inline with its failure out of line: an index outside 1..N still throws, with
+// the same message.
+TEST(HavokTypes, IndexOutsideTheTableThrowsNamingTheRange) {
+    TypeTable types;
+    for (std::string_view name : {"a", "b"}) {
+        Type t;
+        t.name = name;
+        types.add(std::move(t));
+    }
+    EXPECT_EQ(types[2].name, "b");
+    for (TypeIndex bad : {TypeIndex{0}, TypeIndex{3}, TypeIndex{0xFFFFFFFF}}) {
+        try {
+            (void)types[bad];
+            ADD_FAILURE() << bad;
+        } catch (const Error& e) {
+            EXPECT_EQ(e.message(), fmt::format("type index {} out of range 1..2", bad));
+        }
+    }
+    EXPECT_THROW((void)TypeTable{}[1], Error);
+}
