@@ -22,6 +22,8 @@ std::uint32_t tail_word(const fromsoft::Edge& d) {
 /// The figures of the regular edges that are not usual (see scan_edges), one edge at a time.
 struct Unusual {
     bool owners = true;  ///< R29 passes on each of them
+    /// Opposites beyond the edges (R28): never usual, so counted here and not per edge.
+    std::int64_t outside = 0;
     std::int64_t not_mutual = 0, not_reversed = 0, to_user = 0, same_face = 0;
     std::array<std::int32_t, EdgeScan::kFirstNotReversed> first_not_reversed{};
     int first_not_reversed_count = 0;
@@ -33,7 +35,10 @@ struct Unusual {
         const std::int64_t E = static_cast<std::int64_t>(edges.size());
         const fromsoft::Edge& d = edges[e];
         owners &= opposite_face_is_owner(d, owner);
-        if (d.oppositeEdge >= E) return;  // no opposite, or one beyond the edges
+        if (d.oppositeEdge >= E) {  // no opposite, or one beyond the edges
+            outside += d.oppositeEdge != kNoOpposite;
+            return;
+        }
         const std::int64_t o = d.oppositeEdge;
         not_mutual += !mutual(edges, e, o);
         if (!reverse(edges, e, o)) {
@@ -60,7 +65,7 @@ EdgeScan scan_edges(std::span<const fromsoft::Edge> edges, std::span<const std::
     std::uint64_t largest_end = 0;
     std::int32_t least_owner = std::numeric_limits<std::int32_t>::max();
     std::uint32_t regular_tail = 0, user_tail = 0;  // OR of tail_word ^ 4 (regular), of tail_word (user)
-    std::int64_t outside = 0, user_outside = 0;
+    std::int64_t user_outside = 0;
     const std::int64_t regular_end = std::min(R, E);
     // Regular edges and user edges have loops of their own instead of masking each figure with
     // "e < R": each mask cost as much as a check. A user edge's own fields and what reads its
@@ -71,11 +76,12 @@ EdgeScan scan_edges(std::span<const fromsoft::Edge> edges, std::span<const std::
         largest_end = std::max({largest_end, static_cast<std::uint64_t>(std::int64_t{d.a}),
                                 static_cast<std::uint64_t>(std::int64_t{d.b})});
         least_owner = std::min(least_owner, owner[e]);
-        return (d.oppositeEdge != kNoOpposite) & (d.oppositeEdge >= E);
     };
     for (std::int64_t e = regular_end; e < E; ++e) {
-        user_tail |= tail_word(edges[e]);
-        user_outside += own_fields(edges[e], e);
+        const Edge& d = edges[e];
+        user_tail |= tail_word(d);
+        own_fields(d, e);
+        user_outside += (d.oppositeEdge != kNoOpposite) & (d.oppositeEdge >= E);
     }
     // Edge 0 stands in for a missing opposite, whose figures are then masked out. On the
     // games' meshes almost every regular edge is usual: its opposite face is its opposite's
@@ -90,7 +96,7 @@ EdgeScan scan_edges(std::span<const fromsoft::Edge> edges, std::span<const std::
     for (std::int64_t e = 0; e < regular_end; ++e) {
         const Edge& d = all[e];
         regular_tail |= tail_word(d) ^ 4;  // zero: flags 4, paddingByte 0, userEdgeCost 0
-        outside += own_fields(d, e);
+        own_fields(d, e);
         const bool none = d.oppositeEdge == kNoOpposite, in = d.oppositeEdge < E;
         const std::int64_t o = in ? d.oppositeEdge : 0;
         const Edge& back = all[o];
@@ -115,7 +121,7 @@ EdgeScan scan_edges(std::span<const fromsoft::Edge> edges, std::span<const std::
         flags_52 += (d.flags == 52) & !none;
     }
     s.endpoints_are_vertices = E == 0 || largest_end < static_cast<std::uint64_t>(V);
-    s.opposites_in_range = outside == 0 && user_outside == 0;
+    s.opposites_in_range = unusual.outside == 0 && user_outside == 0;
     s.opposite_faces_are_owners = owners;
     // Bits 0-7 of a tail word are flags, 8-15 paddingByte, 16-31 userEdgeCost.
     s.regular_flags = (regular_tail & 0xFF) == 0;
@@ -124,7 +130,7 @@ EdgeScan scan_edges(std::span<const fromsoft::Edge> edges, std::span<const std::
     s.all_owned_once = least_owner >= 0;
     s.no_user_bits = (regular_tail & 0x30) == 0;  // the flags' bits 0x30, which ^ 4 leaves
     s.regular_opposites = opposites;
-    s.regular_opposites_outside = outside;
+    s.regular_opposites_outside = unusual.outside;
     s.regular_not_mutual = unusual.not_mutual;
     s.regular_reversed = opposites - unusual.not_reversed;
     s.first_not_reversed = unusual.first_not_reversed;

@@ -19,9 +19,8 @@ void TypeTable::hold_names(std::shared_ptr<const void> bytes) {
     types_->names.push_back(std::move(bytes));
 }
 
-const Type& TypeTable::operator[](TypeIndex t) const {
-    if (!valid(t)) throw Error(fmt::format("type index {} out of range 1..{}", t, size()));
-    return types()[t];
+void TypeTable::out_of_range(TypeIndex t) const {
+    throw Error(fmt::format("type index {} out of range 1..{}", t, size()));
 }
 
 Type& TypeTable::at(TypeIndex t) {

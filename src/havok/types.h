@@ -114,8 +114,13 @@ public:
     /// Number of types N (valid indices are 1..N).
     std::size_t size() const noexcept { return !types_ || types_->types.empty() ? 0 : types_->types.size() - 1; }
     bool valid(TypeIndex t) const noexcept { return types_ && t >= 1 && t < types_->types.size(); }
-    /// The type at index t (1..N); throws navlab::Error when out of range.
-    const Type& operator[](TypeIndex t) const;
+    /// The type at index t (1..N); throws navlab::Error when out of range. Inline: the read,
+    /// the verifier and the model ask it ≈ 300 times a tagfile, and the call was most of it.
+    const Type& operator[](TypeIndex t) const {
+        if (!valid(t)) [[unlikely]]
+            out_of_range(t);
+        return types_->types[t];
+    }
     Type& at(TypeIndex t);
 
     /// Appends a type and returns its index. Its names must view static bytes or bytes this
@@ -156,6 +161,7 @@ private:
         std::vector<Type> types;                        // [0] is the null type
         std::vector<std::shared_ptr<const void>> names;  // what the types' names view (hold_names)
     };
+    [[noreturn, gnu::cold]] void out_of_range(TypeIndex t) const;
     /// The records, unshared first when another copy holds them; for every change.
     std::vector<Type>& own();
     const std::vector<Type>& types() const noexcept { return types_->types; }

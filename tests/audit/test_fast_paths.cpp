@@ -9,6 +9,7 @@
 #include <bit>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <random>
 #include <span>
 #include <set>
@@ -443,5 +444,55 @@ TEST(AuditFastPaths, X01ExtremesOfWEqualThePlainWalk) {
             EXPECT_EQ(got.at, want.at) << key << " " << lane;
         }
         if (::testing::Test::HasFailure()) break;
+    }
+}
+
+// Values::merge tries the entry after the last one it used before searching (merge_map). The
+// merged values of random sequences against sums, unions and first strictly larger (smaller)
+// values counted by hand: keys drawn from a pool in which some are prefixes of others, each
+// result holding a random subset (so the merged map has keys the next result lacks and the
+// reverse), extremes that tie, and entries whose extreme is not set (which merge nothing).
+TEST(AuditFastPaths, MergedValuesEqualTheirCountsByHand) {
+    const std::string pool[] = {"", "a", "ab", "abc", "b", "ba", "numEdges_003", "numEdges_010", "z",
+                                "with_sine_tolerance_1e-5_and_more_than_the_small_buffer"};
+    std::mt19937 rng(13);
+    for (int round = 0; round < 300; ++round) {
+        Values merged;
+        std::map<std::string, std::int64_t> sums;
+        std::map<std::string, std::pair<double, std::string>> largest, smallest;
+        std::map<std::string, std::set<std::uint64_t>> unions;
+        const int results = 1 + static_cast<int>(rng() % 6);
+        for (int r = 0; r < results; ++r) {
+            Values v;
+            for (const std::string& key : pool) {
+                const unsigned pick = rng() % 8;
+                const std::string at = std::to_string(r) + key;
+                const double x = static_cast<double>(rng() % 5);
+                if (pick == 1) v.count(key, static_cast<std::int64_t>(rng() % 4)), sums[key] += 0;
+                if (pick == 2) v.maximum(key, x, at);
+                if (pick == 3) v.minimum(key, x, at);
+                if (pick == 4) v.insert(key, rng() % 6);
+                if (pick == 5) Values::slot(v.maxima, key);  // an entry without a value
+            }
+            for (const auto& [k, n] : v.counts) sums[k] += n;
+            for (const auto& [k, e] : v.maxima)
+                if (e.set && (!largest.count(k) || e.value > largest[k].first)) largest[k] = {e.value, e.at};
+            for (const auto& [k, e] : v.minima)
+                if (e.set && (!smallest.count(k) || e.value < smallest[k].first)) smallest[k] = {e.value, e.at};
+            for (const auto& [k, s] : v.sets) unions[k].insert(s.begin(), s.end());
+            merged.merge(v);
+        }
+        std::map<std::string, std::int64_t> counts(merged.counts.begin(), merged.counts.end());
+        for (auto& [k, n] : sums) EXPECT_EQ(counts[k], n) << k;
+        EXPECT_EQ(merged.counts.size(), counts.size());
+        auto extremes = [](const std::map<std::string, Extreme, std::less<>>& m) {
+            std::map<std::string, std::pair<double, std::string>> out;
+            for (const auto& [k, e] : m) out[k] = {e.value, e.at};
+            return out;
+        };
+        EXPECT_EQ(extremes(merged.maxima), largest);
+        EXPECT_EQ(extremes(merged.minima), smallest);
+        using Sets = std::map<std::string, std::set<std::uint64_t>>;
+        EXPECT_EQ(Sets(merged.sets.begin(), merged.sets.end()), unions);
     }
 }

@@ -443,3 +443,72 @@ TEST(HavokWriter, AStringTypedByAWideTypeIsRefused) {
         EXPECT_EQ(e.message(), fmt::format("writer: string 0 has element type {}, not a 1-byte type", wide));
     }
 }
+
+// ---- ObjectView::is_a --------------------------------------------------------------------------
+
+// is_a makes a type's full name only when its base name and template arguments could spell the
+// name asked; a brute-force reading makes every full name of the chain. Types with and without
+// parameters, names that only share a prefix, a '<' after a shorter name, a type parameter that
+// names a type and a value parameter, empty names, and a parent chain with a self-parent.
+TEST(HavokObjects, IsAMatchesEveryFullNameOfTheChain) {
+    Tagfile file;
+    TypeTable& types = file.types;
+    auto add = [&](std::string_view name, std::vector<TemplateParam> params, TypeIndex parent) {
+        Type t;
+        t.name = name;
+        t.params = std::move(params);
+        t.parent = parent;
+        return types.add(std::move(t));
+    };
+    const TypeIndex i32 = add("hkInt32", {}, 0);
+    const TypeIndex base = add("hkReferencedObject", {}, 0);
+    const TypeIndex arr = add("hkArray", {{"tT", i32}, {"tAllocator", base}}, base);
+    const TypeIndex mesh = add("hkaiNavMesh", {}, arr);
+    const TypeIndex fixed = add("T[N]", {{"tT", i32}, {"vN", 3}}, mesh);
+    const TypeIndex shortname = add("hk", {{"tT", fixed}}, fixed);
+    const TypeIndex empty = add("", {{"vN", 0}}, shortname);
+    const TypeIndex self = add("hkSelf", {{"tT", i32}}, 0);
+    types.at(self).parent = self;
+    const std::string names[] = {"", "hk", "hk<", "hkInt32", "hkInt3", "hkReferencedObject", "hkArray",
+                                 "hkArray<hkInt32, hkReferencedObject>", "hkArray<hkInt32, hkReferencedObject",
+                                 "hkArray<hkInt32>", "hkArray<", "hkaiNavMesh", "hkaiNavMesh<", "T[N]",
+                                 "T[N]<hkInt32, 3>", "T[N]<hkInt32, 4>", "hk<T[N]<hkInt32, 3>>", "hk<T[N]>",
+                                 "<0>", "<", "hkSelf", "hkSelf<hkInt32>", "hkSelf<hkInt32>x"};
+    for (TypeIndex start : {i32, base, arr, mesh, fixed, shortname, empty, self}) {
+        for (const std::string& name : names) {
+            bool expected = false;
+            for (TypeIndex t = start; types.valid(t); t = types[t].parent) {
+                if (types[t].name == name || types.full_name(t) == name) {
+                    expected = true;
+                    break;
+                }
+                if (t == types[t].parent) break;
+            }
+            EXPECT_EQ(ObjectView(file, start, 0).is_a(name), expected) << types.full_name(start) << " is a " << name;
+        }
+    }
+    // The full names are taken (not only the base names): the test would pass otherwise.
+    EXPECT_TRUE(ObjectView(file, empty, 0).is_a("hk<T[N]<hkInt32, 3>>"));
+    EXPECT_TRUE(ObjectView(file, empty, 0).is_a("<0>"));
+}
+
+// operator[] is inline with its failure out of line: an index outside 1..N still throws, with
+// the same message.
+TEST(HavokTypes, IndexOutsideTheTableThrowsNamingTheRange) {
+    TypeTable types;
+    for (std::string_view name : {"a", "b"}) {
+        Type t;
+        t.name = name;
+        types.add(std::move(t));
+    }
+    EXPECT_EQ(types[2].name, "b");
+    for (TypeIndex bad : {TypeIndex{0}, TypeIndex{3}, TypeIndex{0xFFFFFFFF}}) {
+        try {
+            (void)types[bad];
+            ADD_FAILURE() << bad;
+        } catch (const Error& e) {
+            EXPECT_EQ(e.message(), fmt::format("type index {} out of range 1..2", bad));
+        }
+    }
+    EXPECT_THROW((void)TypeTable{}[1], Error);
+}

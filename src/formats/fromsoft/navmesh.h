@@ -16,6 +16,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "formats/fromsoft/game.h"
@@ -205,8 +206,9 @@ struct RecordInfo {
         members_ = own;
         return *own;
     }
-    /// The member called `member`, or nullptr.
-    const MemberInfo* find(const std::string& member) const {
+    /// The member called `member`, or nullptr. A view: the layout rules ask it with literals,
+    /// and a std::string made per call allocated for the longer names (R05, R06, R90).
+    const MemberInfo* find(std::string_view member) const {
         for (const MemberInfo& m : members())
             if (m.name == member) return &m;
         return nullptr;
