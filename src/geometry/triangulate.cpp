@@ -13,7 +13,9 @@ namespace {
 /// Algorithm T over a projection: `orient(a, c, d)` is the exact orientation of three ring
 /// positions, `droppable(a, c, d)` decides rule (i) and implies orient(a, c, d) = 0 (both
 /// variants' cuts without area have none in the projection either), `same(r, x)` "same
-/// projected position". The predicates are exact and pure, so they are evaluated in the order
+/// projected position", which implies orient(p, x, r) = orient(x, q, r) = 0 for any p, q (both
+/// variants' orient sees only the projected positions: along N, r − x is a multiple of N; on
+/// the axis plane, r and x have the same two coordinates). The predicates are exact and pure, so they are evaluated in the order
 /// that settles most cases soonest: the decisions are those of the rule as written. Writes
 /// into `out`, reusing its vectors.
 template <class Orient, class Droppable, class Same>
@@ -45,8 +47,17 @@ void ear_clip(int n, bool has_plane, Orient orient, Droppable droppable, Same sa
     auto inside = [&](int a, int c, int d, int r) {
         // Seen from a convex ear, the other corners lie beyond its closing side d → a: that
         // test first, and the "same position" tests only for corners in the closed triangle.
-        if (orient(d, a, r) < 0 || orient(a, c, r) < 0 || orient(c, d, r) < 0) return false;
-        return !(same(r, a) || same(r, c) || same(r, d));
+        const int beyond_da = orient(d, a, r);
+        if (beyond_da < 0) return false;
+        const int beyond_ac = orient(a, c, r);
+        if (beyond_ac < 0) return false;
+        const int beyond_cd = orient(c, d, r);
+        if (beyond_cd < 0) return false;
+        // A corner at a's projected position turns by 0 with both sides through a, exactly
+        // (orient sees only the projection), so same(r, a) is asked only when both are 0: a
+        // corner strictly inside needs no "same" test at all. Likewise for c and d.
+        return !((beyond_da == 0 && beyond_ac == 0 && same(r, a)) || (beyond_ac == 0 && beyond_cd == 0 && same(r, c)) ||
+                 (beyond_cd == 0 && beyond_da == 0 && same(r, d)));
     };
     while (size > 3) {
         const int m = size;
