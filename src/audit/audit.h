@@ -104,6 +104,12 @@ struct Values {
     static typename Map::mapped_type& slot(Map& map, std::string_view key) {
         return slot_at(map, map.lower_bound(key), key)->second;
     }
+    void merge(const Values& other);
+    bool empty() const { return counts.empty() && maxima.empty() && minima.empty() && sets.empty(); }
+    /// Empties every map, their nodes to the thread's spares (values value-initialised).
+    void clear() { recycle(counts), recycle(maxima), recycle(minima), recycle(sets); }
+
+private:
     /// slot() given `at`, map.lower_bound(key) or the entry of `key`.
     template <class Map>
     static typename Map::iterator slot_at(Map& map, typename Map::iterator at, std::string_view key) {
@@ -115,12 +121,6 @@ struct Values {
         node.key().clear(), node.key().append(key);  // the key's storage reused
         return map.insert(at, std::move(node));
     }
-    void merge(const Values& other);
-    bool empty() const { return counts.empty() && maxima.empty() && minima.empty() && sets.empty(); }
-    /// Empties every map, their nodes to the thread's spares (values value-initialised).
-    void clear() { recycle(counts), recycle(maxima), recycle(minima), recycle(sets); }
-
-private:
     template <class Map, class Wanted, class Add>
     static void merge_map(Map& into, const Map& from, Wanted wanted, Add add);
     /// Runs in ~TagfileAudit (noexcept), so the spares' room is reserved first and a failed

@@ -84,7 +84,7 @@ bool FaceTallies::add_decided(std::int32_t face, const FaceFigures& f, int corne
     area_difference.offer(c.area_difference_max, face);
     if (c.projected_face > 0) area_difference_relative.offer(c.area_difference_max / c.projected_face, face);
     return f.normal.bound.y.sign() > 0 && f.decided.bad_fan < 0 && c.turned == 0 && f.off_plane.distance <= off_plane_limit &&
-           c.projected_relative <= 1e-9 && c.area_difference_max <= 2e-11;
+           c.projected_relative <= kR44ProjectedRelativeMost && c.area_difference_max <= kR45AreaDifferenceMost;
 }
 
 void FaceTallies::add(std::int32_t face, const FaceGeometry& g, int edges, double off_plane_limit) {
@@ -108,7 +108,8 @@ void FaceTallies::add(std::int32_t face, const FaceGeometry& g, int edges, doubl
     // The tolerances are the rules' (R40, R44, R45), written so that NaN counts as unusual.
     const bool common = g.winding == Winding::CounterClockwise && g.convexity.convex && !g.zero_normal && g.bad_fan < 0 &&
                         g.check.turned == 0 && !g.no_ear && g.lost == 0 && g.off_plane.distance <= off_plane_limit &&
-                        g.check.projected_relative <= 1e-9 && g.check.area_difference_max <= 2e-11;
+                        g.check.projected_relative <= kR44ProjectedRelativeMost &&
+                        g.check.area_difference_max <= kR45AreaDifferenceMost;
     if (!common) unusual.push_back({face, g});
 }
 

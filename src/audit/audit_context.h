@@ -54,6 +54,11 @@ struct UnusualFace {
     FaceGeometry geometry;
 };
 
+/// R44's and R45's tolerances: the triangles' projected area equals the face's within this
+/// relative difference, their area vectors add up to the face's within this absolute one.
+inline constexpr double kR44ProjectedRelativeMost = 1e-9;
+inline constexpr double kR45AreaDifferenceMost = 2e-11;
+
 /// What rules R38–R48 and X08 need of the faces' geometry, gathered by read_faces while each
 /// FaceGeometry is fresh: totals, the four maxima, and the faces where any of them may hold
 /// an exception or a skip, kept with their geometry. The rules walk only those faces (a few

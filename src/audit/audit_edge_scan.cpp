@@ -47,7 +47,7 @@ struct Unusual {
                 first_not_reversed[first_not_reversed_count++] = static_cast<std::int32_t>(e);
         }
         to_user += o >= R;
-        same_face += (owner[o] >= 0) & (owner[o] == owner[e]);
+        same_face += int{owner[o] >= 0} & int{owner[o] == owner[e]};  // both read, no branch
     }
 };
 

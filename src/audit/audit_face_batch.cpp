@@ -1,10 +1,8 @@
-// The four-lane functions (analyse_group_avx2) inline every helper over WideLanes (flatten),
-// so no function passes or returns a WideLanes value by the non-AVX convention GCC warns of
-// (the warning points into the helpers' headers, hence before them).
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wpsabi"
-#endif
-
+// The four-lane functions (analyse_group_avx2) inline every helper over WideLanes (flatten), so
+// in an optimised build no helper runs as split SSE2 code. A build that does not inline (GCC at
+// -O0) gets the helpers out of line as non-AVX code: slower, the same bits, because no function
+// with a target attribute takes or returns a WideLanes (lanes.h). That build's notes about the
+// 32-byte ABI are why CMakeLists.txt gives this file -Wno-psabi.
 #include "audit/audit_face_batch.h"
 
 #include <algorithm>

@@ -154,7 +154,7 @@ void r44(RuleCheck& c) {
     std::int64_t failed = 0;
     for_unusual(c, [&](std::int64_t i, const FaceGeometry& g) {
         if (g.zero_normal || g.no_ear) return;
-        check_unusual(c, g.check.projected_relative <= 1e-9, i, failed, [&] {
+        check_unusual(c, g.check.projected_relative <= kR44ProjectedRelativeMost, i, failed, [&] {
             return fmt::format("triangles {:.12g} m², face {:.12g} m², relative {:.3g}", g.check.projected_sum,
                                g.check.projected_face, g.check.projected_relative);
         });
@@ -170,7 +170,7 @@ void r45(RuleCheck& c) {
     std::int64_t failed = 0;
     for_unusual(c, [&](std::int64_t i, const FaceGeometry& g) {
         if (g.no_ear) return;
-        check_unusual(c, g.check.area_difference_max <= 2e-11, i, failed, [&] {
+        check_unusual(c, g.check.area_difference_max <= kR45AreaDifferenceMost, i, failed, [&] {
             const auto& d = g.check.area_difference;
             return fmt::format("sum of triangle area vectors minus the face's: ({:.3g}, {:.3g}, {:.3g}) m²", d.x, d.y, d.z);
         });

@@ -62,11 +62,16 @@ inline Lanes sqrt_of(Lanes v) {
     return Lanes{std::sqrt(v[0]), std::sqrt(v[1])};
 #endif
 }
-#if defined(__x86_64__)
-/// Only for callers compiled with target("avx2") (a caller without AVX cannot inline it).
-[[gnu::target("avx")]] inline WideLanes sqrt_of(WideLanes v) {
-    return reinterpret_cast<WideLanes>(_mm256_sqrt_pd(reinterpret_cast<__m256d>(v)));
+/// Two SSE2 square roots, not one AVX one: no function with a target attribute may take or
+/// return a WideLanes, because a caller without that target (a build that does not inline, as
+/// GCC at -O0, whose flatten inlines nothing) passes it in memory while the callee reads a ymm
+/// register. Inlined into the face batch's avx2 functions this is two vsqrtpd, the same bits.
+/// (A template, so that only the face batch's file, which uses it, compiles it.)
+template <class T>
+    requires std::is_same_v<T, WideLanes>
+T sqrt_of(T v) {
+    const Lanes lo = sqrt_of(Lanes{v[0], v[1]}), hi = sqrt_of(Lanes{v[2], v[3]});
+    return WideLanes{lo[0], lo[1], hi[0], hi[1]};
 }
-#endif
 
 }  // namespace navlab::geometry
