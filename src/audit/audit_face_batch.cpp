@@ -11,8 +11,8 @@ namespace navlab::audit {
 
 namespace {
 
-/// The exact signs analyse_face_at_once asks of the faces of N corners (4 … 8) in W's
-/// lanes, each decided by its own predicate's filter, or the lane is left undecided. The filters are the
+/// The exact signs analyse_face_at_once asks of the faces of N corners (4 … 8) in W's lanes, each
+/// decided by its own predicate's filter, or the lane is left undecided. The filters are the
 /// predicates' own (turn_filter_terms for orientations along N, orient2d_filter for those
 /// seen from above, Approx's test for axis_plane_of's comparisons), so any sign they decide
 /// is the exact one the one-face path computes; which of the two paths decides it does not

@@ -1,9 +1,9 @@
-// Many faces' floating-point figures at once: the Newell normal with its bound, R40's distance
-// from the mean plane and R44's projected areas of the fan from the last corner are plain
-// arithmetic, the same for every face of n corners, so they run two faces of the same n to a
-// Lanes value, or four to a WideLanes value where the processor has AVX2. So do the filters of the exact signs the common face needs (a convex face that
-// takes both fans: FaceFigures::Decided); a sign they leave open, and every face needing ear
-// clipping, goes to the one-face path (analyse_face).
+// Many faces' floating-point figures at once: the Newell normal with its bound, R40's distance from
+// the mean plane and R44's projected areas of the fan from the last corner are plain arithmetic,
+// the same for every face of n corners, so they run two faces of the same n to a Lanes value, or
+// four to a WideLanes value where the processor has AVX2. So do the filters of the exact signs the
+// common face needs (a convex face that takes both fans: FaceFigures::Decided); a sign they leave
+// open, and every face needing ear clipping, goes to the one-face path (analyse_face).
 #pragma once
 
 #include <cstddef>

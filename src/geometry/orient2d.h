@@ -21,12 +21,12 @@ inline bool difference_exact(double a, double b, double x) {
     return (a - a_virtual) + (b_virtual - b) == 0;
 }
 
-/// orient2d_sign's filter over double or lane values (the face batch, audit_face_batch.h,
-/// decides two or four faces' turns at once with it): the determinant in floating point and a bound on its
-/// error. Each product carries three roundings (two differences, the product) and the
-/// subtraction a fourth: |error| ≤ 4ε(1 + O(ε)) (|left| + |right|); 8ε leaves a wide margin.
-/// No underflow: differences of float32 values are at least 2^-149, products at least 2^-298.
-/// The sign is decided when |det| > bound, and is 0 when bound = 0 (see orient2d_sign).
+/// orient2d_sign's filter over double or lane values (the face batch, audit_face_batch.h, decides
+/// two or four faces' turns at once with it): the determinant in floating point and a bound on its
+/// error. Each product carries three roundings (two differences, the product) and the subtraction a
+/// fourth: |error| ≤ 4ε(1 + O(ε)) (|left| + |right|); 8ε leaves a wide margin. No underflow:
+/// differences of float32 values are at least 2^-149, products at least 2^-298. The sign is decided
+/// when |det| > bound, and is 0 when bound = 0 (see orient2d_sign).
 template <class T>
 struct Orient2dFilter {
     T det, bound;

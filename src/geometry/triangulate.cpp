@@ -11,13 +11,13 @@ namespace navlab::geometry {
 namespace {
 
 /// Algorithm T over a projection: `orient(a, c, d)` is the exact orientation of three ring
-/// positions, `droppable(a, c, d)` decides rule (i) and implies orient(a, c, d) = 0 (both
-/// variants' cuts without area have none in the projection either), `same(r, x)` "same
-/// projected position", which implies orient(p, x, r) = orient(x, q, r) = 0 for any p, q (both
-/// variants' orient sees only the projected positions: along N, r − x is a multiple of N; on
-/// the axis plane, r and x have the same two coordinates). The predicates are exact and pure, so they are evaluated in the order
-/// that settles most cases soonest: the decisions are those of the rule as written. Writes
-/// into `out`, reusing its vectors.
+/// positions, `droppable(a, c, d)` decides rule (i) and implies orient(a, c, d) = 0 (both variants'
+/// cuts without area have none in the projection either), `same(r, x)` "same projected position",
+/// which implies orient(p, x, r) = orient(x, q, r) = 0 for any p, q (both variants' orient sees
+/// only the projected positions: along N, r − x is a multiple of N; on the axis plane, r and x have
+/// the same two coordinates). The predicates are exact and pure, so they are evaluated in the order
+/// that settles most cases soonest: the decisions are those of the rule as written. Writes into
+/// `out`, reusing its vectors.
 template <class Orient, class Droppable, class Same>
 void ear_clip(int n, bool has_plane, Orient orient, Droppable droppable, Same same, Triangulation& out) {
     out.triangles.clear();
