@@ -66,6 +66,13 @@ void take_emptied(std::vector<T, A>& to, std::vector<T, A>& from) {
     from = {};
 }
 
+/// The tolerances of a common face (R40's, R44's, R45's), written so that NaN counts as
+/// unusual: one test for add and add_decided.
+bool within_tolerances(double off_plane, const TriangulationCheck& c, double off_plane_limit) {
+    return off_plane <= off_plane_limit && c.projected_relative <= kR44ProjectedRelativeMost &&
+           c.area_difference_max <= kR45AreaDifferenceMost;
+}
+
 }  // namespace
 
 bool FaceTallies::add_decided(std::int32_t face, const FaceFigures& f, int corners, double off_plane_limit) {
@@ -83,8 +90,8 @@ bool FaceTallies::add_decided(std::int32_t face, const FaceFigures& f, int corne
     projected_relative.offer(c.projected_relative, face);
     area_difference.offer(c.area_difference_max, face);
     if (c.projected_face > 0) area_difference_relative.offer(c.area_difference_max / c.projected_face, face);
-    return f.normal.bound.y.sign() > 0 && f.decided.bad_fan < 0 && c.turned == 0 && f.off_plane.distance <= off_plane_limit &&
-           c.projected_relative <= kR44ProjectedRelativeMost && c.area_difference_max <= kR45AreaDifferenceMost;
+    return f.normal.bound.y.sign() > 0 && f.decided.bad_fan < 0 && c.turned == 0 &&
+           within_tolerances(f.off_plane.distance, c, off_plane_limit);
 }
 
 void FaceTallies::add(std::int32_t face, const FaceGeometry& g, int edges, double off_plane_limit) {
@@ -105,11 +112,9 @@ void FaceTallies::add(std::int32_t face, const FaceGeometry& g, int edges, doubl
         if (g.check.projected_face > 0)
             area_difference_relative.offer(g.check.area_difference_max / g.check.projected_face, face);
     }
-    // The tolerances are the rules' (R40, R44, R45), written so that NaN counts as unusual.
     const bool common = g.winding == Winding::CounterClockwise && g.convexity.convex && !g.zero_normal && g.bad_fan < 0 &&
-                        g.check.turned == 0 && !g.no_ear && g.lost == 0 && g.off_plane.distance <= off_plane_limit &&
-                        g.check.projected_relative <= kR44ProjectedRelativeMost &&
-                        g.check.area_difference_max <= kR45AreaDifferenceMost;
+                        g.check.turned == 0 && !g.no_ear && g.lost == 0 &&
+                        within_tolerances(g.off_plane.distance, g.check, off_plane_limit);
     if (!common) unusual.push_back({face, g});
 }
 

@@ -19,7 +19,6 @@
 namespace navlab::geometry {
 
 using Lanes = double __attribute__((vector_size(16)));
-inline constexpr int kLanes = 2;
 using WideLanes = double __attribute__((vector_size(32)));
 
 /// How many doubles a lane type holds.
@@ -29,7 +28,6 @@ inline constexpr int kLanesOf = static_cast<int>(sizeof(T) / sizeof(double));
 /// What a comparison of lane values gives: all bits set in each lane where it holds, else 0.
 template <class T>
 using MaskOf = decltype(T{} < T{});
-using LaneMask = MaskOf<Lanes>;
 
 /// The same value in every lane (v itself for double).
 template <class T>
