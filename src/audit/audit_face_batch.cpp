@@ -101,14 +101,6 @@ FaceBatch::Width FaceBatch::widest() {
 #endif
 }
 
-int FaceBatch::add(std::size_t at, int n) {
-    if (n < 3 || n > kMostCorners || count_ == kMost) return -1;
-    const int i = count_++;
-    size_[i] = n;
-    at_[i] = at;
-    return i;
-}
-
 void FaceBatch::analyse(const Point* corners) {
     // Faces grouped in order within each ring length; which faces share a lane value does
     // not matter, as every lane's operations are its own face's.

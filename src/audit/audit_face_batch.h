@@ -34,7 +34,14 @@ public:
     /// float32 values, a ring read_face_ring accepted); returns its index, or −1 (the face
     /// then takes the one-face path) unless 3 ≤ n ≤ kMostCorners and fewer than kMost faces
     /// were added. The array may still grow until analyse.
-    int add(std::size_t at, int n);
+    /// Inline: read_faces calls it once per face.
+    int add(std::size_t at, int n) {
+        if (n < 3 || n > kMostCorners || count_ == kMost) return -1;
+        const int i = count_++;
+        size_[i] = n;
+        at_[i] = at;
+        return i;
+    }
     /// Computes every added face's FaceFigures from `corners`.
     void analyse(const Point* corners);
     /// After analyse: the figures of face `i` (an index add returned).
