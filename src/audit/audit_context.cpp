@@ -73,6 +73,58 @@ bool within_tolerances(double off_plane, const TriangulationCheck& c, double off
            c.area_difference_max <= kR45AreaDifferenceMost;
 }
 
+/// Sets `bounds` from one pass over the vertices and returns whether every x, y and z is
+/// finite. Out of line: inlined into the constructor, GCC kept the finiteness sum on the stack,
+/// a store and a reload in the chain of every vertex's add (a third of the constructor's time).
+[[gnu::noinline]] bool bound_vertices(std::span<const fromsoft::Vec4> vertices, VertexBounds& bounds) {
+    // In locals (the compiler cannot rule out that `bounds` aliases the vertices, and stored
+    // it on every vertex), the four lanes of a vertex in one vector as bounds_of does.
+    using Quad = float __attribute__((vector_size(16)));
+    static_assert(sizeof(Quad) == sizeof(fromsoft::Vec4));
+    Quad lo = {INFINITY, INFINITY, INFINITY, INFINITY}, hi = {-INFINITY, -INFINITY, -INFINITY, -INFINITY};
+    Quad not_finite = {};  // stays ±0 in a lane while its values are finite, else NaN
+    for (const auto& p : vertices) {
+        Quad c;
+        std::memcpy(&c, &p, sizeof c);
+        lo = c < lo ? c : lo;  // std::min(lo, c) and std::max(hi, c), lane by lane
+        hi = hi < c ? c : hi;
+        not_finite += c * 0.0f;  // NaN for a NaN or an infinity, which no later sum undoes
+    }
+    for (int k = 0; k < 4; ++k) bounds.min[k] = lo[k], bounds.max[k] = hi[k];
+    return not_finite[0] == 0 && not_finite[1] == 0 && not_finite[2] == 0;
+}
+
+/// Sets R = Σ numEdges (negative counts as 0) and returns whether the faces tile the edges in
+/// order (each face's startEdgeIndex is R of the faces before it) with R ≤ E. For such faces it
+/// marks each regular edge's owner in `owner` (all kNoOwner, E entries): face i owns
+/// [start, start + numEdges). Eight entries are written per face whatever its numEdges (one
+/// range checked, no loop): a loop per face, ending after its 3 … 8 edges, mispredicted its exit
+/// at nearly every face. What a face writes past its range the next faces write again, and
+/// what lies past the last range is cleared at the end. When the faces do not tile the edges,
+/// `owner` is left half written and the caller marks it again.
+bool own_tiled_edges(std::span<const fromsoft::Face> faces, std::vector<std::int32_t>& owner, std::int64_t& R) {
+    const std::int64_t E = static_cast<std::int64_t>(owner.size());
+    std::int32_t* out = owner.data();
+    std::int64_t r = 0;
+    bool tiled = true;
+    for (std::size_t i = 0; i < faces.size(); ++i) {
+        const fromsoft::Face& face = faces[i];
+        const std::int64_t n = std::max<std::int64_t>(0, face.numEdges);
+        tiled &= face.startEdgeIndex == r;
+        const std::int32_t id = static_cast<std::int32_t>(i);
+        if (tiled && n <= 8 && r + 8 <= E) {
+            for (int k = 0; k < 8; ++k) out[r + k] = id;
+        } else if (tiled) {
+            for (std::int64_t e = r; e < r + n && e < E; ++e) out[e] = id;
+        }
+        r += n;
+    }
+    R = r;
+    if (!tiled || r > E) return false;
+    std::fill(out + r, out + std::min(E, r + 8), kNoOwner);
+    return true;
+}
+
 }  // namespace
 
 bool FaceTallies::add_decided(std::int32_t face, const FaceFigures& f, int corners, double off_plane_limit) {
@@ -136,39 +188,25 @@ TagfileContext::TagfileContext(const AuditTagfile& f)
     F = static_cast<std::int64_t>(mesh.faces.size());
     E = static_cast<std::int64_t>(mesh.edges.size());
     V = static_cast<std::int64_t>(mesh.vertices.size());
-    regular_tiled = true;
-    for (std::int64_t i = 0; i < F; ++i) {
-        const auto& face = mesh.faces[i];
-        if (face.startEdgeIndex != R) regular_tiled = false;
-        R += std::max<std::int64_t>(0, face.numEdges);
-    }
-    if (R > E) regular_tiled = false;
     owner.assign(E, kNoOwner);
+    regular_tiled = own_tiled_edges(mesh.faces, owner, R);
     auto own = [&](std::int64_t start, std::int64_t n, std::int32_t face) {
         for (std::int64_t e = std::max<std::int64_t>(0, start); e < start + n && e < E; ++e)
             owner[e] = owner[e] == kNoOwner ? face : kManyOwners;
     };
+    if (!regular_tiled) {
+        owner.assign(E, kNoOwner);
+        for (std::int64_t i = 0; i < F; ++i) own(mesh.faces[i].startEdgeIndex, mesh.faces[i].numEdges, static_cast<std::int32_t>(i));
+    }
+    // A face's owner is the same whichever order the ranges are marked in (none, one face, or
+    // kManyOwners), so the user edges come after every regular one.
     for (std::int64_t i = 0; i < F; ++i) {
         const auto& face = mesh.faces[i];
-        own(face.startEdgeIndex, face.numEdges, static_cast<std::int32_t>(i));
         if (face.numUserEdges > 0) own(face.startUserEdgeIndex, face.numUserEdges, static_cast<std::int32_t>(i));
     }
-    // In locals (the compiler cannot rule out that the member aliases the vertices, and
-    // stored it on every vertex), the four lanes of a vertex in one vector as bounds_of does.
-    using Quad = float __attribute__((vector_size(16)));
-    static_assert(sizeof(Quad) == sizeof(fromsoft::Vec4));
-    Quad lo = {INFINITY, INFINITY, INFINITY, INFINITY}, hi = {-INFINITY, -INFINITY, -INFINITY, -INFINITY};
-    Quad not_finite = {};  // stays ±0 in a lane while its values are finite, else NaN
-    for (const auto& p : mesh.vertices) {
-        Quad c;
-        std::memcpy(&c, &p, sizeof c);
-        lo = c < lo ? c : lo;  // std::min(lo, c) and std::max(hi, c), lane by lane
-        hi = hi < c ? c : hi;
-        not_finite += c * 0.0f;  // NaN for a NaN or an infinity, which no later sum undoes
-    }
-    for (int k = 0; k < 4; ++k) vertex_bounds.min[k] = lo[k], vertex_bounds.max[k] = hi[k];
+    const bool finite = bound_vertices(mesh.vertices, vertex_bounds);
     edge_scan = scan_edges(mesh.edges, owner, R, V);
-    sound_vertices = edge_scan.endpoints_are_vertices && not_finite[0] == 0 && not_finite[1] == 0 && not_finite[2] == 0;
+    sound_vertices = edge_scan.endpoints_are_vertices && finite;
     read_faces();
     if (tagfile.mediator && F > 0) {
         tree.emplace(std::move(keep.tree));

@@ -403,6 +403,61 @@ TEST(AuditFastPaths, EdgeScanEqualsEveryStatementEdgeByEdge) {
     }
 }
 
+// The constructor marks the regular edges of faces that tile the edges eight entries a face
+// (own_tiled_edges). Its owners, R and regular_tiled against a count of the ranges holding each
+// edge, on faces that tile the edges or nearly: counts from −2 to 12 (beyond eight, zero,
+// negative), a face shifted now and then (a gap or an overlap), the last faces near, at or past
+// the end of the edges, and user edges inside and outside the regular ones.
+TEST(AuditFastPaths, OwnersEqualTheRangesCountedByHand) {
+    std::mt19937 rng(35);
+    auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); };
+    constexpr int kRounds = 3000;
+    int tiled_rounds = 0;
+    for (int round = 0; round < kRounds; ++round) {
+        AuditTagfile f = synthetic_tagfile();
+        f.model->mediator.reset();
+        fromsoft::NavMesh& m = f.model->mesh;
+        const int F = 1 + pick(24), shifts = pick(3) == 0 ? 1 + pick(60) : 0;
+        m.faces.assign(static_cast<std::size_t>(F), fromsoft::Face{});
+        std::int64_t r = 0;
+        for (fromsoft::Face& face : m.faces) {
+            face.numEdges = static_cast<std::int16_t>(pick(8) == 0 ? pick(15) - 2 : 3 + pick(6));
+            face.startEdgeIndex = static_cast<std::int32_t>(r + (shifts != 0 && pick(shifts) == 0 ? pick(5) - 2 : 0));
+            r += std::max<std::int64_t>(0, face.numEdges);
+        }
+        const int E = std::max(0, static_cast<int>(r) + pick(14) - 4);
+        m.edges.resize(static_cast<std::size_t>(E));
+        for (fromsoft::Face& face : m.faces)
+            if (pick(4) == 0) face.numUserEdges = static_cast<std::int16_t>(1 + pick(3)), face.startUserEdgeIndex = pick(E + 4) - 2;
+        std::vector<int> count(static_cast<std::size_t>(E)), who(static_cast<std::size_t>(E), -1);
+        auto mark = [&](std::int64_t start, std::int64_t n, int face) {
+            for (std::int64_t e = start; e < start + n; ++e)
+                if (e >= 0 && e < E) ++count[e], who[e] = face;
+        };
+        std::int64_t R = 0;
+        bool tiled = true;
+        for (int i = 0; i < F; ++i) {
+            const fromsoft::Face& face = m.faces[i];
+            tiled &= face.startEdgeIndex == R;
+            R += std::max<std::int64_t>(0, face.numEdges);
+            mark(face.startEdgeIndex, face.numEdges, i);
+            if (face.numUserEdges > 0) mark(face.startUserEdgeIndex, face.numUserEdges, i);
+        }
+        tiled &= R <= E;
+        std::vector<std::int32_t> expected(static_cast<std::size_t>(E));
+        for (int e = 0; e < E; ++e) expected[e] = count[e] == 0 ? kNoOwner : count[e] == 1 ? who[e] : kManyOwners;
+        const TagfileContext ctx(f);
+        const std::string at = "round " + std::to_string(round);
+        EXPECT_EQ(ctx.R, R) << at;
+        EXPECT_EQ(ctx.regular_tiled, tiled) << at;
+        EXPECT_EQ(ctx.owner, expected) << at;
+        if (::testing::Test::HasFailure()) break;
+        tiled_rounds += tiled;
+    }
+    EXPECT_GT(tiled_rounds, kRounds / 4);  // both ways taken often
+    EXPECT_LT(tiled_rounds, kRounds * 3 / 4);
+}
+
 // X01 takes its extremes of w from the context's vertex bounds and looks up only where they
 // first occur: on w lanes with NaNs (first and later), ±0, infinities and ties, its counts,
 // values (bit for bit) and locations must be those of the plain walk, which offers every w in
