@@ -1,5 +1,6 @@
 #include "audit/audit_face_geometry.h"
 
+#include <algorithm>
 #include <array>
 
 #include "geometry/fan.h"
@@ -43,17 +44,22 @@ void analyse_face(std::span<const Point> corners, FaceScratch& scratch, FaceGeom
         both_fans(static_cast<int>(corners.size()), figures->normal.bound.y.sign(), *figures, d.convex_in_newell_plane, d.bad_fan, g);
         return;
     }
-    // One plane for both paths: the full one reuses the normal and the turns already taken.
+    // One plane for both paths: the full one reuses the normal and the turns already taken,
+    // and what the one loop saw of a face it gave up (OneLoopSeen).
     const FacePlane plane = figures ? FacePlane(corners, figures->normal, figures->length) : FacePlane(corners);
-    if (analyse_face_at_once(plane, scratch, g, figures) == OneLoop::NotTaken) analyse_face_in_full(plane, scratch, g, figures);
+    OneLoopSeen seen;
+    if (analyse_face_at_once(plane, scratch, g, figures, &seen) == OneLoop::NotTaken) analyse_face_in_full(plane, scratch, g, figures, &seen);
 }
 
-void analyse_face_in_full(const FacePlane& plane, FaceScratch& scratch, FaceGeometry& g, const FaceFigures* figures) {
+void analyse_face_in_full(const FacePlane& plane, FaceScratch& scratch, FaceGeometry& g, const FaceFigures* figures,
+                          const OneLoopSeen* seen) {
     const std::span<const Point> corners = plane.corners();
+    const bool refuted = seen && seen->newell_fan_refuted;
     g.winding = winding_from_above(plane);
     g.zero_normal = plane.normal_is_zero();
     if (g.winding == Winding::Degenerate) g.collinear = corners_collinear(corners);
-    g.convexity = convexity_from_above(corners, plane.normal_sign(1));
+    g.convexity = refuted ? convexity_from_turns(corners, std::span(seen->above.data(), corners.size()), plane.normal_sign(1))
+                          : convexity_from_above(corners, plane.normal_sign(1));
     bool pos = false, neg = false;
     for (std::size_t k = 0, n = corners.size(); k < n; ++k) {
         int s = plane.corner_turn(static_cast<int>(k));
@@ -66,7 +72,7 @@ void analyse_face_in_full(const FacePlane& plane, FaceScratch& scratch, FaceGeom
         g.bad_fan = first_bad_fan_triangle(plane);
     }
     const Triangulation& t = scratch.newell;
-    triangulate_newell(plane, scratch.newell);
+    triangulate_newell(plane, scratch.newell, refuted);
     g.check = check_triangulation(plane, t);
     g.triangles = static_cast<int>(t.triangles.size());
     g.dropped = static_cast<int>(t.dropped.size());
@@ -77,14 +83,15 @@ void analyse_face_in_full(const FacePlane& plane, FaceScratch& scratch, FaceGeom
     clip_axis_plane(plane, scratch, g);
 }
 
-void clip_axis_plane(const FacePlane& plane, FaceScratch& scratch, FaceGeometry& g) {
+void clip_axis_plane(const FacePlane& plane, FaceScratch& scratch, FaceGeometry& g, bool fan_refuted) {
     const std::span<const Point> corners = plane.corners();
-    triangulate_axis_plane(plane, scratch.axis);
+    triangulate_axis_plane(plane, scratch.axis, fan_refuted);
     for (const Cut& cut : scratch.axis.dropped)
         if (!zero_area_3d(corners[cut[0]], corners[cut[1]], corners[cut[2]]) && g.lost++ == 0) g.first_lost = cut;
 }
 
-OneLoop analyse_face_at_once(const FacePlane& plane, FaceScratch& scratch, FaceGeometry& g, const FaceFigures* figures) {
+OneLoop analyse_face_at_once(const FacePlane& plane, FaceScratch& scratch, FaceGeometry& g, const FaceFigures* figures,
+                             OneLoopSeen* seen) {
     constexpr int kMost = static_cast<int>(FacePlane::kRememberedTurns);
     const std::span<const Point> c = plane.corners();
     const int n = static_cast<int>(c.size());
@@ -114,8 +121,13 @@ OneLoop analyse_face_at_once(const FacePlane& plane, FaceScratch& scratch, FaceG
         pos |= s > 0;
         neg |= s < 0;
     }
-    if (!takes_first_candidate_throughout(n, [&](int a, int b, int d) { return plane.orient_at(a, b, d); }))
+    if (!takes_first_candidate_throughout(n, [&](int a, int b, int d) { return plane.orient_at(a, b, d); })) {
+        if (seen) {
+            seen->newell_fan_refuted = true;
+            std::copy_n(above.begin(), n, seen->above.begin());
+        }
         return OneLoop::NotTaken;
+    }
     // A turn at one corner, in any rotation, seen in the axis plane: for axis y it is the turn
     // from above times N_y's sign (the same orient2d_sign call, exact, rotation-invariant).
     const AxisPlane axis = axis_plane_of(plane);
@@ -150,7 +162,7 @@ OneLoop analyse_face_at_once(const FacePlane& plane, FaceScratch& scratch, FaceG
     }
     g.triangles = n - 2;
     if (axis_fan) return OneLoop::BothFans;
-    clip_axis_plane(plane, scratch, g);
+    clip_axis_plane(plane, scratch, g, true);
     return OneLoop::AxisPlaneClipped;
 }
 

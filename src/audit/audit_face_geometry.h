@@ -2,6 +2,7 @@
 // planarity, R41's fan, the page's triangulation in both variants and its checks.
 #pragma once
 
+#include <array>
 #include <span>
 
 #include "geometry/convexity.h"
@@ -63,6 +64,14 @@ struct FaceFigures {
     } decided;
 };
 
+/// What analyse_face_at_once learned of a face before it gave the face up at the Newell fan
+/// proof, so that analyse_face_in_full does not ask it again.
+struct OneLoopSeen {
+    bool newell_fan_refuted = false;  ///< takes_first_candidate_throughout along N is false
+    /// turn_from_above at each corner (the face's first n entries), when newell_fan_refuted.
+    std::array<signed char, FacePlane::kRememberedTurns> above;
+};
+
 /// A face's geometry: analyse_face_at_once, and analyse_face_in_full where it does not apply.
 /// @param corners P_0 … P_{n−1}, n ≥ 3, finite float32 values (a ring read_face_ring accepted).
 /// @param g       a default FaceGeometry, filled in place.
@@ -75,11 +84,14 @@ void analyse_face(std::span<const Point> corners, FaceScratch& scratch, FaceGeom
 /// @param plane the face (FacePlane of its corners); @param g a default FaceGeometry.
 /// @param figures the face's FaceFigures when a batch computed them (R40's distance is then
 ///        taken from them, the same bits), else nullptr.
-void analyse_face_in_full(const FacePlane& plane, FaceScratch& scratch, FaceGeometry& g, const FaceFigures* figures = nullptr);
+/// @param seen    what analyse_face_at_once found of the face when it gave it up, else nullptr.
+void analyse_face_in_full(const FacePlane& plane, FaceScratch& scratch, FaceGeometry& g, const FaceFigures* figures = nullptr,
+                          const OneLoopSeen* seen = nullptr);
 
 /// R48's step of analyse_face_in_full: Algorithm T in the axis plane (into scratch.axis), and
-/// the cuts it dropped that have area in 3-space counted as lost in `g`.
-void clip_axis_plane(const FacePlane& plane, FaceScratch& scratch, FaceGeometry& g);
+/// the cuts it dropped that have area in 3-space counted as lost in `g`. `fan_refuted`: the
+/// axis plane's fan proof is known false (triangulate_axis_plane's parameter).
+void clip_axis_plane(const FacePlane& plane, FaceScratch& scratch, FaceGeometry& g, bool fan_refuted = false);
 
 /// Which way analyse_face_at_once took a face.
 enum class OneLoop {
@@ -97,7 +109,9 @@ enum class OneLoop {
 /// (clip_axis_plane, with `scratch`). Returns NotTaken, leaving `g` unchanged, for any other
 /// face; otherwise `g` then equals what analyse_face_in_full gives. `figures`, when not
 /// nullptr, are the face's (see analyse_face) and stand for R40's and R44's arithmetic.
+/// `seen`, when not nullptr, receives what the loop found of a face it gives up at the Newell
+/// fan proof (for analyse_face_in_full); its newell_fan_refuted is left false otherwise.
 OneLoop analyse_face_at_once(const FacePlane& plane, FaceScratch& scratch, FaceGeometry& g,
-                             const FaceFigures* figures = nullptr);
+                             const FaceFigures* figures = nullptr, OneLoopSeen* seen = nullptr);
 
 }  // namespace navlab::audit

@@ -17,15 +17,17 @@ namespace {
 /// only the projected positions: along N, r − x is a multiple of N; on the axis plane, r and x have
 /// the same two coordinates). The predicates are exact and pure, so they are evaluated in the order
 /// that settles most cases soonest: the decisions are those of the rule as written. Writes into
-/// `out`, reusing its vectors.
+/// `out`, reusing its vectors. `fan_refuted`: the caller already found
+/// takes_first_candidate_throughout false, so it is not asked again (it is only a shortcut to
+/// the output the loop below gives).
 template <class Orient, class Droppable, class Same>
-void ear_clip(int n, bool has_plane, Orient orient, Droppable droppable, Same same, Triangulation& out) {
+void ear_clip(int n, bool has_plane, Orient orient, Droppable droppable, Same same, bool fan_refuted, Triangulation& out) {
     out.triangles.clear();
     out.dropped.clear();
     out.fallbacks = 0;
     out.no_ear = false;
     out.corners_left = 0;
-    out.last_corner_fan = takes_first_candidate_throughout(n, orient);
+    out.last_corner_fan = !fan_refuted && takes_first_candidate_throughout(n, orient);
     if (out.last_corner_fan) {
         for (int k = 0; k < n - 2; ++k) out.triangles.push_back(last_corner_fan_triangle(n, k));
         return;
@@ -139,12 +141,12 @@ private:
 
 }  // namespace
 
-void triangulate_newell(const FacePlane& plane, Triangulation& out) {
+void triangulate_newell(const FacePlane& plane, Triangulation& out, bool fan_refuted) {
     auto c = plane.corners();
     const NewellOrient orient(plane);
     auto droppable = [&](int a, int b, int d) { return zero_area_3d(c[a], c[b], c[d]); };
     auto same = [&](int r, int x) { return plane.same_projected(c[r], c[x]); };
-    ear_clip(static_cast<int>(c.size()), !plane.normal_is_zero(), orient, droppable, same, out);
+    ear_clip(static_cast<int>(c.size()), !plane.normal_is_zero(), orient, droppable, same, fan_refuted, out);
     out.turns_tested_along_normal = true;
 }
 
@@ -225,13 +227,13 @@ private:
 
 }  // namespace
 
-void triangulate_axis_plane(const FacePlane& plane, Triangulation& out) {
+void triangulate_axis_plane(const FacePlane& plane, Triangulation& out, bool fan_refuted) {
     auto c = plane.corners();
     const AxisPlane ap = axis_plane_of(plane);
     const AxisOrient orient(ap, c);
     auto droppable = [&](int a, int b, int d) { return orient(a, b, d) == 0; };
     auto same = [&](int r, int x) { return orient.same(r, x); };
-    ear_clip(static_cast<int>(c.size()), !plane.normal_is_zero(), orient, droppable, same, out);
+    ear_clip(static_cast<int>(c.size()), !plane.normal_is_zero(), orient, droppable, same, fan_refuted, out);
     out.turns_tested_along_normal = false;
 }
 

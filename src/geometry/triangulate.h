@@ -96,13 +96,15 @@ AxisPlane axis_plane_of(const FacePlane& plane);
 /// @param plane the face (corners and normal); every decision is exact.
 Triangulation triangulate_newell(const FacePlane& plane);
 /// The same into `out`, whose vectors are reused (no allocation once they are large enough).
-void triangulate_newell(const FacePlane& plane, Triangulation& out);
+/// `fan_refuted`: takes_first_candidate_throughout with this variant's orientation is known to
+/// be false (analyse_face_at_once tried it), so the clipping does not try it again.
+void triangulate_newell(const FacePlane& plane, Triangulation& out, bool fan_refuted = false);
 
 /// The R48 variant: projection along N's largest-magnitude axis (ties to the lower axis;
 /// x with sign + when N = 0), dropping a cut when its projected area is zero.
 Triangulation triangulate_axis_plane(const FacePlane& plane);
-/// The same into `out`, whose vectors are reused.
-void triangulate_axis_plane(const FacePlane& plane, Triangulation& out);
+/// The same into `out`, whose vectors are reused; `fan_refuted` as for triangulate_newell.
+void triangulate_axis_plane(const FacePlane& plane, Triangulation& out, bool fan_refuted = false);
 
 /// The cuts of `t.dropped` that have area in 3-space: the triangles the R48 variant loses.
 int lost_triangles(const FacePlane& plane, const Triangulation& t);

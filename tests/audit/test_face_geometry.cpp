@@ -79,3 +79,30 @@ TEST(FaceGeometry, AxisPlaneClippedAloneEqualsEveryFigureOnItsOwn) {
     EXPECT_EQ(axis_clipped, 1000) << "after " << tried << " rings";
     EXPECT_GT(with_lost, 200);
 }
+
+// A face analyse_face_at_once gives up at the Newell fan proof goes to analyse_face_in_full with
+// what the loop saw (OneLoopSeen: the proof's refutation, each corner's turn from above), which
+// must give what the full analysis gives alone: convexity from the kept turns, and both
+// clippings without their fan proofs.
+TEST(FaceGeometry, FullAnalysisAfterTheOneLoopEqualsItAlone) {
+    Rings rings;
+    FaceScratch scratch;
+    int refuted = 0, not_convex = 0;
+    for (int i = 0; i < 20000; ++i) {
+        const std::vector<Point> ring = rings.make(i);
+        const FacePlane plane(ring);
+        FaceGeometry alone, fast, after;
+        OneLoopSeen seen;
+        analyse_face_in_full(FacePlane(ring), scratch, alone);
+        if (analyse_face_at_once(plane, scratch, fast, nullptr, &seen) != OneLoop::NotTaken) {
+            ASSERT_FALSE(seen.newell_fan_refuted) << "ring " << i;
+            continue;
+        }
+        refuted += seen.newell_fan_refuted;
+        analyse_face_in_full(plane, scratch, after, nullptr, &seen);
+        not_convex += seen.newell_fan_refuted && !after.convexity.convex;
+        ASSERT_EQ(difference(after, alone), "") << "ring " << i;
+    }
+    EXPECT_GT(refuted, 2000);
+    EXPECT_GT(not_convex, 500);
+}

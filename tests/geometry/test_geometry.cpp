@@ -123,6 +123,17 @@ TEST(Convexity, ConvexAndReflexCorners) {
     auto straight = flat({{0, 0}, {0, 1}, {0, 2}, {1, 2}, {1, 0}});
     EXPECT_TRUE(convexity_from_above(straight, 1).convex);
     EXPECT_EQ(turn_from_above(straight[0], straight[1], straight[2]), 0);
+    // The same from the turns taken ahead (convexity_from_turns), for either winding.
+    for (const std::vector<Point>& ring : {sq, l, straight})
+        for (int winding : {1, 0, -1}) {
+            std::vector<signed char> turns;
+            for (std::size_t k = 0, n = ring.size(); k < n; ++k)
+                turns.push_back(static_cast<signed char>(turn_from_above(ring[(k + n - 1) % n], ring[k], ring[(k + 1) % n])));
+            const Convexity a = convexity_from_above(ring, winding), b = convexity_from_turns(ring, turns, winding);
+            EXPECT_EQ(a.convex, b.convex);
+            EXPECT_EQ(a.reflex_corner, b.reflex_corner);
+            EXPECT_EQ(a.reflex_sine, b.reflex_sine);
+        }
 }
 
 // The ring prerequisites of audit-rules.md §1, written by hand for one face of each status:
