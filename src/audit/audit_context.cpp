@@ -167,7 +167,8 @@ TagfileContext::TagfileContext(const AuditTagfile& f)
         not_finite += c * 0.0f;  // NaN for a NaN or an infinity, which no later sum undoes
     }
     for (int k = 0; k < 4; ++k) vertex_bounds.min[k] = lo[k], vertex_bounds.max[k] = hi[k];
-    edge_scan = scan_edges(mesh.edges, owner, R, V);
+    // R63's cluster pairs only where there is a cluster graph to compare them with.
+    edge_scan = scan_edges(mesh.edges, owner, R, V, tagfile.graph ? std::span(mesh.faces) : std::span<const fromsoft::Face>{});
     sound_vertices = edge_scan.endpoints_are_vertices && not_finite[0] == 0 && not_finite[1] == 0 && not_finite[2] == 0;
     read_faces();
     if (tagfile.mediator && F > 0) {
