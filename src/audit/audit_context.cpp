@@ -205,7 +205,8 @@ TagfileContext::TagfileContext(const AuditTagfile& f)
         if (face.numUserEdges > 0) own(face.startUserEdgeIndex, face.numUserEdges, static_cast<std::int32_t>(i));
     }
     const bool finite = bound_vertices(mesh.vertices, vertex_bounds);
-    edge_scan = scan_edges(mesh.edges, owner, R, V);
+    // R63's cluster pairs only where there is a cluster graph to compare them with.
+    edge_scan = scan_edges(mesh.edges, owner, R, V, tagfile.graph ? std::span(mesh.faces) : std::span<const fromsoft::Face>{});
     sound_vertices = edge_scan.endpoints_are_vertices && finite;
     read_faces();
     if (tagfile.mediator && F > 0) {

@@ -51,10 +51,71 @@ struct Unusual {
     }
 };
 
+/// The regular edges' figures (e < min(R, E)), each edge's own fields and its opposite's in
+/// one loop. Edge 0 stands in for a missing opposite, whose figures are then masked out. On the
+/// games' meshes almost every regular edge is usual: its opposite face is its opposite's owner
+/// and, when it has an opposite edge, that edge is its mutual reverse, a regular edge, in
+/// another face. Such an edge only counts as an opposite; any other edge goes to `unusual`,
+/// which counts what it has of each statement (a counter per statement and edge was ≈ 60
+/// instructions an edge, most of them in memory; thirty-third session).
+struct RegularEdges {
+    std::uint64_t largest_end = 0;  ///< as in scan_edges
+    std::int32_t least_owner = std::numeric_limits<std::int32_t>::max();
+    std::uint32_t tail = 0;  ///< OR of tail_word ^ 4
+    std::int64_t opposites = 0;
+    Unusual unusual;
+
+    /// kPairs: also R63's cluster pairs into `pairs`, from the faces' clusterIndex.
+    template <bool kPairs>
+    void scan(std::span<const fromsoft::Edge> edges, std::span<const std::int32_t> owner, std::int64_t R,
+              const fromsoft::Face* faces, std::vector<ClusterPair>& pairs) {
+        using fromsoft::kNoOpposite;
+        const std::int64_t E = static_cast<std::int64_t>(edges.size()), end = std::min(R, E);
+        // Raw, in locals: the span's members were reloaded per edge, and the figures in locals
+        // stay in registers (the members are written once, at the end).
+        const fromsoft::Edge* const all = edges.data();
+        const std::int32_t* const owners_of = owner.data();
+        std::uint64_t largest = largest_end;
+        std::int32_t least = least_owner;
+        std::uint32_t ored = tail;
+        std::int64_t counted = opposites;
+        for (std::int64_t e = 0; e < end; ++e) {
+            const fromsoft::Edge& d = all[e];
+            const std::int32_t owner_e = owners_of[e];
+            ored |= tail_word(d) ^ 4;  // zero: flags 4, paddingByte 0, userEdgeCost 0
+            largest = std::max({largest, static_cast<std::uint64_t>(std::int64_t{d.a}),
+                                static_cast<std::uint64_t>(std::int64_t{d.b})});
+            least = std::min(least, owner_e);
+            const bool none = d.oppositeEdge == kNoOpposite, in = d.oppositeEdge < E;
+            // GCC makes this a branch; as a mask (`oppositeEdge & -in`) every edge waited for
+            // its opposite's loads and took no less time (thirty-fifth session).
+            const std::int64_t o = in ? d.oppositeEdge : 0;
+            const fromsoft::Edge& back = all[o];
+            const std::int32_t owner_o = owners_of[o];
+            counted += in;
+            // What opposite_face_is_owner, mutual and reverse say, and the X04 counts, for an
+            // edge with an opposite edge, on the values already loaded.
+            const bool paired = (owner_o >= 0) & (d.oppositeFace == static_cast<std::uint32_t>(owner_o)) &
+                                (owner_o != owner_e) & (o < R) & (back.oppositeEdge == static_cast<std::uint32_t>(e)) &
+                                (back.a == d.b) & (back.b == d.a);
+            const bool usual = (!none & in & paired) | (none & (d.oppositeFace == kNoOpposite));
+            if (!usual) [[unlikely]]
+                unusual.add(edges, owner, e, R);
+            if constexpr (kPairs) {
+                // Face 0 stands in for a missing owner; most edges join two faces of one cluster.
+                const int x = faces[std::max(owner_e, 0)].clusterIndex, y = faces[std::max(owner_o, 0)].clusterIndex;
+                if (in & (owner_e >= 0) & (owner_o >= 0) & (x != y)) [[unlikely]]
+                    pairs.push_back({x, y, static_cast<std::uint32_t>(e)});
+            }
+        }
+        largest_end = largest, least_owner = least, tail = ored, opposites = counted;
+    }
+};
+
 }  // namespace
 
 EdgeScan scan_edges(std::span<const fromsoft::Edge> edges, std::span<const std::int32_t> owner, std::int64_t R,
-                    std::int64_t V) {
+                    std::int64_t V, std::span<const fromsoft::Face> faces) {
     using namespace edge_check;
     EdgeScan s;
     const std::int64_t E = static_cast<std::int64_t>(edges.size());
@@ -62,55 +123,29 @@ EdgeScan scan_edges(std::span<const fromsoft::Edge> edges, std::span<const std::
     // of a flag each: the largest endpoint as unsigned (a negative one widens past any V), the
     // smallest owner, and the OR of each edge's last four bytes, zero in the fields a
     // statement wants zero. Each is exactly "every edge satisfies it".
-    std::uint64_t largest_end = 0;
-    std::int32_t least_owner = std::numeric_limits<std::int32_t>::max();
-    std::uint32_t regular_tail = 0, user_tail = 0;  // OR of tail_word ^ 4 (regular), of tail_word (user)
-    std::int64_t user_outside = 0;
-    const std::int64_t regular_end = std::min(R, E);
     // Regular edges and user edges have loops of their own instead of masking each figure with
     // "e < R": each mask cost as much as a check. A user edge's own fields and what reads its
     // opposite (and that one's owner) are two passes: in one loop the compiler kept most of the
-    // figures on the stack. A regular edge's are one pass, its opposite's figures decided at
-    // once (below).
-    auto own_fields = [&](const Edge& d, std::int64_t e) {
-        largest_end = std::max({largest_end, static_cast<std::uint64_t>(std::int64_t{d.a}),
-                                static_cast<std::uint64_t>(std::int64_t{d.b})});
-        least_owner = std::min(least_owner, owner[e]);
-    };
+    // figures on the stack. A regular edge's are one pass (RegularEdges).
+    RegularEdges regular;
+    if (faces.empty()) regular.scan<false>(edges, owner, R, nullptr, s.cluster_pairs);
+    else regular.scan<true>(edges, owner, R, faces.data(), s.cluster_pairs);
+    std::uint64_t largest_end = regular.largest_end;
+    std::int32_t least_owner = regular.least_owner;
+    std::uint32_t user_tail = 0;  // OR of tail_word
+    std::int64_t user_outside = 0;
+    const std::int64_t regular_end = std::min(R, E);
     for (std::int64_t e = regular_end; e < E; ++e) {
         const Edge& d = edges[e];
         user_tail |= tail_word(d);
-        own_fields(d, e);
+        largest_end = std::max({largest_end, static_cast<std::uint64_t>(std::int64_t{d.a}),
+                                static_cast<std::uint64_t>(std::int64_t{d.b})});
+        least_owner = std::min(least_owner, owner[e]);
         user_outside += (d.oppositeEdge != kNoOpposite) & (d.oppositeEdge >= E);
     }
-    // Edge 0 stands in for a missing opposite, whose figures are then masked out. On the
-    // games' meshes almost every regular edge is usual: its opposite face is its opposite's
-    // owner and, when it has an opposite edge, that edge is its mutual reverse, a regular edge,
-    // in another face. Such an edge only counts as an opposite; any other edge goes to
-    // `unusual`, which counts what it has of each statement (a counter per statement and edge
-    // was ≈ 60 instructions an edge, most of them in memory; thirty-third session).
-    std::int64_t opposites = 0;
-    Unusual unusual;
-    const Edge* const all = edges.data();  // raw, in locals: the span's members were reloaded per edge
-    const std::int32_t* const owners_of = owner.data();
-    for (std::int64_t e = 0; e < regular_end; ++e) {
-        const Edge& d = all[e];
-        regular_tail |= tail_word(d) ^ 4;  // zero: flags 4, paddingByte 0, userEdgeCost 0
-        own_fields(d, e);
-        const bool none = d.oppositeEdge == kNoOpposite, in = d.oppositeEdge < E;
-        const std::int64_t o = in ? d.oppositeEdge : 0;
-        const Edge& back = all[o];
-        const std::int32_t owner_o = owners_of[o];
-        opposites += in;
-        // What opposite_face_is_owner, mutual and reverse say, and the X04 counts, for an edge
-        // with an opposite edge, on the values already loaded.
-        const bool paired = (owner_o >= 0) & (d.oppositeFace == static_cast<std::uint32_t>(owner_o)) &
-                            (owner_o != owners_of[e]) & (o < R) & (back.oppositeEdge == static_cast<std::uint32_t>(e)) &
-                            (back.a == d.b) & (back.b == d.a);
-        const bool usual = (!none & in & paired) | (none & (d.oppositeFace == kNoOpposite));
-        if (!usual) [[unlikely]]
-            unusual.add(edges, owner, e, R);
-    }
+    const Unusual& unusual = regular.unusual;
+    const std::uint32_t regular_tail = regular.tail;
+    const std::int64_t opposites = regular.opposites;
     bool owners = unusual.owners;
     std::int64_t user_not_mutual = 0, flags_52 = 0;
     for (std::int64_t e = regular_end; e < E; ++e) {

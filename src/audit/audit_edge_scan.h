@@ -6,12 +6,15 @@
 // R30–R32, R34, R77) into a few accumulators, decides at once that a regular edge satisfies
 // the ones that read its opposite (R29, R36, R37) as almost all do, and calls them for the
 // other edges: test AuditFastPaths.EdgeScanEqualsEveryStatementEdgeByEdge keeps the two forms
-// in step.
+// in step. On a tagfile with a cluster graph it also collects R63's pairs of clusters across
+// the regular edges, from the opposites and owners it loads anyway (R63's own walk over the
+// edges was mostly mispredicted branches on whether an edge has an opposite).
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include "formats/fromsoft/navmesh.h"
 
@@ -61,6 +64,13 @@ inline bool opposite_face_is_owner(const Edge& d, std::span<const std::int32_t> 
 
 }  // namespace edge_check
 
+/// Two clusters (graph nodes) across regular edge `edge`: x is the clusterIndex of the edge's
+/// owner, y that of its opposite's. 12 bytes: a Havok array holds fewer than 2^32 edges.
+struct ClusterPair {
+    int x, y;
+    std::uint32_t edge;
+};
+
 /// What one pass over the edges found: for each statement, whether every edge it applies to
 /// satisfies it, and the counts the rules and counters report.
 struct EdgeScan {
@@ -85,11 +95,17 @@ struct EdgeScan {
     int first_not_reversed_count = 0;
     /// X04–X06.
     std::int64_t opposite_is_user_edge = 0, opposite_in_same_face = 0, opposite_not_mutual = 0, flags_52_with_opposite = 0;
+    /// R63's expected pairs, in edge order, when the scan was given the faces: one per regular
+    /// edge e with an opposite edge o, each of e and o owned by one face, whose clusterIndex
+    /// values x (e's face) and y (o's face) differ.
+    std::vector<ClusterPair> cluster_pairs;
 };
 
-/// The pass. @param edges the E edges; @param owner their owning faces (E entries);
-/// @param R regular edges (Σ numEdges, may exceed E on a broken mesh); @param V vertices.
+/// The pass. @param edges the E edges; @param owner their owning faces (E entries: indices
+/// of `faces` or negative); @param R regular edges (Σ numEdges, may exceed E on a broken
+/// mesh); @param V vertices; @param faces the faces whose clusters make cluster_pairs, empty to
+/// collect none (a tagfile without a graph).
 EdgeScan scan_edges(std::span<const fromsoft::Edge> edges, std::span<const std::int32_t> owner, std::int64_t R,
-                    std::int64_t V);
+                    std::int64_t V, std::span<const fromsoft::Face> faces = {});
 
 }  // namespace navlab::audit

@@ -129,42 +129,25 @@ void r62(RuleCheck& c) {
 
 /// R63's expected pairs (x, y) from the mesh, each with the first mesh edge that creates it,
 /// grouped by x with a counting sort (an O(E log E) sort of the pairs was half of this rule on
-/// Sekiro). A node's group keeps mesh-edge order, so a pair's first entry names its first
-/// edge. Pairs whose x is no node index (a damaged clusterIndex) are `strays`, sorted.
+/// Sekiro). The edge pass collected them in mesh-edge order (EdgeScan::cluster_pairs), and a
+/// node's group keeps that order, so a pair's first entry names its first edge. Pairs whose x
+/// is no node index (a damaged clusterIndex) are `strays`, sorted.
 struct ExpectedPairs {
-    /// 12 bytes: a Havok array holds fewer than 2^32 edges, so an edge index fits 32 bits, and
-    /// the pairs and their grouped copy together hold no more than the old sorted list did.
-    struct Pair {
-        int x, y;
-        std::uint32_t edge;
-    };
+    using Pair = ClusterPair;
     std::vector<std::uint32_t> start;  ///< node i's pairs: by_node[start[i], start[i + 1])
     std::vector<Pair> by_node, strays;
 
-    ExpectedPairs(const TagfileContext& ctx, std::size_t K) {
-        // The arrays as locals: push_back could alias the context's members, which the compiler
-        // would otherwise load again for every edge.
-        const std::span<const fromsoft::Edge> edges = ctx.mesh.edges;
-        const std::span<const fromsoft::Face> faces = ctx.mesh.faces;
-        const std::int32_t* owner = ctx.owner.data();
-        const std::int64_t E = ctx.E, scanned = std::min(ctx.R, E);
-        std::vector<Pair> all;
+    ExpectedPairs(std::span<const Pair> across, std::size_t K) {
+        auto is_node = [K](const Pair& p) { return p.x >= 0 && static_cast<std::size_t>(p.x) < K; };
         start.assign(K + 2, 0);
-        for (std::int64_t e = 0; e < scanned; ++e) {
-            const std::uint32_t o = edges[e].oppositeEdge;
-            if (o == fromsoft::kNoOpposite || o >= E || owner[e] < 0 || owner[o] < 0) continue;
-            const int x = faces[owner[e]].clusterIndex, y = faces[owner[o]].clusterIndex;
-            if (x == y) continue;
-            if (x < 0 || static_cast<std::size_t>(x) >= K) {
-                strays.push_back({x, y, static_cast<std::uint32_t>(e)});
-                continue;
-            }
-            all.push_back({x, y, static_cast<std::uint32_t>(e)});
-            ++start[x + 2];
+        for (const Pair& p : across) {
+            if (is_node(p)) ++start[p.x + 2];
+            else strays.push_back(p);
         }
         for (std::size_t i = 2; i < start.size(); ++i) start[i] += start[i - 1];
-        by_node.resize(all.size());
-        for (const Pair& p : all) by_node[start[p.x + 1]++] = p;  // start[i + 1] is now node i's start
+        by_node.resize(across.size() - strays.size());
+        for (const Pair& p : across)
+            if (is_node(p)) by_node[start[p.x + 1]++] = p;  // start[i + 1] is now node i's start
         start.pop_back();
         std::stable_sort(strays.begin(), strays.end(),
                          [](const Pair& a, const Pair& b) { return std::tie(a.x, a.y) < std::tie(b.x, b.y); });
@@ -179,7 +162,7 @@ void r63(RuleCheck& c) {
     if (!g) return;
     if (!graph_ranges_ok(*g)) return c.skip(static_cast<std::int64_t>(g->edges.size()));
     const std::size_t K = g->nodes.size();
-    const ExpectedPairs expected(c.ctx(), K);
+    const ExpectedPairs expected(c.ctx().edge_scan.cluster_pairs, K);
     using Pair = ExpectedPairs::Pair;
     // Per target y that is a node index, stamped with the node being read: whether (node, y)
     // is expected, whether the graph listed it, and whether it was listed before. Targets and

@@ -330,12 +330,14 @@ EdgeScan scan_as_written(std::span<const fromsoft::Edge> edges, std::span<const 
 // scan_edges folds the statements on every edge into a few accumulators (largest endpoint,
 // smallest owner, OR of the flag/padding/cost words) and reads opposites in a pass of their
 // own: on random edges, most of them broken in some field, every figure must be the one the
-// statements give edge by edge.
+// statements give edge by edge, with and without the faces whose cluster pairs it collects
+// for R63 (those against R63's plain walk over the edges).
 TEST(AuditFastPaths, EdgeScanEqualsEveryStatementEdgeByEdge) {
     std::mt19937 rng(25);
     auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); };
     constexpr int kRounds = 4000;
     std::array<int, 8> failing{};  // rounds in which each all-edge statement fails
+    std::int64_t pairs_total = 0;
     for (int round = 0; round < kRounds; ++round) {
         const int E = pick(40), V = pick(30), F = 1 + pick(10);
         const std::int64_t R = pick(E + 6);  // may exceed E (a broken mesh)
@@ -372,31 +374,51 @@ TEST(AuditFastPaths, EdgeScanEqualsEveryStatementEdgeByEdge) {
             else if (d.oppositeEdge < static_cast<std::uint32_t>(E) && owner[d.oppositeEdge] >= 0)
                 d.oppositeFace = static_cast<std::uint32_t>(owner[d.oppositeEdge]);
         }
-        const EdgeScan fast = scan_edges(edges, owner, R, V), slow = scan_as_written(edges, owner, R, V);
-        const std::string at = "round " + std::to_string(round);
-        EXPECT_EQ(fast.endpoints_are_vertices, slow.endpoints_are_vertices) << at;
-        EXPECT_EQ(fast.opposites_in_range, slow.opposites_in_range) << at;
-        EXPECT_EQ(fast.opposite_faces_are_owners, slow.opposite_faces_are_owners) << at;
-        EXPECT_EQ(fast.regular_flags, slow.regular_flags) << at;
-        EXPECT_EQ(fast.padding_zero, slow.padding_zero) << at;
-        EXPECT_EQ(fast.cost_zero, slow.cost_zero) << at;
-        EXPECT_EQ(fast.all_owned_once, slow.all_owned_once) << at;
-        EXPECT_EQ(fast.no_user_bits, slow.no_user_bits) << at;
-        EXPECT_EQ(fast.regular_opposites, slow.regular_opposites) << at;
-        EXPECT_EQ(fast.regular_opposites_outside, slow.regular_opposites_outside) << at;
-        EXPECT_EQ(fast.regular_not_mutual, slow.regular_not_mutual) << at;
-        EXPECT_EQ(fast.regular_reversed, slow.regular_reversed) << at;
-        EXPECT_EQ(fast.first_not_reversed_count, slow.first_not_reversed_count) << at;
-        EXPECT_EQ(fast.first_not_reversed, slow.first_not_reversed) << at;
-        EXPECT_EQ(fast.opposite_is_user_edge, slow.opposite_is_user_edge) << at;
-        EXPECT_EQ(fast.opposite_in_same_face, slow.opposite_in_same_face) << at;
-        EXPECT_EQ(fast.opposite_not_mutual, slow.opposite_not_mutual) << at;
-        EXPECT_EQ(fast.flags_52_with_opposite, slow.flags_52_with_opposite) << at;
+        // Clusters from a few values, so that faces share them (pairs within one cluster are
+        // not R63's) and some are no node index (R63 sorts those apart, but the scan keeps them).
+        std::vector<fromsoft::Face> faces(static_cast<std::size_t>(F));
+        for (fromsoft::Face& f : faces) f.clusterIndex = static_cast<std::int16_t>(pick(4) == 0 ? -1 - pick(3) : pick(3));
+        const EdgeScan slow = scan_as_written(edges, owner, R, V);
+        for (const bool with_faces : {false, true}) {
+            const EdgeScan fast = with_faces ? scan_edges(edges, owner, R, V, faces) : scan_edges(edges, owner, R, V);
+            const std::string at = "round " + std::to_string(round) + (with_faces ? " with faces" : "");
+            // R63's pairs as its spec reads: regular edges with an opposite edge, both owned once,
+            // across two clusters, in edge order; none without the faces.
+            std::vector<std::array<std::int64_t, 3>> pairs_wanted, pairs_got;
+            for (std::int64_t e = 0; with_faces && e < std::min<std::int64_t>(R, E); ++e) {
+                const std::uint32_t o = edges[e].oppositeEdge;
+                if (o == fromsoft::kNoOpposite || o >= static_cast<std::uint32_t>(E) || owner[e] < 0 || owner[o] < 0) continue;
+                const int x = faces[owner[e]].clusterIndex, y = faces[owner[o]].clusterIndex;
+                if (x != y) pairs_wanted.push_back({x, y, e});
+            }
+            for (const ClusterPair& p : fast.cluster_pairs) pairs_got.push_back({p.x, p.y, p.edge});
+            EXPECT_EQ(pairs_got, pairs_wanted) << at;
+            pairs_total += static_cast<std::int64_t>(pairs_wanted.size());
+            EXPECT_EQ(fast.endpoints_are_vertices, slow.endpoints_are_vertices) << at;
+            EXPECT_EQ(fast.opposites_in_range, slow.opposites_in_range) << at;
+            EXPECT_EQ(fast.opposite_faces_are_owners, slow.opposite_faces_are_owners) << at;
+            EXPECT_EQ(fast.regular_flags, slow.regular_flags) << at;
+            EXPECT_EQ(fast.padding_zero, slow.padding_zero) << at;
+            EXPECT_EQ(fast.cost_zero, slow.cost_zero) << at;
+            EXPECT_EQ(fast.all_owned_once, slow.all_owned_once) << at;
+            EXPECT_EQ(fast.no_user_bits, slow.no_user_bits) << at;
+            EXPECT_EQ(fast.regular_opposites, slow.regular_opposites) << at;
+            EXPECT_EQ(fast.regular_opposites_outside, slow.regular_opposites_outside) << at;
+            EXPECT_EQ(fast.regular_not_mutual, slow.regular_not_mutual) << at;
+            EXPECT_EQ(fast.regular_reversed, slow.regular_reversed) << at;
+            EXPECT_EQ(fast.first_not_reversed_count, slow.first_not_reversed_count) << at;
+            EXPECT_EQ(fast.first_not_reversed, slow.first_not_reversed) << at;
+            EXPECT_EQ(fast.opposite_is_user_edge, slow.opposite_is_user_edge) << at;
+            EXPECT_EQ(fast.opposite_in_same_face, slow.opposite_in_same_face) << at;
+            EXPECT_EQ(fast.opposite_not_mutual, slow.opposite_not_mutual) << at;
+            EXPECT_EQ(fast.flags_52_with_opposite, slow.flags_52_with_opposite) << at;
+        }
         if (::testing::Test::HasFailure()) break;
         const bool holds[8] = {slow.endpoints_are_vertices, slow.opposites_in_range, slow.opposite_faces_are_owners,
                                slow.regular_flags, slow.padding_zero, slow.cost_zero, slow.all_owned_once, slow.no_user_bits};
         for (int k = 0; k < 8; ++k) failing[k] += !holds[k];
     }
+    EXPECT_GT(pairs_total, kRounds);  // the rounds have pairs to find
     for (int k = 0; k < 8; ++k) {  // each statement fails in many rounds and holds in many others
         EXPECT_GT(failing[k], kRounds / 10) << "statement " << k;
         EXPECT_LT(failing[k], kRounds * 9 / 10) << "statement " << k;
