@@ -211,8 +211,8 @@ inline void copy_literals_slow(std::uint8_t* op, const std::uint8_t* lit, std::s
     for (std::size_t i = 0; i < n; ++i) op[i] = Delta ? static_cast<std::uint8_t>(lit[i] + back[i]) : lit[i];
 }
 
-/// Copies a match of n bytes from distance d >= 8 with 16 bytes written first whatever n is;
-/// the caller guarantees 16 bytes of room past n at op.
+/// Copies a match of n bytes from distance d >= 8 with 16 bytes written first whatever n is
+/// (48 when n > 16 and d >= 16); the caller guarantees 32 bytes of room past n at op.
 inline void copy_match_fast(std::uint8_t* op, std::size_t d, std::size_t n) {
     const std::uint8_t* from = op - d;
     // The first 16 bytes in 8-byte steps whatever d is (>= 8: a step never reads a byte it
@@ -224,13 +224,20 @@ inline void copy_match_fast(std::uint8_t* op, std::size_t d, std::size_t n) {
     store<std::uint64_t>(op + 8, load<std::uint64_t>(from + 8));
     if (n <= 16) return;
     if (d >= 16) {
+        // Bytes 16 to 47 whatever n is: 17 to 48 bytes is the most common length past 16
+        // (38-60 % of those matches in the game's binders), and this spares them the
+        // copy loop, whose exit mispredicted. d >= 16: each step reads only bytes written
+        // before it.
+        copy16(op + 16, from + 16);
+        copy16(op + 32, from + 32);
+        if (n <= 48) return;
         // Long matches that do not overlap their source (most of the bytes of FromSoftware
         // binders): the library copy moves 32 or 64 bytes a step.
         if (n >= kLongMatch && d >= n) {
-            std::memcpy(op + 16, from + 16, n - 16);
+            std::memcpy(op + 48, from + 48, n - 48);
             return;
         }
-        for (std::size_t i = 16; i < n; i += 16) copy16(op + i, from + i);
+        for (std::size_t i = 48; i < n; i += 16) copy16(op + i, from + i);
         return;
     }
     for (std::size_t i = 16; i < n; i += 8) store<std::uint64_t>(op + i, load<std::uint64_t>(from + i));
