@@ -416,9 +416,10 @@ TEST(NavTagfile, NanFloatsAreTheSameModelAfterARewrite) {
     EXPECT_TRUE(same_model(er_moved, read_nav_tagfile(write_nav_tagfile(er_moved))));
 }
 
-// The model's arrays are copied record by record from bytes of any alignment into the arrays
-// the previous read gave back (recycle_mesh_arrays): meshes larger and smaller than the one
-// before, the tagfile at every alignment mod 4, must read the records the writer was given.
+// The model's arrays are copied in chunks (copy_records) from bytes of any alignment into the
+// arrays the previous read gave back (recycle_mesh_arrays): meshes larger and smaller than the
+// one before (edges past one chunk), the tagfile at every alignment mod 4, must read the
+// records the writer was given.
 TEST(NavTagfile, RecycledArraysAndUnalignedBytesReadTheWrittenRecords) {
     int seed = 0;
     for (const auto [nx, nz] : {std::pair{6, 4}, {2, 1}, {9, 7}, {1, 1}, {5, 8}}) {
