@@ -415,3 +415,37 @@ TEST(NavTagfile, NanFloatsAreTheSameModelAfterARewrite) {
     EXPECT_FALSE(same_model(er, er_moved));
     EXPECT_TRUE(same_model(er_moved, read_nav_tagfile(write_nav_tagfile(er_moved))));
 }
+
+// The model's arrays are copied in chunks (copy_records) from bytes of any alignment into the
+// arrays the previous read gave back (recycle_mesh_arrays): meshes larger and smaller than the
+// one before (edges past one chunk), the tagfile at every alignment mod 4, must read the
+// records the writer was given.
+TEST(NavTagfile, RecycledArraysAndUnalignedBytesReadTheWrittenRecords) {
+    int seed = 0;
+    for (const auto [nx, nz] : {std::pair{6, 4}, {2, 1}, {9, 7}, {1, 1}, {5, 8}}) {
+        NavTagfile nav = elden_ring_like();
+        nav.mesh = fixture::grid_mesh(nx, nz, [](int i, int j) { return std::int16_t(i + j); });
+        for (std::size_t i = 0; i < nav.mesh.edges.size(); ++i) {
+            Edge& e = nav.mesh.edges[i];
+            e.flags = static_cast<std::uint8_t>(i * 7 + seed);
+            e.userEdgeCost = static_cast<std::uint16_t>(0x3c00 + i);
+            nav.mesh.edgeData[i] = static_cast<std::int32_t>(i * 31 + seed);
+        }
+        for (std::size_t i = 0; i < nav.mesh.faces.size(); ++i) nav.mesh.faceData[i] = static_cast<std::int32_t>(i * 13 - seed);
+        nav.mediator = build_query_mediator(nav.mesh);
+        const std::vector<std::uint8_t> bytes = write_nav_tagfile(nav);
+        for (std::size_t shift = 0; shift < 4; ++shift, ++seed) {
+            std::vector<std::uint8_t> moved(shift, 0xAB);
+            moved.insert(moved.end(), bytes.begin(), bytes.end());
+            NavTagfile back = read_nav_tagfile(std::span(moved).subspan(shift));
+            EXPECT_EQ(back.mesh.faces, nav.mesh.faces) << nx << "x" << nz << " at +" << shift;
+            EXPECT_EQ(back.mesh.edges, nav.mesh.edges) << nx << "x" << nz << " at +" << shift;
+            EXPECT_EQ(back.mesh.vertices, nav.mesh.vertices) << nx << "x" << nz << " at +" << shift;
+            EXPECT_EQ(back.mesh.faceData, nav.mesh.faceData) << nx << "x" << nz << " at +" << shift;
+            EXPECT_EQ(back.mesh.edgeData, nav.mesh.edgeData) << nx << "x" << nz << " at +" << shift;
+            ASSERT_TRUE(back.mediator);
+            EXPECT_EQ(back.mediator->nodes, nav.mediator->nodes) << nx << "x" << nz << " at +" << shift;
+            recycle_mesh_arrays(std::move(back.mesh));
+        }
+    }
+}
