@@ -422,7 +422,7 @@ TEST(NavTagfile, NanFloatsAreTheSameModelAfterARewrite) {
 // records the writer was given.
 TEST(NavTagfile, RecycledArraysAndUnalignedBytesReadTheWrittenRecords) {
     int seed = 0;
-    for (const auto [nx, nz] : {std::pair{6, 4}, {2, 1}, {9, 7}, {1, 1}, {5, 8}}) {
+    for (const auto& [nx, nz] : {std::pair{6, 4}, {2, 1}, {9, 7}, {1, 1}, {5, 8}}) {
         NavTagfile nav = elden_ring_like();
         nav.mesh = fixture::grid_mesh(nx, nz, [](int i, int j) { return std::int16_t(i + j); });
         for (std::size_t i = 0; i < nav.mesh.edges.size(); ++i) {
