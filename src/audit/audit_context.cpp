@@ -97,9 +97,10 @@ bool within_tolerances(double off_plane, const TriangulationCheck& c, double off
 /// Sets R = Σ numEdges (negative counts as 0) and returns whether the faces tile the edges in
 /// order (each face's startEdgeIndex is R of the faces before it) with R ≤ E. For such faces it
 /// marks each regular edge's owner in `owner` (all kNoOwner, E entries): face i owns
-/// [start, start + numEdges). Eight entries are written per face whatever its numEdges (one
-/// range checked, no loop): a loop per face, ending after its 3 … 8 edges, mispredicted its exit
-/// at nearly every face. What a face writes past its range the next faces write again, and
+/// [start, start + numEdges). A face of at most eight edges with eight entries of room writes
+/// eight entries whatever its numEdges (one range checked, no loop): a loop per face, ending
+/// after its 3 … 8 edges, mispredicted its exit at nearly every face. Other faces write their
+/// range in a loop. What a face writes past its range the next faces write again, and
 /// what lies past the last range is cleared at the end. When the faces do not tile the edges,
 /// `owner` is left half written and the caller marks it again.
 bool own_tiled_edges(std::span<const fromsoft::Face> faces, std::vector<std::int32_t>& owner, std::int64_t& R) {
@@ -198,7 +199,7 @@ TagfileContext::TagfileContext(const AuditTagfile& f)
         owner.assign(E, kNoOwner);
         for (std::int64_t i = 0; i < F; ++i) own(mesh.faces[i].startEdgeIndex, mesh.faces[i].numEdges, static_cast<std::int32_t>(i));
     }
-    // A face's owner is the same whichever order the ranges are marked in (none, one face, or
+    // An edge's owner is the same whichever order the ranges are marked in (none, one face, or
     // kManyOwners), so the user edges come after every regular one.
     for (std::int64_t i = 0; i < F; ++i) {
         const auto& face = mesh.faces[i];

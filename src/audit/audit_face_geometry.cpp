@@ -54,7 +54,7 @@ void analyse_face(std::span<const Point> corners, FaceScratch& scratch, FaceGeom
 void analyse_face_in_full(const FacePlane& plane, FaceScratch& scratch, FaceGeometry& g, const FaceFigures* figures,
                           const OneLoopSeen* seen) {
     const std::span<const Point> corners = plane.corners();
-    const bool refuted = seen && seen->newell_fan_refuted;
+    const bool refuted = seen && seen->newell_fan_refuted && corners.size() <= seen->above.size();
     g.winding = winding_from_above(plane);
     g.zero_normal = plane.normal_is_zero();
     if (g.winding == Winding::Degenerate) g.collinear = corners_collinear(corners);
@@ -95,6 +95,7 @@ OneLoop analyse_face_at_once(const FacePlane& plane, FaceScratch& scratch, FaceG
     constexpr int kMost = static_cast<int>(FacePlane::kRememberedTurns);
     const std::span<const Point> c = plane.corners();
     const int n = static_cast<int>(c.size());
+    if (seen) seen->newell_fan_refuted = false;  // a reused `seen` must not carry another face's turns
     if (n < 3 || n > kMost) return OneLoop::NotTaken;
     const int winding = plane.normal_sign(1);
     if (winding == 0) return OneLoop::NotTaken;  // degenerate from above: collinear test, maybe N = 0

@@ -110,7 +110,7 @@ enum class OneLoop {
 /// face; otherwise `g` then equals what analyse_face_in_full gives. `figures`, when not
 /// nullptr, are the face's (see analyse_face) and stand for R40's and R44's arithmetic.
 /// `seen`, when not nullptr, receives what the loop found of a face it gives up at the Newell
-/// fan proof (for analyse_face_in_full); its newell_fan_refuted is left false otherwise.
+/// fan proof (for analyse_face_in_full); its newell_fan_refuted is set false otherwise.
 OneLoop analyse_face_at_once(const FacePlane& plane, FaceScratch& scratch, FaceGeometry& g,
                              const FaceFigures* figures = nullptr, OneLoopSeen* seen = nullptr);
 

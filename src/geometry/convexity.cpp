@@ -51,6 +51,7 @@ Convexity convexity_from_above(std::span<const Point> c, int winding_y) {
 }
 
 Convexity convexity_from_turns(std::span<const Point> c, std::span<const signed char> turns, int winding_y) {
+    if (turns.size() != c.size()) return convexity_from_above(c, winding_y);  // not one turn a corner: take them anew
     int positive = 0, negative = 0;
     for (const signed char t : turns) {
         positive += t > 0;

@@ -22,8 +22,9 @@ struct Convexity {
 ///                  the less frequent turn sign is taken as reflex (ties: negative turns).
 Convexity convexity_from_above(std::span<const Point> corners, int winding_y);
 
-/// The same from each corner's turn_from_above already taken (`turns[k]` at corner k, one per
-/// corner): analyse_face_at_once takes them for a face it then leaves to the full analysis.
+/// The same from each corner's turn_from_above already taken (`turns[k]` at corner k; exactly
+/// one per corner; any other count is ignored and the turns taken anew): analyse_face_at_once
+/// takes them for a face it then leaves to the full analysis.
 Convexity convexity_from_turns(std::span<const Point> corners, std::span<const signed char> turns, int winding_y);
 
 /// The exact sign of the turn p → q → r seen from above: (u × w)_y = u_z·w_x − u_x·w_z with

@@ -88,11 +88,11 @@ TEST(FaceGeometry, FullAnalysisAfterTheOneLoopEqualsItAlone) {
     Rings rings;
     FaceScratch scratch;
     int refuted = 0, not_convex = 0;
+    OneLoopSeen seen;  // one for all rings: nothing of a ring may reach the next one's analysis
     for (int i = 0; i < 20000; ++i) {
         const std::vector<Point> ring = rings.make(i);
         const FacePlane plane(ring);
         FaceGeometry alone, fast, after;
-        OneLoopSeen seen;
         analyse_face_in_full(FacePlane(ring), scratch, alone);
         if (analyse_face_at_once(plane, scratch, fast, nullptr, &seen) != OneLoop::NotTaken) {
             ASSERT_FALSE(seen.newell_fan_refuted) << "ring " << i;
@@ -105,4 +105,23 @@ TEST(FaceGeometry, FullAnalysisAfterTheOneLoopEqualsItAlone) {
     }
     EXPECT_GT(refuted, 2000);
     EXPECT_GT(not_convex, 500);
+}
+
+// A OneLoopSeen used for a face the one loop refuted, then for a face it gives up before its
+// loop (vertical, N_y = 0), must not hand the first face's turns to the second one's full
+// analysis (the review's probe: the vertical face came out convex from the arrow's turns).
+TEST(FaceGeometry, ASeenReusedForAnotherFaceCarriesNoTurns) {
+    const std::vector<Point> arrow = {{0, 0, 0}, {0, 0, 4}, {1, 0, 1}, {4, 0, 0}};  // flat, concave
+    const std::vector<Point> wall = {{0, 0, 0}, {0, 4, 0}, {0, 1, 1}, {0, 4, 4}, {0, 0, 4}};
+    FaceScratch scratch;
+    OneLoopSeen seen;
+    FaceGeometry first, alone, after;
+    const FacePlane arrow_plane(arrow), wall_plane(wall);
+    ASSERT_EQ(analyse_face_at_once(arrow_plane, scratch, first, nullptr, &seen), OneLoop::NotTaken);
+    ASSERT_TRUE(seen.newell_fan_refuted);
+    ASSERT_EQ(analyse_face_at_once(wall_plane, scratch, first, nullptr, &seen), OneLoop::NotTaken);
+    EXPECT_FALSE(seen.newell_fan_refuted);
+    analyse_face_in_full(FacePlane(wall), scratch, alone);
+    analyse_face_in_full(wall_plane, scratch, after, nullptr, &seen);
+    EXPECT_EQ(difference(after, alone), "");
 }

@@ -133,6 +133,11 @@ TEST(Convexity, ConvexAndReflexCorners) {
             EXPECT_EQ(a.convex, b.convex);
             EXPECT_EQ(a.reflex_corner, b.reflex_corner);
             EXPECT_EQ(a.reflex_sine, b.reflex_sine);
+            // Turns of another count (a seen of another face) are not read: taken anew.
+            turns.assign(40, 1);
+            const Convexity c = convexity_from_turns(ring, turns, winding);
+            EXPECT_EQ(a.convex, c.convex);
+            EXPECT_EQ(a.reflex_corner, c.reflex_corner);
         }
 }
 
