@@ -72,11 +72,16 @@ inline void read_symbol_ranges(const Context& ctx, const std::uint8_t* at, MsbFo
 /// Writes n values and n ascending symbols.
 inline void read_coded_symbols(const Context& ctx, const std::uint8_t* at, MsbForward& bits, unsigned n,
                                unsigned suffix_bits, unsigned* values, std::uint8_t* symbols) {
-    const unsigned R = read_range_count(bits, n);
+    // On a copy in local variables, stored back at the end: `bits` is the caller's object, which
+    // a failed check's call could reach, so with it GCC reloaded and stored the reader's state
+    // around every check and every value stored (as in huffman.cpp's Group::finish).
+    MsbForward local = bits;
+    const unsigned R = read_range_count(local, n);
     unsigned unary[512];
-    read_unary_values(ctx, at, bits, unary, n + R);
-    for (unsigned i = 0; i < n; ++i) values[i] = (unary[i] << suffix_bits) | bits.read(suffix_bits);
-    read_symbol_ranges(ctx, at, bits, n, R, unary + n, symbols);
+    read_unary_values(ctx, at, local, unary, n + R);
+    for (unsigned i = 0; i < n; ++i) values[i] = (unary[i] << suffix_bits) | local.read(suffix_bits);
+    read_symbol_ranges(ctx, at, local, n, R, unary + n, symbols);
+    bits = local;
 }
 
 }  // namespace navlab::kraken::detail
