@@ -51,14 +51,21 @@ struct Unusual {
     }
 };
 
-/// The regular edges' figures (e < min(R, E)), each edge's own fields and its opposite's in
-/// one loop. Edge 0 stands in for a missing opposite, whose figures are then masked out. On the
-/// games' meshes almost every regular edge is usual: its opposite face is its opposite's owner
-/// and, when it has an opposite edge, that edge is its mutual reverse, a regular edge, in
-/// another face. Such an edge only counts as an opposite; any other edge goes to `unusual`,
-/// which counts what it has of each statement (a counter per statement and edge was ≈ 60
-/// instructions an edge, most of them in memory; thirty-third session).
+/// The regular edges' figures (e < min(R, E)), in blocks of kBlock edges: first each edge's own
+/// fields, the block's edges with an opposite edge listed without a branch (its index written
+/// at the list's end, the end moved by whether it has one), then the listed edges' opposites.
+/// On the games' meshes almost every regular edge is usual: its opposite face is its
+/// opposite's owner and, when it has an opposite edge, that edge is its mutual reverse, a
+/// regular edge, in another face. Such an edge only counts as an opposite; any other edge goes
+/// to `unusual`, which counts what it has of each statement (a counter per statement and edge
+/// was ≈ 60 instructions an edge, most of them in memory; thirty-third session). Whether an
+/// edge has an opposite follows no pattern (68 % of Sekiro's edges have one): one loop that
+/// read the opposite behind a branch on it mispredicted a third of the time, and one that read
+/// edge 0 in its place waited on every opposite's loads (thirty-fifth session).
 struct RegularEdges {
+    /// Edges per block: the block's records (20 bytes each) are still in L1 when its listed
+    /// edges are read again.
+    static constexpr std::int64_t kBlock = 256;
     std::uint64_t largest_end = 0;  ///< as in scan_edges
     std::int32_t least_owner = std::numeric_limits<std::int32_t>::max();
     std::uint32_t tail = 0;  ///< OR of tail_word ^ 4
@@ -79,34 +86,57 @@ struct RegularEdges {
         std::int32_t least = least_owner;
         std::uint32_t ored = tail;
         std::int64_t counted = opposites;
-        for (std::int64_t e = 0; e < end; ++e) {
-            const fromsoft::Edge& d = all[e];
-            const std::int32_t owner_e = owners_of[e];
-            ored |= tail_word(d) ^ 4;  // zero: flags 4, paddingByte 0, userEdgeCost 0
-            largest = std::max({largest, static_cast<std::uint64_t>(std::int64_t{d.a}),
-                                static_cast<std::uint64_t>(std::int64_t{d.b})});
-            least = std::min(least, owner_e);
-            const bool none = d.oppositeEdge == kNoOpposite, in = d.oppositeEdge < E;
-            // GCC makes this a branch; as a mask (`oppositeEdge & -in`) every edge waited for
-            // its opposite's loads and took no less time (thirty-fifth session).
-            const std::int64_t o = in ? d.oppositeEdge : 0;
-            const fromsoft::Edge& back = all[o];
-            const std::int32_t owner_o = owners_of[o];
-            counted += in;
-            // What opposite_face_is_owner, mutual and reverse say, and the X04 counts, for an
-            // edge with an opposite edge, on the values already loaded.
-            const bool paired = (owner_o >= 0) & (d.oppositeFace == static_cast<std::uint32_t>(owner_o)) &
-                                (owner_o != owner_e) & (o < R) & (back.oppositeEdge == static_cast<std::uint32_t>(e)) &
-                                (back.a == d.b) & (back.b == d.a);
-            const bool usual = (!none & in & paired) | (none & (d.oppositeFace == kNoOpposite));
-            if (!usual) [[unlikely]]
-                unusual.add(edges, owner, e, R);
-            if constexpr (kPairs) {
-                // Face 0 stands in for a missing owner; most edges join two faces of one cluster.
-                const int x = faces[std::max(owner_e, 0)].clusterIndex, y = faces[std::max(owner_o, 0)].clusterIndex;
-                if (in & (owner_e >= 0) & (owner_o >= 0) & (x != y)) [[unlikely]]
-                    pairs.push_back({x, y, static_cast<std::uint32_t>(e)});
+        std::uint32_t listed[kBlock];       // the block's edges with an opposite edge, in edge order
+        ClusterPair block_pairs[kBlock];    // the block's R63 pairs, appended to `pairs` after it
+        for (std::int64_t first = 0; first < end; first += kBlock) {
+            const std::int64_t last = std::min(end, first + kBlock);
+            std::int64_t n = 0;
+            bool odd = false;  // the block has an edge without an opposite edge that is not usual
+            for (std::int64_t e = first; e < last; ++e) {
+                const fromsoft::Edge& d = all[e];
+                ored |= tail_word(d) ^ 4;  // zero: flags 4, paddingByte 0, userEdgeCost 0
+                largest = std::max({largest, static_cast<std::uint64_t>(std::int64_t{d.a}),
+                                    static_cast<std::uint64_t>(std::int64_t{d.b})});
+                least = std::min(least, owners_of[e]);
+                const bool in = d.oppositeEdge < E;
+                listed[n] = static_cast<std::uint32_t>(e);
+                n += in;
+                // Without an opposite edge an edge is usual only with no opposite at all and
+                // oppositeFace NONE (both all ones). Only noted here: GCC made a branch of the
+                // test, on whether the edge has an opposite.
+                odd |= !in & ((d.oppositeEdge & d.oppositeFace) != kNoOpposite);
             }
+            // What `unusual` adds for such an edge does not depend on the order.
+            if (odd) [[unlikely]]
+                for (std::int64_t e = first; e < last; ++e) {
+                    const fromsoft::Edge& d = all[e];
+                    if (d.oppositeEdge >= E && !(d.oppositeEdge == kNoOpposite && d.oppositeFace == kNoOpposite))
+                        unusual.add(edges, owner, e, R);
+                }
+            counted += n;
+            std::int64_t found = 0;
+            for (std::int64_t k = 0; k < n; ++k) {
+                const std::int64_t e = listed[k];
+                const fromsoft::Edge& d = all[e];
+                const std::int64_t o = d.oppositeEdge;
+                const fromsoft::Edge& back = all[o];
+                const std::int32_t owner_e = owners_of[e], owner_o = owners_of[o];
+                // What opposite_face_is_owner, mutual and reverse say, and the X04 counts, on
+                // the values loaded.
+                const bool usual = (owner_o >= 0) & (d.oppositeFace == static_cast<std::uint32_t>(owner_o)) &
+                                   (owner_o != owner_e) & (o < R) & (back.oppositeEdge == static_cast<std::uint32_t>(e)) &
+                                   (back.a == d.b) & (back.b == d.a);
+                if (!usual) [[unlikely]]
+                    unusual.add(edges, owner, e, R);
+                if constexpr (kPairs) {
+                    // Face 0 stands in for a missing owner; most edges join two faces of one
+                    // cluster. Written at the list's end whether or not it is a pair.
+                    const int x = faces[std::max(owner_e, 0)].clusterIndex, y = faces[std::max(owner_o, 0)].clusterIndex;
+                    block_pairs[found] = {x, y, static_cast<std::uint32_t>(e)};
+                    found += (owner_e >= 0) & (owner_o >= 0) & (x != y);
+                }
+            }
+            if constexpr (kPairs) pairs.insert(pairs.end(), block_pairs, block_pairs + found);
         }
         largest_end = largest, least_owner = least, tail = ored, opposites = counted;
     }
