@@ -524,9 +524,13 @@ private:
         ByteReader r(s.payload, s.payload_offset());
         r.set_context("PTCH");
         TypeIndex last = 0;
+        // Groups are filled in place: out_.patches may hold a former read's (TagfileStorage),
+        // whose offsets keep their capacity; those past the last group are dropped below.
+        std::size_t groups = 0;
         while (!r.at_end()) {
             const std::size_t at = r.pos();
-            PatchGroup g;
+            if (groups == out_.patches.size()) out_.patches.emplace_back();
+            PatchGroup& g = out_.patches[groups++];
             g.type = r.u32("patch type");
             const std::uint32_t count = r.u32("patch count");
             if (!out_.types.valid(g.type)) r.fail_at(at, fmt::format("patch type {} is not a type index", g.type));
@@ -541,8 +545,8 @@ private:
                 if (i && g.offsets[i] <= g.offsets[i - 1])
                     warn(r.absolute(r.pos() - 4), fmt::format("PTCH offsets of type {} are not ascending", g.type));
             }
-            out_.patches.push_back(std::move(g));
         }
+        out_.patches.resize(groups);
     }
 
     Bytes file_;
@@ -558,9 +562,33 @@ private:
 }  // namespace
 
 Tagfile read_tagfile(Bytes bytes, const ReadOptions& options) {
+    TagfileStorage none;
+    return read_tagfile(bytes, options, none);
+}
+
+Tagfile read_tagfile(Bytes bytes, const ReadOptions& options, TagfileStorage& storage) {
     Tagfile out;
+    auto take = [](auto& to, auto& from) {
+        to = std::move(from);
+        to.clear();
+        from = {};
+    };
+    take(out.items, storage.items);
+    out.patches = std::move(storage.patches);  // parse_patches refills the groups in place
+    storage.patches = {};
+    take(out.hashes, storage.hashes);
+    take(out.types.body_order, storage.body_order);
+    take(out.warnings, storage.warnings);
     Reader(bytes, options, out).run();
     return out;
+}
+
+void TagfileStorage::keep(Tagfile&& file) {
+    items = std::move(file.items);
+    patches = std::move(file.patches);
+    hashes = std::move(file.hashes);
+    body_order = std::move(file.types.body_order);
+    warnings = std::move(file.warnings);
 }
 
 Tagfile read_tagfile(const SharedBytes& bytes, const ReadOptions& options) {

@@ -105,12 +105,30 @@ struct Tagfile {
     std::uint32_t element_size(ItemIndex item) const { return types[items.at(item).type].resolved_size; }
 };
 
+/// The vectors of tagfiles read before, for read_tagfile to fill again: a caller that reads many
+/// tagfiles one after another keeps one per thread and so spares most of a read's allocations
+/// (ITEM, every PTCH group's offsets, THSH, the TBDY order, warnings; about 15 a Sekiro
+/// tagfile). Holds capacity only: what the vectors held is dropped when read_tagfile takes
+/// them, and nothing here views a file.
+struct TagfileStorage {
+    std::vector<Item> items;
+    std::vector<PatchGroup> patches;  ///< reused group by group, so each keeps its offsets' capacity
+    std::vector<TypeHash> hashes;
+    std::vector<TypeIndex> body_order;
+    std::vector<Finding> warnings;
+    /// Takes the vectors of `file`, which then has none (its views and owner are left to it).
+    void keep(Tagfile&& file);
+};
+
 /// Parses and strictly checks a tagfile.
 /// @param bytes   the whole file; must outlive the result (the result views it).
 /// @param options what to verify; see ReadOptions.
 /// @return the tagfile with warnings collected; throws navlab::Error (absolute offset, field
 ///         path, expectation) on the first violation of the format.
 Tagfile read_tagfile(Bytes bytes, const ReadOptions& options = {});
+/// read_tagfile() into the vectors of `storage` (which it takes; give them back with
+/// TagfileStorage::keep). The result and errors are those of read_tagfile(bytes, options).
+Tagfile read_tagfile(Bytes bytes, const ReadOptions& options, TagfileStorage& storage);
 /// read_tagfile() that keeps `bytes` alive in the result (Tagfile::owner).
 Tagfile read_tagfile(const SharedBytes& bytes, const ReadOptions& options = {});
 

@@ -66,6 +66,35 @@ void forget(const Layouts& layouts) {
     if (cache.unkept && &cache.unkept->layouts == &layouts) cache.unkept.reset();
 }
 
+/// The walk's working storage, kept per thread so that each tagfile's walk reuses the capacity
+/// of the last one's: built afresh it was about 30 allocations a tagfile (a hash map of the
+/// references found with a vector per type, the reference counts, the item order, ...), a
+/// third of the audit's malloc/free calls on the Sekiro preset. Reset at the start of each walk,
+/// so a walk that threw leaves nothing the next one sees.
+struct VerifyScratch {
+    std::vector<std::uint32_t> refcount;  ///< per item index: the fields that reference it
+    /// Per field type index: the DATA offsets of the non-null reference fields declared with
+    /// it, in walk order (a PTCH group's would-be list). Only the types in found_types hold any.
+    std::vector<std::vector<std::uint32_t>> found;
+    /// The field types with references in `found`, in the order first met: the insertion order
+    /// of the hash map the walk used before, which name_first_patch_difference rebuilds.
+    std::vector<TypeIndex> found_types;
+    std::vector<ItemIndex> order;  ///< item indices by DATA offset (check_item_placement)
+    std::vector<const PatchGroup*> file_groups;  ///< per type index, the file's PTCH group
+    std::vector<bool> want;  ///< per type index, whether THSH must hash it
+
+    void reset(std::size_t items, std::size_t types) {
+        for (TypeIndex t : found_types) found[t].clear();
+        found_types.clear();
+        if (found.size() < types + 1) found.resize(types + 1);
+        refcount.assign(items, 0);
+    }
+    static VerifyScratch& of_this_thread() {
+        thread_local VerifyScratch scratch;
+        return scratch;
+    }
+};
+
 /// The strict checks of the object walk over a parsed tagfile's DATA (spec §13): every
 /// reference, PTCH and THSH against what the items hold, zero gaps, placement and padding.
 class Verifier {
@@ -77,8 +106,7 @@ public:
         const TypeTable& types = out_.types;
         CachedLayouts& cached = layouts_for(types);
         Layouts& layouts = cached.layouts;
-        std::vector<std::uint32_t> refcount(out_.items.size(), 0);
-        std::unordered_map<TypeIndex, std::vector<std::uint32_t>> found;
+        scratch_.reset(out_.items.size(), types.size());
         const Bytes data = out_.data;
         // Placement first: overlapping items would make the walk revisit bytes without bound.
         check_item_placement();
@@ -100,15 +128,15 @@ public:
                 continue;
             for (std::uint32_t e = 0; e < item.count; ++e) {
                 const std::uint32_t base = item.offset + e * esize;
-                for (const RefLeaf& leaf : layout->refs) check_ref(i, e, base + leaf.offset, leaf, refcount, found);
+                for (const RefLeaf& leaf : layout->refs) check_ref(i, e, base + leaf.offset, leaf);
                 if (const std::int64_t k = first_nonzero_gap_byte(*layout, data.data() + base); k >= 0)
                     fail_data(base + k, i, fmt::format("element {}: byte {} of a gap or non-serialized member is {}; expected 0",
                                                        e, k, hex(data[base + k])));
             }
         }
-        check_references(refcount);
-        compare_patches(found);
-        compare_hashes(found, cached.hashed);
+        check_references(scratch_.refcount);
+        compare_patches();
+        compare_hashes(cached.hashed);
     }
 
 private:
@@ -119,8 +147,7 @@ private:
                     fmt::format("DATA item {} ({})", item, out_.types.full_name(out_.items[item].type)));
     }
 
-    void check_ref(ItemIndex owner, std::uint32_t element, std::uint32_t at, const RefLeaf& leaf,
-                   std::vector<std::uint32_t>& refcount, std::unordered_map<TypeIndex, std::vector<std::uint32_t>>& found) {
+    void check_ref(ItemIndex owner, std::uint32_t element, std::uint32_t at, const RefLeaf& leaf) {
         const TypeTable& types = out_.types;
         std::uint64_t index;
         std::memcpy(&index, out_.data.data() + at, 8);
@@ -165,8 +192,10 @@ private:
                 break;
             }
         }
-        ++refcount[index];
-        found[leaf.field_type].push_back(at);
+        ++scratch_.refcount[index];
+        std::vector<std::uint32_t>& offsets = scratch_.found[leaf.field_type];
+        if (offsets.empty()) scratch_.found_types.push_back(leaf.field_type);
+        offsets.push_back(at);
     }
 
     /// Every item but the root referenced; arrays once (§13).
@@ -184,9 +213,13 @@ private:
     /// Items against each other: no overlap, zero gaps, alignment (§5.5), end padding.
     void check_item_placement() {
         const TypeTable& types = out_.types;
-        std::vector<ItemIndex> order(out_.items.size() - 1);
+        std::vector<ItemIndex>& order = scratch_.order;
+        order.resize(out_.items.size() - 1);
         for (ItemIndex i = 1; i < out_.items.size(); ++i) order[i - 1] = i;
-        std::stable_sort(order.begin(), order.end(), [&](ItemIndex a, ItemIndex b) { return out_.items[a].offset < out_.items[b].offset; });
+        // By offset, then index: the order a stable sort by offset gives, without its buffer.
+        std::sort(order.begin(), order.end(), [&](ItemIndex a, ItemIndex b) {
+            return out_.items[a].offset != out_.items[b].offset ? out_.items[a].offset < out_.items[b].offset : a < b;
+        });
         std::uint64_t pos = 0;
         bool misaligned = false;
         for (ItemIndex i : order) {
@@ -220,12 +253,12 @@ private:
                 throw Error(fmt::format("{}: byte is {}; expected 0", what, hex(out_.data[k])), data_abs(k), "DATA");
     }
 
-    void compare_patches(std::unordered_map<TypeIndex, std::vector<std::uint32_t>>& found) {
-        // The file's group of each type, by type index (one allocation: a map cost one per
-        // group, on every tagfile the audit reads).
+    void compare_patches() {
+        // The file's group of each type, by type index.
         // read_tagfile accepts only type indices 1 … size(); a Tagfile built in memory may hold
         // anything, hence the bound check.
-        std::vector<const PatchGroup*> file(out_.types.size() + 1, nullptr);
+        std::vector<const PatchGroup*>& file = scratch_.file_groups;
+        file.assign(out_.types.size() + 1, nullptr);
         std::uint64_t at = ptch_offset_;  // the group's file offset, when PTCH was parsed
         for (const PatchGroup& g : out_.patches) {
             if (g.type >= file.size())
@@ -235,29 +268,56 @@ private:
             file[g.type] = &g;
             if (at != kNoOffset) at += 8 + 4 * std::uint64_t{g.offsets.size()};
         }
+        if (!patches_match_found()) name_first_patch_difference();
+    }
+
+    /// Whether every type's references found equal its PTCH group as a set, and every group's
+    /// type has references. Compared in place when the file lists them in order (as writers
+    /// do); a copy is sorted only otherwise.
+    bool patches_match_found() {
+        const std::vector<const PatchGroup*>& file = scratch_.file_groups;
+        for (TypeIndex type : scratch_.found_types) {
+            std::vector<std::uint32_t>& offsets = scratch_.found[type];
+            std::sort(offsets.begin(), offsets.end());
+            const PatchGroup* group = type < file.size() ? file[type] : nullptr;
+            if (!group) return false;
+            if (std::is_sorted(group->offsets.begin(), group->offsets.end()) && group->offsets == offsets) continue;
+            std::vector<std::uint32_t> listed = group->offsets;
+            std::sort(listed.begin(), listed.end());
+            if (listed != offsets) return false;
+        }
+        for (const PatchGroup& g : out_.patches)
+            if (scratch_.found[g.type].empty()) return false;
+        return true;
+    }
+
+    /// Throws the error for the first difference between PTCH and the references found, in the
+    /// order of the checks before the walk kept its references per thread: types in the
+    /// iteration order of an unordered_map filled in the order they were first found (which
+    /// this rebuilds: its order depends on nothing else), then the groups in file order. Called
+    /// only when patches_match_found says there is a difference, so it always throws.
+    void name_first_patch_difference() {
+        std::unordered_map<TypeIndex, std::vector<std::uint32_t>> found;
+        for (TypeIndex type : scratch_.found_types) found[type] = scratch_.found[type];
+        const std::vector<const PatchGroup*>& file = scratch_.file_groups;
         static const std::vector<std::uint32_t> kNone;
         for (auto& [type, offsets] : found) {
             std::sort(offsets.begin(), offsets.end());
             const PatchGroup* group = type < file.size() ? file[type] : nullptr;
-            // Compared in place when the file lists them in order (as writers do); a copy is
-            // sorted only otherwise.
-            const std::vector<std::uint32_t>& in_file = group ? group->offsets : kNone;
-            if (std::is_sorted(in_file.begin(), in_file.end()) && in_file == offsets) continue;
-            std::vector<std::uint32_t> listed = in_file;
+            std::vector<std::uint32_t> listed = group ? group->offsets : kNone;
             std::sort(listed.begin(), listed.end());
-            if (listed != offsets) {
-                std::vector<std::uint32_t> missing;
-                std::set_difference(offsets.begin(), offsets.end(), listed.begin(), listed.end(), std::back_inserter(missing));
-                if (!missing.empty())
-                    throw Error(fmt::format("PTCH does not list the {} field at DATA offset {} ({} of {} missing)",
-                                            out_.types.full_name(type), hex(missing[0]), missing.size(), offsets.size()),
-                                data_abs(missing[0]), "PTCH");
-                std::vector<std::uint32_t> extra;
-                std::set_difference(listed.begin(), listed.end(), offsets.begin(), offsets.end(), std::back_inserter(extra));
-                throw Error(fmt::format("PTCH lists DATA offset {} for {}, which holds no such non-null reference",
-                                        hex(extra.empty() ? 0 : extra[0]), out_.types.full_name(type)),
-                            data_abs(extra.empty() ? 0 : extra[0]), "PTCH");
-            }
+            if (listed == offsets) continue;
+            std::vector<std::uint32_t> missing;
+            std::set_difference(offsets.begin(), offsets.end(), listed.begin(), listed.end(), std::back_inserter(missing));
+            if (!missing.empty())
+                throw Error(fmt::format("PTCH does not list the {} field at DATA offset {} ({} of {} missing)",
+                                        out_.types.full_name(type), hex(missing[0]), missing.size(), offsets.size()),
+                            data_abs(missing[0]), "PTCH");
+            std::vector<std::uint32_t> extra;
+            std::set_difference(listed.begin(), listed.end(), offsets.begin(), offsets.end(), std::back_inserter(extra));
+            throw Error(fmt::format("PTCH lists DATA offset {} for {}, which holds no such non-null reference",
+                                    hex(extra.empty() ? 0 : extra[0]), out_.types.full_name(type)),
+                        data_abs(extra.empty() ? 0 : extra[0]), "PTCH");
         }
         for (const PatchGroup& g : out_.patches)
             if (!found.count(g.type))
@@ -267,11 +327,12 @@ private:
     }
 
     /// @param hashed per type index, whether THSH hashes it (CachedLayouts::hashed)
-    void compare_hashes(const std::unordered_map<TypeIndex, std::vector<std::uint32_t>>& found, const std::vector<bool>& hashed) {
+    void compare_hashes(const std::vector<bool>& hashed) {
         if (!out_.style.thsh) return;
-        std::vector<bool> want(out_.types.size() + 1, false);
+        std::vector<bool>& want = scratch_.want;
+        want.assign(out_.types.size() + 1, false);
         for (ItemIndex i = 1; i < out_.items.size(); ++i) want[out_.items[i].type] = true;
-        for (const auto& [type, offsets] : found) want[type] = true;
+        for (TypeIndex type : scratch_.found_types) want[type] = true;
         if (want == hashed) return;  // the walk below only names the first difference
         for (TypeIndex t = 1; t <= out_.types.size(); ++t) {
             const bool has = hashed[t];
@@ -288,6 +349,7 @@ private:
     Tagfile& out_;
     std::uint64_t thsh_offset_;
     std::uint64_t ptch_offset_;
+    VerifyScratch& scratch_ = VerifyScratch::of_this_thread();
 };
 
 }  // namespace

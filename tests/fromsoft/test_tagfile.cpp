@@ -4,6 +4,10 @@
 #include <algorithm>
 #include <cfloat>
 #include <limits>
+#include <optional>
+#include <thread>
+
+#include <fmt/format.h>
 
 #include "formats/fromsoft/aabb_tree6.h"
 #include "formats/fromsoft/cluster_graph.h"
@@ -446,6 +450,91 @@ TEST(NavTagfile, RecycledArraysAndUnalignedBytesReadTheWrittenRecords) {
             ASSERT_TRUE(back.mediator);
             EXPECT_EQ(back.mediator->nodes, nav.mediator->nodes) << nx << "x" << nz << " at +" << shift;
             recycle_mesh_arrays(std::move(back.mesh));
+        }
+    }
+}
+
+namespace {
+
+/// The layout facts of one record, as text.
+std::string record_text(const char* what, const RecordInfo& r) {
+    std::string out = fmt::format("\n{}: {} size {} align {} version {} format {:#x}", what, r.name, r.size, r.alignment,
+                                  r.version, r.format);
+    for (const MemberInfo& m : r.members())
+        out += fmt::format(" [{} {} {} {} {:#x} {}]", m.name, m.offset, m.size, m.type_name, m.format, m.flags);
+    return out;
+}
+
+/// Every field of a model read, as text (record arrays compared with ==, flagged here).
+std::string model_text(const NavTagfile& nav, const NavTagfile& mesh_of) {
+    std::string out = fmt::format("SDK {} {} {}", nav.sdk_version, nav.sdk_string, nav.own_type_table);
+    for (const RootVariant& v : nav.variants) out += fmt::format("\nvariant {} {} {} {}", v.name, v.className, v.type_name, v.item);
+    for (const auto& [type, count] : nav.object_counts) out += fmt::format("\nobjects {} {}", type, count);
+    for (const Finding& w : nav.warnings) out += fmt::format("\nwarning {} {} {}", w.offset, w.field, w.message);
+    const LayoutSummary& l = nav.layouts;
+    out += record_text("navMesh", l.navMesh) + record_text("face", l.face) + record_text("edge", l.edge) +
+           record_text("vertex", l.vertex) + record_text("graph", l.graph) + record_text("graph_node", l.graph_node) +
+           record_text("graph_edge", l.graph_edge) + record_text("tree_node", l.tree_node) +
+           record_text("user_edge_setup", l.user_edge_setup) + record_text("obb", l.obb) +
+           record_text("obb_transform", l.obb_transform);
+    out += fmt::format("\nat {} {} {}", l.faces_at, l.edges_at, l.vertices_at);
+    out += fmt::format("\nmesh {}", nav.mesh == mesh_of.mesh ? "same" : "differs");
+    out += fmt::format("\ngraph {}", nav.graph == mesh_of.graph ? "same" : "differs");
+    out += fmt::format("\nsetups {}", nav.user_edge_setups == mesh_of.user_edge_setups ? "same" : "differs");
+    if (nav.mediator) {
+        const QueryMediator& m = *nav.mediator;
+        out += fmt::format("\nmediator {} {} {} {} {}", m.nodes.size(), m.nav_mesh_is_file_mesh, m.nav_mesh_item, m.tree_class,
+                           m.has_tree_impl);
+        out += mesh_of.mediator && m.nodes == mesh_of.mediator->nodes && m.domain == mesh_of.mediator->domain ? " same" : " differs";
+    }
+    return out;
+}
+
+/// read_nav_tagfile's model, or its error, as text; `fresh`: the model read on a new thread
+/// (whose per-thread storage, caches and recycled arrays start empty) to compare against.
+std::string read_model_text(const std::vector<std::uint8_t>& bytes, const NavTagfile* fresh) {
+    try {
+        NavTagfile nav = read_nav_tagfile(bytes);
+        std::string out = model_text(nav, fresh ? *fresh : nav);
+        recycle_mesh_arrays(std::move(nav.mesh));
+        return out;
+    } catch (const Error& e) {
+        return fmt::format("error at {}: {}", e.offset(), e.what());
+    }
+}
+
+}  // namespace
+
+// read_nav_tagfile reuses per thread what its last tagfile had (the tagfile's vectors, the
+// verifier's storage, the mesh arrays given back): a read of B after reads of A and of a bad
+// tagfile (one that fails in the strict read, one that fails in the model read) must give what a
+// first read of B on a fresh thread gives, field by field, and errors the same.
+TEST(NavTagfile, ReadAfterOtherTagfilesEqualsAFreshRead) {
+    const std::vector<std::uint8_t> elden = write_nav_tagfile(elden_ring_like()), sekiro = write_nav_tagfile(sekiro_like());
+    std::vector<std::uint8_t> truncated(elden.begin(), elden.begin() + static_cast<std::ptrdiff_t>(elden.size() / 2));
+    std::vector<std::uint8_t> bad_model = sekiro;  // "faces" renamed: the strict read passes, the model's fails
+    const auto at = std::search(bad_model.begin(), bad_model.end(), std::begin("faces"), std::end("faces") - 1);
+    ASSERT_NE(at, bad_model.end());
+    *at = 'g';
+    std::vector<std::vector<std::uint8_t>> tagfiles = {elden, sekiro, truncated, bad_model};
+    if (const auto sample = test::sample("havok/er/n10_01_00_00_001700.hkx")) tagfiles.push_back(read_file(*sample));
+    for (const auto& b : tagfiles) {
+        std::optional<NavTagfile> fresh;
+        std::string fresh_text;
+        std::thread([&] {
+            try {
+                fresh = read_nav_tagfile(b);
+                fresh_text = model_text(*fresh, *fresh);
+            } catch (const Error& e) {
+                fresh_text = fmt::format("error at {}: {}", e.offset(), e.what());
+            }
+        }).join();
+        for (const auto& a : tagfiles) {
+            read_model_text(a, nullptr);
+            read_model_text(truncated, nullptr);
+            read_model_text(bad_model, nullptr);
+            read_model_text(a, nullptr);
+            EXPECT_EQ(read_model_text(b, fresh ? &*fresh : nullptr), fresh_text);
         }
     }
 }

@@ -7,6 +7,9 @@
 #include <random>
 #include <vector>
 #include <string>
+#include <thread>
+
+#include <fmt/format.h>
 
 #include "havok/layout.h"
 #include "havok/navmesh_fixture.h"
@@ -347,4 +350,85 @@ TEST(HavokLayout, FirstNonZeroGapByteIsTheLowestOffsetInAZeroRange) {
     EXPECT_EQ(first_nonzero_gap_byte(layout, record.data()), 4);
     record[2] = 7;
     EXPECT_EQ(first_nonzero_gap_byte(layout, record.data()), 2);
+}
+
+namespace {
+
+/// Every field of a parsed tagfile that a read fills, as text.
+std::string describe(const Tagfile& t) {
+    std::string out = fmt::format("read: SDK {}, {} types, TBDY order {}, DATA at {} ({} of {} bytes), style {}{}{}",
+                                  t.sdk_version, t.types.size(), fmt::join(t.types.body_order, " "), t.data_offset,
+                                  t.data.size(), t.file.size(), t.style.tna1, t.style.thsh, t.style.tpad);
+    for (const Item& i : t.items)
+        out += fmt::format("\nitem {} type {} at {} x {}", static_cast<int>(i.kind), i.type, i.offset, i.count);
+    for (const PatchGroup& g : t.patches) out += fmt::format("\npatch type {}: {}", g.type, fmt::join(g.offsets, " "));
+    for (const TypeHash& h : t.hashes) out += fmt::format("\nhash {} {}", h.type, h.hash);
+    for (const Finding& w : t.warnings) out += fmt::format("\nwarning at {}: {}", w.offset, w.message);
+    return out;
+}
+
+/// What reading `bytes` gives: the error (message and offset), or describe() of the result;
+/// into `storage` when given.
+std::string read_outcome(const std::vector<std::uint8_t>& bytes, TagfileStorage* storage = nullptr) {
+    try {
+        if (!storage) return describe(read_tagfile(bytes));
+        Tagfile t = read_tagfile(bytes, {}, *storage);
+        std::string out = describe(t);
+        storage->keep(std::move(t));
+        return out;
+    } catch (const Error& e) {
+        return fmt::format("error at {}: {}", e.offset(), e.what());
+    }
+}
+
+/// read_outcome on a new thread: its per-thread caches and the verifier's storage start empty.
+std::string read_outcome_fresh(const std::vector<std::uint8_t>& bytes) {
+    std::string out;
+    std::thread([&] { out = read_outcome(bytes); }).join();
+    return out;
+}
+
+}  // namespace
+
+// The verifier keeps its working storage (references found per type, reference counts, item
+// order) per thread between tagfiles, and a reader may pass the vectors of its last tagfile
+// back (TagfileStorage). A read after other tagfiles (of another table, another size, or one
+// that failed halfway through the walk) must see exactly what a first read on a fresh thread
+// sees: hostile bytes in DATA and PTCH of two grids, each read right after the other grid and
+// after a read that failed, with and without storage.
+TEST(HavokBadInput, StorageKeptBetweenReadsServesEachReadAsAFreshOne) {
+    TagfileStorage storage;
+    const std::vector<std::uint8_t> grids[] = {test::grid_navmesh(2, 1), test::grid_navmesh(5, 3)};
+    std::mt19937 rng(36);
+    int errors = 0, reads = 0;
+    for (int which = 0; which < 2; ++which) {
+        const std::vector<std::uint8_t>& good = grids[which];
+        const std::vector<std::uint8_t>& other = grids[1 - which];
+        const Tagfile parsed = read_tagfile(good);
+        const std::size_t data = parsed.data_offset, ptch = section(good, "PTCH");
+        std::vector<std::size_t> places;
+        for (std::size_t at = data; at < data + parsed.data.size(); at += 1 + rng() % 5) places.push_back(at);
+        for (std::size_t at = ptch + 8; at < good.size(); ++at) places.push_back(at);
+        for (const std::size_t at : places) {
+            std::vector<std::uint8_t> bad = good;
+            const std::uint8_t values[] = {0, 1, 0xFF, static_cast<std::uint8_t>(good[at] ^ (1u << (rng() % 8)))};
+            bad[at] = values[rng() % 4];
+            // Dirty this thread's storage: the other grid's read (kept in `storage`), then a
+            // walk that throws halfway (PTCH names an offset no field holds).
+            EXPECT_EQ(read_outcome(other, &storage).substr(0, 4), "read");
+            std::vector<std::uint8_t> failing = other;
+            failing[section(other, "PTCH") + 16] ^= 0x40;
+            EXPECT_EQ(read_outcome(failing).substr(0, 5), "error");
+            const std::string reused = read_outcome(bad);
+            const std::string fresh = read_outcome_fresh(bad);
+            EXPECT_EQ(reused, fresh) << "grid " << which << ", byte " << at;
+            EXPECT_EQ(read_outcome(bad, &storage), fresh) << "grid " << which << ", byte " << at << ", with storage";
+            errors += reused.rfind("error", 0) == 0;
+            ++reads;
+        }
+        EXPECT_EQ(read_outcome(good), read_outcome_fresh(good));
+        EXPECT_EQ(read_outcome(good, &storage), read_outcome_fresh(good));
+    }
+    EXPECT_GT(errors, reads / 10);  // errors of the walk and PTCH were made
+    EXPECT_LT(errors, reads);       // and reads that pass
 }

@@ -140,10 +140,7 @@ constexpr FieldMap kSetupFields[] = {
 
 class ModelReader {
 public:
-    explicit ModelReader(const havok::Tagfile& file) : file_(file), types_(file.types) {
-        for (havok::ItemIndex i = 1; i < file.items.size(); ++i)
-            if (file.items[i].kind == havok::ItemKind::Pointer) itemAt_.emplace(file.items[i].offset, i);
-    }
+    explicit ModelReader(const havok::Tagfile& file) : file_(file), types_(file.types) {}
 
     NavTagfile read() {
         NavTagfile nav;
@@ -180,9 +177,13 @@ private:
         if (!slot && object.is_a(type)) slot = object;
     }
 
+    /// The first pointer item at the object's DATA offset (0 when none). A scan: it is asked
+    /// for the root's few variants, and a map of the items by offset cost five allocations a
+    /// tagfile.
     havok::ItemIndex item_of(const ObjectView& object) const {
-        auto it = itemAt_.find(object.offset());
-        return it == itemAt_.end() ? 0 : it->second;
+        for (havok::ItemIndex i = 1; i < file_.items.size(); ++i)
+            if (file_.items[i].kind == havok::ItemKind::Pointer && file_.items[i].offset == object.offset()) return i;
+        return 0;
     }
 
     [[noreturn]] void fail(const Value& at, const std::string& message) const {
@@ -263,10 +264,16 @@ private:
         const ArrayView array = field.as_array();
         const TypeIndex elem = array.element_type();
         bool same_layout = types_[elem].resolved_size == sizeof(T);
-        for (const FieldMap& f : fields) {
+        // Each field's member, found once for the whole array: asking every element for its
+        // fields by name was ≈ 200 instructions a field (UserEdgeSetup, whose layout differs
+        // from the model's, is read member by member).
+        std::array<const havok::Member*, N> members;
+        for (std::size_t k = 0; k < N; ++k) {
+            const FieldMap& f = fields[k];
             const havok::Member* m = types_.find_member(elem, f.name);
             if (!m) fail(field, types_.full_name(elem) + " has no member " + f.name);
             same_layout = same_layout && m->offset == f.offset && types_[m->type].resolved_size == f.size;
+            members[k] = m;
         }
         if (same_layout) {
             copy_records(array.bytes().data(), array.size(), out);
@@ -275,8 +282,10 @@ private:
         out.assign(array.size(), T{});
         for (std::uint32_t i = 0; i < array.size(); ++i) {
             const ObjectView element = array.object(i);
-            for (const FieldMap& f : fields)
-                read_field(element.field(f.name), reinterpret_cast<std::uint8_t*>(&out[i]) + f.offset, f);
+            for (std::size_t k = 0; k < N; ++k) {
+                const Value member(file_, members[k]->type, element.offset() + members[k]->offset);
+                read_field(member, reinterpret_cast<std::uint8_t*>(&out[i]) + fields[k].offset, fields[k]);
+            }
         }
         return out;
     }
@@ -388,7 +397,6 @@ private:
 
     const havok::Tagfile& file_;
     const havok::TypeTable& types_;
-    std::unordered_map<std::uint32_t, havok::ItemIndex> itemAt_;  // DATA offset -> pointer item
 };
 
 }  // namespace
@@ -410,8 +418,12 @@ void recycle_mesh_arrays(NavMesh&& mesh) {
 }
 
 NavTagfile read_nav_tagfile(std::span<const std::uint8_t> tagfile) {
-    const havok::Tagfile file = havok::read_tagfile(tagfile);
-    return nav_from_tagfile(file);
+    // The vectors of this thread's last tagfile, filled again (an audit reads thousands).
+    thread_local havok::TagfileStorage storage;
+    havok::Tagfile file = havok::read_tagfile(tagfile, {}, storage);
+    NavTagfile nav = nav_from_tagfile(file);
+    storage.keep(std::move(file));
+    return nav;
 }
 
 }  // namespace navlab::fromsoft
