@@ -130,8 +130,9 @@ bool own_tiled_edges(std::span<const fromsoft::Face> faces, std::vector<std::int
 
 bool FaceTallies::add_decided(std::int32_t face, const FaceFigures& f, int corners, double off_plane_limit) {
     // analyse_face's both-fans geometry (audit_face_geometry.cpp): N ≠ 0, an ear everywhere,
-    // nothing dropped, lost or fallen back on, convex from above, n − 2 triangles, the winding
-    // N_y's sign, the rest from the figures. Test ReadFacesOfASoundMeshEqualsTheFaceByFacePath
+    // nothing dropped, lost or fallen back on, n − 2 triangles, the winding N_y's sign, the
+    // rest from the figures; not common with a reflex corner from above (its convexity, a
+    // reported figure, is then taken by analyse_face). Test ReadFacesOfASoundMeshEqualsTheFaceByFacePath
     // keeps this in step with add.
     const TriangulationCheck& c = f.fan_check;
     ++faces;
@@ -143,7 +144,7 @@ bool FaceTallies::add_decided(std::int32_t face, const FaceFigures& f, int corne
     projected_relative.offer(c.projected_relative, face);
     area_difference.offer(c.area_difference_max, face);
     if (c.projected_face > 0) area_difference_relative.offer(c.area_difference_max / c.projected_face, face);
-    return f.normal.bound.y.sign() > 0 && f.decided.bad_fan < 0 && c.turned == 0 &&
+    return f.normal.bound.y.sign() > 0 && !f.decided.reflex_from_above && f.decided.bad_fan < 0 && c.turned == 0 &&
            within_tolerances(f.off_plane.distance, c, off_plane_limit);
 }
 

@@ -22,13 +22,15 @@ namespace {
 ///    takes_first_candidate_throughout's 2n − 6 orientations along N are decided positive;
 ///  * |N_y| > |N_x| and not |N_z| > |N_y|, decided: axis_plane_of gives y with N_y's sign, whose
 ///    orientations are N_y's sign times the turns seen from above; the same 2n − 6 of them
-///    are decided positive (the axis-plane fan), and every corner's turn from above is decided
-///    not against N_y (no reflex corner: the one loop leaves convexity at its default);
+///    are decided positive (the axis-plane fan), and every corner's turn from above is decided:
+///    with N_y at corners 0 and n − 2 (the fan's ends), any way at the others (against N_y it
+///    is a reflex corner: the one loop then takes convexity_from_above, and so does
+///    analyse_face for a lane marked reflex_from_above);
 ///  * first_bad_fan_triangle's orientations are decided up to its answer.
 /// docs/audit.md, "Thirty-third session", lists the faces left undecided.
 template <class W>
 struct DecidedLanes {
-    MaskOf<W> both_fans, concave_in_newell_plane, bad_fan;
+    MaskOf<W> both_fans, concave_in_newell_plane, bad_fan, reflex_from_above;
 };
 template <int N, class W>
 DecidedLanes<W> decide_one_loop(const Vec3<W>* p, const NewellSum<W>& normal) {
@@ -64,11 +66,19 @@ DecidedLanes<W> decide_one_loop(const Vec3<W>* p, const NewellSum<W>& normal) {
     ok &= positive[0] & positive[N - 2];
     for (int k = 1; k <= N - 4; ++k) ok &= decided_positive(along_n(N - 1, k, k + 1)) & decided_positive(from_above(N - 1, k, k + 1));
     for (int j = 3; j <= N - 2; ++j) ok &= decided_positive(along_n(N - 1, 1, j)) & decided_positive(from_above(N - 1, 1, j));
-    // Seen from above, no corner turns against N_y (each turn decided with it, or exactly 0),
-    // and those at corners 0 and n − 2 turn with it.
+    // Seen from above, every corner's turn decided (with N_y, against it, or exactly 0), and
+    // those at corners 0 and n − 2 with it: (a)'s ends, so a turn against N_y elsewhere
+    // (2,018 faces of Sekiro `krak`) still leaves both fans, with a reflex corner.
+    Mask reflex{};
     for (int k = 0; k < N; ++k) {
         const TurnFilter<W> t = from_above(k == 0 ? N - 1 : k - 1, k, k + 1 == N ? 0 : k + 1);
-        ok &= decided_positive(t) | (k != 0 && k != N - 2 && t.bound == 0);
+        if (k == 0 || k == N - 2) {
+            ok &= decided_positive(t);
+        } else {
+            const Mask against = -t.value > t.bound;
+            ok &= decided_positive(t) | against | (t.bound == 0);
+            reflex |= against;
+        }
     }
     // first_bad_fan_triangle: the first k = 1 … n − 2 with orient(0, k, k + 1) ≤ 0; its ends are
     // the turns at corners 1 and n − 1. Every orientation before the answer must be decided.
@@ -86,7 +96,7 @@ DecidedLanes<W> decide_one_loop(const Vec3<W>* p, const NewellSum<W>& normal) {
         bad = (bad & ~first) | ((Mask{} + k) & first);
         found |= is_not_positive;
     }
-    return {ok, concave, bad};
+    return {ok, concave, bad, reflex};
 }
 
 }  // namespace
@@ -162,7 +172,7 @@ void FaceBatch::analyse_group(const Point* corners, const int* faces) {
     }
     const W face = length / 2.0, relative = relative_difference(sum, face);
     // The exact signs the one loop needs: a triangle needs N_y's alone (analyse_triangle).
-    DecidedLanes<W> decided{sign_decided(normal.value.y, normal.error.y) & (normal.value.y != 0), MaskOf<W>{}, ~MaskOf<W>{}};
+    DecidedLanes<W> decided{sign_decided(normal.value.y, normal.error.y) & (normal.value.y != 0), MaskOf<W>{}, ~MaskOf<W>{}, MaskOf<W>{}};
     if constexpr (N > 3) decided = decide_one_loop<N>(p, normal);
     for (int lane = 0; lane < kL; ++lane) {
         FaceFigures& f = figures_[faces[lane]];
@@ -176,7 +186,8 @@ void FaceBatch::analyse_group(const Point* corners, const int* faces) {
             f.fan_check.projected_sum = sum[lane];
             f.fan_check.projected_relative = relative[lane];
         }
-        f.decided = {decided.both_fans[lane] != 0, decided.concave_in_newell_plane[lane] == 0, static_cast<int>(decided.bad_fan[lane])};
+        f.decided = {decided.both_fans[lane] != 0, decided.concave_in_newell_plane[lane] == 0, static_cast<int>(decided.bad_fan[lane]),
+                     decided.reflex_from_above[lane] != 0};
     }
 }
 

@@ -41,7 +41,11 @@ void analyse_face(std::span<const Point> corners, FaceScratch& scratch, FaceGeom
         // The batch decided every sign the one loop asks for (FaceFigures::Decided; for a
         // triangle N_y's alone, see analyse_triangle): its outcome, without a plane.
         const FaceFigures::Decided& d = figures->decided;
-        both_fans(static_cast<int>(corners.size()), figures->normal.bound.y.sign(), *figures, d.convex_in_newell_plane, d.bad_fan, g);
+        const int winding = figures->normal.bound.y.sign();
+        both_fans(static_cast<int>(corners.size()), winding, *figures, d.convex_in_newell_plane, d.bad_fan, g);
+        // The one loop's convexity: a reflex corner means turns both ways from above, as the
+        // fan's ends turn with N_y.
+        if (d.reflex_from_above) g.convexity = convexity_from_above(corners, winding);
         return;
     }
     // One plane for both paths: the full one reuses the normal and the turns already taken,

@@ -55,12 +55,13 @@ struct FaceFigures {
     TriangulationCheck fan_check;
     /// The one loop's outcome for a face of 3 … FaceBatch::kMostCorners corners whose exact
     /// signs the batch's filters all decided (FaceBatch::analyse_group): analyse_face_at_once
-    /// would take OneLoop::BothFans with N_y = the normal's sign, convexity from above with
-    /// no reflex corner, and these two figures; analyse_face then fills the geometry alone.
+    /// would take OneLoop::BothFans with N_y = the normal's sign and these figures;
+    /// analyse_face then fills the geometry alone (convexity_from_above for a reflex corner).
     struct Decided {
         bool both_fans = false;              ///< all of the above holds; otherwise not decided
         bool convex_in_newell_plane = true;  ///< X08
         int bad_fan = -1;                    ///< R41's first bad fan triangle, or −1
+        bool reflex_from_above = false;      ///< R39: a corner turns against N_y seen from above
     } decided;
 };
 
