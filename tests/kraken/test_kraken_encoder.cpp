@@ -18,6 +18,7 @@
 #include "codec/kraken/array_encoder.h"
 #include "codec/kraken/byte_array.h"
 #include "codec/kraken/kraken.h"
+#include "codec/kraken/lz_encoder.h"
 #include "codec/kraken/lz_parse.h"
 #include "codec/kraken/match_finder.h"
 #include "codec/kraken/stream_info.h"
@@ -749,4 +750,52 @@ TEST(KrakenEncoder, MatchesOfEveryShortLengthAndDistanceDecodeToTheirBytes) {
     }
     ASSERT_GT(data.size(), kBlock);
     for (int level : {1, 6}) round_trip(data, level);
+}
+
+// Delta literals (spec 3.3) are written eight at a time by a borrow-free subtraction
+// (bytewise_difference in lz_encoder.h): against a byte loop, on random words and on words
+// of extreme bytes (0x00, 0x7F, 0x80, 0xFF mixed), where a borrow would cross bytes.
+TEST(KrakenEncoder, BytewiseDifferenceEqualsAByteLoop) {
+    std::mt19937_64 rng(36);
+    const std::uint8_t extremes[] = {0x00, 0x01, 0x7F, 0x80, 0x81, 0xFE, 0xFF};
+    for (int round = 0; round < 200000; ++round) {
+        std::uint64_t a = rng(), b = rng();
+        if (round % 2) {
+            a = b = 0;
+            for (int k = 0; k < 8; ++k) {
+                a |= std::uint64_t{extremes[rng() % 7]} << 8 * k;
+                b |= std::uint64_t{extremes[rng() % 7]} << 8 * k;
+            }
+        }
+        std::uint64_t expected = 0;
+        for (int k = 0; k < 8; ++k)
+            expected |= std::uint64_t{static_cast<std::uint8_t>((a >> 8 * k) - (b >> 8 * k))} << 8 * k;
+        ASSERT_EQ(kraken::detail::bytewise_difference(a, b), expected) << std::hex << a << " " << b;
+    }
+}
+
+// Level 1 picks the literal mode by the order-0 entropy of the raw and delta literals,
+// counted over the finished arrays (write_chunk). Records that each repeat the one before
+// with one random byte raised by 1 leave literals whose deltas are all 1 and whose raw bytes
+// are random: the chunk must be in delta mode (0); random letters of 16 (whose differences
+// take 31 values) with a few copies in raw mode (1). Both decode to their bytes.
+TEST(KrakenEncoder, LevelOneChoosesTheLiteralModeOfLowerEntropy) {
+    std::mt19937 rng(36);
+    ByteVec records = random_bytes(32, 36);
+    while (records.size() < 60000) {
+        ByteVec next(records.end() - 32, records.end());
+        ++next[rng() % 32];
+        records.insert(records.end(), next.begin(), next.end());
+    }
+    ByteVec noisy = random_bytes(60000, 37);
+    for (auto& b : noisy) b = static_cast<std::uint8_t>('a' + b % 16);
+    for (std::size_t p = 1000; p + 100 < noisy.size(); p += 700)
+        std::copy(noisy.begin() + p - 900, noisy.begin() + p - 800, noisy.begin() + p);
+    for (const auto& [data, mode] : {std::pair{records, 0u}, std::pair{noisy, 1u}}) {
+        const ByteVec stream = round_trip(data, 1);
+        ASSERT_GT(stream.size(), 8u);
+        ASSERT_EQ(stream[0], 0x8C);  // a compressed quantum: 8C 06, 3-byte size, chunk header
+        ASSERT_GE(stream[5], 0x80) << "an LZ chunk header";
+        EXPECT_EQ((stream[5] >> 3) & 0xF, mode);
+    }
 }

@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "codec/kraken/lz_parse.h"
 #include "codec/kraken/match_finder.h"
 
 using namespace navlab::kraken::detail;
@@ -97,5 +98,27 @@ TEST(MatchFinderProbe, PeriodsBelowEightUseTheirMultiple) {
                 EXPECT_GE(m.distance, kMinDistance);
             }
         }
+    }
+}
+
+// Level 1's parse (parse_probe in lz_parse.cpp) inlines the probe and maps a candidate closer
+// than 8 bytes to its multiple through a table (kPeriodMultiple), without branches: on data of
+// every period 1..12 it must cover all but the start with matches at multiples of the period
+// (a wrong table entry finds no match at all on that period).
+TEST(MatchFinderProbe, LevelOneParseMatchesEveryShortPeriod) {
+    const LzParams params = lz_params(1, 20000);
+    ASSERT_FALSE(params.chains);
+    for (unsigned period = 1; period <= 12; ++period) {
+        ByteVec data(20000);
+        for (std::size_t i = 0; i < data.size(); ++i) data[i] = static_cast<std::uint8_t>(i % period * 37 + 1);
+        MatchFinder finder(data);
+        const std::vector<Command> commands = parse_lazy(finder, 8, data.size(), params);
+        std::size_t matched = 0;
+        for (const Command& c : commands) {
+            matched += c.length;
+            EXPECT_EQ(c.distance % period, 0u) << "period " << period;
+            EXPECT_GE(c.distance, kMinDistance) << "period " << period;
+        }
+        EXPECT_GE(matched, data.size() - 8 - 2 * std::max<std::size_t>(period, kMinDistance)) << "period " << period;
     }
 }

@@ -18,6 +18,14 @@ struct LzChunk {
     unsigned mode;
 };
 
+/// The eight bytes of a minus those of b, each modulo 256 (no borrow between bytes): delta
+/// literals (spec 3.3) eight at a time. The top bit of each byte is set in a and cleared in b
+/// so that no byte's difference borrows from the next; the XOR puts the right top bit back.
+inline std::uint64_t bytewise_difference(std::uint64_t a, std::uint64_t b) {
+    constexpr std::uint64_t kTop = 0x8080808080808080;
+    return ((a | kTop) - (b & ~kTop)) ^ ((a ^ ~b) & kTop);
+}
+
 /// Encodes block[start, start + n) as an LZ chunk; `start == 0` is the window-start chunk
 /// (8 raw bytes first). Nothing when the payload would break the spec's size limits
 /// (13 <= S < n). The finder must have been used for every earlier chunk of the block.

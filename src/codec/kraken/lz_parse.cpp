@@ -357,6 +357,10 @@ inline std::uint64_t load64(const std::uint8_t* p) {
     return v;
 }
 
+/// The distance a probe candidate d = 0..7 bytes back stands for: its smallest multiple of at
+/// least kMinDistance (MatchFinder::probe); 0 (never a candidate) maps past every position.
+constexpr std::size_t kPeriodMultiple[8] = {SIZE_MAX, 8, 8, 9, 8, 10, 12, 14};
+
 /// Level 1's greedy parse (one probe, no chains; lazy_steps is not read): the choices of
 /// lazy_loop() with best_at() and no lazy step, written out for its hot loop (about half of
 /// level 1's encode on a one-block file): the 8 bytes at p loaded once, for the three recent
@@ -405,16 +409,22 @@ std::vector<Command> parse_probe(MatchFinder& finder, std::size_t first, std::si
                 heads.set(h, p);
                 // No usable candidate (none, or one whose distance rounds past p) compares
                 // against distance 8 with a forced mismatch: one branch, on the 4-byte test.
-                bool usable = c >= 0 && static_cast<std::size_t>(c) < p;
-                std::size_t d = usable ? p - static_cast<std::size_t>(c) : kMinDistance;
-                if (d < kMinDistance) d = (kMinDistance + d - 1) / d * d;
-                usable &= d <= p;
-                d = usable ? d : kMinDistance;
+                // Selects, not branches (which mispredicted): none (c < 0) gives d > p, and
+                // c == p (never inserted before its search) d = 0, which the table makes huge.
+                std::size_t d = p - static_cast<std::size_t>(static_cast<std::int64_t>(c));
+                const std::size_t period_multiple = kPeriodMultiple[d & 7];
+                d = d < kMinDistance ? period_multiple : d;
+                const bool usable = d - 1 < p;
+                const std::size_t keep = 0 - static_cast<std::size_t>(usable);  // a mask: GCC branched on a select
+                d = (d & keep) | (kMinDistance & ~keep);
                 const std::uint64_t diff = (x ^ load64(at - d)) | !usable;
                 if ((diff & 0xFFFFFFFF) == 0) {  // at least kMinMatch bytes
                     const std::uint32_t l = extend(static_cast<std::uint32_t>(std::countr_zero(diff)) >> 3, d);
                     const int gain = match_gain(l, static_cast<std::uint32_t>(d), false);
-                    if (gain > best.gain) best = {l, static_cast<std::uint32_t>(d), gain};
+                    const bool better = gain > best.gain;
+                    best.length = better ? l : best.length;
+                    best.distance = better ? static_cast<std::uint32_t>(d) : best.distance;
+                    best.gain = better ? gain : best.gain;
                 }
             }
         } else {
