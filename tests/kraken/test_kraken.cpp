@@ -571,3 +571,74 @@ TEST(Kraken, RleCommandsOfEveryKindMatchTheirOperations) {
     }
     EXPECT_GT(decoded, 300);
 }
+
+namespace {
+
+/// Bit i of a region read LSB-first forwards from its first byte or backwards from its last
+/// (spec 0.1), bit by bit: the reference for the bit readers. Bits past the region read as 0.
+unsigned reference_bit(const Bytes& region, bool backward, std::size_t i) {
+    if (i / 8 >= region.size()) return 0;
+    const std::uint8_t byte = backward ? region[region.size() - 1 - i / 8] : region[i / 8];
+    return byte >> (i % 8) & 1;
+}
+
+/// Reads a region as the Huffman symbol loop does, in rounds of one refill and up to five
+/// reads of 1..11 bits, handing the reader at random points between a BitReader and a
+/// MarkedLsbReader (which the loop uses while a whole word remains), and checks every value,
+/// the bits consumed and the readers' agreement against reference_bit.
+template <bool Backward>
+void check_marked_reader(const Bytes& region, std::mt19937& rng) {
+    auto pick = [&](unsigned lo, unsigned hi) { return std::uniform_int_distribution<unsigned>(lo, hi)(rng); };
+    using Marked = kraken::detail::MarkedLsbReader<Backward>;
+    typename Marked::Reader plain(region.data(), region.size());
+    std::size_t consumed = 0;
+    auto expected = [&](unsigned n) {
+        std::uint32_t v = 0;
+        for (unsigned k = 0; k < n; ++k) v |= reference_bit(region, Backward, consumed + k) << k;
+        consumed += n;
+        return v;
+    };
+    while (consumed < region.size() * 8 + 64) {
+        if (pick(0, 1) && Marked::can_take(plain)) {
+            Marked marked(plain);
+            for (unsigned rounds = pick(1, 6); rounds > 0 && marked.has_word(); --rounds) {
+                marked.refill();
+                for (unsigned r = pick(0, 5); r > 0; --r) {
+                    const unsigned n = pick(1, 11);
+                    const std::uint32_t got = marked.low((1u << n) - 1);
+                    marked.consume(n);
+                    ASSERT_EQ(got, expected(n)) << "marked, region " << region.size() << ", bit " << consumed - n;
+                }
+            }
+            marked.give_back(plain);
+            ASSERT_EQ(plain.consumed(), consumed) << "region " << region.size();
+        } else {
+            plain.refill();
+            for (unsigned r = pick(0, 5); r > 0; --r) {
+                const unsigned n = pick(1, 11);
+                ASSERT_EQ(plain.take(n), expected(n)) << "plain, region " << region.size() << ", bit " << consumed - n;
+            }
+            ASSERT_EQ(plain.consumed(), consumed) << "region " << region.size();
+        }
+    }
+}
+
+}  // namespace
+
+// The marked reader of the Huffman symbol loop (MarkedLsbReader) against a bit-by-bit
+// reference, forwards and backwards, over regions of 0..80 random bytes (the word refill
+// near both ends and the hand-over back to the byte-wise reader) and all-ones and all-zero
+// regions (the marker among buffered ones, and values of 0).
+TEST(Kraken, MarkedBitReaderReadsWhatTheBitByBitReferenceReads) {
+    std::mt19937 rng(36);
+    for (std::size_t size = 0; size <= 80; ++size) {
+        for (int fill : {-1, 0, 0xFF}) {
+            Bytes region(size);
+            for (auto& b : region) b = static_cast<std::uint8_t>(fill < 0 ? rng() : fill);
+            for (int trial = 0; trial < 8; ++trial) {
+                check_marked_reader<false>(region, rng);
+                check_marked_reader<true>(region, rng);
+            }
+        }
+    }
+}
