@@ -68,7 +68,7 @@ DecidedLanes<W> decide_one_loop(const Vec3<W>* p, const NewellSum<W>& normal) {
     for (int j = 3; j <= N - 2; ++j) ok &= decided_positive(along_n(N - 1, 1, j)) & decided_positive(from_above(N - 1, 1, j));
     // Seen from above, every corner's turn decided (with N_y, against it, or exactly 0), and
     // those at corners 0 and n − 2 with it: (a)'s ends, so a turn against N_y elsewhere
-    // (2,018 faces of Sekiro `krak`) still leaves both fans, with a reflex corner.
+    // (2,010 faces of Sekiro `krak`) still leaves both fans, with a reflex corner.
     Mask reflex{};
     for (int k = 0; k < N; ++k) {
         const TurnFilter<W> t = from_above(k == 0 ? N - 1 : k - 1, k, k + 1 == N ? 0 : k + 1);

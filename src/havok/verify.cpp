@@ -86,6 +86,7 @@ struct VerifyScratch {
     void reset(std::size_t items, std::size_t types) {
         for (TypeIndex t : found_types) found[t].clear();
         found_types.clear();
+        file_groups.clear();  // pointers into the previous tagfile's PTCH groups
         if (found.size() < types + 1) found.resize(types + 1);
         refcount.assign(items, 0);
     }

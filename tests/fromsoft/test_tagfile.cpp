@@ -16,6 +16,7 @@
 #include "fromsoft/test_meshes.h"
 #include "havok/object.h"
 #include "havok/tagfile.h"
+#include "havok/type_sets.h"
 #include "havok/writer.h"
 #include "io/error.h"
 #include "io/file.h"
@@ -536,5 +537,30 @@ TEST(NavTagfile, ReadAfterOtherTagfilesEqualsAFreshRead) {
             read_model_text(a, nullptr);
             EXPECT_EQ(read_model_text(b, fresh ? &*fresh : nullptr), fresh_text);
         }
+    }
+}
+
+// Review of the thirty-sixth session: the model reader finds each root variant's item by a scan
+// over the items, which grew with variants × items on a hostile root of many variants (80,000
+// variants: 5 s). Past a few lookups it builds a map once. Both ways must name the item a
+// plain scan of the file names: the first pointer item at the variant's object.
+TEST(NavTagfile, EveryRootVariantNamesItsObjectsFirstPointerItem) {
+    havok::Builder b(havok::navmesh_types_2018());
+    constexpr int kVariants = 40;  // past the reader's scans, so its map answers the rest
+    for (int i = 0; i < kVariants; ++i)
+        b.add_variant(b.object("hkaiUserEdgeSetupArray"), fmt::format("v{}", i), "hkaiUserEdgeSetupArray");
+    const std::vector<std::uint8_t> bytes = b.finish();
+    const NavTagfile nav = read_nav_tagfile(bytes);
+    const havok::Tagfile file = havok::read_tagfile(bytes);
+    const auto roots = file.named_variants();
+    ASSERT_EQ(nav.variants.size(), static_cast<std::size_t>(kVariants));
+    ASSERT_EQ(roots.size(), static_cast<std::size_t>(kVariants));
+    for (int k = 0; k < kVariants; ++k) {
+        ASSERT_TRUE(roots[k].object);
+        havok::ItemIndex first = 0;
+        for (havok::ItemIndex i = 1; i < file.items.size() && !first; ++i)
+            if (file.items[i].kind == havok::ItemKind::Pointer && file.items[i].offset == roots[k].object->offset()) first = i;
+        EXPECT_NE(first, 0u) << "variant " << k;
+        EXPECT_EQ(nav.variants[k].item, first) << "variant " << k;
     }
 }

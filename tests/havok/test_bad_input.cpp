@@ -393,7 +393,7 @@ std::string read_outcome_fresh(const std::vector<std::uint8_t>& bytes) {
 // The verifier keeps its working storage (references found per type, reference counts, item
 // order) per thread between tagfiles, and a reader may pass the vectors of its last tagfile
 // back (TagfileStorage). A read after other tagfiles (of another table, another size, or one
-// that failed halfway through the walk) must see exactly what a first read on a fresh thread
+// whose PTCH comparison failed after the walk) must see exactly what a first read on a fresh thread
 // sees: hostile bytes in DATA and PTCH of two grids, each read right after the other grid and
 // after a read that failed, with and without storage.
 TEST(HavokBadInput, StorageKeptBetweenReadsServesEachReadAsAFreshOne) {
@@ -414,7 +414,8 @@ TEST(HavokBadInput, StorageKeptBetweenReadsServesEachReadAsAFreshOne) {
             const std::uint8_t values[] = {0, 1, 0xFF, static_cast<std::uint8_t>(good[at] ^ (1u << (rng() % 8)))};
             bad[at] = values[rng() % 4];
             // Dirty this thread's storage: the other grid's read (kept in `storage`), then a
-            // walk that throws halfway (PTCH names an offset no field holds).
+            // read that throws after the walk filled the scratch (PTCH names an offset no
+            // field holds). Many of the hostile reads below throw inside the walk.
             EXPECT_EQ(read_outcome(other, &storage).substr(0, 4), "read");
             std::vector<std::uint8_t> failing = other;
             failing[section(other, "PTCH") + 16] ^= 0x40;

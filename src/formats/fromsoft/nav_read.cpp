@@ -177,13 +177,23 @@ private:
         if (!slot && object.is_a(type)) slot = object;
     }
 
-    /// The first pointer item at the object's DATA offset (0 when none). A scan: it is asked
-    /// for the root's few variants, and a map of the items by offset cost five allocations a
-    /// tagfile.
-    havok::ItemIndex item_of(const ObjectView& object) const {
-        for (havok::ItemIndex i = 1; i < file_.items.size(); ++i)
-            if (file_.items[i].kind == havok::ItemKind::Pointer && file_.items[i].offset == object.offset()) return i;
-        return 0;
+    /// The first pointer item at the object's DATA offset (0 when none). The root's few
+    /// variants are found by a scan (a map of the items by offset cost five allocations a
+    /// tagfile); past kScansBeforeMap lookups the map is built once, so that a hostile root of
+    /// many variants stays linear in its items instead of variants × items.
+    havok::ItemIndex item_of(const ObjectView& object) {
+        if (++lookups_ <= kScansBeforeMap) {
+            for (havok::ItemIndex i = 1; i < file_.items.size(); ++i)
+                if (file_.items[i].kind == havok::ItemKind::Pointer && file_.items[i].offset == object.offset()) return i;
+            return 0;
+        }
+        if (!mapped_) {
+            for (havok::ItemIndex i = 1; i < file_.items.size(); ++i)
+                if (file_.items[i].kind == havok::ItemKind::Pointer) itemAt_.emplace(file_.items[i].offset, i);
+            mapped_ = true;
+        }
+        const auto it = itemAt_.find(object.offset());
+        return it == itemAt_.end() ? 0 : it->second;
     }
 
     [[noreturn]] void fail(const Value& at, const std::string& message) const {
@@ -395,8 +405,14 @@ private:
         return read_records<UserEdgeSetup>(setups, kSetupFields);
     }
 
+    /// Game files hold about four root variants and one mediator lookup.
+    static constexpr std::size_t kScansBeforeMap = 16;
+
     const havok::Tagfile& file_;
     const havok::TypeTable& types_;
+    std::size_t lookups_ = 0;  ///< item_of calls so far
+    bool mapped_ = false;      ///< itemAt_ is built
+    std::unordered_map<std::uint32_t, havok::ItemIndex> itemAt_;  ///< DATA offset -> first pointer item
 };
 
 }  // namespace
