@@ -37,9 +37,6 @@ struct ByteSource {
     }
 };
 
-template <bool Backward>
-class MarkedLsbReader;
-
 /// One reader template for all four kinds. LSB-first readers (LF, LB) keep bits
 /// right-aligned: the first bit read is the least significant bit of the value. MSB-first
 /// readers (MF, MB) keep them left-aligned: the first bit read is the most significant.
@@ -123,63 +120,10 @@ public:
     std::uint64_t footprint() const { return (consumed() + 7) / 8; }
 
 private:
-    template <bool B>
-    friend class MarkedLsbReader;
     ByteSource<Backward> src_;
     std::uint64_t bits_ = 0;
     unsigned count_ = 0;
     std::size_t pos_ = 0;
-};
-
-/// An LSB-first reader for symbol loops, with two values of state where BitReader has five:
-/// the buffered bits sit under a marker bit just above them (so their count is the marker's
-/// position, found at refill, and consuming is one shift with no count to update), and the
-/// next byte is a pointer rather than region, size and position. With three or six such
-/// readers in a loop, GCC keeps them in registers (BitReader's spilled: 13 instructions a
-/// symbol on ooffice; its methods are forced inline, as GCC called refill() otherwise). It refills only from whole words: callers test has_word() first and
-/// fall back to the BitReader (from_marked) near the region's end. Never touches a byte
-/// outside its region; the bits it reads are those the BitReader would read.
-template <bool Backward>
-class MarkedLsbReader {
-public:
-    using Reader = BitReader<false, Backward>;
-    /// Whether `r` can be taken over: at most 63 bits buffered, position within the region.
-    static bool can_take(const Reader& r) { return r.count_ <= 63 && r.pos_ <= r.src_.size; }
-    /// Takes r's state over (can_take(r) must hold).
-    explicit MarkedLsbReader(const Reader& r)
-        : bits_((r.bits_ & ((std::uint64_t{1} << r.count_) - 1)) | std::uint64_t{1} << r.count_),
-          next_(Backward ? r.src_.data + r.src_.size - r.pos_ : r.src_.data + r.pos_),
-          bound_(Backward ? r.src_.data : r.src_.data + r.src_.size) {}
-    /// Gives the state back to r, the reader it was taken from.
-    void give_back(Reader& r) const {
-        const unsigned count = marker();
-        r.bits_ = bits_ ^ std::uint64_t{1} << count;
-        r.count_ = count;
-        r.pos_ = static_cast<std::size_t>(Backward ? r.src_.data + r.src_.size - next_ : next_ - r.src_.data);
-    }
-    /// Whether 8 region bytes remain to be loaded (what refill() needs).
-    [[gnu::always_inline]] bool has_word() const { return static_cast<std::size_t>(Backward ? next_ - bound_ : bound_ - next_) >= 8; }
-    /// Guarantees at least 56 buffered bits (has_word() must hold): the buffer takes whole
-    /// bytes of the next word up to 56..63 bits, and the marker goes above them.
-    [[gnu::always_inline]] void refill() {
-        const unsigned count = marker();
-        const unsigned full = count | 56;  // count + 8 x the bytes taken
-        const std::uint64_t word = Backward ? __builtin_bswap64(load_le64(next_ - 8)) : load_le64(next_);
-        const std::uint64_t merged = (bits_ ^ std::uint64_t{1} << count) | word << count | std::uint64_t{1} << full;
-        bits_ = merged & ((std::uint64_t{2} << full) - 1);  // 2 << 63 wraps to 0: keeps all 64
-        const std::size_t taken = (full - count) >> 3;
-        next_ = Backward ? next_ - taken : next_ + taken;
-    }
-    /// The buffered bits under `mask` (mask < 2^56, at most what a refill guarantees).
-    [[gnu::always_inline]] std::uint32_t low(std::uint32_t mask) const { return static_cast<std::uint32_t>(bits_) & mask; }
-    /// Consumes n buffered bits (n <= 63 and at most the buffered count).
-    [[gnu::always_inline]] void consume(unsigned n) { bits_ >>= n; }
-
-private:
-    [[gnu::always_inline]] unsigned marker() const { return 63u - static_cast<unsigned>(std::countl_zero(bits_)); }
-    std::uint64_t bits_;
-    const std::uint8_t* next_;   ///< next byte to load: forward its address, backward one past it
-    const std::uint8_t* bound_;  ///< the region's end (forward) or start (backward)
 };
 
 using LsbForward = BitReader<false, false>;

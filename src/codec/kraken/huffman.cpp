@@ -94,8 +94,7 @@ void read_form_c(const Context& ctx, const std::uint8_t* at, MsbForward& bits, C
 }
 
 /// LSB-first lookup over the next `bits` stream bits (the table's longest code, 1..11):
-/// entry = length | symbol << 8 (the length in the low byte: x86 shifts take it from there
-/// as it is, and the symbol is stored from the second byte).
+/// entry = symbol | length << 8.
 struct Lut {
     std::array<std::uint16_t, kLutSize> entry;
     unsigned bits;
@@ -160,7 +159,7 @@ void build_lut(const Context& ctx, const std::uint8_t* at, const CodeLengths& ta
         if (len > 1) double_table(entry, 1u << (len - 1));
         unsigned code = code_pos[len];
         for (unsigned k = first[len]; k < first[len] + count[len]; ++k, code += kLutSize >> len)
-            entry[kReverse11[code]] = static_cast<std::uint16_t>(len | sorted[k] << 8);
+            entry[kReverse11[code]] = static_cast<std::uint16_t>(sorted[k] | len << 8);
     }
     lut.bits = longest;
 }
@@ -170,39 +169,9 @@ void build_lut(const Context& ctx, const std::uint8_t* at, const CodeLengths& ta
 template <class Reader>
 inline std::uint8_t decode_symbol(Reader& bits, const Lut& lut, std::uint32_t mask) {
     const std::uint16_t e = lut.entry[bits.buffered(kMaxCodeLength) & mask];
-    bits.consume(e & 0xFF);
-    return static_cast<std::uint8_t>(e >> 8);
+    bits.consume(e >> 8);
+    return static_cast<std::uint8_t>(e);
 }
-
-/// decode_symbol on a marked reader (needs >= lut.bits buffered bits): a lookup, a shift
-/// and the store. `mask` < 2^11, so no second mask; `& 63` is what x86 shifts do anyway.
-template <bool Backward>
-inline std::uint8_t decode_symbol(MarkedLsbReader<Backward>& bits, const Lut& lut, std::uint32_t mask) {
-    const std::uint16_t e = lut.entry[bits.low(mask)];
-    bits.consume(e & 63);
-    return static_cast<std::uint8_t>(e >> 8);
-}
-
-/// A group's three readers in marked form (MarkedLsbReader) with its output, for the
-/// symbol loop's rounds of 15 symbols; Group::finish takes them over and gives them back.
-struct MarkedGroup {
-    MarkedLsbReader<false> sa, sb;
-    MarkedLsbReader<true> sc;
-    std::uint8_t* out;
-    std::size_t count, j;
-
-    /// Whether a round can run: 15 symbols left and a whole word to refill each stream.
-    [[gnu::always_inline]] bool round_ready() const { return count - j >= 15 && sa.has_word() && sb.has_word() && sc.has_word(); }
-    [[gnu::always_inline]] void refill() { sa.refill(), sb.refill(), sc.refill(); }
-    /// Symbols j, j+1, j+2 from A, C, B (after refill(), at most 5 times per refill). Forced
-    /// inline, as refill(): GCC called them from the 6-stream loop, spilling every reader.
-    [[gnu::always_inline]] void three(const Lut& lut, std::uint32_t mask) {
-        out[j] = decode_symbol(sa, lut, mask);
-        out[j + 1] = decode_symbol(sc, lut, mask);
-        out[j + 2] = decode_symbol(sb, lut, mask);
-        j += 3;
-    }
-};
 
 /// A 3-stream group (spec 2.3.6): symbol j from A, C, B for j mod 3 = 0, 1, 2. One half of
 /// a 6-stream array is such a group too.
@@ -229,29 +198,9 @@ public:
     /// taken, so with the readers in a Group in memory GCC reloaded and stored their state
     /// around every symbol (19 instructions a symbol on ooffice's 3-stream arrays).
     void finish(const Lut& lut, std::uint32_t mask) {
-        if (markable()) {
-            MarkedGroup m = marked();
-            while (m.round_ready()) {
-                m.refill();
-                for (int r = 0; r < 5; ++r) m.three(lut, mask);
-            }
-            take_back(m);
-        }
         Group local = *this;
         local.finish_here(lut, mask);
         *this = local;
-    }
-    /// Whether the readers can be handed to a MarkedGroup (always at the start).
-    bool markable() const {
-        return MarkedLsbReader<false>::can_take(sa_) && MarkedLsbReader<false>::can_take(sb_) &&
-               MarkedLsbReader<true>::can_take(sc_);
-    }
-    MarkedGroup marked() const {
-        return {MarkedLsbReader<false>(sa_), MarkedLsbReader<false>(sb_), MarkedLsbReader<true>(sc_), out_, count_, j_};
-    }
-    void take_back(const MarkedGroup& m) {
-        m.sa.give_back(sa_), m.sb.give_back(sb_), m.sc.give_back(sc_);
-        j_ = m.j;
     }
     /// Every symbol left: 15 a round while there are, then one a refill.
     [[gnu::always_inline]] void finish_here(const Lut& lut, std::uint32_t mask) {
@@ -303,14 +252,12 @@ void decode_three_streams(const Context& ctx, const Lut& lut, Group g) {
 /// are broken, the second's split is now reported before the first's stream ends.
 void decode_six_streams(const Context& ctx, const Lut& lut, Group first, Group second) {
     const std::uint32_t mask = (1u << lut.bits) - 1;
-    if (first.markable() && second.markable()) {
-        MarkedGroup one = first.marked(), two = second.marked();
-        while (one.round_ready() && two.round_ready()) {
-            one.refill(), two.refill();
-            for (int r = 0; r < 5; ++r) one.three(lut, mask), two.three(lut, mask);
-        }
-        first.take_back(one), second.take_back(two);
+    Group one = first, two = second;  // in local variables, as in Group::finish
+    while (one.fifteen_left() && two.fifteen_left()) {
+        one.refill(), two.refill();
+        for (int r = 0; r < 5; ++r) one.three(lut, mask), two.three(lut, mask);
     }
+    first = one, second = two;
     first.finish(lut, mask);
     second.finish(lut, mask);
     first.check_ends(ctx);
