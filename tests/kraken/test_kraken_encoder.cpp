@@ -382,6 +382,28 @@ void expect_array_decodes(const ByteVec& encoded, const ByteVec& data) {
 
 }  // namespace
 
+// Huffman-3 and Huffman-6 arrays (spec 2.3.6) of every length from 2 to 1500 bytes (the
+// encoder writes 6 streams from 1024 on), with skewed bytes (codes of 1 to 11 bits): every
+// distance from a stream's end for the symbol loops' word refills and their byte-wise ends.
+TEST(KrakenEncoder, HuffmanArraysOfEveryLengthDecodeToTheirBytes) {
+    using namespace kraken::detail;
+    std::mt19937 rng(36);
+    std::geometric_distribution<unsigned> skew(0.08);
+    unsigned three = 0, six = 0;
+    for (std::size_t n = 2; n <= 1500; ++n) {
+        ByteVec data(n);
+        for (auto& b : data) b = static_cast<std::uint8_t>(std::min(skew(rng), 255u));
+        ByteVec encoded;
+        encode_array(data, {.split_depth = 0, .tans = false, .rle = false}, encoded);
+        const unsigned type = (encoded[0] >> 4) & 7;
+        if (type != 2 && type != 4) continue;  // stored or single-symbol: no streams
+        ++(type == 2 ? three : six);
+        expect_array_decodes(encoded, data);
+    }
+    EXPECT_GT(three, 950u);
+    EXPECT_GT(six, 450u);
+}
+
 // An RLE command buffer worked out by hand from spec 2.5: "AB", 5 zeros (fill 0: one-byte
 // command 0x5D = copy 15 - 13 = 2, run 5), 200 x 07 (fill change 01 taking 07 from the front;
 // 2-byte 0x2200 - 0x1000 = run 72; long run 0x0900 = 1 x 128), "C" (2-byte 0x1001 - 0x1000 =
