@@ -62,6 +62,12 @@ struct Unusual {
 /// edge has an opposite follows no pattern (68 % of Sekiro's edges have one): one loop that
 /// read the opposite behind a branch on it mispredicted a third of the time, and one that read
 /// edge 0 in its place waited on every opposite's loads (thirty-fifth session).
+/// Without an opposite edge an edge is usual only with no opposite at all and oppositeFace
+/// NONE (both all ones). Bitwise, so that the block loop keeps no branch on it.
+inline bool unusual_without_opposite(const fromsoft::Edge& d, std::int64_t E) {
+    return !(d.oppositeEdge < E) & ((d.oppositeEdge & d.oppositeFace) != fromsoft::kNoOpposite);
+}
+
 struct RegularEdges {
     /// Edges per block: the block's records (20 bytes each) are still in L1 when its listed
     /// edges are read again.
@@ -101,17 +107,15 @@ struct RegularEdges {
                 const bool in = d.oppositeEdge < E;
                 listed[n] = static_cast<std::uint32_t>(e);
                 n += in;
-                // Without an opposite edge an edge is usual only with no opposite at all and
-                // oppositeFace NONE (both all ones). Only noted here: GCC made a branch of the
-                // test, on whether the edge has an opposite.
-                odd |= !in & ((d.oppositeEdge & d.oppositeFace) != kNoOpposite);
+                // Only noted here: GCC made a branch of the test, on whether the edge has an
+                // opposite.
+                odd |= unusual_without_opposite(d, E);
             }
             // What `unusual` adds for such an edge does not depend on the order.
             if (odd) [[unlikely]]
                 for (std::int64_t e = first; e < last; ++e) {
                     const fromsoft::Edge& d = all[e];
-                    if (d.oppositeEdge >= E && !(d.oppositeEdge == kNoOpposite && d.oppositeFace == kNoOpposite))
-                        unusual.add(edges, owner, e, R);
+                    if (unusual_without_opposite(d, E)) unusual.add(edges, owner, e, R);
                 }
             counted += n;
             std::int64_t found = 0;

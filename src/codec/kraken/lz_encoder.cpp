@@ -15,12 +15,6 @@
 namespace navlab::kraken::detail {
 namespace {
 
-inline std::uint64_t load_u64(const std::uint8_t* p) {
-    std::uint64_t v;
-    std::memcpy(&v, p, 8);
-    return v;
-}
-
 /// LEN[] entries (spec 3.4 item 8): a packed byte, and the long value for byte 255.
 struct Lengths {
     std::vector<std::uint8_t> packed;
@@ -92,7 +86,7 @@ LzChunk write_chunk(std::span<const std::uint8_t> block, std::size_t start, std:
         // per run: 3 % of level 1 on the emevd; the delta loop's exit mispredicted.)
         if (count <= 8 && p + 8 <= block.size()) {
             std::memcpy(raw_at, src, 8);
-            const std::uint64_t d = bytewise_difference(load_u64(src), load_u64(ref));
+            const std::uint64_t d = bytewise_difference(load64(src), load64(ref));
             std::memcpy(delta_at, &d, 8);
         } else {
             std::memcpy(raw_at, src, count);

@@ -351,12 +351,6 @@ unsigned choose_scale(const std::vector<std::uint32_t>& distances) {
 
 namespace {
 
-inline std::uint64_t load64(const std::uint8_t* p) {
-    std::uint64_t v;
-    std::memcpy(&v, p, 8);
-    return v;
-}
-
 /// The distance a probe candidate d = 0..7 bytes back stands for: its smallest multiple of at
 /// least kMinDistance (MatchFinder::probe); 0 (never a candidate) maps past every position.
 constexpr std::size_t kPeriodMultiple[8] = {SIZE_MAX, 8, 8, 9, 8, 10, 12, 14};

@@ -7,12 +7,21 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <vector>
 
 #include "codec/kraken/match_finder.h"
 
 namespace navlab::kraken::detail {
+
+/// Eight bytes at p in the machine's order: the parse and the chunk writer compare and subtract
+/// them bytewise, so their order does not matter.
+inline std::uint64_t load64(const std::uint8_t* p) {
+    std::uint64_t v;
+    std::memcpy(&v, p, 8);
+    return v;
+}
 
 /// One LZ command: `literals` literal bytes, then a match of `length` bytes at `distance`.
 struct Command {
