@@ -2,11 +2,14 @@
 // brute-force model: over random, copied, periodic and run inputs, probed at a random subset
 // of positions with match ends inserted, each answer must be the newest earlier probed or
 // inserted position with the same hash (or, closer than 8 bytes, its smallest multiple >= 8),
-// extended byte by byte as far as the bytes agree, the limit allows and at least 4 bytes.
+// extended byte by byte as far as the bytes agree, the limit allows and at least 4 bytes; for
+// both hash widths (kHashBits, and kSmallInputProbeHashBits of one-block inputs). And level 1's
+// parse (parse_probe, the probe inlined) against the greedy loop it was written out from.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <random>
+#include <stdexcept>
 #include <unordered_map>
 #include <vector>
 
@@ -27,8 +30,8 @@ std::uint32_t brute_length(const ByteVec& data, std::size_t p, std::size_t d, st
 
 /// Probes `data` at random positions (inserting the end of each match found, as the level-1
 /// parse does) and checks every answer against the model.
-void check_probes(const ByteVec& data, std::size_t limit, unsigned seed) {
-    MatchFinder finder(data);
+void check_probes(const ByteVec& data, std::size_t limit, unsigned seed, unsigned bits) {
+    MatchFinder finder(data, bits);
     std::mt19937 rng(seed);
     std::unordered_map<std::uint32_t, std::size_t> newest;  // hash -> newest position given
     std::size_t found = 0;
@@ -36,7 +39,7 @@ void check_probes(const ByteVec& data, std::size_t limit, unsigned seed) {
         const MatchFinder::Match m = finder.probe(p, limit);
         MatchFinder::Match expected;
         if (p + 4 <= data.size()) {
-            const std::uint32_t h = hash4(data.data() + p);
+            const std::uint32_t h = hash4(data.data() + p, bits);
             const auto it = newest.find(h);
             const bool seen = it != newest.end();
             const std::size_t before = seen ? it->second : 0;
@@ -55,7 +58,7 @@ void check_probes(const ByteVec& data, std::size_t limit, unsigned seed) {
             // The parse hashes two of the last four positions of a match and skips its inside.
             for (std::size_t q = p + m.length - 4; q < p + m.length; q += 2) {
                 finder.insert(q);
-                if (q + 4 <= data.size()) newest[hash4(data.data() + q)] = q;
+                if (q + 4 <= data.size()) newest[hash4(data.data() + q, bits)] = q;
             }
             p += m.length - 1;
         }
@@ -78,8 +81,10 @@ TEST(MatchFinderProbe, MatchesTheNewestSameHashPositionByteByByte) {
         // Pasted copies at several distances, so long matches exist on the 256-value data too.
         for (std::size_t at = 3000; at + 200 < data.size(); at += 2500)
             std::copy_n(data.begin() + static_cast<std::ptrdiff_t>(at - 1000 - at % 700), 200, data.begin() + static_cast<std::ptrdiff_t>(at));
-        check_probes(data, data.size(), values);
-        check_probes(data, data.size() - 37, values + 1);  // a limit before the end
+        for (unsigned bits : {kHashBits, kSmallInputProbeHashBits}) {
+            check_probes(data, data.size(), values, bits);
+            check_probes(data, data.size() - 37, values + 1, bits);  // a limit before the end
+        }
     }
 }
 
@@ -87,7 +92,8 @@ TEST(MatchFinderProbe, PeriodsBelowEightUseTheirMultiple) {
     for (unsigned period = 1; period <= 12; ++period) {
         ByteVec data(5000);
         for (std::size_t i = 0; i < data.size(); ++i) data[i] = static_cast<std::uint8_t>(i % period * 37 + 1);
-        check_probes(data, data.size(), period);
+        check_probes(data, data.size(), period, kHashBits);
+        check_probes(data, data.size(), period, kSmallInputProbeHashBits);
         // Probing every position: after the first period's worth, every probe matches to the end.
         MatchFinder finder(data);
         for (std::size_t p = 0; p < 100; ++p) {
@@ -121,4 +127,116 @@ TEST(MatchFinderProbe, LevelOneParseMatchesEveryShortPeriod) {
         }
         EXPECT_GE(matched, data.size() - 8 - 2 * std::max<std::size_t>(period, kMinDistance)) << "period " << period;
     }
+}
+
+namespace {
+
+/// The rough price model of levels 1-6 (match_gain in lz_parse.cpp): 7 bits a matched byte,
+/// against 6 bits for a recent offset or 23 plus the raw bits for a new distance.
+int model_gain(std::uint32_t length, std::uint32_t distance, bool recent) {
+    return static_cast<int>(length) * 7 - (recent ? 6 : 23 + static_cast<int>(offset_code(distance).bits));
+}
+
+/// Level 1's greedy parse the slow way, as it read before parse_probe wrote it out: at each
+/// position the longest recent-offset match of 2 bytes or more (the first slot of equally long
+/// ones), then MatchFinder::probe()'s candidate where it gains more, unless the recent one
+/// reaches the nice length; a miss moves on 1 + misses / 32 positions; after a match, two of
+/// its last four positions are inserted (MatchFinder::insert).
+std::vector<Command> reference_level_one(MatchFinder& finder, std::size_t first, std::size_t end, const LzParams& params) {
+    std::vector<Command> commands;
+    Recent recent;
+    std::size_t p = first, literal_start = first;
+    unsigned misses = 0;
+    while (p + kMinMatch <= end) {
+        std::uint32_t length = 0, distance = 0;
+        int gain = 0;
+        for (const std::uint32_t d : recent.slot) {
+            const std::uint32_t len = finder.match_length(p, d, end);
+            if (len >= 2 && model_gain(len, d, true) > gain) length = len, distance = d, gain = model_gain(len, d, true);
+        }
+        if (length < params.nice_length) {
+            const MatchFinder::Match m = finder.probe(p, end);
+            if (m.length >= kMinMatch && model_gain(m.length, m.distance, false) > gain)
+                length = m.length, distance = m.distance, gain = model_gain(m.length, m.distance, false);
+        }
+        if (gain <= 0) {
+            ++misses;
+            p += params.skip_literals ? 1 + (misses >> 5) : 1;
+            continue;
+        }
+        misses = 0;
+        commands.push_back({static_cast<std::uint32_t>(p - literal_start), length, distance});
+        recent.use(recent.index_of(distance), distance);
+        for (std::size_t q = p + std::max<std::uint32_t>(length, 4) - 4; q < p + length; q += 2) finder.insert(q);
+        p += length;
+        literal_start = p;
+    }
+    return commands;
+}
+
+/// Records of 40 bytes copied from earlier ones with a few bytes changed, over runs and text.
+ByteVec level_one_input(std::size_t n, unsigned seed) {
+    std::mt19937 rng(seed);
+    ByteVec b = random_bytes(40, 256, seed);
+    while (b.size() < n) {
+        switch (rng() % 4) {
+            case 0: b.insert(b.end(), 1 + rng() % 300, static_cast<std::uint8_t>(rng() % 3)); break;  // a run
+            case 1: for (unsigned k = 1 + rng() % 200; k > 0; --k) b.push_back(static_cast<std::uint8_t>('a' + rng() % 6)); break;
+            default: {
+                const std::size_t from = b.size() - std::min<std::size_t>(b.size(), 40 * (1 + rng() % 50));
+                for (std::size_t i = 0; i < 40; ++i) b.push_back(b[from + i]);
+                for (unsigned k = rng() % 4; k > 0; --k) b[b.size() - 1 - rng() % 40] = static_cast<std::uint8_t>(rng());
+            }
+        }
+    }
+    b.resize(n);
+    return b;
+}
+
+}  // namespace
+
+// The level-1 parse (parse_probe: the 8 bytes at p loaded once, the probe and the match-end
+// insertions inlined and compiled per hash width) must make exactly the commands of the slow
+// loop above, on one-block inputs (the narrow hash) and larger ones (the full width), over
+// two chunks of one finder.
+TEST(MatchFinderProbe, LevelOneParseEqualsTheGreedyLoopAtBothHashWidths) {
+    constexpr std::size_t kChunk = 0x20000;
+    for (const std::size_t input_size : {std::size_t{100000}, std::size_t{0x40000}, std::size_t{3000000}}) {
+        const LzParams params = lz_params(1, input_size);
+        ASSERT_EQ(params.probe_hash_bits, input_size <= 0x40000 ? kSmallInputProbeHashBits : kHashBits);
+        for (unsigned seed = 1; seed <= 3; ++seed) {
+            std::vector<ByteVec> inputs{level_one_input(std::min<std::size_t>(input_size, 0x40000), seed),
+                                        random_bytes(50000 + seed, 4, seed)};
+            for (unsigned period : {1u, 5u, 9u, 48u}) {
+                ByteVec periodic(30000 + seed);
+                for (std::size_t i = 0; i < periodic.size(); ++i) periodic[i] = static_cast<std::uint8_t>(i % period * 37 + seed);
+                inputs.push_back(periodic);
+            }
+            for (const ByteVec& data : inputs) {
+                MatchFinder fast(data, params.probe_hash_bits), slow(data, params.probe_hash_bits);
+                std::size_t matched = 0;
+                for (std::size_t start = 0; start < data.size(); start += kChunk) {
+                    const std::size_t first = start == 0 ? 8 : start, end = std::min(data.size(), start + kChunk);
+                    const std::vector<Command> got = parse_lazy(fast, first, end, params);
+                    const std::vector<Command> want = reference_level_one(slow, first, end, params);
+                    ASSERT_EQ(got.size(), want.size()) << "size " << data.size() << " seed " << seed << " chunk at " << start;
+                    for (std::size_t k = 0; k < got.size(); ++k) {
+                        ASSERT_EQ(got[k].literals, want[k].literals) << "command " << k;
+                        ASSERT_EQ(got[k].length, want[k].length) << "command " << k;
+                        ASSERT_EQ(got[k].distance, want[k].distance) << "command " << k;
+                        matched += got[k].length;
+                    }
+                }
+                EXPECT_GT(matched, data.size() / 4) << "size " << data.size() << " seed " << seed;
+            }
+        }
+    }
+}
+
+TEST(MatchFinderProbe, OnlyLevelOneOnOneBlockInputsTakesTheNarrowHash) {
+    EXPECT_EQ(lz_params(1, 0).probe_hash_bits, kSmallInputProbeHashBits);
+    EXPECT_EQ(lz_params(1, 0x40000).probe_hash_bits, kSmallInputProbeHashBits);
+    EXPECT_EQ(lz_params(1, 0x40001).probe_hash_bits, kHashBits);
+    for (int level = 2; level <= 9; ++level) EXPECT_EQ(lz_params(level, 1000).probe_hash_bits, kHashBits) << level;
+    EXPECT_THROW(MatchFinder(ByteVec(100), 15), std::invalid_argument);
 }

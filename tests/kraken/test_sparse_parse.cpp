@@ -182,6 +182,78 @@ TEST(SparseParse, AnyOrderSearchEqualsInOrderSearch) {
     }
 }
 
+namespace {
+
+/// The chain search the slow way: the earlier positions with p's 4-byte hash, newest first
+/// (those closer than 8 bytes passed over and not counted), at most chain_depth of them, each
+/// match measured byte by byte up to the limit; one of 4 bytes or more is reported when it is
+/// longer than every one before it, and one of nice_length ends the search.
+std::vector<MatchFinder::Match> brute_chain_search(const ByteVec& data, const std::vector<std::vector<std::size_t>>& by_hash,
+                                                   std::size_t p, std::size_t limit, const LzParams& params) {
+    std::vector<MatchFinder::Match> out;
+    if (p + 4 > data.size() || p + kMinMatch > limit) return out;
+    const std::vector<std::size_t>& same = by_hash[hash4(data.data() + p)];
+    unsigned depth = 0;
+    std::uint32_t best = 0;
+    for (auto it = std::lower_bound(same.begin(), same.end(), p); it != same.begin() && depth < params.chain_depth;) {
+        const std::size_t q = *--it;
+        if (p - q < kMinDistance) continue;
+        ++depth;
+        std::uint32_t len = 0;
+        while (p + len < limit && data[p + len] == data[q + len]) ++len;
+        if (len < kMinMatch || len <= best) continue;
+        best = len;
+        out.push_back({len, static_cast<std::uint32_t>(p - q)});
+        if (len >= params.nice_length) break;
+    }
+    return out;
+}
+
+}  // namespace
+
+// The hash-chain walk (MatchFinder::scan under find_all and find_all_any) against the slow
+// model above, with the chains built as the search goes (find_all in order), all at once up
+// front (insert_before, as the sparse parse does before its seed parse) and searched in any
+// order (find_all_any): every search must report the model's matches.
+TEST(SparseParse, ChainSearchEqualsABruteForceWalk) {
+    ByteVec mixed = random_bytes(30000, 3, 21);
+    const ByteVec copy(mixed.begin() + 1000, mixed.begin() + 7000);
+    mixed.insert(mixed.begin() + 15000, copy.begin(), copy.end());
+    for (const ByteVec& data : {mixed, periodic_bytes(12000, 5), periodic_bytes(12000, 12), record_bytes(30000, 22), run_bytes(20000, 23)}) {
+        std::vector<std::vector<std::size_t>> by_hash(std::size_t{1} << kHashBits);
+        for (std::size_t q = 0; q + 4 <= data.size(); ++q) by_hash[hash4(data.data() + q)].push_back(q);
+        for (const auto& [depth, nice] : {std::pair{4u, 32u}, std::pair{16u, 256u}}) {
+            LzParams params = lz_params(kraken::kDefaultLevel, data.size());
+            params.chain_depth = depth, params.nice_length = nice;
+            for (const std::size_t limit : {data.size(), data.size() - 37}) {
+                MatchFinder in_order(data), up_front(data), any_order(data);
+                up_front.insert_before(data.size());
+                std::vector<std::size_t> order(data.size());
+                std::iota(order.begin(), order.end(), std::size_t{0});
+                std::shuffle(order.begin(), order.end(), std::mt19937(depth));
+                std::vector<std::vector<MatchFinder::Match>> shuffled(data.size());
+                for (std::size_t p : order) any_order.find_all_any(p, limit, params, shuffled[p]);
+                std::size_t found = 0;
+                for (std::size_t p = 0; p < data.size(); ++p) {
+                    const std::vector<MatchFinder::Match> want = brute_chain_search(data, by_hash, p, limit, params);
+                    std::vector<MatchFinder::Match> a, b;
+                    in_order.find_all(p, limit, params, a);
+                    up_front.find_all(p, limit, params, b);
+                    for (const auto* got : {&a, &b, &shuffled[p]}) {
+                        ASSERT_EQ(got->size(), want.size()) << "position " << p << " of " << data.size();
+                        for (std::size_t k = 0; k < want.size(); ++k) {
+                            ASSERT_EQ((*got)[k].length, want[k].length) << "position " << p;
+                            ASSERT_EQ((*got)[k].distance, want[k].distance) << "position " << p;
+                        }
+                    }
+                    found += want.size();
+                }
+                EXPECT_GT(found, data.size() / 4);
+            }
+        }
+    }
+}
+
 // The size target at the default level on every one-block game file (those take the
 // sparse parse): at most 1.10 times the game's own Kraken bytes for the same payload.
 TEST(SparseParse, OneBlockGameSamplesWithinTheSizeTarget) {

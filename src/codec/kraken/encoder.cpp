@@ -65,8 +65,8 @@ std::vector<std::uint8_t> encode_block(std::span<const std::uint8_t> block, int 
     std::vector<std::uint8_t> out{0x8C, 0x06};
     std::vector<std::uint8_t> quantum;
     if (size > 16) {
-        MatchFinder finder(block);
         const LzParams params = lz_params(level, input_size);
+        MatchFinder finder(block, params.probe_hash_bits);
         for (std::size_t start = 0; start < size; start += kChunkSize)
             encode_chunk(finder, block, start, std::min(kChunkSize, size - start), params, quantum);
     }

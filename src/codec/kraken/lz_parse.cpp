@@ -359,7 +359,9 @@ constexpr std::size_t kPeriodMultiple[8] = {SIZE_MAX, 8, 8, 9, 8, 10, 12, 14};
 /// lazy_loop() with best_at() and no lazy step, written out for its hot loop (about half of
 /// level 1's encode on a one-block file): the 8 bytes at p loaded once, for the three recent
 /// offsets, the hash and the probe's candidate, whose length is only measured on when its
-/// first 4 bytes agree; the limit and the settings in registers.
+/// first 4 bytes agree; the limit and the settings in registers. kProbeBits: the finder's
+/// probe_hash_bits(), a constant of the loop.
+template <unsigned kProbeBits>
 std::vector<Command> parse_probe(MatchFinder& finder, std::size_t first, std::size_t end, const LzParams& params) {
     std::vector<Command> commands;
     commands.reserve((end - first) / 12);
@@ -398,7 +400,7 @@ std::vector<Command> parse_probe(MatchFinder& finder, std::size_t first, std::si
                 if (len >= 2) best = {len, distance, match_gain(len, distance, true)};
             }
             if (best.length < nice) {  // MatchFinder::probe() on the loaded bytes
-                const std::uint32_t h = hash4(static_cast<std::uint32_t>(x));
+                const std::uint32_t h = hash4(static_cast<std::uint32_t>(x), kProbeBits);
                 const std::int32_t c = heads.get(h);
                 heads.set(h, p);
                 // No usable candidate (none, or one whose distance rounds past p) compares
@@ -444,7 +446,7 @@ std::vector<Command> parse_probe(MatchFinder& finder, std::size_t first, std::si
         recent.use(recent.index_of(best.distance), best.distance);
         // Two of the last four positions of a match are hashed (its inside is not).
         for (std::size_t q = p + std::max<std::uint32_t>(best.length, 4) - 4; q < p + best.length; q += 2)
-            if (q + 4 <= block_size) heads.set(hash4(data + q), q);  // MatchFinder::insert()
+            if (q + 4 <= block_size) heads.set(hash4(data + q, kProbeBits), q);  // MatchFinder::insert()
         p += best.length;
         literal_start = p;
     }
@@ -456,7 +458,9 @@ std::vector<Command> parse_probe(MatchFinder& finder, std::size_t first, std::si
 std::vector<Command> parse_lazy(MatchFinder& finder, std::size_t first, std::size_t end, const LzParams& params) {
     // Without chains (level 1) the parse is parse_probe, which is greedy: no level without
     // chains has lazy steps (test LevelsWithoutChainsAreGreedy).
-    if (!params.chains) return parse_probe(finder, first, end, params);
+    if (!params.chains)
+        return finder.probe_hash_bits() == kSmallInputProbeHashBits ? parse_probe<kSmallInputProbeHashBits>(finder, first, end, params)
+                                                                     : parse_probe<kHashBits>(finder, first, end, params);
     return lazy_loop(
         first, end, params, [&](std::size_t q, const Recent& recent) { return best_at(finder, q, end, recent, params); },
         [](std::size_t, std::uint32_t) {});

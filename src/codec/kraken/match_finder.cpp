@@ -65,6 +65,7 @@ LzParams lz_params(int level, std::size_t input_size) {
         case 1: {
             LzParams params{1, 0, 32, true, false, false, false, 0};
             params.quick_arrays = true;
+            if (input_size <= kBlockSize) params.probe_hash_bits = kSmallInputProbeHashBits;
             return params;
         }
         case 2: return {2, 0, 48, true, false, true, false, 0};
@@ -95,10 +96,14 @@ HashHeads::~HashHeads() {
 
 static_assert(HashHeads::kMaxBlock >= kBlockSize, "a head table's base moves on by a block");
 
-MatchFinder::MatchFinder(std::span<const std::uint8_t> block) : block_(block) {
+MatchFinder::MatchFinder(std::span<const std::uint8_t> block, unsigned probe_hash_bits)
+    : block_(block), probe_hash_bits_(probe_hash_bits) {
     // An entry of an earlier use at a position >= kMaxBlock would read as a valid position
     // of this one (and the chain walk would read outside the block).
     if (block.size() > HashHeads::kMaxBlock) throw std::length_error("MatchFinder: block larger than HashHeads::kMaxBlock");
+    // The level-1 parse is compiled for these two widths (parse_probe).
+    if (probe_hash_bits != kHashBits && probe_hash_bits != kSmallInputProbeHashBits)
+        throw std::invalid_argument("MatchFinder: probe hash width neither kHashBits nor kSmallInputProbeHashBits");
 }
 
 MatchFinder::~MatchFinder() {
@@ -133,34 +138,44 @@ MatchFinder::~MatchFinder() {
 /// returns false.
 template <class Visit>
 void MatchFinder::walk(std::size_t p, std::size_t limit, const LzParams& params, Visit&& visit) {
-    insert_up_to(p);
+    insert_up_to(p + 1);  // p's own link is the newest earlier position with its hash
     if (p + 4 > block_.size() || p + kMinMatch > limit) return;
-    scan(p, limit, params, head_.get(hash4(block_.data() + p)), visit);
+    scan(p, limit, params, prev_[p], visit);
 }
 
-/// The chain walk of walk() and find_all_any() from candidate c, the newest position before
-/// p with p's hash.
+/// The chain walk of walk() from candidate c, the newest position before p with p's hash.
 template <class Visit>
 void MatchFinder::scan(std::size_t p, std::size_t limit, const LzParams& params, std::int32_t c, Visit&& visit) {
-    const std::uint32_t head4 = load32(block_.data() + p);
+    // Locals: the members would be read again after every store through `visit` (a vector
+    // the compiler cannot tell apart from them).
+    const std::uint8_t* data = block_.data();
+    const std::int32_t* prev = prev_.data();
+    const unsigned chain_depth = params.chain_depth;
+    const std::uint32_t nice_length = params.nice_length;
+    const std::uint32_t max_length = static_cast<std::uint32_t>(limit - p);
+    const std::uint32_t head4 = load32(data + p);
     std::uint32_t best = 0;
-    for (unsigned depth = 0; c >= 0 && depth < params.chain_depth; c = prev_[c]) {
+    for (unsigned depth = 0; c >= 0 && depth < chain_depth; c = prev[c]) {
         const std::size_t d = p - static_cast<std::size_t>(c);
         // The (at most 7) candidates closer than 8 are not counted: on data with a period
         // below 8 they would use up a shallow chain before the first usable distance.
         if (d < kMinDistance) continue;
         ++depth;
         // A longer match must agree at the byte just past the current best: tested first,
-        // as most candidates share the hash's 4 bytes and fail here.
-        if (best && (p + best >= limit || block_[c + best] != block_[p + best])) continue;
-        if (load32(block_.data() + c) != head4) continue;
-        const std::uint32_t len = match_length(p, d, limit);
+        // as most candidates share the hash's 4 bytes and fail here (with no best yet, it is
+        // the first of the 4 bytes tested next). p + best is below the limit: a match
+        // reaching it ends the walk.
+        if (data[c + best] != data[p + best]) continue;
+        if (load32(data + c) != head4) continue;
+        const std::uint32_t len = static_cast<std::uint32_t>(common_length(data + p, data + c, 0, max_length));
         if (len > best) {
             best = len;
-            if (!visit(Match{len, static_cast<std::uint32_t>(d)}) || len >= params.nice_length) return;
+            if (!visit(Match{len, static_cast<std::uint32_t>(d)}) || len >= nice_length || len == max_length) return;
         }
     }
 }
+
+void MatchFinder::insert_before(std::size_t end) { insert_up_to(end); }
 
 MatchFinder::Match MatchFinder::find(std::size_t p, std::size_t limit, const LzParams& params) {
     Match best;
@@ -179,12 +194,7 @@ void MatchFinder::find_all(std::size_t p, std::size_t limit, const LzParams& par
 }
 
 void MatchFinder::find_all_any(std::size_t p, std::size_t limit, const LzParams& params, std::vector<Match>& out) {
-    if (p + 4 > block_.size() || p + kMinMatch > limit) return;
-    insert_up_to(p + 1);  // p's own link is written when p is inserted
-    scan(p, limit, params, prev_[p], [&](const Match& m) {
-        out.push_back(m);
-        return true;
-    });
+    find_all(p, limit, params, out);
 }
 
 }  // namespace navlab::kraken::detail

@@ -15,6 +15,10 @@
 
 namespace navlab::kraken::detail {
 
+/// Width of the 4-byte hash that indexes the head tables of both match finders (a table has
+/// 2^kHashBits entries).
+inline constexpr unsigned kHashBits = 16;
+
 /// Match-finder and parser settings of one compression level.
 struct LzParams {
     unsigned chain_depth;  ///< hash-chain candidates examined per position (bounds the time)
@@ -38,6 +42,9 @@ struct LzParams {
     /// (counted as they are made) instead of pricing both as Huffman arrays, and RLE or
     /// Huffman written by their estimates, not both (ArrayPolicy::estimate_rle; docs/kraken.md, "Level 1").
     bool quick_arrays = false;
+    /// Width of level 1's probe hash (MatchFinder::probe): kHashBits, or kSmallInputProbeHashBits
+    /// on inputs of one block. The hash chains of the other levels are always kHashBits wide.
+    unsigned probe_hash_bits = kHashBits;
 };
 
 /// The settings of levels 1..9 for an input of `input_size` bytes: the default level 6 takes
@@ -72,15 +79,21 @@ inline std::uint32_t match_length(std::span<const std::uint8_t> block, std::size
     return static_cast<std::uint32_t>(common_length(a, a - d, 0, limit - p));
 }
 
-/// Width of the 4-byte hash that indexes the head tables of both match finders.
-inline constexpr unsigned kHashBits = 16;
-/// Hash of 4 bytes read as a little-endian value (kHashBits wide).
-inline std::uint32_t hash4(std::uint32_t v) { return (v * 2654435761u) >> (32 - kHashBits); }
+/// Level 1's probe hash on inputs of one block: the first 2^14 entries (64 KiB) of the head
+/// table. A probe is one load from a random entry on the parse's critical path; on a small
+/// input most of them miss the caches of a 256 KiB table (the bench times 5 encodes of a
+/// file, and one alone is cold), where the quarter of it stays closer. The Elden Ring emevd:
+/// about 1.2 times as fast in that measure, and the one-block files 0.4-1.5 % smaller;
+/// the large binders, which reuse a thread's warm table block after block, 0.1-0.6 % larger,
+/// so they keep the full width (docs/kraken.md, "Thirty-seventh session").
+inline constexpr unsigned kSmallInputProbeHashBits = 14;
+/// Hash of 4 bytes read as a little-endian value, `bits` (at most kHashBits) wide.
+inline std::uint32_t hash4(std::uint32_t v, unsigned bits = kHashBits) { return (v * 2654435761u) >> (32 - bits); }
 /// Hash of the 4 bytes at p.
-inline std::uint32_t hash4(const std::uint8_t* p) {
+inline std::uint32_t hash4(const std::uint8_t* p, unsigned bits = kHashBits) {
     std::uint32_t v;
     std::memcpy(&v, p, 4);
-    return hash4(v);
+    return hash4(v, bits);
 }
 
 /// A head table (2^kHashBits entries) of a finder over one block. A fresh table is 256 KiB to
@@ -117,11 +130,14 @@ private:
     std::uint32_t base_;
 };
 
-/// Hash chains over one block. Positions are inserted in order as the parser advances, so a
-/// search at p sees exactly the positions before p; searches must come in increasing p.
+/// Hash chains over one block. Positions are inserted in order as the parser advances (or up
+/// front, insert_before); a search at p enters the chain at p's own link (the newest earlier
+/// position with p's hash), so it sees exactly the positions before p.
 class MatchFinder {
 public:
-    explicit MatchFinder(std::span<const std::uint8_t> block);
+    /// `probe_hash_bits`: the width of probe()'s hash (LzParams::probe_hash_bits); the
+    /// chains always hash kHashBits wide.
+    explicit MatchFinder(std::span<const std::uint8_t> block, unsigned probe_hash_bits = kHashBits);
     ~MatchFinder();
     MatchFinder(const MatchFinder&) = delete;
     MatchFinder& operator=(const MatchFinder&) = delete;
@@ -135,10 +151,16 @@ public:
     /// Every match at p that is longer than all nearer ones (so lengths increase), up to
     /// params.chain_depth candidates; appended to `out`.
     void find_all(std::size_t p, std::size_t limit, const LzParams& params, std::vector<Match>& out);
-    /// As find_all(), but searches may come in any order: every position up to p is inserted
-    /// first and the chain is entered at p's own link (the newest earlier position with p's
-    /// hash), so a parser may search a block in several passes or skip positions.
+    /// find_all(), named for callers that search in any order (several passes over a block,
+    /// positions skipped): every position up to p is inserted first and the chain is entered
+    /// at p's own link, whatever was searched before.
     void find_all_any(std::size_t p, std::size_t limit, const LzParams& params, std::vector<Match>& out);
+    /// Inserts every position before `end` into the chains now. Searches see only the
+    /// positions before their own either way (each enters the chain at its position's own
+    /// link), so their matches are the same; a parse that will search most of [.., end) pays
+    /// for the insertion in one loop of independent table loads instead of one or a few
+    /// positions between its searches.
+    void insert_before(std::size_t end);
     /// Level 1's search: the newest earlier position with the same 4-byte hash, then p takes its
     /// head entry (no chain is kept, so p may not be searched twice). A candidate closer than
     /// 8 stands for its smallest multiple of at least 8, which matches as far on data of that
@@ -147,7 +169,7 @@ public:
     /// mixed with find()/find_all() on one finder.
     Match probe(std::size_t p, std::size_t limit) {
         if (p + 4 > block_.size()) return {};
-        const std::int32_t c = exchange_head(hash4(block_.data() + p), p);
+        const std::int32_t c = exchange_head(hash4(block_.data() + p, probe_hash_bits_), p);
         if (c < 0 || static_cast<std::size_t>(c) >= p || p + kMinMatch > limit) return {};
         std::size_t d = p - static_cast<std::size_t>(c);
         if (d < kMinDistance) d = (kMinDistance + d - 1) / d * d;
@@ -166,10 +188,11 @@ public:
     /// not change while the finder lives), for a parse loop that keeps them in registers: a
     /// member is read again after every store to the table.
     HashHeads::View heads() { return head_.view(); }
+    unsigned probe_hash_bits() const { return probe_hash_bits_; }
     /// Sets p as the newest position of its hash for probe() (the ends of matches).
     void insert(std::size_t p) {
         if (p + 4 > block_.size()) return;
-        head_.set(hash4(block_.data() + p), p);
+        head_.set(hash4(block_.data() + p, probe_hash_bits_), p);
     }
     std::span<const std::uint8_t> block() const { return block_; }
     /// Length of the match at p with distance d (0 when d < 8 or d > p), capped at limit - p.
@@ -187,6 +210,7 @@ private:
     HashHeads head_;
     DefaultInitVector<std::int32_t> prev_;  ///< written at p before it is read: never filled
     std::size_t inserted_ = 0;
+    unsigned probe_hash_bits_;
 };
 
 }  // namespace navlab::kraken::detail
