@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 #include "geometry/orient2d.h"
@@ -19,9 +21,11 @@ namespace {
 /// that settles most cases soonest: the decisions are those of the rule as written. Writes into
 /// `out`, reusing its vectors. `fan_refuted`: the caller already found
 /// takes_first_candidate_throughout false, so it is not asked again (it is only a shortcut to
-/// the output the loop below gives).
-template <class Orient, class Droppable, class Same>
-void ear_clip(int n, bool has_plane, Orient orient, Droppable droppable, Same same, bool fan_refuted, Triangulation& out) {
+/// the output the loop below gives). `corner_turn(c)`, when given, is orient(c − 1, c, c + 1) of
+/// the face's ring (neighbours modulo n) as the caller keeps it.
+template <class Orient, class Droppable, class Same, class CornerTurn = std::nullptr_t>
+void ear_clip(int n, bool has_plane, Orient orient, Droppable droppable, Same same, bool fan_refuted, Triangulation& out,
+              CornerTurn corner_turn = nullptr) {
     out.triangles.clear();
     out.dropped.clear();
     out.fallbacks = 0;
@@ -42,6 +46,13 @@ void ear_clip(int n, bool has_plane, Orient orient, Droppable droppable, Same sa
     int* const ring_at = n > kOnStack ? longer.data() : on_stack;
     for (int i = 0; i < n; ++i) ring_at[i] = i;
     int size = n;
+    // A candidate whose neighbours are still its face neighbours turns as its corner does in
+    // the face: corner_turn(c), kept by the caller, instead of the orientation's arithmetic.
+    auto turn_at = [&](int a, int c, int d) {
+        if constexpr (!std::is_same_v<CornerTurn, std::nullptr_t>)
+            if (a == (c == 0 ? n - 1 : c - 1) && d == (c + 1 == n ? 0 : c + 1)) return corner_turn(c);
+        return orient(a, c, d);
+    };
     auto remove = [&](int j) {
         std::copy(ring_at + j + 1, ring_at + size, ring_at + j);
         --size;
@@ -71,7 +82,7 @@ void ear_clip(int n, bool has_plane, Orient orient, Droppable droppable, Same sa
         bool drop = false;
         for (int j = 0; j < m && chosen < 0; ++j) {
             const int a = before(j), c = ring[j], d = after(j);
-            const int turn = orient(a, c, d);
+            const int turn = turn_at(a, c, d);
             if (turn == 0 && droppable(a, c, d)) {
                 chosen = j;
                 drop = true;
@@ -88,7 +99,7 @@ void ear_clip(int n, bool has_plane, Orient orient, Droppable droppable, Same sa
         }
         if (chosen < 0 && has_plane) {
             for (int j = 0; j < m && chosen < 0; ++j)
-                if (orient(before(j), ring[j], after(j)) == 0) chosen = j;
+                if (turn_at(before(j), ring[j], after(j)) == 0) chosen = j;
             if (chosen >= 0) ++out.fallbacks;
         }
         if (chosen < 0) {
@@ -146,7 +157,10 @@ void triangulate_newell(const FacePlane& plane, Triangulation& out, bool fan_ref
     const NewellOrient orient(plane);
     auto droppable = [&](int a, int b, int d) { return zero_area_3d(c[a], c[b], c[d]); };
     auto same = [&](int r, int x) { return plane.same_projected(c[r], c[x]); };
-    ear_clip(static_cast<int>(c.size()), !plane.normal_is_zero(), orient, droppable, same, fan_refuted, out);
+    // The plane remembers every corner turn by the time the audit clips (X08 and the one loop
+    // took them all), so a candidate that is still a corner of the face costs a lookup.
+    auto corner_turn = [&](int k) { return plane.corner_turn(k); };
+    ear_clip(static_cast<int>(c.size()), !plane.normal_is_zero(), orient, droppable, same, fan_refuted, out, corner_turn);
     out.turns_tested_along_normal = true;
 }
 

@@ -694,6 +694,98 @@ TEST(Triangulate, ClippedRingsEqualAlgorithmTAsWrittenInBothVariants) {
     EXPECT_GT(zero_areas, 3000);
 }
 
+// triangulate_newell's clipper takes a candidate's turn from the plane's corner turn while the
+// candidate's neighbours are its face neighbours. On short rings of every hostile kind the
+// audit meets (concave with one or more reflex corners, convex, clockwise, collinear and
+// repeated corners, corners straight from above and lifted, vertical, slivers within float32
+// rounding, near-degenerate), both variants, with the plane's turns remembered or not and with
+// the fan proof skipped, must give Algorithm T's output as the spec words it.
+TEST(Triangulate, CornerTurnsReusedInShortRingsEqualAlgorithmTAsWritten) {
+    std::uint64_t s = 37;
+    auto next = [&] {
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        return static_cast<int>(s >> 33);
+    };
+    auto unit = [&] { return (next() % 1000000) / 1e6; };
+    auto f = [](double v) { return double(float(v)); };
+    const double scales[] = {0x1p-140, 1e-3, 1.0, 300.0, 1e20};
+    int clipped[2] = {}, two_reflex = 0, dropped = 0;
+    for (int face = 0; face < 12000; ++face) {
+        const double scale = scales[face % 5];
+        const int kind = (face / 5) % 8;
+        const int n = 4 + next() % 5;  // 4 … 8 corners: the faces the batch leaves to ear clipping
+        const double turn = (face % 4 == 0 ? -1 : 1) * 2 * 3.141592653589793 / n;
+        std::vector<Point> ring;
+        for (int k = 0; k < n; ++k) {
+            const double angle = k * turn + 0.3 * turn * unit();
+            const double cx = std::cos(angle), cz = -std::sin(angle);
+            // One or two corners pulled in past the centre's side: reflex along N and from above.
+            const bool pulled = k == face % n || (kind >= 4 && k == (face / 3 + 2) % n);
+            const double r = pulled ? -0.2 + 0.5 * unit() : 1.0;
+            switch (kind) {
+            case 0:  // concave, gently warped
+            case 4:
+                ring.push_back({f(scale * r * cx), f(scale * 0.02 * unit()), f(scale * r * cz)});
+                break;
+            case 1:  // lattice: collinear, repeated, spikes, straight corners
+                ring.push_back({f(scale * (next() % 3)), f(scale * (next() % 2) * 0.5), f(scale * (next() % 3))});
+                break;
+            case 2:  // steep and warped: the axis plane differs from N's
+            case 5:
+                ring.push_back({f(scale * r * cx), f(scale * (r * cz * 1.5 + 0.4 * unit())), f(scale * (r * cz + 0.2 * unit()))});
+                break;
+            case 3:  // vertical or nearly: N_y 0 or tiny, the axis plane x or z
+                ring.push_back({f(scale * r * cx), f(scale * r * cz), f(scale * (face % 2 ? 0 : 1e-7 * unit()))});
+                break;
+            case 6:  // a sliver within float32 rounding of a line, one corner pulled off it or not
+                ring.push_back({f(scale * (1 + k * 1e-7 * unit())), f(scale * 0.5), f(scale * (k + (pulled ? 1e-6 : 0)))});
+                break;
+            default:  // on a grid whose midpoints are exact: corners straight from above, lifted
+                ring.push_back({std::round(64 * r * cx) / 64, 0, std::round(64 * r * cz) / 64});
+            }
+        }
+        if (kind == 7) {
+            const int m = next() % n;
+            const Point &a = ring[(m + n - 1) % n], &b = ring[(m + 1) % n];
+            ring[m] = {(a.x + b.x) / 2, next() % 3 == 0 ? 0 : (next() % 2 ? 0.25 : -0.25), (a.z + b.z) / 2};
+        }
+        if (next() % 6 == 0) ring[next() % n] = ring[next() % n];  // a repeated corner
+        int reflex = 0;
+        const FacePlane remembered(ring), fresh(ring);
+        remembered.remember_corner_turns();
+        for (int k = 0; k < n; ++k) reflex += remembered.corner_turn(k) < 0;
+        two_reflex += reflex >= 2;
+        for (int variant = 0; variant < 2; ++variant) {
+            const Triangulation expected = algorithm_t_as_written(ring, variant == 1);
+            Triangulation t[3];
+            if (variant == 0) {
+                triangulate_newell(remembered, t[0]);
+                triangulate_newell(fresh, t[1]);
+                triangulate_newell(remembered, t[2], true);  // the fan proof skipped: the loop gives the fan too
+            } else {
+                triangulate_axis_plane(remembered, t[0]);
+                triangulate_axis_plane(fresh, t[1]);
+                triangulate_axis_plane(remembered, t[2], true);
+            }
+            for (int i = 0; i < 3; ++i) {
+                ASSERT_EQ(t[i].triangles, expected.triangles) << face << " variant " << variant << " run " << i;
+                ASSERT_EQ(t[i].dropped, expected.dropped) << face << " variant " << variant << " run " << i;
+                ASSERT_EQ(t[i].fallbacks, expected.fallbacks) << face << " variant " << variant << " run " << i;
+                ASSERT_EQ(t[i].no_ear, expected.no_ear) << face << " variant " << variant << " run " << i;
+                ASSERT_EQ(t[i].corners_left, expected.corners_left) << face << " variant " << variant << " run " << i;
+            }
+            clipped[variant] += !t[0].last_corner_fan;
+            dropped += !expected.dropped.empty();
+        }
+    }
+    // Most rings are clipped in both variants, many with two reflex corners (several clipping
+    // passes, candidates whose neighbours changed) and drops.
+    EXPECT_GT(clipped[0], 6000);
+    EXPECT_GT(clipped[1], 6000);
+    EXPECT_GT(two_reflex, 2000);
+    EXPECT_GT(dropped, 1000);
+}
+
 TEST(Orient, FilteredSignsEqualExpansionsOnNearlyCollinearFloats) {
     // Points on a line through float32 rounding, at scales from millimetres to kilometres,
     // some repeated: values where the double result is within its rounding error of zero, so
