@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "audit/audit_face_batch.h"
+#include "geometry/planarity.h"
 #include "io/text.h"
 
 namespace navlab::audit {
@@ -45,6 +46,7 @@ struct SpareStorage {
     std::vector<RingView> rings;
     std::vector<CornerBounds> corner_bounds;
     std::vector<UnusualFace> unusual;
+    ClusterCentres cluster_centres;
     DefaultInitVector<std::int32_t> ring_vertices;
     std::vector<Point> corners;  ///< a chunk of faces' corners, in read_faces (grows to the largest chunk)
     std::vector<std::size_t> starts;
@@ -186,6 +188,8 @@ TagfileContext::TagfileContext(const AuditTagfile& f)
     take_emptied(rings, keep.rings);
     take_emptied(corner_bounds, keep.corner_bounds);
     take_emptied(face_tallies.unusual, keep.unusual);
+    take_emptied(cluster_centres.centroid_sum, keep.cluster_centres.centroid_sum);
+    take_emptied(cluster_centres.faces, keep.cluster_centres.faces);
     take_emptied(ring_vertices, keep.ring_vertices);
     F = static_cast<std::int64_t>(mesh.faces.size());
     E = static_cast<std::int64_t>(mesh.edges.size());
@@ -223,6 +227,8 @@ TagfileContext::~TagfileContext() {
     take_emptied(keep.rings, rings);
     take_emptied(keep.corner_bounds, corner_bounds);
     take_emptied(keep.unusual, face_tallies.unusual);
+    take_emptied(keep.cluster_centres.centroid_sum, cluster_centres.centroid_sum);
+    take_emptied(keep.cluster_centres.faces, cluster_centres.faces);
     take_emptied(keep.ring_vertices, ring_vertices);
     if (tree) keep.tree = std::move(*tree);
 }
@@ -235,6 +241,12 @@ void TagfileContext::read_faces() {
     // Only the tree's rules (R72, X10) read the corners' boxes: none without a mediator.
     const bool bounds = tagfile.mediator.has_value();
     corner_bounds.resize(bounds ? F : 0);
+    // R64's sums only where there is a cluster graph; K = 0 without one, so no face is added.
+    const std::int64_t K = tagfile.graph ? static_cast<std::int64_t>(tagfile.graph->nodes.size()) : 0;
+    cluster_centres.centroid_sum.assign(static_cast<std::size_t>(K), Point{0, 0, 0});
+    cluster_centres.faces.assign(static_cast<std::size_t>(K), 0);
+    Point* const centroid_sum = cluster_centres.centroid_sum.data();  // locals: stores through
+    std::int64_t* const cluster_faces = cluster_centres.faces.data();  // them may alias members
     // The rings take at most R entries (Σ numEdges), written in place (write_face_ring) into
     // room made once: E bounds it (R beyond E is a broken mesh, whose overlapping rings may
     // need more: the room then grows as a vector does).
@@ -295,6 +307,10 @@ void TagfileContext::read_faces() {
                 else face_tallies.add(face, g, mesh.faces[i].numEdges, limit);
             }
             if (bounds) corner_bounds[i] = bounds_of(ring);
+            if (const int k = mesh.faces[i].clusterIndex; k >= 0 && k < K) {
+                centroid_sum[k] = centroid_sum[k] + geometry::centroid_of(ring.data(), ring.size());
+                ++cluster_faces[k];
+            }
         }
     }
     starts[F] = used;

@@ -104,6 +104,16 @@ struct VertexBounds {
     float min[4], max[4];
 };
 
+/// R64's sums, gathered by read_faces on a tagfile with a cluster graph while each face's
+/// corners are at hand (R64 gathered every ring's vertices again: 1.7 % of the Sekiro audit's
+/// time). Per graph node k (one entry per node; empty without a graph): the sum of the corner
+/// means (geometry::centroid_of) of the faces whose ring is Ok and whose clusterIndex is k,
+/// added in face order, and how many faces that is.
+struct ClusterCentres {
+    std::vector<Point> centroid_sum;
+    std::vector<std::int64_t> faces;
+};
+
 /// A face's ring as read_face_ring left it (partial for a broken ring), viewing the
 /// context's flat ring storage.
 struct RingView {
@@ -131,6 +141,7 @@ struct TagfileContext {
     /// per face, valid when its ring is Ok; empty without a mediator (no tree to compare with)
     std::vector<CornerBounds> corner_bounds;
     FaceTallies face_tallies;  ///< R38–R48 and X08's figures, gathered by read_faces
+    ClusterCentres cluster_centres;  ///< R64's figures, gathered by read_faces
     std::optional<fromsoft::DecodedAabbTree> tree;  ///< Decoding D of the mediator's tree, for meshes with faces
 
     /// Every face's ring vertices, one after another: one allocation per tagfile instead of
@@ -150,7 +161,7 @@ struct TagfileContext {
     TagfileContext& operator=(const TagfileContext&) = delete;
 
     /// One pass over the F faces: reads each ring into rings and ring_vertices and, when it
-    /// is well formed, its geometry into face_tallies.
+    /// is well formed, its geometry into face_tallies (and its centre into cluster_centres).
     void read_faces();
     /// The corners of face `face`, whose ring is Ok, in ring order: the same values
     /// read_faces analysed. @param scratch storage reused by the caller; the span views it.

@@ -239,32 +239,14 @@ void r63(RuleCheck& c) {
         c.fail("graph edge", -1, fmt::format("{} -> {}: missing (mesh edge {})", p.x, p.y, p.edge), {}, kGraph);
 }
 
-/// The mean of the corners of face i (whose ring is Ok): geometry::centroid_of
-/// ctx.corners_of(i), the same sums in the same order, without copying the corners first
-/// (the copies were 1.5 % of the Sekiro preset's audit).
-Point ring_centroid(const TagfileContext& ctx, std::int64_t i) {
-    Point c{0, 0, 0};
-    const std::span<const std::int32_t> ring = ctx.rings[i].vertices;
-    for (const std::int32_t v : ring) c = c + to_point(ctx.mesh.vertices[v]);
-    const double n = static_cast<double>(ring.size());
-    return {c.x / n, c.y / n, c.z / n};
-}
-
 void r64(RuleCheck& c) {
     const auto* g = graph_of(c);
     if (!g) return;
     const auto& ctx = c.ctx();
-    std::int64_t K = static_cast<std::int64_t>(g->nodes.size());
-    std::vector<Point> sum(K, Point{0, 0, 0});
-    std::vector<std::int64_t> count(K, 0);
-    const std::span<const fromsoft::Face> faces = ctx.mesh.faces;  // locals: the stores below may alias ctx
-    const auto& rings = ctx.rings;
-    for (std::int64_t i = 0, F = ctx.F; i < F; ++i) {
-        int k = faces[i].clusterIndex;
-        if (k < 0 || k >= K || rings[i].status != RingStatus::Ok) continue;
-        sum[k] = sum[k] + ring_centroid(ctx, i);
-        ++count[k];
-    }
+    const std::int64_t K = static_cast<std::int64_t>(g->nodes.size());
+    // Per node, its faces' centroids summed in face order (read_faces, while the corners were at hand).
+    const std::vector<Point>& sum = ctx.cluster_centres.centroid_sum;
+    const std::vector<std::int64_t>& count = ctx.cluster_centres.faces;
     // The largest distance offered once per tagfile (first and best), not per node: a map
     // search per node and a location for each new largest one.
     FirstAndBest largest;

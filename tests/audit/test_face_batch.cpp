@@ -180,7 +180,9 @@ namespace {
 
 /// read_faces against a face-by-face reading without the batch (read_face_ring, analyse_face,
 /// FaceTallies::add) over 40 meshes of up to 400 faces: the rings (statuses and views), the tallies, every
-/// unusual face and the corner boxes, each mesh read twice (the second context reuses the
+/// unusual face, the corner boxes and R64's per-cluster sums of face centres (two rounds in
+/// three with a cluster graph of 0 … 11 nodes, faces in clusters below, in and past it; summed
+/// as R64 once did, each ring's vertices gathered again), each mesh read twice (the second context reuses the
 /// first's spare storage). `sound`: the rings break only in their shape (open, too short,
 /// shifted), every edge's ends stay vertices and every vertex finite, so read_faces takes its
 /// ring path for such meshes (write_sound_face_ring); otherwise some rings also name a vertex
@@ -190,7 +192,7 @@ void expect_read_faces_equal_the_face_by_face_path(bool sound, unsigned seed) {
     std::mt19937 random(seed);
     Rings rings;
     auto pick = [&](std::uint32_t n) { return static_cast<int>(random() % n); };
-    std::int64_t broken = 0, long_rings = 0, faces = 0, unsound = 0;
+    std::int64_t broken = 0, long_rings = 0, faces = 0, unsound = 0, centred = 0;
     for (int round = 0; round < 40; ++round) {
         AuditTagfile tagfile = navlab::test::synthetic_tagfile();
         if (round % 2) tagfile.model->mediator.reset();  // corner boxes only beside a tree
@@ -198,6 +200,8 @@ void expect_read_faces_equal_the_face_by_face_path(bool sound, unsigned seed) {
         const bool nan = !sound && round % 3 != 1, bad_indices = !sound && round % 3 != 0;
         navlab::fromsoft::NavMesh& m = tagfile.model->mesh;
         m.faces.clear(), m.edges.clear(), m.vertices.clear();
+        const int clusters = round % 3 != 2 ? pick(12) : -1;  // graph nodes; -1: no graph
+        if (clusters >= 0) tagfile.model->graph.emplace().nodes.resize(static_cast<std::size_t>(clusters));
         for (int f = 0, count = 1 + pick(400); f < count; ++f) {
             if (f > 0 && pick(round % 4 == 3 ? 2 : 50) == 0) {  // an earlier face again: its ring
                 m.faces.push_back(m.faces[pick(f)]);           // counted twice, the rings' storage
@@ -217,6 +221,7 @@ void expect_read_faces_equal_the_face_by_face_path(bool sound, unsigned seed) {
                 ring = rings.make(pick(1000));
             }
             navlab::fromsoft::Face face;
+            face.clusterIndex = static_cast<std::int16_t>(pick(std::max(clusters, 0) + 4) - 2);
             face.startEdgeIndex = static_cast<std::int32_t>(m.edges.size());
             face.numEdges = static_cast<std::int16_t>(ring.size());
             const int v0 = static_cast<int>(m.vertices.size()), n = static_cast<int>(ring.size());
@@ -250,6 +255,9 @@ void expect_read_faces_equal_the_face_by_face_path(bool sound, unsigned seed) {
             FaceTallies expected;
             FaceScratch scratch;
             navlab::geometry::FaceRing ring;
+            const std::size_t K = static_cast<std::size_t>(std::max(clusters, 0));
+            std::vector<Point> centroid_sum(K, Point{0, 0, 0});
+            std::vector<std::int64_t> cluster_faces(K, 0);
             for (std::size_t i = 0; i < m.faces.size(); ++i) {
                 const RingStatus status = navlab::geometry::read_face_ring(m, i, ring);
                 ASSERT_EQ(ctx.rings[i].status, status) << "round " << round << " face " << i;
@@ -258,6 +266,14 @@ void expect_read_faces_equal_the_face_by_face_path(bool sound, unsigned seed) {
                 if (status != RingStatus::Ok) {
                     broken += pass == 0;
                     continue;
+                }
+                if (const int k = m.faces[i].clusterIndex; k >= 0 && static_cast<std::size_t>(k) < K) {
+                    Point c{0, 0, 0};
+                    for (const std::int32_t v : ring.vertices) c = c + navlab::geometry::to_point(m.vertices[v]);
+                    const double n = static_cast<double>(ring.vertices.size());
+                    centroid_sum[k] = centroid_sum[k] + Point{c.x / n, c.y / n, c.z / n};
+                    ++cluster_faces[k];
+                    centred += pass == 0;
                 }
                 FaceGeometry g;
                 analyse_face(ring.corners, scratch, g);
@@ -273,6 +289,12 @@ void expect_read_faces_equal_the_face_by_face_path(bool sound, unsigned seed) {
                 ASSERT_TRUE(ctx.sound_vertices) << "round " << round;
             }
             unsound += !ctx.sound_vertices;
+            ASSERT_EQ(ctx.cluster_centres.centroid_sum.size(), K) << "round " << round;
+            EXPECT_EQ(ctx.cluster_centres.faces, cluster_faces) << "round " << round;
+            for (std::size_t k = 0; k < K; ++k) {
+                const Point &a = ctx.cluster_centres.centroid_sum[k], &b = centroid_sum[k];
+                EXPECT_TRUE(same_double(a.x, b.x) && same_double(a.y, b.y) && same_double(a.z, b.z)) << "round " << round << " node " << k;
+            }
             const FaceTallies& got = ctx.face_tallies;
             faces += got.faces;
             EXPECT_EQ(got.faces, expected.faces);
@@ -303,6 +325,7 @@ void expect_read_faces_equal_the_face_by_face_path(bool sound, unsigned seed) {
     EXPECT_GT(broken, 100);
     EXPECT_GT(long_rings, 100);
     EXPECT_GT(faces, 10000);
+    EXPECT_GT(centred, 1000);
     if (!sound) {
         EXPECT_GT(unsound, 60);  // of 80 contexts: nearly every mesh has a NaN or a bad index
     }

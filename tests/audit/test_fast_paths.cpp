@@ -207,6 +207,33 @@ TEST(AuditFastPaths, SetCursorKeepsWhatInsertingEveryValueKeeps) {
     EXPECT_TRUE(untouched.empty()) << "no entry until a value is inserted";
 }
 
+// Values::clear keeps a dropped set's nodes for the thread's next values (Values::insert_value).
+// Values inserted through Values::insert and SetCursor while the thread holds spare nodes (of
+// other values, from results cleared before, fewer or more than kSpareNodes of them) must make
+// the sets that plain std::set inserts make: repeated values, bytes and large values, several keys.
+TEST(AuditFastPaths, SetsBuiltInSpareNodesHoldWhatPlainSetsHold) {
+    using Sets = std::map<std::string, std::set<std::uint64_t>, std::less<>>;
+    std::mt19937_64 rng(37);
+    const char* keys[] = {"c", "flags", "a_key_longer_than_the_small_string_buffer"};
+    for (int run = 0; run < 300; ++run) {
+        Values values;
+        Sets plain;
+        {
+            SetCursor cursor(values, "c");
+            const int n = static_cast<int>(rng() % (run % 5 == 0 ? 1200 : 300));
+            for (int i = 0; i < n; ++i) {
+                const std::uint64_t v = rng() % 3 == 0 ? rng() % 40 : rng() % 2 ? rng() % 100000 : rng();
+                const char* key = keys[rng() % 3];
+                if (key == keys[0]) cursor.insert(v);
+                else values.insert(key, v);
+                plain[key].insert(v);
+            }
+        }
+        ASSERT_EQ(values.sets, plain) << "run " << run;
+        if (run % 4 != 3) values.clear();  // its nodes to the thread's spares for the next runs
+    }
+}
+
 TEST(AuditFastPaths, RecycledMeshArraysReadTheSameModel) {
     // Every tagfile read after another's arrays were recycled (larger, smaller, the same, none)
     // equals its read on a fresh thread.
