@@ -695,3 +695,49 @@ TEST(Kraken, HandBuiltLzCommandsMatchAByteReference) {
     EXPECT_GT(decoded, 400);
     EXPECT_GT(errors, 150);
 }
+
+// The Huffman loops' whole-word refills (BitReader::Cursor, refill_word): on regions of 0-40
+// bytes, forward and backward, a cursor refilled as often as word_refills_left() allows and
+// consuming 0-11 bits at a time five times a refill reads the same bits as the checked
+// reader, never loads a byte outside its region, and hands back the same position.
+template <class Reader>
+void check_word_refills(std::mt19937& rng, bool backward) {
+    for (std::size_t size = 0; size <= 40; ++size) {
+        for (int trial = 0; trial < 30; ++trial) {
+            Bytes region(size);
+            for (auto& b : region) b = static_cast<std::uint8_t>(rng());
+            Reader fast(region.data(), size), slow(region.data(), size);
+            // Read a few bits with the checked reader first, so cursors start mid-word.
+            for (unsigned n = static_cast<unsigned>(rng() % 20); n > 0; --n) {
+                const unsigned k = static_cast<unsigned>(rng() % 12);
+                fast.refill(), slow.refill();
+                ASSERT_EQ(fast.take(k), slow.take(k));
+            }
+            const std::size_t refills = fast.word_refills_left();
+            typename Reader::Cursor c = fast.cursor();
+            for (std::size_t r = 0; r < refills; ++r) {
+                const std::uint8_t* lowest = backward ? c.next - 8 : c.next;
+                ASSERT_GE(lowest, region.data()) << size;
+                ASSERT_LE(lowest + 8, region.data() + size) << size;
+                Reader::refill_word(c);
+                ASSERT_GE(c.count, 56u);
+                slow.refill();
+                for (int s = 0; s < 5; ++s) {
+                    const unsigned k = static_cast<unsigned>(rng() % 12);
+                    ASSERT_EQ(static_cast<std::uint32_t>(c.bits & ((std::uint64_t{1} << k) - 1)), slow.take(k)) << size;
+                    c.bits >>= k, c.count -= k;
+                }
+            }
+            fast.resume(c);
+            ASSERT_EQ(fast.consumed(), slow.consumed()) << size;
+            fast.refill(), slow.refill();
+            ASSERT_EQ(fast.take(24), slow.take(24)) << size;
+        }
+    }
+}
+
+TEST(Kraken, WholeWordRefillsReadTheCheckedReadersBits) {
+    std::mt19937 rng(37);
+    check_word_refills<kraken::detail::LsbForward>(rng, false);
+    check_word_refills<kraken::detail::LsbBackward>(rng, true);
+}
