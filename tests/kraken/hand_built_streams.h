@@ -5,6 +5,7 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
@@ -55,6 +56,101 @@ inline Bytes concat(std::initializer_list<Bytes> parts) {
     Bytes out;
     for (const Bytes& p : parts) out.insert(out.end(), p.begin(), p.end());
     return out;
+}
+
+/// Bits written MSB-first (spec 0.1's MF and MB readers read them back in this order).
+struct MsbBitWriter {
+    Bytes bytes;
+    unsigned used = 0;  ///< bits used in the last byte (0 = a new byte is needed)
+    void put(std::uint64_t value, unsigned n) {
+        for (unsigned k = n; k-- > 0;) {
+            if (used == 0) bytes.push_back(0);
+            if (value >> k & 1) bytes.back() = static_cast<std::uint8_t>(bytes.back() | 0x80 >> used);
+            used = (used + 1) & 7;
+        }
+    }
+    /// Exp-Golomb of order `order` (spec 3.4 (a) and (c)): zeros, then value + 2^order in
+    /// (zeros + order + 1) bits.
+    void put_exp_golomb(std::uint64_t value, unsigned order) {
+        const std::uint64_t v = value + (std::uint64_t{1} << order);
+        const unsigned width = static_cast<unsigned>(std::bit_width(v));
+        put(0, width - order - 1);
+        put(v, width);
+    }
+};
+
+/// One LZ command before packing (spec 3.6): a literal run, a match length (>= 2) and the
+/// offset slot (0-2 recent, 3 explicit `distance`, >= 8).
+struct LzCommand {
+    std::size_t lits;
+    std::size_t match;
+    unsigned slot;
+    std::uint64_t distance;
+};
+
+/// Stored array, long header (3 bytes: the form a literal array must take, spec 3.3).
+inline Bytes stored_long(const Bytes& data) {
+    Bytes b(3 + data.size());  // sized, then copied, as single_chunk_stream
+    b[0] = static_cast<std::uint8_t>(data.size() >> 16);
+    b[1] = static_cast<std::uint8_t>(data.size() >> 8);
+    b[2] = static_cast<std::uint8_t>(data.size());
+    std::copy(data.begin(), data.end(), b.begin() + 3);
+    return b;
+}
+
+/// The payload of a window-start LZ chunk (spec 3.1): the 8 raw bytes, literals, commands,
+/// legacy packed distances (spec 3.5, no scale byte) and packed lengths as stored arrays,
+/// then the bit region with the distances and long lengths.
+inline Bytes lz_chunk_payload(const Bytes& raw8, const Bytes& literals, const std::vector<LzCommand>& commands) {
+    Bytes cmd, packed_offsets, packed_lengths;
+    std::vector<std::uint64_t> distance_bits, distance_widths, long_lengths;
+    auto length_entry = [&](std::size_t value) {  // LEN[] entry >= 3
+        if (value - 3 < 255) {
+            packed_lengths.push_back(static_cast<std::uint8_t>(value - 3));
+        } else {
+            packed_lengths.push_back(255);
+            long_lengths.push_back(value - 258);
+        }
+    };
+    for (const LzCommand& c : commands) {
+        const unsigned lit_field = c.lits < 3 ? static_cast<unsigned>(c.lits) : 3;
+        const unsigned match_field = c.match <= 16 ? static_cast<unsigned>(c.match - 2) : 15;
+        cmd.push_back(static_cast<std::uint8_t>(lit_field | match_field << 2 | c.slot << 6));
+        if (lit_field == 3) length_entry(c.lits);
+        if (match_field == 15) length_entry(c.match - 14);
+        if (c.slot == 3) {  // dist = ((2^nb + t) << 4) + (v & 15) - 248
+            const std::uint64_t q = (c.distance + 248) >> 4;
+            const unsigned nb = static_cast<unsigned>(std::bit_width(q)) - 1;
+            packed_offsets.push_back(static_cast<std::uint8_t>((nb - 4) << 4 | ((c.distance + 248) & 15)));
+            distance_bits.push_back(q - (std::uint64_t{1} << nb));
+            distance_widths.push_back(nb);
+        }
+    }
+    MsbBitWriter forward, backward;
+    backward.put_exp_golomb(long_lengths.size(), 0);
+    for (std::size_t i = 0; i < distance_bits.size(); ++i)
+        (i & 1 ? backward : forward).put(distance_bits[i], static_cast<unsigned>(distance_widths[i]));
+    for (std::size_t i = 0; i < long_lengths.size(); ++i) (i & 1 ? backward : forward).put_exp_golomb(long_lengths[i], 6);
+    Bytes region = forward.bytes;
+    region.insert(region.end(), backward.bytes.rbegin(), backward.bytes.rend());
+    return concat({raw8, stored_long(literals), stored_long(cmd), stored_long(packed_offsets), stored_long(packed_lengths),
+                   region});
+}
+
+/// A one-block stream (restart, Kraken) of one compressed quantum holding `chunks`, each
+/// with its own 3-byte header already in place (LZ) or none (entropy-only).
+inline Bytes one_quantum_stream(const Bytes& chunks) {
+    const std::size_t c = chunks.size();
+    return concat({{0x8C, 0x06, static_cast<std::uint8_t>((c - 1) >> 16), static_cast<std::uint8_t>((c - 1) >> 8),
+                    static_cast<std::uint8_t>(c - 1)},
+                   chunks});
+}
+
+/// The 3-byte header of an LZ chunk (spec 1.4) before its payload.
+inline Bytes lz_chunk(const Bytes& payload, unsigned mode) {
+    const std::size_t h = 0x800000 | std::size_t{mode} << 19 | payload.size();
+    return concat({{static_cast<std::uint8_t>(h >> 16), static_cast<std::uint8_t>(h >> 8), static_cast<std::uint8_t>(h)},
+                   payload});
 }
 
 }  // namespace navlab::test::kraken_streams

@@ -571,3 +571,173 @@ TEST(Kraken, RleCommandsOfEveryKindMatchTheirOperations) {
     }
     EXPECT_GT(decoded, 300);
 }
+
+namespace {
+
+/// What decoding an LZ chunk should give: its output, or the error of the first bad command.
+struct LzOutcome {
+    Bytes out;
+    std::string error;  ///< empty when the chunk decodes
+};
+
+/// Spec 3.7, byte by byte, with the decoder's order of checks per command (literals left,
+/// literals and match inside the chunk, then the distance, >= 8 and inside the window).
+/// `out` holds the 8 raw bytes and is the window (base 0); the chunk ends at `end`.
+LzOutcome run_lz_reference(Bytes out, std::size_t end, const Bytes& literals,
+                           const std::vector<test::kraken_streams::LzCommand>& commands, unsigned mode) {
+    std::size_t p = 8, lit = 0;
+    std::uint64_t recent[3] = {8, 8, 8};
+    out.resize(end);
+    auto copy_literals = [&](std::size_t n, std::uint64_t last) {
+        for (std::size_t k = 0; k < n; ++k, ++p)
+            out[p] = static_cast<std::uint8_t>(literals[lit++] + (mode == 0 ? out[p - last] : 0));
+    };
+    for (std::size_t i = 0; i < commands.size(); ++i) {
+        const auto& c = commands[i];
+        const std::string at = "LZ command " + std::to_string(i) + ": ";
+        const std::uint64_t d = c.slot == 3 ? c.distance : recent[c.slot];
+        if (c.lits > literals.size() - lit || c.lits > end - p) return {{}, at + "literal run past the literals or the chunk"};
+        if (c.lits + c.match > end - p) return {{}, at + "match runs past the chunk"};
+        if (d < 8 || d > p + c.lits) return {{}, at + "match distance outside the window"};
+        copy_literals(c.lits, recent[0]);
+        if (c.slot >= 2) recent[2] = recent[1];
+        if (c.slot >= 1) recent[1] = recent[0];
+        recent[0] = d;
+        for (std::size_t k = 0; k < c.match; ++k, ++p) out[p] = out[p - d];
+    }
+    if (literals.size() - lit != end - p) return {{}, "trailing literals do not fill the chunk"};
+    copy_literals(end - p, recent[0]);
+    return {out, {}};
+}
+
+}  // namespace
+
+// The command loop's fast path (wide copies, its bounds folded into two comparisons) against
+// a byte-wise reference of spec 3.7, on hand-built LZ chunks (independent of the encoder):
+// literal runs of 0-257 and matches of 2-271 bytes at distances from 8 to the window, raw and
+// delta literals, and hostile commands near the ends of the literals, the chunk and the
+// window (runs and matches past them, distances one past the window). Half the streams are a
+// small chunk that ends the output (the chunk's end is the write limit, literals little more
+// than 16 bytes from the end of the stream), half a full 128 KiB chunk followed by a filled one
+// (the chunk ends before the write limit). Each decodes to the reference's bytes or fails with
+// its error at the same command.
+TEST(Kraken, HandBuiltLzCommandsMatchAByteReference) {
+    using test::kraken_streams::LzCommand;
+    std::mt19937 rng(37);
+    auto pick = [&](std::size_t lo, std::size_t hi) { return std::uniform_int_distribution<std::size_t>(lo, hi)(rng); };
+    int errors = 0, decoded = 0;
+    for (int trial = 0; trial < 1500; ++trial) {
+        const unsigned mode = trial & 1;
+        const bool full_chunk = trial % 4 >= 2;
+        // What is wrong with the stream, if anything: 0-5 nothing, 6 one distance past the
+        // window, 7 the chunk ends early (or the last match runs past it), 8 literals missing.
+        const std::size_t hostile = pick(0, 8);
+        Bytes raw8(8);
+        for (auto& b : raw8) b = static_cast<std::uint8_t>(pick(0, 255));
+        std::vector<LzCommand> commands;
+        std::size_t p = 8, lits_total = 0;
+        if (full_chunk) {  // most of the chunk from one long match, the rest random
+            const std::size_t first_match = 0x20000 - 8 - pick(600, 4000);
+            commands.push_back({0, first_match, 3, 8});
+            p += first_match;
+        }
+        const std::size_t count = pick(1, trial % 8 == 1 ? 200 : 24);
+        const std::size_t bad_distance_at = hostile == 6 ? pick(0, count - 1) : count;
+        for (std::size_t n = 0; n < count && (!full_chunk || p + 600 < 0x20000); ++n) {
+            const std::size_t r = pick(0, 99);
+            const std::size_t lits = r < 50 ? pick(0, 2) : r < 85 ? pick(3, 20) : pick(21, 257);
+            const std::size_t q = pick(0, 99);
+            const std::size_t match = q < 55 ? pick(2, 16) : q < 80 ? pick(17, 48) : pick(49, 271);
+            const std::size_t window = p + lits;  // the largest distance allowed
+            const std::size_t h = pick(0, 99);
+            const std::uint64_t distance = n == bad_distance_at ? window + pick(1, 4)
+                                           : h < 5              ? window
+                                                                : pick(8, std::min<std::size_t>(window, h < 60 ? 64 : 1 << 20));
+            const unsigned slot = n == bad_distance_at ? 3 : static_cast<unsigned>(pick(0, 5) < 3 ? pick(0, 2) : 3);
+            commands.push_back({lits, match, slot, distance});
+            p += lits + match, lits_total += lits;
+        }
+        std::size_t end = p + pick(0, 40);
+        if (full_chunk) {  // a last command up to 0-40 bytes before the chunk's end
+            end = 0x20000;
+            const std::size_t lits = pick(0, 20), match = end - p - lits - pick(0, 40);
+            commands.push_back({lits, match + (hostile == 7 ? pick(1, 60) : 0), 0, 0});
+            p += lits + match, lits_total += lits;
+        } else if (hostile == 7) {
+            end -= std::min(end - 9, pick(1, 80));
+        }
+        Bytes literals(lits_total + (end > p ? end - p : 0));
+        for (auto& b : literals) b = static_cast<std::uint8_t>(pick(0, 255));
+        if (hostile == 8) literals.resize(literals.size() - std::min(literals.size(), pick(1, 30)));
+
+        const Bytes payload = test::kraken_streams::lz_chunk_payload(raw8, literals, commands);
+        const std::size_t tail = full_chunk ? pick(2, 200) : 0;
+        if (payload.size() + 3 >= end) continue;  // would be a stored chunk or too large
+        Bytes chunks = test::kraken_streams::lz_chunk(payload, mode);
+        if (full_chunk) chunks = test::kraken_streams::concat({chunks, test::kraken_streams::fill_array(tail, 0x5A)});
+        if (chunks.size() >= end + tail) continue;
+        const Bytes stream = test::kraken_streams::one_quantum_stream(chunks);
+
+        LzOutcome expected = run_lz_reference(raw8, end, literals, commands, mode);
+        if (expected.error.empty()) expected.out.resize(end + tail, 0x5A);
+        Bytes out(end + tail);
+        try {
+            kraken::decode(stream, out, 1);
+            EXPECT_TRUE(expected.error.empty()) << "trial " << trial << " decoded; expected: " << expected.error;
+            EXPECT_TRUE(out == expected.out) << "trial " << trial << ": bytes differ";
+            ++decoded;
+        } catch (const Error& e) {
+            EXPECT_NE(std::string(e.what()).find(expected.error.empty() ? "(no error)" : expected.error), std::string::npos)
+                << "trial " << trial << ": " << e.what() << "; expected: " << (expected.error.empty() ? "no error" : expected.error);
+            ++errors;
+        }
+    }
+    EXPECT_GT(decoded, 400);
+    EXPECT_GT(errors, 150);
+}
+
+// The Huffman loops' whole-word refills (BitReader::Cursor, refill_word): on regions of 0-40
+// bytes, forward and backward, a cursor refilled as often as word_refills_left() allows and
+// consuming 0-11 bits at a time five times a refill reads the same bits as the checked
+// reader, never loads a byte outside its region, and hands back the same position.
+template <class Reader>
+void check_word_refills(std::mt19937& rng, bool backward) {
+    for (std::size_t size = 0; size <= 40; ++size) {
+        for (int trial = 0; trial < 30; ++trial) {
+            Bytes region(size);
+            for (auto& b : region) b = static_cast<std::uint8_t>(rng());
+            Reader fast(region.data(), size), slow(region.data(), size);
+            // Read a few bits with the checked reader first, so cursors start mid-word.
+            for (unsigned n = static_cast<unsigned>(rng() % 20); n > 0; --n) {
+                const unsigned k = static_cast<unsigned>(rng() % 12);
+                fast.refill(), slow.refill();
+                ASSERT_EQ(fast.take(k), slow.take(k));
+            }
+            const std::size_t refills = fast.word_refills_left();
+            typename Reader::Cursor c = fast.cursor();
+            for (std::size_t r = 0; r < refills; ++r) {
+                const std::uint8_t* lowest = backward ? c.next - 8 : c.next;
+                ASSERT_GE(lowest, region.data()) << size;
+                ASSERT_LE(lowest + 8, region.data() + size) << size;
+                Reader::refill_word(c);
+                ASSERT_GE(c.count, 56u);
+                slow.refill();
+                for (int s = 0; s < 5; ++s) {
+                    const unsigned k = static_cast<unsigned>(rng() % 12);
+                    ASSERT_EQ(static_cast<std::uint32_t>(c.bits & ((std::uint64_t{1} << k) - 1)), slow.take(k)) << size;
+                    c.bits >>= k, c.count -= k;
+                }
+            }
+            fast.resume(c);
+            ASSERT_EQ(fast.consumed(), slow.consumed()) << size;
+            fast.refill(), slow.refill();
+            ASSERT_EQ(fast.take(24), slow.take(24)) << size;
+        }
+    }
+}
+
+TEST(Kraken, WholeWordRefillsReadTheCheckedReadersBits) {
+    std::mt19937 rng(37);
+    check_word_refills<kraken::detail::LsbForward>(rng, false);
+    check_word_refills<kraken::detail::LsbBackward>(rng, true);
+}

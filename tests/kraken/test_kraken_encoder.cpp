@@ -380,11 +380,32 @@ void expect_array_decodes(const ByteVec& encoded, const ByteVec& data) {
     EXPECT_TRUE(std::equal(data.begin(), data.end(), r.data));
 }
 
+/// The Huffman payload of `encoded` decoded as if it held fewer symbols than its streams
+/// code (a damaged size): the symbol loops must stop at the count given, whatever bits
+/// remain (a canary after it stays untouched), and give those symbols or an error.
+void expect_short_count_stays_in_bounds(const ByteVec& encoded, const ByteVec& data, bool six_streams) {
+    using namespace kraken::detail;
+    const std::size_t header = encoded[0] >= 0x80 ? 3 : 5;
+    const Context ctx{encoded.data(), encoded.data() + encoded.size(), nullptr};
+    for (std::size_t fewer : {1, 2, 7, 16, 31, 100}) {
+        if (fewer >= data.size()) break;
+        const std::size_t count = data.size() - fewer;
+        ByteVec out(count + 64, 0xEE);
+        try {
+            decode_huffman(ctx, encoded.data() + header, encoded.size() - header, out.data(), count, six_streams);
+            if (!six_streams) EXPECT_TRUE(std::equal(out.begin(), out.begin() + count, data.begin())) << count;
+        } catch (const Error&) {
+        }
+        EXPECT_TRUE(std::all_of(out.begin() + count, out.end(), [](std::uint8_t b) { return b == 0xEE; })) << count;
+    }
+}
+
 }  // namespace
 
 // Huffman-3 and Huffman-6 arrays (spec 2.3.6) of every length from 2 to 1500 bytes (the
 // encoder writes 6 streams from 1024 on), with skewed bytes (codes of 1 to 11 bits): every
-// distance from a stream's end for the symbol loops' word refills and their byte-wise ends.
+// distance from a stream's end for the symbol loops' word refills and their byte-wise ends;
+// and each decoded with a count of 1-100 symbols fewer than it holds.
 TEST(KrakenEncoder, HuffmanArraysOfEveryLengthDecodeToTheirBytes) {
     using namespace kraken::detail;
     std::mt19937 rng(36);
@@ -399,6 +420,7 @@ TEST(KrakenEncoder, HuffmanArraysOfEveryLengthDecodeToTheirBytes) {
         if (type != 2 && type != 4) continue;  // stored or single-symbol: no streams
         ++(type == 2 ? three : six);
         expect_array_decodes(encoded, data);
+        expect_short_count_stays_in_bounds(encoded, data, type == 4);
     }
     EXPECT_GT(three, 950u);
     EXPECT_GT(six, 450u);

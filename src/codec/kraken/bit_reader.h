@@ -114,6 +114,37 @@ public:
             if (n > max) return max + 1;
         }
     }
+    /// LSB-first only: the reader's state for a hot loop that refills a whole word at a
+    /// time without the region-end test, in three values a compiler keeps in registers:
+    /// `next` is the address of the next byte to read (forward) or one past it (backward).
+    struct Cursor {
+        const std::uint8_t* next;
+        std::uint64_t bits;
+        unsigned count;
+    };
+    Cursor cursor() const {
+        static_assert(!Msb);
+        return {Backward ? src_.data + (src_.size - pos_) : src_.data + pos_, bits_, count_};
+    }
+    /// Takes the state back from a cursor made by cursor() and advanced by refill_word().
+    void resume(const Cursor& c) {
+        pos_ = static_cast<std::size_t>(Backward ? src_.data + src_.size - c.next : c.next - src_.data);
+        bits_ = c.bits;
+        count_ = c.count;
+    }
+    /// How many times refill_word() may run on a cursor of this reader as it stands: each
+    /// refill needs 8 bytes left in the region and takes at most 7 of them. (A byte-wise
+    /// refill near the end may have moved pos_ past the region.)
+    std::size_t word_refills_left() const { return pos_ + 8 <= src_.size ? (src_.size - pos_ - 8) / 7 + 1 : 0; }
+    /// refill() without the region-end test (at least 56 bits buffered after it): only as
+    /// many times as word_refills_left() allowed.
+    static void refill_word(Cursor& c) {
+        const std::uint64_t word = Backward ? __builtin_bswap64(load_le64(c.next - 8)) : load_le64(c.next);
+        c.bits |= word << c.count;
+        const unsigned step = (63 - c.count) >> 3;
+        c.next = Backward ? c.next - step : c.next + step;
+        c.count |= 56;
+    }
     /// Bits consumed, counting those past the region (which read as 0).
     std::uint64_t consumed() const { return std::uint64_t{pos_} * 8 - count_; }
     /// Bytes in which at least one bit was consumed.

@@ -94,7 +94,7 @@ void read_form_c(const Context& ctx, const std::uint8_t* at, MsbForward& bits, C
 }
 
 /// LSB-first lookup over the next `bits` stream bits (the table's longest code, 1..11):
-/// entry = symbol | length << 8.
+/// entry = length | symbol << 8 (the length in the low byte, where a shift takes its count).
 struct Lut {
     std::array<std::uint16_t, kLutSize> entry;
     unsigned bits;
@@ -159,7 +159,7 @@ void build_lut(const Context& ctx, const std::uint8_t* at, const CodeLengths& ta
         if (len > 1) double_table(entry, 1u << (len - 1));
         unsigned code = code_pos[len];
         for (unsigned k = first[len]; k < first[len] + count[len]; ++k, code += kLutSize >> len)
-            entry[kReverse11[code]] = static_cast<std::uint16_t>(sorted[k] | len << 8);
+            entry[kReverse11[code]] = static_cast<std::uint16_t>(len | sorted[k] << 8);
     }
     lut.bits = longest;
 }
@@ -169,8 +169,8 @@ void build_lut(const Context& ctx, const std::uint8_t* at, const CodeLengths& ta
 template <class Reader>
 inline std::uint8_t decode_symbol(Reader& bits, const Lut& lut, std::uint32_t mask) {
     const std::uint16_t e = lut.entry[bits.buffered(kMaxCodeLength) & mask];
-    bits.consume(e >> 8);
-    return static_cast<std::uint8_t>(e);
+    bits.consume(e & 0xFF);
+    return static_cast<std::uint8_t>(e >> 8);
 }
 
 /// A 3-stream group (spec 2.3.6): symbol j from A, C, B for j mod 3 = 0, 1, 2. One half of
@@ -204,6 +204,7 @@ public:
     }
     /// Every symbol left: 15 a round while there are, then one a refill.
     [[gnu::always_inline]] void finish_here(const Lut& lut, std::uint32_t mask) {
+        while (std::size_t rounds = word_rounds_left()) word_rounds(lut, mask, rounds);
         while (fifteen_left()) {
             refill();
             for (int r = 0; r < 5; ++r) three(lut, mask);
@@ -215,6 +216,37 @@ public:
                 default: sb_.refill(), out_[j_] = decode_symbol(sb_, lut, mask); break;
             }
         }
+    }
+    /// Rounds of 15 symbols that every stream can refill for with whole words, without the
+    /// region-end test (bounded by each reader's word_refills_left()).
+    std::size_t word_rounds_left() const {
+        return std::min({(count_ - j_) / 15, sa_.word_refills_left(), sb_.word_refills_left(), sc_.word_refills_left()});
+    }
+    /// `rounds` rounds of 15 symbols (at most word_rounds_left()) on the readers' cursors:
+    /// three values a stream, which with the output and the table fit the registers, where
+    /// the readers' five values a stream and the end tests did not.
+    [[gnu::always_inline]] void word_rounds(const Lut& lut, std::uint32_t mask, std::size_t rounds) {
+        LsbForward::Cursor a = sa_.cursor(), b = sb_.cursor();
+        LsbBackward::Cursor c = sc_.cursor();
+        std::uint8_t* out = out_ + j_;
+        const std::uint16_t* entry = lut.entry.data();
+        auto symbol = [&](auto& cur) {
+            const std::uint32_t e = entry[cur.bits & mask];
+            cur.bits >>= e & 63;  // the code's length, the entry's low byte (a shift's own count)
+            cur.count -= e;       // exact in the low byte: the symbol's part borrows only above it
+            return static_cast<std::uint8_t>(e >> 8);
+        };
+        j_ += 15 * rounds;
+        do {
+            a.count &= 0xFF, b.count &= 0xFF, c.count &= 0xFF;
+            LsbForward::refill_word(a), LsbForward::refill_word(b), LsbBackward::refill_word(c);
+            for (int r = 0; r < 5; ++r) out[3 * r] = symbol(a);
+            for (int r = 0; r < 5; ++r) out[3 * r + 1] = symbol(c);
+            for (int r = 0; r < 5; ++r) out[3 * r + 2] = symbol(b);
+            out += 15;
+        } while (--rounds);
+        a.count &= 0xFF, b.count &= 0xFF, c.count &= 0xFF;
+        sa_.resume(a), sb_.resume(b), sc_.resume(c);
     }
     /// Every stream ends exactly at its region's end (after finish()).
     void check_ends(const Context& ctx) const {
@@ -252,12 +284,6 @@ void decode_three_streams(const Context& ctx, const Lut& lut, Group g) {
 /// are broken, the second's split is now reported before the first's stream ends.
 void decode_six_streams(const Context& ctx, const Lut& lut, Group first, Group second) {
     const std::uint32_t mask = (1u << lut.bits) - 1;
-    Group one = first, two = second;  // in local variables, as in Group::finish
-    while (one.fifteen_left() && two.fifteen_left()) {
-        one.refill(), two.refill();
-        for (int r = 0; r < 5; ++r) one.three(lut, mask), two.three(lut, mask);
-    }
-    first = one, second = two;
     first.finish(lut, mask);
     second.finish(lut, mask);
     first.check_ends(ctx);

@@ -279,13 +279,35 @@ inline std::uint64_t select_if_at_least(std::uint64_t v, std::uint64_t a, std::u
     }
 }
 
-/// Phase 2 (spec 3.6, 3.7). Per command: one check that the literal run fits the literals,
-/// one that literals and match fit the chunk, one on the distance; that the length and
-/// distance lists were not overrun is checked once per kCommandBatch commands (the lists are
-/// padded for the reads in between; values read there feed only checked copies). The
-/// copies take wide steps whenever 32 bytes of room remain past the command's output
-/// (nearly always) and byte loops near the window's end. Lengths and recent distances are
-/// chosen with conditional moves: no branch depends on the command's fields.
+/// The checks and copies of one command outside the fast path (near the end of the window
+/// or of the literals, or a damaged command): spec 3.6's three checks in order, then byte
+/// loops. Out of line, so the command loop keeps its state in registers.
+template <bool Delta>
+[[gnu::noinline]] void slow_command(const Context& ctx, const std::uint8_t* z, std::size_t i, std::uint8_t* op,
+                                    const std::uint8_t* lit, std::size_t lits, std::size_t match, std::uint64_t d,
+                                    std::uint64_t last, const std::uint8_t* end, const std::uint8_t* lit_end,
+                                    const std::uint8_t* base) {
+    if (lits > static_cast<std::size_t>(lit_end - lit)) fail_command(ctx, z, i, "literal run past the literals or the chunk");
+    if (lits + match > static_cast<std::size_t>(end - op)) {
+        if (lits > static_cast<std::size_t>(end - op)) fail_command(ctx, z, i, "literal run past the literals or the chunk");
+        fail_command(ctx, z, i, "match runs past the chunk");
+    }
+    if (d < 8 || d > static_cast<std::uint64_t>(op + lits - base)) fail_command(ctx, z, i, "match distance outside the window");
+    copy_literals_slow<Delta>(op, lit, lits, last);
+    op += lits;
+    const std::uint8_t* from = op - d;
+    for (std::size_t k = 0; k < match; ++k) op[k] = from[k];
+}
+
+/// Phase 2 (spec 3.6, 3.7). Per command, two tests decide the fast path: that the literal
+/// run fits the literals with 16 readable bytes past it, and that literals and match fit the
+/// chunk with 32 bytes of room past them in the window (each one comparison against a limit
+/// that folds both bounds, computed once per chunk); then one test on the distance. A
+/// command that fails either takes slow_command, which makes the exact checks in spec order
+/// (same errors) and copies byte-wise. That the length and distance lists were not overrun
+/// is checked once per kCommandBatch commands (the lists are padded for the reads in between;
+/// values read there feed only checked copies). Lengths and recent distances are chosen with
+/// conditional moves: no branch depends on the command's fields.
 template <bool Delta>
 void run_commands(const Context& ctx, const std::uint8_t* z, const SubStreams& sub, const ChunkTarget& t,
                   std::size_t start) {
@@ -296,6 +318,15 @@ void run_commands(const Context& ctx, const std::uint8_t* z, const SubStreams& s
     const std::uint8_t* lit = sub.literals;
     const std::uint8_t* const lit_end = lit + sub.literal_count;
     const std::uint8_t* const lit_readable_end = sub.literal_readable_end;
+    // The fast path's two limits as addresses (integers: end + 32 may lie past the buffer).
+    // op <= end <= limit and lit <= lit_end <= lit_readable_end hold throughout, so neither
+    // difference below wraps. `lits + match + 32 <= out_fast_end - op` is `lits + match <=
+    // end - op` (the chunk) and `lits + match + 32 <= limit - op` (the fast copies' room);
+    // `lits + 16 <= lit_fast_end - lit` is `lits <= lit_end - lit` and 16 readable past them.
+    const std::uintptr_t out_fast_end =
+        std::min(reinterpret_cast<std::uintptr_t>(end) + 32, reinterpret_cast<std::uintptr_t>(limit));
+    const std::uintptr_t lit_fast_end =
+        std::min(reinterpret_cast<std::uintptr_t>(lit_end) + 16, reinterpret_cast<std::uintptr_t>(lit_readable_end));
     const std::uint64_t* dist = sub.distances;
     const std::uint64_t* const dist_end = dist + sub.distance_count;
     const std::uint32_t* len = sub.lengths;
@@ -330,29 +361,22 @@ void run_commands(const Context& ctx, const std::uint8_t* z, const SubStreams& s
         const std::uint64_t last = recent0;  // delta literals refer to the previous distance
         recent0 = d;
 
-        if (lits > static_cast<std::size_t>(lit_end - lit)) [[unlikely]]
-            fail_command(ctx, z, i, "literal run past the literals or the chunk");
-        if (lits + match > static_cast<std::size_t>(end - op)) [[unlikely]] {
-            if (lits > static_cast<std::size_t>(end - op)) fail_command(ctx, z, i, "literal run past the literals or the chunk");
-            fail_command(ctx, z, i, "match runs past the chunk");
-        }
-        if (d < 8 || d > static_cast<std::uint64_t>(op + lits - base)) [[unlikely]]
-            fail_command(ctx, z, i, "match distance outside the window");
-        // The source of the next explicit distance as if its command came next (it often
-        // does): known exactly before this command's copies, so the load has their time.
-        __builtin_prefetch(reinterpret_cast<const void*>(reinterpret_cast<std::uintptr_t>(op) + lits + match -
-                                                         static_cast<std::uintptr_t>(*dist)));
-        if (static_cast<std::size_t>(limit - op) >= lits + match + 32 &&
-            static_cast<std::size_t>(lit_readable_end - lit) >= lits + 16) [[likely]] {
+        if (lits + 16 <= lit_fast_end - reinterpret_cast<std::uintptr_t>(lit) &&
+            lits + match + 32 <= out_fast_end - reinterpret_cast<std::uintptr_t>(op)) [[likely]] {
+            if (d < 8 || d > static_cast<std::uint64_t>(op + lits - base)) [[unlikely]]
+                fail_command(ctx, z, i, "match distance outside the window");
+            // The source of the next explicit distance as if its command came next (it
+            // often does): known exactly before this command's copies, so the load has their time.
+            __builtin_prefetch(reinterpret_cast<const void*>(reinterpret_cast<std::uintptr_t>(op) + lits + match -
+                                                             static_cast<std::uintptr_t>(*dist)));
             copy_literals_fast<Delta>(op, lit, lits, last);
-            op += lits, lit += lits;
+            op += lits;
             copy_match_fast(op, static_cast<std::size_t>(d), match);
         } else {
-            copy_literals_slow<Delta>(op, lit, lits, last);
-            op += lits, lit += lits;
-            const std::uint8_t* from = op - d;
-            for (std::size_t k = 0; k < match; ++k) op[k] = from[k];
+            slow_command<Delta>(ctx, z, i, op, lit, lits, match, d, last, end, lit_end, base);
+            op += lits;
         }
+        lit += lits;
         op += match;
       }
       if (len > len_end || dist > dist_end) [[unlikely]] fail_overrun(ctx, z, sub, batch_start, batch_len, batch_dist);
