@@ -157,8 +157,9 @@ void triangulate_newell(const FacePlane& plane, Triangulation& out, bool fan_ref
     const NewellOrient orient(plane);
     auto droppable = [&](int a, int b, int d) { return zero_area_3d(c[a], c[b], c[d]); };
     auto same = [&](int r, int x) { return plane.same_projected(c[r], c[x]); };
-    // The plane remembers every corner turn by the time the audit clips (X08 and the one loop
-    // took them all), so a candidate that is still a corner of the face costs a lookup.
+    // In the audit the plane remembers every corner turn by the time it clips (X08 and the one
+    // loop took them all), so a candidate that is still a corner of the face costs a lookup;
+    // other callers' planes take the turn on first ask, at the same filtered cost.
     auto corner_turn = [&](int k) { return plane.corner_turn(k); };
     ear_clip(static_cast<int>(c.size()), !plane.normal_is_zero(), orient, droppable, same, fan_refuted, out, corner_turn);
     out.turns_tested_along_normal = true;

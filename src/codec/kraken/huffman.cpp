@@ -277,11 +277,10 @@ void decode_three_streams(const Context& ctx, const Lut& lut, Group g) {
     g.check_ends(ctx);
 }
 
-/// Both halves of a 6-stream array side by side: six independent chains of table lookups
-/// instead of three, which the core overlaps (each lookup waits for the previous one of its
-/// stream to consume its bits): about 7 % off the decode of a navmesh binder written at
-/// level 6 (ninth session). The checks are those of two 3-stream groups; when both halves
-/// are broken, the second's split is now reported before the first's stream ends.
+/// The two halves of a 6-stream array one after the other, each on the word-cursor loop of a
+/// 3-stream group (six cursors in one loop spilled registers and timed no better: docs/kraken.md,
+/// thirty-seventh session). The checks are those of two 3-stream groups; when both halves are
+/// broken, the second's split is reported before the first's stream ends.
 void decode_six_streams(const Context& ctx, const Lut& lut, Group first, Group second) {
     const std::uint32_t mask = (1u << lut.bits) - 1;
     first.finish(lut, mask);
