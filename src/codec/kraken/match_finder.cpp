@@ -175,7 +175,21 @@ void MatchFinder::scan(std::size_t p, std::size_t limit, const LzParams& params,
     }
 }
 
-void MatchFinder::insert_before(std::size_t end) { insert_up_to(end); }
+void MatchFinder::insert_before(std::size_t end) {
+    // The insertion's head-table loads were 8-10 % of level 6 on the emevd, nearly all of it
+    // waiting on the loads: the 256 KiB table is pushed out of L2 between encodes (by the
+    // sparse parse's 1.5 MiB of steps), and random loads bring it back one line at a time. A
+    // sequential pass of prefetches asks for all 4,096 lines at once (level 6 on the emevd
+    // 5-8 % faster, same streams). Below kPrefetchHeadsFrom positions fewer lines are used
+    // than the pass would bring in.
+    constexpr std::size_t kLineEntries = 64 / sizeof(std::uint32_t);
+    constexpr std::size_t kPrefetchHeadsFrom = (std::size_t{1} << kHashBits) / kLineEntries * 4;
+    if (end >= inserted_ + kPrefetchHeadsFrom) {
+        const HashHeads::View heads = head_.view();
+        for (std::size_t i = 0; i < (std::size_t{1} << kHashBits); i += kLineEntries) __builtin_prefetch(heads.table + i);
+    }
+    insert_up_to(end);
+}
 
 MatchFinder::Match MatchFinder::find(std::size_t p, std::size_t limit, const LzParams& params) {
     Match best;
