@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <new>
 #include <optional>
 #include <set>
@@ -43,19 +44,46 @@ std::optional<std::string> sdk_of(const AuditTagfile& f);
 /// field = the part of the element ("corner k", "box A/B"); message = what is wrong; severity
 /// = error for an INVARIANT rule, else warning. audit_report.h prints it in the rule table.
 
+/// Where an extreme occurs: a text, or the pieces "tagfile element index suffix" kept apart
+/// and joined only by str(). Per-element rules replace an extreme thousands of times a run
+/// (14.9 k times on the Sekiro preset) and a report prints a few hundred: formatting each
+/// place was a string allocation, and each merge copied it again; the pieces copy without
+/// one. Copies share the tagfile's name.
+class Location {
+public:
+    Location() = default;
+    /// A place given as text ("" when none).
+    Location(std::string text) : text_(std::move(text)) {}  // NOLINT: implicit, as the std::string it replaces
+    Location(const char* text) : text_(text) {}             // NOLINT: likewise
+    /// "tagfile element index" + suffix; the tagfile's name + suffix when index < 0.
+    /// @param element, suffix views of static text (literals): they are kept, not copied.
+    Location(std::shared_ptr<const std::string> tagfile, std::string_view element, std::int64_t index,
+             std::string_view suffix = {})
+        : tagfile_(std::move(tagfile)), element_(element), suffix_(suffix), index_(index) {}
+    /// The place as reports print it.
+    std::string str() const;
+    bool empty() const { return tagfile_ ? index_ < 0 && tagfile_->empty() && suffix_.empty() : text_.empty(); }
+
+private:
+    std::string text_;                         // when tagfile_ is null
+    std::shared_ptr<const std::string> tagfile_;  // the tagfile's name, shared by its places
+    std::string_view element_, suffix_;
+    std::int64_t index_ = -1;
+};
+
 /// A largest (or smallest) value and where it occurs.
 struct Extreme {
     double value = 0;
-    std::string at;
+    Location at;
     bool set = false;
-    void take(double v, std::string where) { value = v, at = std::move(where), set = true; }
+    void take(double v, Location where) { value = v, at = std::move(where), set = true; }
     /// Merging only (Values::merge): when `value` is a NaN, which no later value replaces
     /// (`v > NaN` is false), the best later value that is not one. A partial merge of later
     /// tagfiles whose first value was a NaN would otherwise hide their best value from an
     /// earlier, finite one: with it, merging partial merges (OrderedMerge's runs) gives what
     /// merging every tagfile in order gives. Not reported.
     double after_nan = 0;
-    std::string after_nan_at;
+    Location after_nan_at;
     bool after_nan_set = false;
 };
 
@@ -84,8 +112,8 @@ struct Values {
     std::map<std::string, Extreme, std::less<>> minima;
     std::map<std::string, std::set<std::uint64_t>, std::less<>> sets;
     void count(std::string_view key, std::int64_t n = 1) { slot(counts, key) += n; }
-    void maximum(std::string_view key, double v, const std::string& at);
-    void minimum(std::string_view key, double v, const std::string& at);
+    void maximum(std::string_view key, double v, Location at);
+    void minimum(std::string_view key, double v, Location at);
     /// maximum()/minimum() with the location made by `at()` only when `v` becomes the
     /// extreme: per-element rules call these once per face or vertex, and formatting every
     /// location was a tenth of the audit's time.

@@ -1,7 +1,6 @@
 #include "audit/audit_context.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
@@ -182,7 +181,7 @@ bool has_root_class(const fromsoft::NavTagfile& t, std::string_view cls) {
 
 TagfileContext::TagfileContext(const AuditTagfile& f)
     : file(f), tagfile(*f.model), mesh(f.model->mesh), game(game_of_sdk(sdk_of(f))),
-      where_prefix(escape_non_utf8(f.binder.empty() ? f.entry : f.binder + " | " + f.entry)) {  // printed in reports
+      where_prefix(std::make_shared<const std::string>(escape_non_utf8(f.binder.empty() ? f.entry : f.binder + " | " + f.entry))) {  // printed in reports
     SpareStorage& keep = spare();
     take_emptied(owner, keep.owner);
     take_emptied(rings, keep.rings);
@@ -327,16 +326,6 @@ std::span<const Point> TagfileContext::corners_of(std::int64_t face, std::vector
     scratch.clear();
     for (const std::int32_t v : rings[face].vertices) scratch.push_back(to_point(mesh.vertices[v]));
     return scratch;
-}
-
-std::string TagfileContext::where(std::string_view element, std::int64_t index) const {
-    if (index < 0) return where_prefix;
-    char digits[24];
-    const char* end = std::to_chars(digits, digits + sizeof digits, index).ptr;
-    std::string out;
-    out.reserve(where_prefix.size() + element.size() + 2 + static_cast<std::size_t>(end - digits));
-    out.append(where_prefix).append(1, ' ').append(element).append(1, ' ').append(digits, static_cast<std::size_t>(end - digits));
-    return out;
 }
 
 bool TagfileContext::has_class(const std::string& cls) const { return has_root_class(tagfile, cls); }

@@ -150,8 +150,9 @@ struct TagfileContext {
     /// face's from its vertices.
     /// Not filled when it grows: read_faces writes each entry before any view reaches it.
     DefaultInitVector<std::int32_t> ring_vertices;
-    /// where()'s name of the tagfile, made once: rules ask for tens of places a tagfile.
-    std::string where_prefix;
+    /// where()'s name of the tagfile, made once and shared by its places: rules ask for tens
+    /// of places a tagfile.
+    std::shared_ptr<const std::string> where_prefix;
 
     /// @param file a readable tagfile (file.model present).
     explicit TagfileContext(const AuditTagfile& file);
@@ -166,9 +167,12 @@ struct TagfileContext {
     /// The corners of face `face`, whose ring is Ok, in ring order: the same values
     /// read_faces analysed. @param scratch storage reused by the caller; the span views it.
     std::span<const Point> corners_of(std::int64_t face, std::vector<Point>& scratch) const;
-    /// "entry face 12" ("binder | entry face 12" in a binder; the name alone when index < 0)
-    /// for Extreme::at.
-    std::string where(std::string_view element, std::int64_t index) const;
+    /// "entry face 12" ("binder | entry face 12" in a binder; the name alone when index < 0),
+    /// then `suffix`, for Extreme::at: kept as pieces, formatted when a report prints it.
+    /// @param element, suffix literals (Location keeps the views).
+    Location where(std::string_view element, std::int64_t index, std::string_view suffix = {}) const {
+        return Location(where_prefix, element, index, suffix);
+    }
     bool has_class(const std::string& cls) const;
 };
 

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstring>
 
@@ -46,14 +47,26 @@ std::int64_t ulp_distance(float a, float b) {
     return d < 0 ? -d : d;
 }
 
-void Values::maximum(std::string_view key, double v, const std::string& at) {
-    Extreme& e = slot(maxima, key);
-    if (!e.set || v > e.value) e.take(v, at);
+std::string Location::str() const {
+    if (!tagfile_) return text_;
+    if (index_ < 0) return std::string(*tagfile_).append(suffix_);
+    char digits[24];
+    const char* end = std::to_chars(digits, digits + sizeof digits, index_).ptr;
+    std::string out;
+    out.reserve(tagfile_->size() + element_.size() + 2 + static_cast<std::size_t>(end - digits) + suffix_.size());
+    out.append(*tagfile_).append(1, ' ').append(element_).append(1, ' ');
+    out.append(digits, static_cast<std::size_t>(end - digits)).append(suffix_);
+    return out;
 }
 
-void Values::minimum(std::string_view key, double v, const std::string& at) {
+void Values::maximum(std::string_view key, double v, Location at) {
+    Extreme& e = slot(maxima, key);
+    if (!e.set || v > e.value) e.take(v, std::move(at));
+}
+
+void Values::minimum(std::string_view key, double v, Location at) {
     Extreme& e = slot(minima, key);
-    if (!e.set || v < e.value) e.take(v, at);
+    if (!e.set || v < e.value) e.take(v, std::move(at));
 }
 
 namespace {
@@ -61,7 +74,7 @@ namespace {
 /// One later value `v` folded into `e` as maximum()/minimum() fold values in order (the first
 /// value, replaced by each strictly better one), keeping the best value after a first NaN.
 template <class Better>
-void fold_extreme(Extreme& e, double v, const std::string& at, Better better) {
+void fold_extreme(Extreme& e, double v, const Location& at, Better better) {
     if (!e.set) {
         e.take(v, at);
     } else if (std::isnan(e.value)) {

@@ -52,7 +52,7 @@ Tally total(const RuleTally& t) {
 std::string values_text(const Values& v) {
     std::string out;
     for (const auto& [k, n] : v.counts) out += fmt::format("  {} {}", k, grouped(n));
-    for (const auto& [k, e] : v.maxima) out += fmt::format("  {} {:.6g}{}", k, e.value, e.at.empty() ? "" : " (" + e.at + ")");
+    for (const auto& [k, e] : v.maxima) out += fmt::format("  {} {:.6g}{}", k, e.value, e.at.empty() ? "" : " (" + e.at.str() + ")");
     for (const auto& [k, e] : v.minima) out += fmt::format("  {} {:.9g}", k, e.value);
     for (const auto& [k, s] : v.sets) {
         out += fmt::format("  {} {{", k);
@@ -127,7 +127,7 @@ nlohmann::ordered_json values_json(const Values& v) {
     for (const auto* extremes : {&v.maxima, &v.minima})
         for (const auto& [k, e] : *extremes) {
             j[k] = e.value;
-            if (!e.at.empty()) j[k + "_at"] = e.at;
+            if (!e.at.empty()) j[k + "_at"] = e.at.str();
         }
     for (const auto& [k, s] : v.sets) j[k] = s;
     return j;

@@ -245,7 +245,7 @@ void r91(RuleCheck& c) {
         double delta = 0;
         for (int a = 0; a < 3; ++a)
             for (int b = a; b < 3; ++b) delta = std::max(delta, std::fabs(dot(col[a], col[b]) - (a == b ? 1.0 : 0.0)));
-        c.values().maximum_at("max_delta", delta, [&] { return c.ctx().where("setup", i) + box; });
+        c.values().maximum_at("max_delta", delta, [&] { return c.ctx().where("setup", i, box); });
         if (delta <= 1e-5) c.pass();
         else fail_setup(c, i, fmt::format("columns off orthonormal by {:.3g}", delta), box);
     });

@@ -135,7 +135,7 @@ TEST(AuditSample, GeometryAndTriangulation) {
     expect(a.report, "R40", 60, 0);
     const Extreme& d = values(a.report, "R40").maxima.at("max_distance_m");
     EXPECT_NEAR(d.value, 0.0688, 0.00005);
-    EXPECT_NE(d.at.find("face 57"), std::string::npos);
+    EXPECT_NE(d.at.str().find("face 57"), std::string::npos);
     // R41: face 57.
     expect(a.report, "R41", 60, 1);
     EXPECT_EQ(a.report.rules[rule_index("R41")].examples.at(0).element, 57);

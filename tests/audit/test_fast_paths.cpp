@@ -2,6 +2,7 @@
 // reuse the thread's storage from the tagfile before, an exception whose texts are made only
 // while the examples have room, a value set that marks small values in bits, the edge pass's
 // folded statements and X01's extremes of w taken from the vertex bounds.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -24,6 +25,7 @@
 #include "audit/audit_rules.h"
 #include "audit/audit_supplementary.h"
 #include "formats/fromsoft/nav_tagfile.h"
+#include "io/text.h"
 #include "synthetic_navmesh.h"
 
 using namespace navlab;
@@ -546,10 +548,54 @@ TEST(AuditFastPaths, X01ExtremesOfWEqualThePlainWalk) {
             const Extreme& got = std::string(key) == "w_max" ? x01.maxima.at(key) : x01.minima.at(key);
             const Extreme& want = std::string(key) == "w_max" ? walk.maxima.at(key) : walk.minima.at(key);
             EXPECT_EQ(std::bit_cast<std::uint64_t>(got.value), std::bit_cast<std::uint64_t>(want.value)) << key << " " << lane;
-            EXPECT_EQ(got.at, want.at) << key << " " << lane;
+            EXPECT_EQ(got.at.str(), want.at.str()) << key << " " << lane;
         }
         if (::testing::Test::HasFailure()) break;
     }
+}
+
+// Extremes keep their place as pieces (Location) and reports format it: the printed place
+// against one formatted at once, for loose and binder tagfiles, names with bytes that are not
+// UTF-8, empty names, indices at the ends of their range and below zero, with and without a
+// suffix; also after the tagfile's context is gone (the pieces share its name) and through a
+// merge, and empty() against the printed text.
+TEST(AuditFastPaths, PlacesKeptAsPiecesPrintAsFormattedAtOnce) {
+    const std::pair<std::string, std::string> names[] = {
+        {"", "n1_00_00_00.hkx"}, {"map/m10.nvmhktbnd.dcx", "m10_01.hkx"}, {"", ""}, {"b\xff\xfe", "e\x80 x"}, {"bin", ""}};
+    const std::int64_t indices[] = {0, 7, 1234567, -1, std::numeric_limits<std::int64_t>::max(),
+                                    std::numeric_limits<std::int64_t>::min()};
+    const std::string_view suffixes[] = {"", "A", "B"};
+    for (const auto& [binder, entry] : names) {
+        AuditTagfile f = synthetic_tagfile();
+        f.binder = binder, f.entry = entry;
+        const std::string name = escape_non_utf8(binder.empty() ? entry : binder + " | " + entry);
+        Values kept;
+        std::vector<std::pair<std::string, std::string>> want;  // key, place
+        {
+            const TagfileContext ctx(f);
+            for (const char* element : {"face", "vertex", "setup"})
+                for (const std::int64_t index : indices)
+                    for (const std::string_view suffix : suffixes) {
+                        const std::string text = index < 0 ? name + std::string(suffix)
+                                                           : fmt::format("{} {} {}{}", name, element, index, suffix);
+                        const Location at = ctx.where(element, index, suffix);
+                        EXPECT_EQ(at.str(), text);
+                        EXPECT_EQ(at.empty(), text.empty()) << text;
+                        const std::string key = fmt::format("k{}", want.size());
+                        kept.maximum(key, 1, at);
+                        want.emplace_back(key, text);
+                    }
+        }
+        Values merged;
+        merged.maximum("k0", 2, std::string("earlier"));  // k0's place stays the earlier text
+        merged.merge(kept);
+        for (const auto& [key, text] : want) {
+            EXPECT_EQ(kept.maxima.at(key).at.str(), text) << key;
+            EXPECT_EQ(merged.maxima.at(key).at.str(), key == "k0" ? "earlier" : text) << key;
+        }
+    }
+    EXPECT_TRUE(Location().empty());
+    EXPECT_EQ(Location("x").str(), "x");
 }
 
 // Values::merge tries the entry after the last one it used before searching (merge_map). The
@@ -581,9 +627,9 @@ TEST(AuditFastPaths, MergedValuesEqualTheirCountsByHand) {
             }
             for (const auto& [k, n] : v.counts) sums[k] += n;
             for (const auto& [k, e] : v.maxima)
-                if (e.set && (!largest.count(k) || e.value > largest[k].first)) largest[k] = {e.value, e.at};
+                if (e.set && (!largest.count(k) || e.value > largest[k].first)) largest[k] = {e.value, e.at.str()};
             for (const auto& [k, e] : v.minima)
-                if (e.set && (!smallest.count(k) || e.value < smallest[k].first)) smallest[k] = {e.value, e.at};
+                if (e.set && (!smallest.count(k) || e.value < smallest[k].first)) smallest[k] = {e.value, e.at.str()};
             for (const auto& [k, s] : v.sets) unions[k].insert(s.begin(), s.end());
             merged.merge(v);
         }
@@ -592,7 +638,7 @@ TEST(AuditFastPaths, MergedValuesEqualTheirCountsByHand) {
         EXPECT_EQ(merged.counts.size(), counts.size());
         auto extremes = [](const std::map<std::string, Extreme, std::less<>>& m) {
             std::map<std::string, std::pair<double, std::string>> out;
-            for (const auto& [k, e] : m) out[k] = {e.value, e.at};
+            for (const auto& [k, e] : m) out[k] = {e.value, e.at.str()};
             return out;
         };
         EXPECT_EQ(extremes(merged.maxima), largest);
