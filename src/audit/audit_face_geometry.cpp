@@ -126,7 +126,7 @@ OneLoop analyse_face_at_once(const FacePlane& plane, FaceScratch& scratch, FaceG
         pos |= s > 0;
         neg |= s < 0;
     }
-    if (!takes_first_candidate_throughout(n, [&](int a, int b, int d) { return plane.orient_at(a, b, d); })) {
+    if (!newell_takes_first_candidate_throughout(plane)) {
         if (seen) {
             seen->newell_fan_refuted = true;
             std::copy_n(above.begin(), n, seen->above.begin());

@@ -154,6 +154,31 @@ private:
     mutable std::array<signed char, 3> signs_{kUnknownTurn, kUnknownTurn, kUnknownTurn};
 };
 
+/// FacePlane::orient_at with its filter inline (turn_filter_terms with the plane's N and
+/// bound, the very operations of FacePlane::orient's filter): ear clipping, the one loop's fan
+/// proof and R41's fan ask for orientations that are mostly not corner turns, and a call to
+/// orient_at and orient per orientation cost twice the filter's arithmetic. A sign the filter
+/// decides is the exact one; any other goes to orient_at, whose remembered turns, exact zero
+/// and expansions settle it as before. Holds a reference to `plane`, which must outlive it.
+class NewellOrient {
+public:
+    explicit NewellOrient(const FacePlane& plane)
+        : plane_(plane), c_(plane.corners().data()), normal_(plane.normal()),
+          error_{plane.normal_bound(0).error, plane.normal_bound(1).error, plane.normal_bound(2).error} {}
+    /// orient_at(a, b, d): the exact sign (−1, 0, +1) along N of the corners at ring positions a, b, d.
+    int operator()(int a, int b, int d) const {
+        const TurnFilter<double> t = turn_filter_terms(c_[b] - c_[a], c_[d] - c_[b], normal_, error_);
+        if (t.value > t.bound) return 1;
+        if (-t.value > t.bound) return -1;
+        return plane_.orient_at(a, b, d);
+    }
+
+private:
+    const FacePlane& plane_;
+    const Point* c_;
+    Vec3<double> normal_, error_;
+};
+
 /// Whether (q − p) × (r − q) = (0, 0, 0) exactly: the cut p, q, r has no area in 3-space.
 /// @param p,q,r finite float32 values as doubles (orient2d_sign's inputs).
 bool zero_area_3d(const Point& p, const Point& q, const Point& r);

@@ -125,33 +125,6 @@ Triangulation triangulate_newell(const FacePlane& plane) {
     return out;
 }
 
-namespace {
-
-/// FacePlane::orient_at with its filter inline (turn_filter_terms with the plane's N and
-/// bound, the very operations of FacePlane::orient's filter): ear clipping asks for about 18
-/// orientations a face, and a call to orient_at and orient per orientation cost twice the
-/// filter's arithmetic. A sign the filter decides is the exact one; any other goes to
-/// orient_at, whose remembered turns, exact zero and expansions settle it as before.
-class NewellOrient {
-public:
-    explicit NewellOrient(const FacePlane& plane)
-        : plane_(plane), c_(plane.corners().data()), normal_(plane.normal()),
-          error_{plane.normal_bound(0).error, plane.normal_bound(1).error, plane.normal_bound(2).error} {}
-    int operator()(int a, int b, int d) const {
-        const TurnFilter<double> t = turn_filter_terms(c_[b] - c_[a], c_[d] - c_[b], normal_, error_);
-        if (t.value > t.bound) return 1;
-        if (-t.value > t.bound) return -1;
-        return plane_.orient_at(a, b, d);
-    }
-
-private:
-    const FacePlane& plane_;
-    const Point* c_;
-    Vec3<double> normal_, error_;
-};
-
-}  // namespace
-
 void triangulate_newell(const FacePlane& plane, Triangulation& out, bool fan_refuted) {
     auto c = plane.corners();
     const NewellOrient orient(plane);

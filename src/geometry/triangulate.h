@@ -67,6 +67,24 @@ bool takes_first_candidate_throughout(int n, Orient orient) {
     return true;
 }
 
+/// takes_first_candidate_throughout along N (the Newell variant) of `plane`'s ring, n ≥ 3: (a)'s
+/// ends, (A, 0, 1) and (A, n − 3, n − 2), are the turns at corners 0 and n − 2 (rotations), which
+/// the plane remembers; no other of the 2n − 6 orientations is a corner turn, so they skip
+/// orient_at's corner tests and call for NewellOrient's inline filter. The same exact signs, and
+/// a conjunction of them does not depend on the order they are asked in (the analyse_face_at_once
+/// fan proof: 90 k orient_at calls on Sekiro `krak`).
+inline bool newell_takes_first_candidate_throughout(const FacePlane& plane) {
+    const int n = static_cast<int>(plane.corners().size());
+    if (n < 3 || plane.corner_turn(0) <= 0 || plane.corner_turn(n - 2) <= 0) return false;
+    const NewellOrient orient(plane);
+    const int a = n - 1;
+    for (int k = 1; k + 3 <= n - 1; ++k)
+        if (orient(a, k, k + 1) <= 0) return false;
+    for (int j = 3; j <= n - 2; ++j)
+        if (orient(a, 1, j) <= 0) return false;
+    return true;
+}
+
 /// Triangle k (0 … n − 3) of the fan from the last corner that takes_first_candidate_throughout
 /// proves: (n − 1, k, k + 1) for k < n − 3, then (n − 3, n − 2, n − 1).
 inline Cut last_corner_fan_triangle(int n, int k) {

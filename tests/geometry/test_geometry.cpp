@@ -694,6 +694,72 @@ TEST(Triangulate, ClippedRingsEqualAlgorithmTAsWrittenInBothVariants) {
     EXPECT_GT(zero_areas, 3000);
 }
 
+namespace {
+
+/// Random numbers for the ring generators: `next` a 31-bit integer, `unit` in [0, 1).
+struct RingRandom {
+    std::uint64_t s;
+    int next() {
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        return static_cast<int>(s >> 33);
+    }
+    double unit() { return (next() % 1000000) / 1e6; }
+};
+
+/// Ring number `face` of 4 … 8 corners (the faces the batch leaves to ear clipping), at one of
+/// five scales 2^-140 … 1e20 and of eight kinds: concave (one or two corners pulled in past
+/// the centre's side), lattice points (collinear, repeated, spikes), steep and warped,
+/// vertical or nearly, slivers within float32 rounding of a line, grid points with a corner
+/// straight from above and lifted; sometimes a corner repeated.
+std::vector<Point> hostile_short_ring(int face, RingRandom& random) {
+    auto next = [&] { return random.next(); };
+    auto unit = [&] { return random.unit(); };
+    auto f = [](double v) { return double(float(v)); };
+    const double scales[] = {0x1p-140, 1e-3, 1.0, 300.0, 1e20};
+    const double scale = scales[face % 5];
+    const int kind = (face / 5) % 8;
+    const int n = 4 + next() % 5;  // 4 … 8 corners: the faces the batch leaves to ear clipping
+    const double turn = (face % 4 == 0 ? -1 : 1) * 2 * 3.141592653589793 / n;
+    std::vector<Point> ring;
+    for (int k = 0; k < n; ++k) {
+        const double angle = k * turn + 0.3 * turn * unit();
+        const double cx = std::cos(angle), cz = -std::sin(angle);
+        // One or two corners pulled in past the centre's side: reflex along N and from above.
+        const bool pulled = k == face % n || (kind >= 4 && k == (face / 3 + 2) % n);
+        const double r = pulled ? -0.2 + 0.5 * unit() : 1.0;
+        switch (kind) {
+        case 0:  // concave, gently warped
+        case 4:
+            ring.push_back({f(scale * r * cx), f(scale * 0.02 * unit()), f(scale * r * cz)});
+            break;
+        case 1:  // lattice: collinear, repeated, spikes, straight corners
+            ring.push_back({f(scale * (next() % 3)), f(scale * (next() % 2) * 0.5), f(scale * (next() % 3))});
+            break;
+        case 2:  // steep and warped: the axis plane differs from N's
+        case 5:
+            ring.push_back({f(scale * r * cx), f(scale * (r * cz * 1.5 + 0.4 * unit())), f(scale * (r * cz + 0.2 * unit()))});
+            break;
+        case 3:  // vertical or nearly: N_y 0 or tiny, the axis plane x or z
+            ring.push_back({f(scale * r * cx), f(scale * r * cz), f(scale * (face % 2 ? 0 : 1e-7 * unit()))});
+            break;
+        case 6:  // a sliver within float32 rounding of a line, one corner pulled off it or not
+            ring.push_back({f(scale * (1 + k * 1e-7 * unit())), f(scale * 0.5), f(scale * (k + (pulled ? 1e-6 : 0)))});
+            break;
+        default:  // on a grid whose midpoints are exact: corners straight from above, lifted
+            ring.push_back({std::round(64 * r * cx) / 64, 0, std::round(64 * r * cz) / 64});
+        }
+    }
+    if (kind == 7) {
+        const int m = next() % n;
+        const Point &a = ring[(m + n - 1) % n], &b = ring[(m + 1) % n];
+        ring[m] = {(a.x + b.x) / 2, next() % 3 == 0 ? 0 : (next() % 2 ? 0.25 : -0.25), (a.z + b.z) / 2};
+    }
+    if (next() % 6 == 0) ring[next() % n] = ring[next() % n];  // a repeated corner
+    return ring;
+}
+
+}  // namespace
+
 // triangulate_newell's clipper takes a candidate's turn from the plane's corner turn while the
 // candidate's neighbours are its face neighbours. On short rings of every hostile kind the
 // audit meets (concave with one or more reflex corners, convex, clockwise, collinear and
@@ -701,55 +767,11 @@ TEST(Triangulate, ClippedRingsEqualAlgorithmTAsWrittenInBothVariants) {
 // rounding, near-degenerate), both variants, with the plane's turns remembered or not and with
 // the fan proof skipped, must give Algorithm T's output as the spec words it.
 TEST(Triangulate, CornerTurnsReusedInShortRingsEqualAlgorithmTAsWritten) {
-    std::uint64_t s = 37;
-    auto next = [&] {
-        s = s * 6364136223846793005ull + 1442695040888963407ull;
-        return static_cast<int>(s >> 33);
-    };
-    auto unit = [&] { return (next() % 1000000) / 1e6; };
-    auto f = [](double v) { return double(float(v)); };
-    const double scales[] = {0x1p-140, 1e-3, 1.0, 300.0, 1e20};
+    RingRandom random{37};
     int clipped[2] = {}, two_reflex = 0, dropped = 0;
     for (int face = 0; face < 12000; ++face) {
-        const double scale = scales[face % 5];
-        const int kind = (face / 5) % 8;
-        const int n = 4 + next() % 5;  // 4 … 8 corners: the faces the batch leaves to ear clipping
-        const double turn = (face % 4 == 0 ? -1 : 1) * 2 * 3.141592653589793 / n;
-        std::vector<Point> ring;
-        for (int k = 0; k < n; ++k) {
-            const double angle = k * turn + 0.3 * turn * unit();
-            const double cx = std::cos(angle), cz = -std::sin(angle);
-            // One or two corners pulled in past the centre's side: reflex along N and from above.
-            const bool pulled = k == face % n || (kind >= 4 && k == (face / 3 + 2) % n);
-            const double r = pulled ? -0.2 + 0.5 * unit() : 1.0;
-            switch (kind) {
-            case 0:  // concave, gently warped
-            case 4:
-                ring.push_back({f(scale * r * cx), f(scale * 0.02 * unit()), f(scale * r * cz)});
-                break;
-            case 1:  // lattice: collinear, repeated, spikes, straight corners
-                ring.push_back({f(scale * (next() % 3)), f(scale * (next() % 2) * 0.5), f(scale * (next() % 3))});
-                break;
-            case 2:  // steep and warped: the axis plane differs from N's
-            case 5:
-                ring.push_back({f(scale * r * cx), f(scale * (r * cz * 1.5 + 0.4 * unit())), f(scale * (r * cz + 0.2 * unit()))});
-                break;
-            case 3:  // vertical or nearly: N_y 0 or tiny, the axis plane x or z
-                ring.push_back({f(scale * r * cx), f(scale * r * cz), f(scale * (face % 2 ? 0 : 1e-7 * unit()))});
-                break;
-            case 6:  // a sliver within float32 rounding of a line, one corner pulled off it or not
-                ring.push_back({f(scale * (1 + k * 1e-7 * unit())), f(scale * 0.5), f(scale * (k + (pulled ? 1e-6 : 0)))});
-                break;
-            default:  // on a grid whose midpoints are exact: corners straight from above, lifted
-                ring.push_back({std::round(64 * r * cx) / 64, 0, std::round(64 * r * cz) / 64});
-            }
-        }
-        if (kind == 7) {
-            const int m = next() % n;
-            const Point &a = ring[(m + n - 1) % n], &b = ring[(m + 1) % n];
-            ring[m] = {(a.x + b.x) / 2, next() % 3 == 0 ? 0 : (next() % 2 ? 0.25 : -0.25), (a.z + b.z) / 2};
-        }
-        if (next() % 6 == 0) ring[next() % n] = ring[next() % n];  // a repeated corner
+        const std::vector<Point> ring = hostile_short_ring(face, random);
+        const int n = static_cast<int>(ring.size());
         int reflex = 0;
         const FacePlane remembered(ring), fresh(ring);
         remembered.remember_corner_turns();
@@ -784,6 +806,79 @@ TEST(Triangulate, CornerTurnsReusedInShortRingsEqualAlgorithmTAsWritten) {
     EXPECT_GT(clipped[1], 6000);
     EXPECT_GT(two_reflex, 2000);
     EXPECT_GT(dropped, 1000);
+}
+
+// The Newell fan proof (newell_takes_first_candidate_throughout) and R41's fan
+// (first_bad_fan_triangle) take the turns at their ends from the plane and every other
+// orientation from NewellOrient's inline filter, orient_at settling what it leaves open. On
+// the hostile short rings above and on convex rings at every scale (some longer than the plane
+// remembers, some with a corner exactly straight or within float32 rounding of straight, some
+// with a repeated corner), both must give what orientations computed with expansions give,
+// with the plane's turns remembered or not.
+TEST(Triangulate, FanProofsWithTheFilterInlineEqualExpansions) {
+    RingRandom random{41};
+    auto f = [](double v) { return double(float(v)); };
+    const double scales[] = {0x1p-140, 0x1p-10, 1.0, 256.0, 0x1p66};  // powers of two: grid midpoints stay exact
+    int proven = 0, refuted = 0, bad = 0, straight = 0, left_open = 0;
+    for (int face = 0; face < 12000; ++face) {
+        std::vector<Point> ring;
+        if (face % 2 == 1) {
+            ring = hostile_short_ring(face / 2, random);
+        } else {
+            const double scale = scales[(face / 2) % 5];
+            const int n = face % 100 == 0 ? 40 : 4 + random.next() % 5;
+            const double turn = (face % 8 == 0 ? -1 : 1) * 2 * 3.141592653589793 / n;
+            for (int k = 0; k < n; ++k) {
+                const double angle = k * turn + 0.2 * turn * random.unit();
+                ring.push_back({scale * std::round(64 * std::cos(angle)) / 64, f(scale * 0.05 * random.unit()),
+                                scale * std::round(-64 * std::sin(angle)) / 64});
+            }
+            const int m = random.next() % n;
+            const Point &a = ring[(m + n - 1) % n], &b = ring[(m + 1) % n];
+            switch ((face / 2) % 4) {
+            case 0:  // exactly straight in 3-space: the filter's bound is not 0 off the axes
+                ring[m] = {(a.x + b.x) / 2, (a.y + b.y) / 2, (a.z + b.z) / 2};
+                break;
+            case 1:  // within float32 rounding of straight, either side
+                ring[m] = {f((a.x + b.x) / 2 * (1 + 1e-7 * (random.unit() - 0.5))), f((a.y + b.y) / 2), f((a.z + b.z) / 2)};
+                break;
+            case 2:  // a repeated corner
+                ring[m] = a;
+                break;
+            default:
+                break;
+            }
+        }
+        const int n = static_cast<int>(ring.size());
+        const FacePlane remembered(ring), fresh(ring);
+        remembered.remember_corner_turns();
+        const Vec3<Expansion> N = newell_normal<Expansion>(ring);
+        const Vec3<double> error{remembered.normal_bound(0).error, remembered.normal_bound(1).error, remembered.normal_bound(2).error};
+        auto exact = [&](int a, int b, int d) {
+            const TurnFilter<double> t = turn_filter_terms(ring[b] - ring[a], ring[d] - ring[b], remembered.normal(), error);
+            const Vec3<Expansion> p = lift<Expansion>(ring[a]), q = lift<Expansion>(ring[b]), r = lift<Expansion>(ring[d]);
+            const int sign = dot(cross(q - p, r - q), N).sign();
+            // left to orient_at's exact fallback (exact zeros off the axes, whose bound is not 0)
+            left_open += !(t.value > t.bound || -t.value > t.bound || t.bound == 0);
+            return sign;
+        };
+        const bool expected_proof = takes_first_candidate_throughout(n, exact);
+        int expected_bad = -1;
+        for (int k = 1; k + 1 < n && expected_bad < 0; ++k)
+            if (exact(0, k, k + 1) <= 0) expected_bad = k;
+        for (int k = 0; k < n; ++k) straight += exact(k == 0 ? n - 1 : k - 1, k, (k + 1) % n) == 0;
+        for (const FacePlane* plane : {&remembered, &fresh}) {
+            ASSERT_EQ(newell_takes_first_candidate_throughout(*plane), expected_proof) << face;
+            ASSERT_EQ(first_bad_fan_triangle(*plane), expected_bad) << face;
+        }
+        (expected_proof ? proven : refuted)++;
+        bad += expected_bad >= 0;
+    }
+    EXPECT_GT(proven, 4000);
+    EXPECT_GT(refuted, 4000);
+    EXPECT_GT(bad, 4000);
+    EXPECT_GT(straight, 5000);
+    EXPECT_GT(left_open, 3000);
 }
 
 TEST(Orient, FilteredSignsEqualExpansionsOnNearlyCollinearFloats) {
