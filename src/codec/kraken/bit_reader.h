@@ -122,6 +122,8 @@ public:
         std::uint64_t bits;
         unsigned count;
     };
+    /// Only while word_refills_left() > 0: a byte-wise refill near the end may have moved the
+    /// reader past its region, where `next` would point outside it.
     Cursor cursor() const {
         static_assert(!Msb);
         return {Backward ? src_.data + (src_.size - pos_) : src_.data + pos_, bits_, count_};
