@@ -30,6 +30,18 @@ struct Triangulation {
     bool turns_tested_along_normal = false;
 };
 
+/// takes_first_candidate_throughout's checks but (a)'s two ends, (A, 0, 1) and (A, n − 3, n − 2):
+/// (a) for k = 1 … n − 4 and (b), none of them a corner turn of the ring. n ≥ 3.
+template <class Orient>
+bool inner_candidates_turn_right(int n, Orient orient) {
+    const int a = n - 1;
+    for (int k = 1; k + 3 <= n - 1; ++k)
+        if (orient(a, k, k + 1) <= 0) return false;
+    for (int j = 3; j <= n - 2; ++j)
+        if (orient(a, 1, j) <= 0) return false;
+    return true;
+}
+
 /// Whether Algorithm T, run with the exact orientation `orient` of a projection, takes the
 /// first candidate of its ring at every step, decided with 2n − 6 orientations (n ≥ 4; one
 /// for a triangle) instead of the ear tests (most faces are strictly convex; the audit
@@ -60,29 +72,19 @@ template <class Orient>
 bool takes_first_candidate_throughout(int n, Orient orient) {
     if (n < 3) return false;
     const int a = n - 1;
-    for (int k = 0; k + 2 <= n - 1; ++k)
-        if (orient(a, k, k + 1) <= 0) return false;
-    for (int j = 3; j <= n - 2; ++j)
-        if (orient(a, 1, j) <= 0) return false;
-    return true;
+    return orient(a, 0, 1) > 0 && (n == 3 || orient(a, n - 3, n - 2) > 0) && inner_candidates_turn_right(n, orient);
 }
 
 /// takes_first_candidate_throughout along N (the Newell variant) of `plane`'s ring, n ≥ 3: (a)'s
-/// ends, (A, 0, 1) and (A, n − 3, n − 2), are the turns at corners 0 and n − 2 (rotations), which
-/// the plane remembers; no other of the 2n − 6 orientations is a corner turn, so they skip
-/// orient_at's corner tests and call for NewellOrient's inline filter. The same exact signs, and
-/// a conjunction of them does not depend on the order they are asked in (the analyse_face_at_once
-/// fan proof: 90 k orient_at calls on Sekiro `krak`).
+/// ends are the turns at corners 0 and n − 2 (rotations), which the plane remembers; the other
+/// 2n − 6 orientations are no corner turn, so they skip orient_at's corner tests and call for
+/// NewellOrient's inline filter. The same exact signs, and a conjunction of them does not depend
+/// on the order they are asked in (the analyse_face_at_once fan proof: 90 k orient_at calls on
+/// Sekiro `krak`).
 inline bool newell_takes_first_candidate_throughout(const FacePlane& plane) {
     const int n = static_cast<int>(plane.corners().size());
     if (n < 3 || plane.corner_turn(0) <= 0 || plane.corner_turn(n - 2) <= 0) return false;
-    const NewellOrient orient(plane);
-    const int a = n - 1;
-    for (int k = 1; k + 3 <= n - 1; ++k)
-        if (orient(a, k, k + 1) <= 0) return false;
-    for (int j = 3; j <= n - 2; ++j)
-        if (orient(a, 1, j) <= 0) return false;
-    return true;
+    return inner_candidates_turn_right(n, NewellOrient(plane));
 }
 
 /// Triangle k (0 … n − 3) of the fan from the last corner that takes_first_candidate_throughout

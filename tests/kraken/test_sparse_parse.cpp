@@ -1,12 +1,12 @@
 // The sparse optimal parse of level 6 on one-block inputs (codec/kraken/sparse_parse.h) and
-// the any-order chain search it runs on (MatchFinder::find_all_any):
+// the any-order chain search it runs on (MatchFinder::find_all):
 //  * every command it returns is a real match, checked byte by byte against the input
 //    (distance 8..position, inside the chunk), and its streams decode bit-exactly, on the
 //    hostile inputs of the issue: runs, periodic data (periods 1-12, 48, 300), random bytes
 //    over 256 and 4 values, text, and sizes 0, 1, 15, 16, 256 KiB - 1, 256 KiB and 256 KiB + 1
 //    (the last one is two blocks and takes the lazy parse: the boundary is tested too);
-//  * find_all_any(), asked in a shuffled order, reports exactly what find_all() reports
-//    asked in increasing order (the hash chains are the same, entered at p's own link);
+//  * find_all(), asked in a shuffled order, reports exactly what it reports asked in
+//    increasing order (the hash chains are the same, entered at p's own link);
 //  * on every one-block DCX_KRAK game sample, level 6 is within the issue's 1.10 times the
 //    game's own Kraken bytes (Oodle's output: the independent reference).
 #include <gtest/gtest.h>
@@ -170,7 +170,7 @@ TEST(SparseParse, AnyOrderSearchEqualsInOrderSearch) {
         std::size_t found = 0;
         for (std::size_t p : order) {
             std::vector<MatchFinder::Match> got;
-            any_order.find_all_any(p, limit, params, got);
+            any_order.find_all(p, limit, params, got);
             ASSERT_EQ(got.size(), expected[p].size()) << "position " << p;
             for (std::size_t k = 0; k < got.size(); ++k) {
                 EXPECT_EQ(got[k].length, expected[p][k].length) << "position " << p;
@@ -211,10 +211,10 @@ std::vector<MatchFinder::Match> brute_chain_search(const ByteVec& data, const st
 
 }  // namespace
 
-// The hash-chain walk (MatchFinder::scan under find_all and find_all_any) against the slow
+// The hash-chain walk (MatchFinder::scan under find_all) against the slow
 // model above, with the chains built as the search goes (find_all in order), all at once up
 // front (insert_before, as the sparse parse does before its seed parse) and searched in any
-// order (find_all_any): every search must report the model's matches.
+// order: every search must report the model's matches.
 TEST(SparseParse, ChainSearchEqualsABruteForceWalk) {
     ByteVec mixed = random_bytes(30000, 3, 21);
     const ByteVec copy(mixed.begin() + 1000, mixed.begin() + 7000);
@@ -232,7 +232,7 @@ TEST(SparseParse, ChainSearchEqualsABruteForceWalk) {
                 std::iota(order.begin(), order.end(), std::size_t{0});
                 std::shuffle(order.begin(), order.end(), std::mt19937(depth));
                 std::vector<std::vector<MatchFinder::Match>> shuffled(data.size());
-                for (std::size_t p : order) any_order.find_all_any(p, limit, params, shuffled[p]);
+                for (std::size_t p : order) any_order.find_all(p, limit, params, shuffled[p]);
                 std::size_t found = 0;
                 for (std::size_t p = 0; p < data.size(); ++p) {
                     const std::vector<MatchFinder::Match> want = brute_chain_search(data, by_hash, p, limit, params);

@@ -207,8 +207,4 @@ void MatchFinder::find_all(std::size_t p, std::size_t limit, const LzParams& par
     });
 }
 
-void MatchFinder::find_all_any(std::size_t p, std::size_t limit, const LzParams& params, std::vector<Match>& out) {
-    find_all(p, limit, params, out);
-}
-
 }  // namespace navlab::kraken::detail

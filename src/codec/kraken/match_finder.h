@@ -149,12 +149,10 @@ public:
     /// length 0 when none of at least kMinMatch bytes exists.
     Match find(std::size_t p, std::size_t limit, const LzParams& params);
     /// Every match at p that is longer than all nearer ones (so lengths increase), up to
-    /// params.chain_depth candidates; appended to `out`.
+    /// params.chain_depth candidates; appended to `out`. Searches may come in any order
+    /// (several passes over a block, positions skipped): every position up to p is inserted
+    /// first and the chain is entered at p's own link, whatever was searched before.
     void find_all(std::size_t p, std::size_t limit, const LzParams& params, std::vector<Match>& out);
-    /// find_all(), named for callers that search in any order (several passes over a block,
-    /// positions skipped): every position up to p is inserted first and the chain is entered
-    /// at p's own link, whatever was searched before.
-    void find_all_any(std::size_t p, std::size_t limit, const LzParams& params, std::vector<Match>& out);
     /// Inserts every position before `end` into the chains now. Searches see only the
     /// positions before their own either way (each enters the chain at its position's own
     /// link), so their matches are the same; a parse that will search most of [.., end) pays

@@ -16,7 +16,7 @@
 // On the game's one-block files this expanded 13-14 % of the positions (17-19 % with the
 // decode-time prices below), within 0.2 % of the size of expanding all of them, and only
 // those are searched for matches (hash chains, entered at any position:
-// MatchFinder::find_all_any; not where a recent offset already matches kRecentLongEnough
+// MatchFinder::find_all; not where a recent offset already matches kRecentLongEnough
 // bytes), so a pass costs a fraction of a full one. Memory: 20 bytes a position of the chunk
 // (2.5 MiB for a full one), kept by the thread on huge pages, and a bit a position for the
 // positions reached (16 KiB).
@@ -177,7 +177,7 @@ private:
         found_.clear();
         // A recent-offset match this long leaves a new distance little to win (it would pay
         // an offset's bits to go further): no search.
-        if (longest < kRecentLongEnough) finder_.find_all_any(p, end_, params_, found_);
+        if (longest < kRecentLongEnough) finder_.find_all(p, end_, params_, found_);
         for (const MatchFinder::Match& m : found_) {
             const unsigned k = s.recent.index_of(m.distance);
             if (k < 3) continue;  // measured above, at full length

@@ -18,7 +18,7 @@ namespace navlab::kraken::detail {
 /// parse on `finder`'s hash chains, then `passes` (params.passes, at least 1) rounds of dynamic
 /// programming, each priced by the statistics of the parse before it; returns the last.
 /// Matches come from the same chains (params.chain_depth candidates per searched position),
-/// searched in any order (MatchFinder::find_all_any); the finder must have seen the block's
+/// searched in any order (MatchFinder::find_all); the finder must have seen the block's
 /// earlier chunks and no later position. Time: O(end - first) positions visited, each expanded one
 /// searched at most chain_depth candidates deep; a match of params.nice_length or more is taken
 /// whole and its inside skipped, so the bytes compared to measure lengths at full length stay
