@@ -186,10 +186,14 @@ bool runs_on_unreadable(const RuleDef& r) {
     return std::strcmp(r.id, "R02") == 0 || std::strcmp(r.id, "R96") == 0 || std::strcmp(r.id, "R97") == 0;
 }
 
-/// The tallies of the last result this thread dropped, emptied (~TagfileAudit); empty when
-/// none is kept.
-std::vector<RuleTally>& spare_tallies() {
-    thread_local std::vector<RuleTally> spare;
+/// The tallies and the list of rules run of the last result this thread dropped, emptied
+/// (~TagfileAudit); empty when none is kept.
+struct SpareResult {
+    std::vector<RuleTally> rules;
+    std::vector<RanRule> ran;
+};
+SpareResult& spare_result() {
+    thread_local SpareResult spare;
     return spare;
 }
 
@@ -198,18 +202,33 @@ std::vector<RuleTally>& spare_tallies() {
 TagfileAudit::~TagfileAudit() {
     for (auto& [id, values] : supplementary) values.clear();  // their nodes to the thread's spares
     if (rules.size() != all_rules().size()) return;  // moved from, or not an audit_tagfile result
-    // Every tally, not only the applicable ones: a result built by hand may fill any of them.
-    for (RuleTally& t : rules) t.clear();
-    spare_tallies() = std::move(rules);
+    if (ran.empty()) {
+        // Every tally, not only the applicable ones: a result built by hand may fill any of them.
+        for (RuleTally& t : rules) t.clear();
+    } else {
+        for (const RanRule r : ran) {  // the others are untouched (`ran`)
+            RuleTally& t = rules[r.rule];
+            t.by_game[static_cast<std::size_t>(game)] = {};
+            t.applicable = false;
+            if (r.extras) t.examples.clear(), t.values.clear();
+        }
+        ran.clear();
+    }
+    SpareResult& spare = spare_result();
+    spare.rules = std::move(rules);
+    spare.ran = std::move(ran);
 }
 
 TagfileAudit audit_tagfile(const AuditTagfile& file, std::size_t max_examples, const ExamplesTaken* taken) {
     auto rules = all_rules();
     TagfileAudit out;
-    if (std::vector<RuleTally>& spare = spare_tallies(); spare.size() == rules.size())
-        out.rules = std::move(spare);  // cleared when given back
-    else
+    if (SpareResult& spare = spare_result(); spare.rules.size() == rules.size()) {
+        out.rules = std::move(spare.rules);  // cleared when given back
+        out.ran = std::move(spare.ran);
+    } else {
         out.rules.resize(rules.size());
+    }
+    out.ran.reserve(rules.size());
     const bool readable = file.model.has_value();
     AuditTagfile stand_in;
     if (!readable) {  // a context over an empty model, for the rules that still run
@@ -217,22 +236,25 @@ TagfileAudit audit_tagfile(const AuditTagfile& file, std::size_t max_examples, c
         stand_in.model.emplace();
     }
     TagfileContext ctx(readable ? file : stand_in);
+    out.game = ctx.game;  // the tallies' game from here (~TagfileAudit clears its counts)
     for (std::size_t i = 0; i < rules.size(); ++i) {
         const RuleDef& r = rules[i];
         if (!readable && !runs_on_unreadable(r)) continue;
         // A tagfile of another SDK runs only "both"-scope rules (R04).
         if (!in_scope(r.scope, ctx.game)) continue;
-        out.rules[i].applicable = true;
-        RuleCheck check(ctx, out.rules[i], taken && taken->full(i) ? 0 : max_examples);
+        RuleTally& tally = out.rules[i];
+        out.ran.push_back({static_cast<std::uint16_t>(i), true});  // extras until known, for a rule that throws
+        tally.applicable = true;
+        RuleCheck check(ctx, tally, taken && taken->full(i) ? 0 : max_examples);
         if (!readable && std::strcmp(r.id, "R02") == 0)
             check.fail("tagfile", -1, file.read_error, {}, "TAG0");
         else
             r.fn(check);
         if (r.kind == Kind::Invariant)
-            for (Finding& x : out.rules[i].examples) x.severity = Finding::Severity::Error;
+            for (Finding& x : tally.examples) x.severity = Finding::Severity::Error;
+        out.ran.back().extras = !tally.examples.empty() || !tally.values.empty();
     }
     out.readable = readable;
-    out.game = ctx.game;
     out.sdk = sdk_of(file);
     out.binder = file.binder;
     if (readable) {
@@ -263,22 +285,42 @@ void add_counts(GameSummary& into, const GameSummary& c) {
     into.sdk.insert(c.sdk.begin(), c.sdk.end());
 }
 
+void add_tally(Tally& into, const Tally& from) {
+    into.checked += from.checked;
+    into.exceptions += from.exceptions;
+    into.skipped += from.skipped;
+}
+
 }  // namespace
+
+void AuditMerger::add_extras(RuleTally& into, const RuleTally& from, std::size_t rule, ExamplesTaken* taken) {
+    for (const Finding& e : from.examples)
+        if (into.examples.size() < max_examples_) into.examples.push_back(e);
+    if (taken && into.examples.size() >= max_examples_) taken->mark_full(rule);
+    if (!from.values.empty()) into.values.merge(from.values);  // most rules of a tagfile have none
+}
 
 void AuditMerger::add_rules(const std::vector<RuleTally>& rules, ExamplesTaken* taken) {
     for (std::size_t i = 0; i < rules.size(); ++i) {
         RuleTally& into = report_.rules[i];
         const RuleTally& from = rules[i];
         into.applicable = into.applicable || from.applicable;
-        for (std::size_t k = 0; k < 3; ++k) {
-            into.by_game[k].checked += from.by_game[k].checked;
-            into.by_game[k].exceptions += from.by_game[k].exceptions;
-            into.by_game[k].skipped += from.by_game[k].skipped;
-        }
-        for (const Finding& e : from.examples)
-            if (into.examples.size() < max_examples_) into.examples.push_back(e);
-        if (taken && into.examples.size() >= max_examples_) taken->mark_full(i);
-        if (!from.values.empty()) into.values.merge(from.values);  // most rules of a tagfile have none
+        for (std::size_t k = 0; k < 3; ++k) add_tally(into.by_game[k], from.by_game[k]);
+        add_extras(into, from, i, taken);
+    }
+}
+
+// A rule without extras leaves `taken` as it was: its merged examples did not grow, so they
+// were complete at the last add that could mark them (marking only spares later audits
+// examples the merge would drop; a rule not marked costs nothing else).
+void AuditMerger::add_ran(const TagfileAudit& result, ExamplesTaken* taken) {
+    const auto game = static_cast<std::size_t>(result.game);
+    for (const RanRule r : result.ran) {
+        RuleTally& into = report_.rules[r.rule];
+        const RuleTally& from = result.rules[r.rule];
+        into.applicable = true;
+        add_tally(into.by_game[game], from.by_game[game]);
+        if (r.extras) add_extras(into, from, r.rule, taken);
     }
 }
 
@@ -293,7 +335,10 @@ void AuditMerger::add(const TagfileAudit& r, ExamplesTaken* taken) {
         add_counts(r.game == Game::Sekiro ? summary.sekiro : summary.elden_ring, r.counts);
         if (!r.binder.empty()) binders_[r.game == Game::Sekiro ? 0 : 1].insert(r.binder);
     }
-    add_rules(r.rules, taken);
+    if (r.ran.empty())
+        add_rules(r.rules, taken);
+    else
+        add_ran(r, taken);
     for (const auto& [id, v] : r.supplementary) report_.supplementary[id].merge(v);
 }
 

@@ -1,7 +1,8 @@
 // The audit's shortcuts against the plain ways they replace: a context and a mesh read that
 // reuse the thread's storage from the tagfile before, an exception whose texts are made only
 // while the examples have room, a value set that marks small values in bits, the edge pass's
-// folded statements and X01's extremes of w taken from the vertex bounds.
+// folded statements, X01's extremes of w taken from the vertex bounds and the merge of only
+// the rules a tagfile ran.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -24,6 +25,7 @@
 #include "audit/audit_report.h"
 #include "audit/audit_rules.h"
 #include "audit/audit_supplementary.h"
+#include "audit/ordered_merge.h"
 #include "formats/fromsoft/nav_tagfile.h"
 #include "io/text.h"
 #include "synthetic_navmesh.h"
@@ -645,5 +647,66 @@ TEST(AuditFastPaths, MergedValuesEqualTheirCountsByHand) {
         EXPECT_EQ(extremes(merged.minima), smallest);
         using Sets = std::map<std::string, std::set<std::uint64_t>>;
         EXPECT_EQ(Sets(merged.sets.begin(), merged.sets.end()), unions);
+    }
+}
+
+// audit_tagfile lists the rules it ran and which of them hold examples or values
+// (TagfileAudit::ran), and the merge then adds only those parts (AuditMerger::add_ran). Its
+// results, merged one by one and through OrderedMerge's runs (results ahead of the merge point
+// wait merged), against the same results with `ran` emptied, which merge every part of every
+// tally: tagfiles of both games, of another SDK, unreadable, clean and failing (rules with and
+// without examples, values and exceptions), with no, one and several examples kept. The list
+// itself is checked against the tallies.
+TEST(AuditFastPaths, MergingTheRulesRunEqualsMergingEveryTally) {
+    std::vector<AuditTagfile> files = varied_tagfiles();
+    AuditTagfile other = synthetic_tagfile();
+    other.sdk = "20990101";  // another SDK: the "both"-scope rules alone
+    files.push_back(other);
+    AuditTagfile unreadable;
+    unreadable.binder = "b.nvmhktbnd.dcx", unreadable.entry = "n.hkx", unreadable.entry_index = 0;
+    unreadable.read_error = "offset 0x10: TAG0: truncated";
+    files.push_back(unreadable);
+    for (std::size_t max_examples : {0u, 1u, 3u}) {
+        std::vector<TagfileAudit> listed, plain;
+        std::size_t with_extras = 0, without = 0;
+        for (std::size_t round = 0; round < 2; ++round)
+            for (const AuditTagfile& f : files) {
+                listed.push_back(audit_tagfile(f, max_examples));
+                const TagfileAudit& r = listed.back();
+                ASSERT_FALSE(r.ran.empty());
+                std::vector<bool> ran(r.rules.size());
+                for (const RanRule x : r.ran) {
+                    ran[x.rule] = true;
+                    const RuleTally& t = r.rules[x.rule];
+                    EXPECT_TRUE(t.applicable);
+                    EXPECT_EQ(x.extras, !t.examples.empty() || !t.values.empty()) << all_rules()[x.rule].id;
+                    for (std::size_t g = 0; g < 3; ++g) {
+                        if (g != static_cast<std::size_t>(r.game)) {
+                            EXPECT_EQ(t.by_game[g].checked + t.by_game[g].skipped, 0);
+                        }
+                    }
+                    (x.extras ? with_extras : without) += 1;
+                }
+                for (std::size_t i = 0; i < r.rules.size(); ++i) {
+                    const RuleTally& t = r.rules[i];
+                    if (!ran[i]) {
+                        EXPECT_FALSE(t.applicable || !t.examples.empty() || !t.values.empty()) << i;
+                    }
+                }
+                plain.push_back(r);
+                plain.back().ran.clear();
+            }
+        EXPECT_GT(with_extras, 20u);
+        EXPECT_GT(without, 20u);
+        const auto texts = [](const AuditReport& report) {
+            return audit_json(report).dump() + format_audit_text(report, TextDetail::All);
+        };
+        const std::string expected = texts(merge_audit(plain, {"in"}, max_examples));
+        EXPECT_EQ(texts(merge_audit(listed, {"in"}, max_examples)), expected) << max_examples << " examples";
+        // Last to first: every result but the first waits in a run, runs absorb runs.
+        OrderedMerge ordered(1, max_examples);
+        ordered.set_count(0, listed.size());
+        for (std::size_t k = listed.size(); k-- > 0;) ordered.add(0, k, listed[k]);
+        EXPECT_EQ(texts(ordered.report({"in"})), expected) << max_examples << " examples, out of order";
     }
 }
