@@ -113,9 +113,12 @@ std::vector<Member> TypeTable::all_members(TypeIndex t) const {
 }
 
 const Member* TypeTable::find_member(TypeIndex t, std::string_view name) const {
+    // Length and first byte tested inline before the compare: a type's members often share a
+    // length ("faces", "edges"), and each such == was a call to memcmp.
+    const char first = name.empty() ? '\0' : name[0];
     for (std::size_t steps = 0; valid(t) && steps <= size(); ++steps) {
         for (const Member& m : types()[t].members)
-            if (m.name == name) return &m;
+            if (m.name.size() == name.size() && (name.empty() || m.name[0] == first) && m.name == name) return &m;
         t = types()[t].parent;
     }
     return nullptr;

@@ -564,3 +564,36 @@ TEST(NavTagfile, EveryRootVariantNamesItsObjectsFirstPointerItem) {
         EXPECT_EQ(nav.variants[k].item, first) << "variant " << k;
     }
 }
+
+// The model reader keeps find_member's answers per type table and thread (with the table's
+// record layouts): a read whose table is kept (so memoised, and read twice so that the second
+// read takes every answer from the memo) gives what a read of the same tagfile through a table
+// that is not kept (a changed copy: every member looked up afresh) gives, model and errors.
+TEST(NavTagfile, MemoisedMemberLookupsReadWhatFreshLookupsRead) {
+    const std::vector<std::uint8_t> elden = write_nav_tagfile(elden_ring_like()), sekiro = write_nav_tagfile(sekiro_like());
+    std::vector<std::uint8_t> bad_model = sekiro;  // "faces" renamed: the model's read fails
+    const auto at = std::search(bad_model.begin(), bad_model.end(), std::begin("faces"), std::end("faces") - 1);
+    ASSERT_NE(at, bad_model.end());
+    *at = 'g';
+    std::vector<std::vector<std::uint8_t>> tagfiles = {elden, sekiro, bad_model};
+    if (const auto sample = test::sample("havok/er/n10_01_00_00_001700.hkx")) tagfiles.push_back(read_file(*sample));
+    auto text_of = [](auto&& read) {
+        try {
+            const NavTagfile nav = read();
+            return model_text(nav, nav) + fmt::format("\nfaces {} edges {} vertices {}", nav.mesh.faces.size(),
+                                                      nav.mesh.edges.size(), nav.mesh.vertices.size());
+        } catch (const Error& e) {
+            return fmt::format("error at {} in {}: {}", e.offset(), e.field(), e.what());
+        }
+    };
+    for (const auto& b : tagfiles) {
+        const std::string plain = text_of([&] {
+            havok::Tagfile file = havok::read_tagfile(b);
+            (void)file.types.at(1);  // a changed copy: not the table the reader's cache keeps
+            return nav_from_tagfile(file);
+        });
+        EXPECT_TRUE(plain.find("\nmesh same") != std::string::npos || plain.starts_with("error at")) << plain.substr(0, 200);
+        for (const auto& other : tagfiles) (void)text_of([&] { return read_nav_tagfile(other); });
+        for (int round = 0; round < 2; ++round) EXPECT_EQ(text_of([&] { return read_nav_tagfile(b); }), plain) << round;
+    }
+}

@@ -307,6 +307,92 @@ TEST(HavokBadInput, ReaderAndBuilderRefuseTheSameGapByte) {
     }
 }
 
+// The placement check sorts the items by DATA offset only when the ITEM table does not list
+// them in that order already: with any two ITEM records swapped (so listed out of order), the
+// items are still placed by offset, without an overlap or a gap refused; the file fails later
+// (its references now name the wrong items), never at placement.
+TEST(HavokBadInput, ItemsListedOutOfDataOrderArePlacedByTheirOffsets) {
+    Fixture f;
+    const std::size_t n = f.file.items.size();
+    ASSERT_GE(n, 5u);
+    int swapped = 0;
+    for (ItemIndex i = 2; i < n; ++i)
+        for (ItemIndex j = i + 1; j < n; ++j) {
+            auto b = f.bytes;
+            for (int k = 0; k < 12; ++k) std::swap(b[f.item_record(i) + k], b[f.item_record(j) + k]);
+            const std::string what = error_of(b);
+            EXPECT_EQ(what.find("overlaps the item before it"), std::string::npos) << i << " <-> " << j << ": " << what;
+            EXPECT_EQ(what.find("gap between items"), std::string::npos) << i << " <-> " << j << ": " << what;
+            ++swapped;
+        }
+    EXPECT_GE(swapped, 6);
+}
+
+// The bytes between the items and after the last one (their alignment padding) must be zero:
+// any one such byte set is refused at its own offset, whichever gap it is in.
+TEST(HavokBadInput, EveryByteBetweenAndAfterTheItemsIsRefusedWhereItIs) {
+    Fixture f;
+    std::vector<bool> in_item(f.file.data.size(), false);
+    for (ItemIndex i = 1; i < f.file.items.size(); ++i) {
+        const Item& item = f.file.items[i];
+        const std::size_t end = item.offset + std::size_t{f.file.types[item.type].resolved_size} * item.count;
+        for (std::size_t k = item.offset; k < end; ++k) in_item[k] = true;
+    }
+    int tried = 0;
+    for (std::size_t k = 0; k < in_item.size(); ++k) {
+        if (in_item[k]) continue;
+        auto b = f.bytes;
+        b[f.data + k] = 0x41;
+        ++tried;
+        try {
+            read_tagfile(b);
+            ADD_FAILURE() << "DATA byte " << k << " read";
+        } catch (const Error& e) {
+            EXPECT_EQ(e.offset(), f.data + k) << e.what();
+            EXPECT_NE(e.message().find(": byte is 0x41; expected 0"), std::string::npos) << e.what();
+        }
+    }
+    EXPECT_GT(tried, 20);
+}
+
+// The walk checks each item's gaps for the whole array first and names an element's first bad
+// byte only when that check fails: a single non-zero byte anywhere in any item's gaps (records
+// with references, the mesh and the graph, and records without, faces and edges) is still
+// refused naming that element, byte and file offset. The size/capacity words of an hkArray
+// field are skipped: the reference check names them first, with its own message.
+TEST(HavokBadInput, EveryGapByteOfEveryItemIsRefusedWhereItIs) {
+    Fixture f;
+    Layouts layouts(f.file.types);
+    int tried = 0, with_refs = 0;
+    for (ItemIndex i = 1; i < f.file.items.size(); ++i) {
+        const Item& item = f.file.items[i];
+        const Layout& layout = layouts.of(item.type);
+        const std::uint32_t esize = f.file.types[item.type].resolved_size;
+        for (std::uint32_t e = 0; e < item.count; ++e)
+            for (const ZeroRange& z : layout.zeros)
+                for (std::uint32_t k = z.offset; k < z.offset + z.size; ++k) {
+                    bool size_word = false;
+                    for (const RefLeaf& leaf : layout.refs)
+                        size_word |= leaf.kind == Kind::Array && k >= leaf.offset + 8 && k < leaf.offset + 16;
+                    if (size_word) continue;
+                    auto b = f.bytes;
+                    const std::size_t at = f.item(i) + std::size_t{e} * esize + k;
+                    b[at] = 0x5A;
+                    ++tried;
+                    with_refs += !layout.refs.empty();
+                    try {
+                        read_tagfile(b);
+                        ADD_FAILURE() << "item " << i << " element " << e << " byte " << k << " read";
+                    } catch (const Error& err) {
+                        EXPECT_EQ(err.offset(), at) << err.what();
+                        EXPECT_EQ(err.message(), fmt::format("element {}: byte {} of a gap or non-serialized member is 0x5A; expected 0", e, k));
+                    }
+                }
+    }
+    EXPECT_GT(tried, 100);
+    EXPECT_GT(with_refs, 50);  // the records with references were tried too
+}
+
 // The whole-array check against the record-by-record one, on random layouts (ranges of 1 to
 // 20 bytes, at the record's end too), record sizes, counts and bytes; each array is its own
 // allocation of exactly size × count bytes, so ASan sees any read past it.
@@ -334,6 +420,32 @@ TEST(HavokLayout, GapBytesAllZeroAgreesWithTheRecordByRecordCheck) {
     }
     EXPECT_GT(with_gap_bytes, 300);  // both answers were asked for
     EXPECT_LT(with_gap_bytes, 2700);
+}
+
+// Layouts::of answers a type already computed inline and leaves everything else to compute:
+// a type index outside the table and a type that contains itself throw on every call, not
+// only the first, and a computed layout is the same object each time.
+TEST(HavokLayout, OfReturnsComputedLayoutsAndStillRefusesBadTypes) {
+    TypeTable types;
+    Type i32;
+    i32.name = "hkInt32";
+    i32.resolved_size = 4;
+    const TypeIndex word = types.add(i32);
+    Type self;
+    self.name = "hkSelf";
+    self.resolved_size = 4;
+    self.resolved_format = static_cast<std::uint32_t>(Kind::Record);
+    const TypeIndex loop = types.add(self);
+    types.at(loop).members.push_back({"me", 0, 0, loop});
+    Layouts layouts(types);
+    const Layout& first = layouts.of(word);
+    EXPECT_EQ(&layouts.of(word), &first);
+    for (int round = 0; round < 3; ++round) {
+        EXPECT_THROW((void)layouts.of(loop), Error) << round;
+        EXPECT_THROW((void)layouts.of(0), Error) << round;
+        EXPECT_THROW((void)layouts.of(3), Error) << round;
+        EXPECT_THROW((void)layouts.of(0xFFFFFFFF), Error) << round;
+    }
 }
 
 TEST(HavokLayout, FirstNonZeroGapByteIsTheLowestOffsetInAZeroRange) {

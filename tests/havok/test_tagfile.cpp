@@ -2,6 +2,7 @@
 
 #include <cstring>
 #include <filesystem>
+#include <random>
 #include <fmt/format.h>
 #include <string>
 #include <thread>
@@ -511,4 +512,45 @@ TEST(HavokTypes, IndexOutsideTheTableThrowsNamingTheRange) {
         }
     }
     EXPECT_THROW((void)TypeTable{}[1], Error);
+}
+
+// find_member tests each member's length and first byte before comparing the names: over a
+// chain of types whose members share lengths, first bytes, prefixes and suffixes (an empty name
+// too, and a name declared by both a type and its parent), it finds what a plain comparison of
+// whole names finds, in the same order (the type's own members, then its parents').
+TEST(HavokTypes, FindMemberAgreesWithAPlainComparisonOfWholeNames) {
+    const std::vector<std::string> names = {"faces", "edges", "fades", "facet", "faced", "f", "e", "",
+                                            "vertices", "verticez", "xertices", "userData", "userEdge",
+                                            "flags", "flag", "flagss", "aabb", "aabc", "babb"};
+    std::mt19937 rng(38);
+    TypeTable types;
+    TypeIndex parent = 0;
+    for (int level = 0; level < 4; ++level) {
+        Type t;
+        t.name = "hkLevel";
+        t.parent = parent;
+        for (const std::string& name : names)
+            if (rng() % 3 == 0) t.members.push_back({name, 0, static_cast<std::uint32_t>(t.members.size()), 0});
+        parent = types.add(std::move(t));
+    }
+    std::vector<std::string> asked = names;
+    for (const std::string& name : names) {
+        asked.push_back(name + "s");
+        if (!name.empty()) asked.push_back(name.substr(1)), asked.push_back("x" + name.substr(1));
+    }
+    int found = 0;
+    for (TypeIndex t = 1; t <= types.size(); ++t)
+        for (const std::string& name : asked) {
+            const Member* expected = nullptr;
+            for (TypeIndex c = t; types.valid(c) && !expected; c = types[c].parent)
+                for (const Member& m : types[c].members)
+                    if (std::string(m.name) == name) {
+                        expected = &m;
+                        break;
+                    }
+            EXPECT_EQ(types.find_member(t, name), expected) << "type " << t << " member \"" << name << "\"";
+            found += expected != nullptr;
+        }
+    EXPECT_GT(found, 40);  // both answers were asked for
+    EXPECT_EQ(types.find_member(0, "faces"), nullptr);
 }

@@ -51,7 +51,7 @@ SpareMeshArrays& spare_mesh_arrays() {
     return spare;
 }
 
-/// The record layouts (RecordInfo) of the type tables this thread read lately, by type:
+/// The record layouts (RecordInfo) and member lookups of the type tables this thread read lately, by type:
 /// tagfiles whose TYPE section is byte-identical share one table (read_tagfile's cache), and
 /// building the full type names of every record's members once per tagfile was 4 % of the
 /// Sekiro preset's audit (1,509 tagfiles of about 185 faces). Each entry keeps a copy of its
@@ -60,25 +60,40 @@ SpareMeshArrays& spare_mesh_arrays() {
 /// made by hand) belong to one tagfile: they get no memo.
 class RecordInfoCache {
 public:
-    using Memo = std::unordered_map<havok::TypeIndex, RecordInfo>;
-    /// The memo of `types` (a new one, replacing the oldest, when this thread has none), or
+    /// A member asked for by the model reader: the type and the name, a string literal of this
+    /// file (kFaceFields, ...), known by its address.
+    struct MemberKey {
+        havok::TypeIndex type;
+        const char* name;
+        bool operator==(const MemberKey&) const = default;
+    };
+    struct MemberKeyHash {
+        std::size_t operator()(const MemberKey& k) const noexcept {
+            return std::hash<const void*>{}(k.name) ^ (std::size_t{k.type} * 0x9E3779B97F4A7C15u);
+        }
+    };
+    struct Entry {
+        havok::TypeTable types;
+        std::unordered_map<havok::TypeIndex, RecordInfo> records;
+        /// find_member's answers (nullptr when none): the reader asks about 45 of them a
+        /// tagfile, each a scan of a type's members (≈ 95 instructions, 9 M on Sekiro).
+        std::unordered_map<MemberKey, const havok::Member*, MemberKeyHash> members;
+    };
+    /// The entry of `types` (a new one, replacing the oldest, when this thread has none), or
     /// nullptr for a table that read_tagfile does not keep.
-    static Memo* of(const havok::TypeTable& types) {
+    static Entry* of(const havok::TypeTable& types) {
         thread_local RecordInfoCache cache;
         for (Entry& e : cache.entries_)
-            if (e.types.shares_records_with(types)) return &e.records;
+            if (e.types.shares_records_with(types)) return &e;
         if (!havok::type_table_is_kept(types)) return nullptr;
         Entry& e = cache.entries_[cache.next_++ % cache.entries_.size()];
         e.types = types;
         e.records.clear();
-        return &e.records;
+        e.members.clear();
+        return &e;
     }
 
 private:
-    struct Entry {
-        havok::TypeTable types;
-        Memo records;
-    };
     std::array<Entry, havok::kTypeTablesKept> entries_;
     std::size_t next_ = 0;
 };
@@ -140,7 +155,8 @@ constexpr FieldMap kSetupFields[] = {
 
 class ModelReader {
 public:
-    explicit ModelReader(const havok::Tagfile& file) : file_(file), types_(file.types) {}
+    explicit ModelReader(const havok::Tagfile& file)
+        : file_(file), types_(file.types), memo_(RecordInfoCache::of(file.types)) {}
 
     NavTagfile read() {
         NavTagfile nav;
@@ -202,11 +218,31 @@ private:
 
     RecordInfo record_info(TypeIndex t) const {
         if (!types_.valid(t)) return {};
-        RecordInfoCache::Memo* memo = RecordInfoCache::of(types_);
-        if (!memo) return build_record_info(t);
-        const auto known = memo->find(t);
-        if (known != memo->end()) return known->second;
-        return memo->emplace(t, build_record_info(t)).first->second;
+        if (!memo_) return build_record_info(t);
+        const auto known = memo_->records.find(t);
+        if (known != memo_->records.end()) return known->second;
+        return memo_->records.emplace(t, build_record_info(t)).first->second;
+    }
+
+    /// types_.find_member(t, name), from the table's memo when it has one. `name` must be a
+    /// string literal (the memo knows it by its address).
+    const havok::Member* member(TypeIndex t, const char* name) const {
+        if (!memo_) return types_.find_member(t, name);
+        const auto [it, added] = memo_->members.try_emplace({t, name}, nullptr);
+        if (added) it->second = types_.find_member(t, name);
+        return it->second;
+    }
+
+    /// o.field(name) through member(): the same value, or ObjectView::field's error.
+    Value field(const ObjectView& o, const char* name) const {
+        if (const havok::Member* m = member(o.type_index(), name)) return Value(file_, m->type, o.offset() + m->offset);
+        return o.field(name);
+    }
+
+    /// o.find_field(name) through member().
+    std::optional<Value> find_field(const ObjectView& o, const char* name) const {
+        if (const havok::Member* m = member(o.type_index(), name)) return Value(file_, m->type, o.offset() + m->offset);
+        return std::nullopt;
     }
 
     RecordInfo build_record_info(TypeIndex t) const {
@@ -280,7 +316,7 @@ private:
         std::array<const havok::Member*, N> members;
         for (std::size_t k = 0; k < N; ++k) {
             const FieldMap& f = fields[k];
-            const havok::Member* m = types_.find_member(elem, f.name);
+            const havok::Member* m = member(elem, f.name);
             if (!m) fail(field, types_.full_name(elem) + " has no member " + f.name);
             same_layout = same_layout && m->offset == f.offset && types_[m->type].resolved_size == f.size;
             members[k] = m;
@@ -327,7 +363,7 @@ private:
     NavMesh read_mesh(const ObjectView& o, LayoutSummary& layouts) const {
         NavMesh m;
         layouts.navMesh = record_info(o.type_index());
-        const Value faces = o.field("faces"), edges = o.field("edges"), vertices = o.field("vertices");
+        const Value faces = field(o, "faces"), edges = field(o, "edges"), vertices = field(o, "vertices");
         layouts.face = record_info(element_type(faces));
         layouts.edge = record_info(element_type(edges));
         layouts.vertex = record_info(element_type(vertices));
@@ -338,19 +374,19 @@ private:
         m.faces = read_records<Face>(faces, kFaceFields, std::move(spare.faces));
         m.edges = read_records<Edge>(edges, kEdgeFields, std::move(spare.edges));
         m.vertices = read_vectors(vertices, std::move(spare.vertices));
-        m.faceData = read_words<std::int32_t>(o.field("faceData"), std::move(spare.faceData));
-        m.edgeData = read_words<std::int32_t>(o.field("edgeData"), std::move(spare.edgeData));
-        m.faceDataStriding = static_cast<std::int32_t>(o.field("faceDataStriding").as_int());
-        m.edgeDataStriding = static_cast<std::int32_t>(o.field("edgeDataStriding").as_int());
-        m.flags = static_cast<std::uint8_t>(o.field("flags").as_uint());
-        raw_into(o.field("aabb"), &m.aabb, sizeof m.aabb, "aabb");
-        m.erosionRadius = static_cast<float>(o.field("erosionRadius").as_float());
-        m.userData = o.field("userData").as_uint();
-        m.streaming_set_count = o.field("streamingSets").as_array().size();
-        if (auto seeding = o.find_field("clearanceCacheSeedingDataSet")) {
+        m.faceData = read_words<std::int32_t>(field(o, "faceData"), std::move(spare.faceData));
+        m.edgeData = read_words<std::int32_t>(field(o, "edgeData"), std::move(spare.edgeData));
+        m.faceDataStriding = static_cast<std::int32_t>(field(o, "faceDataStriding").as_int());
+        m.edgeDataStriding = static_cast<std::int32_t>(field(o, "edgeDataStriding").as_int());
+        m.flags = static_cast<std::uint8_t>(field(o, "flags").as_uint());
+        raw_into(field(o, "aabb"), &m.aabb, sizeof m.aabb, "aabb");
+        m.erosionRadius = static_cast<float>(field(o, "erosionRadius").as_float());
+        m.userData = field(o, "userData").as_uint();
+        m.streaming_set_count = field(o, "streamingSets").as_array().size();
+        if (auto seeding = find_field(o, "clearanceCacheSeedingDataSet")) {
             if (auto set = seeding->target()) {
                 m.has_clearance_cache_seeding = true;
-                if (auto datas = set->find_field("cacheDatas")) m.clearance_cache_data_count = datas->as_array().size();
+                if (auto datas = find_field(*set, "cacheDatas")) m.clearance_cache_data_count = datas->as_array().size();
             }
         }
         return m;
@@ -359,47 +395,47 @@ private:
     DirectedGraph read_graph(const ObjectView& o, LayoutSummary& layouts) const {
         DirectedGraph g;
         layouts.graph = record_info(o.type_index());
-        const Value nodes = o.field("nodes"), edges = o.field("edges");
+        const Value nodes = field(o, "nodes"), edges = field(o, "edges");
         layouts.graph_node = record_info(element_type(nodes));
         layouts.graph_edge = record_info(element_type(edges));
-        g.positions = read_vectors(o.field("positions"));
+        g.positions = read_vectors(field(o, "positions"));
         g.nodes = read_records<GraphNode>(nodes, kGraphNodeFields);
         g.edges = read_records<GraphEdge>(edges, kGraphEdgeFields);
-        g.nodeData = read_words<std::uint32_t>(o.field("nodeData"));
-        g.edgeData = read_words<std::uint32_t>(o.field("edgeData"));
-        g.nodeDataStriding = static_cast<std::int32_t>(o.field("nodeDataStriding").as_int());
-        g.edgeDataStriding = static_cast<std::int32_t>(o.field("edgeDataStriding").as_int());
-        if (auto sets = o.find_field("streamingSets")) g.streaming_set_count = sets->as_array().size();
+        g.nodeData = read_words<std::uint32_t>(field(o, "nodeData"));
+        g.edgeData = read_words<std::uint32_t>(field(o, "edgeData"));
+        g.nodeDataStriding = static_cast<std::int32_t>(field(o, "nodeDataStriding").as_int());
+        g.edgeDataStriding = static_cast<std::int32_t>(field(o, "edgeDataStriding").as_int());
+        if (auto sets = find_field(o, "streamingSets")) g.streaming_set_count = sets->as_array().size();
         return g;
     }
 
     QueryMediator read_mediator(const ObjectView& o, havok::ItemIndex mesh_item, LayoutSummary& layouts) const {
         QueryMediator m;
-        m.nav_mesh_item = o.field("navMesh").item();
+        m.nav_mesh_item = field(o, "navMesh").item();
         m.nav_mesh_is_file_mesh = m.nav_mesh_item != 0 && m.nav_mesh_item == mesh_item;
-        const std::optional<ObjectView> tree = o.field("tree").target();
+        const std::optional<ObjectView> tree = field(o, "tree").target();
         m.tree_class = tree ? tree->type_name() : std::string();
         m.has_tree_impl = false;
         if (!tree) return m;
-        const std::optional<Value> impl_ref = tree->find_field("treePtr");
+        const std::optional<Value> impl_ref = find_field(*tree, "treePtr");
         const std::optional<ObjectView> impl = impl_ref ? impl_ref->target() : std::nullopt;
         if (!impl) return m;
         m.has_tree_impl = true;
-        const ObjectView storage = impl->field("tree").as_object();
-        const Value nodes = storage.field("nodes");
+        const ObjectView storage = field(*impl, "tree").as_object();
+        const Value nodes = field(storage, "nodes");
         layouts.tree_node = record_info(element_type(nodes));
         m.nodes = read_records<AabbTreeNode6>(nodes, kTreeNodeFields);
-        raw_into(storage.field("domain"), &m.domain, sizeof m.domain, "domain");
+        raw_into(field(storage, "domain"), &m.domain, sizeof m.domain, "domain");
         return m;
     }
 
     std::vector<UserEdgeSetup> read_setups(const ObjectView& o, LayoutSummary& layouts) const {
-        const Value setups = o.field("edgeSetups");
+        const Value setups = field(o, "edgeSetups");
         const TypeIndex elem = element_type(setups);
         layouts.user_edge_setup = record_info(elem);
-        if (const havok::Member* obb = types_.find_member(elem, "obbA")) {
+        if (const havok::Member* obb = member(elem, "obbA")) {
             layouts.obb = record_info(obb->type);
-            if (const havok::Member* transform = types_.find_member(obb->type, "transform"))
+            if (const havok::Member* transform = member(obb->type, "transform"))
                 layouts.obb_transform = record_info(transform->type);
         }
         return read_records<UserEdgeSetup>(setups, kSetupFields);
@@ -410,6 +446,7 @@ private:
 
     const havok::Tagfile& file_;
     const havok::TypeTable& types_;
+    RecordInfoCache::Entry* memo_;  ///< this table's memo on this thread; nullptr when not kept
     std::size_t lookups_ = 0;  ///< item_of calls so far
     bool mapped_ = false;      ///< itemAt_ is built
     std::unordered_map<std::uint32_t, havok::ItemIndex> itemAt_;  ///< DATA offset -> first pointer item
