@@ -233,9 +233,9 @@ TagfileContext::~TagfileContext() {
 }
 
 void TagfileContext::read_faces() {
-    std::vector<std::size_t>& starts = spare().starts;
-    std::vector<Point>& corners = spare().corners;
-    starts.resize(static_cast<std::size_t>(F) + 1);
+    SpareStorage& keep = spare();
+    std::vector<Point>& corners = keep.corners;
+    keep.starts.resize(static_cast<std::size_t>(F) + 1);
     rings.resize(F);
     // Only the tree's rules (R72, X10) read the corners' boxes: none without a mediator.
     const bool bounds = tagfile.mediator.has_value();
@@ -244,69 +244,92 @@ void TagfileContext::read_faces() {
     const std::int64_t K = tagfile.graph ? static_cast<std::int64_t>(tagfile.graph->nodes.size()) : 0;
     cluster_centres.centroid_sum.assign(static_cast<std::size_t>(K), Point{0, 0, 0});
     cluster_centres.faces.assign(static_cast<std::size_t>(K), 0);
-    Point* const centroid_sum = cluster_centres.centroid_sum.data();  // locals: stores through
-    std::int64_t* const cluster_faces = cluster_centres.faces.data();  // them may alias members
+    // The arrays through locals: the ring's vertices are stored as int32, which may alias any
+    // member or vector bookkeeping, so the compiler reloaded each size and pointer per face.
+    Point* const centroid_sum = cluster_centres.centroid_sum.data();
+    std::int64_t* const cluster_faces = cluster_centres.faces.data();
+    const fromsoft::Face* const faces = mesh.faces.data();
+    const fromsoft::Edge* const edges = mesh.edges.data();
+    const fromsoft::Vec4* const vertices = mesh.vertices.data();
+    const std::size_t edge_count = mesh.edges.size();
+    const bool sound = sound_vertices;
+    RingView* const views = rings.data();
+    std::size_t* const starts = keep.starts.data();
     // The rings take at most R entries (Σ numEdges), written in place (write_face_ring) into
     // room made once: E bounds it (R beyond E is a broken mesh, whose overlapping rings may
     // need more: the room then grows as a vector does).
     std::size_t used = 0;
     bool moved = false;  // the storage grew, so the views made before point into its old buffer
     ring_vertices.resize(static_cast<std::size_t>(std::min(R, E)));
-    FaceScratch& scratch = spare().scratch;
-    FaceBatch& batch = spare().batch;
+    std::int32_t* ring_out = ring_vertices.data();
+    std::size_t ring_room = ring_vertices.size();
+    Point* corner_out = corners.data();
+    std::size_t corner_room = corners.size();
+    FaceScratch& scratch = keep.scratch;
+    FaceBatch& batch = keep.batch;
     const double limit = off_plane_limit(game);
     // Faces in chunks: first every ring of the chunk (its corners one after another in
-    // `corners`, and into the batch), then the batch's figures together, then each face's
-    // geometry in order (the tallies keep first values and the unusual faces in face order).
-    // A chunk also ends once it holds kChunkCorners corners, so `corners` stays within that
-    // and the longest ring.
+    // `corners`), then the chunk's faces into the batch and the batch's figures together, then
+    // each face's geometry in order (the tallies keep first values and the unusual faces in face
+    // order). A chunk also ends once it holds kChunkCorners corners, so `corners` stays within
+    // that and the longest ring.
     constexpr std::int64_t kChunk = FaceBatch::kMost;
     constexpr std::size_t kChunkCorners = 1024;
     std::size_t corner_start[kChunk + 1];
     int in_batch[kChunk];
     for (std::int64_t first = 0, last = 0; first < F; first = last) {
-        batch.clear();
         corner_start[0] = 0;
         const std::int64_t end = std::min(F, first + kChunk);  // once: a store per face may alias F
         for (last = first; last < end && corner_start[last - first] < kChunkCorners; ++last) {
             const std::int64_t i = last;
             starts[i] = used;
-            const std::size_t room = face_ring_room(mesh, i), at = corner_start[i - first];
-            if (ring_vertices.size() - used < room) {
-                const std::size_t grown = std::max(used + room, 2 * ring_vertices.size());
+            const std::size_t room = face_ring_room(faces[i], edge_count), at = corner_start[i - first];
+            if (ring_room - used < room) {
+                const std::size_t grown = std::max(used + room, 2 * ring_room);
                 ring_vertices.resize(used);  // nothing unwritten is copied
                 ring_vertices.resize(grown);
+                ring_out = ring_vertices.data(), ring_room = grown;
                 moved = true;
             }
-            if (corners.size() < at + room) corners.resize(at + room);
-            const RingWritten w = sound_vertices ? write_sound_face_ring(mesh, i, ring_vertices.data() + used, corners.data() + at)
-                                                 : write_face_ring(mesh, i, ring_vertices.data() + used, corners.data() + at);
+            if (corner_room < at + room) {
+                corners.resize(at + room);
+                corner_out = corners.data(), corner_room = at + room;
+            }
+            // A sound mesh's ring is Open or Ok where it has room: only its closure is tested.
+            RingWritten w;
+            if (sound && room != 0 &&
+                write_sound_ring(edges + faces[i].startEdgeIndex, static_cast<std::int64_t>(room), vertices, ring_out + used, corner_out + at))
+                w.vertices = w.corners = static_cast<int>(room);
+            else
+                w = write_face_ring(mesh, i, ring_out + used, corner_out + at);
             // Viewing the storage as it is now: valid at the end unless it grows again.
-            rings[i] = {w.status, w.break_at, {ring_vertices.data() + used, static_cast<std::size_t>(w.vertices)}};
+            views[i] = {w.status, w.break_at, {ring_out + used, static_cast<std::size_t>(w.vertices)}};
             used += static_cast<std::size_t>(w.vertices);
-            const bool ok = w.status == RingStatus::Ok;
-            corner_start[i - first + 1] = at + (ok ? static_cast<std::size_t>(w.corners) : 0);
-            in_batch[i - first] = ok ? batch.add(at, w.corners) : -1;
+            corner_start[i - first + 1] = at + (w.status == RingStatus::Ok ? static_cast<std::size_t>(w.corners) : 0);
         }
-        batch.analyse(corners.data());
+        // A ring not Ok has no corners here (add refuses fewer than 3); an Ok one has 3 or more.
+        batch.clear();
+        for (std::int64_t j = 0; j < last - first; ++j)
+            in_batch[j] = batch.add(corner_start[j], static_cast<int>(corner_start[j + 1] - corner_start[j]));
+        batch.analyse(corner_out);
         for (std::int64_t i = first; i < last; ++i) {
-            if (rings[i].status != RingStatus::Ok) continue;
-            const std::size_t at = corner_start[i - first];
-            const std::span<const Point> ring(corners.data() + at, corner_start[i - first + 1] - at);
+            const std::size_t at = corner_start[i - first], n = corner_start[i - first + 1] - at;
+            if (n == 0) continue;  // the ring is not Ok
+            const std::span<const Point> ring(corner_out + at, n);
             const int slot = in_batch[i - first];
             const FaceFigures* figures = slot >= 0 ? &batch.figures(slot) : nullptr;
             const std::int32_t face = static_cast<std::int32_t>(i);
             // A decided face is tallied from its figures; its geometry is built only to be
             // kept, when it is unusual.
             const bool decided = figures && figures->decided.both_fans;
-            if (!decided || !face_tallies.add_decided(face, *figures, static_cast<int>(ring.size()), limit)) {
+            if (!decided || !face_tallies.add_decided(face, *figures, static_cast<int>(n), limit)) {
                 FaceGeometry g;
                 analyse_face(ring, scratch, g, figures);
                 if (decided) face_tallies.unusual.push_back({face, g});
-                else face_tallies.add(face, g, mesh.faces[i].numEdges, limit);
+                else face_tallies.add(face, g, faces[i].numEdges, limit);
             }
             if (bounds) corner_bounds[i] = bounds_of(ring);
-            if (const int k = mesh.faces[i].clusterIndex; k >= 0 && k < K) {
+            if (const int k = faces[i].clusterIndex; k >= 0 && k < K) {
                 centroid_sum[k] = centroid_sum[k] + geometry::centroid_of(ring.data(), ring.size());
                 ++cluster_faces[k];
             }
@@ -316,7 +339,7 @@ void TagfileContext::read_faces() {
     ring_vertices.resize(used);  // smaller: the buffer stays
     if (moved)
         for (std::int64_t i = 0; i < F; ++i)
-            rings[i].vertices = std::span<const std::int32_t>(ring_vertices).subspan(starts[i], starts[i + 1] - starts[i]);
+            views[i].vertices = std::span<const std::int32_t>(ring_vertices).subspan(starts[i], starts[i + 1] - starts[i]);
 }
 
 std::span<const Point> TagfileContext::corners_of(std::int64_t face, std::vector<Point>& scratch) const {

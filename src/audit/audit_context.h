@@ -134,7 +134,7 @@ struct TagfileContext {
     VertexBounds vertex_bounds;  ///< one pass over the vertices, for R50–R53, X01 (w lane) and X02
     /// Every edge's ends are vertices (R27) and every vertex's x, y, z finite, known from the
     /// passes over the edges and the vertices: read_faces then tests only each ring's closure
-    /// per corner (write_sound_face_ring).
+    /// per corner (write_sound_ring).
     bool sound_vertices = false;
     EdgeScan edge_scan;  ///< the per-edge statements over all edges, in one pass after the owners
     std::vector<RingView> rings;  ///< per face, viewing ring_vertices

@@ -49,13 +49,17 @@ struct RingWritten {
 };
 
 /// Room write_face_ring needs in each of its arrays: numEdges when it is at least 3 and the
-/// face's edge range lies inside the edges, else 0 (the ring is then RangeOutside and nothing
-/// is written).
-inline std::size_t face_ring_room(const fromsoft::NavMesh& mesh, std::size_t face) {
-    const fromsoft::Face& f = mesh.faces[face];
+/// face's edge range lies inside the `edges` edges, else 0 (the ring is then RangeOutside and
+/// nothing is written).
+inline std::size_t face_ring_room(const fromsoft::Face& f, std::size_t edges) {
     const std::int64_t start = f.startEdgeIndex, n = f.numEdges;
-    if (n < 3 || start < 0 || start + n > static_cast<std::int64_t>(mesh.edges.size())) return 0;
+    if (n < 3 || start < 0 || start + n > static_cast<std::int64_t>(edges)) return 0;
     return static_cast<std::size_t>(n);
+}
+
+/// The same for face `face` of `mesh`.
+inline std::size_t face_ring_room(const fromsoft::NavMesh& mesh, std::size_t face) {
+    return face_ring_room(mesh.faces[face], mesh.edges.size());
 }
 
 /// The same ring written through pointers, each with room for face_ring_room() entries: the
@@ -66,29 +70,29 @@ RingWritten write_face_ring(const fromsoft::NavMesh& mesh, std::size_t face, std
 /// A vertex's x, y, z as exact doubles.
 inline Point to_point(const fromsoft::Vec4& v) { return {v.x, v.y, v.z}; }
 
-/// write_face_ring for a mesh known sound once for all its faces: every edge's ends are
-/// vertices and every vertex's x, y, z finite. A ring is then RangeOutside, Open or Ok, so
-/// only its closure is tested per corner (a broken ring, rare, is left to write_face_ring):
-/// without the range and finiteness tests per corner the audit reads its rings in half the
-/// instructions. The same RingWritten and entries as write_face_ring.
-inline RingWritten write_sound_face_ring(const fromsoft::NavMesh& mesh, std::size_t face, std::int32_t* vertices,
-                                         Point* corners) {
-    const std::int64_t n = static_cast<std::int64_t>(face_ring_room(mesh, face));
-    if (n == 0) return write_face_ring(mesh, face, vertices, corners);
-    const fromsoft::Edge* edge = mesh.edges.data() + mesh.faces[face].startEdgeIndex;
-    const fromsoft::Vec4* vertex = mesh.vertices.data();
+/// write_face_ring's ring of a face with room n ≥ 3 (face_ring_room) in a mesh known sound once
+/// for all its faces: every edge's ends are vertices and every vertex's x, y, z finite. The ring
+/// is then Open or Ok, so only its closure is tested per corner: without the range and
+/// finiteness tests per corner the audit reads its rings in half the instructions.
+/// @param edge   the face's n edges (mesh.edges from its startEdgeIndex)
+/// @param vertex the mesh's vertices
+/// @return true when the ring closes at every corner, with the n vertices and corners written
+///         as write_face_ring writes them (status Ok); false for an Open ring, with some entries
+///         written, which the caller reads again with write_face_ring (rare: a broken mesh).
+/// Pointers, not the mesh: read_faces calls it once per face after stores the compiler cannot
+/// tell from the mesh's own, and reloaded the mesh's arrays for each call.
+inline bool write_sound_ring(const fromsoft::Edge* edge, std::int64_t n, const fromsoft::Vec4* vertex, std::int32_t* vertices,
+                             Point* corners) {
     const std::int64_t last = n - 1;
     for (std::int64_t k = 0; k < last; ++k) {
-        if (edge[k].b != edge[k + 1].a) return write_face_ring(mesh, face, vertices, corners);
+        if (edge[k].b != edge[k + 1].a) return false;
         vertices[k] = edge[k].a;
         corners[k] = to_point(vertex[edge[k].a]);
     }
-    if (edge[last].b != edge[0].a) return write_face_ring(mesh, face, vertices, corners);
+    if (edge[last].b != edge[0].a) return false;
     vertices[last] = edge[last].a;
     corners[last] = to_point(vertex[edge[last].a]);
-    RingWritten w;
-    w.vertices = w.corners = static_cast<int>(n);
-    return w;
+    return true;
 }
 
 }  // namespace navlab::geometry

@@ -185,7 +185,7 @@ namespace {
 /// as R64 once did, each ring's vertices gathered again), each mesh read twice (the second context reuses the
 /// first's spare storage). `sound`: the rings break only in their shape (open, too short,
 /// shifted), every edge's ends stay vertices and every vertex finite, so read_faces takes its
-/// ring path for such meshes (write_sound_face_ring); otherwise some rings also name a vertex
+/// ring path for such meshes (write_sound_ring); otherwise some rings also name a vertex
 /// that is not one (closed or open there) or a NaN corner.
 void expect_read_faces_equal_the_face_by_face_path(bool sound, unsigned seed) {
     using navlab::geometry::RingStatus;

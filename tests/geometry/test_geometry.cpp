@@ -211,10 +211,11 @@ TEST(FaceRing, EachStatusLeavesTheRingUpToItsFirstFault) {
     }
 }
 
-// write_sound_face_ring against write_face_ring on sound meshes (every edge's ends vertices,
-// every vertex finite): random faces over random edges, so most rings are open at some edge
-// (the closing one included), some closed, some outside the edges or shorter than 3. Both must
-// return the same RingWritten and write the same counted entries, nothing past the room.
+// write_sound_ring against write_face_ring on sound meshes (every edge's ends vertices, every
+// vertex finite): random faces over random edges, so most rings are open at some edge (the
+// closing one included), some closed, some outside the edges or shorter than 3 (room 0, which
+// write_sound_ring is not given). It must say closed exactly when write_face_ring says Ok, write
+// the same entries then, and nothing past the room either way.
 TEST(FaceRing, SoundRingEqualsTheCheckedRing) {
     std::mt19937 random(17);
     auto pick = [&](int n) { return static_cast<int>(random() % static_cast<unsigned>(n)); };
@@ -250,14 +251,20 @@ TEST(FaceRing, SoundRingEqualsTheCheckedRing) {
             std::vector<std::int32_t> v1(room + 1, -7), v2(room + 1, -7);
             std::vector<Point> c1(room + 1, Point{-7, -7, -7}), c2(room + 1, Point{-7, -7, -7});
             const RingWritten a = write_face_ring(m, f, v1.data(), c1.data());
-            const RingWritten b = write_sound_face_ring(m, f, v2.data(), c2.data());
-            ASSERT_EQ(a.status, b.status) << "round " << round << " face " << f;
             ++statuses[static_cast<int>(a.status)];
-            EXPECT_EQ(a.vertices, b.vertices);
-            EXPECT_EQ(a.corners, b.corners);
-            EXPECT_EQ(a.break_at, b.break_at);
-            for (int k = 0; k < a.vertices; ++k) EXPECT_EQ(v1[k], v2[k]);
-            for (int k = 0; k < a.corners; ++k) EXPECT_TRUE(same_point(c1[k], c2[k]));
+            if (room == 0) {
+                EXPECT_EQ(a.status, RingStatus::RangeOutside);
+                continue;
+            }
+            const bool closed = write_sound_ring(m.edges.data() + m.faces[f].startEdgeIndex, static_cast<std::int64_t>(room),
+                                                 m.vertices.data(), v2.data(), c2.data());
+            ASSERT_EQ(closed, a.status == RingStatus::Ok) << "round " << round << " face " << f;
+            ASSERT_TRUE(closed || a.status == RingStatus::Open) << "round " << round << " face " << f;
+            if (closed)
+                for (std::size_t k = 0; k < room; ++k) {
+                    EXPECT_EQ(v1[k], v2[k]);
+                    EXPECT_TRUE(same_point(c1[k], c2[k]));
+                }
             EXPECT_EQ(v2[room], -7);
             EXPECT_EQ(c2[room].x, -7);
         }
