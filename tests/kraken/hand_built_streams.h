@@ -99,10 +99,12 @@ inline Bytes stored_long(const Bytes& data) {
 }
 
 /// The payload of a window-start LZ chunk (spec 3.1): the 8 raw bytes, literals, commands,
-/// legacy packed distances (spec 3.5, no scale byte) and packed lengths as stored arrays,
-/// then the bit region with the distances and long lengths.
-inline Bytes lz_chunk_payload(const Bytes& raw8, const Bytes& literals, const std::vector<LzCommand>& commands) {
-    Bytes cmd, packed_offsets, packed_lengths;
+/// packed distances (spec 3.5: legacy when `scale` is 0, else scaled, with the scale byte,
+/// and for scale 2-128 the low-bits array) and packed lengths as stored arrays, then the
+/// bit region with the distances and long lengths.
+inline Bytes lz_chunk_payload(const Bytes& raw8, const Bytes& literals, const std::vector<LzCommand>& commands,
+                              unsigned scale = 0) {
+    Bytes cmd, packed_offsets, low_bits, packed_lengths;
     std::vector<std::uint64_t> distance_bits, distance_widths, long_lengths;
     auto length_entry = [&](std::size_t value) {  // LEN[] entry >= 3
         if (value - 3 < 255) {
@@ -118,12 +120,19 @@ inline Bytes lz_chunk_payload(const Bytes& raw8, const Bytes& literals, const st
         cmd.push_back(static_cast<std::uint8_t>(lit_field | match_field << 2 | c.slot << 6));
         if (lit_field == 3) length_entry(c.lits);
         if (match_field == 15) length_entry(c.match - 14);
-        if (c.slot == 3) {  // dist = ((2^nb + t) << 4) + (v & 15) - 248
+        if (c.slot == 3 && scale == 0) {  // dist = ((2^nb + t) << 4) + (v & 15) - 248
             const std::uint64_t q = (c.distance + 248) >> 4;
             const unsigned nb = static_cast<unsigned>(std::bit_width(q)) - 1;
             packed_offsets.push_back(static_cast<std::uint8_t>((nb - 4) << 4 | ((c.distance + 248) & 15)));
             distance_bits.push_back(q - (std::uint64_t{1} << nb));
             distance_widths.push_back(nb);
+        } else if (c.slot == 3) {  // dist = scale * d0 + low (scale >= 2), d0 + 8 = (8 + (v & 7)) << k + t
+            const std::uint64_t v = c.distance / scale + 8;
+            const unsigned k = static_cast<unsigned>(std::bit_width(v)) - 4;
+            packed_offsets.push_back(static_cast<std::uint8_t>(k << 3 | ((v >> k) & 7)));
+            if (scale >= 2) low_bits.push_back(static_cast<std::uint8_t>(c.distance % scale));
+            distance_bits.push_back(v & ((std::uint64_t{1} << k) - 1));
+            distance_widths.push_back(k);
         }
     }
     MsbBitWriter forward, backward;
@@ -133,8 +142,9 @@ inline Bytes lz_chunk_payload(const Bytes& raw8, const Bytes& literals, const st
     for (std::size_t i = 0; i < long_lengths.size(); ++i) (i & 1 ? backward : forward).put_exp_golomb(long_lengths[i], 6);
     Bytes region = forward.bytes;
     region.insert(region.end(), backward.bytes.rbegin(), backward.bytes.rend());
-    return concat({raw8, stored_long(literals), stored_long(cmd), stored_long(packed_offsets), stored_long(packed_lengths),
-                   region});
+    const Bytes scale_byte = scale == 0 ? Bytes{} : Bytes{static_cast<std::uint8_t>(127 + scale)};
+    return concat({raw8, stored_long(literals), stored_long(cmd), scale_byte, stored_long(packed_offsets),
+                   scale >= 2 ? stored_long(low_bits) : Bytes{}, stored_long(packed_lengths), region});
 }
 
 /// A one-block stream (restart, Kraken) of one compressed quantum holding `chunks`, each

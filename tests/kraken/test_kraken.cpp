@@ -614,8 +614,10 @@ LzOutcome run_lz_reference(Bytes out, std::size_t end, const Bytes& literals,
 
 // The command loop's fast path (wide copies, its bounds folded into two comparisons) against
 // a byte-wise reference of spec 3.7, on hand-built LZ chunks (independent of the encoder):
-// literal runs of 0-257 and matches of 2-271 bytes at distances from 8 to the window, raw and
-// delta literals, and hostile commands near the ends of the literals, the chunk and the
+// literal runs of 0-257 and matches of 2-271 bytes at distances from 8 to the window (each
+// distance form of spec 3.5; up to 200 commands a chunk, so the distances' pairs on word
+// cursors, read_distances, run, then the checked readers' pairs), raw and delta literals,
+// and hostile commands near the ends of the literals, the chunk and the
 // window (runs and matches past them, distances one past the window). Half the streams are a
 // small chunk that ends the output (the chunk's end is the write limit, literals little more
 // than 16 bytes from the end of the stream), half a full 128 KiB chunk followed by a filled one
@@ -670,7 +672,10 @@ TEST(Kraken, HandBuiltLzCommandsMatchAByteReference) {
         for (auto& b : literals) b = static_cast<std::uint8_t>(pick(0, 255));
         if (hostile == 8) literals.resize(literals.size() - std::min(literals.size(), pick(1, 30)));
 
-        const Bytes payload = test::kraken_streams::lz_chunk_payload(raw8, literals, commands);
+        // The distances' three forms (spec 3.5): legacy, scaled by 1, scaled by 2-128 with low bytes.
+        const std::size_t form = (trial / 8) % 3;
+        const unsigned scale = form == 0 ? 0 : form == 1 ? 1 : static_cast<unsigned>(pick(2, 128));
+        const Bytes payload = test::kraken_streams::lz_chunk_payload(raw8, literals, commands, scale);
         const std::size_t tail = full_chunk ? pick(2, 200) : 0;
         if (payload.size() + 3 >= end) continue;  // would be a stored chunk or too large
         Bytes chunks = test::kraken_streams::lz_chunk(payload, mode);
@@ -696,8 +701,9 @@ TEST(Kraken, HandBuiltLzCommandsMatchAByteReference) {
     EXPECT_GT(errors, 150);
 }
 
-// The Huffman loops' whole-word refills (BitReader::Cursor, refill_word): on regions of 0-40
-// bytes, forward and backward, a cursor refilled as often as word_refills_left() allows and
+// The whole-word refills of the Huffman loops and of the LZ distances (BitReader::Cursor,
+// refill_word, take on a cursor): on regions of 0-40 bytes, LSB- and MSB-first, forward and
+// backward, a cursor refilled as often as word_refills_left() allows and
 // consuming 0-11 bits at a time five times a refill reads the same bits as the checked
 // reader, never loads a byte outside its region, and hands back the same position.
 template <class Reader>
@@ -731,8 +737,7 @@ void check_word_refills(std::mt19937& rng, bool backward) {
                 slow.refill();
                 for (int s = 0; s < 5; ++s) {
                     const unsigned k = static_cast<unsigned>(rng() % 12);
-                    ASSERT_EQ(static_cast<std::uint32_t>(c.bits & ((std::uint64_t{1} << k) - 1)), slow.take(k)) << size;
-                    c.bits >>= k, c.count -= k;
+                    ASSERT_EQ(Reader::take(c, k), slow.take(k)) << size;
                 }
             }
             fast.resume(c);
@@ -747,4 +752,6 @@ TEST(Kraken, WholeWordRefillsReadTheCheckedReadersBits) {
     std::mt19937 rng(37);
     check_word_refills<kraken::detail::LsbForward>(rng, false);
     check_word_refills<kraken::detail::LsbBackward>(rng, true);
+    check_word_refills<kraken::detail::MsbForward>(rng, false);
+    check_word_refills<kraken::detail::MsbBackward>(rng, true);
 }

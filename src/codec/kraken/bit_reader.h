@@ -114,9 +114,9 @@ public:
             if (n > max) return max + 1;
         }
     }
-    /// LSB-first only: the reader's state for a hot loop that refills a whole word at a
-    /// time without the region-end test, in three values a compiler keeps in registers:
-    /// `next` is the address of the next byte to read (forward) or one past it (backward).
+    /// The reader's state for a hot loop that refills a whole word at a time without the
+    /// region-end test, in three values a compiler keeps in registers: `next` is the address
+    /// of the next byte to read (forward) or one past it (backward).
     struct Cursor {
         const std::uint8_t* next;
         std::uint64_t bits;
@@ -125,7 +125,6 @@ public:
     /// Only while word_refills_left() > 0: a byte-wise refill near the end may have moved the
     /// reader past its region, where `next` would point outside it.
     Cursor cursor() const {
-        static_assert(!Msb);
         return {Backward ? src_.data + (src_.size - pos_) : src_.data + pos_, bits_, count_};
     }
     /// Takes the state back from a cursor made by cursor() and advanced by refill_word().
@@ -142,10 +141,17 @@ public:
     /// many times as word_refills_left() allowed.
     static void refill_word(Cursor& c) {
         const std::uint64_t word = Backward ? __builtin_bswap64(load_le64(c.next - 8)) : load_le64(c.next);
-        c.bits |= word << c.count;
+        c.bits |= Msb ? __builtin_bswap64(word) >> c.count : word << c.count;
         const unsigned step = (63 - c.count) >> 3;
         c.next = Backward ? c.next - step : c.next + step;
         c.count |= 56;
+    }
+    /// take() on a cursor: n (0..32) bits, at most the buffered ones.
+    static std::uint32_t take(Cursor& c, unsigned n) {
+        const std::uint32_t v = static_cast<std::uint32_t>(Msb ? (c.bits >> 1) >> (63 - n) : c.bits & ((std::uint64_t{1} << n) - 1));
+        c.bits = Msb ? c.bits << n : c.bits >> n;
+        c.count -= n;
+        return v;
     }
     /// Bits consumed, counting those past the region (which read as 0).
     std::uint64_t consumed() const { return std::uint64_t{pos_} * 8 - count_; }

@@ -48,14 +48,19 @@ ArrayResult read_array(const Context& ctx, const std::uint8_t* z, std::size_t si
     }
 }
 
-/// Spec 3.5: one distance from packed byte v. Refills once (a distance takes at most 31
-/// bits, within the 56 a refill guarantees) rather than before each read: the reads'
-/// refill tests mispredicted on a fifth of the distances.
-template <class Reader>
+/// How a chunk's distances are coded (spec 3.5): the legacy form (scale 0), scaled by 1, or
+/// scaled by 2 and more with a low-bits byte each. A template argument, so the distance loop
+/// carries no test of it.
+enum class DistanceForm { legacy, scaled, scaled_low };
+
+/// Spec 3.5: one distance from packed byte v (and low byte `low`, scaled_low only). Refills
+/// once (a distance takes at most 31 bits, within the 56 a refill guarantees) rather than
+/// before each read: the reads' refill tests mispredicted on a fifth of the distances.
+template <DistanceForm Form, class Reader>
 std::uint64_t read_distance(const Context& ctx, const std::uint8_t* at, Reader& bits, unsigned v, unsigned scale,
                             std::uint8_t low) {
     bits.refill();
-    if (scale == 0) {
+    if constexpr (Form == DistanceForm::legacy) {
         if (v < 0xF0) {
             const unsigned nb = (v >> 4) + 4;  // <= 18
             const std::uint64_t t = bits.take(nb);
@@ -65,11 +70,55 @@ std::uint64_t read_distance(const Context& ctx, const std::uint8_t* at, Reader& 
         const std::uint64_t t = bits.take(nb);
         const std::uint64_t u = bits.take(12);
         return 0x7EFF00 + (((std::uint64_t{1} << nb) + t) << 12) + u;
+    } else {
+        const unsigned k = v >> 3;
+        ctx.check(k <= 26, at, "offset: scaled distance exponent above 26");
+        const std::uint64_t d0 = ((std::uint64_t{8} + (v & 7)) << k) + bits.take(k) - 8;
+        if constexpr (Form == DistanceForm::scaled) return d0;
+        else return scale * d0 + low;
     }
-    const unsigned k = v >> 3;
-    ctx.check(k <= 26, at, "offset: scaled distance exponent above 26");
-    const std::uint64_t d0 = ((std::uint64_t{8} + (v & 7)) << k) + bits.take(k) - 8;
-    return scale == 1 ? d0 : scale * d0 + low;
+}
+
+/// A reader's cursor (BitReader::Cursor) read through refill() and take(), as read_distance
+/// reads a checked reader: refill() is a whole-word refill without the region-end test.
+template <class Reader>
+struct CursorBits {
+    typename Reader::Cursor c;
+    void refill() { Reader::refill_word(c); }
+    std::uint32_t take(unsigned n) { return Reader::take(c, n); }
+};
+
+/// Spec 3.4 (7b): the distances, read alternately from fa (even i) and fb (odd i), in pairs
+/// (no test of i's parity), with one form of the loop per DistanceForm. While both readers
+/// have a whole word left for each pair's refill, the pairs run on the readers' cursors:
+/// no region-end test, and the readers' state in six registers (the checked readers' ten
+/// and a test of the scale on every distance spilled them).
+template <DistanceForm Form>
+void read_distances(const Context& ctx, const std::uint8_t* region, MsbForward& fa, MsbBackward& fb,
+                    const std::uint8_t* packed, std::size_t count, unsigned scale, const std::uint8_t* low,
+                    std::uint64_t* distances) {
+    auto low_byte = [&](std::size_t i) -> std::uint8_t {
+        if constexpr (Form == DistanceForm::scaled_low) return low[i];
+        else return 0;
+    };
+    auto read_pairs = [&](auto& a, auto& b, std::size_t& i, std::size_t pair_end) {
+        for (; i < pair_end; i += 2) {
+            distances[i] = read_distance<Form>(ctx, region, a, packed[i], scale, low_byte(i));
+            distances[i + 1] = read_distance<Form>(ctx, region, b, packed[i + 1], scale, low_byte(i + 1));
+        }
+    };
+    std::size_t i = 0;
+    // Each pair refills each reader once. word_refills_left() assumes 7 bytes a refill where
+    // a distance takes 2 or so: rounds, as many pairs as the readers allow as they stand,
+    // until a reader is within a word of the region's end (a cursor needs a refill allowed).
+    for (std::size_t pairs; (pairs = std::min({(count - i) / 2, fa.word_refills_left(), fb.word_refills_left()})) > 0;) {
+        CursorBits<MsbForward> ca{fa.cursor()};
+        CursorBits<MsbBackward> cb{fb.cursor()};
+        read_pairs(ca, cb, i, i + 2 * pairs);
+        fa.resume(ca.c), fb.resume(cb.c);
+    }
+    read_pairs(fa, fb, i, count & ~std::size_t{1});
+    if (i < count) distances[i] = read_distance<Form>(ctx, region, fa, packed[i], scale, low_byte(i));
 }
 
 /// Spec 3.4 (7): long-length count, distances and long lengths from the bit-stream region.
@@ -83,11 +132,12 @@ void read_bit_region(const Context& ctx, const std::uint8_t* region, std::size_t
     fb.consume(z);
     long_count = fb.read(z + 1) - 1;
     ctx.check(long_count <= 512, region, "bit region: more than 512 long lengths");
-    for (std::size_t i = 0; i < packed_count; ++i) {
-        const std::uint8_t lo = scale >= 2 ? low[i] : 0;
-        distances[i] = (i & 1) ? read_distance(ctx, region, fb, packed[i], scale, lo)
-                               : read_distance(ctx, region, fa, packed[i], scale, lo);
-    }
+    if (scale == 0)
+        read_distances<DistanceForm::legacy>(ctx, region, fa, fb, packed, packed_count, scale, low, distances);
+    else if (scale == 1)
+        read_distances<DistanceForm::scaled>(ctx, region, fa, fb, packed, packed_count, scale, low, distances);
+    else
+        read_distances<DistanceForm::scaled_low>(ctx, region, fa, fb, packed, packed_count, scale, low, distances);
     auto read_long = [&](auto& bits) {
         const unsigned zeros = bits.leading_zeros();
         ctx.check(zeros <= 12, region, "bit region: long length code too long");
