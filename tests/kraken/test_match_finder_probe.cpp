@@ -233,6 +233,47 @@ TEST(MatchFinderProbe, LevelOneParseEqualsTheGreedyLoopAtBothHashWidths) {
     }
 }
 
+/// Records of 16 bytes whose fields repeat the record before for 2, 3 or more bytes between
+/// random bytes: recent-offset matches of 2 and 3 bytes (one or two positions hashed after
+/// them) among longer ones.
+ByteVec short_match_records(std::size_t n, unsigned seed) {
+    std::mt19937 rng(seed);
+    ByteVec b = random_bytes(16, 256, seed);
+    while (b.size() < n) {
+        const std::size_t at = b.size();
+        for (std::size_t i = 0; i < 16; ++i) b.push_back(b[at + i - 16]);
+        for (const std::size_t changed : {std::size_t{2}, std::size_t{6}, std::size_t{7 + rng() % 9}}) b[at + changed] = static_cast<std::uint8_t>(rng());
+        if (rng() % 4 == 0) b[at + rng() % 16] = static_cast<std::uint8_t>(rng());
+    }
+    b.resize(n);
+    return b;
+}
+
+// parse_probe hashes the end of each match without a loop (insert_match_end): matches of 2
+// and 3 bytes, and matches ending 0-7 bytes before the block's end, must leave the table as
+// MatchFinder::insert() on each position does, so every later search sees the same candidate.
+TEST(MatchFinderProbe, LevelOneParseHashesShortMatchesAndTheBlockEndAsTheGreedyLoop) {
+    for (const std::size_t input_size : {std::size_t{60000}, std::size_t{3000000}}) {
+        const LzParams params = lz_params(1, input_size);
+        std::size_t short_matches = 0;
+        for (unsigned seed = 1; seed <= 4; ++seed)
+            for (std::size_t size = 20000; size < 20008; ++size) {
+                const ByteVec data = short_match_records(size, seed * 8 + static_cast<unsigned>(size % 8));
+                MatchFinder fast(data, params.probe_hash_bits), slow(data, params.probe_hash_bits);
+                const std::vector<Command> got = parse_lazy(fast, 8, data.size(), params);
+                const std::vector<Command> want = reference_level_one(slow, 8, data.size(), params);
+                ASSERT_EQ(got.size(), want.size()) << "size " << size << " seed " << seed;
+                for (std::size_t k = 0; k < got.size(); ++k) {
+                    ASSERT_EQ(got[k].literals, want[k].literals) << "command " << k << " size " << size;
+                    ASSERT_EQ(got[k].length, want[k].length) << "command " << k << " size " << size;
+                    ASSERT_EQ(got[k].distance, want[k].distance) << "command " << k << " size " << size;
+                    short_matches += got[k].length <= 3;
+                }
+            }
+        EXPECT_GT(short_matches, 1000u);  // the inputs do reach the 2- and 3-byte cases
+    }
+}
+
 TEST(MatchFinderProbe, OnlyLevelOneOnOneBlockInputsTakesTheNarrowHash) {
     EXPECT_EQ(lz_params(1, 0).probe_hash_bits, kSmallInputProbeHashBits);
     EXPECT_EQ(lz_params(1, 0x40000).probe_hash_bits, kSmallInputProbeHashBits);

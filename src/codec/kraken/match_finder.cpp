@@ -112,7 +112,7 @@ MatchFinder::~MatchFinder() {
 
 // Inlined into walk(): at level 1 it runs once per searched position, mostly for one entry.
 [[gnu::always_inline]] inline void MatchFinder::insert_up_to(std::size_t p) {
-    const std::size_t last = block_.size() >= 4 ? std::min(p, block_.size() - 3) : 0;
+    const std::size_t last = insertable_end(p);
     // Taken on first use (level 1's probe never needs the chains) from this
     // thread's spare, not cleared: prev_[p] is written when p is inserted, before any read.
     if (prev_.empty() && inserted_ < last) {
@@ -181,10 +181,10 @@ void MatchFinder::insert_before(std::size_t end) {
     // sparse parse's 1.5 MiB of steps), and random loads bring it back one line at a time. A
     // sequential pass of prefetches asks for all 4,096 lines at once (level 6 on the emevd
     // 5-8 % faster, same streams). Below kPrefetchHeadsFrom positions fewer lines are used
-    // than the pass would bring in.
+    // than the pass would bring in (counted on the positions insert_up_to really inserts).
     constexpr std::size_t kLineEntries = 64 / sizeof(std::uint32_t);
     constexpr std::size_t kPrefetchHeadsFrom = (std::size_t{1} << kHashBits) / kLineEntries * 4;
-    if (end >= inserted_ + kPrefetchHeadsFrom) {
+    if (insertable_end(end) >= inserted_ + kPrefetchHeadsFrom) {
         const HashHeads::View heads = head_.view();
         for (std::size_t i = 0; i < (std::size_t{1} << kHashBits); i += kLineEntries) __builtin_prefetch(heads.table + i);
     }

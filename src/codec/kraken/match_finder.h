@@ -200,6 +200,8 @@ public:
 
 private:
     void insert_up_to(std::size_t p);
+    /// The end of the positions insert_up_to(p) inserts: a position needs 4 bytes of block.
+    std::size_t insertable_end(std::size_t p) const { return block_.size() >= 4 ? std::min(p, block_.size() - 3) : 0; }
     template <class Visit>
     void walk(std::size_t p, std::size_t limit, const LzParams& params, Visit&& visit);
     template <class Visit>
