@@ -682,7 +682,7 @@ TEST(AuditFastPaths, MergingTheRulesRunEqualsMergingEveryTally) {
                     EXPECT_EQ(x.extras, !t.examples.empty() || !t.values.empty()) << all_rules()[x.rule].id;
                     for (std::size_t g = 0; g < 3; ++g) {
                         if (g != static_cast<std::size_t>(r.game)) {
-                            EXPECT_EQ(t.by_game[g].checked + t.by_game[g].skipped, 0);
+                            EXPECT_EQ(t.by_game[g].checked + t.by_game[g].exceptions + t.by_game[g].skipped, 0);
                         }
                     }
                     (x.extras ? with_extras : without) += 1;
@@ -691,6 +691,7 @@ TEST(AuditFastPaths, MergingTheRulesRunEqualsMergingEveryTally) {
                     const RuleTally& t = r.rules[i];
                     if (!ran[i]) {
                         EXPECT_FALSE(t.applicable || !t.examples.empty() || !t.values.empty()) << i;
+                        for (const Tally& g : t.by_game) EXPECT_EQ(g.checked + g.exceptions + g.skipped, 0) << i;
                     }
                 }
                 plain.push_back(r);
