@@ -17,12 +17,6 @@ Bytes data_bytes(const Tagfile& file, std::uint32_t offset, std::uint64_t size) 
     return file.data.subspan(offset, size);
 }
 
-std::uint64_t load_le(Bytes b) {
-    std::uint64_t v = 0;
-    for (std::size_t i = b.size(); i-- > 0;) v = (v << 8) | b[i];
-    return v;
-}
-
 }  // namespace
 
 // ---- Value -----------------------------------------------------------------------------------

@@ -3,7 +3,9 @@
 // Nothing is copied; views read the DATA bytes in place and stay valid as long as the Tagfile.
 #pragma once
 
+#include <bit>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <span>
 #include <string>
@@ -14,6 +16,26 @@
 namespace navlab::havok {
 
 class ArrayView;
+
+/// The unsigned little-endian integer in `b`: its first 8 bytes when longer (the low bytes of a
+/// wider value), 0 when empty. Value's integer, float and reference reads decode through it.
+/// Inline, with one load for the common widths: the byte loop it replaced was ≈ 1.2 M
+/// instructions on Sekiro, every item reference (8 bytes) and integer the model reader reads
+/// going through it.
+inline std::uint64_t load_le(Bytes b) {
+    static_assert(std::endian::native == std::endian::little, "load_le copies little-endian bytes");
+    std::uint64_t v = 0;
+    if (b.size() >= 8) {
+        std::memcpy(&v, b.data(), 8);
+    } else if (b.size() == 4) {
+        std::uint32_t w;
+        std::memcpy(&w, b.data(), 4);
+        v = w;
+    } else {
+        for (std::size_t i = b.size(); i-- > 0;) v = (v << 8) | b[i];
+    }
+    return v;
+}
 
 /// A value of some type at some place in DATA: an int, float, bool, string, pointer, array or
 /// record. Accessors check the kind and throw navlab::Error (with the DATA offset) on misuse.

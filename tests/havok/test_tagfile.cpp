@@ -36,6 +36,22 @@ std::vector<std::uint8_t> small_navmesh() { return test::grid_navmesh(3, 2); }
 
 // ---- varints -----------------------------------------------------------------------------------
 
+// load_le (one memcpy) against the byte loop it replaced, on every length 0..16 and random
+// bytes at unaligned starts: a wider value keeps its low 8 bytes.
+TEST(HavokObject, LoadLeMatchesByteLoop) {
+    std::mt19937 rng(38);
+    std::vector<std::uint8_t> buffer(64);
+    for (int round = 0; round < 2000; ++round) {
+        for (std::uint8_t& byte : buffer) byte = static_cast<std::uint8_t>(rng());
+        const std::size_t start = rng() % 8, size = round % 17;
+        const Bytes b(buffer.data() + start, size);
+        std::uint64_t want = 0;
+        for (std::size_t i = b.size(); i-- > 0;) want = (want << 8) | b[i];
+        ASSERT_EQ(havok::load_le(b), want) << "size " << size << " start " << start;
+    }
+    EXPECT_EQ(havok::load_le({}), 0u);
+}
+
 TEST(HavokVarint, SpecExamplesEncodeAndDecode) {
     const std::pair<std::uint64_t, std::vector<std::uint8_t>> cases[] = {
         {5, {0x05}}, {189, {0x80, 0xBD}}, {0x8204, {0xC0, 0x82, 0x04}}, {0x174605, {0xD7, 0x46, 0x05}},
