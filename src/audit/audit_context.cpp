@@ -330,7 +330,8 @@ void TagfileContext::read_faces() {
             }
             if (bounds) corner_bounds[i] = bounds_of(ring);
             if (const int k = faces[i].clusterIndex; k >= 0 && k < K) {
-                centroid_sum[k] = centroid_sum[k] + geometry::centroid_of(ring.data(), ring.size());
+                // The batch's centroid is centroid_of's over the same corners, lane by lane.
+                centroid_sum[k] = centroid_sum[k] + (figures ? figures->centroid : geometry::centroid_of(ring.data(), ring.size()));
                 ++cluster_faces[k];
             }
         }

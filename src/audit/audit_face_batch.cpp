@@ -180,6 +180,7 @@ void FaceBatch::analyse_group(const Point* corners, const int* faces) {
                                              {normal.error.x[lane], normal.error.y[lane], normal.error.z[lane]}});
         f.length = length[lane];
         f.off_plane = {far.distance[lane], static_cast<int>(far.corner[lane])};
+        f.centroid = {far.centroid.x[lane], far.centroid.y[lane], far.centroid.z[lane]};
         f.fan_check = {};
         f.fan_check.projected_face = face[lane];
         if (length[lane] > 0) {  // check_triangulation leaves the sums 0 without a plane

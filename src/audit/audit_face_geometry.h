@@ -50,6 +50,7 @@ struct FaceFigures {
     FacePlane::ApproxNormal normal;  ///< N with its bound (FacePlane's newell_sum)
     double length = 0;               ///< |N|
     PlaneDistance off_plane;         ///< R40: max_distance_from_mean_plane
+    Point centroid;                  ///< R64: geometry::centroid_of the corners (the face centre)
     /// R44: check_triangulation of the fan from the last corner (last_corner_fan_triangle),
     /// the Newell triangulation whenever analyse_face_at_once takes the face.
     TriangulationCheck fan_check;

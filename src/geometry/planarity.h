@@ -28,10 +28,12 @@ Vec3<T> centroid_of(const Vec3<T>* corners, std::size_t n) {
 }
 
 /// max_distance_from_mean_plane's figures over double or Lanes (the ring position as a
-/// double, so that a lane's index travels with its distance).
+/// double, so that a lane's index travels with its distance), with the centroid they were
+/// measured from (R64's face centre, so that FaceBatch hands it on).
 template <class T>
 struct FarthestCorner {
     T distance, corner;
+    Vec3<T> centroid;
 };
 
 /// The first corner farthest from the mean plane of n ≥ 1 corners with normal N and
@@ -52,7 +54,7 @@ FarthestCorner<T> farthest_from_mean_plane(const Vec3<T>* corners, std::size_t n
         corner = larger ? splat<T>(static_cast<double>(k)) : corner;
     }
     const auto plane = length > 0;
-    return {plane ? best : splat<T>(0), plane ? corner : splat<T>(-1)};
+    return {plane ? best : splat<T>(0), plane ? corner : splat<T>(-1), c};
 }
 
 }  // namespace navlab::geometry

@@ -102,6 +102,11 @@ std::string figure_difference(const FaceFigures& f, std::span<const Point> ring)
     if (!same_value(f.length, plane.normal_length())) return "length";
     const PlaneDistance d = max_distance_from_mean_plane(plane);
     if (!same_value(f.off_plane.distance, d.distance) || f.off_plane.corner != d.corner) return "off_plane";
+    Point sum{0, 0, 0};  // R64's face centre, as R64 once summed it
+    for (const Point& p : ring) sum = sum + p;
+    const double corners = static_cast<double>(ring.size());
+    if (!same_value(f.centroid.x, sum.x / corners) || !same_value(f.centroid.y, sum.y / corners) || !same_value(f.centroid.z, sum.z / corners))
+        return "centroid";
     const int count = static_cast<int>(ring.size());
     std::vector<Cut> fan;
     for (int k = 0; k < count - 2; ++k) fan.push_back(last_corner_fan_triangle(count, k));
@@ -494,6 +499,7 @@ std::string figures_difference(const FaceFigures& a, const FaceFigures& b) {
         return "bound";
     if (!same_value(a.length, b.length)) return "length";
     if (!same_value(a.off_plane.distance, b.off_plane.distance) || a.off_plane.corner != b.off_plane.corner) return "off_plane";
+    if (!same_vec(a.centroid, b.centroid)) return "centroid";
     const TriangulationCheck &c = a.fan_check, &d = b.fan_check;
     if (c.turned != d.turned || c.first_turned != d.first_turned || !same_value(c.projected_face, d.projected_face) ||
         !same_value(c.projected_sum, d.projected_sum) || !same_value(c.projected_relative, d.projected_relative) ||
