@@ -76,8 +76,8 @@ bool takes_first_candidate_throughout(int n, Orient orient) {
 }
 
 /// takes_first_candidate_throughout along N (the Newell variant) of `plane`'s ring, n ≥ 3: (a)'s
-/// ends are the turns at corners 0 and n − 2 (rotations), which the plane remembers; the other
-/// 2n − 6 orientations are no corner turn, so they skip orient_at's corner tests and call for
+/// ends are the turns at corners 0 and n − 2 (rotations), which the plane remembers; the rest of
+/// its 2n − 6 orientations are no corner turn, so they skip orient_at's corner tests and call for
 /// NewellOrient's inline filter. The same exact signs, and a conjunction of them does not depend
 /// on the order they are asked in (the analyse_face_at_once fan proof: 90 k orient_at calls on
 /// Sekiro `krak`).

@@ -235,7 +235,7 @@ private:
 
     /// o.field(name) through member(): the same value, or ObjectView::field's error.
     Value field(const ObjectView& o, const char* name) const {
-        if (const havok::Member* m = member(o.type_index(), name)) return Value(file_, m->type, o.offset() + m->offset);
+        if (std::optional<Value> v = find_field(o, name)) return *v;
         return o.field(name);
     }
 
