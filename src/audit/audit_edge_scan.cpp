@@ -7,6 +7,10 @@
 #include <cstring>
 #include <limits>
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
+
 namespace navlab::audit {
 namespace {
 
@@ -49,7 +53,62 @@ struct Unusual {
         to_user += o >= R;
         same_face += int{owner[o] >= 0} & int{owner[o] == owner[e]};  // both read, no branch
     }
+    /// add for edges first + i, each bit i of `lanes` in turn (edge order).
+    [[gnu::noinline, gnu::cold]] void add_lanes(std::span<const fromsoft::Edge> edges, std::span<const std::int32_t> owner,
+                                                std::int64_t first, unsigned lanes, std::int64_t R) {
+        for (; lanes != 0; lanes &= lanes - 1) add(edges, owner, first + std::countr_zero(lanes), R);
+    }
 };
+
+#if defined(__x86_64__) && defined(__GNUC__)
+// Eight edge records (160 bytes) as five AVX2 loads of eight 32-bit words: word 5i + k is field
+// k of record i (0 a, 1 b, 2 oppositeEdge, 3 oppositeFace, 4 tail_word), in load (5i + k) / 8,
+// lane (5i + k) mod 8. As 5 and 8 have no common factor, a field's eight words sit in eight
+// different lanes, one in each load: four blends gather a field, one permute puts it in
+// record order (no gather instruction for the group's own records).
+
+/// The lanes of load r that hold field k: bit j where (8r + j) mod 5 == k.
+constexpr int lanes_of_field(int k, int r) {
+    int lanes = 0;
+    for (int j = 0; j < 8; ++j) lanes |= ((8 * r + j) % 5 == k) << j;
+    return lanes;
+}
+
+/// Field k of the group's eight records, record i in lane (5i + k) mod 8.
+template <int k>
+[[gnu::target("avx2"), gnu::always_inline]] inline __m256i field_lanes(const __m256i (&load)[5]) {
+    constexpr int from1 = lanes_of_field(k, 1), from2 = lanes_of_field(k, 2), from3 = lanes_of_field(k, 3),
+                  from4 = lanes_of_field(k, 4);
+    const __m256i t = _mm256_blend_epi32(_mm256_blend_epi32(load[0], load[1], from1), load[2], from2);
+    return _mm256_blend_epi32(_mm256_blend_epi32(t, load[3], from3), load[4], from4);
+}
+
+/// Field k of the group's eight records, record i in lane i.
+template <int k>
+[[gnu::target("avx2"), gnu::always_inline]] inline __m256i field_in_order(const __m256i (&load)[5]) {
+    const __m256i lane_of_record = _mm256_setr_epi32(k % 8, (5 + k) % 8, (10 + k) % 8, (15 + k) % 8, (20 + k) % 8,
+                                                     (25 + k) % 8, (30 + k) % 8, (35 + k) % 8);
+    return _mm256_permutevar8x32_epi32(field_lanes<k>(load), lane_of_record);
+}
+
+/// The first four words (a, b, oppositeEdge, oppositeFace) of record `low` in the low half, of
+/// `high` in the high half.
+[[gnu::target("avx2"), gnu::always_inline]] inline __m256i first_words(const fromsoft::Edge* low, const fromsoft::Edge* high) {
+    return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(low))),
+                                   _mm_loadu_si128(reinterpret_cast<const __m128i*>(high)), 1);
+}
+
+/// The clusterIndex of face max(owner, 0) in each lane (face 0 stands in for a missing owner,
+/// as in the one-edge loop). `faces` holds every owner's face; owner × 4 is below 2^31.
+[[gnu::target("avx2"), gnu::always_inline]] inline __m256i cluster_of(const fromsoft::Face* faces, __m256i owner) {
+    static_assert(sizeof(fromsoft::Face) == 16 && offsetof(fromsoft::Face, clusterIndex) == 12);
+    // The face's fourth word: clusterIndex in its low half (little-endian), padding above.
+    const __m256i word = _mm256_i32gather_epi32(reinterpret_cast<const int*>(faces) + 3,
+                                                _mm256_slli_epi32(_mm256_max_epi32(owner, _mm256_setzero_si256()), 2), 4);
+    return _mm256_srai_epi32(_mm256_slli_epi32(word, 16), 16);
+}
+#endif
+
 
 /// The regular edges' figures (e < min(R, E)), in blocks of kBlock edges: first each edge's own
 /// fields, the block's edges with an opposite edge listed without a branch (its index written
@@ -78,10 +137,109 @@ struct RegularEdges {
     std::int64_t opposites = 0;
     Unusual unusual;
 
-    /// kPairs: also R63's cluster pairs into `pairs`, from the faces' clusterIndex.
+    /// kPairs: also R63's cluster pairs into `pairs`, from the faces' clusterIndex (F faces).
     template <bool kPairs>
     void scan(std::span<const fromsoft::Edge> edges, std::span<const std::int32_t> owner, std::int64_t R,
-              const fromsoft::Face* faces, std::vector<ClusterPair>& pairs) {
+              std::span<const fromsoft::Face> faces, std::vector<ClusterPair>& pairs, EdgeLanes lanes) {
+        std::int64_t from = 0;
+#if defined(__x86_64__) && defined(__GNUC__)
+        // Word offsets (o × 5, owner × 4) must fit a gather's 32-bit signed index.
+        constexpr auto kMostForEight = static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max() / 5);
+        if (lanes == EdgeLanes::eight && edges.size() <= kMostForEight && faces.size() <= kMostForEight)
+            from = scan_eight<kPairs>(edges, owner, R, faces.data(), pairs);
+#endif
+        scan_one<kPairs>(edges, owner, R, faces.data(), pairs, from);
+    }
+
+#if defined(__x86_64__) && defined(__GNUC__)
+    /// The regular edges eight at a time, while eight are left; returns how many it took. What
+    /// scan_one computes per edge, on the group's eight records at once: its own fields into
+    /// lane accumulators; its opposite's record and owner by masked gathers (lanes without an
+    /// opposite edge load nothing); the usual test as a lane mask, unusual lanes handed to
+    /// `unusual` in edge order; R63's pairs from two gathers of clusterIndex, written in edge
+    /// order (most groups have none). Needs E and F at most kMostForEight.
+    template <bool kPairs>
+    [[gnu::target("avx2")]] std::int64_t scan_eight(std::span<const fromsoft::Edge> edges, std::span<const std::int32_t> owner,
+                                                    std::int64_t R, const fromsoft::Face* faces, std::vector<ClusterPair>& pairs) {
+        const std::int64_t E = static_cast<std::int64_t>(edges.size()), end = std::min(R, E);
+        if (end < 8) return 0;
+        const fromsoft::Edge* const all = edges.data();
+        const std::int32_t* const owners_of = owner.data();
+        const __m256i zero = _mm256_setzero_si256(), none = _mm256_set1_epi32(-1);
+        const __m256i last_edge = _mm256_set1_epi32(static_cast<int>(E - 1)), regular_end = _mm256_set1_epi32(static_cast<int>(end));
+        const __m256i iota = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+        __m256i largest = zero, ored = zero, counted = zero, least = _mm256_set1_epi32(std::numeric_limits<std::int32_t>::max());
+        std::int64_t first = 0;
+        for (; first + 8 <= end; first += 8) {
+            const auto* group = reinterpret_cast<const __m256i*>(all + first);
+            const __m256i load[5] = {_mm256_loadu_si256(group), _mm256_loadu_si256(group + 1), _mm256_loadu_si256(group + 2),
+                                     _mm256_loadu_si256(group + 3), _mm256_loadu_si256(group + 4)};
+            const __m256i a = field_in_order<0>(load), b = field_in_order<1>(load), opposite = field_in_order<2>(load),
+                          opposite_face = field_in_order<3>(load);
+            // Unsigned: a negative end is past any positive one, as when widened (scan_one).
+            largest = _mm256_max_epu32(largest, _mm256_max_epu32(a, b));
+            ored = _mm256_or_si256(ored, _mm256_xor_si256(field_lanes<4>(load), _mm256_set1_epi32(4)));
+            const __m256i owner_e = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(owners_of + first));
+            least = _mm256_min_epi32(least, owner_e);
+            // An opposite edge: oppositeEdge ≤ E − 1, unsigned.
+            const __m256i in = _mm256_cmpeq_epi32(_mm256_min_epu32(opposite, last_edge), opposite);
+            counted = _mm256_sub_epi32(counted, in);
+            const __m256i owner_o = _mm256_mask_i32gather_epi32(none, owners_of, opposite, in, 4);  // −1 without one
+            const __m256i index = _mm256_add_epi32(_mm256_set1_epi32(static_cast<int>(first)), iota);
+            alignas(32) std::uint32_t back_at[8];
+            _mm256_store_si256(reinterpret_cast<__m256i*>(back_at), _mm256_blendv_epi8(index, opposite, in));
+            const __m256i r04 = first_words(all + back_at[0], all + back_at[4]), r15 = first_words(all + back_at[1], all + back_at[5]),
+                          r26 = first_words(all + back_at[2], all + back_at[6]), r37 = first_words(all + back_at[3], all + back_at[7]);
+            const __m256i ab01 = _mm256_unpacklo_epi32(r04, r15), ab23 = _mm256_unpacklo_epi32(r26, r37);
+            const __m256i back_a = _mm256_unpacklo_epi64(ab01, ab23), back_b = _mm256_unpackhi_epi64(ab01, ab23);
+            const __m256i back_opposite = _mm256_unpacklo_epi64(_mm256_unpackhi_epi32(r04, r15), _mm256_unpackhi_epi32(r26, r37));
+            // scan_one's usual test, lane by lane.
+            __m256i usual = _mm256_and_si256(_mm256_cmpgt_epi32(owner_o, none), _mm256_cmpeq_epi32(opposite_face, owner_o));
+            usual = _mm256_andnot_si256(_mm256_cmpeq_epi32(owner_o, owner_e), usual);
+            usual = _mm256_and_si256(usual, _mm256_cmpgt_epi32(regular_end, opposite));
+            usual = _mm256_and_si256(usual, _mm256_cmpeq_epi32(back_opposite, index));
+            usual = _mm256_and_si256(usual, _mm256_and_si256(_mm256_cmpeq_epi32(back_a, b), _mm256_cmpeq_epi32(back_b, a)));
+            // Without an opposite edge: usual with no opposite at all and NONE for the face.
+            const __m256i no_opposite = _mm256_cmpeq_epi32(_mm256_and_si256(opposite, opposite_face), none);
+            usual = _mm256_blendv_epi8(no_opposite, usual, in);
+            const unsigned unusual_lanes = ~static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(usual))) & 0xFF;
+            if (unusual_lanes != 0) [[unlikely]]
+                unusual.add_lanes(edges, owner, first, unusual_lanes, R);
+            if constexpr (kPairs) {
+                const __m256i x = cluster_of(faces, owner_e), y = cluster_of(faces, owner_o);
+                const __m256i pair = _mm256_andnot_si256(_mm256_cmpeq_epi32(x, y), _mm256_and_si256(_mm256_cmpgt_epi32(owner_e, none),
+                                                                                                    _mm256_cmpgt_epi32(owner_o, none)));
+                if (const unsigned pair_lanes = static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(pair))); pair_lanes != 0) {
+                    alignas(32) int xs[8], ys[8];
+                    _mm256_store_si256(reinterpret_cast<__m256i*>(xs), x);
+                    _mm256_store_si256(reinterpret_cast<__m256i*>(ys), y);
+                    for (unsigned m = pair_lanes; m != 0; m &= m - 1) {
+                        const int i = std::countr_zero(m);
+                        pairs.push_back({xs[i], ys[i], static_cast<std::uint32_t>(first + i)});
+                    }
+                }
+            }
+        }
+        alignas(32) std::uint32_t lane[4][8];
+        _mm256_store_si256(reinterpret_cast<__m256i*>(lane[0]), largest);
+        _mm256_store_si256(reinterpret_cast<__m256i*>(lane[1]), ored);
+        _mm256_store_si256(reinterpret_cast<__m256i*>(lane[2]), least);
+        _mm256_store_si256(reinterpret_cast<__m256i*>(lane[3]), counted);
+        for (int i = 0; i < 8; ++i) {
+            // Widened as scan_one widens each end: the unsigned order of the words is kept.
+            largest_end = std::max(largest_end, static_cast<std::uint64_t>(std::int64_t{static_cast<std::int32_t>(lane[0][i])}));
+            tail |= lane[1][i];
+            least_owner = std::min(least_owner, static_cast<std::int32_t>(lane[2][i]));
+            opposites += lane[3][i];
+        }
+        return first;
+    }
+#endif
+
+    /// The regular edges from `from` (a multiple of 8 or 0) on, one at a time.
+    template <bool kPairs>
+    void scan_one(std::span<const fromsoft::Edge> edges, std::span<const std::int32_t> owner, std::int64_t R,
+                  const fromsoft::Face* faces, std::vector<ClusterPair>& pairs, std::int64_t from) {
         using fromsoft::kNoOpposite;
         const std::int64_t E = static_cast<std::int64_t>(edges.size()), end = std::min(R, E);
         // Raw, in locals: the span's members were reloaded per edge, and the figures in locals
@@ -94,7 +252,7 @@ struct RegularEdges {
         std::int64_t counted = opposites;
         std::uint32_t listed[kBlock];       // the block's edges with an opposite edge, in edge order
         ClusterPair block_pairs[kBlock];    // the block's R63 pairs, appended to `pairs` after it
-        for (std::int64_t first = 0; first < end; first += kBlock) {
+        for (std::int64_t first = from; first < end; first += kBlock) {
             const std::int64_t last = std::min(end, first + kBlock);
             std::int64_t n = 0;
             bool odd = false;  // the block has an edge without an opposite edge that is not usual
@@ -148,8 +306,18 @@ struct RegularEdges {
 
 }  // namespace
 
+EdgeLanes widest_edge_lanes() {
+#if defined(__x86_64__) && defined(__GNUC__)
+    // __builtin_cpu_supports checks the processor's AVX2 and that the system saves its registers.
+    static const EdgeLanes lanes = __builtin_cpu_supports("avx2") ? EdgeLanes::eight : EdgeLanes::one;
+    return lanes;
+#else
+    return EdgeLanes::one;
+#endif
+}
+
 EdgeScan scan_edges(std::span<const fromsoft::Edge> edges, std::span<const std::int32_t> owner, std::int64_t R,
-                    std::int64_t V, std::span<const fromsoft::Face> faces) {
+                    std::int64_t V, std::span<const fromsoft::Face> faces, EdgeLanes lanes) {
     using namespace edge_check;
     EdgeScan s;
     const std::int64_t E = static_cast<std::int64_t>(edges.size());
@@ -162,8 +330,8 @@ EdgeScan scan_edges(std::span<const fromsoft::Edge> edges, std::span<const std::
     // opposite (and that one's owner) are two passes: in one loop the compiler kept most of the
     // figures on the stack. A regular edge's are one pass (RegularEdges).
     RegularEdges regular;
-    if (faces.empty()) regular.scan<false>(edges, owner, R, nullptr, s.cluster_pairs);
-    else regular.scan<true>(edges, owner, R, faces.data(), s.cluster_pairs);
+    if (faces.empty()) regular.scan<false>(edges, owner, R, faces, s.cluster_pairs, lanes);
+    else regular.scan<true>(edges, owner, R, faces, s.cluster_pairs, lanes);
     std::uint64_t largest_end = regular.largest_end;
     std::int32_t least_owner = regular.least_owner;
     std::uint32_t user_tail = 0;  // OR of tail_word

@@ -101,11 +101,18 @@ struct EdgeScan {
     std::vector<ClusterPair> cluster_pairs;
 };
 
+/// How many regular edges the pass takes at a time: one, or eight to an AVX2 register
+/// (functions compiled with target("avx2"), for processors that have it). Both give the same
+/// EdgeScan, pairs and Unusual order included.
+enum class EdgeLanes { one = 1, eight = 8 };
+/// Eight where the processor runs AVX2, else one.
+EdgeLanes widest_edge_lanes();
+
 /// The pass. @param edges the E edges; @param owner their owning faces (E entries: indices
 /// of `faces` or negative); @param R regular edges (Σ numEdges, may exceed E on a broken
 /// mesh); @param V vertices; @param faces the faces whose clusters make cluster_pairs, empty to
-/// collect none (a tagfile without a graph).
+/// collect none (a tagfile without a graph); @param lanes one or eight (tests ask for each).
 EdgeScan scan_edges(std::span<const fromsoft::Edge> edges, std::span<const std::int32_t> owner, std::int64_t R,
-                    std::int64_t V, std::span<const fromsoft::Face> faces = {});
+                    std::int64_t V, std::span<const fromsoft::Face> faces = {}, EdgeLanes lanes = widest_edge_lanes());
 
 }  // namespace navlab::audit

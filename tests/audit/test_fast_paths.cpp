@@ -356,66 +356,24 @@ EdgeScan scan_as_written(std::span<const fromsoft::Edge> edges, std::span<const 
     return s;
 }
 
-}  // namespace
+/// The lane widths this processor runs: one always, eight with AVX2 (widest_edge_lanes).
+std::vector<EdgeLanes> edge_lanes_here() {
+    if (widest_edge_lanes() == EdgeLanes::one) return {EdgeLanes::one};
+    return {EdgeLanes::one, EdgeLanes::eight};
+}
 
-// scan_edges folds the statements on every edge into a few accumulators (largest endpoint,
-// smallest owner, OR of the flag/padding/cost words) and reads opposites in a pass of their
-// own: on random edges, most of them broken in some field, every figure must be the one the
-// statements give edge by edge, with and without the faces whose cluster pairs it collects
-// for R63 (those against R63's plain walk over the edges).
-TEST(AuditFastPaths, EdgeScanEqualsEveryStatementEdgeByEdge) {
-    std::mt19937 rng(25);
-    auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); };
-    constexpr int kRounds = 4000;
-    std::array<int, 8> failing{};  // rounds in which each all-edge statement fails
+/// scan_edges at each lane width, with and without the faces, against scan_as_written and
+/// R63's pairs as its spec reads them (regular edges with an opposite edge, both owned once,
+/// across two clusters, in edge order; none without the faces). Returns the pairs wanted.
+std::int64_t expect_scan_as_written(std::span<const fromsoft::Edge> edges, std::span<const std::int32_t> owner, std::int64_t R,
+                                    std::int64_t V, std::span<const fromsoft::Face> faces, const std::string& round) {
+    const std::int64_t E = static_cast<std::int64_t>(edges.size());
+    const EdgeScan slow = scan_as_written(edges, owner, R, V);
     std::int64_t pairs_total = 0;
-    for (int round = 0; round < kRounds; ++round) {
-        // Every 40th round has hundreds of edges: scan_edges works in blocks of 256.
-        const int E = round % 40 == 0 ? 200 + pick(1000) : pick(40), V = pick(30), F = 1 + pick(10);
-        const std::int64_t R = pick(E + 6);  // may exceed E (a broken mesh)
-        // Mostly well-formed fields, each broken now and then; rounds whose odds are 0 keep a
-        // statement true throughout.
-        const int odds = round % 5 == 0 ? 0 : 1 + pick(6);
-        auto sometimes = [&] { return odds != 0 && pick(odds * 4) == 0; };
-        std::vector<fromsoft::Edge> edges(static_cast<std::size_t>(E));
-        std::vector<std::int32_t> owner(static_cast<std::size_t>(E));
-        for (int e = 0; e < E; ++e) {
-            fromsoft::Edge& d = edges[e];
-            d.a = sometimes() ? (pick(2) ? -1 - pick(3) : V + pick(3)) : (V > 0 ? pick(V) : 0);
-            d.b = sometimes() ? (pick(2) ? -1 - pick(3) : V + pick(3)) : (V > 0 ? pick(V) : 0);
-            d.oppositeEdge = pick(3) == 0 ? fromsoft::kNoOpposite
-                                          : static_cast<std::uint32_t>(sometimes() ? (pick(4) == 0 ? 0x80000000u + pick(3) : E + pick(5))
-                                                                     : (E > 0 ? pick(E) : 0));
-            d.oppositeFace = pick(3) == 0 ? fromsoft::kNoOpposite : static_cast<std::uint32_t>(pick(F + 1));
-            d.flags = static_cast<std::uint8_t>(sometimes() ? (pick(2) ? 0x10 | pick(256) : pick(256)) : (e < R ? 4 : (pick(2) ? 20 : 52)));
-            d.paddingByte = static_cast<std::uint8_t>(sometimes() ? 1 + pick(255) : 0);
-            d.userEdgeCost = static_cast<std::uint16_t>(sometimes() ? 1 + pick(65535) : 0);
-            owner[e] = sometimes() ? (pick(2) ? kNoOwner : kManyOwners) : pick(F);
-        }
-        // Opposites that are the edge's reverse and mutual, or point back into their own face.
-        for (int e = 0; e + 1 < E; e += 2)
-            if (pick(2) == 0) {
-                edges[e].oppositeEdge = static_cast<std::uint32_t>(e + 1), edges[e + 1].oppositeEdge = static_cast<std::uint32_t>(e);
-                edges[e + 1].a = edges[e].b, edges[e + 1].b = edges[e].a;
-                if (pick(4) == 0) owner[e + 1] = owner[e];
-            }
-        // oppositeFace mostly as R29 wants it: NONE without an opposite, else the opposite's owner.
-        for (fromsoft::Edge& d : edges) {
-            if (sometimes()) continue;
-            if (d.oppositeEdge == fromsoft::kNoOpposite) d.oppositeFace = fromsoft::kNoOpposite;
-            else if (d.oppositeEdge < static_cast<std::uint32_t>(E) && owner[d.oppositeEdge] >= 0)
-                d.oppositeFace = static_cast<std::uint32_t>(owner[d.oppositeEdge]);
-        }
-        // Clusters from a few values, so that faces share them (pairs within one cluster are
-        // not R63's) and some are no node index (R63 sorts those apart, but the scan keeps them).
-        std::vector<fromsoft::Face> faces(static_cast<std::size_t>(F));
-        for (fromsoft::Face& f : faces) f.clusterIndex = static_cast<std::int16_t>(pick(4) == 0 ? -1 - pick(3) : pick(3));
-        const EdgeScan slow = scan_as_written(edges, owner, R, V);
+    for (const EdgeLanes lanes : edge_lanes_here())
         for (const bool with_faces : {false, true}) {
-            const EdgeScan fast = with_faces ? scan_edges(edges, owner, R, V, faces) : scan_edges(edges, owner, R, V);
-            const std::string at = "round " + std::to_string(round) + (with_faces ? " with faces" : "");
-            // R63's pairs as its spec reads: regular edges with an opposite edge, both owned once,
-            // across two clusters, in edge order; none without the faces.
+            const EdgeScan fast = scan_edges(edges, owner, R, V, with_faces ? faces : std::span<const fromsoft::Face>{}, lanes);
+            const std::string at = round + (with_faces ? " with faces" : "") + (lanes == EdgeLanes::eight ? ", eight lanes" : ", one lane");
             std::vector<std::array<std::int64_t, 3>> pairs_wanted, pairs_got;
             for (std::int64_t e = 0; with_faces && e < std::min<std::int64_t>(R, E); ++e) {
                 const std::uint32_t o = edges[e].oppositeEdge;
@@ -445,6 +403,75 @@ TEST(AuditFastPaths, EdgeScanEqualsEveryStatementEdgeByEdge) {
             EXPECT_EQ(fast.opposite_not_mutual, slow.opposite_not_mutual) << at;
             EXPECT_EQ(fast.flags_52_with_opposite, slow.flags_52_with_opposite) << at;
         }
+    return pairs_total;
+}
+
+}  // namespace
+
+// scan_edges folds the statements on every edge into a few accumulators (largest endpoint,
+// smallest owner, OR of the flag/padding/cost words) and reads opposites in a pass of their
+// own: on random edges, most of them broken in some field, every figure must be the one the
+// statements give edge by edge, with and without the faces whose cluster pairs it collects
+// for R63 (those against R63's plain walk over the edges).
+TEST(AuditFastPaths, EdgeScanEqualsEveryStatementEdgeByEdge) {
+    std::mt19937 rng(25);
+    auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); };
+    constexpr int kRounds = 4000;
+    std::array<int, 8> failing{};  // rounds in which each all-edge statement fails
+    std::int64_t pairs_total = 0;
+    for (int round = 0; round < kRounds; ++round) {
+        // Every 40th round has hundreds of edges: scan_edges works in groups of eight and
+        // blocks of 256. Every 7th has V near 2^31, endpoints near the largest int32 and
+        // negative ones (the eight-lane maximum is unsigned, then widened).
+        const int E = round % 40 == 0 ? 200 + pick(1000) : pick(40), F = 1 + pick(10);
+        const bool wide = round % 7 == 3;
+        const std::int64_t V = wide ? std::int64_t{std::numeric_limits<std::int32_t>::max()} + pick(3) : pick(30);
+        auto endpoint = [&](bool bad) -> std::int32_t {
+            if (wide)  // the largest int32 is no vertex when V is 2^31 − 1
+                return bad ? (pick(2) ? std::numeric_limits<std::int32_t>::min() + pick(3) : -1 - pick(3))
+                           : std::numeric_limits<std::int32_t>::max() - pick(2);
+            return bad ? static_cast<std::int32_t>(pick(2) ? -1 - pick(3) : V + pick(3)) : (V > 0 ? pick(static_cast<int>(V)) : 0);
+        };
+        const std::int64_t R = pick(E + 6);  // may exceed E (a broken mesh)
+        // Mostly well-formed fields, each broken now and then; rounds whose odds are 0 keep a
+        // statement true throughout.
+        const int odds = round % 5 == 0 ? 0 : 1 + pick(6);
+        auto sometimes = [&] { return odds != 0 && pick(odds * 4) == 0; };
+        std::vector<fromsoft::Edge> edges(static_cast<std::size_t>(E));
+        std::vector<std::int32_t> owner(static_cast<std::size_t>(E));
+        for (int e = 0; e < E; ++e) {
+            fromsoft::Edge& d = edges[e];
+            d.a = endpoint(sometimes());
+            d.b = endpoint(sometimes());
+            d.oppositeEdge = pick(3) == 0 ? fromsoft::kNoOpposite
+                                          : static_cast<std::uint32_t>(sometimes() ? (pick(4) == 0 ? 0x80000000u + pick(3) : E + pick(5))
+                                                                     : (E > 0 ? pick(E) : 0));
+            d.oppositeFace = pick(3) == 0 ? fromsoft::kNoOpposite : static_cast<std::uint32_t>(pick(F + 1));
+            d.flags = static_cast<std::uint8_t>(sometimes() ? (pick(2) ? 0x10 | pick(256) : pick(256)) : (e < R ? 4 : (pick(2) ? 20 : 52)));
+            d.paddingByte = static_cast<std::uint8_t>(sometimes() ? 1 + pick(255) : 0);
+            d.userEdgeCost = static_cast<std::uint16_t>(sometimes() ? 1 + pick(65535) : 0);
+            owner[e] = sometimes() ? (pick(2) ? kNoOwner : kManyOwners) : pick(F);
+        }
+        // Opposites that are the edge's reverse and mutual, or point back into their own face.
+        for (int e = 0; e + 1 < E; e += 2)
+            if (pick(2) == 0) {
+                edges[e].oppositeEdge = static_cast<std::uint32_t>(e + 1), edges[e + 1].oppositeEdge = static_cast<std::uint32_t>(e);
+                edges[e + 1].a = edges[e].b, edges[e + 1].b = edges[e].a;
+                if (pick(4) == 0) owner[e + 1] = owner[e];
+            }
+        // oppositeFace mostly as R29 wants it: NONE without an opposite, else the opposite's owner.
+        for (fromsoft::Edge& d : edges) {
+            if (sometimes()) continue;
+            if (d.oppositeEdge == fromsoft::kNoOpposite) d.oppositeFace = fromsoft::kNoOpposite;
+            else if (d.oppositeEdge < static_cast<std::uint32_t>(E) && owner[d.oppositeEdge] >= 0)
+                d.oppositeFace = static_cast<std::uint32_t>(owner[d.oppositeEdge]);
+        }
+        // Clusters from a few values, so that faces share them (pairs within one cluster are
+        // not R63's) and some are no node index (R63 sorts those apart, but the scan keeps them).
+        std::vector<fromsoft::Face> faces(static_cast<std::size_t>(F));
+        for (fromsoft::Face& f : faces) f.clusterIndex = static_cast<std::int16_t>(pick(4) == 0 ? -1 - pick(3) : pick(3));
+        const EdgeScan slow = scan_as_written(edges, owner, R, V);
+        pairs_total += expect_scan_as_written(edges, owner, R, V, faces, "round " + std::to_string(round));
         if (::testing::Test::HasFailure()) break;
         const bool holds[8] = {slow.endpoints_are_vertices, slow.opposites_in_range, slow.opposite_faces_are_owners,
                                slow.regular_flags, slow.padding_zero, slow.cost_zero, slow.all_owned_once, slow.no_user_bits};
@@ -455,6 +482,75 @@ TEST(AuditFastPaths, EdgeScanEqualsEveryStatementEdgeByEdge) {
         EXPECT_GT(failing[k], kRounds / 10) << "statement " << k;
         EXPECT_LT(failing[k], kRounds * 9 / 10) << "statement " << k;
     }
+}
+
+// The games' meshes: faces of 3–8 edges in order, almost every regular edge usual (no opposite
+// at all, or its mutual reverse in another face, whose owner is its oppositeFace), clusters in
+// runs of faces, user edges after the regular ones. The eight-lane scan decides whole groups of
+// usual edges at once; a few damaged fields (an opposite negative as int32, past the edges or
+// any edge at all, an owner missing or shared, a negative endpoint, a wrong oppositeFace, a
+// user edge's flags, a negative cluster, R off the regular count) must give the statements'
+// figures and R63's pairs edge by edge, at group and block borders alike.
+TEST(AuditFastPaths, EdgeScanOfMeshLikeEdgesEqualsEveryStatement) {
+    std::mt19937 rng(39);
+    auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); };
+    constexpr int kRounds = 800;
+    std::int64_t pairs_total = 0;
+    for (int round = 0; round < kRounds; ++round) {
+        const int F = 1 + pick(round % 8 == 0 ? 500 : 40), V = 3 + pick(100), per_cluster = 1 + pick(6);
+        std::vector<fromsoft::Face> faces(static_cast<std::size_t>(F));
+        std::vector<fromsoft::Edge> edges;
+        std::vector<std::int32_t> owner;
+        for (int f = 0; f < F; ++f) {
+            faces[f].startEdgeIndex = static_cast<std::int32_t>(edges.size());
+            faces[f].numEdges = static_cast<std::int16_t>(3 + pick(6));
+            faces[f].clusterIndex = static_cast<std::int16_t>(f / per_cluster);
+            for (int k = 0; k < faces[f].numEdges; ++k) {
+                fromsoft::Edge d;  // flags 4, no opposite, NONE for the face
+                d.a = pick(V), d.b = pick(V);
+                edges.push_back(d), owner.push_back(f);
+            }
+        }
+        const int regular = static_cast<int>(edges.size());
+        for (int u = pick(3) == 0 ? 1 + pick(12) : 0; u > 0; --u) {
+            fromsoft::Edge d;
+            d.a = pick(V), d.b = pick(V), d.flags = static_cast<std::uint8_t>(pick(2) ? 20 : 52);
+            if (pick(2)) d.oppositeEdge = static_cast<std::uint32_t>(pick(regular)), d.oppositeFace = static_cast<std::uint32_t>(owner[d.oppositeEdge]);
+            edges.push_back(d), owner.push_back(pick(F));
+        }
+        const int E = static_cast<int>(edges.size());
+        // About 70 % of the regular edges paired across faces, as mutual reverses.
+        std::vector<int> order(static_cast<std::size_t>(regular));
+        for (int e = 0; e < regular; ++e) order[e] = e;
+        std::shuffle(order.begin(), order.end(), rng);
+        for (int k = 0; k + 1 < regular; k += 2) {
+            const int e = order[k], o = order[k + 1];
+            if (owner[e] == owner[o] || pick(10) < 2) continue;
+            edges[e].oppositeEdge = static_cast<std::uint32_t>(o), edges[o].oppositeEdge = static_cast<std::uint32_t>(e);
+            edges[o].a = edges[e].b, edges[o].b = edges[e].a;
+            edges[e].oppositeFace = static_cast<std::uint32_t>(owner[o]), edges[o].oppositeFace = static_cast<std::uint32_t>(owner[e]);
+        }
+        for (int k = round % 3 == 0 ? 0 : 1 + pick(5); k > 0; --k) {
+            const int e = pick(E);
+            fromsoft::Edge& d = edges[e];
+            switch (pick(10)) {
+                case 0: d.oppositeEdge = 0x80000000u + static_cast<std::uint32_t>(pick(3)); break;
+                case 1: d.oppositeEdge = static_cast<std::uint32_t>(E + pick(3)); break;
+                case 2: d.oppositeEdge = static_cast<std::uint32_t>(pick(E)); break;  // not mutual, maybe its own face or a user edge
+                case 3: owner[e] = pick(2) ? kNoOwner : kManyOwners; break;
+                case 4: (pick(2) ? d.a : d.b) = -1 - pick(3); break;
+                case 5: d.oppositeFace = pick(2) ? fromsoft::kNoOpposite : static_cast<std::uint32_t>(pick(F)); break;
+                case 6: d.oppositeEdge = fromsoft::kNoOpposite; break;  // its oppositeFace left
+                case 7: d.flags = static_cast<std::uint8_t>(pick(2) ? 20 : 52); break;
+                case 8: faces[pick(F)].clusterIndex = static_cast<std::int16_t>(-1 - pick(2)); break;
+                default: std::swap(d.a, d.b); break;  // not its opposite's reverse
+            }
+        }
+        const std::int64_t R = pick(6) == 0 ? std::max(0, regular - 3 + pick(7)) : regular;
+        pairs_total += expect_scan_as_written(edges, owner, R, V, faces, "mesh round " + std::to_string(round));
+        if (::testing::Test::HasFailure()) break;
+    }
+    EXPECT_GT(pairs_total, 20 * kRounds);  // the rounds have pairs to find
 }
 
 // The constructor marks the regular edges of faces that tile the edges eight entries a face
