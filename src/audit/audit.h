@@ -9,6 +9,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <memory>
 #include <new>
@@ -106,12 +107,24 @@ inline constexpr std::size_t kSpareNodes = 256;
 /// looked up without making a std::string (transparent comparison): per-element rules update
 /// them once per face, and a key longer than the small-string buffer cost an allocation per
 /// call.
+///
+/// An entry may hold no value (holds() is false: a count of kNoCount, an extreme not set, an
+/// empty set): reset() leaves the entries so, for the thread's next tagfile to fill in place,
+/// and merge() skips them. Only the tallies of an audit_tagfile result reused on its thread
+/// hold such entries; a merged Values never does.
 struct Values {
     std::map<std::string, std::int64_t, std::less<>> counts;
     std::map<std::string, Extreme, std::less<>> maxima;
     std::map<std::string, Extreme, std::less<>> minima;
     std::map<std::string, std::set<std::uint64_t>, std::less<>> sets;
-    void count(std::string_view key, std::int64_t n = 1) { slot(counts, key) += n; }
+    /// The count of an entry that holds none (reset()).
+    static constexpr std::int64_t kNoCount = std::numeric_limits<std::int64_t>::min();
+    static bool holds(std::int64_t n) { return n != kNoCount; }
+    static bool holds(const Extreme& e) { return e.set; }
+    static bool holds(const std::set<std::uint64_t>& s) { return !s.empty(); }
+    /// `n` added to the count `into` (kNoCount: none yet).
+    static void add_count(std::int64_t& into, std::int64_t n) { into = (holds(into) ? into : 0) + n; }
+    void count(std::string_view key, std::int64_t n = 1) { add_count(slot(counts, key), n); }
     void maximum(std::string_view key, double v, Location at);
     void minimum(std::string_view key, double v, Location at);
     /// maximum()/minimum() with the location made by `at()` only when `v` becomes the
@@ -150,11 +163,36 @@ struct Values {
         return slot_at(map, map.lower_bound(key), key)->second;
     }
     void merge(const Values& other);
-    bool empty() const { return counts.empty() && maxima.empty() && minima.empty() && sets.empty(); }
+    /// Whether no entry holds a value.
+    bool empty() const { return !any_held(counts) && !any_held(maxima) && !any_held(minima) && !any_held(sets); }
     /// Empties every map, their nodes to the thread's spares (values value-initialised).
     void clear() { recycle(counts), recycle(maxima), recycle(minima), recycle(sets); }
+    /// Empties every entry in place, its key and node kept (and a set's nodes to the thread's
+    /// spares): the same rule on the thread's next tagfile finds its entries made. Clearing the
+    /// maps node by node (a tree rebalance each) and making the entries again was ≈ 270
+    /// instructions an entry (thirty-ninth session). A map of more than kKeptEntries is
+    /// cleared instead (keys made from the data, such as R23's edge counts, are not kept
+    /// without bound).
+    void reset() {
+        reset_map(counts, [](std::int64_t& n) { n = kNoCount; });
+        reset_map(maxima, [](Extreme& e) { e.set = e.after_nan_set = false; });
+        reset_map(minima, [](Extreme& e) { e.set = e.after_nan_set = false; });
+        reset_map(sets, [](std::set<std::uint64_t>& s) { keep_nodes(s), s.clear(); });
+    }
+    static constexpr std::size_t kKeptEntries = 64;
 
 private:
+    template <class Map>
+    static bool any_held(const Map& map) {
+        for (const auto& entry : map)
+            if (holds(entry.second)) return true;
+        return false;
+    }
+    template <class Map, class Empty>
+    static void reset_map(Map& map, Empty empty) noexcept {
+        if (map.size() > kKeptEntries) return recycle(map);
+        for (auto& entry : map) empty(entry.second);
+    }
     /// slot() given `at`, map.lower_bound(key) or the entry of `key`.
     template <class Map>
     static typename Map::iterator slot_at(Map& map, typename Map::iterator at, std::string_view key) {
@@ -166,8 +204,8 @@ private:
         node.key().clear(), node.key().append(key);  // the key's storage reused
         return map.insert(at, std::move(node));
     }
-    template <class Map, class Wanted, class Add>
-    static void merge_map(Map& into, const Map& from, Wanted wanted, Add add);
+    template <class Map, class Add>
+    static void merge_map(Map& into, const Map& from, Add add);
     /// Moves up to kSpareNodes of `set`'s nodes to the thread's spares (for insert_value);
     /// noexcept as recycle is: a failed reservation keeps none.
     static void keep_nodes(std::set<std::uint64_t>& set) noexcept {
@@ -333,14 +371,16 @@ struct TagfileAudit {
     /// Gives `rules`, emptied, to the thread's next audit_tagfile: a corpus audit makes and
     /// drops one result per tagfile on each thread, and allocating, value-initialising and
     /// freeing the 97 tallies (≈ 30 KB) was ≈ 14,000 instructions a tagfile on the Sekiro
-    /// preset (thirty-third session).
+    /// preset (thirty-third session). The values of the rules `ran` names are emptied in place
+    /// (Values::reset); a result without `ran` is cleared in full.
     ~TagfileAudit();
 
     std::vector<RuleTally> rules;  ///< parallel to all_rules()
     /// The rules audit_tagfile ran, in table order; empty in a result made otherwise. When not
     /// empty it describes `rules` exactly: a rule that ran counts in by_game[game] alone, one
     /// without extras holds no example and no value, and a rule that did not run has a
-    /// value-initialised tally. AuditMerger::add and ~TagfileAudit then touch only what it
+    /// value-initialised tally but for value entries that hold none (Values::reset, kept from
+    /// the thread's earlier tagfiles). AuditMerger::add and ~TagfileAudit then touch only what it
     /// names: reading every part of all 97 tallies to merge a tagfile, and writing them to
     /// clear it, cost ≈ 5,400 instructions a tagfile more on the Sekiro preset, where ≈ 20
     /// rules of a tagfile hold extras (thirty-eighth session). Whoever changes the tallies of

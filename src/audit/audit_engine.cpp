@@ -95,15 +95,15 @@ void merge_extreme(Extreme& into, const Extreme& from, Better better) {
 
 }  // namespace
 
-/// `add(entry of key in into, value)` for each entry of `from` that `wanted`, in key order, the
-/// entry made as slot() makes it. The merged report holds the keys a tagfile's result holds
+/// `add(entry of key in into, value)` for each entry of `from` that holds a value, in key
+/// order, the entry made as slot() makes it. The merged report holds the keys a tagfile's result holds
 /// (the same rules fill the same keys), so the entry after the last one used is tried before
 /// a search: a search per key was most of the merge (≈ 80 string compares a tagfile).
-template <class Map, class Wanted, class Add>
-void Values::merge_map(Map& into, const Map& from, Wanted wanted, Add add) {
+template <class Map, class Add>
+void Values::merge_map(Map& into, const Map& from, Add add) {
     auto next = into.begin();
     for (const auto& [key, value] : from) {
-        if (!wanted(value)) continue;
+        if (!holds(value)) continue;
         const auto at = next != into.end() && next->first == key ? next : slot_at(into, into.lower_bound(key), key);
         add(at->second, value);
         next = std::next(at);
@@ -111,16 +111,14 @@ void Values::merge_map(Map& into, const Map& from, Wanted wanted, Add add) {
 }
 
 void Values::merge(const Values& other) {
-    const auto all = [](const auto&) { return true; };
-    const auto set = [](const Extreme& e) { return e.set; };
-    merge_map(counts, other.counts, all, [](std::int64_t& into, std::int64_t n) { into += n; });
-    merge_map(maxima, other.maxima, set, [](Extreme& into, const Extreme& e) {
+    merge_map(counts, other.counts, [](std::int64_t& into, std::int64_t n) { add_count(into, n); });
+    merge_map(maxima, other.maxima, [](Extreme& into, const Extreme& e) {
         merge_extreme(into, e, [](double a, double b) { return a > b; });
     });
-    merge_map(minima, other.minima, set, [](Extreme& into, const Extreme& e) {
+    merge_map(minima, other.minima, [](Extreme& into, const Extreme& e) {
         merge_extreme(into, e, [](double a, double b) { return a < b; });
     });
-    merge_map(sets, other.sets, all, [](std::set<std::uint64_t>& into, const std::set<std::uint64_t>& s) {
+    merge_map(sets, other.sets, [](std::set<std::uint64_t>& into, const std::set<std::uint64_t>& s) {
         into.insert(s.begin(), s.end());
     });
 }
@@ -210,7 +208,7 @@ TagfileAudit::~TagfileAudit() {
             RuleTally& t = rules[r.rule];
             t.by_game[static_cast<std::size_t>(game)] = {};
             t.applicable = false;
-            if (r.extras) t.examples.clear(), t.values.clear();
+            if (r.extras) t.examples.clear(), t.values.reset();  // its entries kept for the next tagfile
         }
         ran.clear();
     }

@@ -746,6 +746,167 @@ TEST(AuditFastPaths, MergedValuesEqualTheirCountsByHand) {
     }
 }
 
+namespace {
+
+/// Values as plain maps: each tagfile's extremes fold its values in order (the first, then each
+/// strictly better one, so a first NaN stays), and a merge folds the tagfiles' extremes so.
+struct PlainValues {
+    using Extremes = std::map<std::string, std::pair<double, std::string>>;
+    std::map<std::string, std::int64_t> counts;
+    Extremes maxima, minima;
+    std::map<std::string, std::set<std::uint64_t>> sets;
+
+    static void fold(Extremes& m, const std::string& key, double v, const std::string& at, bool larger) {
+        auto [it, made] = m.try_emplace(key, v, at);
+        if (!made && (larger ? v > it->second.first : v < it->second.first)) it->second = {v, at};
+    }
+    void merge(const PlainValues& o) {
+        for (const auto& [k, n] : o.counts) counts[k] += n;
+        for (const auto& [k, e] : o.maxima) fold(maxima, k, e.first, e.second, true);
+        for (const auto& [k, e] : o.minima) fold(minima, k, e.first, e.second, false);
+        for (const auto& [k, s] : o.sets) sets[k].insert(s.begin(), s.end());
+    }
+    bool empty() const { return counts.empty() && maxima.empty() && minima.empty() && sets.empty(); }
+};
+
+/// The entries of `v` that hold a value, as plain maps (extremes by their bits and place).
+PlainValues held_entries(const Values& v) {
+    PlainValues out;
+    for (const auto& [k, n] : v.counts)
+        if (Values::holds(n)) out.counts[k] = n;
+    for (const auto* from : {&v.maxima, &v.minima})
+        for (const auto& [k, e] : *from)
+            if (Values::holds(e)) (from == &v.maxima ? out.maxima : out.minima)[k] = {e.value, e.at.str()};
+    for (const auto& [k, s] : v.sets)
+        if (Values::holds(s)) out.sets[k] = s;
+    return out;
+}
+
+/// Equal with extremes compared bit for bit (NaN, −0).
+bool same(const PlainValues& a, const PlainValues& b) {
+    const auto bits = [](const PlainValues::Extremes& m) {
+        std::map<std::string, std::pair<std::uint64_t, std::string>> out;
+        for (const auto& [k, e] : m) out[k] = {std::bit_cast<std::uint64_t>(e.first), e.second};
+        return out;
+    };
+    return a.counts == b.counts && bits(a.maxima) == bits(b.maxima) && bits(a.minima) == bits(b.minima) &&
+           a.sets == b.sets;
+}
+
+}  // namespace
+
+// Values::reset empties a result's entries in place for the thread's next tagfile (the
+// tallies ~TagfileAudit keeps), and merge skips the entries that hold no value. One Values
+// reset (sometimes cleared, sometimes past kKeptEntries keys) between random tagfiles of
+// count (0 and negative too), maximum, minimum (NaN, ±0, ±inf, ties; with places made at
+// once, lazily and through a cursor), insert (directly and through a cursor) and a merge of a
+// fresh Values into the emptied one, against plain maps: each tagfile's entries that hold a
+// value, and the merge of the tagfiles one by one and in runs merged first (Extreme::after_nan).
+TEST(AuditFastPaths, ValuesResetInPlaceEqualPlainMaps) {
+    const std::string pool[] = {"", "a", "ab", "abc", "b", "numEdges_003", "numEdges_010", "z",
+                                "with_sine_tolerance_1e-5_and_more_than_the_small_buffer"};
+    const double numbers[] = {0.0, -0.0, 1.0, 2.0, -3.5, std::numeric_limits<double>::quiet_NaN(),
+                              std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()};
+    std::mt19937 rng(39);
+    std::size_t dormant = 0;
+    for (int round = 0; round < 400; ++round) {
+        Values reused, merged, run;
+        std::vector<Values> runs;
+        PlainValues plain_merged;
+        const int tagfiles = 1 + static_cast<int>(rng() % 8);
+        for (int t = 0; t < tagfiles; ++t) {
+            PlainValues plain;
+            const auto key = [&] {  // now and then one of many keys, past what reset keeps
+                return rng() % 10 == 0 ? "many_" + std::to_string(rng() % 100) : pool[rng() % std::size(pool)];
+            };
+            if (rng() % 4 == 0) {  // a fresh Values merged into the emptied one
+                Values fresh;
+                PlainValues plain_fresh;
+                for (int i = static_cast<int>(rng() % 6); i-- > 0;) {
+                    const std::string k = key(), at = "fresh " + k;
+                    const double x = numbers[rng() % std::size(numbers)];
+                    const auto n = static_cast<std::int64_t>(rng() % 5) - 1;
+                    const std::uint64_t u = rng() % 5;
+                    switch (rng() % 4) {
+                        case 0: fresh.count(k, n), plain_fresh.counts[k] += n; break;
+                        case 1: fresh.maximum(k, x, at), PlainValues::fold(plain_fresh.maxima, k, x, at, true); break;
+                        case 2: fresh.minimum(k, x, at), PlainValues::fold(plain_fresh.minima, k, x, at, false); break;
+                        default: fresh.insert(k, u), plain_fresh.sets[k].insert(u);
+                    }
+                }
+                reused.merge(fresh);
+                plain.merge(plain_fresh);
+            }
+            for (int i = static_cast<int>(rng() % 30); i-- > 0;) {
+                const std::string k = key(), at = fmt::format("t{} {}", t, i);
+                const double x = numbers[rng() % std::size(numbers)];
+                switch (rng() % 8) {
+                    case 0: {
+                        const auto n = static_cast<std::int64_t>(rng() % 5) - 1;
+                        reused.count(k, n), plain.counts[k] += n;
+                        break;
+                    }
+                    case 1: reused.maximum(k, x, at), PlainValues::fold(plain.maxima, k, x, at, true); break;
+                    case 2: reused.minimum(k, x, at), PlainValues::fold(plain.minima, k, x, at, false); break;
+                    case 3:
+                        reused.maximum_at(k, x, [&] { return Location(at); });
+                        PlainValues::fold(plain.maxima, k, x, at, true);
+                        break;
+                    case 4:
+                        reused.minimum_at(k, x, [&] { return Location(at); });
+                        PlainValues::fold(plain.minima, k, x, at, false);
+                        break;
+                    case 5: {
+                        MaximumCursor cursor(reused, k);
+                        for (int j = static_cast<int>(rng() % 4); j-- > 0;) {
+                            const double y = numbers[rng() % std::size(numbers)];
+                            const std::string where = at + " c" + std::to_string(j);
+                            cursor.offer(y, [&] { return Location(where); });
+                            PlainValues::fold(plain.maxima, k, y, where, true);
+                        }
+                        break;
+                    }
+                    case 6: {
+                        SetCursor cursor(reused, "cursor_set");
+                        for (int j = static_cast<int>(rng() % 5); j-- > 0;) {
+                            const std::uint64_t u = rng() % 3 ? rng() % 300 : rng();
+                            cursor.insert(u), plain.sets["cursor_set"].insert(u);
+                        }
+                        break;
+                    }
+                    default: {
+                        const std::uint64_t u = rng() % 7;
+                        reused.insert(k, u), plain.sets[k].insert(u);
+                    }
+                }
+            }
+            ASSERT_TRUE(same(held_entries(reused), plain)) << "round " << round << " tagfile " << t;
+            ASSERT_EQ(reused.empty(), plain.empty()) << "round " << round << " tagfile " << t;
+            merged.merge(reused);
+            run.merge(reused);
+            if (rng() % 3 == 0) runs.push_back(std::move(run)), run = Values();
+            plain_merged.merge(plain);
+            if (rng() % 8 == 0) {
+                reused.clear();
+            } else {
+                reused.reset();
+                dormant += reused.counts.size() + reused.maxima.size() + reused.minima.size() + reused.sets.size();
+            }
+        }
+        runs.push_back(std::move(run));
+        Values in_runs;
+        for (const Values& r : runs) in_runs.merge(r);
+        for (const Values* m : {&merged, &in_runs}) {
+            EXPECT_TRUE(same(held_entries(*m), plain_merged)) << "round " << round;
+            const PlainValues all = held_entries(*m);  // a merged Values holds no empty entry
+            EXPECT_EQ(all.counts.size() + all.maxima.size() + all.minima.size() + all.sets.size(),
+                      m->counts.size() + m->maxima.size() + m->minima.size() + m->sets.size())
+                << "round " << round;
+        }
+    }
+    EXPECT_GT(dormant, 1000u) << "entries kept empty between tagfiles";
+}
+
 // audit_tagfile lists the rules it ran and which of them hold examples or values
 // (TagfileAudit::ran), and the merge then adds only those parts (AuditMerger::add_ran). Its
 // results, merged one by one and through OrderedMerge's runs (results ahead of the merge point
