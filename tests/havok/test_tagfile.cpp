@@ -52,6 +52,78 @@ TEST(HavokObject, LoadLeMatchesByteLoop) {
     EXPECT_EQ(havok::load_le({}), 0u);
 }
 
+// The accessors' failures are formatted out of line (cold): each still throws its message,
+// word for word as when it was formatted inline, at the value's file offset in "DATA".
+TEST(HavokObject, AccessorsRefuseWrongKindsAndBadReferencesWordForWord) {
+    Tagfile file;
+    auto add = [&](std::string_view name, Kind kind, std::uint32_t size, std::uint32_t format_bits = 0) {
+        Type t;
+        t.name = name;
+        t.resolved_format = static_cast<std::uint32_t>(kind) | format_bits;
+        t.resolved_size = size;
+        return file.types.add(std::move(t));
+    };
+    const TypeIndex i32 = add("hkInt32", Kind::Int, 4);
+    const TypeIndex real = add("hkReal", Kind::Float, 4);
+    const TypeIndex record = add("hkRecord", Kind::Record, 8);
+    const TypeIndex pointer = add("T*", Kind::Pointer, 8);
+    const TypeIndex string = add("char*", Kind::String, 8);
+    const TypeIndex array = add("hkArray", Kind::Array, 16);
+    const TypeIndex fixed = add("T[N]", Kind::Array, 12, kFormatInlineArray | 3u << 8);
+    file.types.at(array).resolved_subtype = i32;
+    file.types.at(fixed).resolved_subtype = i32;
+    // DATA: item 1 (a record) at 0, a reference at 16 and 24, item 2 (two ints) at 32.
+    std::vector<std::uint8_t> data(40, 0);
+    data[16] = 7;  // no item 7
+    data[24] = 1;  // item 1 is a pointer item, not an array
+    file.data = Bytes(data);
+    file.data_offset = 0x100;
+    file.items = {Item{}, Item{ItemKind::Pointer, record, 0, 1}, Item{ItemKind::Array, i32, 32, 2}};
+
+    auto error = [&](auto&& call, std::uint64_t offset) {
+        try {
+            call();
+        } catch (const Error& e) {
+            EXPECT_EQ(e.offset(), file.data_offset + offset) << e.message();
+            EXPECT_EQ(e.field(), "DATA") << e.message();
+            return e.message();
+        }
+        return std::string("no error");
+    };
+    const Value int_value(file, i32, 4);
+    EXPECT_EQ(error([&] { (void)Value(file, real, 4).as_uint(); }, 4), "hkReal is not an integer");
+    EXPECT_EQ(error([&] { (void)Value(file, real, 4).as_int(); }, 4), "hkReal is not an integer");
+    EXPECT_EQ(error([&] { (void)int_value.as_float(); }, 4), "hkInt32 is not a float");
+    EXPECT_EQ(error([&] { (void)int_value.item(); }, 4), "hkInt32 is not a pointer, string or hkArray");
+    EXPECT_EQ(error([&] { (void)int_value.is_null(); }, 4), "hkInt32 is not a pointer, string or hkArray");
+    EXPECT_EQ(error([&] { (void)Value(file, fixed, 4).item(); }, 4), "T[N] is not a pointer, string or hkArray");
+    EXPECT_EQ(error([&] { (void)int_value.as_string(); }, 4), "hkInt32 is not a string");
+    EXPECT_EQ(error([&] { (void)Value(file, array, 16).as_string(); }, 16), "hkArray is not a string");
+    EXPECT_EQ(error([&] { (void)int_value.target(); }, 4), "hkInt32 is not a pointer");
+    EXPECT_EQ(error([&] { (void)int_value.as_object(); }, 4), "hkInt32 is not a record");
+    EXPECT_EQ(error([&] { (void)int_value.field("x"); }, 4), "hkInt32 is not a record");
+    EXPECT_EQ(error([&] { (void)int_value.as_array(); }, 4), "hkInt32 is not an hkArray or inline array");
+    EXPECT_EQ(error([&] { (void)Value(file, pointer, 16).item(); }, 16), "reference to item 7 (only 2 items)");
+    EXPECT_EQ(error([&] { (void)Value(file, string, 16).as_string(); }, 16), "reference to item 7 (only 2 items)");
+    EXPECT_EQ(error([&] { (void)Value(file, pointer, 16).target(); }, 16), "reference to item 7 (only 2 items)");
+    EXPECT_EQ(error([&] { (void)Value(file, array, 16).as_array(); }, 16), "reference to item 7 (only 2 items)");
+    EXPECT_EQ(error([&] { (void)Value(file, array, 24).as_array(); }, 24),
+              "hkArray references item 1, not an array item");
+    EXPECT_EQ(error([&] { (void)Value(file, pointer, 36).item(); }, 36),
+              "8 bytes at DATA offset 0x24 run past the end of DATA");
+    EXPECT_EQ(error([&] { (void)Value(file, i32, 38).as_uint(); }, 38),
+              "4 bytes at DATA offset 0x26 run past the end of DATA");
+    EXPECT_EQ(error([&] { (void)Value(file, i32, 41).bytes(); }, 41),
+              "4 bytes at DATA offset 0x29 run past the end of DATA");
+    EXPECT_EQ(error([&] { (void)Value(file, fixed, 4).as_array()[3]; }, 4), "array index 3 out of range (size 3)");
+    EXPECT_EQ(error([&] { (void)ArrayView(file, i32, 32, 2)[2]; }, 32), "array index 2 out of range (size 2)");
+    // What does not fail reads what the bytes hold.
+    EXPECT_EQ(Value(file, fixed, 4).as_array()[2].offset(), 12u);
+    EXPECT_EQ(Value(file, pointer, 24).target()->offset(), 0u);
+    EXPECT_TRUE(Value(file, pointer, 4).is_null());
+    EXPECT_EQ(Value(file, array, 4).as_array().size(), 0u);
+}
+
 TEST(HavokVarint, SpecExamplesEncodeAndDecode) {
     const std::pair<std::uint64_t, std::vector<std::uint8_t>> cases[] = {
         {5, {0x05}}, {189, {0x80, 0xBD}}, {0x8204, {0xC0, 0x82, 0x04}}, {0x174605, {0xD7, 0x46, 0x05}},
