@@ -104,6 +104,11 @@ struct VertexBounds {
     float min[4], max[4];
 };
 
+/// Sets `bounds` from one pass over the vertices (std::min and std::max in vertex order, so a
+/// NaN never enters and the first of equal values, -0 or +0, is kept) and returns whether every
+/// x, y and z is finite.
+bool bound_vertices(std::span<const fromsoft::Vec4> vertices, VertexBounds& bounds);
+
 /// R64's sums, gathered by read_faces on a tagfile with a cluster graph while each face's
 /// corners are at hand (R64 gathered every ring's vertices again: 1.7 % of the Sekiro audit's
 /// time). Per graph node k (one entry per node; empty without a graph): the sum of the corner
