@@ -80,7 +80,8 @@ struct MsbBitWriter {
 };
 
 /// One LZ command before packing (spec 3.6): a literal run, a match length (>= 2) and the
-/// offset slot (0-2 recent, 3 explicit `distance`, >= 8).
+/// offset slot (0-2 recent, 3 explicit `distance`, >= 8 but for hostile tests: below 8 only
+/// with a scale).
 struct LzCommand {
     std::size_t lits;
     std::size_t match;

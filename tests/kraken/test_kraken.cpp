@@ -618,7 +618,7 @@ LzOutcome run_lz_reference(Bytes out, std::size_t end, const Bytes& literals,
 // distance form of spec 3.5; up to 200 commands a chunk, so the distances' pairs on word
 // cursors, read_distances, run, then the checked readers' pairs), raw and delta literals,
 // and hostile commands near the ends of the literals, the chunk and the
-// window (runs and matches past them, distances one past the window). Half the streams are a
+// window (runs and matches past them, distances one past the window or below 8). Half the streams are a
 // small chunk that ends the output (the chunk's end is the write limit, literals little more
 // than 16 bytes from the end of the stream), half a full 128 KiB chunk followed by a filled one
 // (the chunk ends before the write limit). Each decodes to the reference's bytes or fails with
@@ -632,8 +632,13 @@ TEST(Kraken, HandBuiltLzCommandsMatchAByteReference) {
         const unsigned mode = trial & 1;
         const bool full_chunk = trial % 4 >= 2;
         // What is wrong with the stream, if anything: 0-5 nothing, 6 one distance past the
-        // window, 7 the chunk ends early (or the last match runs past it), 8 literals missing.
-        const std::size_t hostile = pick(0, 8);
+        // window, 7 the chunk ends early (or the last match runs past it), 8 literals missing,
+        // 9 one distance below 8 (the scaled forms; the legacy form cannot code one, so it
+        // gets one past the window).
+        const std::size_t hostile = pick(0, 9);
+        // The distances' three forms (spec 3.5): legacy, scaled by 1, scaled by 2-128 with low bytes.
+        const std::size_t form = (trial / 8) % 3;
+        const unsigned scale = form == 0 ? 0 : form == 1 ? 1 : static_cast<unsigned>(pick(2, 128));
         Bytes raw8(8);
         for (auto& b : raw8) b = static_cast<std::uint8_t>(pick(0, 255));
         std::vector<LzCommand> commands;
@@ -644,7 +649,7 @@ TEST(Kraken, HandBuiltLzCommandsMatchAByteReference) {
             p += first_match;
         }
         const std::size_t count = pick(1, trial % 8 == 1 ? 200 : 24);
-        const std::size_t bad_distance_at = hostile == 6 ? pick(0, count - 1) : count;
+        const std::size_t bad_distance_at = hostile == 6 || hostile == 9 ? pick(0, count - 1) : count;
         for (std::size_t n = 0; n < count && (!full_chunk || p + 600 < 0x20000); ++n) {
             const std::size_t r = pick(0, 99);
             const std::size_t lits = r < 50 ? pick(0, 2) : r < 85 ? pick(3, 20) : pick(21, 257);
@@ -652,7 +657,7 @@ TEST(Kraken, HandBuiltLzCommandsMatchAByteReference) {
             const std::size_t match = q < 55 ? pick(2, 16) : q < 80 ? pick(17, 48) : pick(49, 271);
             const std::size_t window = p + lits;  // the largest distance allowed
             const std::size_t h = pick(0, 99);
-            const std::uint64_t distance = n == bad_distance_at ? window + pick(1, 4)
+            const std::uint64_t distance = n == bad_distance_at ? (hostile == 9 && scale > 0 ? pick(0, 7) : window + pick(1, 4))
                                            : h < 5              ? window
                                                                 : pick(8, std::min<std::size_t>(window, h < 60 ? 64 : 1 << 20));
             const unsigned slot = n == bad_distance_at ? 3 : static_cast<unsigned>(pick(0, 5) < 3 ? pick(0, 2) : 3);
@@ -671,10 +676,6 @@ TEST(Kraken, HandBuiltLzCommandsMatchAByteReference) {
         Bytes literals(lits_total + (end > p ? end - p : 0));
         for (auto& b : literals) b = static_cast<std::uint8_t>(pick(0, 255));
         if (hostile == 8) literals.resize(literals.size() - std::min(literals.size(), pick(1, 30)));
-
-        // The distances' three forms (spec 3.5): legacy, scaled by 1, scaled by 2-128 with low bytes.
-        const std::size_t form = (trial / 8) % 3;
-        const unsigned scale = form == 0 ? 0 : form == 1 ? 1 : static_cast<unsigned>(pick(2, 128));
         const Bytes payload = test::kraken_streams::lz_chunk_payload(raw8, literals, commands, scale);
         const std::size_t tail = full_chunk ? pick(2, 200) : 0;
         if (payload.size() + 3 >= end) continue;  // would be a stored chunk or too large

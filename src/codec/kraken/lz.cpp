@@ -64,12 +64,12 @@ std::uint64_t read_distance(const Context& ctx, const std::uint8_t* at, Reader& 
         if (v < 0xF0) {
             const unsigned nb = (v >> 4) + 4;  // <= 18
             const std::uint64_t t = bits.take(nb);
-            return (((std::uint64_t{1} << nb) + t) << 4) + (v & 15) - 248;
+            return (((std::uint64_t{1} << nb) | t) << 4) + (v & 15) - 248;  // t < 2^nb
         }
         const unsigned nb = (v & 15) + 4;  // <= 19, and 12 more bits
         const std::uint64_t t = bits.take(nb);
         const std::uint64_t u = bits.take(12);
-        return 0x7EFF00 + (((std::uint64_t{1} << nb) + t) << 12) + u;
+        return 0x7EFF00 + (((std::uint64_t{1} << nb) | t) << 12) + u;
     } else {
         const unsigned k = v >> 3;
         ctx.check(k <= 26, at, "offset: scaled distance exponent above 26");
@@ -365,6 +365,13 @@ void run_commands(const Context& ctx, const std::uint8_t* z, const SubStreams& s
     std::uint8_t* const end = t.out + t.pos + t.size;
     std::uint8_t* const limit = t.out + t.write_limit;
     const std::uint8_t* const base = t.out + t.window_base;
+    // Spec 3.6's distance test `8 <= d <= op + lits - base` as one unsigned comparison,
+    // `d - 8 <= op + lits - window_floor`: exact while op - base >= 8, which holds from the
+    // first command on (an LZ chunk starts at the window's base, after its 8 raw bytes, or a
+    // whole chunk or more past it: ChunkTarget).
+    const std::uint8_t* const window_floor = base + 8;
+    // Never fails for a stream walk_blocks accepts; it keeps the one comparison exact if that changes.
+    ctx.check(op >= window_floor, z, "LZ chunk: starts within 8 bytes of the window's base");
     const std::uint8_t* lit = sub.literals;
     const std::uint8_t* const lit_end = lit + sub.literal_count;
     const std::uint8_t* const lit_readable_end = sub.literal_readable_end;
@@ -413,12 +420,8 @@ void run_commands(const Context& ctx, const std::uint8_t* z, const SubStreams& s
 
         if (lits + 16 <= lit_fast_end - reinterpret_cast<std::uintptr_t>(lit) &&
             lits + match + 32 <= out_fast_end - reinterpret_cast<std::uintptr_t>(op)) [[likely]] {
-            if (d < 8 || d > static_cast<std::uint64_t>(op + lits - base)) [[unlikely]]
+            if (d - 8 > static_cast<std::uint64_t>(op + lits - window_floor)) [[unlikely]]
                 fail_command(ctx, z, i, "match distance outside the window");
-            // The source of the next explicit distance as if its command came next (it
-            // often does): known exactly before this command's copies, so the load has their time.
-            __builtin_prefetch(reinterpret_cast<const void*>(reinterpret_cast<std::uintptr_t>(op) + lits + match -
-                                                             static_cast<std::uintptr_t>(*dist)));
             copy_literals_fast<Delta>(op, lit, lits, last);
             op += lits;
             copy_match_fast(op, static_cast<std::size_t>(d), match);

@@ -14,7 +14,8 @@ struct ChunkTarget {
     std::uint8_t* out;         ///< the whole output buffer
     std::size_t pos;           ///< chunk start in out
     std::size_t size;          ///< N: output bytes of the chunk
-    std::size_t window_base;   ///< lowest position a match may read (spec 1.5)
+    std::size_t window_base;   ///< lowest position a match may read (spec 1.5); pos - window_base
+                               ///< is 0 or a whole chunk or more (blocks and chunks are full but the last)
     std::size_t write_limit;   ///< fast copies may write scratch bytes up to here (exclusive)
 };
 
