@@ -1,4 +1,5 @@
 #include "audit/audit_edge_scan.h"
+#include "audit/cpu_avx2.h"
 
 #include <algorithm>
 #include <array>
@@ -306,15 +307,7 @@ struct RegularEdges {
 
 }  // namespace
 
-EdgeLanes widest_edge_lanes() {
-#if defined(__x86_64__) && defined(__GNUC__)
-    // __builtin_cpu_supports checks the processor's AVX2 and that the system saves its registers.
-    static const EdgeLanes lanes = __builtin_cpu_supports("avx2") ? EdgeLanes::eight : EdgeLanes::one;
-    return lanes;
-#else
-    return EdgeLanes::one;
-#endif
-}
+EdgeLanes widest_edge_lanes() { return cpu_has_avx2() ? EdgeLanes::eight : EdgeLanes::one; }
 
 EdgeScan scan_edges(std::span<const fromsoft::Edge> edges, std::span<const std::int32_t> owner, std::int64_t R,
                     std::int64_t V, std::span<const fromsoft::Face> faces, EdgeLanes lanes) {

@@ -4,6 +4,7 @@
 // with a target attribute takes or returns a WideLanes (lanes.h). That build's notes about the
 // 32-byte ABI are why CMakeLists.txt gives this file -Wno-psabi.
 #include "audit/audit_face_batch.h"
+#include "audit/cpu_avx2.h"
 
 #include <algorithm>
 
@@ -101,15 +102,7 @@ DecidedLanes<W> decide_one_loop(const Vec3<W>* p, const NewellSum<W>& normal) {
 
 }  // namespace
 
-FaceBatch::Width FaceBatch::widest() {
-#if defined(__x86_64__) && defined(__GNUC__)
-    // __builtin_cpu_supports checks the processor's AVX2 and that the system saves its registers.
-    static const Width width = __builtin_cpu_supports("avx2") ? Width::four : Width::two;
-    return width;
-#else
-    return Width::two;
-#endif
-}
+FaceBatch::Width FaceBatch::widest() { return cpu_has_avx2() ? Width::four : Width::two; }
 
 void FaceBatch::analyse(const Point* corners) {
     // Faces grouped in order within each ring length; which faces share a lane value does
