@@ -11,14 +11,19 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <map>
+#include <new>
 #include <random>
 #include <span>
 #include <set>
 #include <string>
 #include <thread>
 #include <vector>
+
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "audit/audit.h"
 #include "audit/audit_context.h"
@@ -552,6 +557,68 @@ TEST(AuditFastPaths, EdgeScanOfMeshLikeEdgesEqualsEveryStatement) {
         if (::testing::Test::HasFailure()) break;
     }
     EXPECT_GT(pairs_total, 20 * kRounds);  // the rounds have pairs to find
+}
+
+/// `values` copied to the end of readable pages followed by an inaccessible page: a read past
+/// the last value faults. ASan does not check a gather's loads; this does.
+template <class T>
+class BeforeGuardPage {
+public:
+    explicit BeforeGuardPage(std::span<const T> values) : size_(values.size()) {
+        const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE)), bytes = values.size_bytes();
+        const std::size_t readable = std::max<std::size_t>(page, (bytes + page - 1) / page * page);
+        mapped_ = readable + page;
+        void* p = mmap(nullptr, mapped_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p == MAP_FAILED) throw std::bad_alloc();
+        base_ = static_cast<std::uint8_t*>(p);
+        if (mprotect(base_ + readable, page, PROT_NONE) != 0) throw std::bad_alloc();
+        data_ = reinterpret_cast<T*>(base_ + readable - bytes);
+        std::memcpy(static_cast<void*>(data_), values.data(), bytes);
+    }
+    ~BeforeGuardPage() { munmap(base_, mapped_); }
+    BeforeGuardPage(const BeforeGuardPage&) = delete;
+    BeforeGuardPage& operator=(const BeforeGuardPage&) = delete;
+    std::span<const T> span() const { return {data_, size_}; }
+
+private:
+    std::uint8_t* base_ = nullptr;
+    std::size_t mapped_ = 0, size_ = 0;
+    T* data_ = nullptr;
+};
+
+// The edge scan reads no byte past the edges, the owners or the faces, whatever the opposites
+// say: each array ends where an inaccessible page begins, and the opposites point just past
+// the edges (E, E + 1, E + 7), far past them, at negative indices as int32, or nowhere. The
+// eight-lane loop's owner gather and the opposites' record loads are masked by "has an
+// opposite edge"; an unmasked one faults here (ASan would not see it). The figures are
+// compared with the per-edge reference too.
+TEST(AuditFastPaths, EdgeScanReadsNothingPastItsArrays) {
+    std::mt19937 rng(3939);
+    auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); };
+    for (int round = 0; round < 600; ++round) {
+        const int E = 8 + pick(120), F = 1 + pick(E / 3 + 1), V = 3 + pick(50);
+        std::vector<fromsoft::Edge> edges(static_cast<std::size_t>(E));
+        std::vector<std::int32_t> owner(static_cast<std::size_t>(E));
+        std::vector<fromsoft::Face> faces(static_cast<std::size_t>(F));
+        for (int f = 0; f < F; ++f) faces[f].clusterIndex = static_cast<std::int16_t>(pick(4));
+        for (int e = 0; e < E; ++e) {
+            fromsoft::Edge& d = edges[e];
+            d.a = pick(V), d.b = pick(V);
+            owner[e] = pick(8) == 0 ? (pick(2) ? kNoOwner : kManyOwners) : pick(F);
+            const std::uint32_t past[] = {static_cast<std::uint32_t>(E), static_cast<std::uint32_t>(E + 1),
+                                          static_cast<std::uint32_t>(E + 7), static_cast<std::uint32_t>(E + 100000),
+                                          0x7FFFFFFFu, 0x80000000u, 0xFFFFFFFEu, fromsoft::kNoOpposite};
+            d.oppositeEdge = pick(2) ? static_cast<std::uint32_t>(pick(E)) : past[pick(8)];
+            d.oppositeFace = pick(2) ? static_cast<std::uint32_t>(pick(F)) : fromsoft::kNoOpposite;
+        }
+        const BeforeGuardPage<fromsoft::Edge> guarded_edges{std::span<const fromsoft::Edge>(edges)};
+        const BeforeGuardPage<std::int32_t> guarded_owner{std::span<const std::int32_t>(owner)};
+        const BeforeGuardPage<fromsoft::Face> guarded_faces{std::span<const fromsoft::Face>(faces)};
+        const std::int64_t R = pick(4) == 0 ? pick(E + 1) : E;
+        expect_scan_as_written(guarded_edges.span(), guarded_owner.span(), R, V, guarded_faces.span(),
+                               "guarded round " + std::to_string(round));
+        if (::testing::Test::HasFailure()) break;
+    }
 }
 
 // The constructor marks the regular edges of faces that tile the edges eight entries a face
