@@ -110,7 +110,6 @@ template <int k>
 }
 #endif
 
-
 /// The regular edges' figures (e < min(R, E)), in blocks of kBlock edges: first each edge's own
 /// fields, the block's edges with an opposite edge listed without a branch (its index written
 /// at the list's end, the end moved by whether it has one), then the listed edges' opposites.
@@ -144,7 +143,8 @@ struct RegularEdges {
               std::span<const fromsoft::Face> faces, std::vector<ClusterPair>& pairs, EdgeLanes lanes) {
         std::int64_t from = 0;
 #if defined(__x86_64__) && defined(__GNUC__)
-        // Word offsets (o × 5, owner × 4) must fit a gather's 32-bit signed index.
+        // The gathers' 32-bit signed indices must hold an opposite edge (below E) and an
+        // owner's word in the faces (owner × 4, owner below F); the bound leaves room for both.
         constexpr auto kMostForEight = static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max() / 5);
         if (lanes == EdgeLanes::eight && edges.size() <= kMostForEight && faces.size() <= kMostForEight)
             from = scan_eight<kPairs>(edges, owner, R, faces.data(), pairs);

@@ -32,6 +32,17 @@ const char* kSamples[] = {
 
 std::vector<std::uint8_t> small_navmesh() { return test::grid_navmesh(3, 2); }
 
+/// A resolved type added to `types`: `kind` with `format_bits` above it, `size` bytes, `parent`.
+TypeIndex add_resolved_type(TypeTable& types, std::string_view name, Kind kind, std::uint32_t size,
+                            std::uint32_t format_bits = 0, TypeIndex parent = 0) {
+    Type t;
+    t.name = name;
+    t.resolved_format = static_cast<std::uint32_t>(kind) | format_bits;
+    t.resolved_size = size;
+    t.parent = parent;
+    return types.add(std::move(t));
+}
+
 }  // namespace
 
 // ---- varints -----------------------------------------------------------------------------------
@@ -57,11 +68,7 @@ TEST(HavokObject, LoadLeMatchesByteLoop) {
 TEST(HavokObject, AccessorsRefuseWrongKindsAndBadReferencesWordForWord) {
     Tagfile file;
     auto add = [&](std::string_view name, Kind kind, std::uint32_t size, std::uint32_t format_bits = 0) {
-        Type t;
-        t.name = name;
-        t.resolved_format = static_cast<std::uint32_t>(kind) | format_bits;
-        t.resolved_size = size;
-        return file.types.add(std::move(t));
+        return add_resolved_type(file.types, name, kind, size, format_bits);
     };
     const TypeIndex i32 = add("hkInt32", Kind::Int, 4);
     const TypeIndex real = add("hkReal", Kind::Float, 4);
@@ -580,12 +587,7 @@ TEST(HavokObjects, NamedVariantsLookedUpOnceEqualALookupPerElement) {
     for (int trial = 0; trial < 3000; ++trial) {
         Tagfile file;
         auto add = [&](std::string_view name, Kind kind, std::uint32_t size, TypeIndex parent = 0) {
-            Type t;
-            t.name = name;
-            t.resolved_format = static_cast<std::uint32_t>(kind);
-            t.resolved_size = size;
-            t.parent = parent;
-            return file.types.add(std::move(t));
+            return add_resolved_type(file.types, name, kind, size, 0, parent);
         };
         const TypeIndex chr = add("char", Kind::Int, 1);
         const TypeIndex string = add("char*", Kind::String, 8);
