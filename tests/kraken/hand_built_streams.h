@@ -81,13 +81,19 @@ struct MsbBitWriter {
 
 /// One LZ command before packing (spec 3.6): a literal run, a match length (>= 2) and the
 /// offset slot (0-2 recent, 3 explicit `distance`, >= 8 but for hostile tests: below 8 only
-/// with a scale).
+/// with a scale). Legacy distances take the far form (spec 3.5, packed byte >= 0xF0) when the
+/// near form cannot code them, or when `far` asks for it (distances 0x7FFF00 and up: either
+/// form codes 0x7FFF00 ... 0x7FFF07).
 struct LzCommand {
     std::size_t lits;
     std::size_t match;
     unsigned slot;
     std::uint64_t distance;
+    bool far = false;
 };
+
+/// The legacy near form's largest distance, plus one (spec 3.5: nb <= 18).
+inline constexpr std::uint64_t kLegacyNearEnd = 0x7FFF08;
 
 /// Stored array, long header (3 bytes: the form a literal array must take, spec 3.3).
 inline Bytes stored_long(const Bytes& data) {
@@ -99,7 +105,8 @@ inline Bytes stored_long(const Bytes& data) {
     return b;
 }
 
-/// The payload of a window-start LZ chunk (spec 3.1): the 8 raw bytes, literals, commands,
+/// The payload of an LZ chunk (spec 3.1): the 8 raw bytes (none past the window's start: an
+/// empty `raw8`), literals, commands,
 /// packed distances (spec 3.5: legacy when `scale` is 0, else scaled, with the scale byte,
 /// and for scale 2-128 the low-bits array) and packed lengths as stored arrays, then the
 /// bit region with the distances and long lengths.
@@ -121,7 +128,15 @@ inline Bytes lz_chunk_payload(const Bytes& raw8, const Bytes& literals, const st
         cmd.push_back(static_cast<std::uint8_t>(lit_field | match_field << 2 | c.slot << 6));
         if (lit_field == 3) length_entry(c.lits);
         if (match_field == 15) length_entry(c.match - 14);
-        if (c.slot == 3 && scale == 0) {  // dist = ((2^nb + t) << 4) + (v & 15) - 248
+        if (c.slot == 3 && scale == 0 && (c.far || c.distance >= kLegacyNearEnd)) {
+            // dist = 0x7EFF00 + ((2^nb + t) << 12) + u: t (nb bits) then u (12 bits) from the
+            // same reader, MSB-first, so one value of nb + 12 bits
+            const std::uint64_t q = (c.distance - 0x7EFF00) >> 12;
+            const unsigned nb = static_cast<unsigned>(std::bit_width(q)) - 1;
+            packed_offsets.push_back(static_cast<std::uint8_t>(0xF0 | (nb - 4)));
+            distance_bits.push_back((q - (std::uint64_t{1} << nb)) << 12 | ((c.distance - 0x7EFF00) & 0xFFF));
+            distance_widths.push_back(nb + 12);
+        } else if (c.slot == 3 && scale == 0) {  // dist = ((2^nb + t) << 4) + (v & 15) - 248
             const std::uint64_t q = (c.distance + 248) >> 4;
             const unsigned nb = static_cast<unsigned>(std::bit_width(q)) - 1;
             packed_offsets.push_back(static_cast<std::uint8_t>((nb - 4) << 4 | ((c.distance + 248) & 15)));
