@@ -274,6 +274,41 @@ TEST(MatchFinderProbe, LevelOneParseHashesShortMatchesAndTheBlockEndAsTheGreedyL
     }
 }
 
+// parse_probe searches positions below 8 and the last 4-7 before `end` in loops of their own
+// (the general search) around the hot loop, which keeps the recent offsets as scalars: every
+// start 0..8 and every end up to 8 bytes short of the block, on runs, periods 1-9, two-letter
+// and random bytes, records and short-match records, must give the slow loop's commands.
+TEST(MatchFinderProbe, LevelOneParseEqualsTheGreedyLoopFromEveryStartToEveryEnd) {
+    std::vector<ByteVec> inputs{ByteVec(3000, 7), random_bytes(3000, 2, 1), random_bytes(3000, 256, 2),
+                                level_one_input(3000, 3), short_match_records(3000, 4)};
+    for (unsigned period = 1; period <= 9; ++period) {
+        ByteVec periodic(3000);
+        for (std::size_t i = 0; i < periodic.size(); ++i) periodic[i] = static_cast<std::uint8_t>(i % period * 37 + 1);
+        inputs.push_back(periodic);
+    }
+    for (const unsigned bits : {kSmallInputProbeHashBits, kHashBits}) {
+        const LzParams params = lz_params(1, bits == kHashBits ? 0x40001 : 3000);
+        ASSERT_EQ(params.probe_hash_bits, bits);
+        std::size_t commands = 0;
+        for (const ByteVec& data : inputs)
+            for (std::size_t first = 0; first <= 8; ++first)
+                for (std::size_t short_of_end = 0; short_of_end <= 8; ++short_of_end) {
+                    const std::size_t end = data.size() - short_of_end;
+                    MatchFinder fast(data, bits), slow(data, bits);
+                    const std::vector<Command> got = parse_lazy(fast, first, end, params);
+                    const std::vector<Command> want = reference_level_one(slow, first, end, params);
+                    ASSERT_EQ(got.size(), want.size()) << "first " << first << " end " << end;
+                    for (std::size_t k = 0; k < got.size(); ++k) {
+                        ASSERT_EQ(got[k].literals, want[k].literals) << "command " << k << " first " << first << " end " << end;
+                        ASSERT_EQ(got[k].length, want[k].length) << "command " << k << " first " << first << " end " << end;
+                        ASSERT_EQ(got[k].distance, want[k].distance) << "command " << k << " first " << first << " end " << end;
+                    }
+                    commands += got.size();
+                }
+        EXPECT_GT(commands, 10000u);
+    }
+}
+
 TEST(MatchFinderProbe, OnlyLevelOneOnOneBlockInputsTakesTheNarrowHash) {
     EXPECT_EQ(lz_params(1, 0).probe_hash_bits, kSmallInputProbeHashBits);
     EXPECT_EQ(lz_params(1, 0x40000).probe_hash_bits, kSmallInputProbeHashBits);

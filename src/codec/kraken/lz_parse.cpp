@@ -378,6 +378,13 @@ template <unsigned kProbeBits>
 /// offsets, the hash and the probe's candidate, whose length is only measured on when its
 /// first 4 bytes agree; the limit and the settings in registers. kProbeBits: the finder's
 /// probe_hash_bits(), a constant of the loop.
+///
+/// The positions that cannot load 8 bytes at p and 8 bytes back (p < 8, only when `first` is:
+/// the encoder starts a window's parse at 8; and the last 4-7 positions before `end`) take the
+/// general search (slow_step) in loops of their own, so the hot loop holds only the fast
+/// path and keeps the three recent offsets as scalars: in one loop with both paths GCC kept
+/// them (and a flag of the slot test) on the stack, reloaded every position (5.4 % of the
+/// parse's instructions and 13 % of its branches; docs/kraken.md, "Fortieth session").
 template <unsigned kProbeBits>
 std::vector<Command> parse_probe(MatchFinder& finder, std::size_t first, std::size_t end, const LzParams& params) {
     std::vector<Command> commands;
@@ -386,85 +393,107 @@ std::vector<Command> parse_probe(MatchFinder& finder, std::size_t first, std::si
     const std::size_t block_size = finder.block().size();
     HashHeads::View heads = finder.heads();
     const std::uint32_t nice = params.nice_length;
-    const bool skip = params.skip_literals;
-    Recent recent;
+    // A run of misses moves on 1 + misses / 32 positions when skipping, else 1.
+    const unsigned skip_mask = params.skip_literals ? ~0u : 0u;
     std::size_t p = first, literal_start = first;
     unsigned misses = 0;
-    while (p + kMinMatch <= end) {
-        Candidate best;
-        // From p >= 8 on every slot (8, or the distance of a match at an earlier position) is
-        // at most p, so the bytes it points at are inside the block.
-        if (p + 8 <= end && p >= kMinDistance) {
-            const std::uint8_t* at = data + p;
-            const std::uint64_t x = load64(at);
-            // Length at distance d from its first 8 bytes (l, 8 when all agree): measured on.
-            auto extend = [&](std::uint32_t l, std::size_t d) {
-                return l < 8 ? l : static_cast<std::uint32_t>(common_length(at, at - d, 8, end - p));
-            };
-            const std::uint32_t s0 = recent.slot[0], s1 = recent.slot[1], s2 = recent.slot[2];
-            const std::uint64_t x0 = x ^ load64(at - s0), x1 = x ^ load64(at - s1), x2 = x ^ load64(at - s2);
-            // Most positions match no slot on 2 bytes: one test for the three, then the
-            // lengths and the longest (the first of equally long ones, as best_at()) chosen
-            // without a branch per slot (which mispredicted often).
-            if (((x0 & 0xFFFF) == 0) | ((x1 & 0xFFFF) == 0) | ((x2 & 0xFFFF) == 0)) {
-                std::uint32_t l0 = static_cast<std::uint32_t>(std::countr_zero(x0)) >> 3;  // 8 when x0 == 0
-                std::uint32_t l1 = static_cast<std::uint32_t>(std::countr_zero(x1)) >> 3;
-                std::uint32_t l2 = static_cast<std::uint32_t>(std::countr_zero(x2)) >> 3;
-                if ((l0 | l1 | l2) & 8) l0 = extend(l0, s0), l1 = extend(l1, s1), l2 = extend(l2, s2);
-                std::uint32_t len = l0, distance = s0;
-                distance = l1 > len ? s1 : distance, len = std::max(len, l1);
-                distance = l2 > len ? s2 : distance, len = std::max(len, l2);
-                if (len >= 2) best = {len, distance, match_gain(len, distance, true)};
-            }
-            if (best.length < nice) {  // MatchFinder::probe() on the loaded bytes
-                const std::uint32_t h = hash4(static_cast<std::uint32_t>(x), kProbeBits);
-                const std::int32_t c = heads.get(h);
-                heads.set(h, p);
-                // No usable candidate (none, or one whose distance rounds past p) compares
-                // against distance 8 with a forced mismatch: one branch, on the 4-byte test.
-                // Selects, not branches (which mispredicted): none (c < 0) gives d > p, and
-                // c == p (never inserted before its search) d = 0, which the table makes huge.
-                std::size_t d = p - static_cast<std::size_t>(static_cast<std::int64_t>(c));
-                const std::size_t period_multiple = kPeriodMultiple[d & 7];
-                d = d < kMinDistance ? period_multiple : d;
-                const bool usable = d - 1 < p;
-                const std::size_t keep = 0 - static_cast<std::size_t>(usable);  // a mask: GCC branched on a select
-                d = (d & keep) | (kMinDistance & ~keep);
-                const std::uint64_t diff = (x ^ load64(at - d)) | !usable;
-                if ((diff & 0xFFFFFFFF) == 0) {  // at least kMinMatch bytes
-                    const std::uint32_t l = extend(static_cast<std::uint32_t>(std::countr_zero(diff)) >> 3, d);
-                    const int gain = match_gain(l, static_cast<std::uint32_t>(d), false);
-                    const bool better = gain > best.gain;
-                    best.length = better ? l : best.length;
-                    best.distance = better ? static_cast<std::uint32_t>(d) : best.distance;
-                    best.gain = better ? gain : best.gain;
-                }
-            }
-        } else {
-            for (unsigned i = 0; i < 3; ++i) {
-                const std::uint32_t len = finder.match_length(p, recent.slot[i], end);
-                if (len >= 2 && len > best.length) best = {len, recent.slot[i], match_gain(len, recent.slot[i], true)};
-            }
-            if (best.length < nice) {
-                const MatchFinder::Match m = finder.probe(p, end);
-                if (m.length >= kMinMatch) {
-                    const int gain = match_gain(m.length, m.distance, false);
-                    if (gain > best.gain) best = {m.length, m.distance, gain};
-                }
-            }
-        }
-        if (best.gain <= 0) {
-            ++misses;
-            p += skip ? 1 + (misses >> 5) : 1;
-            continue;
-        }
+    Recent recent;
+    auto miss = [&] {
+        ++misses;
+        p += 1 + ((misses & skip_mask) >> 5);
+    };
+    // The match is written and two of its last positions hashed; the recent offsets are the
+    // caller's to update.
+    auto take = [&](const Candidate& best) {
         misses = 0;
         commands.push_back({static_cast<std::uint32_t>(p - literal_start), best.length, best.distance});
-        recent.use(recent.index_of(best.distance), best.distance);
         insert_match_end<kProbeBits>(heads, data, block_size, p, best.length);
         p += best.length;
         literal_start = p;
+    };
+    // One position through MatchFinder's bounds-checked searches.
+    auto slow_step = [&] {
+        Candidate best;
+        for (unsigned i = 0; i < 3; ++i) {
+            const std::uint32_t len = finder.match_length(p, recent.slot[i], end);
+            if (len >= 2 && len > best.length) best = {len, recent.slot[i], match_gain(len, recent.slot[i], true)};
+        }
+        if (best.length < nice) {
+            const MatchFinder::Match m = finder.probe(p, end);
+            if (m.length >= kMinMatch) {
+                const int gain = match_gain(m.length, m.distance, false);
+                if (gain > best.gain) best = {m.length, m.distance, gain};
+            }
+        }
+        if (best.gain <= 0) return miss();
+        recent.use(recent.index_of(best.distance), best.distance);
+        take(best);
+    };
+    while (p < kMinDistance && p + kMinMatch <= end) slow_step();
+    // From p >= 8 on every slot (8, or the distance of a match at an earlier position) is at
+    // most p, so the bytes it points at are inside the block.
+    std::uint32_t s0 = recent.slot[0], s1 = recent.slot[1], s2 = recent.slot[2];
+    while (p + 8 <= end) {
+        Candidate best;
+        const std::uint8_t* at = data + p;
+        const std::uint64_t x = load64(at);
+        // Length at distance d from its first 8 bytes (l, 8 when all agree): measured on.
+        auto extend = [&](std::uint32_t l, std::size_t d) {
+            return l < 8 ? l : static_cast<std::uint32_t>(common_length(at, at - d, 8, end - p));
+        };
+        const std::uint64_t x0 = x ^ load64(at - s0), x1 = x ^ load64(at - s1), x2 = x ^ load64(at - s2);
+        // Most positions match no slot on 2 bytes: one test for the three, then the lengths
+        // and the longest (the first of equally long ones, as best_at()) chosen without a
+        // branch per slot (which mispredicted often).
+        if (((x0 & 0xFFFF) == 0) | ((x1 & 0xFFFF) == 0) | ((x2 & 0xFFFF) == 0)) {
+            std::uint32_t l0 = static_cast<std::uint32_t>(std::countr_zero(x0)) >> 3;  // 8 when x0 == 0
+            std::uint32_t l1 = static_cast<std::uint32_t>(std::countr_zero(x1)) >> 3;
+            std::uint32_t l2 = static_cast<std::uint32_t>(std::countr_zero(x2)) >> 3;
+            if ((l0 | l1 | l2) & 8) l0 = extend(l0, s0), l1 = extend(l1, s1), l2 = extend(l2, s2);
+            std::uint32_t len = l0, distance = s0;
+            distance = l1 > len ? s1 : distance, len = std::max(len, l1);
+            distance = l2 > len ? s2 : distance, len = std::max(len, l2);
+            if (len >= 2) best = {len, distance, match_gain(len, distance, true)};
+        }
+        if (best.length < nice) {  // MatchFinder::probe() on the loaded bytes
+            const std::uint32_t h = hash4(static_cast<std::uint32_t>(x), kProbeBits);
+            const std::int32_t c = heads.get(h);
+            heads.set(h, p);
+            // No usable candidate (none, or one whose distance rounds past p) compares
+            // against distance 8 with a forced mismatch: one branch, on the 4-byte test.
+            // Selects, not branches (which mispredicted): none (c < 0) gives d > p, and
+            // c == p (never inserted before its search) d = 0, which the table makes huge.
+            std::size_t d = p - static_cast<std::size_t>(static_cast<std::int64_t>(c));
+            const std::size_t period_multiple = kPeriodMultiple[d & 7];
+            d = d < kMinDistance ? period_multiple : d;
+            const bool usable = d - 1 < p;
+            const std::size_t keep = 0 - static_cast<std::size_t>(usable);  // a mask: GCC branched on a select
+            d = (d & keep) | (kMinDistance & ~keep);
+            const std::uint64_t diff = (x ^ load64(at - d)) | !usable;
+            if ((diff & 0xFFFFFFFF) == 0) {  // at least kMinMatch bytes
+                const std::uint32_t l = extend(static_cast<std::uint32_t>(std::countr_zero(diff)) >> 3, d);
+                const int gain = match_gain(l, static_cast<std::uint32_t>(d), false);
+                const bool better = gain > best.gain;
+                best.length = better ? l : best.length;
+                best.distance = better ? static_cast<std::uint32_t>(d) : best.distance;
+                best.gain = better ? gain : best.gain;
+            }
+        }
+        if (best.gain <= 0) {
+            miss();
+            continue;
+        }
+        // Recent::use(Recent::index_of(d), d) on the scalars: a new distance or the second or
+        // third slot moves to the front; the third keeps its value only when d was the second.
+        const std::uint32_t d = best.distance;
+        const bool front_moves = d != s0, second_moves = front_moves & (d != s1);
+        s2 = second_moves ? s1 : s2;
+        s1 = front_moves ? s0 : s1;
+        s0 = d;
+        take(best);
     }
+    recent.slot[0] = s0, recent.slot[1] = s1, recent.slot[2] = s2;
+    while (p + kMinMatch <= end) slow_step();
     return commands;
 }
 
