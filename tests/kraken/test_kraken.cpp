@@ -4,11 +4,15 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
+#include <bit>
+#include <numeric>
 #include <filesystem>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "codec/kraken/array_encoder.h"
 #include "codec/kraken/bit_reader.h"
 #include "codec/kraken/byte_array.h"
 #include "codec/kraken/kraken.h"
@@ -755,4 +759,142 @@ TEST(Kraken, WholeWordRefillsReadTheCheckedReadersBits) {
     check_word_refills<kraken::detail::LsbBackward>(rng, true);
     check_word_refills<kraken::detail::MsbForward>(rng, false);
     check_word_refills<kraken::detail::MsbBackward>(rng, true);
+}
+
+// Hand-built Huffman-3 arrays (spec 2.3.5, 2.3.6) with form-B code-length tables written bit
+// by bit here (spec 2.3.2) or form-C tables (2.3.3, the encoder's writer): random complete
+// codes of every shape (two 1-bit codes, chains down to 11-bit codes, 2-256 symbols) over
+// random symbol sets (scattered, one run, every other symbol: form C's range lists), every
+// suffix width 0-3 (form-B length codes of up to 21 bits, what the table reader's one refill
+// test a code must cover) and 1-400 symbols, each decoded and compared with the symbols written.
+namespace {
+
+/// Bits into bytes: MSB-first (the first bit in a byte's top bit) or LSB-first.
+struct TestBitWriter {
+    bool msb;
+    Bytes bytes;
+    unsigned used = 0;
+    /// v's low n bits, its highest first.
+    void put(unsigned v, unsigned n) {
+        for (unsigned k = n; k-- > 0;) {
+            if (used % 8 == 0) bytes.push_back(0);
+            if (v >> k & 1) bytes.back() |= static_cast<std::uint8_t>(msb ? 0x80u >> used % 8 : 1u << used % 8);
+            ++used;
+        }
+    }
+};
+
+/// n (2..256) code lengths of a complete prefix code of at most 11 bits, by splitting leaves:
+/// the longest one below 11 bits (a chain) or one at random.
+std::vector<unsigned> random_complete_code(std::mt19937& rng, unsigned n, bool chain) {
+    std::vector<unsigned> length{1, 1};
+    while (length.size() < n) {
+        std::size_t leaf = 0;
+        if (chain) {
+            for (std::size_t i = 0; i < length.size(); ++i)
+                if (length[i] < 11 && (length[leaf] >= 11 || length[i] > length[leaf])) leaf = i;
+        } else {
+            do leaf = rng() % length.size();
+            while (length[leaf] >= 11);
+        }
+        ++length[leaf];
+        length.push_back(length[leaf]);
+    }
+    std::shuffle(length.begin(), length.end(), rng);
+    return length;
+}
+
+/// The form-B table (spec 2.3.2) of `length` (per symbol, 0 = absent), padded to a byte.
+Bytes form_b_table(const std::array<unsigned, 256>& length, unsigned suffix_bits) {
+    TestBitWriter w{true};
+    auto gamma2 = [&](unsigned g) {  // g >= 1: z zeros, then g + 1 in z + 2 bits
+        const unsigned x = g + 1, z = static_cast<unsigned>(std::bit_width(x)) - 2;
+        w.put(x, 2 * z + 2);
+    };
+    w.put(1, 2), w.put(suffix_bits, 2);
+    bool skip_gap = length[0] != 0;
+    w.put(skip_gap, 1);
+    int average = 32;
+    for (unsigned sym = 0;;) {
+        if (!skip_gap) {
+            unsigned next = sym;
+            while (next < 256 && length[next] == 0) ++next;
+            gamma2(next - sym);
+            if ((sym = next) == 256) break;
+        }
+        skip_gap = false;
+        unsigned end = sym;
+        while (end < 256 && length[end] != 0) ++end;
+        gamma2(end - sym);
+        for (; sym < end; ++sym) {
+            const int d = static_cast<int>(length[sym]) - ((average + 2) >> 2);
+            const unsigned v = d >= 0 ? 2u * d : 2u * -d - 1;  // zigzag's inverse
+            w.put(1, (v >> suffix_bits) + 1);                   // the zeros, then the 1
+            w.put(v & ((1u << suffix_bits) - 1), suffix_bits);
+            average = static_cast<int>(length[sym]) + ((3 * average + 2) >> 2);
+        }
+        if (sym == 256) break;
+    }
+    return w.bytes;
+}
+
+}  // namespace
+
+TEST(Kraken, HandBuiltHuffmanArraysDecodeToTheirSymbols) {
+    std::mt19937 rng(40);
+    for (int trial = 0; trial < 1500; ++trial) {
+        const unsigned pick = rng() % 10;
+        const unsigned n = pick == 0 ? 2 : pick == 1 ? 256 : 2 + rng() % 255;
+        const std::vector<unsigned> code = random_complete_code(rng, n, trial % 3 == 0);
+        // n present symbols in ascending order (the table's order), holding code[] in turn:
+        // scattered, one run, or every other symbol.
+        std::vector<unsigned> present(256);
+        std::iota(present.begin(), present.end(), 0u);
+        if (trial % 5 == 2) {
+            present.erase(present.begin(), present.begin() + rng() % (257 - n));
+        } else if (trial % 5 == 3 && n <= 128) {
+            for (unsigned i = 0; i < 128; ++i) present[i] = 2 * i + trial % 2;
+        } else {
+            std::shuffle(present.begin(), present.end(), rng);
+        }
+        present.resize(n);
+        std::sort(present.begin(), present.end());
+        std::array<unsigned, 256> length{};
+        for (unsigned i = 0; i < n; ++i) length[present[i]] = code[i];
+        // Canonical codes (spec 2.3.5): by length, then table order, counting up MSB-first.
+        std::vector<unsigned> order = present;
+        std::stable_sort(order.begin(), order.end(), [&](unsigned a, unsigned b) { return length[a] < length[b]; });
+        std::array<unsigned, 256> codeword{};
+        for (unsigned i = 0, c = 0; i < n; ++i) {
+            if (i > 0) c = (c + 1) << (length[order[i]] - length[order[i - 1]]);
+            codeword[order[i]] = c;
+        }
+        // Symbol j goes to stream A, C, B for j mod 3 = 0, 1, 2 (spec 2.3.6); C runs backward.
+        const std::size_t count = 1 + rng() % 400;
+        Bytes symbols(count);
+        TestBitWriter stream[3] = {{false}, {false}, {false}};  // A, B, C
+        for (std::size_t j = 0; j < count; ++j) {
+            symbols[j] = static_cast<std::uint8_t>(present[rng() % n]);
+            stream[j % 3 == 0 ? 0 : j % 3 == 1 ? 2 : 1].put(codeword[symbols[j]], length[symbols[j]]);
+        }
+        const unsigned suffix_bits = static_cast<unsigned>(trial / 2) % 4;
+        Bytes array;
+        if (trial % 2 == 0) {
+            array = form_b_table(length, suffix_bits);
+        } else {
+            std::array<std::uint8_t, 256> lengths8{};
+            for (unsigned i = 0; i < 256; ++i) lengths8[i] = static_cast<std::uint8_t>(length[i]);
+            array = kraken::detail::huffman_form_c_table(lengths8, suffix_bits);
+        }
+        const std::size_t a_size = stream[0].bytes.size();
+        array.push_back(static_cast<std::uint8_t>(a_size)), array.push_back(static_cast<std::uint8_t>(a_size >> 8));
+        array.insert(array.end(), stream[0].bytes.begin(), stream[0].bytes.end());
+        array.insert(array.end(), stream[1].bytes.begin(), stream[1].bytes.end());
+        array.insert(array.end(), stream[2].bytes.rbegin(), stream[2].bytes.rend());
+
+        const kraken::detail::Context ctx{array.data(), array.data() + array.size(), nullptr};
+        Bytes out(count + 64);
+        kraken::detail::decode_huffman(ctx, array.data(), array.size(), out.data(), count, false);
+        ASSERT_TRUE(std::equal(symbols.begin(), symbols.end(), out.begin())) << "trial " << trial;
+    }
 }

@@ -86,6 +86,17 @@ public:
         consume(n);
         return v;
     }
+    /// At least n (<= 56) bits buffered after it, for a loop that then reads up to n bits
+    /// with take(), consume() and buffered_leading_zeros().
+    void ensure(unsigned n) {
+        if (count_ < n) refill();
+    }
+    /// MSB-first only: 0 bits before the next 1, exact below the buffered count (at least the
+    /// count otherwise, since a refill leaves only zeros or stream bits beyond it). Peek only.
+    unsigned buffered_leading_zeros() const {
+        static_assert(Msb);
+        return static_cast<unsigned>(std::countl_zero(bits_));
+    }
     /// MSB-first only: 0 bits before the next 1 (exact below 56, at least 56 otherwise). Peek only.
     unsigned leading_zeros() {
         static_assert(Msb);

@@ -42,12 +42,19 @@ unsigned read_gamma2(const Context& ctx, const std::uint8_t* at, MsbForward& bit
     return bits.read(2 * z + 2) - 1;
 }
 
+/// Longest valid form-B length code: max_zeros zeros, the 1, suffix_bits raw bits, where
+/// max_zeros = 20 >> suffix_bits (21, 12, 8 and 6 bits for suffix_bits 0..3).
+constexpr unsigned kMaxLengthCodeBits = 21;
+
 /// Form B (spec 2.3.2): runs of present symbols with adaptive Rice-coded lengths.
 void read_form_b(const Context& ctx, const std::uint8_t* at, MsbForward& bits, CodeLengths& table) {
     const unsigned suffix_bits = bits.read(2);
     const unsigned max_zeros = 20u >> suffix_bits;
     int average = 32;
     unsigned sym = 0;
+    // Counted in a local: the byte stores below may alias table.count, which GCC then
+    // reloaded and stored around each of them (a store-to-load chain a symbol).
+    unsigned count = 0;
     bool skip_gap = bits.read(1) != 0;
     for (;;) {
         if (!skip_gap) {
@@ -58,19 +65,25 @@ void read_form_b(const Context& ctx, const std::uint8_t* at, MsbForward& bits, C
         const unsigned run = read_gamma2(ctx, at, bits);
         ctx.check(sym + run <= 256, at, "Huffman form B: run past symbol 255");
         for (unsigned i = 0; i < run; ++i) {
-            const unsigned z = bits.leading_zeros();
+            // A valid length code is at most max_zeros + 1 + suffix_bits <= 21 bits: one
+            // refill test a code (leading_zeros() refilled below 56 bits, so for every code,
+            // and read() tested again). A longer run of zeros still fails the check below: the
+            // buffer holds at least 21 stream bits, so it counts more than max_zeros too.
+            bits.ensure(kMaxLengthCodeBits);
+            const unsigned z = bits.buffered_leading_zeros();
             ctx.check(z <= max_zeros, at, "Huffman form B: length code too long");
             bits.consume(z + 1);
-            const unsigned v = (z << suffix_bits) | bits.read(suffix_bits);
+            const unsigned v = (z << suffix_bits) | bits.take(suffix_bits);
             const int len = zigzag(v) + ((average + 2) >> 2);
             ctx.check(len >= 1 && len <= static_cast<int>(kMaxCodeLength), at, "Huffman form B: code length out of 1..11");
             average = len + ((3 * average + 2) >> 2);
-            table.symbol[table.count] = static_cast<std::uint8_t>(sym++);
-            table.length[table.count++] = static_cast<std::uint8_t>(len);
+            table.symbol[count] = static_cast<std::uint8_t>(sym++);
+            table.length[count++] = static_cast<std::uint8_t>(len);
         }
         if (sym == 256) break;
     }
-    ctx.check(sym == 256 && table.count >= 2, at, "Huffman form B: malformed symbol runs");
+    table.count = count;
+    ctx.check(sym == 256 && count >= 2, at, "Huffman form B: malformed symbol runs");
 }
 
 /// Form C (spec 2.3.3): Golomb-Rice coded length deltas over a symbol range list.
@@ -79,7 +92,7 @@ void read_form_c(const Context& ctx, const std::uint8_t* at, MsbForward& bits, C
     const unsigned n = bits.read(8) + 1;
     ctx.check(n >= 2, at, "Huffman form C: single-symbol table");
     unsigned values[256];
-    std::uint8_t symbols[256];
+    std::uint8_t symbols[kSymbolListRoom];
     read_coded_symbols(ctx, at, bits, n, suffix_bits, values, symbols);
     int s = 30;
     for (unsigned i = 0; i < n; ++i) {

@@ -22,7 +22,7 @@ void read_golomb_weights(const Context& ctx, const std::uint8_t* at, MsbForward&
     const unsigned n = bits.read(8) + 1;
     ctx.check(n >= 2, at, "tANS: fewer than 2 symbols");
     unsigned values[256];
-    std::uint8_t symbols[256];
+    std::uint8_t symbols[kSymbolListRoom];
     read_coded_symbols(ctx, at, bits, n, 0, values, symbols);
     int average = 6;
     std::uint32_t total = 0;
