@@ -614,6 +614,50 @@ LzOutcome run_lz_reference(Bytes out, std::size_t end, const Bytes& literals,
     return {out, {}};
 }
 
+/// The scale of one of the distances' three forms (spec 3.5): legacy (form 0, scale 0), scaled
+/// by 1, scaled by 2-128 with low bytes (form 2, the scale drawn from rng).
+unsigned distance_scale(std::size_t form, std::mt19937& rng) {
+    return form == 0 ? 0 : form == 1 ? 1 : static_cast<unsigned>(std::uniform_int_distribution<std::size_t>(2, 128)(rng));
+}
+
+Bytes random_bytes(std::size_t n, std::mt19937& rng) {
+    Bytes b(n);
+    for (auto& x : b) x = static_cast<std::uint8_t>(std::uniform_int_distribution<std::size_t>(0, 255)(rng));
+    return b;
+}
+
+enum class LzTrial { skipped, decoded, failed };
+
+/// Decodes one hand-built LZ chunk of `end` bytes (raw8, literals and commands; distances in
+/// the form of `scale`) and checks it against run_lz_reference: the same bytes, or an error
+/// naming the reference's. With tail > 0 a fill chunk of tail bytes follows, so the LZ chunk
+/// ends before the write limit; else it ends the output. Skipped when the payload would not
+/// be smaller than its output (a stored chunk).
+LzTrial check_lz_chunk(const Bytes& raw8, std::size_t end, const Bytes& literals,
+                       const std::vector<test::kraken_streams::LzCommand>& commands, unsigned mode, unsigned scale,
+                       std::size_t tail, int trial) {
+    const Bytes payload = test::kraken_streams::lz_chunk_payload(raw8, literals, commands, scale);
+    if (payload.size() + 3 >= end) return LzTrial::skipped;
+    Bytes chunks = test::kraken_streams::lz_chunk(payload, mode);
+    if (tail) chunks = test::kraken_streams::concat({chunks, test::kraken_streams::fill_array(tail, 0x5A)});
+    if (chunks.size() >= end + tail) return LzTrial::skipped;
+    const Bytes stream = test::kraken_streams::one_quantum_stream(chunks);
+
+    LzOutcome expected = run_lz_reference(raw8, end, literals, commands, mode);
+    if (expected.error.empty()) expected.out.resize(end + tail, 0x5A);
+    Bytes out(end + tail);
+    try {
+        kraken::decode(stream, out, 1);
+        EXPECT_TRUE(expected.error.empty()) << "trial " << trial << " decoded; expected: " << expected.error;
+        EXPECT_TRUE(out == expected.out) << "trial " << trial << ": bytes differ";
+        return LzTrial::decoded;
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find(expected.error.empty() ? "(no error)" : expected.error), std::string::npos)
+            << "trial " << trial << ": " << e.what() << "; expected: " << (expected.error.empty() ? "no error" : expected.error);
+        return LzTrial::failed;
+    }
+}
+
 }  // namespace
 
 // The command loop's fast path (wide copies, its bounds folded into two comparisons) against
@@ -640,11 +684,8 @@ TEST(Kraken, HandBuiltLzCommandsMatchAByteReference) {
         // 9 one distance below 8 (the scaled forms; the legacy form cannot code one, so it
         // gets one past the window).
         const std::size_t hostile = pick(0, 9);
-        // The distances' three forms (spec 3.5): legacy, scaled by 1, scaled by 2-128 with low bytes.
-        const std::size_t form = (trial / 8) % 3;
-        const unsigned scale = form == 0 ? 0 : form == 1 ? 1 : static_cast<unsigned>(pick(2, 128));
-        Bytes raw8(8);
-        for (auto& b : raw8) b = static_cast<std::uint8_t>(pick(0, 255));
+        const unsigned scale = distance_scale((trial / 8) % 3, rng);
+        const Bytes raw8 = random_bytes(8, rng);
         std::vector<LzCommand> commands;
         std::size_t p = 8, lits_total = 0;
         if (full_chunk) {  // most of the chunk from one long match, the rest random
@@ -680,30 +721,65 @@ TEST(Kraken, HandBuiltLzCommandsMatchAByteReference) {
         Bytes literals(lits_total + (end > p ? end - p : 0));
         for (auto& b : literals) b = static_cast<std::uint8_t>(pick(0, 255));
         if (hostile == 8) literals.resize(literals.size() - std::min(literals.size(), pick(1, 30)));
-        const Bytes payload = test::kraken_streams::lz_chunk_payload(raw8, literals, commands, scale);
-        const std::size_t tail = full_chunk ? pick(2, 200) : 0;
-        if (payload.size() + 3 >= end) continue;  // would be a stored chunk or too large
-        Bytes chunks = test::kraken_streams::lz_chunk(payload, mode);
-        if (full_chunk) chunks = test::kraken_streams::concat({chunks, test::kraken_streams::fill_array(tail, 0x5A)});
-        if (chunks.size() >= end + tail) continue;
-        const Bytes stream = test::kraken_streams::one_quantum_stream(chunks);
-
-        LzOutcome expected = run_lz_reference(raw8, end, literals, commands, mode);
-        if (expected.error.empty()) expected.out.resize(end + tail, 0x5A);
-        Bytes out(end + tail);
-        try {
-            kraken::decode(stream, out, 1);
-            EXPECT_TRUE(expected.error.empty()) << "trial " << trial << " decoded; expected: " << expected.error;
-            EXPECT_TRUE(out == expected.out) << "trial " << trial << ": bytes differ";
-            ++decoded;
-        } catch (const Error& e) {
-            EXPECT_NE(std::string(e.what()).find(expected.error.empty() ? "(no error)" : expected.error), std::string::npos)
-                << "trial " << trial << ": " << e.what() << "; expected: " << (expected.error.empty() ? "no error" : expected.error);
-            ++errors;
-        }
+        const LzTrial result = check_lz_chunk(raw8, end, literals, commands, mode, scale, full_chunk ? pick(2, 200) : 0, trial);
+        decoded += result == LzTrial::decoded, errors += result == LzTrial::failed;
     }
     EXPECT_GT(decoded, 400);
     EXPECT_GT(errors, 150);
+}
+
+// Long matches near their own length in distance against the byte reference of spec 3.7:
+// matches of 48-300 bytes at d = n - 1, n, n + 1 (the overlapping and non-overlapping sides
+// of copy_long_match's test), d = n +- 2, 16-63 (overlapping, 16-byte steps) and anywhere
+// in the window, after a run of random literals (so that a block copied from the wrong place
+// shows). Half the chunks end the output (the last match 0-40 bytes before it: the fast path
+// up to 32, the byte loop within), half end a full 128 KiB chunk with a fill chunk after it
+// (the last match ends exactly at the chunk's end on the fast path). Each decodes to the
+// reference's bytes.
+TEST(Kraken, LongMatchesAroundTheirLengthMatchAByteReference) {
+    using test::kraken_streams::LzCommand;
+    std::mt19937 rng(40);
+    auto pick = [&](std::size_t lo, std::size_t hi) { return std::uniform_int_distribution<std::size_t>(lo, hi)(rng); };
+    int decoded = 0;
+    for (int trial = 0; trial < 600; ++trial) {
+        const unsigned mode = trial & 1;
+        const bool full_chunk = trial % 4 >= 2;
+        const unsigned scale = distance_scale((trial / 4) % 3, rng);
+        const Bytes raw8 = random_bytes(8, rng);
+        std::vector<LzCommand> commands;
+        std::size_t p = 8, lits_total = 0;
+        auto add = [&](std::size_t lits, std::size_t match, std::uint64_t distance) {
+            commands.push_back({lits, match, 3, distance});
+            p += lits + match, lits_total += lits;
+        };
+        add(pick(300, 400), 2, 8);  // random bytes to copy from
+        const std::size_t count = pick(1, 16);
+        for (std::size_t k = 0; k < count; ++k) {
+            const std::size_t lits = pick(0, 3) == 0 ? pick(1, 20) : 0;
+            const std::size_t n = pick(0, 3) == 0 ? pick(48, 70) : pick(48, 300);
+            const std::size_t window = p + lits;
+            const std::size_t kind = pick(0, 5);
+            const std::uint64_t d = kind == 0 ? n - 1 : kind == 1 ? n : kind == 2 ? n + 1 : kind == 3 ? pick(n - 2, n + 2)
+                                    : kind == 4 ? pick(16, 63) : pick(8, window);
+            add(lits, n, std::min<std::uint64_t>(d, window));
+        }
+        // The last long match: at the chunk's end after a fill of the chunk (one match of
+        // distance 8 first), or 0-40 bytes before the output's end.
+        const std::size_t n = pick(48, 300);
+        const std::size_t gap = full_chunk ? 0 : pick(0, 40);
+        if (full_chunk) {
+            const std::size_t first_match = 0x20000 - p - n;
+            commands.insert(commands.begin(), {0, first_match, 3, 8});
+            p += first_match;
+        }
+        add(0, n, pick(0, 1) ? n : pick(n - 2, n + 2));
+        const std::size_t end = p + gap;
+        Bytes literals(lits_total + end - p);
+        for (auto& b : literals) b = static_cast<std::uint8_t>(pick(0, 255));
+        decoded += check_lz_chunk(raw8, end, literals, commands, mode, scale, full_chunk ? pick(2, 200) : 0, trial) ==
+                   LzTrial::decoded;
+    }
+    EXPECT_GT(decoded, 550);
 }
 
 // The whole-word refills of the Huffman loops and of the LZ distances (BitReader::Cursor,
