@@ -144,15 +144,18 @@ bool own_tiled_edges(std::span<const fromsoft::Face> faces, std::vector<std::int
 
 namespace {
 
-/// `m` after the faces of a DecidedTallies lane were offered to it too: the value at the smaller
-/// first face, the larger best value (the smaller face between equal ones), as offering all of
-/// them in face order leaves it.
+/// `m` after the faces of a DecidedTallies lane were offered to it too (`first` at `first_face`,
+/// `best` at `best_face`, a face of +infinity: none): the value at the smaller first face, the
+/// larger best value (the smaller face between equal ones), as offering all of them in face
+/// order leaves it.
+void take_lane(FirstAndBest& m, double first, double first_face, double best, double best_face) {
+    if (first_face != INFINITY && (!m.any || first_face < m.first_face))
+        m.any = true, m.first = first, m.first_face = static_cast<std::int32_t>(first_face);
+    if (best_face != INFINITY && (!m.any_number || best > m.best || (best == m.best && best_face < m.best_face)))
+        m.any_number = true, m.best = best, m.best_face = static_cast<std::int32_t>(best_face);
+}
 void take_lane(FirstAndBest& m, const DecidedTallies::Maximum& lane, int k) {
-    if (lane.first_face[k] != INFINITY && (!m.any || lane.first_face[k] < m.first_face))
-        m.any = true, m.first = lane.first[k], m.first_face = static_cast<std::int32_t>(lane.first_face[k]);
-    if (lane.best_face[k] != INFINITY &&
-        (!m.any_number || lane.best[k] > m.best || (lane.best[k] == m.best && lane.best_face[k] < m.best_face)))
-        m.any_number = true, m.best = lane.best[k], m.best_face = static_cast<std::int32_t>(lane.best_face[k]);
+    take_lane(m, lane.first[k], lane.first_face[k], lane.best[k], lane.best_face[k]);
 }
 
 }  // namespace
@@ -166,8 +169,8 @@ void FaceTallies::add_decided(const DecidedTallies& t) {
         edges_minus_2 += t.triangles[k];  // an Ok ring has numEdges corners
         take_lane(off_plane, t.off_plane, k);
         take_lane(projected_relative, t.projected_relative, k);
-        take_lane(area_difference, t.area_difference, k);
-        take_lane(area_difference_relative, t.area_difference_relative, k);
+        take_lane(area_difference, 0, t.area_difference_face[k], 0, t.area_difference_face[k]);
+        take_lane(area_difference_relative, 0, t.area_difference_relative_face[k], 0, t.area_difference_relative_face[k]);
     }
 }
 

@@ -211,8 +211,10 @@ void FaceBatch::analyse_group(const Point* corners, const int* faces, int used) 
     store_lanes(t.triangles, load_lanes<Mask>(t.triangles) + (counted & (Mask{} + (N - 2))));
     offer_lanes(t.off_plane, far.distance, face_index, decided.both_fans);
     offer_lanes(t.projected_relative, projected_relative, face_index, decided.both_fans);
-    offer_lanes(t.area_difference, splat<W>(0), face_index, decided.both_fans);
-    offer_lanes(t.area_difference_relative, splat<W>(0), face_index, decided.both_fans & (face > 0));  // 0 / P_f
+    const W area_face = load_lanes<W>(t.area_difference_face), relative_face = load_lanes<W>(t.area_difference_relative_face);
+    store_lanes(t.area_difference_face, decided.both_fans & (face_index < area_face) ? face_index : area_face);
+    // 0 / P_f where P_f > 0
+    store_lanes(t.area_difference_relative_face, decided.both_fans & (face > 0) & (face_index < relative_face) ? face_index : relative_face);
     // Common: not kept among the unusual faces (FaceTallies::add's test on that geometry). R45's
     // area difference, 0, is within its tolerance.
     static_assert(0 <= kR45AreaDifferenceMost);

@@ -35,10 +35,12 @@ struct DecidedTallies {
     std::int64_t faces[kLanes] = {};
     std::int64_t not_convex_in_newell_plane[kLanes] = {};  ///< X08
     std::int64_t triangles[kLanes] = {};  ///< Σ (n − 2): R42's triangles and Σ (numEdges − 2) alike
-    Maximum off_plane;                 ///< R40's distance
-    Maximum projected_relative;        ///< R44's (0 where |N| = 0, as check_triangulation leaves it)
-    Maximum area_difference;           ///< R45's: 0 for a fan
-    Maximum area_difference_relative;  ///< 0, offered where the projected face area is > 0
+    Maximum off_plane;           ///< R40's distance
+    Maximum projected_relative;  ///< R44's (0 where |N| = 0, as check_triangulation leaves it)
+    /// R45's two maxima offer only 0 (a fan's area difference, and 0 over the projected face area
+    /// where that is > 0), so each is 0 at the smallest face that offered it: that face, or +infinity.
+    double area_difference_face[kLanes] = {INFINITY, INFINITY, INFINITY, INFINITY};
+    double area_difference_relative_face[kLanes] = {INFINITY, INFINITY, INFINITY, INFINITY};
 };
 
 /// Up to kMost faces, gathered by add, computed together by analyse, read back by figures.
