@@ -68,7 +68,7 @@ void take_emptied(std::vector<T, A>& to, std::vector<T, A>& from) {
 }
 
 /// The tolerances of a common face (R40's, R44's, R45's), written so that NaN counts as
-/// unusual: one test for add and add_decided.
+/// unusual (FaceBatch::analyse tests the same of the faces it decided).
 bool within_tolerances(double off_plane, const TriangulationCheck& c, double off_plane_limit) {
     return off_plane <= off_plane_limit && c.projected_relative <= kR44ProjectedRelativeMost &&
            c.area_difference_max <= kR45AreaDifferenceMost;
@@ -142,24 +142,36 @@ bool own_tiled_edges(std::span<const fromsoft::Face> faces, std::vector<std::int
     return not_finite[0] == 0 && not_finite[1] == 0 && not_finite[2] == 0;
 }
 
-bool FaceTallies::add_decided(std::int32_t face, const FaceFigures& f, int corners, double off_plane_limit) {
-    // analyse_face's both-fans geometry (audit_face_geometry.cpp): N ≠ 0, an ear everywhere,
-    // nothing dropped, lost or fallen back on, n − 2 triangles, the winding N_y's sign, the
-    // rest from the figures; not common with a reflex corner from above (its convexity, a
-    // reported figure, is then taken by analyse_face). Test ReadFacesOfASoundMeshEqualsTheFaceByFacePath
-    // keeps this in step with add.
-    const TriangulationCheck& c = f.fan_check;
-    ++faces;
-    not_convex_in_newell_plane += !f.decided.convex_in_newell_plane;
-    triangles += corners - 2;
-    turned += c.turned;
-    edges_minus_2 += corners - 2;
-    off_plane.offer(f.off_plane.distance, face);
-    projected_relative.offer(c.projected_relative, face);
-    area_difference.offer(c.area_difference_max, face);
-    if (c.projected_face > 0) area_difference_relative.offer(c.area_difference_max / c.projected_face, face);
-    return f.normal.bound.y.sign() > 0 && !f.decided.reflex_from_above && f.decided.bad_fan < 0 && c.turned == 0 &&
-           within_tolerances(f.off_plane.distance, c, off_plane_limit);
+namespace {
+
+/// `m` after the faces of a DecidedTallies lane were offered to it too (`first` at `first_face`,
+/// `best` at `best_face`, a face of +infinity: none): the value at the smaller first face, the
+/// larger best value (the smaller face between equal ones), as offering all of them in face
+/// order leaves it.
+void take_lane(FirstAndBest& m, double first, double first_face, double best, double best_face) {
+    if (first_face != INFINITY && (!m.any || first_face < m.first_face))
+        m.any = true, m.first = first, m.first_face = static_cast<std::int32_t>(first_face);
+    if (best_face != INFINITY && (!m.any_number || best > m.best || (best == m.best && best_face < m.best_face)))
+        m.any_number = true, m.best = best, m.best_face = static_cast<std::int32_t>(best_face);
+}
+void take_lane(FirstAndBest& m, const DecidedTallies::Maximum& lane, int k) {
+    take_lane(m, lane.first[k], lane.first_face[k], lane.best[k], lane.best_face[k]);
+}
+
+}  // namespace
+
+void FaceTallies::add_decided(const DecidedTallies& t) {
+    // Test ReadFacesOfASoundMeshEqualsTheFaceByFacePath keeps this and the batch's sums in step with add.
+    for (int k = 0; k < DecidedTallies::kLanes; ++k) {
+        faces += t.faces[k];
+        not_convex_in_newell_plane += t.not_convex_in_newell_plane[k];
+        triangles += t.triangles[k];
+        edges_minus_2 += t.triangles[k];  // an Ok ring has numEdges corners
+        take_lane(off_plane, t.off_plane, k);
+        take_lane(projected_relative, t.projected_relative, k);
+        take_lane(area_difference, 0, t.area_difference_face[k], 0, t.area_difference_face[k]);
+        take_lane(area_difference_relative, 0, t.area_difference_relative_face[k], 0, t.area_difference_relative_face[k]);
+    }
 }
 
 void FaceTallies::add(std::int32_t face, const FaceGeometry& g, int edges, double off_plane_limit) {
@@ -281,6 +293,7 @@ void TagfileContext::read_faces() {
     FaceScratch& scratch = keep.scratch;
     FaceBatch& batch = keep.batch;
     const double limit = off_plane_limit(game);
+    batch.start_tallies(limit);
     // Faces in chunks: first every ring of the chunk (its corners one after another in
     // `corners`), then the chunk's faces into the batch and the batch's figures together, then
     // each face's geometry in order (the tallies keep first values and the unusual faces in face
@@ -323,32 +336,32 @@ void TagfileContext::read_faces() {
         // A ring not Ok has no corners here (add refuses fewer than 3); an Ok one has 3 or more.
         batch.clear();
         for (std::int64_t j = 0; j < last - first; ++j)
-            in_batch[j] = batch.add(corner_start[j], static_cast<int>(corner_start[j + 1] - corner_start[j]));
+            in_batch[j] = batch.add(corner_start[j], static_cast<int>(corner_start[j + 1] - corner_start[j]), static_cast<std::int32_t>(first + j));
         batch.analyse(corner_out);
         for (std::int64_t i = first; i < last; ++i) {
             const std::size_t at = corner_start[i - first], n = corner_start[i - first + 1] - at;
             if (n == 0) continue;  // the ring is not Ok
             const std::span<const Point> ring(corner_out + at, n);
             const int slot = in_batch[i - first];
-            const FaceFigures* figures = slot >= 0 ? &batch.figures(slot) : nullptr;
-            const std::int32_t face = static_cast<std::int32_t>(i);
-            // A decided face is tallied from its figures; its geometry is built only to be
-            // kept, when it is unusual.
-            const bool decided = figures && figures->decided.both_fans;
-            if (!decided || !face_tallies.add_decided(face, *figures, static_cast<int>(n), limit)) {
+            // A common face is all in the batch's tallies; another one's geometry is built, to be
+            // kept (a decided one, whose tallies the batch has too) or tallied from it.
+            if (slot < 0 || !batch.common(slot)) {
+                const FaceFigures* figures = slot >= 0 ? &batch.figures(slot) : nullptr;
+                const std::int32_t face = static_cast<std::int32_t>(i);
                 FaceGeometry g;
                 analyse_face(ring, scratch, g, figures);
-                if (decided) face_tallies.unusual.push_back({face, g});
+                if (figures && figures->decided.both_fans) face_tallies.unusual.push_back({face, g});
                 else face_tallies.add(face, g, faces[i].numEdges, limit);
             }
             if (bounds) corner_bounds[i] = bounds_of(ring);
             if (const int k = faces[i].clusterIndex; k >= 0 && k < K) {
                 // The batch's centroid is centroid_of's over the same corners, lane by lane.
-                centroid_sum[k] = centroid_sum[k] + (figures ? figures->centroid : geometry::centroid_of(ring.data(), ring.size()));
+                centroid_sum[k] = centroid_sum[k] + (slot >= 0 ? batch.figures(slot).centroid : geometry::centroid_of(ring.data(), ring.size()));
                 ++cluster_faces[k];
             }
         }
     }
+    face_tallies.add_decided(batch.decided_tallies());
     starts[F] = used;
     ring_vertices.resize(used);  // smaller: the buffer stays
     if (moved)

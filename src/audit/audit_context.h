@@ -22,6 +22,8 @@ namespace navlab::audit {
 inline constexpr std::int32_t kNoOwner = -1;
 inline constexpr std::int32_t kManyOwners = -2;
 
+struct DecidedTallies;  // audit_face_batch.h
+
 /// R40's limit on a corner's distance from its face's mean plane, in metres (Sekiro 0.655,
 /// otherwise Elden Ring's 1.385; R40 skips other games).
 inline double off_plane_limit(Game game) { return game == Game::Sekiro ? 0.655 : 1.385; }
@@ -84,12 +86,13 @@ struct FaceTallies {
 
     /// Adds face `face` (with `edges` = its numEdges); `off_plane_limit` is R40's for the game.
     void add(std::int32_t face, const FaceGeometry& g, int edges, double off_plane_limit);
-    /// add for a face of `corners` corners (= its numEdges) whose signs the batch decided
-    /// (`f.decided.both_fans`), from its figures alone: what add takes of the geometry
-    /// analyse_face would give it (its both-fans outcome), without building one. Returns
-    /// whether the face is common; otherwise the caller appends it to `unusual` with that
-    /// geometry. Most faces are such faces (90 % of Sekiro `krak`'s, 93 % of eldenring `m31`'s).
-    bool add_decided(std::int32_t face, const FaceFigures& f, int corners, double off_plane_limit);
+    /// add for every face a FaceBatch decided (`decided.both_fans`), summed by the batch from
+    /// their figures (DecidedTallies): what add takes of the geometry analyse_face would give
+    /// them (its both-fans outcome), without building one, and in any order (the maxima keep
+    /// the smaller face between equal values, as offering in face order does). The caller
+    /// appends the decided faces that are not FaceBatch::common to `unusual` itself, in face
+    /// order. Most faces are such faces (90 % of Sekiro `krak`'s, 93 % of eldenring `m31`'s).
+    void add_decided(const DecidedTallies& t);
 };
 
 /// The box of a face's corners, per axis x, y, z (float32 values, so float is exact): R72 and

@@ -4,9 +4,11 @@
 // with a target attribute takes or returns a WideLanes (lanes.h). That build's notes about the
 // 32-byte ABI are why CMakeLists.txt gives this file -Wno-psabi.
 #include "audit/audit_face_batch.h"
+#include "audit/audit_context.h"
 #include "audit/cpu_avx2.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace navlab::audit {
 
@@ -100,6 +102,32 @@ DecidedLanes<W> decide_one_loop(const Vec3<W>* p, const NewellSum<W>& normal) {
     return {ok, concave, bad, reflex};
 }
 
+/// The first kLanesOf<W> entries of `p` as one W (double or int64 entries), and back.
+template <class W, class T>
+W load_lanes(const T* p) {
+    W w;
+    std::memcpy(&w, p, sizeof w);
+    return w;
+}
+template <class W, class T>
+void store_lanes(T* p, const W& w) {
+    std::memcpy(p, &w, sizeof w);
+}
+
+/// Each lane's `value` at face `face` offered to `m` where `offered` (DecidedTallies::Maximum:
+/// the smaller face wins between equal values, so the faces may come in any order).
+template <class W>
+void offer_lanes(DecidedTallies::Maximum& m, const W& value, const W& face, const MaskOf<W>& offered) {
+    const W first_face = load_lanes<W>(m.first_face), best = load_lanes<W>(m.best), best_face = load_lanes<W>(m.best_face);
+    const MaskOf<W> earlier = offered & (face < first_face);
+    store_lanes(m.first, earlier ? value : load_lanes<W>(m.first));
+    store_lanes(m.first_face, earlier ? face : first_face);
+    // NaN is never better; -infinity is, over the empty lane's -infinity at face +infinity.
+    const MaskOf<W> better = offered & ((value > best) | ((value == best) & (face < best_face)));
+    store_lanes(m.best, better ? value : best);
+    store_lanes(m.best_face, better ? face : best_face);
+}
+
 }  // namespace
 
 FaceBatch::Width FaceBatch::widest() { return cpu_has_avx2() ? Width::four : Width::two; }
@@ -122,10 +150,11 @@ void FaceBatch::analyse_from(const Point* corners, const int* faces, const int* 
     for (int j = 0; j < count[N]; j += kL) {
         int group[kL];  // the last face repeated where fewer than kL are left
         for (int lane = 0; lane < kL; ++lane) group[lane] = of_n[std::min(j + lane, count[N] - 1)];
+        const int used = std::min(kL, count[N] - j);
         if constexpr (kL == 4) {
-            analyse_group_avx2<N>(corners, group);
+            analyse_group_avx2<N>(corners, group, used);
         } else {
-            analyse_group<N, W>(corners, group);
+            analyse_group<N, W>(corners, group, used);
         }
     }
     if constexpr (N < kMostCorners) analyse_from<N + 1, W>(corners, faces, count);
@@ -133,14 +162,15 @@ void FaceBatch::analyse_from(const Point* corners, const int* faces, const int* 
 
 #if defined(__x86_64__)
 template <int N>
-[[gnu::target("avx2"), gnu::flatten]] void FaceBatch::analyse_group_avx2(const Point* corners, const int* faces) {
-    analyse_group<N, WideLanes>(corners, faces);
+[[gnu::target("avx2"), gnu::flatten]] void FaceBatch::analyse_group_avx2(const Point* corners, const int* faces, int used) {
+    analyse_group<N, WideLanes>(corners, faces, used);
 }
 #endif
 
 template <int N, class W>
-void FaceBatch::analyse_group(const Point* corners, const int* faces) {
+void FaceBatch::analyse_group(const Point* corners, const int* faces, int used) {
     constexpr int kL = kLanesOf<W>;
+    using Mask = MaskOf<W>;
     const Point* at[kL];
     for (int lane = 0; lane < kL; ++lane) at[lane] = corners + at_[faces[lane]];
     auto gather = [&](int k, double Point::*c) {
@@ -167,6 +197,29 @@ void FaceBatch::analyse_group(const Point* corners, const int* faces) {
     // The exact signs the one loop needs: a triangle needs N_y's alone (analyse_triangle).
     DecidedLanes<W> decided{sign_decided(normal.value.y, normal.error.y) & (normal.value.y != 0), MaskOf<W>{}, ~MaskOf<W>{}, MaskOf<W>{}};
     if constexpr (N > 3) decided = decide_one_loop<N>(p, normal);
+    // The decided faces' tallies: what FaceTallies::add takes of the geometry analyse_face
+    // builds for them (its both-fans outcome: N ≠ 0, an ear everywhere, nothing dropped, lost,
+    // turned or fallen back on, n − 2 triangles, R45's area difference 0, the rest from these
+    // figures). A repeated face is counted once and offered again (which changes no maximum).
+    W lane_number, face_index;
+    for (int lane = 0; lane < kL; ++lane) lane_number[lane] = lane, face_index[lane] = face_[faces[lane]];
+    const Mask counted = decided.both_fans & (lane_number < splat<W>(used));
+    const W projected_relative = length > 0 ? relative : splat<W>(0);  // check_triangulation's 0 without a plane
+    DecidedTallies& t = tallies_;
+    store_lanes(t.faces, load_lanes<Mask>(t.faces) - counted);
+    store_lanes(t.not_convex_in_newell_plane, load_lanes<Mask>(t.not_convex_in_newell_plane) - (counted & decided.concave_in_newell_plane));
+    store_lanes(t.triangles, load_lanes<Mask>(t.triangles) + (counted & (Mask{} + (N - 2))));
+    offer_lanes(t.off_plane, far.distance, face_index, decided.both_fans);
+    offer_lanes(t.projected_relative, projected_relative, face_index, decided.both_fans);
+    const W area_face = load_lanes<W>(t.area_difference_face), relative_face = load_lanes<W>(t.area_difference_relative_face);
+    store_lanes(t.area_difference_face, decided.both_fans & (face_index < area_face) ? face_index : area_face);
+    // 0 / P_f where P_f > 0
+    store_lanes(t.area_difference_relative_face, decided.both_fans & (face > 0) & (face_index < relative_face) ? face_index : relative_face);
+    // Common: not kept among the unusual faces (FaceTallies::add's test on that geometry). R45's
+    // area difference, 0, is within its tolerance.
+    static_assert(0 <= kR45AreaDifferenceMost);
+    const Mask common = decided.both_fans & (normal.value.y > 0) & ~decided.reflex_from_above & (decided.bad_fan < Mask{}) &
+                        (far.distance <= splat<W>(off_plane_limit_)) & (projected_relative <= splat<W>(kR44ProjectedRelativeMost));
     for (int lane = 0; lane < kL; ++lane) {
         FaceFigures& f = figures_[faces[lane]];
         f.normal = FacePlane::approx_normal({{normal.value.x[lane], normal.value.y[lane], normal.value.z[lane]},
@@ -182,6 +235,7 @@ void FaceBatch::analyse_group(const Point* corners, const int* faces) {
         }
         f.decided = {decided.both_fans[lane] != 0, decided.concave_in_newell_plane[lane] == 0, static_cast<int>(decided.bad_fan[lane]),
                      decided.reflex_from_above[lane] != 0};
+        common_[faces[lane]] = common[lane] != 0;
     }
 }
 

@@ -6,11 +6,42 @@
 // open, and every face needing ear clipping, goes to the one-face path (analyse_face).
 #pragma once
 
+#include <cmath>
 #include <cstddef>
+#include <cstdint>
 
 #include "audit/audit_face_geometry.h"
 
 namespace navlab::audit {
+
+/// What FaceTallies takes of the faces a FaceBatch decided (FaceFigures::Decided::both_fans),
+/// summed by analyse over every batch since FaceBatch::start_tallies, lane by lane: four lanes,
+/// of which the two-lane path fills the first two. Each lane met its faces grouped by ring
+/// length, not in face order, so every figure here is one that does not depend on the order:
+/// sums, and maxima kept with the face index (FaceTallies::add_decided folds the lanes).
+struct DecidedTallies {
+    static constexpr int kLanes = 4;
+    /// FirstAndBest without an order: `first` is the value offered at the smallest face index,
+    /// `best` the largest non-NaN value at the smallest face among equal ones (`==`, so -0 and
+    /// +0 are equal and the smaller face's sign stays), which is what FirstAndBest keeps when the
+    /// same faces are offered in face order. A face of +infinity: none (face indices as doubles,
+    /// exact below 2^53).
+    struct Maximum {
+        double first[kLanes] = {};
+        double first_face[kLanes] = {INFINITY, INFINITY, INFINITY, INFINITY};
+        double best[kLanes] = {-INFINITY, -INFINITY, -INFINITY, -INFINITY};
+        double best_face[kLanes] = {INFINITY, INFINITY, INFINITY, INFINITY};
+    };
+    std::int64_t faces[kLanes] = {};
+    std::int64_t not_convex_in_newell_plane[kLanes] = {};  ///< X08
+    std::int64_t triangles[kLanes] = {};  ///< Σ (n − 2): R42's triangles and Σ (numEdges − 2) alike
+    Maximum off_plane;           ///< R40's distance
+    Maximum projected_relative;  ///< R44's (0 where |N| = 0, as check_triangulation leaves it)
+    /// R45's two maxima offer only 0 (a fan's area difference, and 0 over the projected face area
+    /// where that is > 0), so each is 0 at the smallest face that offered it: that face, or +infinity.
+    double area_difference_face[kLanes] = {INFINITY, INFINITY, INFINITY, INFINITY};
+    double area_difference_relative_face[kLanes] = {INFINITY, INFINITY, INFINITY, INFINITY};
+};
 
 /// Up to kMost faces, gathered by add, computed together by analyse, read back by figures.
 /// Each figure comes from the same template as for one face (newell_sum, length_of,
@@ -31,36 +62,55 @@ public:
     explicit FaceBatch(Width width = widest()) : width_(width) {}
     void clear() { count_ = 0; }
     /// Adds the ring of `n` corners at `at` in the corner array analyse will be given (finite
-    /// float32 values, a ring read_face_ring accepted); returns its index, or −1 (the face
-    /// then takes the one-face path) unless 3 ≤ n ≤ kMostCorners and fewer than kMost faces
-    /// were added. The array may still grow until analyse.
+    /// float32 values, a ring read_face_ring accepted), face `face` of its mesh (for the
+    /// tallies' maxima: a face added twice since start_tallies counts twice); returns its index,
+    /// or −1 (the face then takes the one-face path) unless 3 ≤ n ≤ kMostCorners and fewer than
+    /// kMost faces were added. The array may still grow until analyse.
     /// Inline: read_faces calls it once per face.
-    int add(std::size_t at, int n) {
+    int add(std::size_t at, int n, std::int32_t face) {
         if (n < 3 || n > kMostCorners || count_ == kMost) return -1;
         const int i = count_++;
         size_[i] = n;
         at_[i] = at;
+        face_[i] = face;
         return i;
     }
-    /// Computes every added face's FaceFigures from `corners`.
+    /// Computes every added face's FaceFigures from `corners`, adds the decided ones to
+    /// decided_tallies() and marks which of those are common().
     void analyse(const Point* corners);
     /// After analyse: the figures of face `i` (an index add returned).
     const FaceFigures& figures(int i) const { return figures_[i]; }
+    /// After analyse: whether face `i` was decided and FaceTallies::add would not keep it among
+    /// the unusual faces (counter-clockwise, convex seen from above, R41's fan good, within R40's
+    /// `off_plane_limit` and R44's and R45's tolerances): its tallies are all in decided_tallies().
+    bool common(int i) const { return common_[i]; }
+    /// Empties decided_tallies() (a new tagfile); `off_plane_limit` is R40's for common().
+    void start_tallies(double off_plane_limit) {
+        tallies_ = {};
+        off_plane_limit_ = off_plane_limit;
+    }
+    /// The decided faces of every analyse since start_tallies, summed.
+    const DecidedTallies& decided_tallies() const { return tallies_; }
 
 private:
     Width width_;
     int count_ = 0;
     int size_[kMost];
     std::size_t at_[kMost];
+    double face_[kMost];  ///< add's `face`, as the tallies compare it
     FaceFigures figures_[kMost];
-    /// analyse for the faces `faces[0 … L − 1]`, all of N corners, L the lanes of W (a face may
-    /// repeat to fill the lanes); N is a constant so that every loop over the corners unrolls.
+    bool common_[kMost];
+    DecidedTallies tallies_;
+    double off_plane_limit_ = 0;
+    /// analyse for the faces `faces[0 … L − 1]`, all of N corners, L the lanes of W (the last
+    /// face repeats to fill the lanes after the first `used`); N is a constant so that every
+    /// loop over the corners unrolls.
     template <int N, class W>
-    void analyse_group(const Point* corners, const int* faces);
+    void analyse_group(const Point* corners, const int* faces, int used);
     /// analyse_group with four lanes, compiled for AVX2 with every call inlined (flatten), so
     /// no helper runs as SSE2 code on split halves.
     template <int N>
-    void analyse_group_avx2(const Point* corners, const int* faces);
+    void analyse_group_avx2(const Point* corners, const int* faces, int used);
     /// analyse for the faces of N corners, L at a time, then for N + 1 … kMostCorners.
     template <int N, class W>
     void analyse_from(const Point* corners, const int* faces, const int* count);

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <random>
 #include <string>
 #include <vector>
@@ -142,7 +143,7 @@ void figures_and_geometry_equal_the_one_face_path(FaceBatch::Width width) {
         for (int k = 0; k < size; ++k, ++i) {
             faces.push_back(k % 2 ? triangles.make(i) : rings.make(i));
             const int n = static_cast<int>(faces.back().size());
-            slots.push_back(batch.add(corners.size(), n));
+            slots.push_back(batch.add(corners.size(), n, k));
             ASSERT_EQ(slots.back() < 0, n > FaceBatch::kMostCorners) << "round " << round << " face " << k;
             corners.insert(corners.end(), faces.back().begin(), faces.back().end());
         }
@@ -429,7 +430,7 @@ void decided_signs_are_the_exact_predicates(FaceBatch::Width width) {
         batch.clear();
         for (int k = 0; k < size; ++k) {
             faces.push_back(rings.make());
-            slots.push_back(batch.add(corners.size(), static_cast<int>(faces.back().size())));
+            slots.push_back(batch.add(corners.size(), static_cast<int>(faces.back().size()), k));
             corners.insert(corners.end(), faces.back().begin(), faces.back().end());
         }
         batch.analyse(corners.data());
@@ -513,6 +514,101 @@ std::string figures_difference(const FaceFigures& a, const FaceFigures& b) {
 
 }  // namespace
 
+namespace {
+
+/// The batch's tallies of its decided faces (DecidedTallies, folded by FaceTallies::add_decided)
+/// and its common() against FaceTallies::add of each decided face's geometry (analyse_face
+/// without the figures) in face order. 600 tagfiles of 1 … 6 batches of 1 … 64 faces: the near
+/// rings (decided or not at every edge of the certificate), hostile rings and triangles (some
+/// not finite), each face numbered at random without repeats, so that the batch meets the
+/// faces out of face order, and lattice faces give equal maxima at several faces (the smaller
+/// face must win); R40's limit the game's or small enough that some decided faces pass it.
+void decided_tallies_equal_those_of_each_face(FaceBatch::Width width) {
+    SCOPED_TRACE(static_cast<int>(width));
+    NearRings near;
+    Rings rings;
+    Triangles triangles;
+    FaceScratch scratch;
+    FaceBatch batch(width);
+    std::mt19937 random(41);
+    std::int64_t decided = 0, common = 0, ties = 0, i = 0;
+    for (int tagfile = 0; tagfile < 600; ++tagfile) {
+        const double limit = tagfile % 3 == 0 ? 1e-3 : off_plane_limit(tagfile % 3 == 1 ? Game::Sekiro : Game::EldenRing);
+        batch.start_tallies(limit);
+        std::vector<std::int32_t> numbers(64 * 6);
+        std::iota(numbers.begin(), numbers.end(), 0);
+        std::shuffle(numbers.begin(), numbers.end(), random);
+        std::vector<std::pair<std::int32_t, std::vector<Point>>> analysed;  // (face, ring) of the decided faces
+        std::vector<bool> common_of(numbers.size());
+        std::size_t next = 0;
+        for (int b = 0, batches = 1 + static_cast<int>(random() % 6); b < batches; ++b) {
+            const int size = 1 + static_cast<int>(random() % FaceBatch::kMost);
+            std::vector<std::vector<Point>> faces;
+            std::vector<Point> corners;
+            std::vector<int> slots;
+            std::vector<std::int32_t> face_of;
+            batch.clear();
+            for (int k = 0; k < size; ++k, ++i) {
+                const int kind = static_cast<int>(random() % 4);
+                faces.push_back(kind < 2 ? near.make() : (kind == 2 ? rings.make(static_cast<int>(i)) : triangles.make(static_cast<int>(i))));
+                face_of.push_back(numbers[next++]);
+                slots.push_back(batch.add(corners.size(), static_cast<int>(faces.back().size()), face_of.back()));
+                corners.insert(corners.end(), faces.back().begin(), faces.back().end());
+            }
+            batch.analyse(corners.data());
+            for (int k = 0; k < size; ++k) {
+                if (slots[k] < 0 || !batch.figures(slots[k]).decided.both_fans) continue;
+                ASSERT_TRUE(finite(faces[k])) << "tagfile " << tagfile << " face " << k;
+                analysed.emplace_back(face_of[k], faces[k]);
+                common_of[face_of[k]] = batch.common(slots[k]);
+            }
+        }
+        std::ranges::sort(analysed, {}, [](const auto& a) { return a.first; });
+        FaceTallies expected, got;
+        std::vector<double> distances;
+        for (const auto& [face, ring] : analysed) {
+            FaceGeometry g;
+            analyse_face(ring, scratch, g);
+            const std::size_t kept = expected.unusual.size();
+            expected.add(face, g, static_cast<int>(ring.size()), limit);
+            ASSERT_EQ(common_of[face], expected.unusual.size() == kept) << "tagfile " << tagfile << " face " << face;
+            distances.push_back(g.off_plane.distance);
+            ++decided;
+            common += common_of[face];
+        }
+        std::ranges::sort(distances);
+        ties += std::adjacent_find(distances.begin(), distances.end()) != distances.end();
+        got.add_decided(batch.decided_tallies());
+        EXPECT_EQ(got.faces, expected.faces) << "tagfile " << tagfile;
+        EXPECT_EQ(got.zero_normal + got.no_ear + got.zero_normal_or_no_ear + got.dropped + got.fallbacks + got.turned,
+                  expected.zero_normal + expected.no_ear + expected.zero_normal_or_no_ear + expected.dropped + expected.fallbacks +
+                      expected.turned);
+        EXPECT_EQ(got.not_convex_in_newell_plane, expected.not_convex_in_newell_plane) << "tagfile " << tagfile;
+        EXPECT_EQ(got.triangles, expected.triangles) << "tagfile " << tagfile;
+        EXPECT_EQ(got.edges_minus_2, expected.edges_minus_2) << "tagfile " << tagfile;
+        for (auto [a, b] : {std::pair{&got.off_plane, &expected.off_plane},
+                            {&got.projected_relative, &expected.projected_relative},
+                            {&got.area_difference, &expected.area_difference},
+                            {&got.area_difference_relative, &expected.area_difference_relative}}) {
+            ASSERT_EQ(a->any, b->any) << "tagfile " << tagfile;
+            ASSERT_EQ(a->any_number, b->any_number) << "tagfile " << tagfile;
+            EXPECT_TRUE(same_double(a->first, b->first) && same_double(a->best, b->best)) << "tagfile " << tagfile;
+            EXPECT_EQ(a->first_face, b->first_face) << "tagfile " << tagfile;
+            EXPECT_EQ(a->best_face, b->best_face) << "tagfile " << tagfile;
+        }
+    }
+    EXPECT_GT(decided, 20000);
+    EXPECT_GT(common, 5000);
+    EXPECT_GT(decided - common, 10000);
+    EXPECT_GT(ties, 100);  // tagfiles where two decided faces share a distance
+}
+
+}  // namespace
+
+TEST(FaceBatch, DecidedTalliesEqualThoseOfEachDecidedFace) {
+    for (const FaceBatch::Width width : widths()) decided_tallies_equal_those_of_each_face(width);
+}
+
 // Four faces to a lane value (AVX2) must give what two give (SSE2) bit for bit, every figure
 // and every decision, on the hostile rings of both tests above (the two-lane path is checked
 // against the one-face path and the exact predicates there, on a processor without AVX2 too).
@@ -534,8 +630,8 @@ TEST(FaceBatch, FourLanesEqualTwoLanesBitForBit) {
         for (int k = 0; k < size; ++k, ++i) {
             const std::vector<Point> ring = round % 2 ? near.make() : (k % 2 ? triangles.make(i) : rings.make(i));
             const int n = static_cast<int>(ring.size());
-            slots.push_back(two.add(corners.size(), n));
-            ASSERT_EQ(four.add(corners.size(), n), slots.back());
+            slots.push_back(two.add(corners.size(), n, k));
+            ASSERT_EQ(four.add(corners.size(), n, k), slots.back());
             corners.insert(corners.end(), ring.begin(), ring.end());
         }
         two.analyse(corners.data());
