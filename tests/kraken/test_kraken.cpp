@@ -848,7 +848,7 @@ namespace {
 /// Bits into bytes: MSB-first (the first bit in a byte's top bit) or LSB-first.
 struct TestBitWriter {
     bool msb;
-    Bytes bytes;
+    Bytes bytes{};
     unsigned used = 0;
     /// v's low n bits, its highest first.
     void put(unsigned v, unsigned n) {
