@@ -733,8 +733,9 @@ TEST(Kraken, HandBuiltLzCommandsMatchAByteReference) {
 // of copy_long_match's test), d = n +- 2, 16-63 (overlapping, 16-byte steps) and anywhere
 // in the window, after a run of random literals (so that a block copied from the wrong place
 // shows). Half the chunks end the output (the last match 0-40 bytes before it: the fast path
-// up to 32, the byte loop within), half end a full 128 KiB chunk with a fill chunk after it
-// (the last match ends exactly at the chunk's end on the fast path). Each decodes to the
+// up to 32, the byte loop within), half end a full 128 KiB chunk with a fill chunk of 2-200
+// bytes after it (the last match ends exactly at the chunk's end, on the fast path when the
+// fill leaves it 32 bytes of room). Each decodes to the
 // reference's bytes.
 TEST(Kraken, LongMatchesAroundTheirLengthMatchAByteReference) {
     using test::kraken_streams::LzCommand;
@@ -841,8 +842,9 @@ TEST(Kraken, WholeWordRefillsReadTheCheckedReadersBits) {
 // by bit here (spec 2.3.2) or form-C tables (2.3.3, the encoder's writer): random complete
 // codes of every shape (two 1-bit codes, chains down to 11-bit codes, 2-256 symbols) over
 // random symbol sets (scattered, one run, every other symbol: form C's range lists), every
-// suffix width 0-3 (form-B length codes of up to 21 bits, what the table reader's one refill
-// test a code must cover) and 1-400 symbols, each decoded and compared with the symbols written.
+// suffix width 0-3 (form-B length codes of up to 20 bits: a complete code cannot make the 21
+// bits the table reader's one refill test covers, which only a damaged table's code one bit
+// too long needs) and 1-400 symbols, each decoded and compared with the symbols written.
 namespace {
 
 /// Bits into bytes: MSB-first (the first bit in a byte's top bit) or LSB-first.

@@ -271,9 +271,11 @@ inline void copy64(std::uint8_t* to, const std::uint8_t* from) {
 /// Bytes 48 to n of a match of n >= kLongMatch bytes that does not overlap its source
 /// (d >= n: no block reads a byte any block writes, so blocks may overlap each other and
 /// run in any order). Most of the bytes of FromSoftware binders come this way (81 % in
-/// matches of 64 bytes and more). Writes only [op + 48, op + n): the last 64 bytes end at n
-/// exactly, so 64-127 bytes take no loop (and no exit to mispredict) and longer matches
-/// step 64 bytes while more than 64 are left. In place of glibc's memcpy (its call, size
+/// matches of 64 bytes and more). Writes nothing at or past op + n: the last 64 bytes end at
+/// n exactly (for n < 112 they start below op + 48 and store again the bytes the caller has
+/// just copied, with the same values, as d >= n leaves the source unchanged), so 64-127 bytes
+/// take no loop (and no exit to mispredict) and longer matches step 64 bytes while more than
+/// 64 are left. In place of glibc's memcpy (its call, size
 /// dispatch and `rep movsb` above 2 KiB): 7-10 % faster decodes of the binders. Out of line:
 /// inlined, it changed the command loop's register allocation and cost the one-block files
 /// 2 %. 16-byte blocks (SSE2): 32-byte ones (AVX2) timed no better.
