@@ -48,7 +48,6 @@ struct SpareStorage {
     ClusterCentres cluster_centres;
     DefaultInitVector<std::int32_t> ring_vertices;
     std::vector<Point> corners;  ///< a chunk of faces' corners, in read_faces (grows to the largest chunk)
-    std::vector<std::size_t> starts;
     FaceScratch scratch;
     FaceBatch batch;
     fromsoft::DecodedAabbTree tree;
@@ -64,6 +63,16 @@ template <class T, class A>
 void take_emptied(std::vector<T, A>& to, std::vector<T, A>& from) {
     to = std::move(from);
     to.clear();
+    from = {};
+}
+
+/// `to` takes `from`'s buffer with its entries, for an array whose every entry the next user
+/// writes before it reads it (the ring views): its resize then makes only the entries past the
+/// largest size so far (a value-initialising resize of every entry was ≈ 1.6 M instructions on
+/// Sekiro `krak`).
+template <class T>
+void take_kept(std::vector<T>& to, std::vector<T>& from) {
+    to = std::move(from);
     from = {};
 }
 
@@ -209,7 +218,7 @@ TagfileContext::TagfileContext(const AuditTagfile& f)
       where_prefix(std::make_shared<const std::string>(escape_non_utf8(f.binder.empty() ? f.entry : f.binder + " | " + f.entry))) {  // printed in reports
     SpareStorage& keep = spare();
     take_emptied(owner, keep.owner);
-    take_emptied(rings, keep.rings);
+    take_kept(rings, keep.rings);
     take_emptied(corner_bounds, keep.corner_bounds);
     take_emptied(face_tallies.unusual, keep.unusual);
     take_emptied(cluster_centres.centroid_sum, keep.cluster_centres.centroid_sum);
@@ -248,7 +257,7 @@ TagfileContext::TagfileContext(const AuditTagfile& f)
 TagfileContext::~TagfileContext() {
     SpareStorage& keep = spare();
     take_emptied(keep.owner, owner);
-    take_emptied(keep.rings, rings);
+    take_kept(keep.rings, rings);
     take_emptied(keep.corner_bounds, corner_bounds);
     take_emptied(keep.unusual, face_tallies.unusual);
     take_emptied(keep.cluster_centres.centroid_sum, cluster_centres.centroid_sum);
@@ -260,7 +269,8 @@ TagfileContext::~TagfileContext() {
 void TagfileContext::read_faces() {
     SpareStorage& keep = spare();
     std::vector<Point>& corners = keep.corners;
-    keep.starts.resize(static_cast<std::size_t>(F) + 1);
+    // Entries kept from an earlier context are stale views: every one below F is written below
+    // before it is read, so only the entries past the earlier size are made.
     rings.resize(F);
     // Only the tree's rules (R72, X10) read the corners' boxes: none without a mediator.
     const bool bounds = tagfile.mediator.has_value();
@@ -279,7 +289,6 @@ void TagfileContext::read_faces() {
     const std::size_t edge_count = mesh.edges.size();
     const bool sound = sound_vertices;
     RingView* const views = rings.data();
-    std::size_t* const starts = keep.starts.data();
     // The rings take at most R entries (Σ numEdges), written in place (write_face_ring) into
     // room made once: E bounds it (R beyond E is a broken mesh, whose overlapping rings may
     // need more: the room then grows as a vector does).
@@ -308,7 +317,6 @@ void TagfileContext::read_faces() {
         const std::int64_t end = std::min(F, first + kChunk);  // once: a store per face may alias F
         for (last = first; last < end && corner_start[last - first] < kChunkCorners; ++last) {
             const std::int64_t i = last;
-            starts[i] = used;
             const std::size_t room = face_ring_room(faces[i], edge_count), at = corner_start[i - first];
             if (ring_room - used < room) {
                 const std::size_t grown = std::max(used + room, 2 * ring_room);
@@ -337,7 +345,7 @@ void TagfileContext::read_faces() {
         batch.clear();
         for (std::int64_t j = 0; j < last - first; ++j)
             in_batch[j] = batch.add(corner_start[j], static_cast<int>(corner_start[j + 1] - corner_start[j]), static_cast<std::int32_t>(first + j));
-        batch.analyse(corner_out);
+        batch.analyse(corner_out, bounds);
         for (std::int64_t i = first; i < last; ++i) {
             const std::size_t at = corner_start[i - first], n = corner_start[i - first + 1] - at;
             if (n == 0) continue;  // the ring is not Ok
@@ -353,20 +361,24 @@ void TagfileContext::read_faces() {
                 if (figures && figures->decided.both_fans) face_tallies.unusual.push_back({face, g});
                 else face_tallies.add(face, g, faces[i].numEdges, limit);
             }
-            if (bounds) corner_bounds[i] = bounds_of(ring);
+            if (bounds) corner_bounds[i] = slot >= 0 ? batch.corner_box(slot) : bounds_of(ring);
             if (const int k = faces[i].clusterIndex; k >= 0 && k < K) {
                 // The batch's centroid is centroid_of's over the same corners, lane by lane.
-                centroid_sum[k] = centroid_sum[k] + (slot >= 0 ? batch.figures(slot).centroid : geometry::centroid_of(ring.data(), ring.size()));
+                centroid_sum[k] = centroid_sum[k] + (slot >= 0 ? batch.centroid(slot) : geometry::centroid_of(ring.data(), ring.size()));
                 ++cluster_faces[k];
             }
         }
     }
     face_tallies.add_decided(batch.decided_tallies());
-    starts[F] = used;
     ring_vertices.resize(used);  // smaller: the buffer stays
-    if (moved)
-        for (std::int64_t i = 0; i < F; ++i)
-            views[i].vertices = std::span<const std::int32_t>(ring_vertices).subspan(starts[i], starts[i + 1] - starts[i]);
+    if (moved) {  // the same views into the grown storage: the rings lie one after another
+        std::size_t at = 0;
+        for (std::int64_t i = 0; i < F; ++i) {
+            const std::size_t n = views[i].vertices.size();
+            views[i].vertices = std::span<const std::int32_t>(ring_vertices).subspan(at, n);
+            at += n;
+        }
+    }
 }
 
 std::span<const Point> TagfileContext::corners_of(std::int64_t face, std::vector<Point>& scratch) const {

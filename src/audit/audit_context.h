@@ -95,12 +95,6 @@ struct FaceTallies {
     void add_decided(const DecidedTallies& t);
 };
 
-/// The box of a face's corners, per axis x, y, z (float32 values, so float is exact): R72 and
-/// X10 compare it with the face's leaf box instead of walking the corners again.
-struct CornerBounds {
-    float min[3], max[3];
-};
-
 /// The smallest and largest vertex coordinate per lane x, y, z, w (±infinity without vertices),
 /// taken with std::min/std::max in vertex order.
 struct VertexBounds {

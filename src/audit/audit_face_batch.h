@@ -76,14 +76,21 @@ public:
         return i;
     }
     /// Computes every added face's FaceFigures from `corners`, adds the decided ones to
-    /// decided_tallies() and marks which of those are common().
-    void analyse(const Point* corners);
-    /// After analyse: the figures of face `i` (an index add returned).
+    /// decided_tallies() and marks which of those are common(); with `corner_boxes`, each face's
+    /// corner_box() too.
+    void analyse(const Point* corners, bool corner_boxes = false);
+    /// After analyse: the figures of face `i` (an index add returned), written only when the face
+    /// is not common(): a common face's are all in decided_tallies(), and nothing reads them.
     const FaceFigures& figures(int i) const { return figures_[i]; }
     /// After analyse: whether face `i` was decided and FaceTallies::add would not keep it among
     /// the unusual faces (counter-clockwise, convex seen from above, R41's fan good, within R40's
     /// `off_plane_limit` and R44's and R45's tolerances): its tallies are all in decided_tallies().
     bool common(int i) const { return common_[i]; }
+    /// After analyse: face `i`'s corner mean (R64's face centre), geometry::centroid_of's bits,
+    /// common or not.
+    const Point& centroid(int i) const { return centroid_[i]; }
+    /// After analyse with `corner_boxes`: face `i`'s corner box, common or not.
+    const CornerBounds& corner_box(int i) const { return box_[i]; }
     /// Empties decided_tallies() (a new tagfile); `off_plane_limit` is R40's for common().
     void start_tallies(double off_plane_limit) {
         tallies_ = {};
@@ -98,8 +105,11 @@ private:
     int size_[kMost];
     std::size_t at_[kMost];
     double face_[kMost];  ///< add's `face`, as the tallies compare it
-    FaceFigures figures_[kMost];
+    FaceFigures figures_[kMost];  ///< of the faces not common_
     bool common_[kMost];
+    Point centroid_[kMost];
+    CornerBounds box_[kMost];
+    bool boxes_ = false;  ///< analyse's `corner_boxes`
     DecidedTallies tallies_;
     double off_plane_limit_ = 0;
     /// analyse for the faces `faces[0 … L − 1]`, all of N corners, L the lanes of W (the last
@@ -107,6 +117,9 @@ private:
     /// loop over the corners unrolls.
     template <int N, class W>
     void analyse_group(const Point* corners, const int* faces, int used);
+    /// corner_box() of the faces `faces[0 … L − 1]`, whose N corners are `p`.
+    template <int N, class W>
+    void store_corner_boxes(const Vec3<W>* p, const int* faces);
     /// analyse_group with four lanes, compiled for AVX2 with every call inlined (flatten), so
     /// no helper runs as SSE2 code on split halves.
     template <int N>

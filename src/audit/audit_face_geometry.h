@@ -44,13 +44,20 @@ struct FaceScratch {
     Triangulation newell, axis;
 };
 
+/// The box of a face's corners, per axis x, y, z (float32 values, so float is exact): R72 and
+/// X10 compare it with the face's leaf box instead of walking the corners again.
+/// Each bound is the first of equal values in corner order (std::min, std::max), taken in double
+/// and narrowed once: read_faces' bounds_of, or FaceBatch for the faces it takes.
+struct CornerBounds {
+    float min[3], max[3];
+};
+
 /// A face's floating-point figures computed ahead, for many faces at once (FaceBatch in
 /// audit_face_batch.h), with the same operations as a FacePlane and the rules' functions.
 struct FaceFigures {
     FacePlane::ApproxNormal normal;  ///< N with its bound (FacePlane's newell_sum)
     double length = 0;               ///< |N|
     PlaneDistance off_plane;         ///< R40: max_distance_from_mean_plane
-    Point centroid;                  ///< R64: geometry::centroid_of the corners (the face centre)
     /// R44: check_triangulation of the fan from the last corner (last_corner_fan_triangle),
     /// the Newell triangulation whenever analyse_face_at_once takes the face.
     TriangulationCheck fan_check;
