@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cmath>
+#include <map>
 #include <numeric>
 #include <filesystem>
 #include <random>
@@ -16,6 +18,7 @@
 #include "codec/kraken/bit_reader.h"
 #include "codec/kraken/byte_array.h"
 #include "codec/kraken/kraken.h"
+#include "codec/kraken/symbol_ranges.h"
 #include "io/error.h"
 #include "io/file.h"
 #include "kraken/hand_built_streams.h"
@@ -489,7 +492,10 @@ TEST(Kraken, UnaryValueEndingOnTheLastBufferedBit) {
     const std::uint8_t bytes[] = {0xFF, 0, 0, 0, 0, 0, 0, 0, 0x01};
     kraken::detail::MsbForward bits(bytes, sizeof bytes);
     EXPECT_EQ(bits.read(8), 0xFFu);
-    EXPECT_EQ(bits.unary(255), 63u);
+    std::uint8_t value[1 + kraken::detail::kUnaryRoomPast];
+    const kraken::detail::Context ctx{bytes, bytes + sizeof bytes, nullptr};
+    kraken::detail::read_unary_values(ctx, bytes, bits, value, 1);
+    EXPECT_EQ(value[0], 63u);
     EXPECT_EQ(bits.consumed(), 72u);
 }
 
@@ -916,6 +922,37 @@ Bytes form_b_table(const std::array<unsigned, 256>& length, unsigned suffix_bits
     return w.bytes;
 }
 
+/// Appends a Huffman-3 payload (spec 2.3.6) to `array` (a code-length table of the complete
+/// code `length`, per symbol, 0 = absent, in ascending symbol order): 1-400 random symbols
+/// under canonical codes (spec 2.3.5), which it returns.
+Bytes append_huffman3_streams(Bytes& array, const std::array<unsigned, 256>& length, std::mt19937& rng) {
+    std::vector<unsigned> present;
+    for (unsigned sym = 0; sym < 256; ++sym)
+        if (length[sym] != 0) present.push_back(sym);
+    // Canonical codes: by length, then table order, counting up MSB-first.
+    std::vector<unsigned> order = present;
+    std::stable_sort(order.begin(), order.end(), [&](unsigned a, unsigned b) { return length[a] < length[b]; });
+    std::array<unsigned, 256> codeword{};
+    for (unsigned i = 0, c = 0; i < order.size(); ++i) {
+        if (i > 0) c = (c + 1) << (length[order[i]] - length[order[i - 1]]);
+        codeword[order[i]] = c;
+    }
+    // Symbol j goes to stream A, C, B for j mod 3 = 0, 1, 2 (spec 2.3.6); C runs backward.
+    const std::size_t count = 1 + rng() % 400;
+    Bytes symbols(count);
+    TestBitWriter stream[3] = {{false}, {false}, {false}};  // A, B, C
+    for (std::size_t j = 0; j < count; ++j) {
+        symbols[j] = static_cast<std::uint8_t>(present[rng() % present.size()]);
+        stream[j % 3 == 0 ? 0 : j % 3 == 1 ? 2 : 1].put(codeword[symbols[j]], length[symbols[j]]);
+    }
+    const std::size_t a_size = stream[0].bytes.size();
+    array.push_back(static_cast<std::uint8_t>(a_size)), array.push_back(static_cast<std::uint8_t>(a_size >> 8));
+    array.insert(array.end(), stream[0].bytes.begin(), stream[0].bytes.end());
+    array.insert(array.end(), stream[1].bytes.begin(), stream[1].bytes.end());
+    array.insert(array.end(), stream[2].bytes.rbegin(), stream[2].bytes.rend());
+    return symbols;
+}
+
 }  // namespace
 
 TEST(Kraken, HandBuiltHuffmanArraysDecodeToTheirSymbols) {
@@ -939,22 +976,6 @@ TEST(Kraken, HandBuiltHuffmanArraysDecodeToTheirSymbols) {
         std::sort(present.begin(), present.end());
         std::array<unsigned, 256> length{};
         for (unsigned i = 0; i < n; ++i) length[present[i]] = code[i];
-        // Canonical codes (spec 2.3.5): by length, then table order, counting up MSB-first.
-        std::vector<unsigned> order = present;
-        std::stable_sort(order.begin(), order.end(), [&](unsigned a, unsigned b) { return length[a] < length[b]; });
-        std::array<unsigned, 256> codeword{};
-        for (unsigned i = 0, c = 0; i < n; ++i) {
-            if (i > 0) c = (c + 1) << (length[order[i]] - length[order[i - 1]]);
-            codeword[order[i]] = c;
-        }
-        // Symbol j goes to stream A, C, B for j mod 3 = 0, 1, 2 (spec 2.3.6); C runs backward.
-        const std::size_t count = 1 + rng() % 400;
-        Bytes symbols(count);
-        TestBitWriter stream[3] = {{false}, {false}, {false}};  // A, B, C
-        for (std::size_t j = 0; j < count; ++j) {
-            symbols[j] = static_cast<std::uint8_t>(present[rng() % n]);
-            stream[j % 3 == 0 ? 0 : j % 3 == 1 ? 2 : 1].put(codeword[symbols[j]], length[symbols[j]]);
-        }
         const unsigned suffix_bits = static_cast<unsigned>(trial / 2) % 4;
         Bytes array;
         if (trial % 2 == 0) {
@@ -964,15 +985,227 @@ TEST(Kraken, HandBuiltHuffmanArraysDecodeToTheirSymbols) {
             for (unsigned i = 0; i < 256; ++i) lengths8[i] = static_cast<std::uint8_t>(length[i]);
             array = kraken::detail::huffman_form_c_table(lengths8, suffix_bits);
         }
-        const std::size_t a_size = stream[0].bytes.size();
-        array.push_back(static_cast<std::uint8_t>(a_size)), array.push_back(static_cast<std::uint8_t>(a_size >> 8));
-        array.insert(array.end(), stream[0].bytes.begin(), stream[0].bytes.end());
-        array.insert(array.end(), stream[1].bytes.begin(), stream[1].bytes.end());
-        array.insert(array.end(), stream[2].bytes.rbegin(), stream[2].bytes.rend());
+        const Bytes symbols = append_huffman3_streams(array, length, rng);
 
         const kraken::detail::Context ctx{array.data(), array.data() + array.size(), nullptr};
-        Bytes out(count + 64);
-        kraken::detail::decode_huffman(ctx, array.data(), array.size(), out.data(), count, false);
+        Bytes out(symbols.size() + 64);
+        kraken::detail::decode_huffman(ctx, array.data(), array.size(), out.data(), symbols.size(), false);
         ASSERT_TRUE(std::equal(symbols.begin(), symbols.end(), out.begin())) << "trial " << trial;
+    }
+}
+
+// Hostile code-length tables: the byte-at-a-time unary reader and form C's lengths against a
+// reader taking the spec's fields a bit at a time (spec 2.2, 2.3.3). Form-C tables of random
+// complete codes, damaged (bits flipped, runs of zeros written over them, cut short) or left
+// whole, under random payload bytes; the decoder must give the slow reader's first error, or
+// when the table is good, the symbols of a payload written under its code.
+namespace {
+
+/// MSB-first bits of a byte span, one at a time, 0 past its end (spec 0.1).
+struct SlowBits {
+    std::span<const std::uint8_t> bytes;
+    std::size_t pos = 0;
+    unsigned bit() {
+        const unsigned v = pos / 8 < bytes.size() ? bytes[pos / 8] >> (7 - pos % 8) & 1 : 0;
+        ++pos;
+        return v;
+    }
+    unsigned read(unsigned n) {
+        unsigned v = 0;
+        while (n-- > 0) v = v << 1 | bit();
+        return v;
+    }
+    /// A unary value (zeros, then a 1), or 256 for one of more than 255 zeros.
+    unsigned unary() {
+        unsigned v = 0;
+        while (bit() == 0)
+            if (++v > 255) return 256;
+        return v;
+    }
+};
+
+/// Form C's code lengths (per symbol, 0 = absent) read from the start of a Huffman array a bit
+/// at a time; the error the decoder must report ("" for none) and the table's bits.
+std::string slow_form_c(std::span<const std::uint8_t> array, std::array<unsigned, 256>& length, std::size_t& bits) {
+    SlowBits in{array};
+    in.read(2);
+    const unsigned suffix_bits = in.read(2), n = in.read(8) + 1;
+    if (n < 2) return "single-symbol table";
+    unsigned R = 0;  // spec 2.2.1: truncated binary below x
+    if (n < 256) {
+        const unsigned x = 2 * std::min(257 - n, n), y = static_cast<unsigned>(std::bit_width(x - 1)), z = (1u << y) - x;
+        const unsigned v = in.read(y - 1);
+        R = v < z ? v : (v << 1 | in.bit()) - z;
+    }
+    std::vector<unsigned> u(n + R);
+    for (unsigned& v : u)
+        if ((v = in.unary()) > 255) return "unary value too large";
+    std::vector<unsigned> value(n);
+    for (unsigned i = 0; i < n; ++i) value[i] = u[i] << suffix_bits | in.read(suffix_bits);
+    std::vector<unsigned> symbols;  // spec 2.2.3
+    unsigned pos = 0, k = n;
+    if (R % 2 == 1) {
+        if (u[k] >= 8) return "leading gap code too long";
+        pos = in.read(u[k] + 1) + (1u << (u[k] + 1)) - 1;
+        ++k;
+        if (pos >= 256) return "leading gap past symbol 255";
+    }
+    for (unsigned r = 0; r < R / 2; ++r, k += 2) {
+        if (u[k] > 8) return "run code too long";
+        const unsigned run = in.read(u[k]) + (1u << u[k]);
+        if (u[k + 1] >= 8) return "gap code too long";
+        const unsigned gap = in.read(u[k + 1] + 1) + (1u << (u[k + 1] + 1)) - 1;
+        if (pos + run + gap >= 256 || symbols.size() + run >= n) return "run past symbol 255";
+        for (unsigned j = 0; j < run; ++j) symbols.push_back(pos + j);
+        pos += run + gap;
+    }
+    if (pos + (n - symbols.size()) > 256) return "final run past symbol 255";
+    while (symbols.size() < n) symbols.push_back(pos++);
+    length.fill(0);
+    int average = 30;
+    for (unsigned i = 0; i < n; ++i) {
+        const int d = value[i] % 2 == 1 ? -static_cast<int>((value[i] + 1) / 2) : static_cast<int>(value[i] / 2);
+        const int len = d + static_cast<int>(std::floor(average / 4.0)) + 1;
+        if (len < 1 || len > 11) return "code length out of 1..11";
+        length[symbols[i]] = static_cast<unsigned>(len);
+        average += d;
+    }
+    bits = in.pos;
+    if (bits > array.size() * 8) return "code-length table runs past the payload";
+    unsigned kraft = 0;
+    for (unsigned len : length) kraft += len != 0 ? 2048u >> len : 0;
+    return kraft == 2048 ? "" : "do not form a complete prefix code";
+}
+
+}  // namespace
+
+TEST(Kraken, HostileFormCTablesFailAsABitByBitReaderDoes) {
+    std::mt19937 rng(41);
+    std::map<std::string, int> seen;
+    for (int trial = 0; trial < 6000; ++trial) {
+        const unsigned pick = rng() % 10;
+        const unsigned n = pick == 0 ? 2 : pick == 1 ? 256 : 2 + rng() % 255;
+        const std::vector<unsigned> code = random_complete_code(rng, n, trial % 3 == 0);
+        std::vector<unsigned> present(256);
+        std::iota(present.begin(), present.end(), 0u);
+        std::shuffle(present.begin(), present.end(), rng);
+        std::array<std::uint8_t, 256> lengths8{};
+        for (unsigned i = 0; i < n; ++i) lengths8[present[i]] = static_cast<std::uint8_t>(code[i]);
+        Bytes table = kraken::detail::huffman_form_c_table(lengths8, rng() % 4);
+        // The damage: bits flipped, a run of zeros (long unary values), or the table cut short.
+        switch (trial % 4) {
+            case 0: break;
+            case 1:
+                for (unsigned f = 1 + rng() % 3; f-- > 0;) table[rng() % table.size()] ^= static_cast<std::uint8_t>(1u << rng() % 8);
+                table[0] = static_cast<std::uint8_t>((table[0] & 0x3F) | 0x80);  // still form C
+                break;
+            case 2: {
+                const std::size_t at = 1 + rng() % table.size(), run = 1 + rng() % 40;
+                table.resize(std::max(table.size(), at + run));
+                std::fill_n(table.begin() + static_cast<std::ptrdiff_t>(at), run, std::uint8_t{0});
+                break;
+            }
+            default: table.resize(1 + rng() % table.size()); break;
+        }
+        Bytes array = table;
+        for (unsigned junk = rng() % 48; junk-- > 0;) array.push_back(static_cast<std::uint8_t>(rng() % 3 == 0 ? 0 : rng()));
+        std::array<unsigned, 256> length{};
+        std::size_t bits = 0;
+        std::string expected = slow_form_c(array, length, bits);
+        Bytes symbols;
+        if (expected.empty()) {  // a good table (maybe another code): a payload under it
+            array.resize((bits + 7) / 8);
+            symbols = append_huffman3_streams(array, length, rng);
+            ASSERT_EQ(slow_form_c(array, length, bits), "") << trial;
+        }
+        ++seen[expected];
+        const kraken::detail::Context ctx{array.data(), array.data() + array.size(), nullptr};
+        Bytes out(symbols.size() + 64);
+        try {
+            kraken::detail::decode_huffman(ctx, array.data(), array.size(), out.data(), symbols.size(), false);
+            ASSERT_EQ(expected, "") << "trial " << trial;
+            ASSERT_TRUE(std::equal(symbols.begin(), symbols.end(), out.begin())) << "trial " << trial;
+        } catch (const Error& e) {
+            ASSERT_NE(expected, "") << "trial " << trial << ": " << e.what();
+            ASSERT_NE(std::string(e.what()).find(expected), std::string::npos) << "trial " << trial << ": " << e.what();
+            ASSERT_EQ(e.offset(), 0u) << "trial " << trial;
+        }
+    }
+    // Every outcome is met (the test's reach, not the decoder's behaviour).
+    for (const char* outcome : {"", "unary value too large", "run code too long", "gap code too long",
+                                "run past symbol 255", "final run past symbol 255", "code length out of 1..11",
+                                "code-length table runs past the payload", "do not form a complete prefix code"})
+        EXPECT_GT(seen[outcome], 0) << '"' << outcome << '"';
+}
+
+// read_unary_values, a stream byte at a time, against SlowBits on values of every size (most
+// of 0-3 bits as in the game's tables; runs of 250-300 zeros, over the 255 limit or not;
+// byte-aligned or not; values running past the region's end, which reads as zeros): the
+// same values and bits consumed, or the error exactly when a value is above 255.
+TEST(Kraken, UnaryValuesReadAByteAtATimeMatchABitByBitReader) {
+    std::mt19937 rng(16);
+    const std::uint8_t* none = nullptr;
+    for (int trial = 0; trial < 20000; ++trial) {
+        TestBitWriter w{true};
+        const unsigned skip = rng() % 14;
+        w.put(rng(), skip);
+        const unsigned count = 1 + rng() % (trial % 3 == 0 ? 12 : 511);
+        for (unsigned i = 0; i < count; ++i) {
+            const unsigned kind = rng() % 64;
+            const unsigned v = kind < 56 ? rng() % 4 : kind < 62 ? rng() % 20 : 250 + rng() % 10 * (trial % 7 == 0);
+            for (unsigned z = v; z > 0; z -= std::min(z, 16u)) w.put(0, std::min(z, 16u));
+            w.put(1, 1);
+        }
+        w.put(rng(), 16);
+        Bytes bytes = w.bytes;
+        if (trial % 5 == 0) bytes.resize(rng() % (bytes.size() + 1));  // values past the end
+        SlowBits slow{bytes, skip};
+        std::vector<unsigned> expected(count);
+        unsigned first_bad = count;
+        for (unsigned i = 0; i < count && first_bad == count; ++i)
+            if ((expected[i] = slow.unary()) > 255) first_bad = i;
+        kraken::detail::MsbForward fast(bytes.data(), bytes.size());
+        fast.read(skip);
+        std::uint8_t values[511 + kraken::detail::kUnaryRoomPast];
+        const kraken::detail::Context ctx{bytes.data(), bytes.data() + bytes.size(), nullptr};
+        try {
+            kraken::detail::read_unary_values(ctx, none, fast, values, count);
+            ASSERT_EQ(first_bad, count) << "trial " << trial;
+            for (unsigned i = 0; i < count; ++i) ASSERT_EQ(values[i], expected[i]) << "trial " << trial << " value " << i;
+            ASSERT_EQ(fast.consumed(), slow.pos) << "trial " << trial;
+        } catch (const Error& e) {
+            ASSERT_LT(first_bad, count) << "trial " << trial << ": " << e.what();
+            ASSERT_NE(std::string(e.what()).find("unary value too large"), std::string::npos) << e.what();
+        }
+    }
+}
+
+// Form B's length codes (spec 2.3.2): a code of max_zeros = 20 >> suffix_bits zeros is the
+// longest allowed, one more fails "length code too long", also when the zeros run past the
+// table's end (which reads as zeros). Table: form B, the suffix width, symbol 0 present
+// (skip_gap), a run of 2 symbols, then the first symbol's length code.
+TEST(Kraken, FormBLengthCodesOfTooManyZerosFail) {
+    for (unsigned suffix_bits = 0; suffix_bits < 4; ++suffix_bits) {
+        const unsigned max_zeros = 20u >> suffix_bits;
+        for (unsigned zeros : {max_zeros - 1, max_zeros, max_zeros + 1, max_zeros + 9}) {
+            for (bool cut : {false, true}) {
+                TestBitWriter w{true};
+                w.put(1, 2), w.put(suffix_bits, 2), w.put(1, 1);
+                w.put(3, 2);  // gamma2: no zeros, "11" = 3, a run of 2
+                w.put(0, zeros);
+                if (!cut) w.put(1, 1), w.put(0, suffix_bits), w.put(0xFFFF, 16);
+                const Bytes table = w.bytes;
+                const kraken::detail::Context ctx{table.data(), table.data() + table.size(), nullptr};
+                Bytes out(64);
+                try {
+                    kraken::detail::decode_huffman(ctx, table.data(), table.size(), out.data(), 3, false);
+                    FAIL() << "expected an error";
+                } catch (const Error& e) {
+                    const bool too_long = zeros > max_zeros || cut;
+                    EXPECT_EQ(std::string(e.what()).find("length code too long") != std::string::npos, too_long)
+                        << "suffix bits " << suffix_bits << ", zeros " << zeros << ", cut " << cut << ": " << e.what();
+                }
+            }
+        }
     }
 }

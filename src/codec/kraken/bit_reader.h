@@ -66,6 +66,9 @@ public:
     std::uint32_t buffered(unsigned n) const {
         return static_cast<std::uint32_t>(Msb ? bits_ >> (64 - n) : bits_ & ((std::uint64_t{1} << n) - 1));
     }
+    /// The whole buffer, for loops that take several values off a copy and then consume() them
+    /// (only the buffered bits are stream bits: the ones below are 0).
+    std::uint64_t buffered_word() const { return bits_; }
     /// Reads n (0..32) bits with no refill check, for loops that refill once per item:
     /// n must not exceed the buffered bits.
     std::uint32_t take(unsigned n) {
@@ -102,28 +105,6 @@ public:
         static_assert(Msb);
         if (count_ < 56) refill();
         return static_cast<unsigned>(std::countl_zero(bits_));
-    }
-    /// MSB-first only: a unary value (zeros then a 1) of at most `max` zeros; max+1 when longer.
-    unsigned unary(unsigned max) {
-        // Fast path: the value ends within the buffer (code-length tables hold hundreds of
-        // short values; refilling only below 32 bits halves the work per value).
-        if (count_ < 32) refill();
-        if (const unsigned z = static_cast<unsigned>(std::countl_zero(bits_)); z < count_) [[likely]] {
-            consume(z), consume(1);  // two steps: z + 1 may be 64 (see below)
-            return std::min(z, max + 1);
-        }
-        for (unsigned n = 0;;) {
-            const unsigned z = leading_zeros();
-            if (z < count_) {
-                // Two steps: a byte-wise refill near the region end can leave 64 bits
-                // buffered, so z + 1 may be 64, beyond what one shift allows.
-                consume(z), consume(1);
-                return n + z;
-            }
-            n += count_;
-            consume(count_ - 1), consume(1);
-            if (n > max) return max + 1;
-        }
     }
     /// The reader's state for a hot loop that refills a whole word at a time without the
     /// region-end test, in three values a compiler keeps in registers: `next` is the address

@@ -16,7 +16,7 @@ constexpr unsigned kLutSize = 1u << kMaxCodeLength;
 
 /// Code lengths in the order the table emits them (which decides canonical order, 2.3.5).
 struct CodeLengths {
-    std::array<std::uint8_t, 256> symbol;
+    std::array<std::uint8_t, kSymbolListRoom> symbol;  // form C's range list writes past the count
     std::array<std::uint8_t, 256> length;
     unsigned count = 0;
 };
@@ -86,23 +86,54 @@ void read_form_b(const Context& ctx, const std::uint8_t* at, MsbForward& bits, C
     ctx.check(sym == 256 && count >= 2, at, "Huffman form B: malformed symbol runs");
 }
 
+/// Form C's n code lengths from their unary prefixes and the `SuffixBits` raw bits a length
+/// that follow them all: whether any length is out of 1..11.
+template <unsigned SuffixBits>
+bool form_c_lengths(const std::uint8_t* prefixes, MsbForward& bits, unsigned n, std::uint8_t* length) {
+    // 18 suffixes a refill (54 of the 56 bits one guarantees), taken off a copy of the buffer
+    // with constant shifts.
+    constexpr unsigned kPerRefill = SuffixBits == 0 ? 256 : 54 / SuffixBits;
+    int s = 30;
+    unsigned out_of_range = 0;
+    for (unsigned i = 0; i < n;) {
+        const unsigned end = std::min(n, i + kPerRefill);
+        bits.ensure(56);
+        std::uint64_t suffixes = bits.buffered_word();
+        bits.consume((end - i) * SuffixBits);
+        for (; i < end; ++i) {
+            unsigned v = prefixes[i];
+            if constexpr (SuffixBits > 0) {
+                v = v << SuffixBits | static_cast<unsigned>(suffixes >> (64 - SuffixBits));
+                suffixes <<= SuffixBits;
+            }
+            const int d = zigzag(v);
+            const int len = d + (s >> 2) + 1;
+            s += d;
+            out_of_range |= static_cast<unsigned>(len - 1) >= kMaxCodeLength;
+            length[i] = static_cast<std::uint8_t>(len);
+        }
+    }
+    return out_of_range != 0;
+}
+
 /// Form C (spec 2.3.3): Golomb-Rice coded length deltas over a symbol range list.
 void read_form_c(const Context& ctx, const std::uint8_t* at, MsbForward& bits, CodeLengths& table) {
     const unsigned suffix_bits = bits.read(2);
     const unsigned n = bits.read(8) + 1;
     ctx.check(n >= 2, at, "Huffman form C: single-symbol table");
-    unsigned values[256];
-    std::uint8_t symbols[kSymbolListRoom];
-    read_coded_symbols(ctx, at, bits, n, suffix_bits, values, symbols);
-    int s = 30;
-    for (unsigned i = 0; i < n; ++i) {
-        const int d = zigzag(values[i]);
-        const int len = d + (s >> 2) + 1;
-        ctx.check(len >= 1 && len <= static_cast<int>(kMaxCodeLength), at, "Huffman form C: code length out of 1..11");
-        s += d;
-        table.symbol[i] = symbols[i];
-        table.length[i] = static_cast<std::uint8_t>(len);
-    }
+    // The lengths as the suffixes are read, their check after the range list's (whose errors
+    // come first): one test for the whole table rather than a branch a length.
+    bool out_of_range = false;
+    read_coded_symbols(ctx, at, bits, n, table.symbol.data(), [&](const std::uint8_t* prefixes, MsbForward& local) {
+        std::uint8_t* length = table.length.data();
+        switch (suffix_bits) {
+            case 0: out_of_range = form_c_lengths<0>(prefixes, local, n, length); break;
+            case 1: out_of_range = form_c_lengths<1>(prefixes, local, n, length); break;
+            case 2: out_of_range = form_c_lengths<2>(prefixes, local, n, length); break;
+            default: out_of_range = form_c_lengths<3>(prefixes, local, n, length); break;
+        }
+    });
+    ctx.check(!out_of_range, at, "Huffman form C: code length out of 1..11");
     table.count = n;
 }
 

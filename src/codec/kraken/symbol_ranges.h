@@ -2,6 +2,7 @@
 // the truncated-binary range count, unary value runs and the symbol range list.
 #pragma once
 
+#include <array>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -30,12 +31,66 @@ inline unsigned read_range_count(MsbForward& bits, unsigned n) {
     return v - z;
 }
 
-/// Reads `count` unary values into values[]; fails on absurd values (spec 2.2.2).
-inline void read_unary_values(const Context& ctx, const std::uint8_t* at, MsbForward& bits, unsigned* values,
+/// What one byte of an MSB-first stream holds of a run of unary values (spec 2.2.2): lane k
+/// (byte k, little-endian) of `zeros` counts the 0 bits before the byte's k-th 1 bit, from the
+/// byte's first bit for k = 0 (8 in a zero byte) and from the previous 1 bit after that;
+/// `ones` counts its 1 bits (the values it ends) and `trailing` the 0 bits after the last one.
+struct UnaryByte {
+    std::uint64_t zeros;
+    std::uint8_t ones, trailing;
+};
+
+constexpr std::array<UnaryByte, 256> make_unary_bytes() {
+    std::array<UnaryByte, 256> table{};
+    for (unsigned byte = 0; byte < 256; ++byte) {
+        UnaryByte& entry = table[byte];
+        unsigned run = 0;
+        for (unsigned bit = 0; bit < 8; ++bit) {
+            if ((byte << bit & 0x80) == 0) {
+                ++run;
+                continue;
+            }
+            entry.zeros |= std::uint64_t{run} << 8 * entry.ones++;
+            run = 0;
+        }
+        if (entry.ones == 0) entry.zeros = 8;
+        entry.trailing = static_cast<std::uint8_t>(run);
+    }
+    return table;
+}
+inline constexpr std::array<UnaryByte, 256> kUnaryBytes = make_unary_bytes();
+
+/// Room for `count` values of read_unary_values: the 8 bytes its last byte's lanes may write.
+inline constexpr std::size_t kUnaryRoomPast = 8;
+
+/// Reads `count` unary values (each at most kMaxUnary, so a byte) into values[], which has
+/// room for count + kUnaryRoomPast; fails on absurd values (spec 2.2.2). A stream byte a step
+/// rather than a value: the game's tables average 2 bits a value, and a value at a time was a
+/// chain of a bit scan and a shift (about 7 cycles) for each. Each byte's lanes are stored
+/// at once, the first adding the zeros carried from earlier bytes.
+inline void read_unary_values(const Context& ctx, const std::uint8_t* at, MsbForward& bits, std::uint8_t* values,
                               unsigned count) {
-    for (unsigned i = 0; i < count; ++i) {
-        values[i] = bits.unary(kMaxUnary);
-        ctx.check(values[i] <= kMaxUnary, at, "code-length table: unary value too large");
+    if (count == 0) return;
+    unsigned i = 0, carried = 0;
+    for (;;) {
+        bits.ensure(8);
+        const UnaryByte& byte = kUnaryBytes[bits.buffered(8)];
+        // Value i's zeros so far: all of them if the byte ends it, a lower bound otherwise
+        // (and at most 255 after the check, so the lane sum below stays within its byte).
+        const unsigned first = carried + static_cast<unsigned>(byte.zeros & 0xFF);
+        ctx.check(first <= kMaxUnary, at, "code-length table: unary value too large");
+        const std::uint64_t lanes = byte.zeros + carried;
+        std::memcpy(values + i, &lanes, 8);
+        if (count - i <= byte.ones) {
+            // The byte ends the last value: consume up to its (count - i)-th 1 bit.
+            const unsigned ends = count - i;
+            const std::uint64_t zeros = ends == 8 ? byte.zeros : byte.zeros & ((std::uint64_t{1} << 8 * ends) - 1);
+            bits.consume(static_cast<unsigned>((zeros * 0x0101010101010101u) >> 56) + ends);  // the lanes' sum
+            return;
+        }
+        i += byte.ones;
+        carried = byte.ones != 0 ? byte.trailing : first;
+        bits.consume(8);
     }
 }
 
@@ -46,7 +101,7 @@ inline constexpr std::size_t kSymbolListRoom = 256 + 15;
 /// Spec 2.2.3: the n present symbols, ascending, from the R extra unary values u[].
 /// Writes n symbols to symbols[] (room for kSymbolListRoom: bytes past the n are clobbered).
 inline void read_symbol_ranges(const Context& ctx, const std::uint8_t* at, MsbForward& bits, unsigned n,
-                               unsigned R, const unsigned* u, std::uint8_t* symbols) {
+                               unsigned R, const std::uint8_t* u, std::uint8_t* symbols) {
     unsigned k = 0, pos = 0, used = 0;
     // A run of consecutive symbols 16 at a time (runs average about 5 in the game's tables:
     // a byte loop cost 8 instructions a symbol and a mispredicted exit a run).
@@ -81,19 +136,21 @@ inline void read_symbol_ranges(const Context& ctx, const std::uint8_t* at, MsbFo
 }
 
 /// The common part of Huffman form C and the tANS Golomb form: n present symbols (n >= 2
-/// checked by the caller), one Golomb-Rice value per symbol (a unary prefix, then
-/// `suffix_bits` raw bits read after all prefixes) and the symbol range list after them.
-/// Writes n values and n ascending symbols (symbols[] has room for kSymbolListRoom).
+/// checked by the caller), one Golomb-Rice value per symbol (a unary prefix, then raw suffix
+/// bits read after all prefixes) and the symbol range list after them. Calls
+/// `read_values(prefixes, bits)` to read the n values' suffixes (prefixes[i] the i-th unary
+/// prefix) and writes the n ascending symbols to symbols[] (room for kSymbolListRoom).
+template <class ReadValues>
 inline void read_coded_symbols(const Context& ctx, const std::uint8_t* at, MsbForward& bits, unsigned n,
-                               unsigned suffix_bits, unsigned* values, std::uint8_t* symbols) {
+                               std::uint8_t* symbols, ReadValues read_values) {
     // On a copy in local variables, stored back at the end: `bits` is the caller's object, which
     // a failed check's call could reach, so with it GCC reloaded and stored the reader's state
     // around every check and every value stored (as in huffman.cpp's Group::finish).
     MsbForward local = bits;
     const unsigned R = read_range_count(local, n);
-    unsigned unary[512];
+    std::uint8_t unary[2 * 256 + kUnaryRoomPast];  // n + R < 512 values
     read_unary_values(ctx, at, local, unary, n + R);
-    for (unsigned i = 0; i < n; ++i) values[i] = (unary[i] << suffix_bits) | local.read(suffix_bits);
+    read_values(static_cast<const std::uint8_t*>(unary), local);
     read_symbol_ranges(ctx, at, local, n, R, unary + n, symbols);
     bits = local;
 }

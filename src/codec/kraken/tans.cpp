@@ -1,6 +1,7 @@
 // tANS byte arrays, type 1 (spec 2.4): weight tables (Golomb and sparse forms), the
 // 4-lane decoding table and the five interleaved states.
 #include <array>
+#include <cstring>
 
 #include "codec/kraken/bit_reader.h"
 #include "codec/kraken/byte_array.h"
@@ -21,9 +22,10 @@ void read_golomb_weights(const Context& ctx, const std::uint8_t* at, MsbForward&
     const unsigned q = bits.read(3);
     const unsigned n = bits.read(8) + 1;
     ctx.check(n >= 2, at, "tANS: fewer than 2 symbols");
-    unsigned values[256];
+    std::uint8_t values[256];  // the values have no suffix bits
     std::uint8_t symbols[kSymbolListRoom];
-    read_coded_symbols(ctx, at, bits, n, 0, values, symbols);
+    read_coded_symbols(ctx, at, bits, n, symbols,
+                       [&](const std::uint8_t* prefixes, MsbForward&) { std::memcpy(values, prefixes, n); });
     int average = 6;
     std::uint32_t total = 0;
     for (unsigned i = 0; i < n; ++i) {
