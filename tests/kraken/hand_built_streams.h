@@ -109,9 +109,11 @@ inline Bytes stored_long(const Bytes& data) {
 /// empty `raw8`), literals, commands,
 /// packed distances (spec 3.5: legacy when `scale` is 0, else scaled, with the scale byte,
 /// and for scale 2-128 the low-bits array) and packed lengths as stored arrays, then the
-/// bit region with the distances and long lengths.
+/// bit region with the distances and long lengths. A `long_count_bias` of -1 leaves the last
+/// long length out of the bit region and its count, +1 adds one (value 0) that no command
+/// uses (hostile: spec 3.4's count must match the 255s of the packed lengths).
 inline Bytes lz_chunk_payload(const Bytes& raw8, const Bytes& literals, const std::vector<LzCommand>& commands,
-                              unsigned scale = 0) {
+                              unsigned scale = 0, int long_count_bias = 0) {
     Bytes cmd, packed_offsets, low_bits, packed_lengths;
     std::vector<std::uint64_t> distance_bits, distance_widths, long_lengths;
     auto length_entry = [&](std::size_t value) {  // LEN[] entry >= 3
@@ -151,6 +153,8 @@ inline Bytes lz_chunk_payload(const Bytes& raw8, const Bytes& literals, const st
             distance_widths.push_back(k);
         }
     }
+    if (long_count_bias < 0 && !long_lengths.empty()) long_lengths.pop_back();
+    if (long_count_bias > 0) long_lengths.push_back(0);
     MsbBitWriter forward, backward;
     backward.put_exp_golomb(long_lengths.size(), 0);
     for (std::size_t i = 0; i < distance_bits.size(); ++i)

@@ -789,6 +789,85 @@ TEST(Kraken, LongMatchesAroundTheirLengthMatchAByteReference) {
     EXPECT_GT(decoded, 550);
 }
 
+// The command loop's wide-first match copies (copy_match_fast<true>: bytes 16-47 copied
+// whatever the length at d >= 48, in chunks where two fifths or more of the commands have
+// matches above 16 bytes) and the branch-free unpacking of the packed lengths
+// (unpack_lengths) against the byte reference of spec 3.7: chunks with 10 %, 50 % or 90 % of
+// such matches (so both copy paths run), distances of 8-15, 16-47, 47-49, 48-64, anywhere in
+// the window or a recent one, matches of 2-16, 17-48, 49-64, 65-271 and 272-1,000 bytes and
+// literal runs of 258-400 (the last two through long lengths, many a chunk), raw and delta
+// literals, chunks that end the output or a full 128 KiB chunk before a fill. Every tenth
+// chunk codes one long length fewer or more than its packed lengths use: it fails with the
+// count's error.
+TEST(Kraken, WideMatchCopiesAndLongLengthsMatchAByteReference) {
+    using test::kraken_streams::LzCommand;
+    namespace ks = test::kraken_streams;
+    std::mt19937 rng(41);
+    auto pick = [&](std::size_t lo, std::size_t hi) { return std::uniform_int_distribution<std::size_t>(lo, hi)(rng); };
+    int decoded = 0, count_errors = 0;
+    for (int trial = 0; trial < 600; ++trial) {
+        const unsigned mode = trial & 1;
+        const bool full_chunk = trial % 4 >= 2;
+        const unsigned scale = distance_scale((trial / 4) % 3, rng);
+        const std::size_t long_share = trial / 12 % 3 == 0 ? 10 : trial / 12 % 3 == 1 ? 50 : 90;  // per cent
+        const int bias = trial % 10 != 9 ? 0 : trial / 10 % 2 ? 1 : -1;
+        const Bytes raw8 = random_bytes(8, rng);
+        std::vector<LzCommand> commands;
+        std::size_t p = 8, lits_total = 0;
+        auto add = [&](std::size_t lits, std::size_t match, unsigned slot, std::uint64_t distance) {
+            commands.push_back({lits, match, slot, distance});
+            p += lits + match, lits_total += lits;
+        };
+        add(pick(64, 100), 2, 3, 8);  // random bytes to copy from
+        const std::size_t count = pick(20, 150);
+        for (std::size_t k = 0; k < count && p + 3000 < 0x20000; ++k) {
+            const std::size_t r = pick(0, 99), q = pick(0, 99);
+            const std::size_t lits = r < 60 ? pick(0, 2) : r < 90 ? pick(3, 20) : pick(258, 400);
+            const std::size_t match = pick(0, 99) >= long_share ? pick(2, 16)
+                                      : q < 50                  ? pick(17, 48)
+                                      : q < 70                  ? pick(49, 64)
+                                      : q < 90                  ? pick(65, 271)
+                                                                : pick(272, 1000);
+            const std::size_t window = p + lits;
+            const std::size_t kind = pick(0, 5);
+            const std::uint64_t d = kind == 0 ? pick(8, 15) : kind == 1 ? pick(16, 47) : kind == 2 ? pick(47, 49)
+                                    : kind == 3 ? pick(48, 64) : pick(8, window);
+            add(lits, match, kind == 5 ? static_cast<unsigned>(pick(0, 2)) : 3, std::min<std::uint64_t>(d, window));
+        }
+        const std::size_t n = pick(2, 300);  // the last match, at the chunk's end or 0-40 bytes before it
+        const std::size_t gap = full_chunk ? 0 : pick(0, 40);
+        if (full_chunk) {
+            const std::size_t first_match = 0x20000 - p - n;
+            commands.insert(commands.begin(), {0, first_match, 3, 8});
+            p += first_match;
+        }
+        add(0, n, 3, std::min<std::uint64_t>(pick(8, 600), p));
+        const std::size_t end = p + gap;
+        Bytes literals(lits_total + end - p);
+        for (auto& b : literals) b = static_cast<std::uint8_t>(pick(0, 255));
+        const std::size_t tail = full_chunk ? pick(2, 200) : 0;
+        if (bias == 0) {
+            decoded += check_lz_chunk(raw8, end, literals, commands, mode, scale, tail, trial) == LzTrial::decoded;
+            continue;
+        }
+        const Bytes payload = ks::lz_chunk_payload(raw8, literals, commands, scale, bias);
+        ASSERT_LT(payload.size() + 3, end) << "trial " << trial;
+        Bytes chunks = ks::lz_chunk(payload, mode);
+        if (tail) chunks = ks::concat({chunks, ks::fill_array(tail, 0x5A)});
+        Bytes out(end + tail);
+        try {
+            kraken::decode(ks::one_quantum_stream(chunks), out, 1);
+            ADD_FAILURE() << "trial " << trial << " decoded with a long-length count off by " << bias;
+        } catch (const Error& e) {
+            const char* expected = bias < 0 ? "more long lengths used than coded" : "long lengths left unused";
+            EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << "trial " << trial << ": " << e.what();
+            ++count_errors;
+        }
+    }
+    EXPECT_GT(decoded, 500);
+    EXPECT_EQ(count_errors, 60);
+}
+
 // The whole-word refills of the Huffman loops and of the LZ distances (BitReader::Cursor,
 // refill_word, take on a cursor): on regions of 0-40 bytes, LSB- and MSB-first, forward and
 // backward, a cursor refilled as often as word_refills_left() allows and

@@ -148,6 +148,25 @@ void read_bit_region(const Context& ctx, const std::uint8_t* region, std::size_t
     ctx.check(fa.footprint() + fb.footprint() == size, region, "bit region: forward and backward streams do not meet");
 }
 
+/// Spec 3.4: the packed lengths (`count` bytes at `packed`) as lengths, a 255 taking the
+/// next of the long lengths at `long_lengths`; returns how many it used, which the caller
+/// checks against how many were coded. Without a branch on the byte: the game's binders
+/// have a long length in about one length in nine, and a branch on it mispredicted on most
+/// of them. The i-th length reads slot `used` <= i whatever the byte is, so `long_lengths`
+/// must have `count` readable slots (past the coded ones they hold stale values, masked out
+/// or failed by the caller's check).
+std::size_t unpack_lengths(const std::uint8_t* packed, std::size_t count, const std::uint32_t* long_lengths,
+                           std::uint32_t* lengths) {
+    std::size_t used = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+        const unsigned v = packed[i];
+        const std::uint32_t is_long = v == 255;
+        lengths[i] = v + 3 + (long_lengths[used] & (0u - is_long));
+        used += is_long;
+    }
+    return used;
+}
+
 /// Phase 1 (spec 3.1 to 3.4).
 SubStreams read_substreams(const Context& ctx, const std::uint8_t* z, std::size_t size, std::size_t pos,
                            std::size_t chunk_size) {
@@ -179,7 +198,9 @@ SubStreams read_substreams(const Context& ctx, const std::uint8_t* z, std::size_
     static_assert(2 * kCommandBatch <= 512);
     const std::size_t distance_room = po.size + kCommandBatch + kPrefetchAhead + 1;
     if (s.distances.size() < distance_room) s.distances.resize(distance_room);
-    if (s.length_list.size() < pl.size + 512) s.length_list.resize(pl.size + 512);
+    // The long lengths' slots: 512, and as many as the packed lengths for unpack_lengths.
+    const std::size_t length_room = pl.size + std::max<std::size_t>(512, pl.size);
+    if (s.length_list.size() < length_room) s.length_list.resize(length_room);
     std::uint32_t* long_lengths = s.length_list.data() + pl.size;
     std::size_t long_count = 0;
     try {
@@ -188,17 +209,9 @@ SubStreams read_substreams(const Context& ctx, const std::uint8_t* z, std::size_
     } catch (Error& e) {
         throw e.in("bit region");
     }
-    std::size_t next_long = 0;
-    for (std::size_t i = 0; i < pl.size; ++i) {
-        const unsigned v = pl.data[i];
-        if (v < 255) {
-            s.length_list[i] = v + 3;
-        } else {
-            ctx.check(next_long < long_count, z, "LZ chunk: more long lengths used than coded");
-            s.length_list[i] = 255 + 3 + long_lengths[next_long++];
-        }
-    }
-    ctx.check(next_long == long_count, z, "LZ chunk: long lengths left unused");
+    const std::size_t long_used = unpack_lengths(pl.data, pl.size, long_lengths, s.length_list.data());
+    ctx.check(long_used <= long_count, z, "LZ chunk: more long lengths used than coded");
+    ctx.check(long_used == long_count, z, "LZ chunk: long lengths left unused");
     sub.distances = s.distances.data();
     sub.distance_count = po.size;
     sub.lengths = s.length_list.data();
@@ -288,31 +301,48 @@ inline void copy64(std::uint8_t* to, const std::uint8_t* from) {
     copy64(op + n - 64, from + n - 64);
 }
 
+/// Bytes 16 to n of a match at distance d >= 16, bytes 16 to 47 whatever n is: 17 to 48
+/// bytes is the most common length past 16 (38-60 % of those matches in the game's binders),
+/// and this spares them the copy loop, whose exit mispredicted. d >= 16: each step reads
+/// only bytes written before it. Writes up to 47 bytes past op whatever n is.
+inline void copy_match_from_16(std::uint8_t* op, const std::uint8_t* from, std::size_t d, std::size_t n) {
+    copy16(op + 16, from + 16);
+    copy16(op + 32, from + 32);
+    if (n <= 48) return;
+    if (n >= kLongMatch && d >= n) {
+        copy_long_match(op, from, n);
+        return;
+    }
+    for (std::size_t i = 48; i < n; i += 16) copy16(op + i, from + i);
+}
+
 /// Copies a match of n bytes from distance d >= 8 with 16 bytes written first whatever n is
-/// (48 when n > 16 and d >= 16); the caller guarantees 32 bytes of room past n at op.
+/// (48 when n > 16 and d >= 16, or with WideFirst when d >= 48). The caller guarantees 32
+/// bytes of room past n at op (46 with WideFirst: 48 past op for matches of 2 bytes).
+template <bool WideFirst>
 inline void copy_match_fast(std::uint8_t* op, std::size_t d, std::size_t n) {
     const std::uint8_t* from = op - d;
     // The first 16 bytes in 8-byte steps whatever d is (>= 8: a step never reads a byte it
     // writes): most matches are short, and this takes no branch on d for them. (8-byte
     // loads of bytes just written also forward from the earlier stores more often than
-    // 16-byte loads that straddle two of them.) Writing 32 bytes before the first length
-    // test halved the mispredictions in cachegrind's model but was 1-25 % slower when timed.
+    // 16-byte loads that straddle two of them.)
     store<std::uint64_t>(op, load<std::uint64_t>(from));
     store<std::uint64_t>(op + 8, load<std::uint64_t>(from + 8));
-    if (n <= 16) return;
-    if (d >= 16) {
-        // Bytes 16 to 47 whatever n is: 17 to 48 bytes is the most common length past 16
-        // (38-60 % of those matches in the game's binders), and this spares them the
-        // copy loop, whose exit mispredicted. d >= 16: each step reads only bytes written
-        // before it.
-        copy16(op + 16, from + 16);
-        copy16(op + 32, from + 32);
-        if (n <= 48) return;
-        if (n >= kLongMatch && d >= n) {
-            copy_long_match(op, from, n);
+    if constexpr (WideFirst) {
+        // Chunks with many matches above 16 bytes (two fifths or more of the commands:
+        // decode_lz_chunk's choice; the game's binders) mispredicted the `n <= 16` test below
+        // on about one match in four. At d >= 48 the 48 bytes read lie wholly before op, so
+        // bytes 16 to 47 are copied whatever n is and only `n <= 48` is tested. (Below 48 the
+        // wider loads would read this copy's own stores and wait on them: 10-15 % slower
+        // one-block files.)
+        if (d >= 48) {
+            copy_match_from_16(op, from, d, n);
             return;
         }
-        for (std::size_t i = 48; i < n; i += 16) copy16(op + i, from + i);
+    }
+    if (n <= 16) return;
+    if (d >= 16) {
+        copy_match_from_16(op, from, d, n);
         return;
     }
     for (std::size_t i = 16; i < n; i += 8) store<std::uint64_t>(op + i, load<std::uint64_t>(from + i));
@@ -383,7 +413,7 @@ template <bool Delta>
 /// is checked once per kCommandBatch commands (the lists are padded for the reads in between;
 /// values read there feed only checked copies). Lengths and recent distances are chosen with
 /// conditional moves: no branch depends on the command's fields.
-template <bool Delta>
+template <bool Delta, bool WideFirst>
 void run_commands(const Context& ctx, const std::uint8_t* z, const SubStreams& sub, const ChunkTarget& t,
                   std::size_t start) {
     std::uint8_t* op = t.out + start;
@@ -400,13 +430,14 @@ void run_commands(const Context& ctx, const std::uint8_t* z, const SubStreams& s
     const std::uint8_t* lit = sub.literals;
     const std::uint8_t* const lit_end = lit + sub.literal_count;
     const std::uint8_t* const lit_readable_end = sub.literal_readable_end;
-    // The fast path's two limits as addresses (integers: end + 32 may lie past the buffer).
+    // The fast path's two limits as addresses (integers: end + room may lie past the buffer).
     // op <= end <= limit and lit <= lit_end <= lit_readable_end hold throughout, so neither
-    // difference below wraps. `lits + match + 32 <= out_fast_end - op` is `lits + match <=
-    // end - op` (the chunk) and `lits + match + 32 <= limit - op` (the fast copies' room);
+    // difference below wraps. `lits + match + room <= out_fast_end - op` is `lits + match <=
+    // end - op` (the chunk) and `lits + match + room <= limit - op` (the fast copies' room);
     // `lits + 16 <= lit_fast_end - lit` is `lits <= lit_end - lit` and 16 readable past them.
+    constexpr std::size_t room = WideFirst ? 46 : 32;  // copy_match_fast's
     const std::uintptr_t out_fast_end =
-        std::min(reinterpret_cast<std::uintptr_t>(end) + 32, reinterpret_cast<std::uintptr_t>(limit));
+        std::min(reinterpret_cast<std::uintptr_t>(end) + room, reinterpret_cast<std::uintptr_t>(limit));
     const std::uintptr_t lit_fast_end =
         std::min(reinterpret_cast<std::uintptr_t>(lit_end) + 16, reinterpret_cast<std::uintptr_t>(lit_readable_end));
     const std::uint64_t* dist = sub.distances;
@@ -444,12 +475,12 @@ void run_commands(const Context& ctx, const std::uint8_t* z, const SubStreams& s
         recent0 = d;
 
         if (lits + 16 <= lit_fast_end - reinterpret_cast<std::uintptr_t>(lit) &&
-            lits + match + 32 <= out_fast_end - reinterpret_cast<std::uintptr_t>(op)) [[likely]] {
+            lits + match + room <= out_fast_end - reinterpret_cast<std::uintptr_t>(op)) [[likely]] {
             if (d - 8 > static_cast<std::uint64_t>(op + lits - window_floor)) [[unlikely]]
                 fail_command(ctx, z, i, "match distance outside the window");
             copy_literals_fast<Delta>(op, lit, lits, last);
             op += lits;
-            copy_match_fast(op, static_cast<std::size_t>(d), match);
+            copy_match_fast<WideFirst>(op, static_cast<std::size_t>(d), match);
         } else {
             slow_command<Delta>(ctx, z, i, op, lit, lits, match, d, last, end, lit_end, base);
             op += lits;
@@ -485,8 +516,21 @@ void decode_lz_chunk(const Context& ctx, const std::uint8_t* z, std::size_t size
         c.commands = sub.command_count, c.literals = sub.literal_count;
         c.new_distances = sub.distance_count, c.long_lengths = sub.length_count;
     }
-    if (mode == 0) run_commands<true>(ctx, z, sub, target, target.pos + pos);
-    else run_commands<false>(ctx, z, sub, target, target.pos + pos);
+    // Matches above 16 bytes (match code 15) in two fifths or more of the commands: the large
+    // binders (46-60 % over the stream), not Silesia (2-9 %: the `n <= 16` test predicts
+    // well) nor the one-block files (9-36 %: at a quarter they took the wide path and decoded
+    // 4-5 % slower).
+    std::uint32_t long_matches = 0;  // 32 bits (commands <= 128 Ki): GCC vectorizes the sum
+    for (std::size_t i = 0; i < sub.command_count; ++i) long_matches += (sub.commands[i] & 0x3C) == 0x3C;
+    const bool wide_first = 5 * std::size_t{long_matches} >= 2 * sub.command_count;
+    const std::size_t start = target.pos + pos;
+    if (mode == 0) {
+        if (wide_first) run_commands<true, true>(ctx, z, sub, target, start);
+        else run_commands<true, false>(ctx, z, sub, target, start);
+    } else {
+        if (wide_first) run_commands<false, true>(ctx, z, sub, target, start);
+        else run_commands<false, false>(ctx, z, sub, target, start);
+    }
 }
 
 }  // namespace navlab::kraken::detail
