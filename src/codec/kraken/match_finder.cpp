@@ -66,8 +66,8 @@ LzParams lz_params(int level, std::size_t input_size) {
             // Nice length 12: a recent-offset match of 12 bytes or more is taken without the
             // probe (its hash, head-table load and candidate test, and the position is not
             // hashed). 32 before: the emevd's encode 3.6 % fewer instructions and 6.7 % fewer
-            // mispredicted branches, 0.2-1.9 % larger on the one-block files, within 0.4 % on
-            // the large ones (docs/kraken.md, "Forty-first session").
+            // mispredicted branches, 0.5-1.9 % larger on the one-block files, -0.2 to +0.6 %
+            // on the larger ones (docs/kraken.md, "Forty-first session").
             LzParams params{1, 0, 12, true, false, false, false, 0};
             params.quick_arrays = true;
             if (input_size <= kBlockSize) params.probe_hash_bits = kSmallInputProbeHashBits;
