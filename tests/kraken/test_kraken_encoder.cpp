@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <functional>
 #include <mutex>
@@ -426,6 +427,39 @@ TEST(KrakenEncoder, HuffmanArraysOfEveryLengthDecodeToTheirBytes) {
     }
     EXPECT_GT(three, 950u);
     EXPECT_GT(six, 450u);
+}
+
+// The Huffman streams gather four codes of a stream before one store (write_group in
+// array_encoder.cpp): four 11-bit codes on top of 7 pending bits are the most its 64-bit
+// accumulator holds. Arrays of 1,000-3,000 bytes of skewed bytes (codes of 1 to 11 bits) with
+// rows of 13-40 of the rarest symbols (once each: the longest codes), starting at every offset
+// against the 12-symbol steps, must decode to their bytes, in 3 and 6 streams.
+TEST(KrakenEncoder, HuffmanArraysOfLongCodesInARowDecodeToTheirBytes) {
+    using namespace kraken::detail;
+    std::mt19937 rng(41);
+    std::geometric_distribution<unsigned> skew(0.08);
+    unsigned longest_coded = 0, six = 0;
+    for (std::size_t n = 1000; n <= 3000; n += 97) {
+        for (std::size_t row_at = 0; row_at < 12; ++row_at) {
+            ByteVec data(n);
+            for (auto& b : data) b = static_cast<std::uint8_t>(std::min(skew(rng), 120u));
+            std::uint8_t rare = 130;  // 130..255 appear only in the rows
+            for (std::size_t i = row_at; i < n && rare != 0; i += 40 + rng() % 200)
+                for (std::size_t k = 0, row = 13 + rng() % 28; k < row && i + k < n && rare != 0; ++k) data[i + k] = rare++;
+            std::array<std::uint32_t, 256> histogram{};
+            for (const auto b : data) ++histogram[b];
+            const auto lengths = huffman_code_lengths(histogram);
+            longest_coded += lengths[130] == 11;
+            ByteVec encoded;
+            encode_array(data, {.split_depth = 0, .tans = false, .rle = false}, encoded);
+            const unsigned type = (encoded[0] >> 4) & 7;
+            ASSERT_TRUE(type == 2 || type == 4) << n;
+            six += type == 4;
+            expect_array_decodes(encoded, data);
+        }
+    }
+    EXPECT_GT(longest_coded, 150u);
+    EXPECT_GT(six, 200u);
 }
 
 // An RLE command buffer worked out by hand from spec 2.5: "AB", 5 zeros (fill 0: one-byte

@@ -137,11 +137,16 @@ int model_gain(std::uint32_t length, std::uint32_t distance, bool recent) {
     return static_cast<int>(length) * 7 - (recent ? 6 : 23 + static_cast<int>(offset_code(distance).bits));
 }
 
+/// Level 1's nice length, written here and not read from lz_params(): a recent-offset match
+/// of this many bytes is taken without probing the head table (so that position is not
+/// hashed either). The tests against the slow loop fail when the parse's rule moves.
+constexpr std::uint32_t kLevelOneNiceLength = 12;
+
 /// Level 1's greedy parse the slow way, as it read before parse_probe wrote it out: at each
 /// position the longest recent-offset match of 2 bytes or more (the first slot of equally long
 /// ones), then MatchFinder::probe()'s candidate where it gains more, unless the recent one
-/// reaches the nice length; a miss moves on 1 + misses / 32 positions; after a match, two of
-/// its last four positions are inserted (MatchFinder::insert).
+/// reaches kLevelOneNiceLength; a miss moves on 1 + misses / 32 positions; after a match, two
+/// of its last four positions are inserted (MatchFinder::insert).
 std::vector<Command> reference_level_one(MatchFinder& finder, std::size_t first, std::size_t end, const LzParams& params) {
     std::vector<Command> commands;
     Recent recent;
@@ -154,7 +159,7 @@ std::vector<Command> reference_level_one(MatchFinder& finder, std::size_t first,
             const std::uint32_t len = finder.match_length(p, d, end);
             if (len >= 2 && model_gain(len, d, true) > gain) length = len, distance = d, gain = model_gain(len, d, true);
         }
-        if (length < params.nice_length) {
+        if (length < kLevelOneNiceLength) {
             const MatchFinder::Match m = finder.probe(p, end);
             if (m.length >= kMinMatch && model_gain(m.length, m.distance, false) > gain)
                 length = m.length, distance = m.distance, gain = model_gain(m.length, m.distance, false);
