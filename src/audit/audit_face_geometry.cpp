@@ -87,9 +87,9 @@ void analyse_face_in_full(const FacePlane& plane, FaceScratch& scratch, FaceGeom
     clip_axis_plane(plane, scratch, g);
 }
 
-void clip_axis_plane(const FacePlane& plane, FaceScratch& scratch, FaceGeometry& g, bool fan_refuted) {
+void clip_axis_plane(const FacePlane& plane, FaceScratch& scratch, FaceGeometry& g, bool fan_refuted, const AxisPlane* axis) {
     const std::span<const Point> corners = plane.corners();
-    triangulate_axis_plane(plane, scratch.axis, fan_refuted);
+    triangulate_axis_plane(plane, scratch.axis, fan_refuted, axis);
     for (const Cut& cut : scratch.axis.dropped)
         if (!zero_area_3d(corners[cut[0]], corners[cut[1]], corners[cut[2]]) && g.lost++ == 0) g.first_lost = cut;
 }
@@ -167,7 +167,7 @@ OneLoop analyse_face_at_once(const FacePlane& plane, FaceScratch& scratch, FaceG
     }
     g.triangles = n - 2;
     if (axis_fan) return OneLoop::BothFans;
-    clip_axis_plane(plane, scratch, g, true);
+    clip_axis_plane(plane, scratch, g, true, &axis);
     return OneLoop::AxisPlaneClipped;
 }
 

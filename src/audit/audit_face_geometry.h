@@ -99,8 +99,10 @@ void analyse_face_in_full(const FacePlane& plane, FaceScratch& scratch, FaceGeom
 
 /// R48's step of analyse_face_in_full: Algorithm T in the axis plane (into scratch.axis), and
 /// the cuts it dropped that have area in 3-space counted as lost in `g`. `fan_refuted`: the
-/// axis plane's fan proof is known false (triangulate_axis_plane's parameter).
-void clip_axis_plane(const FacePlane& plane, FaceScratch& scratch, FaceGeometry& g, bool fan_refuted = false);
+/// axis plane's fan proof is known false (triangulate_axis_plane's parameter); `axis`, when
+/// given, is axis_plane_of(plane), already computed by the caller.
+void clip_axis_plane(const FacePlane& plane, FaceScratch& scratch, FaceGeometry& g, bool fan_refuted = false,
+                     const AxisPlane* axis = nullptr);
 
 /// Which way analyse_face_at_once took a face.
 enum class OneLoop {

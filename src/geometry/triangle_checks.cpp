@@ -40,7 +40,8 @@ TriangulationCheck check_triangulation(const FacePlane& plane, const Triangulati
     // others' turns would repeat the clipper's.
     TriangulationCheck r = areas_of(plane, t.triangles);
     const Cut& last = t.triangles.back();
-    if (plane.orient_at(last[0], last[1], last[2]) < 0) {
+    const int turn = t.last_turn != Triangulation::kTurnUnknown ? t.last_turn : plane.orient_at(last[0], last[1], last[2]);
+    if (turn < 0) {
         r.turned = 1;
         r.first_turned = static_cast<int>(t.triangles.size()) - 1;
     }

@@ -31,6 +31,7 @@ void ear_clip(int n, bool has_plane, Orient orient, Droppable droppable, Same sa
     out.fallbacks = 0;
     out.no_ear = false;
     out.corners_left = 0;
+    out.last_turn = Triangulation::kTurnUnknown;
     out.last_corner_fan = !fan_refuted && takes_first_candidate_throughout(n, orient);
     if (out.last_corner_fan) {
         for (int k = 0; k < n - 2; ++k) out.triangles.push_back(last_corner_fan_triangle(n, k));
@@ -57,11 +58,10 @@ void ear_clip(int n, bool has_plane, Orient orient, Droppable droppable, Same sa
         std::copy(ring_at + j + 1, ring_at + size, ring_at + j);
         --size;
     };
-    auto inside = [&](int a, int c, int d, int r) {
-        // Seen from a convex ear, the other corners lie beyond its closing side d → a: that
-        // test first, and the "same position" tests only for corners in the closed triangle.
-        const int beyond_da = orient(d, a, r);
-        if (beyond_da < 0) return false;
+    // The containment test of r once orient(d, a, r) = beyond_da is known ≥ 0. Seen from a
+    // convex ear, the other corners lie beyond its closing side d → a: that test comes first
+    // (the caller's), and the "same position" tests only for corners in the closed triangle.
+    auto inside_given_da = [&](int a, int c, int d, int r, int beyond_da) {
         const int beyond_ac = orient(a, c, r);
         if (beyond_ac < 0) return false;
         const int beyond_cd = orient(c, d, r);
@@ -72,6 +72,11 @@ void ear_clip(int n, bool has_plane, Orient orient, Droppable droppable, Same sa
         return !((beyond_da == 0 && beyond_ac == 0 && same(r, a)) || (beyond_ac == 0 && beyond_cd == 0 && same(r, c)) ||
                  (beyond_cd == 0 && beyond_da == 0 && same(r, d)));
     };
+    // Turns the last ear's containment test computed: after clipping (a, c, d), the candidates
+    // (z, a, d) and (a, d, e) of the next pass turn as −orient(d, a, z) and −orient(d, a, e)
+    // (a swap of two corners, then a rotation), which that test took first for z = the corner
+    // before a and e = the one after d. Ring positions of those candidates, −1 when unknown.
+    int known_at_a = -1, known_at_d = -1, known_turn_a = 0, known_turn_d = 0;
     while (size > 3) {
         const int m = size;
         const std::span<const int> ring(ring_at, static_cast<std::size_t>(m));
@@ -80,23 +85,34 @@ void ear_clip(int n, bool has_plane, Orient orient, Droppable droppable, Same sa
         auto after = [&](int j) { return ring[j + 1 == m ? 0 : j + 1]; };
         int chosen = -1;
         bool drop = false;
+        int beyond_da_e = 0, beyond_da_z = 0;  // of the chosen ear
         for (int j = 0; j < m && chosen < 0; ++j) {
             const int a = before(j), c = ring[j], d = after(j);
-            const int turn = turn_at(a, c, d);
+            const int turn = j == known_at_d ? known_turn_d : (j == known_at_a ? known_turn_a : turn_at(a, c, d));
             if (turn == 0 && droppable(a, c, d)) {
                 chosen = j;
                 drop = true;
                 break;
             }
             if (turn <= 0) continue;
-            bool empty = true;
-            for (int r : ring)
-                if (r != a && r != c && r != d && inside(a, c, d, r)) {
-                    empty = false;
-                    break;
-                }
-            if (empty) chosen = j;
+            // The other corners by ring position, from e (j + 2) round to z (j − 2): the ring's
+            // entries are distinct, so these are the corners other than a, c and d.
+            int k = j + 2 >= m ? j + 2 - m : j + 2;
+            int beyond_da = orient(d, a, ring[k]);
+            const int first_beyond_da = beyond_da;
+            bool empty = !(beyond_da >= 0 && inside_given_da(a, c, d, ring[k], beyond_da));
+            for (int left = m - 4; empty && left > 0; --left) {
+                k = k + 1 == m ? 0 : k + 1;
+                beyond_da = orient(d, a, ring[k]);
+                empty = !(beyond_da >= 0 && inside_given_da(a, c, d, ring[k], beyond_da));
+            }
+            if (empty) {
+                chosen = j;
+                beyond_da_e = first_beyond_da;
+                beyond_da_z = beyond_da;  // the last corner tested: z (e itself when m = 4)
+            }
         }
+        const bool ear = chosen >= 0 && !drop;
         if (chosen < 0 && has_plane) {
             for (int j = 0; j < m && chosen < 0; ++j)
                 if (turn_at(before(j), ring[j], after(j)) == 0) chosen = j;
@@ -110,10 +126,23 @@ void ear_clip(int n, bool has_plane, Orient orient, Droppable droppable, Same sa
         Cut cut{before(chosen), ring[chosen], after(chosen)};
         (drop ? out.dropped : out.triangles).push_back(cut);
         remove(chosen);
+        known_at_a = known_at_d = -1;
+        if (ear) {
+            // a stays at chosen − 1 (or moves from m − 1 to m − 2), d moves to chosen (or stays at 0).
+            known_at_a = chosen == 0 ? m - 2 : chosen - 1;
+            known_at_d = chosen == m - 1 ? 0 : chosen;
+            known_turn_a = -beyond_da_z;
+            known_turn_d = -beyond_da_e;
+        }
     }
     if (size == 3) {
         Cut cut{ring_at[0], ring_at[1], ring_at[2]};
-        (droppable(cut[0], cut[1], cut[2]) ? out.dropped : out.triangles).push_back(cut);
+        // After an ear of a 4-corner ring the three left are a rotation of (a, d, e): their turn
+        // is known, and both variants' droppable cuts turn by 0.
+        const int turn = known_at_d >= 0 ? known_turn_d : Triangulation::kTurnUnknown;
+        const bool dropped = (turn == 0 || turn == Triangulation::kTurnUnknown) && droppable(cut[0], cut[1], cut[2]);
+        (dropped ? out.dropped : out.triangles).push_back(cut);
+        if (!dropped) out.last_turn = turn;
     }
 }
 
@@ -215,9 +244,9 @@ private:
 
 }  // namespace
 
-void triangulate_axis_plane(const FacePlane& plane, Triangulation& out, bool fan_refuted) {
+void triangulate_axis_plane(const FacePlane& plane, Triangulation& out, bool fan_refuted, const AxisPlane* axis) {
     auto c = plane.corners();
-    const AxisPlane ap = axis_plane_of(plane);
+    const AxisPlane ap = axis ? *axis : axis_plane_of(plane);
     const AxisOrient orient(ap, c);
     auto droppable = [&](int a, int b, int d) { return orient(a, b, d) == 0; };
     auto same = [&](int r, int x) { return orient.same(r, x); };

@@ -28,6 +28,11 @@ struct Triangulation {
     /// turn along N was tested, > 0 for an ear and = 0 for a fallback, so only the last one,
     /// the three corners left at the end, can be turned against the face (R43).
     bool turns_tested_along_normal = false;
+    /// The last triangle's turn in the clipper's projection when the clipper knew it (the
+    /// three corners left after an ear whose containment test oriented them), else
+    /// kTurnUnknown. Along N (turns_tested_along_normal) it is R43's orientation of that triangle.
+    int last_turn = kTurnUnknown;
+    static constexpr int kTurnUnknown = 2;
 };
 
 /// takes_first_candidate_throughout's checks but (a)'s two ends, (A, 0, 1) and (A, n − 3, n − 2):
@@ -123,8 +128,9 @@ void triangulate_newell(const FacePlane& plane, Triangulation& out, bool fan_ref
 /// The R48 variant: projection along N's largest-magnitude axis (ties to the lower axis;
 /// x with sign + when N = 0), dropping a cut when its projected area is zero.
 Triangulation triangulate_axis_plane(const FacePlane& plane);
-/// The same into `out`, whose vectors are reused; `fan_refuted` as for triangulate_newell.
-void triangulate_axis_plane(const FacePlane& plane, Triangulation& out, bool fan_refuted = false);
+/// The same into `out`, whose vectors are reused; `fan_refuted` as for triangulate_newell;
+/// `axis`, when given, is axis_plane_of(plane) as the caller already computed it.
+void triangulate_axis_plane(const FacePlane& plane, Triangulation& out, bool fan_refuted = false, const AxisPlane* axis = nullptr);
 
 /// The cuts of `t.dropped` that have area in 3-space: the triangles the R48 variant loses.
 int lost_triangles(const FacePlane& plane, const Triangulation& t);

@@ -815,6 +815,100 @@ TEST(Triangulate, CornerTurnsReusedInShortRingsEqualAlgorithmTAsWritten) {
     EXPECT_GT(dropped, 1000);
 }
 
+// Each clipper takes the turns of the two candidates next to a clipped ear, and of the three
+// corners left after the last ear, from that ear's containment test (orient(d, a, r) for the
+// corners just beyond it), and check_triangulation takes the last triangle's turn along N from
+// the clipper. On long and non-simple rings (stars that wind twice or more, spirals, figure
+// eights, lattice rings with collinear, repeated and straight corners, the short hostile rings)
+// both variants must give Algorithm T's output as the spec words it, the check must count the
+// turned triangles that expansions count, and an axis plane handed in must change nothing.
+TEST(Triangulate, TurnsFromTheLastEarEqualAlgorithmTAsWrittenOnNonSimpleRings) {
+    RingRandom random{43};
+    auto f = [](double v) { return double(float(v)); };
+    int clipped = 0, known_last = 0, turned = 0, dropped = 0, no_ear = 0;
+    for (int face = 0; face < 6000; ++face) {
+        std::vector<Point> ring;
+        const int kind = face % 6;
+        if (kind == 5) {
+            ring = hostile_short_ring(face, random);
+        } else {
+            const int n = 4 + random.next() % 17;
+            const double scale = face % 3 == 0 ? 1e-3 : (face % 3 == 1 ? 1.0 : 1e6);
+            const int winds = 1 + random.next() % 3;  // stars {n/winds}: corners of other turns inside each ear
+            for (int k = 0; k < n; ++k) {
+                const double angle = 2 * 3.141592653589793 * k * winds / n * (face % 4 == 0 ? -1 : 1);
+                double r = 1.0, x = 0, z = 0, y = scale * 0.05 * random.unit();
+                switch (kind) {
+                case 0:  // a star, sometimes a corner pulled in
+                    r = k == face % n ? 0.3 : 1.0;
+                    x = r * std::cos(angle), z = r * std::sin(angle);
+                    break;
+                case 1:  // a spiral winding inwards, closed by one long side
+                    r = 1.0 - 0.8 * k / n;
+                    x = r * std::cos(2 * angle), z = r * std::sin(2 * angle);
+                    break;
+                case 2:  // a figure eight
+                    x = std::sin(2 * 3.141592653589793 * k / n), z = std::sin(4 * 3.141592653589793 * k / n) / 2;
+                    break;
+                case 3:  // lattice points: collinear, repeated, straight, spikes
+                    x = random.next() % 4, z = random.next() % 4, y = scale * (random.next() % 2) * 0.5;
+                    break;
+                default:  // steep and warped: the axis plane differs from N's
+                    x = std::cos(angle), z = std::sin(angle) + 0.3 * random.unit(), y = scale * 1.5 * std::sin(angle);
+                }
+                ring.push_back({f(scale * x), f(kind == 3 || kind == 4 ? y : y), f(scale * z)});
+            }
+            if (random.next() % 5 == 0) ring.insert(ring.begin() + random.next() % ring.size(), ring[random.next() % ring.size()]);
+        }
+        const FacePlane plane(ring);
+        plane.remember_corner_turns();
+        const Vec3<Expansion>& N = plane.exact_normal();
+        for (int variant = 0; variant < 2; ++variant) {
+            const Triangulation expected = algorithm_t_as_written(ring, variant == 1);
+            Triangulation t[2];
+            if (variant == 0) {
+                triangulate_newell(plane, t[0], true);
+                triangulate_newell(plane, t[1]);
+            } else {
+                const AxisPlane axis = axis_plane_of(plane);
+                triangulate_axis_plane(plane, t[0], true, &axis);
+                triangulate_axis_plane(plane, t[1]);
+            }
+            for (int i = 0; i < 2; ++i) {
+                ASSERT_EQ(t[i].triangles, expected.triangles) << face << " variant " << variant << " run " << i;
+                ASSERT_EQ(t[i].dropped, expected.dropped) << face << " variant " << variant << " run " << i;
+                ASSERT_EQ(t[i].fallbacks, expected.fallbacks) << face << " variant " << variant << " run " << i;
+                ASSERT_EQ(t[i].no_ear, expected.no_ear) << face << " variant " << variant << " run " << i;
+                ASSERT_EQ(t[i].corners_left, expected.corners_left) << face << " variant " << variant << " run " << i;
+            }
+            dropped += !expected.dropped.empty();
+            no_ear += expected.no_ear;
+            if (variant == 1) continue;
+            clipped += !t[0].last_corner_fan;
+            known_last += t[0].last_turn != Triangulation::kTurnUnknown;
+            int count = 0, first = -1;
+            for (std::size_t i = 0; i < t[0].triangles.size(); ++i) {
+                const auto [a, b, d] = t[0].triangles[i];
+                const Vec3<Expansion> p = lift<Expansion>(ring[a]), q = lift<Expansion>(ring[b]), r = lift<Expansion>(ring[d]);
+                const int sign = dot(cross(q - p, r - q), N).sign();
+                if (i + 1 == t[0].triangles.size() && t[0].last_turn != Triangulation::kTurnUnknown) {
+                    ASSERT_EQ(t[0].last_turn, sign) << face;
+                }
+                if (sign < 0 && count++ == 0) first = static_cast<int>(i);
+            }
+            const TriangulationCheck check = check_triangulation(plane, t[0]);
+            ASSERT_EQ(check.turned, count) << face;
+            ASSERT_EQ(check.first_turned, first) << face;
+            turned += count > 0;
+        }
+    }
+    EXPECT_GT(clipped, 4000);
+    EXPECT_GT(known_last, 3000);
+    EXPECT_GT(turned, 300);
+    EXPECT_GT(dropped, 300);
+    EXPECT_GT(no_ear, 50);
+}
+
 // The Newell fan proof (newell_takes_first_candidate_throughout) and R41's fan
 // (first_bad_fan_triangle) take the turns at their ends from the plane and every other
 // orientation from NewellOrient's inline filter, orient_at settling what it leaves open. On
