@@ -68,7 +68,7 @@ void take_emptied(std::vector<T, A>& to, std::vector<T, A>& from) {
 
 /// `to` takes `from`'s buffer with its entries, for an array whose every entry the next user
 /// writes before it reads it (the ring views): its resize then makes only the entries past the
-/// largest size so far (a value-initialising resize of every entry was ≈ 1.6 M instructions on
+/// previous user's size (a value-initialising resize of every entry was ≈ 1.6 M instructions on
 /// Sekiro `krak`).
 template <class T>
 void take_kept(std::vector<T>& to, std::vector<T>& from) {

@@ -78,7 +78,7 @@ public:
     /// Computes every added face's FaceFigures from `corners`, adds the decided ones to
     /// decided_tallies() and marks which of those are common(); with `corner_boxes`, each face's
     /// corner_box() too.
-    void analyse(const Point* corners, bool corner_boxes = false);
+    void analyse(const Point* corners, bool corner_boxes);
     /// After analyse: the figures of face `i` (an index add returned), written only when the face
     /// is not common(): a common face's are all in decided_tallies(), and nothing reads them.
     const FaceFigures& figures(int i) const { return figures_[i]; }

@@ -526,7 +526,7 @@ void decided_signs_are_the_exact_predicates(FaceBatch::Width width) {
             slots.push_back(batch.add(corners.size(), static_cast<int>(faces.back().size()), k));
             corners.insert(corners.end(), faces.back().begin(), faces.back().end());
         }
-        batch.analyse(corners.data());
+        batch.analyse(corners.data(), false);
         for (int k = 0; k < size; ++k) {
             const std::vector<Point>& ring = faces[k];
             const int n = static_cast<int>(ring.size());
@@ -739,8 +739,8 @@ TEST(FaceBatch, FourLanesEqualTwoLanesBitForBit) {
             ASSERT_EQ(four.add(corners.size(), n, k), slots.back());
             corners.insert(corners.end(), ring.begin(), ring.end());
         }
-        two.analyse(corners.data());
-        four.analyse(corners.data());
+        two.analyse(corners.data(), false);
+        four.analyse(corners.data(), false);
         for (int k = 0; k < size; ++k) {
             if (slots[k] < 0) continue;
             ASSERT_EQ(figures_difference(two.figures(slots[k]), four.figures(slots[k])), "") << "round " << round << " face " << k;

@@ -67,7 +67,7 @@ public:
         return static_cast<std::uint32_t>(Msb ? bits_ >> (64 - n) : bits_ & ((std::uint64_t{1} << n) - 1));
     }
     /// The whole buffer, for loops that take several values off a copy and then consume() them
-    /// (only the buffered bits are stream bits: the ones below are 0).
+    /// (only the buffered bits are to be used: the ones below are the stream's next bits or 0).
     std::uint64_t buffered_word() const { return bits_; }
     /// Reads n (0..32) bits with no refill check, for loops that refill once per item:
     /// n must not exceed the buffered bits.

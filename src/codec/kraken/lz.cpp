@@ -406,7 +406,7 @@ template <bool Delta>
 
 /// Phase 2 (spec 3.6, 3.7). Per command, two tests decide the fast path: that the literal
 /// run fits the literals with 16 readable bytes past it, and that literals and match fit the
-/// chunk with 32 bytes of room past them in the window (each one comparison against a limit
+/// chunk with 32 bytes of room past them in the window (46 on the wide-first path) (each one comparison against a limit
 /// that folds both bounds, computed once per chunk); then one test on the distance. A
 /// command that fails either takes slow_command, which makes the exact checks in spec order
 /// (same errors) and copies byte-wise. That the length and distance lists were not overrun
@@ -520,9 +520,9 @@ void decode_lz_chunk(const Context& ctx, const std::uint8_t* z, std::size_t size
     // binders (46-60 % over the stream), not Silesia (2-9 %: the `n <= 16` test predicts
     // well) nor the one-block files (9-36 %: at a quarter they took the wide path and decoded
     // 4-5 % slower).
-    std::uint32_t long_matches = 0;  // 32 bits (commands <= 128 Ki): GCC vectorizes the sum
-    for (std::size_t i = 0; i < sub.command_count; ++i) long_matches += (sub.commands[i] & 0x3C) == 0x3C;
-    const bool wide_first = 5 * std::size_t{long_matches} >= 2 * sub.command_count;
+    std::uint32_t matches_over_16 = 0;  // 32 bits (commands <= 128 Ki): GCC vectorizes the sum
+    for (std::size_t i = 0; i < sub.command_count; ++i) matches_over_16 += (sub.commands[i] & 0x3C) == 0x3C;
+    const bool wide_first = 5 * std::size_t{matches_over_16} >= 2 * sub.command_count;
     const std::size_t start = target.pos + pos;
     if (mode == 0) {
         if (wide_first) run_commands<true, true>(ctx, z, sub, target, start);
