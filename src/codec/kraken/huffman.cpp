@@ -90,8 +90,8 @@ void read_form_b(const Context& ctx, const std::uint8_t* at, MsbForward& bits, C
 /// that follow them all: whether any length is out of 1..11.
 template <unsigned SuffixBits>
 bool form_c_lengths(const std::uint8_t* prefixes, MsbForward& bits, unsigned n, std::uint8_t* length) {
-    // 54 / SuffixBits suffixes a refill (54 of the 56 bits one guarantees), taken off a copy of the buffer
-    // with constant shifts.
+    // 54 / SuffixBits suffixes a refill (54 of the 56 bits one guarantees), taken off a copy
+    // of the buffer with constant shifts.
     constexpr unsigned kPerRefill = SuffixBits == 0 ? 256 : 54 / SuffixBits;
     int s = 30;
     unsigned out_of_range = 0;

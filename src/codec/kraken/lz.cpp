@@ -406,13 +406,14 @@ template <bool Delta>
 
 /// Phase 2 (spec 3.6, 3.7). Per command, two tests decide the fast path: that the literal
 /// run fits the literals with 16 readable bytes past it, and that literals and match fit the
-/// chunk with 32 bytes of room past them in the window (46 on the wide-first path) (each one comparison against a limit
-/// that folds both bounds, computed once per chunk); then one test on the distance. A
-/// command that fails either takes slow_command, which makes the exact checks in spec order
-/// (same errors) and copies byte-wise. That the length and distance lists were not overrun
-/// is checked once per kCommandBatch commands (the lists are padded for the reads in between;
-/// values read there feed only checked copies). Lengths and recent distances are chosen with
-/// conditional moves: no branch depends on the command's fields.
+/// chunk with 32 bytes of room past them in the window, 46 with WideFirst (each one
+/// comparison against a limit that folds both bounds, computed once per chunk); then one
+/// test on the distance. A command that fails either takes slow_command, which makes the
+/// exact checks in spec order (same errors) and copies byte-wise. That the length and
+/// distance lists were not overrun is checked once per kCommandBatch commands (the lists are
+/// padded for the reads in between; values read there feed only checked copies). Lengths and
+/// recent distances are chosen with conditional moves: no branch depends on the command's
+/// fields. WideFirst: decode_lz_chunk's choice for chunks with many matches above 16 bytes.
 template <bool Delta, bool WideFirst>
 void run_commands(const Context& ctx, const std::uint8_t* z, const SubStreams& sub, const ChunkTarget& t,
                   std::size_t start) {
