@@ -248,8 +248,6 @@ void FaceBatch::analyse_group(const Point* corners, const int* faces, int used) 
     for (int lane = 0; lane < kL; ++lane) {
         centroid_[faces[lane]] = {far.centroid.x[lane], far.centroid.y[lane], far.centroid.z[lane]};
         common_[faces[lane]] = common[lane] != 0;
-    }
-    for (int lane = 0; lane < kL; ++lane) {
         if (common[lane]) continue;
         FaceFigures& f = figures_[faces[lane]];
         f.normal = FacePlane::approx_normal({{normal.value.x[lane], normal.value.y[lane], normal.value.z[lane]},
