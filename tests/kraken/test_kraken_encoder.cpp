@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
+#include <cmath>
 #include <atomic>
 #include <functional>
 #include <mutex>
@@ -687,33 +689,92 @@ ReferenceCode reference_code(const std::array<std::uint32_t, 256>& counts) {
     return code;
 }
 
+/// Code lengths by the encoder's definition, written plainly: the present symbols sorted by
+/// (count, symbol) with std::sort, the two-queue Huffman merge with branches (ties take the
+/// leaf), each leaf's depth by walking its parents, and beyond 11 bits the clamp that splits
+/// the deepest shorter codes, lengths handed out again shortest to the most frequent.
+std::array<std::uint8_t, 256> reference_code_lengths(const std::array<std::uint32_t, 256>& counts) {
+    std::vector<std::pair<std::uint32_t, unsigned>> leaves;  // (count, symbol)
+    for (unsigned s = 0; s < 256; ++s)
+        if (counts[s]) leaves.push_back({counts[s], s});
+    std::sort(leaves.begin(), leaves.end());
+    const std::size_t n = leaves.size();
+    std::vector<std::uint64_t> weight(2 * n - 1);
+    std::vector<std::size_t> parent(2 * n - 1);
+    for (std::size_t i = 0; i < n; ++i) weight[i] = leaves[i].first;
+    std::size_t leaf = 0, inner = n;
+    for (std::size_t k = n; k < 2 * n - 1; ++k) {
+        std::size_t pick[2];
+        for (auto& p : pick) {
+            if (leaf < n && (inner == k || weight[leaf] <= weight[inner])) p = leaf++;
+            else p = inner++;
+        }
+        weight[k] = weight[pick[0]] + weight[pick[1]];
+        parent[pick[0]] = parent[pick[1]] = k;
+    }
+    std::vector<unsigned> depth(n);
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = i; j != 2 * n - 2; j = parent[j]) ++depth[i];
+    std::array<std::uint8_t, 256> lengths{};
+    if (*std::max_element(depth.begin(), depth.end()) <= 11) {
+        for (std::size_t i = 0; i < n; ++i) lengths[leaves[i].second] = static_cast<std::uint8_t>(depth[i]);
+        return lengths;
+    }
+    std::array<unsigned, 13> per_length{};
+    for (unsigned d : depth) ++per_length[std::min(d, 11u)];
+    unsigned kraft = 0;
+    for (unsigned len = 1; len <= 11; ++len) kraft += per_length[len] << (11 - len);
+    for (; kraft > 2048; --kraft) {
+        --per_length[11];
+        for (unsigned len = 10; len > 0; --len)
+            if (per_length[len]) {
+                --per_length[len], per_length[len + 1] += 2;
+                break;
+            }
+    }
+    std::size_t i = 0;
+    for (unsigned len = 11; len > 0; --len)
+        for (unsigned k = 0; k < per_length[len]; ++k) lengths[leaves[i++].second] = static_cast<std::uint8_t>(len);
+    return lengths;
+}
+
 }  // namespace
 
 // Code lengths against their definition: a complete code (Kraft sum exactly 1) of at most 11
 // bits; whenever an optimal code fits in 11 bits, the cost of one and the smallest longest code
 // among them (the textbook heap construction, ties to the shallower tree); and lengths that never grow along (count, symbol) order, so a rarer symbol never
 // has the shorter code and equal counts give the lower symbol the longer one (the order the
-// game's encoder and ours rank symbols in). Counts up to 2^18 - 1 take all three passes of the
-// radix sort; geometric counts take the length limit.
+// game's encoder and ours rank symbols in). And exactly the lengths of the plain reference
+// (reference_code_lengths), for the sort in front of the merge (a counting sort on
+// min(count, 256), then the counts of 256 and more by insertion up to 32 of them, else by radix
+// passes): many ties; counts on both sides of 256; up to 32 counts of 256 or more (and exactly
+// 32, 33); more of them, up to 2^24 - 1; all 256 symbols; two; geometric counts take the limit.
 TEST(KrakenEncoder, HuffmanCodeLengthsAreCompleteOptimalAndOrdered) {
     using namespace kraken::detail;
     std::mt19937 rng(23);
-    unsigned optimal_checked = 0, limited = 0;
-    for (int round = 0; round < 3000; ++round) {
+    unsigned optimal_checked = 0, limited = 0, insertion = 0, radix = 0;
+    for (int round = 0; round < 8000; ++round) {
         std::array<std::uint32_t, 256> counts{};
-        const unsigned present = 2 + rng() % 255;
-        const unsigned kind = round % 4;
+        const unsigned kind = round % 8;
+        const unsigned present = kind == 6 ? 256 : kind == 7 ? 2 : 2 + rng() % 255;
+        unsigned large_wanted = kind == 4 ? rng() % 33 : kind == 5 ? 32 + rng() % 2 : 0;
         for (unsigned i = 0; i < present; ++i) {
-            const unsigned s = rng() % 256;
+            const unsigned s = kind == 6 ? i : rng() % 256;
             switch (kind) {
                 case 0: counts[s] = 1 + rng() % 8; break;                                 // many ties
-                case 1: counts[s] = 1 + rng() % 300; break;                               // two passes
-                case 2: counts[s] = 1 + rng() % ((1u << 18) - 1); break;                  // three passes
-                default: counts[s] = 1u << (rng() % 18); break;                           // skewed: limited
+                case 1: counts[s] = 250 + rng() % 13; break;                              // 250..262
+                case 2: counts[s] = 1 + rng() % ((1u << 24) - 1); break;                  // radix passes
+                case 3: counts[s] = 1u << (rng() % 18); break;                            // skewed: limited
+                case 4:
+                case 5: counts[s] = large_wanted ? (--large_wanted, 256 + rng() % 5000) : 1 + rng() % 255; break;
+                default: counts[s] = 1 + rng() % (round % 3 == 0 ? 3 : 70000); break;
             }
         }
         if (std::count_if(counts.begin(), counts.end(), [](auto c) { return c > 0; }) < 2) counts[0] = counts[1] = 1;
         const auto lengths = huffman_code_lengths(counts);
+        ASSERT_EQ(lengths, reference_code_lengths(counts)) << "round " << round;
+        const auto large = std::count_if(counts.begin(), counts.end(), [](auto c) { return c >= 256; });
+        insertion += large >= 2 && large <= 32, radix += large > 32;
         std::uint32_t kraft = 0, longest = 0;
         std::uint64_t cost = 0;
         for (unsigned s = 0; s < 256; ++s) {
@@ -742,6 +803,107 @@ TEST(KrakenEncoder, HuffmanCodeLengthsAreCompleteOptimalAndOrdered) {
     }
     EXPECT_GT(optimal_checked, 1000u);
     EXPECT_GT(limited, 100u);
+    EXPECT_GT(insertion, 1000u);
+    EXPECT_GT(radix, 1000u);
+}
+
+// The code-length tables as plan_huffman() prices them (Rice values counted per value, summed
+// per suffix width) against the tables the writers write: forms B and C, widths 0-3, for the
+// codes of random, flat and skewed histograms, and for random lengths of 1-15 bits: codes
+// never reach 15 bits, but jumps from 1 to 15 give form B values it cannot write with small
+// widths (then no table and no price), which 11-bit codes never do.
+TEST(KrakenEncoder, HuffmanTablePricesEqualTheWrittenTables) {
+    using namespace kraken::detail;
+    std::mt19937 rng(43);
+    unsigned unwritable = 0, checked = 0;
+    for (int round = 0; round < 1500; ++round) {
+        std::array<std::uint32_t, 256> counts{};
+        const unsigned present = 2 + rng() % 255;
+        for (unsigned i = 0; i < present; ++i) {
+            const unsigned s = rng() % 256;
+            counts[s] = round % 3 == 0 ? 1 + rng() % 50 : round % 3 == 1 ? 1u << (rng() % 20) : 1 + rng() % 3;
+        }
+        if (std::count_if(counts.begin(), counts.end(), [](auto c) { return c > 0; }) < 2) counts[7] = counts[200] = 1;
+        auto lengths = huffman_code_lengths(counts);
+        if (round % 4 == 3)
+            for (auto& len : lengths) len = len ? static_cast<std::uint8_t>(rng() % 2 ? 1 + rng() % 15 : (rng() % 2 ? 1 : 15)) : 0;
+        for (unsigned form : {1u, 2u})
+            for (unsigned f = 0; f < 4; ++f) {
+                const PricedTable table = huffman_table_priced(lengths, form, f);
+                if (table.written.empty()) {
+                    ASSERT_EQ(form, 1u);
+                    ASSERT_EQ(table.priced, SIZE_MAX) << "round " << round << " width " << f;
+                    ++unwritable;
+                } else {
+                    ASSERT_EQ(table.priced, table.written.size()) << "round " << round << " form " << form << " width " << f;
+                    ++checked;
+                }
+            }
+    }
+    EXPECT_GT(unwritable, 100u);
+    EXPECT_GT(checked, 10000u);
+}
+
+// Level 1's literal mode compares sums of c log2(c) (a table below 1024) instead of two
+// entropies: against entropy_bits on pairs of histograms of the same total (the second the
+// first with some counts moved between symbols: close entropies; counts on both sides of
+// 1024), the sum is total log2(total) - entropy and the order is the entropies' wherever they
+// differ by more than rounding.
+TEST(KrakenEncoder, CountLog2CountOrdersHistogramsAsTheirEntropy) {
+    using namespace kraken::detail;
+    std::mt19937 rng(44);
+    unsigned decided = 0;
+    for (int round = 0; round < 4000; ++round) {
+        std::array<std::array<std::uint32_t, 256>, 2> pair{};
+        const unsigned spread = 1 + rng() % 256;
+        const std::uint32_t most = round % 3 == 0 ? 4 : round % 3 == 1 ? 1100 : 131072 / spread;
+        for (unsigned s = 0; s < spread; ++s) pair[0][rng() % 256] += rng() % (most + 1);
+        pair[0][rng() % 256] += 2;
+        pair[1] = pair[0];
+        for (unsigned moves = 1 + rng() % 8; moves > 0; --moves) {
+            const unsigned from = rng() % 256, to = rng() % 256;
+            const std::uint32_t amount = pair[1][from] ? rng() % (pair[1][from] + 1) : 0;
+            pair[1][from] -= amount, pair[1][to] += amount;
+        }
+        std::uint32_t total = 0;
+        for (auto c : pair[0]) total += c;
+        double entropy[2], sum[2];
+        for (int k = 0; k < 2; ++k) {
+            entropy[k] = entropy_bits(pair[k]);
+            sum[k] = count_log2_count(pair[k]);
+            const double whole = total * std::log2(static_cast<double>(total));
+            ASSERT_NEAR(sum[k], whole - entropy[k], 1e-9 * whole + 1e-9) << "round " << round;
+        }
+        if (std::abs(entropy[0] - entropy[1]) > 1e-6 * total) {
+            ASSERT_EQ(sum[0] > sum[1], entropy[0] < entropy[1]) << "round " << round;
+            ++decided;
+        }
+    }
+    EXPECT_GT(decided, 2000u);
+}
+
+// A histogram handed to encode_array (level 1's literal array, counted in the chunk writer)
+// gives the bytes it counts itself: random, skewed, run-heavy and single-byte arrays with and
+// without level 1's RLE estimate.
+TEST(KrakenEncoder, EncodeArrayWithItsHistogramWritesTheSameBytes) {
+    using namespace kraken::detail;
+    std::mt19937 rng(45);
+    for (int round = 0; round < 400; ++round) {
+        ByteVec data(1 + rng() % 6000);
+        const unsigned kind = round % 4;
+        for (std::size_t i = 0; i < data.size(); ++i)
+            data[i] = kind == 0 ? static_cast<std::uint8_t>(rng()) : kind == 1 ? static_cast<std::uint8_t>(std::countr_zero(rng() | 1u << 31))
+                    : kind == 2 ? (i > 0 && rng() % 4 ? data[i - 1] : static_cast<std::uint8_t>(rng() % 8)) : 9;
+        std::array<std::uint32_t, 256> histogram{};
+        for (auto b : data) ++histogram[b];
+        for (bool estimate_rle : {false, true}) {
+            const ArrayPolicy policy{.long_header = true, .split_depth = 0, .tans = false, .estimate_rle = estimate_rle, .weigh_decode_time = true};
+            ByteVec counted_here, handed;
+            encode_array(data, policy, counted_here);
+            encode_array(data, policy, handed, &histogram);
+            ASSERT_EQ(handed, counted_here) << "round " << round;
+        }
+    }
 }
 
 // The 256-bit set of present symbols that the table writers walk by runs, against the tables

@@ -5,6 +5,7 @@
 #include "codec/kraken/array_encoder.h"
 
 #include <algorithm>
+#include <cassert>
 #include <array>
 #include <bit>
 #include <cmath>
@@ -62,39 +63,70 @@ void put_coded_header(std::vector<std::uint8_t>& out, unsigned type, std::size_t
 using Histogram = std::array<std::uint32_t, 256>;
 using Lengths = std::array<std::uint8_t, 256>;
 
+/// Sorts the n distinct keys (count << 8 | symbol, in symbol order) ascending into `out`
+/// (n + 1 entries): a counting sort on min(count, 256), where counts below 256 (most of a
+/// chunk's arrays' symbols) take their place at once and the larger ones land last, still in
+/// symbol order, then are sorted among themselves. A comparison sort of all keys mispredicted on
+/// about every other comparison; LSD radix passes over all of them, a byte of the count each,
+/// cost two or three 256-bucket prefix sums.
+void sort_keys(const std::uint32_t* keys, unsigned n, std::uint32_t largest, std::uint32_t* out) {
+    constexpr std::uint32_t kLarge = 256;  // bucket of every count >= 256
+    const std::uint32_t top = std::min(largest, kLarge);
+    std::array<std::uint32_t, kLarge + 1> start;
+    std::fill_n(start.begin(), top + 1, 0u);
+    for (unsigned i = 0; i < n; ++i) ++start[std::min(keys[i] >> 8, kLarge)];
+    std::uint32_t sum = 0;
+    for (unsigned b = 0; b <= top; ++b) sum += std::exchange(start[b], sum);
+    for (unsigned i = 0; i < n; ++i) out[start[std::min(keys[i] >> 8, kLarge)]++] = keys[i];
+    if (largest < kLarge) return;
+    // The large counts: [first, n). Few (at most size / 256) on a chunk's arrays: an insertion
+    // sort; else LSD radix passes on the count's bytes, as many as the largest count needs.
+    const unsigned first = n - (start[kLarge] - start[kLarge - 1]);
+    std::uint32_t* large = out + first;
+    const unsigned m = n - first;
+    if (m <= 32) {
+        for (unsigned i = 1; i < m; ++i) {
+            const std::uint32_t key = large[i];
+            unsigned j = i;
+            for (; j > 0 && large[j - 1] > key; --j) large[j] = large[j - 1];
+            large[j] = key;
+        }
+        return;
+    }
+    std::array<std::uint32_t, 256> buffer;
+    std::uint32_t* from = large;
+    std::uint32_t* to = buffer.data();
+    for (unsigned shift = 8; shift < 32 && largest >> (shift - 8) != 0; shift += 8) {
+        std::array<std::uint32_t, 256> at{};
+        for (unsigned i = 0; i < m; ++i) ++at[from[i] >> shift & 0xFF];
+        std::uint32_t total = 0;
+        for (unsigned b = 0; b < 256; ++b) total += std::exchange(at[b], total);
+        for (unsigned i = 0; i < m; ++i) to[at[from[i] >> shift & 0xFF]++] = from[i];
+        std::swap(from, to);
+    }
+    if (from != large) std::copy_n(from, m, large);
+}
+
 /// Huffman code lengths of the present symbols (>= 2 of them), at most 11 bits. Two-queue
-/// construction over the symbols sorted by count (no heap, no allocation); when the optimal
-/// tree is deeper, the lengths are clamped to 11 and the Kraft sum restored by splitting the
-/// deepest shorter codes (the classic length-limiting fix of zlib-style encoders), then the
-/// lengths handed out again shortest to the most frequent symbols. (Halving the counts and
-/// rebuilding, as before, took several rebuilds on skewed literal histograms.)
+/// construction over the symbols sorted by count (sort_keys; no heap, no allocation); when the
+/// optimal tree is deeper, the lengths are clamped to 11 and the Kraft sum restored by
+/// splitting the deepest shorter codes (the classic length-limiting fix of zlib-style
+/// encoders), then the lengths handed out again shortest to the most frequent symbols.
+/// (Halving the counts and rebuilding, as before, took several rebuilds on skewed literal
+/// histograms.)
 Lengths huffman_lengths(const Histogram& freq) {
-    // The present symbols ordered by (count, symbol): a stable LSD radix sort on the count, a
-    // byte a pass, of the symbols taken in order. Counts are below 2^24 (an array's, below
-    // 2^18), and passes above the largest count's top byte are left out. A comparison
-    // sort mispredicted on about every other comparison, which cost more than its work.
-    std::array<std::uint32_t, 256> buffer_a, buffer_b;
-    std::uint32_t* keys = buffer_a.data();
-    std::uint32_t* sorted = buffer_b.data();
+    std::array<std::uint32_t, 256> keys;
     unsigned n = 0;
-    std::uint32_t largest = 0;
     for (unsigned s = 0; s < 256; ++s) {  // without a branch: absent symbols are overwritten
         keys[n] = freq[s] << 8 | s;
         n += freq[s] != 0;
-        largest = std::max(largest, freq[s]);
     }
     if (n < 2) return {};  // asked for 2 or more (a single symbol is an RLE fill)
-    // The pass at `shift` sorts on count bits shift - 8 .. shift - 1.
-    for (unsigned shift = 8; shift < 32 && largest >> (shift - 8) != 0; shift += 8) {
-        std::array<std::uint32_t, 256> start{};
-        for (unsigned i = 0; i < n; ++i) ++start[keys[i] >> shift & 0xFF];
-        std::uint32_t sum = 0;
-        for (unsigned b = 0; b < 256; ++b) sum += std::exchange(start[b], sum);
-        for (unsigned i = 0; i < n; ++i) sorted[start[keys[i] >> shift & 0xFF]++] = keys[i];
-        std::swap(keys, sorted);
-    }
+    const std::uint32_t largest = *std::max_element(freq.begin(), freq.end());
+    std::array<std::uint32_t, 257> sorted;
+    sort_keys(keys.data(), n, largest, sorted.data());
     std::array<std::uint8_t, 256> order;
-    for (unsigned i = 0; i < n; ++i) order[i] = static_cast<std::uint8_t>(keys[i]);
+    for (unsigned i = 0; i < n; ++i) order[i] = static_cast<std::uint8_t>(sorted[i]);
     // Nodes 0..n-1: the leaves in ascending count; n..2n-2: internal nodes, made in ascending
     // weight, so the two smallest are always at the front of one of the queues. Each queue
     // ends in a sentinel of the largest weight (the next internal node's, until it is made),
@@ -102,7 +134,7 @@ Lengths huffman_lengths(const Histogram& freq) {
     std::array<std::uint32_t, 257> leaf_weight;
     std::array<std::uint32_t, 256> inner_weight;
     std::array<std::uint16_t, 512> parent;
-    for (unsigned i = 0; i < n; ++i) leaf_weight[i] = keys[i] >> 8;
+    for (unsigned i = 0; i < n; ++i) leaf_weight[i] = sorted[i] >> 8;
     leaf_weight[n] = UINT32_MAX;
     unsigned leaf = 0, inner = 0;
     auto pick = [&](std::uint32_t& weight) {
@@ -150,31 +182,39 @@ Lengths huffman_lengths(const Histogram& freq) {
 /// Prices a code-length table for the four Rice suffix widths F = 0..3 in one pass (the
 /// writers below take it in place of an MsbWriter): fields that do not depend on F count for
 /// all four; a Rice value v costs (v >> F) + 1 + F bits; form B cannot write v >> F above 20 >> F.
+/// The Rice values are only counted per value (below kValues: the lengths' predictors of both
+/// forms keep them at most 22, spec 2.3.2 and 2.3.3) and priced per width in bytes(): four
+/// sums per value each time were half of a table's pricing.
 class RiceCounter {
 public:
-    void write(std::uint32_t, unsigned n) { add_all(n); }
-    void zeros(unsigned n) { add_all(n); }
-    void rice_prefix(unsigned v) {
-        for (unsigned f = 0; f < 4; ++f) bits_[f] += (v >> f) + 1;
-    }
-    void rice_suffix() {
-        for (unsigned f = 0; f < 4; ++f) bits_[f] += f;
-    }
+    void write(std::uint32_t, unsigned n) { fixed_ += n; }
+    void zeros(unsigned n) { fixed_ += n; }
+    void rice_prefix(unsigned v) { ++count(v); }
+    void rice_suffix() { ++suffixes_; }
     void limited_rice(unsigned v) {
-        for (unsigned f = 0; f < 4; ++f) {
-            if ((v >> f) > (20u >> f)) fits_[f] = false;
-            bits_[f] += (v >> f) + 1 + f;
-        }
+        ++count(v), ++suffixes_;
+        limited_ = true;
     }
     /// Bytes of the table with suffix width f, or SIZE_MAX when that width cannot write it.
-    std::size_t bytes(unsigned f) const { return fits_[f] ? (bits_[f] + 7) / 8 : SIZE_MAX; }
+    std::size_t bytes(unsigned f) const {
+        if (limited_ && (largest_ >> f) > (20u >> f)) return SIZE_MAX;
+        std::size_t bits = fixed_ + std::size_t{suffixes_} * f;
+        for (unsigned v = 0; v <= largest_; ++v) bits += std::size_t{values_[v]} * ((v >> f) + 1);
+        return (bits + 7) / 8;
+    }
 
 private:
-    void add_all(unsigned n) {
-        for (auto& b : bits_) b += n;
+    static constexpr unsigned kValues = 64;
+    std::uint32_t& count(unsigned v) {
+        assert(v < kValues);
+        largest_ = std::max(largest_, v);
+        return values_[v];
     }
-    std::array<std::size_t, 4> bits_{};
-    std::array<bool, 4> fits_{true, true, true, true};
+    std::size_t fixed_ = 0;
+    std::uint32_t suffixes_ = 0;
+    unsigned largest_ = 0;
+    bool limited_ = false;  ///< form B: v >> F is limited
+    std::array<std::uint32_t, kValues> values_{};
 };
 
 /// A Rice value of form B (spec 2.3.2): v >> F zeros (at most 20 >> F), a one, F bits of v.
@@ -742,14 +782,15 @@ std::optional<std::vector<std::uint8_t>> best_coded(std::span<const std::uint8_t
 
 }  // namespace
 
-std::size_t encode_array(std::span<const std::uint8_t> data, const ArrayPolicy& policy, std::vector<std::uint8_t>& out) {
+std::size_t encode_array(std::span<const std::uint8_t> data, const ArrayPolicy& policy, std::vector<std::uint8_t>& out,
+                         const Histogram* histogram) {
     const std::size_t stored = stored_header_size(data.size(), policy.long_header) + data.size();
     const std::size_t min_saving = data.size() / 16 + 64;
     // When the decode-time rule will store anything saving less than min_saving, forms larger
     // than that are not written at all (the Huffman estimate is within a few bytes, hence the
     // margin: the choice stays the one the rule below makes).
     const std::size_t limit = policy.weigh_decode_time ? std::min(stored, stored + kEstimateMargin - std::min(stored, min_saving)) : stored;
-    if (auto coded = best_coded(data, policy, limit)) {
+    if (auto coded = best_coded(data, policy, limit, histogram)) {
         if (!policy.weigh_decode_time || stored - coded->size() >= min_saving) {
             append(out, *coded);
             return coded->size();
@@ -792,10 +833,42 @@ double entropy_bits(const std::array<std::uint32_t, 256>& histogram) {
     return bits;
 }
 
+double count_log2_count(const std::array<std::uint32_t, 256>& histogram) {
+    // c log2(c) for c below kTabled: most counts of a chunk's literal arrays (a few thousand
+    // bytes over some hundred symbols); a log2 call each cost about 50 instructions.
+    constexpr std::uint32_t kTabled = 1024;
+    static const std::array<double, kTabled> table = [] {
+        std::array<double, kTabled> t{};
+        for (std::uint32_t c = 1; c < kTabled; ++c) t[c] = c * std::log2(static_cast<double>(c));
+        return t;
+    }();
+    double sum = 0;
+    for (const std::uint32_t c : histogram) sum += c < kTabled ? table[c] : c * std::log2(static_cast<double>(c));
+    return sum;
+}
+
 std::vector<std::uint8_t> huffman_form_c_table(const std::array<std::uint8_t, 256>& lengths, unsigned suffix_bits) {
     MsbWriter w;
     write_form_c(w, form_c_values(lengths, SymbolSet::of(lengths)), suffix_bits);
     return w.finish();
+}
+
+PricedTable huffman_table_priced(const std::array<std::uint8_t, 256>& lengths, unsigned form, unsigned suffix_bits) {
+    const SymbolSet present = SymbolSet::of(lengths);
+    RiceCounter counter;
+    MsbWriter w;
+    PricedTable table;
+    if (form == 1) {
+        write_form_b(counter, lengths, present, suffix_bits);
+        if (write_form_b(w, lengths, present, suffix_bits)) table.written = w.finish();
+    } else {
+        const FormC values = form_c_values(lengths, present);
+        write_form_c(counter, values, suffix_bits);
+        write_form_c(w, values, suffix_bits);
+        table.written = w.finish();
+    }
+    table.priced = counter.bytes(suffix_bits);
+    return table;
 }
 
 }  // namespace navlab::kraken::detail

@@ -39,8 +39,10 @@ struct ArrayPolicy {
 
 /// Appends `data` as one byte array (header + payload) to `out`; returns the bytes appended.
 /// Never fails: a stored array is the fallback. `data.size()` must be at most 0x3FFFF
-/// (a chunk holds at most 0x20000 bytes).
-std::size_t encode_array(std::span<const std::uint8_t> data, const ArrayPolicy& policy, std::vector<std::uint8_t>& out);
+/// (a chunk holds at most 0x20000 bytes). `histogram`: the counts of `data`'s bytes when the
+/// caller has them (else they are counted here).
+std::size_t encode_array(std::span<const std::uint8_t> data, const ArrayPolicy& policy, std::vector<std::uint8_t>& out,
+                         const std::array<std::uint32_t, 256>* histogram = nullptr);
 
 /// Appends `data` as a *coded* array (any type but stored) if one is smaller than a stored
 /// array; returns false (out unchanged) otherwise. For entropy-only chunks, which must not
@@ -54,6 +56,11 @@ std::size_t estimate_array_size(std::span<const std::uint8_t> data);
 /// Order-0 entropy in bits of the bytes counted in `histogram` (a lower bound of their
 /// Huffman-coded size, tables aside): a choice between arrays without pricing their tables.
 double entropy_bits(const std::array<std::uint32_t, 256>& histogram);
+
+/// The sum of c log2(c) over the counts c of `histogram` (from a table for counts below 1024):
+/// of two arrays of the same length, the one with the larger sum has the lower order-0
+/// entropy (entropy_bits = total log2(total) - this sum), without a log2 call per symbol.
+double count_log2_count(const std::array<std::uint32_t, 256>& histogram);
 
 /// Huffman code lengths (1..11 bits, 0 for an absent symbol) of the symbols counted in
 /// `histogram` (at least 2 present; each count below 2^24, their sum below 2^31): an optimal
@@ -75,5 +82,15 @@ std::vector<std::uint8_t> rle_command_buffer(std::span<const std::uint8_t> data,
 /// at least 2 present, 1..11 bits) with `suffix_bits` (0..3) Rice suffix bits, padded to a
 /// byte. Exposed for tests against the spec's worked example.
 std::vector<std::uint8_t> huffman_form_c_table(const std::array<std::uint8_t, 256>& lengths, unsigned suffix_bits);
+
+/// The code-length table of `lengths` (as huffman_form_c_table) in `form` (1: form B, 2: form
+/// C) with `suffix_bits`, as written, and its size in bytes as plan_huffman() prices it without
+/// writing it. Form B cannot write every table with every width: then `written` is empty and
+/// `priced` SIZE_MAX. Exposed for tests of the pricing against the writers.
+struct PricedTable {
+    std::vector<std::uint8_t> written;
+    std::size_t priced = 0;
+};
+PricedTable huffman_table_priced(const std::array<std::uint8_t, 256>& lengths, unsigned form, unsigned suffix_bits);
 
 }  // namespace navlab::kraken::detail

@@ -11,6 +11,7 @@
 #include "codec/kraken/bit_writer.h"
 #include "codec/kraken/lz_parse.h"
 #include "codec/kraken/sparse_parse.h"
+#include "io/default_init_vector.h"
 
 namespace navlab::kraken::detail {
 namespace {
@@ -30,7 +31,7 @@ struct Lengths {
 };
 
 /// Spec 3.4 (7): E, the offsets' raw bits and the long lengths, on alternating readers.
-std::vector<std::uint8_t> bit_region(const std::vector<OffsetCode>& offsets, const std::vector<std::uint32_t>& long_values) {
+std::vector<std::uint8_t> bit_region(std::span<const OffsetCode> offsets, const std::vector<std::uint32_t>& long_values) {
     MsbWriter fa, fb;
     const std::uint32_t e1 = static_cast<std::uint32_t>(long_values.size()) + 1;
     const unsigned z = static_cast<unsigned>(std::bit_width(e1)) - 1;
@@ -54,8 +55,10 @@ LzChunk write_chunk(std::span<const std::uint8_t> block, std::size_t start, std:
                     const std::vector<Command>& commands, const LzParams& params) {
     const int split_depth = params.split_depth;
     const bool tans = params.search_entropy;
-    std::vector<std::uint8_t> raw, delta, command_bytes;
-    std::vector<std::uint32_t> distances;
+    // The arrays sized up front are written before they are read (DefaultInitVector: no fill).
+    DefaultInitVector<std::uint8_t> raw, delta;
+    std::vector<std::uint8_t> command_bytes;
+    DefaultInitVector<std::uint32_t> distances;
     Lengths lengths;
     // Reserved for the literals the parse leaves, not the chunk: most of a compressible chunk
     // is matches, and 128 KiB reservations cost page faults (a fresh mapping each).
@@ -115,8 +118,9 @@ LzChunk write_chunk(std::span<const std::uint8_t> block, std::size_t start, std:
     if (quick)
         for (std::size_t i = 0; i < literal_count; ++i) ++raw_histogram[raw[i]], ++delta_histogram[delta[i]];
 
-    // Literal mode per chunk (spec 1.4): whichever literal array is estimated smaller.
-    const bool use_delta = quick ? entropy_bits(delta_histogram) < entropy_bits(raw_histogram)
+    // Literal mode per chunk (spec 1.4): whichever literal array is estimated smaller (level 1:
+    // of lower order-0 entropy; both have literal_count bytes, so the larger sum of c log2 c).
+    const bool use_delta = quick ? count_log2_count(delta_histogram) > count_log2_count(raw_histogram)
                                  : estimate_array_size(delta) < estimate_array_size(raw);
     LzChunk chunk{{}, use_delta ? 0u : 1u};
     std::vector<std::uint8_t>& z = chunk.payload;
@@ -124,13 +128,15 @@ LzChunk write_chunk(std::span<const std::uint8_t> block, std::size_t start, std:
     // Levels 1-6 (no entropy search) favour decode speed: see ArrayPolicy::weigh_decode_time.
     const bool weigh = !params.search_entropy;
     const ArrayPolicy policy{.split_depth = split_depth, .tans = tans, .estimate_rle = quick, .weigh_decode_time = weigh};
+    // Level 1 hands the literal array's histogram on (counted above), the other levels count it there.
     encode_array(use_delta ? delta : raw,
-                 {.long_header = true, .split_depth = split_depth, .tans = tans, .estimate_rle = quick, .weigh_decode_time = weigh}, z);
+                 {.long_header = true, .split_depth = split_depth, .tans = tans, .estimate_rle = quick, .weigh_decode_time = weigh}, z,
+                 quick ? (use_delta ? &delta_histogram : &raw_histogram) : nullptr);
     encode_array(command_bytes, policy, z);
     // Offsets (spec 3.4, 3.5): legacy, or scaled with a scale byte (and low bits for scale >= 2).
     const unsigned scale = params.search_entropy ? choose_scale(distances) : 0;
-    std::vector<OffsetCode> offsets(distances.size());
-    std::vector<std::uint8_t> packed_offsets(distances.size()), low(distances.size());
+    DefaultInitVector<OffsetCode> offsets(distances.size());
+    DefaultInitVector<std::uint8_t> packed_offsets(distances.size()), low(distances.size());
     for (std::size_t i = 0; i < distances.size(); ++i) {
         offsets[i] = scale == 0 ? offset_code(distances[i]) : scaled_code(distances[i], scale, low[i]);
         packed_offsets[i] = offsets[i].packed;

@@ -25,7 +25,7 @@ constexpr double kLowArrayBits = 240;
 
 /// Estimated bits of the offsets coded with `scale` (0 = legacy): packed-byte entropy, raw
 /// bits, and the low-bits array for scales of 2 and more.
-double offset_bits(const std::vector<std::uint32_t>& distances, unsigned scale) {
+double offset_bits(std::span<const std::uint32_t> distances, unsigned scale) {
     std::array<std::uint32_t, 256> packed{}, low{};
     double raw = 0;
     for (std::uint32_t d : distances) {
@@ -338,7 +338,7 @@ private:
 
 }  // namespace
 
-unsigned choose_scale(const std::vector<std::uint32_t>& distances) {
+unsigned choose_scale(std::span<const std::uint32_t> distances) {
     unsigned best = 0;
     double best_bits = offset_bits(distances, 0);
     if (distances.size() < 16) return best;  // too few for a low-bits table to pay

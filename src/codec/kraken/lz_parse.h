@@ -59,7 +59,7 @@ inline OffsetCode coded_offset(std::uint32_t d, unsigned scale, std::uint8_t& lo
 
 /// The offset coding (0 = legacy, else the scale 1..32) estimated smallest for the explicit
 /// distances of a chunk, from the entropy of the packed bytes and low bits and the raw bits.
-unsigned choose_scale(const std::vector<std::uint32_t>& distances);
+unsigned choose_scale(std::span<const std::uint32_t> distances);
 
 /// Recent-offset slots with the move-to-front of spec 3.7 (reset to 8, 8, 8 per chunk).
 /// Both functions are selects, not branches: whether a command reuses a slot, and which, is
