@@ -880,7 +880,7 @@ TEST(Kraken, WideMatchCopiesAndLongLengthsMatchAByteReference) {
     EXPECT_EQ(count_errors, 60);
 }
 
-// The wide chunks' 64-byte block copies (copy_match_blocks_from_16: at d >= 64 bytes 16-63
+// The wide chunks' 64-byte block copies (copy_match_blocks: at d >= 64 the first 64 bytes
 // whatever the length, then 64 bytes a step past n, so up to 63 bytes beyond the match) and
 // the command loop's bounds on the pointers a command advances to, against the byte
 // reference of spec 3.7: chunks where nine matches in ten are above 16 bytes, lengths at and

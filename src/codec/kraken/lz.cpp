@@ -316,14 +316,13 @@ inline void copy_match_from_16(std::uint8_t* op, const std::uint8_t* from, std::
     for (std::size_t i = 48; i < n; i += 16) copy16(op + i, from + i);
 }
 
-/// Bytes 16 to n of a match at distance d >= 64 in 64-byte blocks, the first (bytes 16-63)
-/// whatever n is: one test, `n > 64`, where the 16-byte path tested `n <= 48`, `n >= 64 && d
-/// >= n` and copy_long_match its length and its loop (about two mispredictions a match above 48
-/// bytes in the game's binders). Each block reads only bytes before its own start (d >= 64), so
-/// overlapping matches copy exactly too. Writes up to 63 bytes past n (64 past op).
-inline void copy_match_blocks_from_16(std::uint8_t* op, const std::uint8_t* from, std::size_t n) {
-    const Bytes16 a = load<Bytes16>(from + 16), b = load<Bytes16>(from + 32), c = load<Bytes16>(from + 48);
-    store<Bytes16>(op + 16, a), store<Bytes16>(op + 32, b), store<Bytes16>(op + 48, c);
+/// A match at distance d >= 64 in 64-byte blocks, the first whatever n is: one test, `n >
+/// 64`, where the 16-byte path tested `n <= 48`, `n >= 64 && d >= n` and copy_long_match its
+/// length and its loop (about two mispredictions a match above 48 bytes in the game's
+/// binders). Each block reads only bytes before its own start (d >= 64), so overlapping
+/// matches copy exactly too. Writes up to 63 bytes past n (62 past a match of 2 bytes).
+inline void copy_match_blocks(std::uint8_t* op, const std::uint8_t* from, std::size_t n) {
+    copy64(op, from);
     for (std::size_t i = 64; i < n; i += 64) copy64(op + i, from + i);
 }
 
@@ -333,24 +332,23 @@ inline void copy_match_blocks_from_16(std::uint8_t* op, const std::uint8_t* from
 template <bool WideFirst>
 inline void copy_match_fast(std::uint8_t* op, std::size_t d, std::size_t n) {
     const std::uint8_t* from = op - d;
+    if constexpr (WideFirst) {
+        // Chunks with many matches above 16 bytes (two fifths or more of the commands:
+        // decode_lz_chunk's choice; the game's binders) mispredicted the `n <= 16` test below
+        // on about one match in four. At d >= 64 the 64 bytes read lie wholly before op, so
+        // they are copied whatever n is and only `n > 64` is tested. (Nearer, the wider loads
+        // would read this copy's own stores and wait on them: 10-15 % slower one-block files.)
+        if (d >= 64) {
+            copy_match_blocks(op, from, n);
+            return;
+        }
+    }
     // The first 16 bytes in 8-byte steps whatever d is (>= 8: a step never reads a byte it
     // writes): most matches are short, and this takes no branch on d for them. (8-byte
     // loads of bytes just written also forward from the earlier stores more often than
     // 16-byte loads that straddle two of them.)
     store<std::uint64_t>(op, load<std::uint64_t>(from));
     store<std::uint64_t>(op + 8, load<std::uint64_t>(from + 8));
-    if constexpr (WideFirst) {
-        // Chunks with many matches above 16 bytes (two fifths or more of the commands:
-        // decode_lz_chunk's choice; the game's binders) mispredicted the `n <= 16` test below
-        // on about one match in four. At d >= 64 the 64 bytes read lie wholly before op, so
-        // bytes 16 to 63 are copied whatever n is and only `n > 64` is tested. (Nearer, the
-        // wider loads would read this copy's own stores and wait on them: 10-15 % slower
-        // one-block files.)
-        if (d >= 64) {
-            copy_match_blocks_from_16(op, from, n);
-            return;
-        }
-    }
     if (n <= 16) return;
     if (d >= 16) {
         copy_match_from_16(op, from, d, n);
