@@ -253,14 +253,15 @@ inline void copy_literals_fast(std::uint8_t* op, const std::uint8_t* lit, std::s
     if constexpr (Delta) {
         // The first 16 bytes as two 8-byte adds whatever `last` is (>= 8: they read only
         // bytes written before them), so short runs take no branch on it.
-        store<Bytes8>(op, load<Bytes8>(lit) + load<Bytes8>(op - last));
-        store<Bytes8>(op + 8, load<Bytes8>(lit + 8) + load<Bytes8>(op + 8 - last));
+        const std::uint8_t* const back = op - last;  // one address for both (GCC formed op + 8 - last apart)
+        store<Bytes8>(op, load<Bytes8>(lit) + load<Bytes8>(back));
+        store<Bytes8>(op + 8, load<Bytes8>(lit + 8) + load<Bytes8>(back + 8));
         if (n <= 16) return;
         if (last >= 16) {  // 16-byte adds read only bytes written before them
-            for (std::size_t i = 16; i < n; i += 16) store<Bytes16>(op + i, load<Bytes16>(lit + i) + load<Bytes16>(op + i - last));
+            for (std::size_t i = 16; i < n; i += 16) store<Bytes16>(op + i, load<Bytes16>(lit + i) + load<Bytes16>(back + i));
             return;
         }
-        for (std::size_t i = 16; i < n; i += 8) store<Bytes8>(op + i, load<Bytes8>(lit + i) + load<Bytes8>(op + i - last));
+        for (std::size_t i = 16; i < n; i += 8) store<Bytes8>(op + i, load<Bytes8>(lit + i) + load<Bytes8>(back + i));
     } else {
         copy16(op, lit);
         for (std::size_t i = 16; i < n; i += 16) copy16(op + i, lit + i);
