@@ -664,6 +664,49 @@ LzTrial check_lz_chunk(const Bytes& raw8, std::size_t end, const Bytes& literals
     }
 }
 
+/// A hand-built LZ chunk for the long-match tests: its commands in order after 8 random raw
+/// bytes, raw literals on odd trials and delta on even ones, a full 128 KiB chunk (followed by
+/// a fill) on half of them, the distances in the form of `scale`.
+struct LzChunkPlan {
+    unsigned mode;
+    bool full_chunk;
+    unsigned scale;
+    Bytes raw8;
+    std::vector<test::kraken_streams::LzCommand> commands;
+    std::size_t p = 8, lits_total = 0;  ///< the output's length so far, the literals taken
+
+    LzChunkPlan(int trial, std::mt19937& rng)
+        : mode(trial & 1), full_chunk(trial % 4 >= 2), scale(distance_scale((trial / 4) % 3, rng)), raw8(random_bytes(8, rng)) {}
+    void add(std::size_t lits, std::size_t match, unsigned slot, std::uint64_t distance) {
+        commands.push_back({lits, match, slot, distance});
+        p += lits + match, lits_total += lits;
+    }
+    /// add() with the distance brought into 8 .. the window (p + lits).
+    void add_within(std::size_t lits, std::size_t match, unsigned slot, std::uint64_t distance) {
+        add(lits, match, slot, std::clamp<std::uint64_t>(distance, 8, p + lits));
+    }
+    /// Before the last match of n bytes: in a full chunk, a first match of distance 8 that
+    /// fills the chunk up to it, so that it ends exactly at the chunk's end.
+    void fill_before_last(std::size_t n) {
+        if (!full_chunk) return;
+        const std::size_t first_match = 0x20000 - p - n;
+        commands.insert(commands.begin(), {0, first_match, 3, 8});
+        p += first_match;
+    }
+    /// The random literals of a chunk ending at `end` (>= p; the ones past p trail the last match).
+    Bytes literals(std::size_t end, std::mt19937& rng) const {
+        Bytes out(lits_total + end - p);
+        for (auto& b : out) b = static_cast<std::uint8_t>(std::uniform_int_distribution<std::size_t>(0, 255)(rng));
+        return out;
+    }
+    /// check_lz_chunk of the chunk ending at `end`, with a fill of 2-200 bytes after a full chunk.
+    LzTrial check(std::size_t end, int trial, std::mt19937& rng) const {
+        const Bytes lits = literals(end, rng);
+        const std::size_t tail = full_chunk ? std::uniform_int_distribution<std::size_t>(2, 200)(rng) : 0;
+        return check_lz_chunk(raw8, end, lits, commands, mode, scale, tail, trial);
+    }
+};
+
 }  // namespace
 
 // The command loop's fast path (wide copies, its bounds folded into two comparisons) against
@@ -744,47 +787,32 @@ TEST(Kraken, HandBuiltLzCommandsMatchAByteReference) {
 // fill leaves it 32 bytes of room). Each decodes to the
 // reference's bytes.
 TEST(Kraken, LongMatchesAroundTheirLengthMatchAByteReference) {
-    using test::kraken_streams::LzCommand;
     std::mt19937 rng(40);
     auto pick = [&](std::size_t lo, std::size_t hi) { return std::uniform_int_distribution<std::size_t>(lo, hi)(rng); };
     int decoded = 0;
     for (int trial = 0; trial < 600; ++trial) {
-        const unsigned mode = trial & 1;
-        const bool full_chunk = trial % 4 >= 2;
-        const unsigned scale = distance_scale((trial / 4) % 3, rng);
-        const Bytes raw8 = random_bytes(8, rng);
-        std::vector<LzCommand> commands;
-        std::size_t p = 8, lits_total = 0;
-        auto add = [&](std::size_t lits, std::size_t match, std::uint64_t distance) {
-            commands.push_back({lits, match, 3, distance});
-            p += lits + match, lits_total += lits;
-        };
-        add(pick(300, 400), 2, 8);  // random bytes to copy from
+        LzChunkPlan chunk(trial, rng);
+        chunk.add(pick(300, 400), 2, 3, 8);  // random bytes to copy from
         const std::size_t count = pick(1, 16);
         for (std::size_t k = 0; k < count; ++k) {
             const std::size_t lits = pick(0, 3) == 0 ? pick(1, 20) : 0;
             const std::size_t n = pick(0, 3) == 0 ? pick(48, 70) : pick(48, 300);
-            const std::size_t window = p + lits;
             const std::size_t kind = pick(0, 5);
-            const std::uint64_t d = kind == 0 ? n - 1 : kind == 1 ? n : kind == 2 ? n + 1 : kind == 3 ? pick(n - 2, n + 2)
-                                    : kind == 4 ? pick(16, 63) : pick(8, window);
-            add(lits, n, std::min<std::uint64_t>(d, window));
+            chunk.add_within(lits, n, 3,
+                             kind == 0   ? n - 1
+                             : kind == 1 ? n
+                             : kind == 2 ? n + 1
+                             : kind == 3 ? pick(n - 2, n + 2)
+                             : kind == 4 ? pick(16, 63)
+                                         : pick(8, chunk.p + lits));
         }
         // The last long match: at the chunk's end after a fill of the chunk (one match of
         // distance 8 first), or 0-40 bytes before the output's end.
         const std::size_t n = pick(48, 300);
-        const std::size_t gap = full_chunk ? 0 : pick(0, 40);
-        if (full_chunk) {
-            const std::size_t first_match = 0x20000 - p - n;
-            commands.insert(commands.begin(), {0, first_match, 3, 8});
-            p += first_match;
-        }
-        add(0, n, pick(0, 1) ? n : pick(n - 2, n + 2));
-        const std::size_t end = p + gap;
-        Bytes literals(lits_total + end - p);
-        for (auto& b : literals) b = static_cast<std::uint8_t>(pick(0, 255));
-        decoded += check_lz_chunk(raw8, end, literals, commands, mode, scale, full_chunk ? pick(2, 200) : 0, trial) ==
-                   LzTrial::decoded;
+        const std::size_t gap = chunk.full_chunk ? 0 : pick(0, 40);
+        chunk.fill_before_last(n);
+        chunk.add(0, n, 3, pick(0, 1) ? n : pick(n - 2, n + 2));
+        decoded += chunk.check(chunk.p + gap, trial, rng) == LzTrial::decoded;
     }
     EXPECT_GT(decoded, 550);
 }
@@ -800,27 +828,17 @@ TEST(Kraken, LongMatchesAroundTheirLengthMatchAByteReference) {
 // chunk codes one long length fewer or more than its packed lengths use: it fails with the
 // count's error.
 TEST(Kraken, WideMatchCopiesAndLongLengthsMatchAByteReference) {
-    using test::kraken_streams::LzCommand;
     namespace ks = test::kraken_streams;
     std::mt19937 rng(41);
     auto pick = [&](std::size_t lo, std::size_t hi) { return std::uniform_int_distribution<std::size_t>(lo, hi)(rng); };
     int decoded = 0, count_errors = 0;
     for (int trial = 0; trial < 600; ++trial) {
-        const unsigned mode = trial & 1;
-        const bool full_chunk = trial % 4 >= 2;
-        const unsigned scale = distance_scale((trial / 4) % 3, rng);
         const std::size_t long_share = trial / 12 % 3 == 0 ? 10 : trial / 12 % 3 == 1 ? 50 : 90;  // per cent
         const int bias = trial % 10 != 9 ? 0 : trial / 10 % 2 ? 1 : -1;
-        const Bytes raw8 = random_bytes(8, rng);
-        std::vector<LzCommand> commands;
-        std::size_t p = 8, lits_total = 0;
-        auto add = [&](std::size_t lits, std::size_t match, unsigned slot, std::uint64_t distance) {
-            commands.push_back({lits, match, slot, distance});
-            p += lits + match, lits_total += lits;
-        };
-        add(pick(64, 100), 2, 3, 8);  // random bytes to copy from
+        LzChunkPlan chunk(trial, rng);
+        chunk.add(pick(64, 100), 2, 3, 8);  // random bytes to copy from
         const std::size_t count = pick(20, 150);
-        for (std::size_t k = 0; k < count && p + 3000 < 0x20000; ++k) {
+        for (std::size_t k = 0; k < count && chunk.p + 3000 < 0x20000; ++k) {
             const std::size_t r = pick(0, 99), q = pick(0, 99);
             const std::size_t lits = r < 60 ? pick(0, 2) : r < 90 ? pick(3, 20) : pick(258, 400);
             const std::size_t match = pick(0, 99) >= long_share ? pick(2, 16)
@@ -828,31 +846,25 @@ TEST(Kraken, WideMatchCopiesAndLongLengthsMatchAByteReference) {
                                       : q < 70                  ? pick(49, 64)
                                       : q < 90                  ? pick(65, 271)
                                                                 : pick(272, 1000);
-            const std::size_t window = p + lits;
             const std::size_t kind = pick(0, 5);
             const std::uint64_t d = kind == 0 ? pick(8, 15) : kind == 1 ? pick(16, 47) : kind == 2 ? pick(47, 49)
-                                    : kind == 3 ? pick(48, 64) : pick(8, window);
-            add(lits, match, kind == 5 ? static_cast<unsigned>(pick(0, 2)) : 3, std::min<std::uint64_t>(d, window));
+                                    : kind == 3 ? pick(48, 64) : pick(8, chunk.p + lits);
+            chunk.add_within(lits, match, kind == 5 ? static_cast<unsigned>(pick(0, 2)) : 3, d);
         }
         const std::size_t n = pick(2, 300);  // the last match, at the chunk's end or 0-40 bytes before it
-        const std::size_t gap = full_chunk ? 0 : pick(0, 40);
-        if (full_chunk) {
-            const std::size_t first_match = 0x20000 - p - n;
-            commands.insert(commands.begin(), {0, first_match, 3, 8});
-            p += first_match;
-        }
-        add(0, n, 3, std::min<std::uint64_t>(pick(8, 600), p));
-        const std::size_t end = p + gap;
-        Bytes literals(lits_total + end - p);
-        for (auto& b : literals) b = static_cast<std::uint8_t>(pick(0, 255));
-        const std::size_t tail = full_chunk ? pick(2, 200) : 0;
+        const std::size_t gap = chunk.full_chunk ? 0 : pick(0, 40);
+        chunk.fill_before_last(n);
+        chunk.add(0, n, 3, std::min<std::uint64_t>(pick(8, 600), chunk.p));
+        const std::size_t end = chunk.p + gap;
         if (bias == 0) {
-            decoded += check_lz_chunk(raw8, end, literals, commands, mode, scale, tail, trial) == LzTrial::decoded;
+            decoded += chunk.check(end, trial, rng) == LzTrial::decoded;
             continue;
         }
-        const Bytes payload = ks::lz_chunk_payload(raw8, literals, commands, scale, bias);
+        const Bytes literals = chunk.literals(end, rng);
+        const std::size_t tail = chunk.full_chunk ? pick(2, 200) : 0;
+        const Bytes payload = ks::lz_chunk_payload(chunk.raw8, literals, chunk.commands, chunk.scale, bias);
         ASSERT_LT(payload.size() + 3, end) << "trial " << trial;
-        Bytes chunks = ks::lz_chunk(payload, mode);
+        Bytes chunks = ks::lz_chunk(payload, chunk.mode);
         if (tail) chunks = ks::concat({chunks, ks::fill_array(tail, 0x5A)});
         Bytes out(end + tail);
         try {
@@ -866,6 +878,44 @@ TEST(Kraken, WideMatchCopiesAndLongLengthsMatchAByteReference) {
     }
     EXPECT_GT(decoded, 500);
     EXPECT_EQ(count_errors, 60);
+}
+
+// The wide chunks' 64-byte block copies (copy_match_blocks: at d >= 64 the first 64 bytes
+// whatever the length, then 64 bytes a step past n, so up to 63 bytes beyond the match) and
+// the command loop's bounds on the pointers a command advances to, against the byte
+// reference of spec 3.7: chunks where nine matches in ten are above 16 bytes, lengths at and
+// around the block edges (63-65, 127-129, 191-193, up to 1,100 bytes), distances 62-66, n - 1,
+// n, n + 1 (overlapping matches at d >= 64 take the blocks too), 48-63 and anywhere, each of the
+// three recent slots; the chunk ending the output 0-70 bytes after the last match (inside and
+// outside the 63 bytes of room) or a full 128 KiB chunk before a fill. Each decodes to the
+// reference's bytes.
+TEST(Kraken, WideBlockCopiesMatchAByteReference) {
+    std::mt19937 rng(42);
+    auto pick = [&](std::size_t lo, std::size_t hi) { return std::uniform_int_distribution<std::size_t>(lo, hi)(rng); };
+    auto length = [&] {
+        const std::size_t r = pick(0, 9);
+        if (r == 0) return pick(2, 16);
+        if (r <= 6) return 64 * pick(1, 3) + pick(0, 2) - 1;  // 63-65, 127-129, 191-193
+        return pick(r == 7 ? 17 : 66, r == 9 ? 1100 : 300);
+    };
+    int decoded = 0;
+    for (int trial = 0; trial < 600; ++trial) {
+        LzChunkPlan chunk(trial, rng);
+        chunk.add(pick(130, 200), 2, 3, 8);  // random bytes to copy from
+        const std::size_t count = pick(10, 80);
+        for (std::size_t k = 0; k < count && chunk.p + 3000 < 0x20000; ++k) {
+            const std::size_t lits = pick(0, 2) == 0 ? pick(1, 20) : 0, n = length(), kind = pick(0, 6);
+            const std::uint64_t d = kind == 0 ? pick(62, 66) : kind == 1 ? n - 1 : kind == 2 ? n : kind == 3 ? n + 1
+                                    : kind == 4 ? pick(48, 63) : pick(8, chunk.p + lits);
+            chunk.add_within(lits, n, kind == 6 ? static_cast<unsigned>(pick(0, 2)) : 3, d);
+        }
+        const std::size_t n = length();  // the last match, at the chunk's end or 0-70 bytes before it
+        const std::size_t gap = chunk.full_chunk ? 0 : pick(0, 70);
+        chunk.fill_before_last(n);
+        chunk.add(0, n, 3, std::min<std::uint64_t>(pick(64, 600), chunk.p));
+        decoded += chunk.check(chunk.p + gap, trial, rng) == LzTrial::decoded;
+    }
+    EXPECT_GT(decoded, 550);
 }
 
 // The whole-word refills of the Huffman loops and of the LZ distances (BitReader::Cursor,

@@ -253,14 +253,15 @@ inline void copy_literals_fast(std::uint8_t* op, const std::uint8_t* lit, std::s
     if constexpr (Delta) {
         // The first 16 bytes as two 8-byte adds whatever `last` is (>= 8: they read only
         // bytes written before them), so short runs take no branch on it.
-        store<Bytes8>(op, load<Bytes8>(lit) + load<Bytes8>(op - last));
-        store<Bytes8>(op + 8, load<Bytes8>(lit + 8) + load<Bytes8>(op + 8 - last));
+        const std::uint8_t* const back = op - last;  // one address for both (GCC formed op + 8 - last apart)
+        store<Bytes8>(op, load<Bytes8>(lit) + load<Bytes8>(back));
+        store<Bytes8>(op + 8, load<Bytes8>(lit + 8) + load<Bytes8>(back + 8));
         if (n <= 16) return;
         if (last >= 16) {  // 16-byte adds read only bytes written before them
-            for (std::size_t i = 16; i < n; i += 16) store<Bytes16>(op + i, load<Bytes16>(lit + i) + load<Bytes16>(op + i - last));
+            for (std::size_t i = 16; i < n; i += 16) store<Bytes16>(op + i, load<Bytes16>(lit + i) + load<Bytes16>(back + i));
             return;
         }
-        for (std::size_t i = 16; i < n; i += 8) store<Bytes8>(op + i, load<Bytes8>(lit + i) + load<Bytes8>(op + i - last));
+        for (std::size_t i = 16; i < n; i += 8) store<Bytes8>(op + i, load<Bytes8>(lit + i) + load<Bytes8>(back + i));
     } else {
         copy16(op, lit);
         for (std::size_t i = 16; i < n; i += 16) copy16(op + i, lit + i);
@@ -316,30 +317,39 @@ inline void copy_match_from_16(std::uint8_t* op, const std::uint8_t* from, std::
     for (std::size_t i = 48; i < n; i += 16) copy16(op + i, from + i);
 }
 
+/// A match at distance d >= 64 in 64-byte blocks, the first whatever n is: one test, `n >
+/// 64`, where the 16-byte path tested `n <= 48`, `n >= 64 && d >= n` and copy_long_match its
+/// length and its loop (about two mispredictions a match above 48 bytes in the game's
+/// binders). Each block reads only bytes before its own start (d >= 64), so overlapping
+/// matches copy exactly too. Writes up to 63 bytes past n (62 past a match of 2 bytes).
+inline void copy_match_blocks(std::uint8_t* op, const std::uint8_t* from, std::size_t n) {
+    copy64(op, from);
+    for (std::size_t i = 64; i < n; i += 64) copy64(op + i, from + i);
+}
+
 /// Copies a match of n bytes from distance d >= 8 with 16 bytes written first whatever n is
-/// (48 when n > 16 and d >= 16, or with WideFirst when d >= 48). The caller guarantees 32
-/// bytes of room past n at op (46 with WideFirst: 48 past op for matches of 2 bytes).
+/// (48 when n > 16 and d >= 16, 64 with WideFirst when d >= 64). The caller guarantees 32
+/// bytes of room past n at op (63 with WideFirst: the last 64-byte block of a match of 65 bytes).
 template <bool WideFirst>
 inline void copy_match_fast(std::uint8_t* op, std::size_t d, std::size_t n) {
     const std::uint8_t* from = op - d;
+    if constexpr (WideFirst) {
+        // Chunks with many matches above 16 bytes (two fifths or more of the commands:
+        // decode_lz_chunk's choice; the game's binders) mispredicted the `n <= 16` test below
+        // on about one match in four. At d >= 64 the 64 bytes read lie wholly before op, so
+        // they are copied whatever n is and only `n > 64` is tested. (Nearer, the wider loads
+        // would read this copy's own stores and wait on them: 10-15 % slower one-block files.)
+        if (d >= 64) {
+            copy_match_blocks(op, from, n);
+            return;
+        }
+    }
     // The first 16 bytes in 8-byte steps whatever d is (>= 8: a step never reads a byte it
     // writes): most matches are short, and this takes no branch on d for them. (8-byte
     // loads of bytes just written also forward from the earlier stores more often than
     // 16-byte loads that straddle two of them.)
     store<std::uint64_t>(op, load<std::uint64_t>(from));
     store<std::uint64_t>(op + 8, load<std::uint64_t>(from + 8));
-    if constexpr (WideFirst) {
-        // Chunks with many matches above 16 bytes (two fifths or more of the commands:
-        // decode_lz_chunk's choice; the game's binders) mispredicted the `n <= 16` test below
-        // on about one match in four. At d >= 48 the 48 bytes read lie wholly before op, so
-        // bytes 16 to 47 are copied whatever n is and only `n <= 48` is tested. (Below 48 the
-        // wider loads would read this copy's own stores and wait on them: 10-15 % slower
-        // one-block files.)
-        if (d >= 48) {
-            copy_match_from_16(op, from, d, n);
-            return;
-        }
-    }
     if (n <= 16) return;
     if (d >= 16) {
         copy_match_from_16(op, from, d, n);
@@ -348,25 +358,41 @@ inline void copy_match_fast(std::uint8_t* op, std::size_t d, std::size_t n) {
     for (std::size_t i = 16; i < n; i += 8) store<std::uint64_t>(op + i, load<std::uint64_t>(from + i));
 }
 
-/// `v == K ? a : b` and `v >= K ? a : b` as conditional moves. GCC compiles the plain
+/// `v == K ? a : v` as a conditional move on v's own register. GCC compiles the plain
 /// conditionals of the command loop to branches on the command's fields, which mispredict
 /// on a large share of commands, and masks to many more instructions.
 template <unsigned K>
-inline std::uint64_t select_if_equal(std::uint64_t v, std::uint64_t a, std::uint64_t b) {
+inline std::uint32_t replace_if_equal(std::uint32_t v, std::uint32_t a) {
 #if defined(__x86_64__) && defined(__GNUC__)
-    __asm__("cmpq %[k], %[v]\n\tcmove %[a], %[b]" : [b] "+r"(b) : [v] "r"(v), [k] "i"(K), [a] "r"(a) : "cc");
-    return b;
+    __asm__("cmpl %[k], %[v]\n\tcmovel %[a], %[v]" : [v] "+r"(v) : [k] "i"(K), [a] "rm"(a) : "cc");
+    return v;
 #else
-    return v == K ? a : b;
+    return v == K ? a : v;
 #endif
 }
-template <unsigned K>
-inline std::uint64_t select_if_at_least(std::uint64_t v, std::uint64_t a, std::uint64_t b) {
+/// Spec 3.6's recent distances after a command of offset kind k (0..3): recent[k] (k < 3) or
+/// the new distance `fresh` (k = 3) moves to the front and the entries before it move back
+/// one. In place, on two comparisons (selecting each value apart took five and copies).
+inline void use_distance(std::uint64_t k, const std::uint64_t& fresh, std::uint64_t& recent0, std::uint64_t& recent1,
+                         std::uint64_t& recent2) {
 #if defined(__x86_64__) && defined(__GNUC__)
-    __asm__("cmpq %[k], %[v]\n\tcmovae %[a], %[b]" : [b] "+r"(b) : [v] "r"(v), [k] "i"(K), [a] "r"(a) : "cc");
-    return b;
+    std::uint64_t d;
+    __asm__("movq %[fresh], %[d]\n\t"
+            "cmpq $2, %[k]\n\t"
+            "cmove %[r2], %[d]\n\t"   // k == 2: recent2
+            "cmovae %[r1], %[r2]\n\t"  // k >= 2: recent1 moves back
+            "cmpq $1, %[k]\n\t"
+            "cmove %[r1], %[d]\n\t"   // k == 1: recent1
+            "cmovae %[r0], %[r1]\n\t"  // k >= 1: recent0 moves back
+            "cmovae %[d], %[r0]"        // k >= 1: d to the front (k == 0 keeps recent0 there)
+            : [d] "=&r"(d), [r0] "+r"(recent0), [r1] "+r"(recent1), [r2] "+r"(recent2)
+            : [k] "r"(k), [fresh] "m"(fresh)
+            : "cc");
 #else
-    return v >= K ? a : b;
+    const std::uint64_t r0 = recent0, r1 = recent1, r2 = recent2;
+    recent0 = k == 0 ? r0 : k == 1 ? r1 : k == 2 ? r2 : fresh;
+    recent1 = k >= 1 ? r0 : r1;
+    recent2 = k >= 2 ? r1 : r2;
 #endif
 }
 
@@ -406,14 +432,14 @@ template <bool Delta>
 
 /// Phase 2 (spec 3.6, 3.7). Per command, two tests decide the fast path: that the literal
 /// run fits the literals with 16 readable bytes past it, and that literals and match fit the
-/// chunk with 32 bytes of room past them in the window, 46 with WideFirst (each one
-/// comparison against a limit that folds both bounds, computed once per chunk); then one
-/// test on the distance. A command that fails either takes slow_command, which makes the
+/// chunk with 32 bytes of room past them in the window, 63 with WideFirst (each one
+/// comparison of the pointer the command advances to against a limit that folds both
+/// bounds, computed once per chunk); then the distance's two tests. A command that fails either takes slow_command, which makes the
 /// exact checks in spec order (same errors) and copies byte-wise. That the length and
 /// distance lists were not overrun is checked once per kCommandBatch commands (the lists are
 /// padded for the reads in between; values read there feed only checked copies). Lengths and
-/// recent distances are chosen with conditional moves: no branch depends on the command's
-/// fields. WideFirst: decode_lz_chunk's choice for chunks with many matches above 16 bytes.
+/// recent distances are chosen with conditional moves (replace_if_equal, use_distance): no
+/// branch depends on the command's fields. WideFirst: decode_lz_chunk's choice for chunks with many matches above 16 bytes.
 template <bool Delta, bool WideFirst>
 void run_commands(const Context& ctx, const std::uint8_t* z, const SubStreams& sub, const ChunkTarget& t,
                   std::size_t start) {
@@ -421,37 +447,36 @@ void run_commands(const Context& ctx, const std::uint8_t* z, const SubStreams& s
     std::uint8_t* const end = t.out + t.pos + t.size;
     std::uint8_t* const limit = t.out + t.write_limit;
     const std::uint8_t* const base = t.out + t.window_base;
-    // Spec 3.6's distance test `8 <= d <= op + lits - base` as one unsigned comparison,
-    // `d - 8 <= op + lits - window_floor`: exact while op - base >= 8, which holds from the
-    // first command on (an LZ chunk starts at the window's base, after its 8 raw bytes, or a
-    // whole chunk or more past it: ChunkTarget).
-    const std::uint8_t* const window_floor = base + 8;
-    // Never fails for a stream walk_blocks accepts; it keeps the one comparison exact if that changes.
-    ctx.check(op >= window_floor, z, "LZ chunk: starts within 8 bytes of the window's base");
     const std::uint8_t* lit = sub.literals;
     const std::uint8_t* const lit_end = lit + sub.literal_count;
     const std::uint8_t* const lit_readable_end = sub.literal_readable_end;
-    // The fast path's two limits as addresses (integers: end + room may lie past the buffer).
-    // op <= end <= limit and lit <= lit_end <= lit_readable_end hold throughout, so neither
-    // difference below wraps. `lits + match + room <= out_fast_end - op` is `lits + match <=
-    // end - op` (the chunk) and `lits + match + room <= limit - op` (the fast copies' room);
-    // `lits + 16 <= lit_fast_end - lit` is `lits <= lit_end - lit` and 16 readable past them.
-    constexpr std::size_t room = WideFirst ? 46 : 32;  // copy_match_fast's
-    const std::uintptr_t out_fast_end =
-        std::min(reinterpret_cast<std::uintptr_t>(end) + room, reinterpret_cast<std::uintptr_t>(limit));
-    const std::uintptr_t lit_fast_end =
-        std::min(reinterpret_cast<std::uintptr_t>(lit_end) + 16, reinterpret_cast<std::uintptr_t>(lit_readable_end));
+    // The fast path's two limits as addresses (integers: end - room may lie before the
+    // buffer). op <= end <= limit and lit <= lit_end <= lit_readable_end hold throughout, and
+    // a length is below 2^33, so no sum below wraps. `op + lits + match <= out_fast_limit` is
+    // `lits + match <= end - op` (the chunk) and `lits + match + room <= limit - op` (the fast
+    // copies' room); `lit + lits <= lit_fast_limit` is `lits <= lit_end - lit` and 16 readable
+    // past them. Both tests compare the pointers the command advances to, which the loop
+    // computes anyway.
+    constexpr std::size_t room = WideFirst ? 63 : 32;  // copy_match_fast's
+    const std::uintptr_t out_fast_limit =
+        std::min(reinterpret_cast<std::uintptr_t>(end), reinterpret_cast<std::uintptr_t>(limit) - room);
+    const std::uintptr_t lit_fast_limit =
+        std::min(reinterpret_cast<std::uintptr_t>(lit_end), reinterpret_cast<std::uintptr_t>(lit_readable_end) - 16);
     const std::uint64_t* dist = sub.distances;
     const std::uint64_t* const dist_end = dist + sub.distance_count;
     const std::uint32_t* len = sub.lengths;
     const std::uint32_t* const len_end = len + sub.length_count;
     std::uint64_t recent0 = 8, recent1 = 8, recent2 = 8;
-    for (std::size_t i = 0; i < sub.command_count;) {
-      const std::size_t batch_start = i, batch_end = std::min(sub.command_count, i + kCommandBatch);
+    const std::uint8_t* command = sub.commands;
+    const std::uint8_t* const commands_end = command + sub.command_count;
+    auto index = [&](const std::uint8_t* at) { return static_cast<std::size_t>(at - sub.commands); };
+    while (command != commands_end) {
+      const std::uint8_t* const batch_start = command;
+      const std::uint8_t* const batch_end = command + std::min<std::size_t>(commands_end - command, kCommandBatch);
       const std::uint32_t* const batch_len = len;
       const std::uint64_t* const batch_dist = dist;
-      for (; i < batch_end; ++i) {
-        const unsigned c = sub.commands[i];
+      for (; command != batch_end; ++command) {
+        const unsigned c = *command;
         // Integer arithmetic: the look-ahead distance may be stale padding, and a prefetch
         // of any address is harmless where forming an out-of-range pointer would not be.
         __builtin_prefetch(reinterpret_cast<const void*>(reinterpret_cast<std::uintptr_t>(op) -
@@ -459,37 +484,38 @@ void run_commands(const Context& ctx, const std::uint8_t* z, const SubStreams& s
         // Lengths and distances without branches on the command's fields: the length and
         // distance lists are padded (SubStreams), so the unconditional reads below stay in
         // bounds even at their ends; overruns are caught by the pointer checks after them.
+        // A field at its escape value (lit_code 3, match_code 15, offset_kind 3) is the one
+        // whose value plus 1 carries into the bit above the field.
         const unsigned lit_code = c & 3, match_code = (c >> 2) & 15, offset_kind = c >> 6;
-        const std::size_t lits = select_if_equal<3>(lit_code, *len, lit_code);
-        len += lit_code == 3;
-        const std::size_t match = select_if_equal<15>(match_code, 14 + std::uint64_t{*len}, match_code + 2);
-        len += match_code == 15;
-        const std::uint64_t explicit_distance = *dist;
-        dist += offset_kind == 3;
-        // Spec 3.6: kind k takes recent[k] (k < 3) or a new distance to the front.
-        const std::uint64_t d = select_if_equal<0>(
-            offset_kind, recent0,
-            select_if_equal<1>(offset_kind, recent1, select_if_equal<2>(offset_kind, recent2, explicit_distance)));
-        recent2 = select_if_at_least<2>(offset_kind, recent1, recent2);
-        recent1 = select_if_at_least<1>(offset_kind, recent0, recent1);
+        const std::size_t lits = replace_if_equal<3>(lit_code, *len);
+        len += (lit_code + 1) >> 2;
+        // match_code + 2, or the listed length + 14: both as a 32-bit sum (match_code - 12
+        // wraps back by the + 14, and every slot of the length list, a std::vector that grows
+        // zero-filled, holds 0 or a length below 2^20: none wraps).
+        const std::size_t match = replace_if_equal<15 - 12>(match_code - 12, *len) + 14u;
+        len += (match_code + 1) >> 4;
         const std::uint64_t last = recent0;  // delta literals refer to the previous distance
-        recent0 = d;
+        use_distance(offset_kind, *dist, recent0, recent1, recent2);
+        dist += (offset_kind + 1) >> 2;
+        const std::uint64_t d = recent0;
 
-        if (lits + 16 <= lit_fast_end - reinterpret_cast<std::uintptr_t>(lit) &&
-            lits + match + room <= out_fast_end - reinterpret_cast<std::uintptr_t>(op)) [[likely]] {
-            if (d - 8 > static_cast<std::uint64_t>(op + lits - window_floor)) [[unlikely]]
-                fail_command(ctx, z, i, "match distance outside the window");
+        std::uint8_t* const match_at = op + lits;
+        if (reinterpret_cast<std::uintptr_t>(lit) + lits <= lit_fast_limit &&
+            reinterpret_cast<std::uintptr_t>(match_at) + match <= out_fast_limit) [[likely]] {
+            // Spec 3.6's `8 <= d <= op + lits - base` as two tests: one unsigned comparison
+            // (`d - 8 <= op + lits - base - 8`) needed two more registers than the loop had.
+            if (d > static_cast<std::uint64_t>(match_at - base) || d < 8) [[unlikely]]
+                fail_command(ctx, z, index(command), "match distance outside the window");
             copy_literals_fast<Delta>(op, lit, lits, last);
-            op += lits;
-            copy_match_fast<WideFirst>(op, static_cast<std::size_t>(d), match);
+            copy_match_fast<WideFirst>(match_at, static_cast<std::size_t>(d), match);
         } else {
-            slow_command<Delta>(ctx, z, i, op, lit, lits, match, d, last, end, lit_end, base);
-            op += lits;
+            slow_command<Delta>(ctx, z, index(command), op, lit, lits, match, d, last, end, lit_end, base);
         }
         lit += lits;
-        op += match;
+        op = match_at + match;
       }
-      if (len > len_end || dist > dist_end) [[unlikely]] fail_overrun(ctx, z, sub, batch_start, batch_len, batch_dist);
+      if (len > len_end || dist > dist_end) [[unlikely]]
+          fail_overrun(ctx, z, sub, index(batch_start), batch_len, batch_dist);
     }
     ctx.check(dist == dist_end && len == len_end, z, "LZ chunk: distances or lengths left unused");
     const std::size_t tail = end - op;
