@@ -133,38 +133,38 @@ void offer_lanes(DecidedTallies::Maximum& m, const W& value, const W& face, cons
 FaceBatch::Width FaceBatch::widest() { return cpu_has_avx2() ? Width::four : Width::two; }
 
 void FaceBatch::analyse(const Point* corners, bool corner_boxes) {
-    boxes_ = corner_boxes;
-    // Faces grouped in order within each ring length; which faces share a lane value does
-    // not matter, as every lane's operations are its own face's.
-    int faces[kMostCorners + 1][kMost], count[kMostCorners + 1] = {};
-    for (int i = 0; i < count_; ++i) faces[size_[i]][count[size_[i]]++] = i;
 #if defined(__x86_64__)
-    if (width_ == Width::four) return analyse_from<3, WideLanes>(corners, &faces[0][0], count);
+    if (width_ == Width::four) {
+        if (corner_boxes) return analyse_from<3, WideLanes, true>(corners);
+        return analyse_from<3, WideLanes, false>(corners);
+    }
 #endif
-    analyse_from<3, Lanes>(corners, &faces[0][0], count);
+    if (corner_boxes) return analyse_from<3, Lanes, true>(corners);
+    analyse_from<3, Lanes, false>(corners);
 }
 
-template <int N, class W>
-void FaceBatch::analyse_from(const Point* corners, const int* faces, const int* count) {
+template <int N, class W, bool Boxes>
+void FaceBatch::analyse_from(const Point* corners) {
     constexpr int kL = kLanesOf<W>;
-    const int* of_n = faces + N * kMost;
-    for (int j = 0; j < count[N]; j += kL) {
+    const int* of_n = of_length_[N];
+    const int count = of_length_count_[N];
+    for (int j = 0; j < count; j += kL) {
         int group[kL];  // the last face repeated where fewer than kL are left
-        for (int lane = 0; lane < kL; ++lane) group[lane] = of_n[std::min(j + lane, count[N] - 1)];
-        const int used = std::min(kL, count[N] - j);
+        for (int lane = 0; lane < kL; ++lane) group[lane] = of_n[std::min(j + lane, count - 1)];
+        const int used = std::min(kL, count - j);
         if constexpr (kL == 4) {
-            analyse_group_avx2<N>(corners, group, used);
+            analyse_group_avx2<N, Boxes>(corners, group, used);
         } else {
-            analyse_group<N, W>(corners, group, used);
+            analyse_group<N, W, Boxes>(corners, group, used);
         }
     }
-    if constexpr (N < kMostCorners) analyse_from<N + 1, W>(corners, faces, count);
+    if constexpr (N < kMostCorners) analyse_from<N + 1, W, Boxes>(corners);
 }
 
 #if defined(__x86_64__)
-template <int N>
+template <int N, bool Boxes>
 [[gnu::target("avx2"), gnu::flatten]] void FaceBatch::analyse_group_avx2(const Point* corners, const int* faces, int used) {
-    analyse_group<N, WideLanes>(corners, faces, used);
+    analyse_group<N, WideLanes, Boxes>(corners, faces, used);
 }
 #endif
 
@@ -188,7 +188,7 @@ void FaceBatch::store_corner_boxes(const Vec3<W>* p, const int* faces) {
     }
 }
 
-template <int N, class W>
+template <int N, class W, bool Boxes>
 void FaceBatch::analyse_group(const Point* corners, const int* faces, int used) {
     constexpr int kL = kLanesOf<W>;
     using Mask = MaskOf<W>;
@@ -203,7 +203,7 @@ void FaceBatch::analyse_group(const Point* corners, const int* faces, int used) 
     };
     Vec3<W> p[N];
     for (int k = 0; k < N; ++k) p[k] = {gather(k, &Point::x), gather(k, &Point::y), gather(k, &Point::z)};
-    if (boxes_) store_corner_boxes<N>(p, faces);
+    if constexpr (Boxes) store_corner_boxes<N>(p, faces);
     // FacePlane: N and its bound, |N|.
     const NewellSum<W> normal = newell_sum(p, N);
     const W length = length_of(normal.value);

@@ -327,7 +327,7 @@ void expect_read_faces_equal_the_face_by_face_path(bool sound, unsigned seed) {
             }
             std::vector<Point> ring;
             if (const int kind = pick(20); kind == 0) {  // longer than a chunk's corners
-                const int n = 900 + pick(1300);
+                const int n = 1500 + pick(1300);  // about half of them past kChunkCorners (2,048)
                 for (int k = 0; k < n; ++k) {
                     const double a = 6.283185307179586 * k / n;
                     ring.push_back({float(100 * std::cos(a)), float(pick(3) * 0.001), float(-100 * std::sin(a))});
@@ -394,7 +394,7 @@ void expect_read_faces_equal_the_face_by_face_path(bool sound, unsigned seed) {
 
 }  // namespace
 
-// read_faces reads faces in chunks (at most FaceBatch::kMost faces and about 1,024 corners,
+// read_faces reads faces in chunks (at most FaceBatch::kMost faces and about 2,048 corners,
 // the corner array growing within a chunk) and gives each face its batch figures, with broken
 // rings of every kind among the faces and rings longer than a chunk.
 TEST(FaceBatch, ReadFacesInChunksEqualsTheFaceByFacePath) { expect_read_faces_equal_the_face_by_face_path(false, 5); }
@@ -629,7 +629,7 @@ void decided_tallies_equal_those_of_each_face(FaceBatch::Width width) {
     for (int tagfile = 0; tagfile < 600; ++tagfile) {
         const double limit = tagfile % 3 == 0 ? 1e-3 : off_plane_limit(tagfile % 3 == 1 ? Game::Sekiro : Game::EldenRing);
         batch.start_tallies(limit);
-        std::vector<std::int32_t> numbers(64 * 6);
+        std::vector<std::int32_t> numbers(FaceBatch::kMost * 6);
         std::iota(numbers.begin(), numbers.end(), 0);
         std::shuffle(numbers.begin(), numbers.end(), random);
         std::vector<std::pair<std::int32_t, std::vector<Point>>> analysed;  // (face, ring) of the decided faces

@@ -215,11 +215,14 @@ TEST(FaceRing, EachStatusLeavesTheRingUpToItsFirstFault) {
 // vertex finite): random faces over random edges, so most rings are open at some edge (the
 // closing one included), some closed, some outside the edges or shorter than 3 (room 0, which
 // write_sound_ring is not given). It must say closed exactly when write_face_ring says Ok, write
-// the same entries then, and nothing past the room either way.
+// the same entries then, no vertex past the room and no corner past its slack (the x of the
+// one Point past the room) either way. Rings of 3 … 8 corners (unrolled) and longer (the loop),
+// many through the vertex array's last vertex.
 TEST(FaceRing, SoundRingEqualsTheCheckedRing) {
     std::mt19937 random(17);
     auto pick = [&](int n) { return static_cast<int>(random() % static_cast<unsigned>(n)); };
     int statuses[5] = {};
+    int lengths[10][2] = {};  // [min(n, 9)][closed]: the unrolled lengths and the loop, each both ways
     for (int round = 0; round < 200; ++round) {
         navlab::fromsoft::NavMesh m;
         const int V = 1 + pick(6);
@@ -236,7 +239,7 @@ TEST(FaceRing, SoundRingEqualsTheCheckedRing) {
             m.faces.push_back(face);
         }
         for (int f = 0; f < 3 && V >= 3; ++f) {  // closed rings over vertices 0, 1, 2 (and some longer)
-            const int n = 3 + pick(5);
+            const int n = 3 + pick(10);
             navlab::fromsoft::Face face;
             face.startEdgeIndex = static_cast<std::int32_t>(m.edges.size()), face.numEdges = static_cast<std::int16_t>(n);
             for (int k = 0; k < n; ++k) {
@@ -249,7 +252,7 @@ TEST(FaceRing, SoundRingEqualsTheCheckedRing) {
         for (std::size_t f = 0; f < m.faces.size(); ++f) {
             const std::size_t room = face_ring_room(m, f);
             std::vector<std::int32_t> v1(room + 1, -7), v2(room + 1, -7);
-            std::vector<Point> c1(room + 1, Point{-7, -7, -7}), c2(room + 1, Point{-7, -7, -7});
+            std::vector<Point> c1(room + 1, Point{-7, -7, -7}), c2(room + 2, Point{-7, -7, -7});
             const RingWritten a = write_face_ring(m, f, v1.data(), c1.data());
             ++statuses[static_cast<int>(a.status)];
             if (room == 0) {
@@ -266,13 +269,19 @@ TEST(FaceRing, SoundRingEqualsTheCheckedRing) {
                     EXPECT_TRUE(same_point(c1[k], c2[k]));
                 }
             EXPECT_EQ(v2[room], -7);
-            EXPECT_EQ(c2[room].x, -7);
+            EXPECT_TRUE(same_point({0, c2[room].y, c2[room].z}, {0, -7, -7}));  // the slack: x alone
+            EXPECT_TRUE(same_point(c2[room + 1], {-7, -7, -7}));
+            ++lengths[std::min<std::size_t>(room, 9)][closed];
         }
     }
     EXPECT_GT(statuses[static_cast<int>(RingStatus::Ok)], 500);
     EXPECT_GT(statuses[static_cast<int>(RingStatus::Open)], 500);
     EXPECT_GT(statuses[static_cast<int>(RingStatus::RangeOutside)], 500);
     EXPECT_EQ(statuses[static_cast<int>(RingStatus::VertexOutOfRange)] + statuses[static_cast<int>(RingStatus::NotFinite)], 0);
+    for (int n = 3; n <= 9; ++n) {
+        EXPECT_GT(lengths[n][0], 10) << n;
+        EXPECT_GT(lengths[n][1], 10) << n;
+    }
 }
 
 TEST(Planarity, OffPlaneCornerDistance) {
