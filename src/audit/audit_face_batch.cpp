@@ -114,6 +114,25 @@ void store_lanes(T* p, const W& w) {
     std::memcpy(p, &w, sizeof w);
 }
 
+/// Corner k of the faces at `at[0 … L − 1]` as x, y and z lane values. Four lanes: each corner
+/// one 32-byte load (x, y, z and the next Point's x, which the corner storage's slack makes
+/// readable after the last corner), the four transposed by unpacking pairs of rows and taking
+/// 128-bit halves (7 shuffles against 12 scalar loads and 6 inserts).
+template <class W>
+Vec3<W> gather_corner(const Point* const* at, int k) {
+    if constexpr (kLanesOf<W> == 2) {
+        return {W{at[0][k].x, at[1][k].x}, W{at[0][k].y, at[1][k].y}, W{at[0][k].z, at[1][k].z}};
+    } else {
+        using Index = MaskOf<W>;
+        const W r0 = load_lanes<W>(&at[0][k].x), r1 = load_lanes<W>(&at[1][k].x), r2 = load_lanes<W>(&at[2][k].x),
+                r3 = load_lanes<W>(&at[3][k].x);
+        const W xz01 = __builtin_shuffle(r0, r1, Index{0, 4, 2, 6}), y01 = __builtin_shuffle(r0, r1, Index{1, 5, 3, 7});
+        const W xz23 = __builtin_shuffle(r2, r3, Index{0, 4, 2, 6}), y23 = __builtin_shuffle(r2, r3, Index{1, 5, 3, 7});
+        return {__builtin_shuffle(xz01, xz23, Index{0, 1, 4, 5}), __builtin_shuffle(y01, y23, Index{0, 1, 4, 5}),
+                __builtin_shuffle(xz01, xz23, Index{2, 3, 6, 7})};
+    }
+}
+
 /// Each lane's `value` at face `face` offered to `m` where `offered` (DecidedTallies::Maximum:
 /// the smaller face wins between equal values, so the faces may come in any order).
 template <class W>
@@ -194,15 +213,8 @@ void FaceBatch::analyse_group(const Point* corners, const int* faces, int used) 
     using Mask = MaskOf<W>;
     const Point* at[kL];
     for (int lane = 0; lane < kL; ++lane) at[lane] = corners + at_[faces[lane]];
-    auto gather = [&](int k, double Point::*c) {
-        if constexpr (kL == 2) {
-            return W{at[0][k].*c, at[1][k].*c};
-        } else {
-            return W{at[0][k].*c, at[1][k].*c, at[2][k].*c, at[3][k].*c};
-        }
-    };
     Vec3<W> p[N];
-    for (int k = 0; k < N; ++k) p[k] = {gather(k, &Point::x), gather(k, &Point::y), gather(k, &Point::z)};
+    for (int k = 0; k < N; ++k) p[k] = gather_corner<W>(at, k);
     if constexpr (Boxes) store_corner_boxes<N>(p, faces);
     // FacePlane: N and its bound, |N|.
     const NewellSum<W> normal = newell_sum(p, N);

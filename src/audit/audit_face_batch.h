@@ -84,7 +84,8 @@ public:
     }
     /// Computes every added face's FaceFigures from `corners`, adds the decided ones to
     /// decided_tallies() and marks which of those are common(); with `corner_boxes`, each face's
-    /// corner_box() too.
+    /// corner_box() too. `corners` has one more Point past the last face's corners (its slack:
+    /// read as 32 bytes, each corner takes the next Point's x along, unused).
     void analyse(const Point* corners, bool corner_boxes);
     /// After analyse: the figures of face `i` (an index add returned), written only when the face
     /// is not common(): a common face's are all in decided_tallies(), and nothing reads them.

@@ -142,6 +142,10 @@ bool is_box_of(const CornerBounds& box, std::span<const Point> ring) {
     return true;
 }
 
+/// The Point past the corners that FaceBatch::analyse reads and does not use: NaN, so that a
+/// figure taking it would show.
+constexpr Point kSlack{NAN, NAN, NAN};
+
 /// R40's limit under which no face is common (a distance is ≥ 0 or NaN): the batch then writes
 /// every face's figures, for the tests that compare them all.
 constexpr double kNoFaceCommon = -INFINITY;
@@ -174,6 +178,7 @@ void figures_and_geometry_equal_the_one_face_path(FaceBatch::Width width) {
             ASSERT_EQ(slots.back() < 0, n > FaceBatch::kMostCorners) << "round " << round << " face " << k;
             corners.insert(corners.end(), faces.back().begin(), faces.back().end());
         }
+        corners.push_back(kSlack);  // read, not used (FaceBatch::analyse)
         batch.analyse(corners.data(), true);
         for (int k = 0; k < size; ++k) {
             const std::vector<Point>& ring = faces[k];
@@ -526,6 +531,7 @@ void decided_signs_are_the_exact_predicates(FaceBatch::Width width) {
             slots.push_back(batch.add(corners.size(), static_cast<int>(faces.back().size()), k));
             corners.insert(corners.end(), faces.back().begin(), faces.back().end());
         }
+        corners.push_back(kSlack);  // read, not used (FaceBatch::analyse)
         batch.analyse(corners.data(), false);
         for (int k = 0; k < size; ++k) {
             const std::vector<Point>& ring = faces[k];
@@ -649,6 +655,7 @@ void decided_tallies_equal_those_of_each_face(FaceBatch::Width width) {
                 slots.push_back(batch.add(corners.size(), static_cast<int>(faces.back().size()), face_of.back()));
                 corners.insert(corners.end(), faces.back().begin(), faces.back().end());
             }
+            corners.push_back(kSlack);  // read, not used (FaceBatch::analyse)
             batch.analyse(corners.data(), b % 2 == 0);
             for (int k = 0; k < size; ++k) {
                 if (slots[k] < 0) continue;
@@ -739,6 +746,7 @@ TEST(FaceBatch, FourLanesEqualTwoLanesBitForBit) {
             ASSERT_EQ(four.add(corners.size(), n, k), slots.back());
             corners.insert(corners.end(), ring.begin(), ring.end());
         }
+        corners.push_back(kSlack);  // read, not used (FaceBatch::analyse)
         two.analyse(corners.data(), false);
         four.analyse(corners.data(), false);
         for (int k = 0; k < size; ++k) {

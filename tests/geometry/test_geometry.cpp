@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <random>
 #include <vector>
@@ -211,6 +212,15 @@ TEST(FaceRing, EachStatusLeavesTheRingUpToItsFirstFault) {
     }
 }
 
+/// A corner writer as the audit's AVX one (audit_context.cpp): x, y, z and w widened, stored as
+/// 32 bytes, w on the next Point's x.
+struct WidenWholeVertex {
+    static void widen(const navlab::fromsoft::Vec4& v, Point* corner) {
+        const double d[4] = {v.x, v.y, v.z, v.w};
+        std::memcpy(static_cast<void*>(corner), d, sizeof d);
+    }
+};
+
 // write_sound_ring against write_face_ring on sound meshes (every edge's ends vertices, every
 // vertex finite): random faces over random edges, so most rings are open at some edge (the
 // closing one included), some closed, some outside the edges or shorter than 3 (room 0, which
@@ -226,7 +236,8 @@ TEST(FaceRing, SoundRingEqualsTheCheckedRing) {
     for (int round = 0; round < 200; ++round) {
         navlab::fromsoft::NavMesh m;
         const int V = 1 + pick(6);
-        for (int v = 0; v < V; ++v) m.vertices.push_back({float(pick(100)), float(pick(9)) / 4, float(-pick(100)), 1});
+        // w is no x: a corner whose x is a w shows (WidenWholeVertex)
+        for (int v = 0; v < V; ++v) m.vertices.push_back({float(pick(100)), float(pick(9)) / 4, float(-pick(100)), -3.5f});
         for (int e = 0, E = 3 + pick(40); e < E; ++e) {
             navlab::fromsoft::Edge d;
             d.a = pick(V), d.b = pick(4) ? (d.a + 1) % V : pick(V);  // mostly chained
@@ -259,8 +270,12 @@ TEST(FaceRing, SoundRingEqualsTheCheckedRing) {
                 EXPECT_EQ(a.status, RingStatus::RangeOutside);
                 continue;
             }
-            const bool closed = write_sound_ring(m.edges.data() + m.faces[f].startEdgeIndex, static_cast<std::int64_t>(room),
-                                                 m.vertices.data(), v2.data(), c2.data());
+            // Every other face with a corner writer that stores 32 bytes as the audit's AVX one
+            // does: the corners must be written in ring order, each over the last one's w.
+            const bool whole = f % 2 == 1;
+            const auto* edge = m.edges.data() + m.faces[f].startEdgeIndex;
+            const bool closed = whole ? write_sound_ring<WidenWholeVertex>(edge, static_cast<std::int64_t>(room), m.vertices.data(), v2.data(), c2.data())
+                                      : write_sound_ring(edge, static_cast<std::int64_t>(room), m.vertices.data(), v2.data(), c2.data());
             ASSERT_EQ(closed, a.status == RingStatus::Ok) << "round " << round << " face " << f;
             ASSERT_TRUE(closed || a.status == RingStatus::Open) << "round " << round << " face " << f;
             if (closed)
