@@ -5,7 +5,12 @@
 #include <cstring>
 #include <stdexcept>
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
 #include "audit/audit_face_batch.h"
+#include "audit/cpu_avx2.h"
 #include "geometry/planarity.h"
 #include "io/text.h"
 
@@ -266,9 +271,117 @@ TagfileContext::~TagfileContext() {
     if (tree) keep.tree = std::move(*tree);
 }
 
+namespace {
+
+/// Where read_faces' ring pass writes: the flat ring storage and the chunk's corners, each with
+/// the room made so far. Passed by value and returned, so the pass keeps it in registers (its
+/// int32 stores may alias anything reached through a reference).
+struct RingStorage {
+    std::int32_t* ring_out;
+    std::size_t ring_room;
+    std::size_t used = 0;  ///< entries of ring_out written
+    bool moved = false;    ///< the ring storage grew, so the views made before point into its old buffer
+    Point* corner_out;
+    std::size_t corner_room;
+};
+
+/// What the ring pass reads, fixed for a tagfile.
+struct RingSource {
+    const fromsoft::NavMesh& mesh;
+    bool sound;  ///< TagfileContext::sound_vertices
+    RingView* views;
+    DefaultInitVector<std::int32_t>& ring_vertices;
+    std::vector<Point>& corners;
+    FaceBatch& batch;
+};
+
+/// A chunk of faces ends once it holds this many corners (48 KiB of them), so the corner storage
+/// stays within that and the longest ring.
+constexpr std::size_t kChunkCorners = 2048;
+
+/// The faces' rings from `first` to at most `end` into `storage`, a chunk: each face's ring viewed
+/// in `views`, its corners after the chunk's earlier ones in the corner storage (corner_start[j]
+/// … corner_start[j + 1] for face first + j: none unless the ring is Ok) and added to the batch
+/// (in_batch[j], its slot or −1). The chunk ends before `end` once it holds kChunkCorners
+/// corners. Returns the face after the chunk's last.
+/// Widen: how write_sound_ring writes a corner (WidenVertex, or WidenVertexAvx2).
+template <class Widen>
+std::int64_t read_rings(const RingSource& src, RingStorage& storage, std::int64_t first, std::int64_t end, std::size_t* corner_start,
+                        int* in_batch) {
+    RingStorage out = storage;
+    const fromsoft::Face* const faces = src.mesh.faces.data();
+    const fromsoft::Edge* const edges = src.mesh.edges.data();
+    const fromsoft::Vec4* const vertices = src.mesh.vertices.data();
+    const std::size_t edge_count = src.mesh.edges.size();
+    const bool sound = src.sound;
+    RingView* const views = src.views;
+    FaceBatch& batch = src.batch;
+    batch.clear();
+    corner_start[0] = 0;
+    std::int64_t last = first;
+    for (; last < end && corner_start[last - first] < kChunkCorners; ++last) {
+        const std::int64_t i = last, j = i - first;
+        const std::size_t room = face_ring_room(faces[i], edge_count), at = corner_start[j];
+        if (out.ring_room - out.used < room) {
+            const std::size_t grown = std::max(out.used + room, 2 * out.ring_room);
+            src.ring_vertices.resize(out.used);  // nothing unwritten is copied
+            src.ring_vertices.resize(grown);
+            out.ring_out = src.ring_vertices.data(), out.ring_room = grown;
+            out.moved = true;
+        }
+        if (out.corner_room < at + room + 1) {  // + 1: write_sound_ring's slack
+            src.corners.resize(at + room + 1);
+            out.corner_out = src.corners.data(), out.corner_room = at + room + 1;
+        }
+        // A sound mesh's ring is Open or Ok where it has room: only its closure is tested.
+        RingWritten w;
+        if (sound && room != 0 &&
+            write_sound_ring<Widen>(edges + faces[i].startEdgeIndex, static_cast<std::int64_t>(room), vertices,
+                                    out.ring_out + out.used, out.corner_out + at))
+            w.vertices = w.corners = static_cast<int>(room);
+        else
+            w = write_face_ring(src.mesh, static_cast<std::size_t>(i), out.ring_out + out.used, out.corner_out + at);
+        // Viewing the storage as it is now: valid at the end unless it grows again.
+        views[i] = {w.status, w.break_at, {out.ring_out + out.used, static_cast<std::size_t>(w.vertices)}};
+        out.used += static_cast<std::size_t>(w.vertices);
+        // A ring not Ok has no corners here (add refuses fewer than 3); an Ok one has 3 or more.
+        const int n = w.status == RingStatus::Ok ? w.corners : 0;
+        corner_start[j + 1] = at + static_cast<std::size_t>(n);
+        in_batch[j] = batch.add(at, n, static_cast<std::int32_t>(i));
+    }
+    storage = out;
+    return last;
+}
+
+[[gnu::noinline]] std::int64_t read_rings_of_chunk(const RingSource& src, RingStorage& storage, std::int64_t first, std::int64_t end,
+                                                  std::size_t* corner_start, int* in_batch) {
+    return read_rings<geometry::WidenVertex>(src, storage, first, end, corner_start, in_batch);
+}
+
+#if defined(__x86_64__)
+/// write_sound_ring's corner as one AVX convert of the whole vertex (x, y, z, w) and one 32-byte
+/// store, w landing on the next corner's x or the slack (geometry::WidenVertex): 2 instructions
+/// a corner against 6.
+struct WidenVertexAvx2 {
+    [[gnu::target("avx2")]] static void widen(const fromsoft::Vec4& v, Point* corner) {
+        static_assert(sizeof(fromsoft::Vec4) == 16 && sizeof(Point) == 24);
+        _mm256_storeu_pd(reinterpret_cast<double*>(corner), _mm256_cvtps_pd(_mm_loadu_ps(&v.x)));
+    }
+};
+
+/// read_rings_of_chunk compiled for AVX2 (read_faces takes it where the processor has it), every
+/// call inlined (flatten), WidenVertexAvx2's among them.
+[[gnu::target("avx2"), gnu::flatten, gnu::noinline]] std::int64_t read_rings_of_chunk_avx2(const RingSource& src, RingStorage& storage,
+                                                                                          std::int64_t first, std::int64_t end,
+                                                                                          std::size_t* corner_start, int* in_batch) {
+    return read_rings<WidenVertexAvx2>(src, storage, first, end, corner_start, in_batch);
+}
+#endif
+
+}  // namespace
+
 void TagfileContext::read_faces() {
     SpareStorage& keep = spare();
-    std::vector<Point>& corners = keep.corners;
     // Entries kept from an earlier context are stale views: every one below F is written below
     // before it is read, so only the entries past the earlier size are made.
     rings.resize(F);
@@ -284,67 +397,35 @@ void TagfileContext::read_faces() {
     Point* const centroid_sum = cluster_centres.centroid_sum.data();
     std::int64_t* const cluster_faces = cluster_centres.faces.data();
     const fromsoft::Face* const faces = mesh.faces.data();
-    const fromsoft::Edge* const edges = mesh.edges.data();
-    const fromsoft::Vec4* const vertices = mesh.vertices.data();
-    const std::size_t edge_count = mesh.edges.size();
-    const bool sound = sound_vertices;
-    RingView* const views = rings.data();
     // The rings take at most R entries (Σ numEdges), written in place (write_face_ring) into
     // room made once: E bounds it (R beyond E is a broken mesh, whose overlapping rings may
     // need more: the room then grows as a vector does).
-    std::size_t used = 0;
-    bool moved = false;  // the storage grew, so the views made before point into its old buffer
     ring_vertices.resize(static_cast<std::size_t>(std::min(R, E)));
-    std::int32_t* ring_out = ring_vertices.data();
-    std::size_t ring_room = ring_vertices.size();
-    Point* corner_out = corners.data();
-    std::size_t corner_room = corners.size();
+    const RingSource src{mesh, sound_vertices, rings.data(), ring_vertices, keep.corners, keep.batch};
+    RingStorage storage{ring_vertices.data(), ring_vertices.size(), 0, false, keep.corners.data(), keep.corners.size()};
     FaceScratch& scratch = keep.scratch;
     FaceBatch& batch = keep.batch;
     const double limit = off_plane_limit(game);
     batch.start_tallies(limit);
-    // Faces in chunks: first every ring of the chunk (its corners one after another in
-    // `corners`), then the chunk's faces into the batch and the batch's figures together, then
-    // each face's geometry in order (the tallies keep first values and the unusual faces in face
-    // order). A chunk also ends once it holds kChunkCorners corners, so `corners` stays within
-    // that and the longest ring.
+#if defined(__x86_64__)
+    const bool avx2 = cpu_has_avx2();
+#else
+    constexpr bool avx2 = false;
+#endif
+    // Faces in chunks: first every ring of the chunk (its corners one after another in the
+    // corner storage) into the batch, then the batch's figures together, then each face's
+    // geometry in order (the tallies keep first values and the unusual faces in face order).
     constexpr std::int64_t kChunk = FaceBatch::kMost;
-    constexpr std::size_t kChunkCorners = 1024;
     std::size_t corner_start[kChunk + 1];
     int in_batch[kChunk];
     for (std::int64_t first = 0, last = 0; first < F; first = last) {
-        corner_start[0] = 0;
-        const std::int64_t end = std::min(F, first + kChunk);  // once: a store per face may alias F
-        for (last = first; last < end && corner_start[last - first] < kChunkCorners; ++last) {
-            const std::int64_t i = last;
-            const std::size_t room = face_ring_room(faces[i], edge_count), at = corner_start[i - first];
-            if (ring_room - used < room) {
-                const std::size_t grown = std::max(used + room, 2 * ring_room);
-                ring_vertices.resize(used);  // nothing unwritten is copied
-                ring_vertices.resize(grown);
-                ring_out = ring_vertices.data(), ring_room = grown;
-                moved = true;
-            }
-            if (corner_room < at + room) {
-                corners.resize(at + room);
-                corner_out = corners.data(), corner_room = at + room;
-            }
-            // A sound mesh's ring is Open or Ok where it has room: only its closure is tested.
-            RingWritten w;
-            if (sound && room != 0 &&
-                write_sound_ring(edges + faces[i].startEdgeIndex, static_cast<std::int64_t>(room), vertices, ring_out + used, corner_out + at))
-                w.vertices = w.corners = static_cast<int>(room);
-            else
-                w = write_face_ring(mesh, i, ring_out + used, corner_out + at);
-            // Viewing the storage as it is now: valid at the end unless it grows again.
-            views[i] = {w.status, w.break_at, {ring_out + used, static_cast<std::size_t>(w.vertices)}};
-            used += static_cast<std::size_t>(w.vertices);
-            corner_start[i - first + 1] = at + (w.status == RingStatus::Ok ? static_cast<std::size_t>(w.corners) : 0);
-        }
-        // A ring not Ok has no corners here (add refuses fewer than 3); an Ok one has 3 or more.
-        batch.clear();
-        for (std::int64_t j = 0; j < last - first; ++j)
-            in_batch[j] = batch.add(corner_start[j], static_cast<int>(corner_start[j + 1] - corner_start[j]), static_cast<std::int32_t>(first + j));
+        const std::int64_t end = std::min(F, first + kChunk);
+#if defined(__x86_64__)
+        if (avx2) last = read_rings_of_chunk_avx2(src, storage, first, end, corner_start, in_batch);
+        else
+#endif
+            last = read_rings_of_chunk(src, storage, first, end, corner_start, in_batch);
+        const Point* const corner_out = storage.corner_out;
         batch.analyse(corner_out, bounds);
         for (std::int64_t i = first; i < last; ++i) {
             const std::size_t at = corner_start[i - first], n = corner_start[i - first + 1] - at;
@@ -370,8 +451,9 @@ void TagfileContext::read_faces() {
         }
     }
     face_tallies.add_decided(batch.decided_tallies());
-    ring_vertices.resize(used);  // smaller: the buffer stays
-    if (moved) {  // the same views into the grown storage: the rings lie one after another
+    ring_vertices.resize(storage.used);  // smaller: the buffer stays
+    if (storage.moved) {  // the same views into the grown storage: the rings lie one after another
+        RingView* const views = rings.data();
         std::size_t at = 0;
         for (std::int64_t i = 0; i < F; ++i) {
             const std::size_t n = views[i].vertices.size();

@@ -114,6 +114,25 @@ void store_lanes(T* p, const W& w) {
     std::memcpy(p, &w, sizeof w);
 }
 
+/// Corner k of the faces at `at[0 … L − 1]` as x, y and z lane values. Four lanes: each corner
+/// one 32-byte load (x, y, z and the next Point's x, which the corner storage's slack makes
+/// readable after the last corner), the four transposed by unpacking pairs of rows and taking
+/// 128-bit halves (7 shuffles against 12 scalar loads and 6 inserts).
+template <class W>
+Vec3<W> gather_corner(const Point* const* at, int k) {
+    if constexpr (kLanesOf<W> == 2) {
+        return {W{at[0][k].x, at[1][k].x}, W{at[0][k].y, at[1][k].y}, W{at[0][k].z, at[1][k].z}};
+    } else {
+        using Index = MaskOf<W>;
+        const W r0 = load_lanes<W>(&at[0][k].x), r1 = load_lanes<W>(&at[1][k].x), r2 = load_lanes<W>(&at[2][k].x),
+                r3 = load_lanes<W>(&at[3][k].x);
+        const W xz01 = __builtin_shuffle(r0, r1, Index{0, 4, 2, 6}), y01 = __builtin_shuffle(r0, r1, Index{1, 5, 3, 7});
+        const W xz23 = __builtin_shuffle(r2, r3, Index{0, 4, 2, 6}), y23 = __builtin_shuffle(r2, r3, Index{1, 5, 3, 7});
+        return {__builtin_shuffle(xz01, xz23, Index{0, 1, 4, 5}), __builtin_shuffle(y01, y23, Index{0, 1, 4, 5}),
+                __builtin_shuffle(xz01, xz23, Index{2, 3, 6, 7})};
+    }
+}
+
 /// Each lane's `value` at face `face` offered to `m` where `offered` (DecidedTallies::Maximum:
 /// the smaller face wins between equal values, so the faces may come in any order).
 template <class W>
@@ -133,38 +152,38 @@ void offer_lanes(DecidedTallies::Maximum& m, const W& value, const W& face, cons
 FaceBatch::Width FaceBatch::widest() { return cpu_has_avx2() ? Width::four : Width::two; }
 
 void FaceBatch::analyse(const Point* corners, bool corner_boxes) {
-    boxes_ = corner_boxes;
-    // Faces grouped in order within each ring length; which faces share a lane value does
-    // not matter, as every lane's operations are its own face's.
-    int faces[kMostCorners + 1][kMost], count[kMostCorners + 1] = {};
-    for (int i = 0; i < count_; ++i) faces[size_[i]][count[size_[i]]++] = i;
 #if defined(__x86_64__)
-    if (width_ == Width::four) return analyse_from<3, WideLanes>(corners, &faces[0][0], count);
+    if (width_ == Width::four) {
+        if (corner_boxes) return analyse_from<3, WideLanes, true>(corners);
+        return analyse_from<3, WideLanes, false>(corners);
+    }
 #endif
-    analyse_from<3, Lanes>(corners, &faces[0][0], count);
+    if (corner_boxes) return analyse_from<3, Lanes, true>(corners);
+    analyse_from<3, Lanes, false>(corners);
 }
 
-template <int N, class W>
-void FaceBatch::analyse_from(const Point* corners, const int* faces, const int* count) {
+template <int N, class W, bool Boxes>
+void FaceBatch::analyse_from(const Point* corners) {
     constexpr int kL = kLanesOf<W>;
-    const int* of_n = faces + N * kMost;
-    for (int j = 0; j < count[N]; j += kL) {
+    const int* of_n = of_length_[N];
+    const int count = of_length_count_[N];
+    for (int j = 0; j < count; j += kL) {
         int group[kL];  // the last face repeated where fewer than kL are left
-        for (int lane = 0; lane < kL; ++lane) group[lane] = of_n[std::min(j + lane, count[N] - 1)];
-        const int used = std::min(kL, count[N] - j);
+        for (int lane = 0; lane < kL; ++lane) group[lane] = of_n[std::min(j + lane, count - 1)];
+        const int used = std::min(kL, count - j);
         if constexpr (kL == 4) {
-            analyse_group_avx2<N>(corners, group, used);
+            analyse_group_avx2<N, Boxes>(corners, group, used);
         } else {
-            analyse_group<N, W>(corners, group, used);
+            analyse_group<N, W, Boxes>(corners, group, used);
         }
     }
-    if constexpr (N < kMostCorners) analyse_from<N + 1, W>(corners, faces, count);
+    if constexpr (N < kMostCorners) analyse_from<N + 1, W, Boxes>(corners);
 }
 
 #if defined(__x86_64__)
-template <int N>
+template <int N, bool Boxes>
 [[gnu::target("avx2"), gnu::flatten]] void FaceBatch::analyse_group_avx2(const Point* corners, const int* faces, int used) {
-    analyse_group<N, WideLanes>(corners, faces, used);
+    analyse_group<N, WideLanes, Boxes>(corners, faces, used);
 }
 #endif
 
@@ -188,22 +207,15 @@ void FaceBatch::store_corner_boxes(const Vec3<W>* p, const int* faces) {
     }
 }
 
-template <int N, class W>
+template <int N, class W, bool Boxes>
 void FaceBatch::analyse_group(const Point* corners, const int* faces, int used) {
     constexpr int kL = kLanesOf<W>;
     using Mask = MaskOf<W>;
     const Point* at[kL];
     for (int lane = 0; lane < kL; ++lane) at[lane] = corners + at_[faces[lane]];
-    auto gather = [&](int k, double Point::*c) {
-        if constexpr (kL == 2) {
-            return W{at[0][k].*c, at[1][k].*c};
-        } else {
-            return W{at[0][k].*c, at[1][k].*c, at[2][k].*c, at[3][k].*c};
-        }
-    };
     Vec3<W> p[N];
-    for (int k = 0; k < N; ++k) p[k] = {gather(k, &Point::x), gather(k, &Point::y), gather(k, &Point::z)};
-    if (boxes_) store_corner_boxes<N>(p, faces);
+    for (int k = 0; k < N; ++k) p[k] = gather_corner<W>(at, k);
+    if constexpr (Boxes) store_corner_boxes<N>(p, faces);
     // FacePlane: N and its bound, |N|.
     const NewellSum<W> normal = newell_sum(p, N);
     const W length = length_of(normal.value);

@@ -50,7 +50,10 @@ struct DecidedTallies {
 /// value holds two faces (SSE2) or four (AVX2).
 class FaceBatch {
 public:
-    static constexpr int kMost = 64;
+    /// Faces of each ring length fill groups of four lanes, the last group of each length
+    /// padded: with 64 a batch, an eighth of the four-lane groups' lanes on Sekiro `krak` were
+    /// padding (its tagfiles average 185 faces).
+    static constexpr int kMost = 256;
     /// The longest ring taken: 3 … 8 corners are 99.5 % of the game presets' faces.
     static constexpr int kMostCorners = 8;
     /// How many faces share a lane value: two (Lanes, SSE2) or four (WideLanes, functions
@@ -60,24 +63,29 @@ public:
     static Width widest();
 
     explicit FaceBatch(Width width = widest()) : width_(width) {}
-    void clear() { count_ = 0; }
+    void clear() {
+        count_ = 0;
+        for (int& c : of_length_count_) c = 0;
+    }
     /// Adds the ring of `n` corners at `at` in the corner array analyse will be given (finite
     /// float32 values, a ring read_face_ring accepted), face `face` of its mesh (for the
     /// tallies' maxima: a face added twice since start_tallies counts twice); returns its index,
     /// or −1 (the face then takes the one-face path) unless 3 ≤ n ≤ kMostCorners and fewer than
     /// kMost faces were added. The array may still grow until analyse.
-    /// Inline: read_faces calls it once per face.
+    /// Inline: read_faces calls it once per face; it files the face under its ring length at
+    /// once (analyse's groups), not in a second pass.
     int add(std::size_t at, int n, std::int32_t face) {
         if (n < 3 || n > kMostCorners || count_ == kMost) return -1;
         const int i = count_++;
-        size_[i] = n;
         at_[i] = at;
         face_[i] = face;
+        of_length_[n][of_length_count_[n]++] = i;
         return i;
     }
     /// Computes every added face's FaceFigures from `corners`, adds the decided ones to
     /// decided_tallies() and marks which of those are common(); with `corner_boxes`, each face's
-    /// corner_box() too.
+    /// corner_box() too. `corners` has one more Point past the last face's corners (its slack:
+    /// read as 32 bytes, each corner takes the next Point's x along, unused).
     void analyse(const Point* corners, bool corner_boxes);
     /// After analyse: the figures of face `i` (an index add returned), written only when the face
     /// is not common(): a common face's are all in decided_tallies(), and nothing reads them.
@@ -102,31 +110,35 @@ public:
 private:
     Width width_;
     int count_ = 0;
-    int size_[kMost];
+    /// The faces added of each ring length n (of_length_[n][0 … of_length_count_[n] − 1]), in
+    /// the order added; which faces share a lane value does not matter, as every lane's
+    /// operations are its own face's.
+    int of_length_[kMostCorners + 1][kMost];
+    int of_length_count_[kMostCorners + 1] = {};
     std::size_t at_[kMost];
     double face_[kMost];  ///< add's `face`, as the tallies compare it
     FaceFigures figures_[kMost];  ///< of the faces not common_
     bool common_[kMost];
     Point centroid_[kMost];
     CornerBounds box_[kMost];
-    bool boxes_ = false;  ///< analyse's `corner_boxes`
     DecidedTallies tallies_;
     double off_plane_limit_ = 0;
     /// analyse for the faces `faces[0 … L − 1]`, all of N corners, L the lanes of W (the last
     /// face repeats to fill the lanes after the first `used`); N is a constant so that every
-    /// loop over the corners unrolls.
-    template <int N, class W>
+    /// loop over the corners unrolls. Boxes: analyse's `corner_boxes` (a constant, so that
+    /// the tagfiles without a tree pay no test for it).
+    template <int N, class W, bool Boxes>
     void analyse_group(const Point* corners, const int* faces, int used);
     /// corner_box() of the faces `faces[0 … L − 1]`, whose N corners are `p`.
     template <int N, class W>
     void store_corner_boxes(const Vec3<W>* p, const int* faces);
     /// analyse_group with four lanes, compiled for AVX2 with every call inlined (flatten), so
     /// no helper runs as SSE2 code on split halves.
-    template <int N>
+    template <int N, bool Boxes>
     void analyse_group_avx2(const Point* corners, const int* faces, int used);
     /// analyse for the faces of N corners, L at a time, then for N + 1 … kMostCorners.
-    template <int N, class W>
-    void analyse_from(const Point* corners, const int* faces, const int* count);
+    template <int N, class W, bool Boxes>
+    void analyse_from(const Point* corners);
 };
 
 }  // namespace navlab::audit

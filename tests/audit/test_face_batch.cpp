@@ -142,6 +142,10 @@ bool is_box_of(const CornerBounds& box, std::span<const Point> ring) {
     return true;
 }
 
+/// The Point past the corners that FaceBatch::analyse reads and does not use: NaN, so that a
+/// figure taking it would show.
+constexpr Point kSlack{NAN, NAN, NAN};
+
 /// R40's limit under which no face is common (a distance is ≥ 0 or NaN): the batch then writes
 /// every face's figures, for the tests that compare them all.
 constexpr double kNoFaceCommon = -INFINITY;
@@ -174,6 +178,7 @@ void figures_and_geometry_equal_the_one_face_path(FaceBatch::Width width) {
             ASSERT_EQ(slots.back() < 0, n > FaceBatch::kMostCorners) << "round " << round << " face " << k;
             corners.insert(corners.end(), faces.back().begin(), faces.back().end());
         }
+        corners.push_back(kSlack);  // read, not used (FaceBatch::analyse)
         batch.analyse(corners.data(), true);
         for (int k = 0; k < size; ++k) {
             const std::vector<Point>& ring = faces[k];
@@ -327,7 +332,7 @@ void expect_read_faces_equal_the_face_by_face_path(bool sound, unsigned seed) {
             }
             std::vector<Point> ring;
             if (const int kind = pick(20); kind == 0) {  // longer than a chunk's corners
-                const int n = 900 + pick(1300);
+                const int n = 1500 + pick(1300);  // about half of them past kChunkCorners (2,048)
                 for (int k = 0; k < n; ++k) {
                     const double a = 6.283185307179586 * k / n;
                     ring.push_back({float(100 * std::cos(a)), float(pick(3) * 0.001), float(-100 * std::sin(a))});
@@ -394,7 +399,7 @@ void expect_read_faces_equal_the_face_by_face_path(bool sound, unsigned seed) {
 
 }  // namespace
 
-// read_faces reads faces in chunks (at most FaceBatch::kMost faces and about 1,024 corners,
+// read_faces reads faces in chunks (at most FaceBatch::kMost faces and about 2,048 corners,
 // the corner array growing within a chunk) and gives each face its batch figures, with broken
 // rings of every kind among the faces and rings longer than a chunk.
 TEST(FaceBatch, ReadFacesInChunksEqualsTheFaceByFacePath) { expect_read_faces_equal_the_face_by_face_path(false, 5); }
@@ -526,6 +531,7 @@ void decided_signs_are_the_exact_predicates(FaceBatch::Width width) {
             slots.push_back(batch.add(corners.size(), static_cast<int>(faces.back().size()), k));
             corners.insert(corners.end(), faces.back().begin(), faces.back().end());
         }
+        corners.push_back(kSlack);  // read, not used (FaceBatch::analyse)
         batch.analyse(corners.data(), false);
         for (int k = 0; k < size; ++k) {
             const std::vector<Point>& ring = faces[k];
@@ -629,7 +635,7 @@ void decided_tallies_equal_those_of_each_face(FaceBatch::Width width) {
     for (int tagfile = 0; tagfile < 600; ++tagfile) {
         const double limit = tagfile % 3 == 0 ? 1e-3 : off_plane_limit(tagfile % 3 == 1 ? Game::Sekiro : Game::EldenRing);
         batch.start_tallies(limit);
-        std::vector<std::int32_t> numbers(64 * 6);
+        std::vector<std::int32_t> numbers(FaceBatch::kMost * 6);
         std::iota(numbers.begin(), numbers.end(), 0);
         std::shuffle(numbers.begin(), numbers.end(), random);
         std::vector<std::pair<std::int32_t, std::vector<Point>>> analysed;  // (face, ring) of the decided faces
@@ -649,6 +655,7 @@ void decided_tallies_equal_those_of_each_face(FaceBatch::Width width) {
                 slots.push_back(batch.add(corners.size(), static_cast<int>(faces.back().size()), face_of.back()));
                 corners.insert(corners.end(), faces.back().begin(), faces.back().end());
             }
+            corners.push_back(kSlack);  // read, not used (FaceBatch::analyse)
             batch.analyse(corners.data(), b % 2 == 0);
             for (int k = 0; k < size; ++k) {
                 if (slots[k] < 0) continue;
@@ -739,6 +746,7 @@ TEST(FaceBatch, FourLanesEqualTwoLanesBitForBit) {
             ASSERT_EQ(four.add(corners.size(), n, k), slots.back());
             corners.insert(corners.end(), ring.begin(), ring.end());
         }
+        corners.push_back(kSlack);  // read, not used (FaceBatch::analyse)
         two.analyse(corners.data(), false);
         four.analyse(corners.data(), false);
         for (int k = 0; k < size; ++k) {

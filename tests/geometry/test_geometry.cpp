@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <random>
 #include <vector>
@@ -211,19 +212,32 @@ TEST(FaceRing, EachStatusLeavesTheRingUpToItsFirstFault) {
     }
 }
 
+/// A corner writer as the audit's AVX one (audit_context.cpp): x, y, z and w widened, stored as
+/// 32 bytes, w on the next Point's x.
+struct WidenWholeVertex {
+    static void widen(const navlab::fromsoft::Vec4& v, Point* corner) {
+        const double d[4] = {v.x, v.y, v.z, v.w};
+        std::memcpy(static_cast<void*>(corner), d, sizeof d);
+    }
+};
+
 // write_sound_ring against write_face_ring on sound meshes (every edge's ends vertices, every
 // vertex finite): random faces over random edges, so most rings are open at some edge (the
 // closing one included), some closed, some outside the edges or shorter than 3 (room 0, which
 // write_sound_ring is not given). It must say closed exactly when write_face_ring says Ok, write
-// the same entries then, and nothing past the room either way.
+// the same entries then, no vertex past the room and no corner past its slack (the x of the
+// one Point past the room) either way. Rings of 3 … 8 corners (unrolled) and longer (the loop),
+// many through the vertex array's last vertex.
 TEST(FaceRing, SoundRingEqualsTheCheckedRing) {
     std::mt19937 random(17);
     auto pick = [&](int n) { return static_cast<int>(random() % static_cast<unsigned>(n)); };
     int statuses[5] = {};
+    int lengths[10][2] = {};  // [min(n, 9)][closed]: the unrolled lengths and the loop, each both ways
     for (int round = 0; round < 200; ++round) {
         navlab::fromsoft::NavMesh m;
         const int V = 1 + pick(6);
-        for (int v = 0; v < V; ++v) m.vertices.push_back({float(pick(100)), float(pick(9)) / 4, float(-pick(100)), 1});
+        // w is no x: a corner whose x is a w shows (WidenWholeVertex)
+        for (int v = 0; v < V; ++v) m.vertices.push_back({float(pick(100)), float(pick(9)) / 4, float(-pick(100)), -3.5f});
         for (int e = 0, E = 3 + pick(40); e < E; ++e) {
             navlab::fromsoft::Edge d;
             d.a = pick(V), d.b = pick(4) ? (d.a + 1) % V : pick(V);  // mostly chained
@@ -236,7 +250,7 @@ TEST(FaceRing, SoundRingEqualsTheCheckedRing) {
             m.faces.push_back(face);
         }
         for (int f = 0; f < 3 && V >= 3; ++f) {  // closed rings over vertices 0, 1, 2 (and some longer)
-            const int n = 3 + pick(5);
+            const int n = 3 + pick(10);
             navlab::fromsoft::Face face;
             face.startEdgeIndex = static_cast<std::int32_t>(m.edges.size()), face.numEdges = static_cast<std::int16_t>(n);
             for (int k = 0; k < n; ++k) {
@@ -249,15 +263,19 @@ TEST(FaceRing, SoundRingEqualsTheCheckedRing) {
         for (std::size_t f = 0; f < m.faces.size(); ++f) {
             const std::size_t room = face_ring_room(m, f);
             std::vector<std::int32_t> v1(room + 1, -7), v2(room + 1, -7);
-            std::vector<Point> c1(room + 1, Point{-7, -7, -7}), c2(room + 1, Point{-7, -7, -7});
+            std::vector<Point> c1(room + 1, Point{-7, -7, -7}), c2(room + 2, Point{-7, -7, -7});
             const RingWritten a = write_face_ring(m, f, v1.data(), c1.data());
             ++statuses[static_cast<int>(a.status)];
             if (room == 0) {
                 EXPECT_EQ(a.status, RingStatus::RangeOutside);
                 continue;
             }
-            const bool closed = write_sound_ring(m.edges.data() + m.faces[f].startEdgeIndex, static_cast<std::int64_t>(room),
-                                                 m.vertices.data(), v2.data(), c2.data());
+            // Every other face with a corner writer that stores 32 bytes as the audit's AVX one
+            // does: the corners must be written in ring order, each over the last one's w.
+            const bool whole = f % 2 == 1;
+            const auto* edge = m.edges.data() + m.faces[f].startEdgeIndex;
+            const bool closed = whole ? write_sound_ring<WidenWholeVertex>(edge, static_cast<std::int64_t>(room), m.vertices.data(), v2.data(), c2.data())
+                                      : write_sound_ring(edge, static_cast<std::int64_t>(room), m.vertices.data(), v2.data(), c2.data());
             ASSERT_EQ(closed, a.status == RingStatus::Ok) << "round " << round << " face " << f;
             ASSERT_TRUE(closed || a.status == RingStatus::Open) << "round " << round << " face " << f;
             if (closed)
@@ -266,13 +284,19 @@ TEST(FaceRing, SoundRingEqualsTheCheckedRing) {
                     EXPECT_TRUE(same_point(c1[k], c2[k]));
                 }
             EXPECT_EQ(v2[room], -7);
-            EXPECT_EQ(c2[room].x, -7);
+            EXPECT_TRUE(same_point({0, c2[room].y, c2[room].z}, {0, -7, -7}));  // the slack: x alone
+            EXPECT_TRUE(same_point(c2[room + 1], {-7, -7, -7}));
+            ++lengths[std::min<std::size_t>(room, 9)][closed];
         }
     }
     EXPECT_GT(statuses[static_cast<int>(RingStatus::Ok)], 500);
     EXPECT_GT(statuses[static_cast<int>(RingStatus::Open)], 500);
     EXPECT_GT(statuses[static_cast<int>(RingStatus::RangeOutside)], 500);
     EXPECT_EQ(statuses[static_cast<int>(RingStatus::VertexOutOfRange)] + statuses[static_cast<int>(RingStatus::NotFinite)], 0);
+    for (int n = 3; n <= 9; ++n) {
+        EXPECT_GT(lengths[n][0], 10) << n;
+        EXPECT_GT(lengths[n][1], 10) << n;
+    }
 }
 
 TEST(Planarity, OffPlaneCornerDistance) {
