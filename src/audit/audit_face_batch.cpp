@@ -34,6 +34,11 @@ namespace {
 template <class W>
 struct DecidedLanes {
     MaskOf<W> both_fans, concave_in_newell_plane, bad_fan, reflex_from_above;
+    /// bad_fan is first_bad_fan_triangle's answer: its orientations are decided up to it.
+    MaskOf<W> bad_fan_decided;
+    /// Each corner's turn along N as its filter decided it (faces of 4 … N corners): positive,
+    /// negative, or an exact 0; none of the three where it left the turn open.
+    MaskOf<W> turn_positive[FaceBatch::kMostCorners], turn_negative[FaceBatch::kMostCorners], turn_zero[FaceBatch::kMostCorners];
 };
 template <int N, class W>
 DecidedLanes<W> decide_one_loop(const Vec3<W>* p, const NewellSum<W>& normal) {
@@ -48,6 +53,7 @@ DecidedLanes<W> decide_one_loop(const Vec3<W>* p, const NewellSum<W>& normal) {
     // Along N: the corner turns (u, w the sides into and out of corner k), then others.
     Vec3<W> side[N];
     for (int k = 0; k < N; ++k) side[k] = p[k] - p[k == 0 ? N - 1 : k - 1];
+    DecidedLanes<W> out;
     Mask positive[N], not_positive[N], concave{};
     for (int k = 0; k < N; ++k) {
         const TurnFilter<W> t = turn_filter_terms(side[k], side[k + 1 == N ? 0 : k + 1], n, e);
@@ -56,6 +62,7 @@ DecidedLanes<W> decide_one_loop(const Vec3<W>* p, const NewellSum<W>& normal) {
         not_positive[k] = negative | zero;
         ok &= positive[k] | not_positive[k];
         concave |= negative;
+        out.turn_positive[k] = positive[k], out.turn_negative[k] = negative, out.turn_zero[k] = zero;
     }
     auto along_n = [&](int a, int b, int d) { return turn_filter_terms(p[b] - p[a], p[d] - p[b], n, e); };
     auto from_above = [&](int a, int b, int d) {
@@ -85,7 +92,7 @@ DecidedLanes<W> decide_one_loop(const Vec3<W>* p, const NewellSum<W>& normal) {
     }
     // first_bad_fan_triangle: the first k = 1 … n − 2 with orient(0, k, k + 1) ≤ 0; its ends are
     // the turns at corners 1 and n − 1. Every orientation before the answer must be decided.
-    Mask bad = ~Mask{}, found{};
+    Mask bad = ~Mask{}, found{}, bad_fan_decided = ~Mask{};
     for (int k = 1; k <= N - 2; ++k) {
         Mask is_positive = positive[1], is_not_positive = not_positive[1];
         if (k == N - 2) {
@@ -94,12 +101,15 @@ DecidedLanes<W> decide_one_loop(const Vec3<W>* p, const NewellSum<W>& normal) {
             const TurnFilter<W> t = along_n(0, k, k + 1);
             is_positive = t.value > t.bound, is_not_positive = (-t.value > t.bound) | (t.bound == 0);
         }
-        ok &= found | is_positive | is_not_positive;
+        bad_fan_decided &= found | is_positive | is_not_positive;
         const Mask first = ~found & is_not_positive;
         bad = (bad & ~first) | ((Mask{} + k) & first);
         found |= is_not_positive;
     }
-    return {ok, concave, bad, reflex};
+    ok &= bad_fan_decided;
+    out.both_fans = ok, out.concave_in_newell_plane = concave, out.bad_fan = bad, out.reflex_from_above = reflex;
+    out.bad_fan_decided = bad_fan_decided;
+    return out;
 }
 
 /// The first kLanesOf<W> entries of `p` as one W (double or int64 entries), and back.
@@ -229,8 +239,14 @@ void FaceBatch::analyse_group(const Point* corners, const int* faces, int used) 
     }
     const W face = length / 2.0, relative = relative_difference(sum, face);
     // The exact signs the one loop needs: a triangle needs N_y's alone (analyse_triangle).
-    DecidedLanes<W> decided{sign_decided(normal.value.y, normal.error.y) & (normal.value.y != 0), MaskOf<W>{}, ~MaskOf<W>{}, MaskOf<W>{}};
-    if constexpr (N > 3) decided = decide_one_loop<N>(p, normal);
+    const DecidedLanes<W> decided = [&] {
+        if constexpr (N > 3) {
+            return decide_one_loop<N>(p, normal);
+        } else {
+            return DecidedLanes<W>{sign_decided(normal.value.y, normal.error.y) & (normal.value.y != 0), MaskOf<W>{}, ~MaskOf<W>{}, MaskOf<W>{},
+                                   MaskOf<W>{}, {}, {}, {}};
+        }
+    }();
     // The decided faces' tallies: what FaceTallies::add takes of the geometry analyse_face
     // builds for them (its both-fans outcome: N ≠ 0, an ear everywhere, nothing dropped, lost,
     // turned or fallen back on, n − 2 triangles, R45's area difference 0, the rest from these
@@ -273,7 +289,17 @@ void FaceBatch::analyse_group(const Point* corners, const int* faces, int used) 
             f.fan_check.projected_relative = relative[lane];
         }
         f.decided = {decided.both_fans[lane] != 0, decided.concave_in_newell_plane[lane] == 0, static_cast<int>(decided.bad_fan[lane]),
-                     decided.reflex_from_above[lane] != 0};
+                     decided.reflex_from_above[lane] != 0, decided.bad_fan_decided[lane] != 0};
+        // Every entry written (those past the N corners open), so two batches' figures compare.
+        for (int k = 0; k < FaceFigures::kMostTurns; ++k) {
+            signed char turn = FacePlane::kTurnOpen;
+            if (N > 3 && k < N) {
+                if (decided.turn_positive[k][lane]) turn = 1;
+                else if (decided.turn_negative[k][lane]) turn = -1;
+                else if (decided.turn_zero[k][lane]) turn = 0;
+            }
+            f.turns[k] = turn;
+        }
     }
 }
 

@@ -56,6 +56,7 @@ public:
     static constexpr int kMost = 256;
     /// The longest ring taken: 3 … 8 corners are 99.5 % of the game presets' faces.
     static constexpr int kMostCorners = 8;
+    static_assert(kMostCorners <= FaceFigures::kMostTurns, "FaceFigures keeps a turn per corner");
     /// How many faces share a lane value: two (Lanes, SSE2) or four (WideLanes, functions
     /// compiled with target("avx2"), for processors that have it).
     enum class Width { two = 2, four = 4 };

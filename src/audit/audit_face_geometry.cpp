@@ -34,6 +34,11 @@ OneLoop both_fans(int n, int winding, const FaceFigures& figures, bool convex_in
 /// point remain: R40's distance and R44's check.
 OneLoop analyse_triangle(int winding, const FaceFigures& figures, FaceGeometry& g) { return both_fans(3, winding, figures, true, -1, g); }
 
+/// R41's first bad fan triangle: the batch's answer where its filters decided it.
+int known_bad_fan(const FacePlane& plane, const FaceFigures* figures) {
+    return figures && figures->decided.bad_fan_decided ? figures->decided.bad_fan : first_bad_fan_triangle(plane);
+}
+
 }  // namespace
 
 void analyse_face(std::span<const Point> corners, FaceScratch& scratch, FaceGeometry& g, const FaceFigures* figures) {
@@ -49,8 +54,10 @@ void analyse_face(std::span<const Point> corners, FaceScratch& scratch, FaceGeom
         return;
     }
     // One plane for both paths: the full one reuses the normal and the turns already taken,
-    // and what the one loop saw of a face it gave up (OneLoopSeen).
-    const FacePlane plane = figures ? FacePlane(corners, figures->normal, figures->length) : FacePlane(corners);
+    // and what the one loop saw of a face it gave up (OneLoopSeen). The batch's decided corner
+    // turns spare the plane their arithmetic.
+    const FacePlane plane = figures ? FacePlane(corners, figures->normal, figures->length, std::span(figures->turns.data(), corners.size()))
+                                    : FacePlane(corners);
     OneLoopSeen seen;
     if (analyse_face_at_once(plane, scratch, g, figures, &seen) == OneLoop::NotTaken) analyse_face_in_full(plane, scratch, g, figures, &seen);
 }
@@ -73,7 +80,7 @@ void analyse_face_in_full(const FacePlane& plane, FaceScratch& scratch, FaceGeom
     g.convex_in_newell_plane = !(pos && neg);
     if (!g.zero_normal) {
         g.off_plane = figures ? figures->off_plane : max_distance_from_mean_plane(plane);
-        g.bad_fan = first_bad_fan_triangle(plane);
+        g.bad_fan = known_bad_fan(plane, figures);
     }
     const Triangulation& t = scratch.newell;
     triangulate_newell(plane, scratch.newell, refuted);
@@ -84,12 +91,13 @@ void analyse_face_in_full(const FacePlane& plane, FaceScratch& scratch, FaceGeom
     g.no_ear = t.no_ear;
     g.corners_left = t.corners_left;
     if (g.check.first_turned >= 0) g.first_turned = t.triangles[g.check.first_turned];
-    clip_axis_plane(plane, scratch, g);
+    clip_axis_plane(plane, scratch, g, false, nullptr, refuted ? std::span(seen->above.data(), corners.size()) : std::span<const signed char>());
 }
 
-void clip_axis_plane(const FacePlane& plane, FaceScratch& scratch, FaceGeometry& g, bool fan_refuted, const AxisPlane* axis) {
+void clip_axis_plane(const FacePlane& plane, FaceScratch& scratch, FaceGeometry& g, bool fan_refuted, const AxisPlane* axis,
+                     std::span<const signed char> above) {
     const std::span<const Point> corners = plane.corners();
-    triangulate_axis_plane(plane, scratch.axis, fan_refuted, axis);
+    triangulate_axis_plane(plane, scratch.axis, fan_refuted, axis, above);
     for (const Cut& cut : scratch.axis.dropped)
         if (!zero_area_3d(corners[cut[0]], corners[cut[1]], corners[cut[2]]) && g.lost++ == 0) g.first_lost = cut;
 }
@@ -154,10 +162,10 @@ OneLoop analyse_face_at_once(const FacePlane& plane, FaceScratch& scratch, FaceG
     // eldenring preset's faces, 2.5 % of Sekiro's).
     g.winding = winding > 0 ? Winding::CounterClockwise : Winding::Clockwise;
     g.zero_normal = false;  // N_y ≠ 0
-    if (above_pos != 0 && above_neg != 0) g.convexity = convexity_from_above(c, winding);
+    if (above_pos != 0 && above_neg != 0) g.convexity = convexity_from_turns(c, std::span(above.data(), c.size()), winding);
     g.convex_in_newell_plane = !(pos && neg);
     g.off_plane = figures ? figures->off_plane : max_distance_from_mean_plane(plane);
-    g.bad_fan = first_bad_fan_triangle(plane);
+    g.bad_fan = known_bad_fan(plane, figures);
     if (figures) {
         g.check = figures->fan_check;
     } else {
@@ -167,7 +175,7 @@ OneLoop analyse_face_at_once(const FacePlane& plane, FaceScratch& scratch, FaceG
     }
     g.triangles = n - 2;
     if (axis_fan) return OneLoop::BothFans;
-    clip_axis_plane(plane, scratch, g, true, &axis);
+    clip_axis_plane(plane, scratch, g, true, &axis, std::span(above.data(), c.size()));
     return OneLoop::AxisPlaneClipped;
 }
 

@@ -61,6 +61,12 @@ struct FaceFigures {
     /// R44: check_triangulation of the fan from the last corner (last_corner_fan_triangle),
     /// the Newell triangulation whenever analyse_face_at_once takes the face.
     TriangulationCheck fan_check;
+    /// Each corner's turn along N (FacePlane::corner_turn) as the batch's filter decided it: the
+    /// exact sign −1, 0 or +1, or FacePlane::kTurnOpen where the filter left it open (the first
+    /// n entries; the others open). A face the batch did not decide asks for all of them again:
+    /// FacePlane's constructor takes these.
+    static constexpr int kMostTurns = 8;
+    std::array<signed char, kMostTurns> turns;
     /// The one loop's outcome for a face of 3 … FaceBatch::kMostCorners corners whose exact
     /// signs the batch's filters all decided (FaceBatch::analyse_group): analyse_face_at_once
     /// would take OneLoop::BothFans with N_y = the normal's sign and these figures;
@@ -70,6 +76,9 @@ struct FaceFigures {
         bool convex_in_newell_plane = true;  ///< X08
         int bad_fan = -1;                    ///< R41's first bad fan triangle, or −1
         bool reflex_from_above = false;      ///< R39: a corner turns against N_y seen from above
+        /// bad_fan is first_bad_fan_triangle's answer (its orientations were decided up to it),
+        /// whether both_fans holds or not.
+        bool bad_fan_decided = false;
     } decided;
 };
 
@@ -100,9 +109,10 @@ void analyse_face_in_full(const FacePlane& plane, FaceScratch& scratch, FaceGeom
 /// R48's step of analyse_face_in_full: Algorithm T in the axis plane (into scratch.axis), and
 /// the cuts it dropped that have area in 3-space counted as lost in `g`. `fan_refuted`: the
 /// axis plane's fan proof is known false (triangulate_axis_plane's parameter); `axis`, when
-/// given, is axis_plane_of(plane), already computed by the caller.
+/// given, is axis_plane_of(plane), already computed by the caller; `above`, when not empty, each
+/// corner's turn_from_above (triangulate_axis_plane's parameter).
 void clip_axis_plane(const FacePlane& plane, FaceScratch& scratch, FaceGeometry& g, bool fan_refuted = false,
-                     const AxisPlane* axis = nullptr);
+                     const AxisPlane* axis = nullptr, std::span<const signed char> above = {});
 
 /// Which way analyse_face_at_once took a face.
 enum class OneLoop {

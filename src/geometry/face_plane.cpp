@@ -26,6 +26,17 @@ FacePlane::FacePlane(std::span<const Point> corners, const ApproxNormal& normal,
     take_decided_signs();
 }
 
+FacePlane::FacePlane(std::span<const Point> corners, const ApproxNormal& normal, double length, std::span<const signed char> turns)
+    : FacePlane(corners, normal, length) {
+    if (turns.size() != corners.size() || turns.size() > kRememberedTurns) return;
+    bool all = true;
+    for (std::size_t k = 0; k < turns.size(); ++k) {
+        turns_[k] = turns[k];
+        all &= turns[k] != kUnknownTurn;
+    }
+    all_turns_known_ = all;
+}
+
 void FacePlane::take_decided_signs() {
     turns_.fill(kUnknownTurn);
     // The signs the filter decides, at once: winding, convexity and the axis plane ask for
@@ -69,7 +80,7 @@ int FacePlane::orient_filtered(const Point& p, const Point& q, const Point& r) c
 
 void FacePlane::remember_corner_turns() const {
     const std::size_t n = corners_.size();
-    if (n > kRememberedTurns || n == 0) return;
+    if (all_turns_known_ || n > kRememberedTurns || n == 0) return;
     // filter_terms for every corner in one loop of plain arithmetic over separate arrays, which
     // GCC at -O3 runs two corners at a time (the same operations in the same order per
     // corner, so the same values); the decisions after, in a second loop. Side j is
@@ -93,6 +104,7 @@ void FacePlane::remember_corner_turns() const {
         turns_[k] = static_cast<signed char>(
             s != kUnknownTurn ? s : orient(corners_[k == 0 ? n - 1 : k - 1], corners_[k], corners_[k + 1 == n ? 0 : k + 1]));
     }
+    all_turns_known_ = true;
 }
 
 int FacePlane::orient_at(int a, int b, int d) const {

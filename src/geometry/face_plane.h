@@ -81,6 +81,10 @@ public:
     /// The same plane from its N and |N| computed ahead, with the same operations (the face
     /// batch, audit_face_batch.h, computes them for many faces at once).
     FacePlane(std::span<const Point> corners, const ApproxNormal& normal, double length);
+    /// The same with corner turns already decided (the face batch's filters, audit_face_batch.h):
+    /// `turns[k]` is corner_turn(k)'s exact sign, or kTurnOpen where not decided; one entry per
+    /// corner, n ≤ kRememberedTurns. remember_corner_turns then computes only the open ones.
+    FacePlane(std::span<const Point> corners, const ApproxNormal& normal, double length, std::span<const signed char> turns);
 
     std::span<const Point> corners() const noexcept { return corners_; }
     /// The Newell normal N = Σ (P_k − P_0) × (P_{k+1} − P_0) in double (twice the vector area).
@@ -115,6 +119,8 @@ public:
         return compute_corner_turn(k);
     }
     static constexpr std::size_t kRememberedTurns = 32;
+    /// A turn not (yet) decided: corner_turn's memo and the known turns handed to the constructor.
+    static constexpr signed char kTurnOpen = 2;
     /// Computes every corner_turn() of a ring of up to kRememberedTurns corners in one loop
     /// (the audit asks for all of them; one call per corner cost as much as the arithmetic).
     void remember_corner_turns() const;
@@ -147,8 +153,10 @@ private:
     ApproxNormal normal_;
     mutable std::optional<Vec3<Expansion>> exact_;
     mutable double length_ = -1;  ///< normal_length(), negative until computed
-    static constexpr signed char kUnknownTurn = 2;
+    static constexpr signed char kUnknownTurn = kTurnOpen;
     mutable std::array<signed char, kRememberedTurns> turns_;  ///< kUnknownTurn until computed
+    /// Every corner's entry of turns_ is known (remember_corner_turns has nothing to do).
+    mutable bool all_turns_known_ = false;
     /// normal_sign() per axis, kUnknownTurn until computed: winding, convexity, both
     /// triangulations and their checks ask for the same signs a dozen times per face.
     mutable std::array<signed char, 3> signs_{kUnknownTurn, kUnknownTurn, kUnknownTurn};

@@ -1,6 +1,7 @@
 #include "geometry/triangulate.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <span>
@@ -11,6 +12,16 @@
 
 namespace navlab::geometry {
 namespace {
+
+/// Empties `out` for a new clipping, its vectors' storage kept.
+void start_clipping(Triangulation& out) {
+    out.triangles.clear();
+    out.dropped.clear();
+    out.fallbacks = 0;
+    out.no_ear = false;
+    out.corners_left = 0;
+    out.last_turn = Triangulation::kTurnUnknown;
+}
 
 /// Algorithm T over a projection: `orient(a, c, d)` is the exact orientation of three ring
 /// positions, `droppable(a, c, d)` decides rule (i) and implies orient(a, c, d) = 0 (both variants'
@@ -26,12 +37,7 @@ namespace {
 template <class Orient, class Droppable, class Same, class CornerTurn = std::nullptr_t>
 void ear_clip(int n, bool has_plane, Orient orient, Droppable droppable, Same same, bool fan_refuted, Triangulation& out,
               CornerTurn corner_turn = nullptr) {
-    out.triangles.clear();
-    out.dropped.clear();
-    out.fallbacks = 0;
-    out.no_ear = false;
-    out.corners_left = 0;
-    out.last_turn = Triangulation::kTurnUnknown;
+    start_clipping(out);
     out.last_corner_fan = !fan_refuted && takes_first_candidate_throughout(n, orient);
     if (out.last_corner_fan) {
         for (int k = 0; k < n - 2; ++k) out.triangles.push_back(last_corner_fan_triangle(n, k));
@@ -146,6 +152,61 @@ void ear_clip(int n, bool has_plane, Orient orient, Droppable droppable, Same sa
     }
 }
 
+/// ear_clip for a ring of four corners, from its four corner turns: `turn[k]` = orient(k − 1, k,
+/// k + 1) in the variant's projection, exact. Any three of four corners leave one out, and the
+/// three are consecutive, so every orientation the clipping asks is ± one of the four: the
+/// candidate (j − 1, j, j + 1) turns as turn[j]; its containment test of the opposite corner
+/// r = j + 2 asks orient(d, a, r) = orient(j + 1, j − 1, j + 2) = −turn[j + 2] (a swap),
+/// orient(a, c, r) = orient(j − 1, j, j + 2) = turn[j − 1] and orient(c, d, r) = turn[j + 1]
+/// (rotations); the three corners left after cutting j, (j − 1, j + 1, j + 2), turn as
+/// turn[j + 2]; and takes_first_candidate_throughout(4, ·) is turn[0] > 0 and turn[2] > 0. The
+/// predicates are exact and pure and asked where ear_clip asks them (droppable only at a turn of
+/// 0, same only in the closed triangle), so the output is ear_clip's, field by field; the last
+/// triangle's turn is always known.
+template <class Droppable, class Same>
+void clip_quad(const std::array<int, 4>& turn, bool has_plane, Droppable droppable, Same same, bool fan_refuted, Triangulation& out) {
+    start_clipping(out);
+    out.last_corner_fan = !fan_refuted && turn[0] > 0 && turn[2] > 0;
+    if (out.last_corner_fan) {
+        for (int k = 0; k < 2; ++k) out.triangles.push_back(last_corner_fan_triangle(4, k));
+        return;
+    }
+    auto at = [](int k) { return k & 3; };
+    int chosen = -1;
+    bool drop = false;
+    for (int j = 0; j < 4 && chosen < 0; ++j) {
+        const int a = at(j + 3), d = at(j + 1), r = at(j + 2);
+        if (turn[j] == 0 && droppable(a, j, d)) {
+            chosen = j;
+            drop = true;
+            break;
+        }
+        if (turn[j] <= 0) continue;
+        const int beyond_da = -turn[r], beyond_ac = turn[a], beyond_cd = turn[d];
+        const bool inside = beyond_da >= 0 && beyond_ac >= 0 && beyond_cd >= 0 &&
+                            !((beyond_da == 0 && beyond_ac == 0 && same(r, a)) || (beyond_ac == 0 && beyond_cd == 0 && same(r, j)) ||
+                              (beyond_cd == 0 && beyond_da == 0 && same(r, d)));
+        if (!inside) chosen = j;
+    }
+    if (chosen < 0 && has_plane) {
+        for (int j = 0; j < 4 && chosen < 0; ++j)
+            if (turn[j] == 0) chosen = j;
+        if (chosen >= 0) ++out.fallbacks;
+    }
+    if (chosen < 0) {
+        out.no_ear = true;
+        out.corners_left = 4;
+        return;
+    }
+    (drop ? out.dropped : out.triangles).push_back(Cut{at(chosen + 3), chosen, at(chosen + 1)});
+    // The three left in ring order, and their turn: a non-zero turn is no droppable cut.
+    const Cut rest = chosen == 0 ? Cut{1, 2, 3} : (chosen == 1 ? Cut{0, 2, 3} : (chosen == 2 ? Cut{0, 1, 3} : Cut{0, 1, 2}));
+    const int last = turn[at(chosen + 2)];
+    const bool dropped = last == 0 && droppable(rest[0], rest[1], rest[2]);
+    (dropped ? out.dropped : out.triangles).push_back(rest);
+    if (!dropped) out.last_turn = last;
+}
+
 }  // namespace
 
 Triangulation triangulate_newell(const FacePlane& plane) {
@@ -163,7 +224,11 @@ void triangulate_newell(const FacePlane& plane, Triangulation& out, bool fan_ref
     // loop took them all), so a candidate that is still a corner of the face costs a lookup;
     // other callers' planes take the turn on first ask, at the same filtered cost.
     auto corner_turn = [&](int k) { return plane.corner_turn(k); };
-    ear_clip(static_cast<int>(c.size()), !plane.normal_is_zero(), orient, droppable, same, fan_refuted, out, corner_turn);
+    if (c.size() == 4) {
+        clip_quad({corner_turn(0), corner_turn(1), corner_turn(2), corner_turn(3)}, !plane.normal_is_zero(), droppable, same, fan_refuted, out);
+    } else {
+        ear_clip(static_cast<int>(c.size()), !plane.normal_is_zero(), orient, droppable, same, fan_refuted, out, corner_turn);
+    }
     out.turns_tested_along_normal = true;
 }
 
@@ -244,13 +309,27 @@ private:
 
 }  // namespace
 
-void triangulate_axis_plane(const FacePlane& plane, Triangulation& out, bool fan_refuted, const AxisPlane* axis) {
+void triangulate_axis_plane(const FacePlane& plane, Triangulation& out, bool fan_refuted, const AxisPlane* axis,
+                            std::span<const signed char> above) {
     auto c = plane.corners();
     const AxisPlane ap = axis ? *axis : axis_plane_of(plane);
     const AxisOrient orient(ap, c);
     auto droppable = [&](int a, int b, int d) { return orient(a, b, d) == 0; };
     auto same = [&](int r, int x) { return orient.same(r, x); };
-    ear_clip(static_cast<int>(c.size()), !plane.normal_is_zero(), orient, droppable, same, fan_refuted, out);
+    const int n = static_cast<int>(c.size());
+    if (n == 4) {
+        std::array<int, 4> turn;
+        for (int k = 0; k < 4; ++k)
+            turn[k] = ap.axis == 1 && above.size() == 4 ? ap.sign * above[k] : orient(k == 0 ? 3 : k - 1, k, k == 3 ? 0 : k + 1);
+        clip_quad(turn, !plane.normal_is_zero(), droppable, same, fan_refuted, out);
+    } else if (ap.axis == 1 && above.size() == c.size()) {
+        // Along y a corner's turn is N_y's sign times its turn from above (AxisPlane::orient),
+        // which the caller already took.
+        auto corner_turn = [&](int k) { return ap.sign * above[k]; };
+        ear_clip(n, !plane.normal_is_zero(), orient, droppable, same, fan_refuted, out, corner_turn);
+    } else {
+        ear_clip(n, !plane.normal_is_zero(), orient, droppable, same, fan_refuted, out);
+    }
     out.turns_tested_along_normal = false;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <span>
 #include <vector>
 
 #include "geometry/face_plane.h"
@@ -129,8 +130,11 @@ void triangulate_newell(const FacePlane& plane, Triangulation& out, bool fan_ref
 /// x with sign + when N = 0), dropping a cut when its projected area is zero.
 Triangulation triangulate_axis_plane(const FacePlane& plane);
 /// The same into `out`, whose vectors are reused; `fan_refuted` as for triangulate_newell;
-/// `axis`, when given, is axis_plane_of(plane) as the caller already computed it.
-void triangulate_axis_plane(const FacePlane& plane, Triangulation& out, bool fan_refuted = false, const AxisPlane* axis = nullptr);
+/// `axis`, when given, is axis_plane_of(plane) as the caller already computed it; `above`,
+/// when it has one entry per corner, is each corner's turn_from_above (exact), which serves
+/// as the candidates' corner turns when the axis is y.
+void triangulate_axis_plane(const FacePlane& plane, Triangulation& out, bool fan_refuted = false, const AxisPlane* axis = nullptr,
+                            std::span<const signed char> above = {});
 
 /// The cuts of `t.dropped` that have area in 3-space: the triangles the R48 variant loses.
 int lost_triangles(const FacePlane& plane, const Triangulation& t);

@@ -511,8 +511,10 @@ struct NearRings {
 // exact predicates give: when it says the one loop takes both fans, analyse_face_at_once does
 // (FacePlane's orient_at and corner turns with their exact fallback, turn_from_above,
 // axis_plane_of), with no reflex corner seen from above, R41's bad fan from
-// first_bad_fan_triangle and X08 from the exact corner turns; and analyse_face with those
-// figures (no FacePlane) equals analyse_face without them, field by field.
+// first_bad_fan_triangle and X08 from the exact corner turns; every corner turn along N that
+// it hands on (FaceFigures::turns) is the exact one or left open, and
+// so is R41's answer where it says it decided it, for undecided faces too; and analyse_face
+// with those figures (no FacePlane) equals analyse_face without them, field by field.
 void decided_signs_are_the_exact_predicates(FaceBatch::Width width) {
     SCOPED_TRACE(static_cast<int>(width));
     NearRings rings;
@@ -520,6 +522,7 @@ void decided_signs_are_the_exact_predicates(FaceBatch::Width width) {
     FaceBatch batch(width);
     batch.start_tallies(kNoFaceCommon);
     int decided = 0, undecided = 0, bad_fan = 0, concave = 0, straight_from_above = 0, both_fans_undecided = 0, reflex_from_above = 0;
+    int open_turns = 0, zero_turns = 0, negative_turns = 0, bad_fan_undecided_face = 0;
     for (int round = 0; round < 3000; ++round) {
         const int size = 1 + round % FaceBatch::kMost;
         std::vector<std::vector<Point>> faces;
@@ -562,12 +565,35 @@ void decided_signs_are_the_exact_predicates(FaceBatch::Width width) {
                 ++undecided;
                 both_fans_undecided += way == OneLoop::BothFans;
             }
+            // The turns along N and R41's answer the batch hands to a face it did not decide:
+            // each one it gives is the exact one (expansions).
+            const Vec3<Expansion>& exact = plane.exact_normal();
+            for (int c = 0; c < n; ++c) {
+                const Vec3<Expansion> p = lift<Expansion>(ring[(c + n - 1) % n]), q = lift<Expansion>(ring[c]),
+                                      r = lift<Expansion>(ring[(c + 1) % n]);
+                const int along = dot(cross(q - p, r - q), exact).sign();
+                ASSERT_TRUE(figures.turns[c] == FacePlane::kTurnOpen || figures.turns[c] == along) << "round " << round << " face " << k;
+                open_turns += figures.turns[c] == FacePlane::kTurnOpen;
+                zero_turns += figures.turns[c] == 0;
+                negative_turns += figures.turns[c] < 0;
+            }
+            if (figures.decided.bad_fan_decided) {
+                ASSERT_EQ(figures.decided.bad_fan, first_bad_fan_triangle(FacePlane(ring))) << "round " << round << " face " << k;
+                bad_fan_undecided_face += !figures.decided.both_fans && figures.decided.bad_fan >= 0;
+            }
+            ASSERT_TRUE(!figures.decided.both_fans || figures.decided.bad_fan_decided) << "round " << round << " face " << k;
             FaceGeometry with, without;
             analyse_face(ring, scratch, with, &figures);
             analyse_face(ring, scratch, without);
             ASSERT_EQ(difference(with, without), "") << "round " << round << " face " << k;
         }
     }
+    // The batch's turns: some left open, exact zeros and turns both ways decided; R41's answer
+    // handed over for undecided faces with a bad fan triangle.
+    EXPECT_GT(open_turns, 100);
+    EXPECT_GT(zero_turns, 100);
+    EXPECT_GT(negative_turns, 1000);
+    EXPECT_GT(bad_fan_undecided_face, 200);
     // Every edge of the certificate is met on both sides.
     EXPECT_GT(decided, 20000);
     EXPECT_GT(undecided, 20000);
@@ -605,8 +631,10 @@ std::string figures_difference(const FaceFigures& a, const FaceFigures& b) {
         !same_vec(c.area_difference, d.area_difference) || !same_value(c.area_difference_max, d.area_difference_max))
         return "fan_check";
     if (a.decided.both_fans != b.decided.both_fans || a.decided.convex_in_newell_plane != b.decided.convex_in_newell_plane ||
-        a.decided.bad_fan != b.decided.bad_fan || a.decided.reflex_from_above != b.decided.reflex_from_above)
+        a.decided.bad_fan != b.decided.bad_fan || a.decided.reflex_from_above != b.decided.reflex_from_above ||
+        a.decided.bad_fan_decided != b.decided.bad_fan_decided)
         return "decided";
+    if (a.turns != b.turns) return "turns";
     return "";
 }
 

@@ -2,6 +2,7 @@
 // planarity, the page's ear clipping and its checks, the axis-plane variant.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -799,6 +800,20 @@ void assert_same_clipping(const Triangulation& t, const Triangulation& expected,
     ASSERT_EQ(t.corners_left, expected.corners_left) << face << " variant " << variant << " run " << run;
 }
 
+/// R43 with expansions: how many of `t`'s triangles turn against N, the first of them (or −1),
+/// and `t.last_turn`, where known, checked against the last triangle's turn.
+void turned_along_n(const std::vector<Point>& ring, const Vec3<Expansion>& N, const Triangulation& t, int face, int& count, int& first) {
+    for (std::size_t i = 0; i < t.triangles.size(); ++i) {
+        const auto [a, b, d] = t.triangles[i];
+        const Vec3<Expansion> p = lift<Expansion>(ring[a]), q = lift<Expansion>(ring[b]), r = lift<Expansion>(ring[d]);
+        const int sign = dot(cross(q - p, r - q), N).sign();
+        if (i + 1 == t.triangles.size() && t.last_turn != Triangulation::kTurnUnknown) {
+            ASSERT_EQ(t.last_turn, sign) << face;
+        }
+        if (sign < 0 && count++ == 0) first = static_cast<int>(i);
+    }
+}
+
 }  // namespace
 
 // triangulate_newell's clipper takes a candidate's turn from the plane's corner turn while the
@@ -844,6 +859,50 @@ TEST(Triangulate, CornerTurnsReusedInShortRingsEqualAlgorithmTAsWritten) {
     EXPECT_GT(dropped, 1000);
 }
 
+namespace {
+
+/// Ring number `face` for the clippers' long and non-simple cases, one of six kinds: stars
+/// {n/w} of 4 … 20 corners winding w = 1 … 3 times (sometimes a corner pulled in), spirals
+/// closed by one long side, figure eights, lattice rings (collinear, repeated, straight
+/// corners, spikes), steep warped rings (the axis plane differs from N's), and
+/// hostile_short_ring; either direction, three scales, sometimes a corner repeated.
+std::vector<Point> non_simple_ring(int face, RingRandom& random) {
+    auto f = [](double v) { return double(float(v)); };
+    std::vector<Point> ring;
+    const int kind = face % 6;
+    if (kind == 5) return hostile_short_ring(face, random);
+    const int n = 4 + random.next() % 17;
+    const double scale = face % 3 == 0 ? 1e-3 : (face % 3 == 1 ? 1.0 : 1e6);
+    const int winds = 1 + random.next() % 3;  // stars {n/winds}: corners of other turns inside each ear
+    for (int k = 0; k < n; ++k) {
+        const double angle = 2 * 3.141592653589793 * k * winds / n * (face % 4 == 0 ? -1 : 1);
+        double r = 1.0, x = 0, z = 0, y = scale * 0.05 * random.unit();
+        switch (kind) {
+        case 0:  // a star, sometimes a corner pulled in
+            r = k == face % n ? 0.3 : 1.0;
+            x = r * std::cos(angle), z = r * std::sin(angle);
+            break;
+        case 1:  // a spiral winding inwards, closed by one long side
+            r = 1.0 - 0.8 * k / n;
+            x = r * std::cos(2 * angle), z = r * std::sin(2 * angle);
+            break;
+        case 2:  // a figure eight
+            x = std::sin(2 * 3.141592653589793 * k / n), z = std::sin(4 * 3.141592653589793 * k / n) / 2;
+            break;
+        case 3:  // lattice points: collinear, repeated, straight, spikes
+            x = random.next() % 4, z = random.next() % 4, y = scale * (random.next() % 2) * 0.5;
+            break;
+        default:  // steep and warped: the axis plane differs from N's
+            x = std::cos(angle), z = std::sin(angle) + 0.3 * random.unit(), y = scale * 1.5 * std::sin(angle);
+        }
+        ring.push_back({f(scale * x), f(y), f(scale * z)});
+    }
+    if (random.next() % 5 == 0) ring.insert(ring.begin() + random.next() % ring.size(), ring[random.next() % ring.size()]);
+    return ring;
+}
+
+}  // namespace
+
 // Each clipper takes the turns of the two candidates next to a clipped ear, and of the three
 // corners left after the last ear, from that ear's containment test (orient(d, a, r) for the
 // corners just beyond it), and check_triangulation takes the last triangle's turn along N from
@@ -853,42 +912,9 @@ TEST(Triangulate, CornerTurnsReusedInShortRingsEqualAlgorithmTAsWritten) {
 // turned triangles that expansions count, and an axis plane handed in must change nothing.
 TEST(Triangulate, TurnsFromTheLastEarEqualAlgorithmTAsWrittenOnNonSimpleRings) {
     RingRandom random{43};
-    auto f = [](double v) { return double(float(v)); };
     int clipped = 0, known_last = 0, turned = 0, dropped = 0, no_ear = 0;
     for (int face = 0; face < 6000; ++face) {
-        std::vector<Point> ring;
-        const int kind = face % 6;
-        if (kind == 5) {
-            ring = hostile_short_ring(face, random);
-        } else {
-            const int n = 4 + random.next() % 17;
-            const double scale = face % 3 == 0 ? 1e-3 : (face % 3 == 1 ? 1.0 : 1e6);
-            const int winds = 1 + random.next() % 3;  // stars {n/winds}: corners of other turns inside each ear
-            for (int k = 0; k < n; ++k) {
-                const double angle = 2 * 3.141592653589793 * k * winds / n * (face % 4 == 0 ? -1 : 1);
-                double r = 1.0, x = 0, z = 0, y = scale * 0.05 * random.unit();
-                switch (kind) {
-                case 0:  // a star, sometimes a corner pulled in
-                    r = k == face % n ? 0.3 : 1.0;
-                    x = r * std::cos(angle), z = r * std::sin(angle);
-                    break;
-                case 1:  // a spiral winding inwards, closed by one long side
-                    r = 1.0 - 0.8 * k / n;
-                    x = r * std::cos(2 * angle), z = r * std::sin(2 * angle);
-                    break;
-                case 2:  // a figure eight
-                    x = std::sin(2 * 3.141592653589793 * k / n), z = std::sin(4 * 3.141592653589793 * k / n) / 2;
-                    break;
-                case 3:  // lattice points: collinear, repeated, straight, spikes
-                    x = random.next() % 4, z = random.next() % 4, y = scale * (random.next() % 2) * 0.5;
-                    break;
-                default:  // steep and warped: the axis plane differs from N's
-                    x = std::cos(angle), z = std::sin(angle) + 0.3 * random.unit(), y = scale * 1.5 * std::sin(angle);
-                }
-                ring.push_back({f(scale * x), f(y), f(scale * z)});
-            }
-            if (random.next() % 5 == 0) ring.insert(ring.begin() + random.next() % ring.size(), ring[random.next() % ring.size()]);
-        }
+        const std::vector<Point> ring = non_simple_ring(face, random);
         const FacePlane plane(ring);
         plane.remember_corner_turns();
         const Vec3<Expansion>& N = plane.exact_normal();
@@ -911,15 +937,7 @@ TEST(Triangulate, TurnsFromTheLastEarEqualAlgorithmTAsWrittenOnNonSimpleRings) {
             clipped += !t[0].last_corner_fan;
             known_last += t[0].last_turn != Triangulation::kTurnUnknown;
             int count = 0, first = -1;
-            for (std::size_t i = 0; i < t[0].triangles.size(); ++i) {
-                const auto [a, b, d] = t[0].triangles[i];
-                const Vec3<Expansion> p = lift<Expansion>(ring[a]), q = lift<Expansion>(ring[b]), r = lift<Expansion>(ring[d]);
-                const int sign = dot(cross(q - p, r - q), N).sign();
-                if (i + 1 == t[0].triangles.size() && t[0].last_turn != Triangulation::kTurnUnknown) {
-                    ASSERT_EQ(t[0].last_turn, sign) << face;
-                }
-                if (sign < 0 && count++ == 0) first = static_cast<int>(i);
-            }
+            ASSERT_NO_FATAL_FAILURE(turned_along_n(ring, N, t[0], face, count, first));
             const TriangulationCheck check = check_triangulation(plane, t[0]);
             ASSERT_EQ(check.turned, count) << face;
             ASSERT_EQ(check.first_turned, first) << face;
@@ -931,6 +949,135 @@ TEST(Triangulate, TurnsFromTheLastEarEqualAlgorithmTAsWrittenOnNonSimpleRings) {
     EXPECT_GT(turned, 300);
     EXPECT_GT(dropped, 300);
     EXPECT_GT(no_ear, 50);
+}
+
+// triangulate_axis_plane takes a candidate's turn from the caller's turns from above while the
+// candidate is still a corner of the face and the axis plane is y's (N_y's sign times the turn
+// from above). On the non-simple rings (stars winding up to three times, spirals, figure eights,
+// lattice rings, steep warped rings, the hostile short rings; either direction), with the fan
+// proof skipped or not, it must give Algorithm T's output as written; turns handed in for a face
+// whose axis is x or z change nothing.
+TEST(Triangulate, AxisClipperWithTurnsFromAboveEqualsAlgorithmTAsWritten) {
+    RingRandom random{47};
+    int along_y[2] = {}, clipped = 0, dropped = 0, no_ear = 0, other_axis = 0;
+    for (int face = 0; face < 8000; ++face) {
+        const std::vector<Point> ring = non_simple_ring(face, random);
+        const int n = static_cast<int>(ring.size());
+        std::vector<signed char> above(ring.size());
+        for (int k = 0; k < n; ++k) above[k] = static_cast<signed char>(turn_from_above(ring[(k + n - 1) % n], ring[k], ring[(k + 1) % n]));
+        const FacePlane plane(ring);
+        const AxisPlane axis = axis_plane_of(plane);
+        const Triangulation expected = algorithm_t_as_written(ring, true);
+        Triangulation t[3];
+        triangulate_axis_plane(plane, t[0], false, nullptr, above);
+        triangulate_axis_plane(plane, t[1], true, &axis, above);
+        triangulate_axis_plane(plane, t[2], false, &axis, above);
+        for (int i = 0; i < 3; ++i) ASSERT_NO_FATAL_FAILURE(assert_same_clipping(t[i], expected, face, 1, i));
+        if (axis.axis == 1) {
+            ++along_y[axis.sign > 0];
+        } else {
+            ++other_axis;
+        }
+        clipped += !t[0].last_corner_fan;
+        dropped += !expected.dropped.empty();
+        no_ear += expected.no_ear;
+    }
+    EXPECT_GT(along_y[0], 1000);  // clockwise seen along y: the turns from above negated
+    EXPECT_GT(along_y[1], 1000);
+    EXPECT_GT(other_axis, 500);
+    EXPECT_GT(clipped, 5000);
+    EXPECT_GT(dropped, 300);
+    EXPECT_GT(no_ear, 50);
+}
+
+// Both clippers clip a ring of four corners from its four corner turns alone (clip_quad). On
+// quads of every pattern of turn signs (lattice points: collinear, repeated and all-equal
+// corners, spikes; self-crossing bow ties; concave darts; steep and vertical quads; near-
+// degenerate slivers), at several scales and both directions, each variant with the turns
+// remembered or not, with the fan proof skipped or not and with turns from above handed in,
+// must give Algorithm T's output as written; the Newell clipping's last turn and R43's count
+// must be what expansions give.
+TEST(Triangulate, QuadsFromTheirCornerTurnsEqualAlgorithmTAsWritten) {
+    RingRandom random{53};
+    auto f = [](double v) { return double(float(v)); };
+    std::vector<bool> pattern_seen[2] = {std::vector<bool>(81), std::vector<bool>(81)};
+    int no_ear = 0, dropped = 0, turned = 0, fans = 0;
+    for (int face = 0; face < 20000; ++face) {
+        const double scale = face % 5 == 0 ? 1e-3 : (face % 5 == 1 ? 1e6 : 1.0);
+        std::vector<Point> ring(4);
+        switch (face % 6) {
+        case 0:  // lattice points: every sign pattern, zeros, repeated corners
+        case 1:
+            for (Point& p : ring) p = {f(scale * (random.next() % 3)), f(scale * (random.next() % 2) * 0.5), f(scale * (random.next() % 3))};
+            break;
+        case 2: {  // a bow tie: two sides crossing, sometimes through a corner
+            const double w = 1 + random.next() % 3, h = 1 + random.next() % 3;
+            ring = {{0, 0, 0}, {f(scale * w), 0, f(scale * h)}, {f(scale * w), f(scale * 0.1 * random.unit()), 0}, {0, 0, f(scale * h)}};
+            if (random.next() % 3 == 0) ring[2] = {f(scale * w / 2), 0, f(scale * h / 2)};
+            break;
+        }
+        case 3:  // a dart: one corner pulled past the others' side, or onto it
+            ring = {{0, 0, 0}, {f(scale * 2), 0, 0}, {f(scale * (random.next() % 5) * 0.5), f(scale * 0.01 * random.unit()), f(scale * (random.next() % 3) * 0.5)}, {0, 0, f(scale * 2)}};
+            break;
+        case 4:  // steep or vertical: the axis plane x or z
+            for (Point& p : ring) p = {f(scale * (random.next() % 3)), f(scale * (random.next() % 3)), f(scale * 0.001 * (random.next() % 2))};
+            break;
+        default:  // a sliver within float32 rounding of a line
+            for (int k = 0; k < 4; ++k) ring[k] = {f(scale * (1 + k * 1e-7 * random.unit())), f(scale * 0.5), f(scale * (k + (k == 2 ? 1e-6 : 0)))};
+        }
+        if (face % 4 == 0) std::swap(ring[1], ring[3]);  // the other direction
+        std::vector<signed char> above(4);
+        for (int k = 0; k < 4; ++k) above[k] = static_cast<signed char>(turn_from_above(ring[(k + 3) % 4], ring[k], ring[(k + 1) % 4]));
+        const FacePlane remembered(ring), fresh(ring);
+        remembered.remember_corner_turns();
+        const Vec3<Expansion>& N = remembered.exact_normal();
+        const AxisPlane axis = axis_plane_of(remembered);
+        for (int variant = 0; variant < 2; ++variant) {
+            const Triangulation expected = algorithm_t_as_written(ring, variant == 1);
+            Triangulation t[4];
+            if (variant == 0) {
+                triangulate_newell(remembered, t[0]);
+                triangulate_newell(fresh, t[1]);
+                triangulate_newell(remembered, t[2], true);
+                triangulate_newell(fresh, t[3], true);
+            } else {
+                triangulate_axis_plane(remembered, t[0]);
+                triangulate_axis_plane(fresh, t[1], false, &axis, above);
+                triangulate_axis_plane(remembered, t[2], true, &axis);
+                triangulate_axis_plane(fresh, t[3], true, nullptr, above);
+            }
+            for (int i = 0; i < 4; ++i) ASSERT_NO_FATAL_FAILURE(assert_same_clipping(t[i], expected, face, variant, i));
+            // The pattern of the four turns in this variant's projection, with expansions.
+            int pattern = 0;
+            for (int k = 0; k < 4; ++k) {
+                const Vec3<Expansion> p = lift<Expansion>(ring[(k + 3) % 4]), q = lift<Expansion>(ring[k]), r = lift<Expansion>(ring[(k + 1) % 4]);
+                const Vec3<Expansion> c = cross(q - p, r - q);
+                const Expansion& along_axis = axis.axis == 0 ? c.x : (axis.axis == 1 ? c.y : c.z);
+                pattern = pattern * 3 + 1 + (variant == 0 ? dot(c, N).sign() : axis.sign * along_axis.sign());
+            }
+            pattern_seen[variant][pattern] = true;
+            no_ear += expected.no_ear;
+            dropped += !expected.dropped.empty();
+            fans += t[0].last_corner_fan;
+            if (variant == 1) continue;
+            int count = 0, first = -1;
+            ASSERT_NO_FATAL_FAILURE(turned_along_n(ring, N, t[0], face, count, first));
+            for (int i = 0; i < 4; ++i) {
+                const TriangulationCheck check = check_triangulation(i % 2 ? fresh : remembered, t[i]);
+                ASSERT_EQ(check.turned, count) << face << " run " << i;
+                ASSERT_EQ(check.first_turned, first) << face << " run " << i;
+            }
+            turned += count > 0;
+        }
+    }
+    // Most of the 81 patterns of four signs in each variant, and every kind of outcome.
+    // The patterns that four points can show (26 along N, 30 in the axis plane, whose sign is
+    // N's), and every outcome but a fallback (a quad with a straight corner has an ear).
+    for (int variant = 0; variant < 2; ++variant) EXPECT_GE(std::count(pattern_seen[variant].begin(), pattern_seen[variant].end(), true), 26) << variant;
+    EXPECT_GT(no_ear, 100);
+    EXPECT_GT(dropped, 1000);
+    EXPECT_GT(turned, 100);
+    EXPECT_GT(fans, 1000);
 }
 
 // The Newell fan proof (newell_takes_first_candidate_throughout) and R41's fan
