@@ -51,8 +51,25 @@ bool gap_words_all_zero(const Layout& layout, const std::uint8_t* records, std::
         return true;
     }
     if (count == 0) return true;
-    const std::uint64_t total = std::uint64_t{size} * count;
     std::uint64_t any = 0;
+    if (count == 1) {
+        // One record (a pointer item: the mesh, the graph, …): each word of its ranges loaded
+        // and masked, without the setup of the loop over records below (≈ 40 instructions a
+        // word, 1.8 M on Sekiro).
+        for (const ZeroRange& z : layout.zeros)
+            for (std::uint32_t at = z.offset, end = z.offset + z.size; at < end; at += 8) {
+                const std::uint32_t n = std::min<std::uint32_t>(8, end - at);
+                if (at + 8 > size) {  // the word would reach past the record
+                    for (std::uint32_t k = 0; k < n; ++k) any |= records[at + k];
+                    continue;
+                }
+                std::uint64_t w;
+                std::memcpy(&w, records + at, 8);
+                any |= n == 8 ? w : w & ((std::uint64_t{1} << (8 * n)) - 1);
+            }
+        return any == 0;
+    }
+    const std::uint64_t total = std::uint64_t{size} * count;
     for (const ZeroRange& z : layout.zeros)
         for (std::uint32_t at = z.offset, end = z.offset + z.size; at < end; at += 8) {
             const std::uint32_t n = std::min<std::uint32_t>(8, end - at);
