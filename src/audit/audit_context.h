@@ -132,7 +132,7 @@ struct TagfileContext {
     std::int64_t F = 0, E = 0, V = 0;
     std::int64_t R = 0;            ///< Σ numEdges (negative counts as 0)
     bool regular_tiled = false;    ///< R21 holds and R ≤ E
-    std::vector<std::int32_t> owner;  ///< edge → owning face, kNoOwner or kManyOwners
+    DefaultInitVector<std::int32_t> owner;  ///< edge → owning face, kNoOwner or kManyOwners
     VertexBounds vertex_bounds;  ///< one pass over the vertices, for R50–R53, X01 (w lane) and X02
     /// Every edge's ends are vertices (R27) and every vertex's x, y, z finite, known from the
     /// passes over the edges and the vertices: read_faces then tests only each ring's closure

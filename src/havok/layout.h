@@ -40,11 +40,18 @@ inline std::int64_t first_nonzero_gap_byte(const Layout& layout, const std::uint
     return -1;
 }
 
+/// Arrays of at least this many records (and two periods, see gap_bytes_all_zero) are read
+/// as 32-byte vectors where the processor has AVX2; shorter ones, and what is left after the
+/// last whole period, word by word.
+inline constexpr std::uint32_t kMinVectorRecords = 16;
+
 /// Whether every byte of `count` consecutive records of `size` bytes at `records` that lies in
 /// a zero range of `layout` is 0: first_nonzero_gap_byte over a whole array, which is then
-/// asked for the first offending byte only when this says there is one. The ranges are read as
-/// words of up to 8 bytes, masked and OR-ed across the records without a branch per record
-/// (byte by byte, an edge's gap byte and a face's padding were 2 % of a Sekiro audit).
+/// asked for the first offending byte only when this says there is one. Without a branch per
+/// record (byte by byte, an edge's gap byte and a face's padding were 2 % of a Sekiro audit):
+/// the ranges as words of up to 8 bytes, masked and OR-ed across the records, or, for arrays
+/// of kMinVectorRecords or more whose period lcm(size, 32) is at most 256 bytes, whole periods
+/// as 32-byte vectors OR-ed and masked once (AVX2). `layout`'s ranges must lie inside `size`;
 /// `records` must hold size × count bytes; nothing past them is read.
 bool gap_bytes_all_zero(const Layout& layout, const std::uint8_t* records, std::uint32_t size,
                         std::uint32_t count) noexcept;

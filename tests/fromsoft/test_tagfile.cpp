@@ -421,13 +421,14 @@ TEST(NavTagfile, NanFloatsAreTheSameModelAfterARewrite) {
     EXPECT_TRUE(same_model(er_moved, read_nav_tagfile(write_nav_tagfile(er_moved))));
 }
 
-// The model's arrays are copied in chunks (copy_records) from bytes of any alignment into the
-// arrays the previous read gave back (recycle_mesh_arrays): meshes larger and smaller than the
-// one before (edges past one chunk), the tagfile at every alignment mod 4, must read the
-// records the writer was given.
+// The model's arrays are copied in chunks (copy_records, through a buffer of bytes) from bytes
+// of any alignment into the arrays the previous read gave back (recycle_mesh_arrays): meshes
+// larger and smaller than the one before (edges, faces and vertices past one chunk, a count at
+// a chunk's end), the tagfile at every alignment mod 4, must read the records the writer was
+// given.
 TEST(NavTagfile, RecycledArraysAndUnalignedBytesReadTheWrittenRecords) {
     int seed = 0;
-    for (const auto& [nx, nz] : {std::pair{6, 4}, {2, 1}, {9, 7}, {1, 1}, {5, 8}}) {
+    for (const auto& [nx, nz] : {std::pair{6, 4}, {2, 1}, {9, 7}, {1, 1}, {16, 9}, {5, 8}, {8, 8}, {13, 10}}) {
         NavTagfile nav = elden_ring_like();
         nav.mesh = fixture::grid_mesh(nx, nz, [](int i, int j) { return std::int16_t(i + j); });
         for (std::size_t i = 0; i < nav.mesh.edges.size(); ++i) {

@@ -2,6 +2,7 @@
 // crashes or allocates without bound (run under ASan+UBSan).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <random>
@@ -67,6 +68,25 @@ struct Fixture {
     /// File offset of ITEM record i.
     std::size_t item_record(ItemIndex i) { return section(bytes, "ITEM") + 8 + 12 * i; }
 };
+
+/// Sets byte k of element e of item i (of `file`, read from `bytes`) to 0x5A, a gap byte, and
+/// expects the strict read to refuse it there: the element check's message, the byte's file
+/// offset and the item as the field.
+void expect_gap_byte_refused(const std::vector<std::uint8_t>& bytes, const Tagfile& file, ItemIndex i, std::uint32_t e,
+                             std::uint32_t k) {
+    const Item& item = file.items[i];
+    const std::size_t at = file.data_offset + item.offset + std::size_t{e} * file.types[item.type].resolved_size + k;
+    auto b = bytes;
+    b[at] = 0x5A;
+    try {
+        read_tagfile(b);
+        ADD_FAILURE() << "item " << i << " element " << e << " byte " << k << " read";
+    } catch (const Error& err) {
+        EXPECT_EQ(err.offset(), at) << err.what();
+        EXPECT_EQ(err.message(), fmt::format("element {}: byte {} of a gap or non-serialized member is 0x5A; expected 0", e, k));
+        EXPECT_EQ(err.field(), fmt::format("DATA item {} ({})", i, file.types.full_name(item.type)));
+    }
+}
 
 /// Writes the fixture navmesh with a type table changed after resolution (declared values only).
 std::vector<std::uint8_t> with_types(void (*change)(TypeTable&)) {
@@ -367,7 +387,6 @@ TEST(HavokBadInput, EveryGapByteOfEveryItemIsRefusedWhereItIs) {
     for (ItemIndex i = 1; i < f.file.items.size(); ++i) {
         const Item& item = f.file.items[i];
         const Layout& layout = layouts.of(item.type);
-        const std::uint32_t esize = f.file.types[item.type].resolved_size;
         for (std::uint32_t e = 0; e < item.count; ++e)
             for (const ZeroRange& z : layout.zeros)
                 for (std::uint32_t k = z.offset; k < z.offset + z.size; ++k) {
@@ -375,18 +394,9 @@ TEST(HavokBadInput, EveryGapByteOfEveryItemIsRefusedWhereItIs) {
                     for (const RefLeaf& leaf : layout.refs)
                         size_word |= leaf.kind == Kind::Array && k >= leaf.offset + 8 && k < leaf.offset + 16;
                     if (size_word) continue;
-                    auto b = f.bytes;
-                    const std::size_t at = f.item(i) + std::size_t{e} * esize + k;
-                    b[at] = 0x5A;
                     ++tried;
                     with_refs += !layout.refs.empty();
-                    try {
-                        read_tagfile(b);
-                        ADD_FAILURE() << "item " << i << " element " << e << " byte " << k << " read";
-                    } catch (const Error& err) {
-                        EXPECT_EQ(err.offset(), at) << err.what();
-                        EXPECT_EQ(err.message(), fmt::format("element {}: byte {} of a gap or non-serialized member is 0x5A; expected 0", e, k));
-                    }
+                    expect_gap_byte_refused(f.bytes, f.file, i, e, k);
                 }
     }
     EXPECT_GT(tried, 100);
@@ -420,6 +430,83 @@ TEST(HavokLayout, GapBytesAllZeroAgreesWithTheRecordByRecordCheck) {
     }
     EXPECT_GT(with_gap_bytes, 300);  // both answers were asked for
     EXPECT_LT(with_gap_bytes, 2700);
+}
+
+// The vector pass (whole periods of lcm(size, 32) bytes, the rest word by word) against the
+// record-by-record check: record sizes 1 … 130 (periods of 1 to 8 vectors and longer ones,
+// which stay word by word), counts around kMinVectorRecords and up to 400, random ranges, and
+// arrays whose gaps are zero but for one byte, placed in the first period, the last whole
+// period, the records after it, or anywhere (and bytes outside the gaps set). Each array is
+// its own allocation of exactly size × count bytes, so ASan sees any read past it.
+TEST(HavokLayout, GapBytesAllZeroByVectorsAgreesWithTheRecordByRecordCheck) {
+    std::mt19937 rng(42);
+    auto draw = [&](std::uint32_t n) { return static_cast<std::uint32_t>(rng() % n); };
+    int with_gap_bytes = 0, long_arrays = 0;
+    for (int round = 0; round < 6000; ++round) {
+        const std::uint32_t size = 1 + draw(130);
+        const std::uint32_t count = draw(3) == 0 ? kMinVectorRecords - 2 + draw(40) : draw(400);
+        Layout layout;
+        for (std::uint32_t at = draw(size); at < size; at += 1 + draw(size)) {
+            const std::uint32_t n = std::min(size - at, 1 + draw(12));
+            layout.zeros.push_back({at, n});
+            at += n;
+        }
+        std::vector<std::uint8_t> records(std::size_t{size} * count);
+        std::vector<std::uint8_t> in_gap(size, 0);
+        for (const ZeroRange& z : layout.zeros) std::fill(in_gap.begin() + z.offset, in_gap.begin() + z.offset + z.size, 1);
+        for (std::size_t k = 0; k < records.size(); ++k)
+            if (!in_gap[k % size]) records[k] = static_cast<std::uint8_t>(rng());
+        if (count > 0 && !layout.zeros.empty() && draw(2) == 0) {
+            // One gap byte set: in the first period, near the end of the whole periods, in the
+            // records past them, or anywhere.
+            const ZeroRange& z = layout.zeros[draw(static_cast<std::uint32_t>(layout.zeros.size()))];
+            const std::uint32_t where = draw(4);
+            const std::uint32_t e = where == 0   ? draw(std::min(count, 8u))
+                                    : where == 1 ? count - 1 - draw(std::min(count, 40u))
+                                    : where == 2 ? count - 1 - draw(std::min(count, 8u))
+                                                 : draw(count);
+            records[std::size_t{e} * size + z.offset + draw(z.size)] = static_cast<std::uint8_t>(1 + draw(255));
+        }
+        bool zero = true;
+        for (std::uint32_t e = 0; e < count; ++e) zero &= first_nonzero_gap_byte(layout, records.data() + std::size_t{e} * size) < 0;
+        with_gap_bytes += !zero;
+        long_arrays += count >= kMinVectorRecords;
+        ASSERT_EQ(gap_bytes_all_zero(layout, records.data(), size, count), zero)
+            << "round " << round << ": size " << size << ", count " << count;
+    }
+    EXPECT_GT(with_gap_bytes, 1500);  // both answers were asked for
+    EXPECT_LT(with_gap_bytes, 4500);
+    EXPECT_GT(long_arrays, 3000);
+}
+
+// The strict read of a navmesh whose edge, face and vertex arrays are long enough for the
+// vector pass (140 edges, 35 faces, 48 vertices): a non-zero byte in any gap of any element of
+// any item (sampled: element 0's first gap byte, a random one of every other element) is refused with the
+// same message, DATA item, element, byte and file offset as the element-by-element check gave.
+TEST(HavokBadInput, GapBytesOfLongArraysAreRefusedWhereTheyAre) {
+    const std::vector<std::uint8_t> bytes = test::grid_navmesh(7, 5);
+    const Tagfile file = read_tagfile(bytes);
+    Layouts layouts(file.types);
+    std::mt19937 rng(13);
+    int tried = 0, in_long_arrays = 0;
+    for (ItemIndex i = 1; i < file.items.size(); ++i) {
+        const Item& item = file.items[i];
+        const Layout& layout = layouts.of(item.type);
+        if (layout.zeros.empty()) continue;
+        for (std::uint32_t e = 0; e < item.count; ++e) {
+            const ZeroRange& z = layout.zeros[e == 0 ? 0 : rng() % layout.zeros.size()];
+            const std::uint32_t k = z.offset + (e == 0 ? 0 : static_cast<std::uint32_t>(rng() % z.size));
+            bool size_word = false;  // an hkArray's size/capacity: the reference check names it first
+            for (const RefLeaf& leaf : layout.refs)
+                size_word |= leaf.kind == Kind::Array && k >= leaf.offset + 8 && k < leaf.offset + 16;
+            if (size_word) continue;
+            ++tried;
+            in_long_arrays += item.count >= kMinVectorRecords;
+            expect_gap_byte_refused(bytes, file, i, e, k);
+        }
+    }
+    EXPECT_GT(in_long_arrays, 100);
+    EXPECT_GT(tried, in_long_arrays);
 }
 
 // Layouts::of answers a type already computed inline and leaves everything else to compute:

@@ -27,22 +27,27 @@ struct SpareMeshArrays {
 
 /// Fills `out` with n records copied from `bytes` (any alignment) without value-initialising
 /// them first: zeroing the faces and edges before the copy overwrote them was most of the
-/// model copy's own time (seventh session). The records go through a 1 KB array of T, each
-/// chunk one memcpy in and one vector insert (a memmove) out. Constructing each record from a
-/// byte iterator (twenty-third session) built every 20-byte edge in a stack temporary and
-/// copied it on, 12 instructions an edge; one memcpy of the whole array after a resize paid a
-/// fill and glibc's `rep movsb`, slower here than that loop (thirty-fifth session).
+/// model copy's own time (seventh session). The records go through a 1 KB buffer, each chunk
+/// one memcpy in and one vector insert (a memmove) out. The buffer is bytes, not an array of
+/// T: the records' default member initialisers made it a constructor loop per array (1.4 M
+/// instructions on Sekiro). Inserting straight from aligned `bytes` instead (forty-second
+/// session) lost GCC's memmove for the insert (the source might overlap the vector, and the
+/// records are not trivial): edges were copied one by one, +10 M. Constructing each record
+/// from a byte iterator (twenty-third session) built every 20-byte edge in a stack temporary
+/// and copied it on, 12 instructions an edge; one memcpy of the whole array after a resize
+/// paid a fill and glibc's `rep movsb`, slower here than that loop (thirty-fifth session).
 template <class T>
 void copy_records(const std::uint8_t* bytes, std::size_t n, std::vector<T>& out) {
     static_assert(std::is_trivially_copyable_v<T>);
     out.clear();
     out.reserve(n);
     constexpr std::size_t kChunk = 1024 / sizeof(T);
-    T chunk[kChunk];
+    alignas(T) unsigned char chunk[kChunk * sizeof(T)];
+    const T* const records = reinterpret_cast<const T*>(chunk);
     for (std::size_t done = 0; done < n; done += kChunk) {
         const std::size_t k = std::min(kChunk, n - done);
         std::memcpy(chunk, bytes + done * sizeof(T), k * sizeof(T));
-        out.insert(out.end(), chunk, chunk + k);
+        out.insert(out.end(), records, records + k);
     }
 }
 
