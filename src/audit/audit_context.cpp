@@ -10,7 +10,7 @@
 #endif
 
 #include "audit/audit_face_batch.h"
-#include "audit/cpu_avx2.h"
+#include "io/cpu_avx2.h"
 #include "geometry/planarity.h"
 #include "io/text.h"
 
