@@ -133,13 +133,13 @@ Vec3<W> gather_corner(const Point* const* at, int k) {
     if constexpr (kLanesOf<W> == 2) {
         return {W{at[0][k].x, at[1][k].x}, W{at[0][k].y, at[1][k].y}, W{at[0][k].z, at[1][k].z}};
     } else {
-        using Index = MaskOf<W>;
+        // __builtin_shufflevector (GCC 12 and clang; GCC's __builtin_shuffle is not clang's).
         const W r0 = load_lanes<W>(&at[0][k].x), r1 = load_lanes<W>(&at[1][k].x), r2 = load_lanes<W>(&at[2][k].x),
                 r3 = load_lanes<W>(&at[3][k].x);
-        const W xz01 = __builtin_shuffle(r0, r1, Index{0, 4, 2, 6}), y01 = __builtin_shuffle(r0, r1, Index{1, 5, 3, 7});
-        const W xz23 = __builtin_shuffle(r2, r3, Index{0, 4, 2, 6}), y23 = __builtin_shuffle(r2, r3, Index{1, 5, 3, 7});
-        return {__builtin_shuffle(xz01, xz23, Index{0, 1, 4, 5}), __builtin_shuffle(y01, y23, Index{0, 1, 4, 5}),
-                __builtin_shuffle(xz01, xz23, Index{2, 3, 6, 7})};
+        const W xz01 = __builtin_shufflevector(r0, r1, 0, 4, 2, 6), y01 = __builtin_shufflevector(r0, r1, 1, 5, 3, 7);
+        const W xz23 = __builtin_shufflevector(r2, r3, 0, 4, 2, 6), y23 = __builtin_shufflevector(r2, r3, 1, 5, 3, 7);
+        return {__builtin_shufflevector(xz01, xz23, 0, 1, 4, 5), __builtin_shufflevector(y01, y23, 0, 1, 4, 5),
+                __builtin_shufflevector(xz01, xz23, 2, 3, 6, 7)};
     }
 }
 

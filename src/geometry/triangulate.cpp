@@ -161,8 +161,9 @@ void ear_clip(int n, bool has_plane, Orient orient, Droppable droppable, Same sa
 /// (rotations); the three corners left after cutting j, (j − 1, j + 1, j + 2), turn as
 /// turn[j + 2]; and takes_first_candidate_throughout(4, ·) is turn[0] > 0 and turn[2] > 0. The
 /// predicates are exact and pure and asked where ear_clip asks them (droppable only at a turn of
-/// 0, same only in the closed triangle), so the output is ear_clip's, field by field; the last
-/// triangle's turn is always known.
+/// 0, same only in the closed triangle), so the output is ear_clip's, field by field, except
+/// `last_turn`: the last triangle's turn is always known here (ear_clip leaves it unknown after
+/// a dropped first cut or a fallback; check_triangulation only reads it as the exact sign).
 template <class Droppable, class Same>
 void clip_quad(const std::array<int, 4>& turn, bool has_plane, Droppable droppable, Same same, bool fan_refuted, Triangulation& out) {
     start_clipping(out);

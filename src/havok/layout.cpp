@@ -105,13 +105,13 @@ bool gap_words_all_zero(const Layout& layout, const std::uint8_t* records, std::
 /// The most 32-byte vectors in a period (lcm(size, 32) bytes) that the vector pass takes.
 constexpr std::uint32_t kMaxPeriodVectors = 8;
 
-/// Whether `periods` periods of V 32-byte vectors at `p`, AND-ed with the period's gap mask
-/// `mask` (V vectors), are all zero: the vectors OR-ed into one accumulator per place in the
-/// period (a load-and-OR each, U periods a step), the mask applied once at the end.
 [[gnu::target("avx2"), gnu::always_inline]] inline __m256i load(const std::uint8_t* at) noexcept {
     return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(at));
 }
 
+/// Whether `periods` periods of V 32-byte vectors at `p`, AND-ed with the period's gap mask
+/// `mask` (V vectors), are all zero: the vectors OR-ed into one accumulator per place in the
+/// period (a load-and-OR each, U periods a step), the mask applied once at the end.
 template <int V, int U>
 [[gnu::target("avx2")]] bool periods_zero_avx2(const std::uint8_t* p, std::uint64_t periods, const std::uint8_t* mask) noexcept {
     __m256i acc[U][V];
@@ -153,6 +153,7 @@ bool periods_zero(std::uint32_t vectors, const std::uint8_t* p, std::uint64_t pe
 
 bool gap_bytes_all_zero(const Layout& layout, const std::uint8_t* records, std::uint32_t size,
                         std::uint32_t count) noexcept {
+    if (layout.zeros.empty()) return true;  // refs but no gaps: nothing to read
 #if defined(__x86_64__) && defined(__GNUC__)
     // An array of records as 32-byte vectors: the gap bytes repeat every lcm(size, 32) bytes
     // (a period: `vectors` vectors holding `per_period` records), so one mask of a period's gap

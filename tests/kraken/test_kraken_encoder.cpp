@@ -842,6 +842,22 @@ TEST(KrakenEncoder, HuffmanTablePricesEqualTheWrittenTables) {
     }
     EXPECT_GT(unwritable, 100u);
     EXPECT_GT(checked, 10000u);
+    // Lengths far above the encoder's 11 bits (only this hook can ask): priced exactly while
+    // the Rice values stay below 64, SIZE_MAX above (not counted past the pricing's array).
+    for (unsigned longest : {20u, 31u, 40u, 120u, 255u}) {
+        std::array<std::uint8_t, 256> lengths{};
+        lengths[3] = lengths[9] = 1;
+        lengths[200] = static_cast<std::uint8_t>(longest);
+        for (unsigned form : {1u, 2u})
+            for (unsigned f = 0; f < 4; ++f) {
+                const PricedTable table = huffman_table_priced(lengths, form, f);
+                if (longest >= 120) {
+                    EXPECT_EQ(table.priced, SIZE_MAX) << longest;
+                } else if (table.priced != SIZE_MAX) {
+                    EXPECT_EQ(table.priced, table.written.size()) << longest;
+                }
+            }
+    }
 }
 
 // Level 1's literal mode compares sums of c log2(c) (a table below 1024) instead of two

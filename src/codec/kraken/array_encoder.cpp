@@ -5,7 +5,6 @@
 #include "codec/kraken/array_encoder.h"
 
 #include <algorithm>
-#include <cassert>
 #include <array>
 #include <bit>
 #include <cmath>
@@ -182,9 +181,10 @@ Lengths huffman_lengths(const Histogram& freq) {
 /// Prices a code-length table for the four Rice suffix widths F = 0..3 in one pass (the
 /// writers below take it in place of an MsbWriter): fields that do not depend on F count for
 /// all four; a Rice value v costs (v >> F) + 1 + F bits; form B cannot write v >> F above 20 >> F.
-/// The Rice values are only counted per value (below kValues: the lengths' predictors of both
-/// forms keep them at most 22, spec 2.3.2 and 2.3.3) and priced per width in bytes(): four
-/// sums per value each time were half of a table's pricing.
+/// The Rice values are only counted per value and priced per width in bytes(): four sums per
+/// value each time were half of a table's pricing. With code lengths of at most 11 bits the
+/// lengths' predictors of both forms keep the values at most 22 (spec 2.3.2 and 2.3.3); a value
+/// of kValues or more (longer lengths, only through the test hook) prices the table SIZE_MAX.
 class RiceCounter {
 public:
     void write(std::uint32_t, unsigned n) { fixed_ += n; }
@@ -197,6 +197,7 @@ public:
     }
     /// Bytes of the table with suffix width f, or SIZE_MAX when that width cannot write it.
     std::size_t bytes(unsigned f) const {
+        if (largest_ >= kValues) return SIZE_MAX;
         if (limited_ && (largest_ >> f) > (20u >> f)) return SIZE_MAX;
         std::size_t bits = fixed_ + std::size_t{suffixes_} * f;
         for (unsigned v = 0; v <= largest_; ++v) bits += std::size_t{values_[v]} * ((v >> f) + 1);
@@ -206,15 +207,14 @@ public:
 private:
     static constexpr unsigned kValues = 64;
     std::uint32_t& count(unsigned v) {
-        assert(v < kValues);
         largest_ = std::max(largest_, v);
-        return values_[v];
+        return values_[std::min(v, kValues)];  // the last entry counts every value out of range
     }
     std::size_t fixed_ = 0;
     std::uint32_t suffixes_ = 0;
     unsigned largest_ = 0;
     bool limited_ = false;  ///< form B: v >> F is limited
-    std::array<std::uint32_t, kValues> values_{};
+    std::array<std::uint32_t, kValues + 1> values_{};
 };
 
 /// A Rice value of form B (spec 2.3.2): v >> F zeros (at most 20 >> F), a one, F bits of v.

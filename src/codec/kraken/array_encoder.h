@@ -86,7 +86,9 @@ std::vector<std::uint8_t> huffman_form_c_table(const std::array<std::uint8_t, 25
 /// The code-length table of `lengths` (as huffman_form_c_table) in `form` (1: form B, 2: form
 /// C) with `suffix_bits`, as written, and its size in bytes as plan_huffman() prices it without
 /// writing it. Form B cannot write every table with every width: then `written` is empty and
-/// `priced` SIZE_MAX. Exposed for tests of the pricing against the writers.
+/// `priced` SIZE_MAX. `priced` is exact for code lengths of at most 11 bits (the encoder's);
+/// lengths well above that (Rice values of 64 or more) price SIZE_MAX. Exposed for tests of
+/// the pricing against the writers.
 struct PricedTable {
     std::vector<std::uint8_t> written;
     std::size_t priced = 0;

@@ -253,7 +253,11 @@ inline void copy_literals_fast(std::uint8_t* op, const std::uint8_t* lit, std::s
     if constexpr (Delta) {
         // The first 16 bytes as two 8-byte adds whatever `last` is (>= 8: they read only
         // bytes written before them), so short runs take no branch on it.
-        const std::uint8_t* const back = op - last;  // one address for both (GCC formed op + 8 - last apart)
+        // One address for both (GCC formed op + 8 - last apart). op - last is inside the window
+        // (no test): last starts at 8, a block's first chunk decodes commands from its 9th
+        // byte, and walk_blocks keeps every block before the last whole, so a later chunk
+        // starts a whole chunk or more past the window's base.
+        const std::uint8_t* const back = op - last;
         store<Bytes8>(op, load<Bytes8>(lit) + load<Bytes8>(back));
         store<Bytes8>(op + 8, load<Bytes8>(lit + 8) + load<Bytes8>(back + 8));
         if (n <= 16) return;
@@ -434,12 +438,14 @@ template <bool Delta>
 /// run fits the literals with 16 readable bytes past it, and that literals and match fit the
 /// chunk with 32 bytes of room past them in the window, 63 with WideFirst (each one
 /// comparison of the pointer the command advances to against a limit that folds both
-/// bounds, computed once per chunk); then the distance's two tests. A command that fails either takes slow_command, which makes the
-/// exact checks in spec order (same errors) and copies byte-wise. That the length and
+/// bounds, computed once per chunk); then the distance's two tests. A command that fails
+/// either takes slow_command, which makes the exact checks in spec order (same errors) and
+/// copies byte-wise. That the length and
 /// distance lists were not overrun is checked once per kCommandBatch commands (the lists are
 /// padded for the reads in between; values read there feed only checked copies). Lengths and
 /// recent distances are chosen with conditional moves (replace_if_equal, use_distance): no
-/// branch depends on the command's fields. WideFirst: decode_lz_chunk's choice for chunks with many matches above 16 bytes.
+/// branch depends on the command's fields. WideFirst: decode_lz_chunk's choice for chunks
+/// with many matches above 16 bytes.
 template <bool Delta, bool WideFirst>
 void run_commands(const Context& ctx, const std::uint8_t* z, const SubStreams& sub, const ChunkTarget& t,
                   std::size_t start) {
@@ -450,7 +456,7 @@ void run_commands(const Context& ctx, const std::uint8_t* z, const SubStreams& s
     const std::uint8_t* lit = sub.literals;
     const std::uint8_t* const lit_end = lit + sub.literal_count;
     const std::uint8_t* const lit_readable_end = sub.literal_readable_end;
-    // The fast path's two limits as addresses (integers: end - room may lie before the
+    // The fast path's two limits as addresses (integers: limit - room may lie before the
     // buffer). op <= end <= limit and lit <= lit_end <= lit_readable_end hold throughout, and
     // a length is below 2^33, so no sum below wraps. `op + lits + match <= out_fast_limit` is
     // `lits + match <= end - op` (the chunk) and `lits + match + room <= limit - op` (the fast
