@@ -440,11 +440,10 @@ template <bool Delta>
 /// comparison of the pointer the command advances to against a limit that folds both
 /// bounds, computed once per chunk); then the distance's two tests. A command that fails
 /// either takes slow_command, which makes the exact checks in spec order (same errors) and
-/// copies byte-wise. That the length and
-/// distance lists were not overrun is checked once per kCommandBatch commands (the lists are
-/// padded for the reads in between; values read there feed only checked copies). Lengths and
-/// recent distances are chosen with conditional moves (replace_if_equal, use_distance): no
-/// branch depends on the command's fields. WideFirst: decode_lz_chunk's choice for chunks
+/// copies byte-wise. That the length and distance lists were not overrun is checked once per
+/// kCommandBatch commands (the lists are padded for the reads in between; values read there
+/// feed only checked copies). Lengths and recent distances are chosen with conditional moves
+/// (replace_if_equal, use_distance): no branch depends on the command's fields. WideFirst: decode_lz_chunk's choice for chunks
 /// with many matches above 16 bytes.
 template <bool Delta, bool WideFirst>
 void run_commands(const Context& ctx, const std::uint8_t* z, const SubStreams& sub, const ChunkTarget& t,
