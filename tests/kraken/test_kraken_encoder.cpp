@@ -1032,6 +1032,87 @@ TEST(KrakenEncoder, BytewiseDifferenceEqualsAByteLoop) {
     }
 }
 
+// write_chunk's arrays (command_arrays in lz_encoder.cpp) are filled without a branch on a
+// command's fields: the recent slots as three scalars and arithmetic, the LEN bytes written
+// for every command and kept by moving a cursor, the long LEN values mended afterwards for
+// the commands listed in a rare branch, the literals in a loop of their own. Against a plain
+// loop (Recent, a LEN push per entry, byte loops for the literals) on random commands: every
+// recent slot and new distances (slots holding equal values included), runs and matches
+// around their LEN thresholds (3, 17) and long values (258, 272), literal runs above 8 and
+// trailing literals up to the block's end (the byte-loop path).
+TEST(KrakenEncoder, CommandArraysEqualAPlainLoop) {
+    using namespace kraken::detail;
+    std::mt19937 rng(43);
+    auto pick = [&](unsigned lo, unsigned hi) { return std::uniform_int_distribution<unsigned>(lo, hi)(rng); };
+    const unsigned runs[] = {0, 1, 2, 3, 4, 8, 9, 16, 255, 256, 257, 258, 259, 300, 600};
+    const unsigned matches[] = {2, 3, 15, 16, 17, 18, 269, 270, 271, 272, 273, 274, 527, 528, 1000};
+    std::size_t long_values = 0, per_index[4] = {};
+    for (int round = 0; round < 400; ++round) {
+        const ByteVec block = random_bytes(20000 + pick(0, 20000), 4300 + round);
+        const std::size_t first = 8;
+        std::vector<Command> commands;
+        Recent slots;  // of the commands made, to pick reused distances
+        std::size_t p = first;
+        while (true) {
+            const std::uint32_t run = pick(0, 3) == 0 ? runs[pick(0, 14)] : pick(0, 6);
+            const std::uint32_t length = pick(0, 3) == 0 ? matches[pick(0, 14)] : pick(2, 30);
+            if (p + run + length + 40 > block.size()) break;
+            std::uint32_t d = pick(0, 2) == 0 ? 8 + pick(0, 3) : static_cast<std::uint32_t>(8 + pick(0, static_cast<unsigned>(p + run - 8)));
+            if (pick(0, 1) == 0) d = slots.slot[pick(0, 2)];  // reuse a slot (each at most p)
+            commands.push_back({run, length, d});
+            slots.use(slots.index_of(d), d);
+            p += run + length;
+        }
+        const std::size_t end = round % 3 == 0 ? block.size() : p + pick(0, 20);
+
+        // The plain loop (write_chunk before the forty-third session).
+        ByteVec raw, delta, command_bytes, lengths;
+        std::vector<std::uint32_t> distances, long_lengths;
+        auto push_length = [&](std::uint32_t value) {
+            if (value - 3 < 255) {
+                lengths.push_back(static_cast<std::uint8_t>(value - 3));
+            } else {
+                lengths.push_back(255);
+                long_lengths.push_back(value - 258);
+            }
+        };
+        Recent recent;
+        std::size_t q = first;
+        auto literals = [&](std::size_t count) {
+            for (std::size_t i = 0; i < count; ++i, ++q) {
+                raw.push_back(block[q]);
+                delta.push_back(static_cast<std::uint8_t>(block[q] - block[q - recent.slot[0]]));
+            }
+        };
+        for (const Command& c : commands) {
+            literals(c.literals);
+            unsigned lit_field = c.literals;
+            if (c.literals >= 3) lit_field = 3, push_length(c.literals);
+            const unsigned index = recent.index_of(c.distance);
+            ++per_index[index];
+            if (index == 3) distances.push_back(c.distance);
+            recent.use(index, c.distance);
+            unsigned match_field = c.length - 2;
+            if (c.length > 16) match_field = 15, push_length(c.length - 14);
+            command_bytes.push_back(static_cast<std::uint8_t>(lit_field | match_field << 2 | index << 6));
+            q += c.length;
+        }
+        literals(end - q);
+        long_values += long_lengths.size();
+
+        const CommandArrays a = command_arrays(block, first, end, commands);
+        const std::string at = "round " + std::to_string(round);
+        ASSERT_EQ(ByteVec(a.raw.begin(), a.raw.end()), raw) << at;
+        ASSERT_EQ(ByteVec(a.delta.begin(), a.delta.end()), delta) << at;
+        ASSERT_EQ(ByteVec(a.command_bytes.begin(), a.command_bytes.end()), command_bytes) << at;
+        ASSERT_EQ(std::vector<std::uint32_t>(a.distances.begin(), a.distances.end()), distances) << at;
+        ASSERT_EQ(ByteVec(a.lengths.begin(), a.lengths.end()), lengths) << at;
+        ASSERT_EQ(a.long_lengths, long_lengths) << at;
+    }
+    EXPECT_GT(long_values, 1000u);
+    for (unsigned i = 0; i < 4; ++i) EXPECT_GT(per_index[i], 2000u) << "slot index " << i;
+}
+
 // Level 1 picks the literal mode by the order-0 entropy of the raw and delta literals,
 // counted over the finished arrays (write_chunk). Records that each repeat the one before
 // with one random byte raised by 1 leave literals whose deltas are all 1 and whose raw bytes

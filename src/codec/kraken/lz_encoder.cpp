@@ -16,20 +16,6 @@
 namespace navlab::kraken::detail {
 namespace {
 
-/// LEN[] entries (spec 3.4 item 8): a packed byte, and the long value for byte 255.
-struct Lengths {
-    std::vector<std::uint8_t> packed;
-    std::vector<std::uint32_t> long_values;
-    void push(std::uint32_t value) {  // value >= 3
-        if (value - 3 < 255) {
-            packed.push_back(static_cast<std::uint8_t>(value - 3));
-        } else {
-            packed.push_back(255);
-            long_values.push_back(value - 258);
-        }
-    }
-};
-
 /// Spec 3.4 (7): E, the offsets' raw bits and the long lengths, on alternating readers.
 std::vector<std::uint8_t> bit_region(std::span<const OffsetCode> offsets, const std::vector<std::uint32_t>& long_values) {
     MsbWriter fa, fb;
@@ -50,39 +36,79 @@ std::vector<std::uint8_t> bit_region(std::span<const OffsetCode> offsets, const 
     return region;
 }
 
-/// Writes the chunk payload of one parse (spec 3.1): sub-streams, then the bit region.
-LzChunk write_chunk(std::span<const std::uint8_t> block, std::size_t start, std::size_t first, std::size_t end,
-                    const std::vector<Command>& commands, const LzParams& params) {
-    const int split_depth = params.split_depth;
-    const bool tans = params.search_entropy;
-    // The arrays sized up front are written before they are read (DefaultInitVector: no fill).
-    DefaultInitVector<std::uint8_t> raw, delta;
-    std::vector<std::uint8_t> command_bytes;
-    DefaultInitVector<std::uint32_t> distances;
-    Lengths lengths;
-    // Reserved for the literals the parse leaves, not the chunk: most of a compressible chunk
-    // is matches, and 128 KiB reservations cost page faults (a fresh mapping each).
-    // (Summed in 32 bits, at most a chunk: GCC 12 -O3 vectorised the size_t form of this loop
-    // through stack stores and 16-byte reloads, a store-forwarding stall every four commands
-    // that was a tenth of this function at level 1.)
-    std::uint32_t matched = 0;
-    for (const Command& c : commands) matched += c.length;
-    const std::size_t literal_count = end - first - matched;
-    // Sized once and filled through pointers: literal runs are short (a few bytes between
-    // matches), and a vector insert per run cost more than its bytes. `raw` and `delta` have 8
-    // bytes more until they are filled, for the 8-byte moves below.
-    raw.resize(literal_count + 8), delta.resize(literal_count + 8), command_bytes.reserve(commands.size());
-    distances.resize(commands.size()), lengths.packed.reserve(commands.size());
-    std::uint32_t* distances_at = distances.data();
-    std::size_t new_distances = 0;
-    std::uint8_t* raw_at = raw.data();
-    std::uint8_t* delta_at = delta.data();
-    Recent recent;
+/// A command whose run or match needs a long LEN value: its index and its first LEN entry's.
+struct LongCommand {
+    std::uint32_t command, entry;
+};
+
+/// The LEN entries of 255 and their long values (spec 3.4) of the runs of 258 literals or
+/// more and the matches of 272 bytes or more among `commands` (those listed in `longs`), whose
+/// entries command_fields() wrote as bytes.
+void mend_long_lengths(const std::vector<Command>& commands, std::span<const LongCommand> longs, CommandArrays& a) {
+    for (const LongCommand& l : longs) {
+        const Command& c = commands[l.command];
+        std::size_t k = l.entry;
+        if (c.literals >= 258) a.lengths[k] = 255, a.long_lengths.push_back(c.literals - 258);
+        k += c.literals >= 3;
+        if (c.length >= 272) a.lengths[k] = 255, a.long_lengths.push_back(c.length - 272);
+    }
+}
+
+/// The command bytes, new distances and LEN entries of `commands` (covering at most `span`
+/// bytes) into `a` (sized for them); returns the bytes the matches cover. No branch on a command's fields (the recent slot it
+/// uses, whether its run or match needs a LEN entry): those are the data's choices, and the
+/// selects of Recent and the LEN vector's pushes compiled to branches here (about two
+/// mispredictions every third command at level 1). The three recent slots are scalars updated
+/// as parse_probe() updates them; the LEN entries are written for every command and kept by
+/// moving the cursor or not. The literals have a loop of their own (copy_literals): in one
+/// loop with them GCC kept the slots and cursors on the stack.
+std::uint32_t command_fields(const std::vector<Command>& commands, std::size_t span, CommandArrays& a) {
+    // Locals only: the byte stores may alias any vector's fields, which GCC then reloads.
+    std::uint8_t* length_at = a.lengths.data();
+    std::uint8_t* command_at = a.command_bytes.data();
+    std::uint32_t* distance_at = a.distances.data();
+    std::uint32_t s0 = 8, s1 = 8, s2 = 8;  // Recent's slots (spec 3.7)
+    std::uint32_t matched = 0;             // at most a chunk
+    // A long command covers 258 bytes or more.
+    DefaultInitVector<LongCommand> longs(std::min(commands.size(), span / 258 + 1));
+    LongCommand* long_at = longs.data();
+    const Command* const stop = commands.data() + commands.size();
+    for (const Command* c = commands.data(); c != stop; ++c) {
+        const std::uint32_t run = c->literals, length = c->length, d = c->distance;
+        matched += length;
+        // LEN entries: a run of 3+ literals stores run - 3, a match of 17+ bytes length - 17,
+        // as bytes (from 258 and 272 on: 255 and a long value, mended by mend_long_lengths()
+        // for the commands listed here: a rare branch that calls nothing); those not kept are
+        // overwritten by the next entry or cut below.
+        if (((run + (0x80000000u - 258)) | (length + (0x80000000u - 272))) >> 31) [[unlikely]]
+            *long_at++ = {static_cast<std::uint32_t>(c - commands.data()), static_cast<std::uint32_t>(length_at - a.lengths.data())};
+        *length_at = static_cast<std::uint8_t>(run - 3), length_at += run >= 3;
+        *length_at = static_cast<std::uint8_t>(length - 17), length_at += length >= 17;
+        // Recent::index_of and Recent::use on the scalars: n0 = not slot 0, n01 = neither 0
+        // nor 1, n012 = a new distance; slot 1 moves on from index 1, slot 2 from index 2.
+        const std::uint32_t n0 = d != s0, n01 = n0 & (d != s1), n012 = n01 & (d != s2);
+        *distance_at = d, distance_at += n012;  // kept if new
+        s2 ^= (s2 ^ s1) & (0u - n01);
+        s1 ^= (s1 ^ s0) & (0u - n0);
+        s0 = d;
+        *command_at++ = static_cast<std::uint8_t>(std::min(run, 3u) | std::min(length - 2, 15u) << 2 | (n0 + n01 + n012) << 6);
+    }
+    a.distances.resize(static_cast<std::size_t>(distance_at - a.distances.data()));
+    a.lengths.resize(static_cast<std::size_t>(length_at - a.lengths.data()));
+    mend_long_lengths(commands, std::span(longs.data(), long_at), a);
+    return matched;
+}
+
+/// The literals of `commands` over block[first, end) and the trailing ones, raw and as deltas
+/// against the bytes at the last distance (recent slot 0: 8, then each command's distance),
+/// into `raw` and `delta`, which have room for them and 8 bytes more.
+void copy_literals(std::span<const std::uint8_t> block, std::size_t first, std::size_t end, const std::vector<Command>& commands,
+                   std::uint8_t* raw_at, std::uint8_t* delta_at) {
     std::size_t p = first;
-    const bool quick = params.quick_arrays;
+    std::uint32_t last = 8;
     auto literals = [&](std::size_t count) {
         const std::uint8_t* src = block.data() + p;
-        const std::uint8_t* ref = src - recent.slot[0];  // slot 0 <= p: inside the block
+        const std::uint8_t* ref = src - last;  // slot 0 <= p: inside the block
         // A run of at most 8 (most of them) as one 8-byte move, and its deltas as one 8-byte
         // subtraction, where the block has the bytes; the bytes past the run are overwritten
         // by the next run or dropped with the slack. (GCC made the byte loop a memcpy call
@@ -100,19 +126,42 @@ LzChunk write_chunk(std::span<const std::uint8_t> block, std::size_t start, std:
     };
     for (const Command& c : commands) {
         literals(c.literals);
-        unsigned lit_field = c.literals;
-        if (c.literals >= 3) lit_field = 3, lengths.push(c.literals);
-        const unsigned index = recent.index_of(c.distance);
-        distances_at[new_distances] = c.distance, new_distances += index == 3;  // kept if new (no branch)
-        recent.use(index, c.distance);
-        unsigned match_field = c.length - 2;
-        if (c.length > 16) match_field = 15, lengths.push(c.length - 14);
-        command_bytes.push_back(static_cast<std::uint8_t>(lit_field | match_field << 2 | index << 6));
-        p += c.length;
+        p += c.length, last = c.distance;
     }
-    distances.resize(new_distances);
     literals(end - p);
-    raw.resize(literal_count), delta.resize(literal_count);
+}
+
+}  // namespace
+
+CommandArrays command_arrays(std::span<const std::uint8_t> block, std::size_t first, std::size_t end,
+                             const std::vector<Command>& commands) {
+    CommandArrays a;
+    // LEN has room for two entries a command (its run's and its match's).
+    a.command_bytes.resize(commands.size()), a.distances.resize(commands.size()), a.lengths.resize(2 * commands.size());
+    const std::size_t literal_count = end - first - command_fields(commands, end - first, a);
+    // Sized for the literals the parse leaves, not the chunk: most of a compressible chunk is
+    // matches, and 128 KiB allocations cost page faults (a fresh mapping each). 8 bytes more
+    // until they are filled, for copy_literals' 8-byte moves.
+    a.raw.resize(literal_count + 8), a.delta.resize(literal_count + 8);
+    copy_literals(block, first, end, commands, a.raw.data(), a.delta.data());
+    a.raw.resize(literal_count), a.delta.resize(literal_count);
+    return a;
+}
+
+namespace {
+
+/// Writes the chunk payload of one parse (spec 3.1): sub-streams, then the bit region.
+LzChunk write_chunk(std::span<const std::uint8_t> block, std::size_t start, std::size_t first, std::size_t end,
+                    const std::vector<Command>& commands, const LzParams& params) {
+    const int split_depth = params.split_depth;
+    const bool tans = params.search_entropy;
+    const bool quick = params.quick_arrays;
+    // The arrays are written before they are read (DefaultInitVector: no fill).
+    CommandArrays arrays = command_arrays(block, first, end, commands);
+    const auto& raw = arrays.raw;
+    const auto& delta = arrays.delta;
+    const auto& distances = arrays.distances;
+    const std::size_t literal_count = raw.size();
     // Level 1's histograms, counted over the finished arrays (a loop per run mispredicted its exit).
     std::array<std::uint32_t, 256> raw_histogram{}, delta_histogram{};
     if (quick)
@@ -132,7 +181,7 @@ LzChunk write_chunk(std::span<const std::uint8_t> block, std::size_t start, std:
     encode_array(use_delta ? delta : raw,
                  {.long_header = true, .split_depth = split_depth, .tans = tans, .estimate_rle = quick, .weigh_decode_time = weigh}, z,
                  quick ? (use_delta ? &delta_histogram : &raw_histogram) : nullptr);
-    encode_array(command_bytes, policy, z);
+    encode_array(arrays.command_bytes, policy, z);
     // Offsets (spec 3.4, 3.5): legacy, or scaled with a scale byte (and low bits for scale >= 2).
     const unsigned scale = params.search_entropy ? choose_scale(distances) : 0;
     DefaultInitVector<OffsetCode> offsets(distances.size());
@@ -146,8 +195,8 @@ LzChunk write_chunk(std::span<const std::uint8_t> block, std::size_t start, std:
     encode_array(packed_offsets,
                  {.long_header = scale == 0, .split_depth = split_depth, .tans = tans, .estimate_rle = quick, .weigh_decode_time = weigh}, z);
     if (scale >= 2) encode_array(low, policy, z);
-    encode_array(lengths.packed, policy, z);
-    append(z, bit_region(offsets, lengths.long_values));
+    encode_array(arrays.lengths, policy, z);
+    append(z, bit_region(offsets, arrays.long_lengths));
     return chunk;
 }
 
