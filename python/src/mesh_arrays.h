@@ -26,8 +26,8 @@ inline py::array finish_view(py::array array, bool writable) {
 ///                  element size × columns.
 /// @param columns   0 for a 1-D view of records, else the row width of a 2-D view.
 /// @param owner     the Python object that keeps `data` alive; becomes the array's base.
-template <class T>
-py::array vector_view(std::vector<T>& data, const py::dtype& dtype, py::ssize_t columns, py::handle owner,
+template <class T, class A>
+py::array vector_view(std::vector<T, A>& data, const py::dtype& dtype, py::ssize_t columns, py::handle owner,
                       bool writable) {
     void* ptr = data.empty() ? nullptr : static_cast<void*>(data.data());
     const py::ssize_t item = dtype.itemsize();

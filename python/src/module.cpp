@@ -336,7 +336,9 @@ py::object tree_leaves(const Mesh& m) {
     return py::make_tuple(faces, boxes);
 }
 
-py::array float32_rows(std::vector<fromsoft::Vec4>& v, py::handle owner, bool writable) {
+/// The mesh's vertices (RecordVector) or the graph's positions (std::vector).
+template <class A>
+py::array float32_rows(std::vector<fromsoft::Vec4, A>& v, py::handle owner, bool writable) {
     return vector_view(v, py::dtype::of<float>(), 4, owner, writable);
 }
 

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <memory>
 #include <new>
 #include <type_traits>
@@ -59,6 +60,88 @@ public:
 
 template <class T>
 using DefaultInitVector = std::vector<T, DefaultInitAllocator<T>>;
+
+/// The argument RecordAllocator::construct takes to leave a new element's bytes as they are.
+/// It converts to any type only so that vector::insert compiles (its code for elements moved
+/// up by an insert before the end names that assignment; append_uninitialized never runs it).
+struct LeaveUninitialized {
+    template <class U>
+    operator U() const noexcept {
+        return U{};
+    }
+};
+
+/// std::allocator, except that construct(p, LeaveUninitialized{}) constructs nothing: a vector
+/// of trivially copyable records that a reader fills with one bulk copy (append_uninitialized)
+/// grows without running the records' default member initialisers first, which for a mesh's
+/// faces and edges cost a store loop over every record. Every other construction is
+/// std::allocator's (resize() value-initialises, push_back copies), so code that grows such a
+/// vector otherwise sees std::vector's behaviour. Under kScratchPoisoned the bytes left are
+/// kScratchPoison.
+template <class T>
+class RecordAllocator : public std::allocator<T> {
+public:
+    using value_type = T;
+    template <class U>
+    struct rebind {
+        using other = RecordAllocator<U>;
+    };
+    RecordAllocator() noexcept = default;
+    template <class U>
+    RecordAllocator(const RecordAllocator<U>&) noexcept {}
+
+    template <class U>
+    void construct(U* p, LeaveUninitialized) noexcept {
+        static_assert(std::is_trivially_copyable_v<U> && std::is_trivially_destructible_v<U>);
+        if constexpr (kScratchPoisoned) std::memset(static_cast<void*>(p), kScratchPoison, sizeof(U));
+    }
+    template <class U, class... Args>
+    void construct(U* p, Args&&... args) {
+        ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+    }
+};
+
+template <class T>
+using RecordVector = std::vector<T, RecordAllocator<T>>;
+
+namespace detail {
+/// A range of n LeaveUninitialized values for vector::insert: random access, so the insert
+/// measures it without walking it.
+class LeaveUninitializedIterator {
+public:
+    using iterator_category = std::random_access_iterator_tag;
+    using value_type = LeaveUninitialized;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const LeaveUninitialized*;
+    using reference = LeaveUninitialized;
+
+    explicit LeaveUninitializedIterator(std::ptrdiff_t at) noexcept : at_(at) {}
+    LeaveUninitialized operator*() const noexcept { return {}; }
+    LeaveUninitializedIterator& operator++() noexcept { return ++at_, *this; }
+    LeaveUninitializedIterator operator++(int) noexcept { return LeaveUninitializedIterator(at_++); }
+    LeaveUninitializedIterator& operator--() noexcept { return --at_, *this; }
+    LeaveUninitializedIterator& operator+=(std::ptrdiff_t n) noexcept { return at_ += n, *this; }
+    LeaveUninitializedIterator& operator-=(std::ptrdiff_t n) noexcept { return at_ -= n, *this; }
+    LeaveUninitializedIterator operator+(std::ptrdiff_t n) const noexcept { return LeaveUninitializedIterator(at_ + n); }
+    std::ptrdiff_t operator-(const LeaveUninitializedIterator& o) const noexcept { return at_ - o.at_; }
+    LeaveUninitialized operator[](std::ptrdiff_t) const noexcept { return {}; }
+    bool operator==(const LeaveUninitializedIterator&) const = default;
+    bool operator<(const LeaveUninitializedIterator& o) const noexcept { return at_ < o.at_; }
+
+private:
+    std::ptrdiff_t at_;
+};
+}  // namespace detail
+
+/// Appends n elements to `v` without constructing them (RecordAllocator) and returns the first
+/// of them. Every byte of them must be written before it is read.
+template <class T>
+T* append_uninitialized(RecordVector<T>& v, std::size_t n) {
+    const std::size_t at = v.size();
+    v.insert(v.end(), detail::LeaveUninitializedIterator(0),
+             detail::LeaveUninitializedIterator(static_cast<std::ptrdiff_t>(n)));
+    return v.data() + at;
+}
 
 /// A fixed-size array of integers from calloc: 0 without a fill. A calloc large enough for
 /// glibc to serve it by mmap (128 KiB by default; a program may raise that threshold) is fresh

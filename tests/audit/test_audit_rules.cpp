@@ -59,7 +59,7 @@ AuditTagfile single_face(const std::vector<fromsoft::Vec4>& corners) {
     o.user_edges = false;
     AuditTagfile f = synthetic_tagfile(o);
     auto& m = f.model->mesh;
-    m.vertices = corners;
+    m.vertices.assign(corners.begin(), corners.end());
     m.edges.clear();
     int n = static_cast<int>(corners.size());
     for (int k = 0; k < n; ++k) m.edges.push_back({k, (k + 1) % n, fromsoft::kNoOpposite, fromsoft::kNoOpposite, 4, 0, 0});

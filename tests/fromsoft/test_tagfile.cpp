@@ -115,7 +115,7 @@ TEST(NavTagfile, ReadsTheEldenRingSample) {
     EXPECT_EQ(m.edges.size(), 261u);
     EXPECT_EQ(m.vertices.size(), 141u);
     EXPECT_EQ(regular_edge_count(m), 261u);
-    EXPECT_EQ(m.faceData, std::vector<std::int32_t>(60, 0));
+    EXPECT_EQ(m.faceData, RecordVector<std::int32_t>(60, 0));
     EXPECT_EQ(m.edgeData.size(), 261u);
     EXPECT_EQ(m.faceDataStriding, 1);
     EXPECT_EQ(m.edgeDataStriding, 1);

@@ -339,7 +339,7 @@ TEST(QueryView, RefusalNamesTheByteOfTheMemberInTheTagfile) {
     nav.mesh.faces = {{0, -1, 3, 0, -1, 0}, {3, -1, 3, 0, -1, 0}};
     nav.mesh.edges = {{0, 1}, {1, 2}, {2, 0}, {0, 2}, {2, 3}, {3, 0}};
     nav.mesh.faceData = {0, 0};
-    nav.mesh.edgeData = std::vector<std::int32_t>(6, 0);
+    nav.mesh.edgeData.assign(6, 0);
     std::vector<std::uint8_t> bytes = fromsoft::write_nav_tagfile(nav);
     const fromsoft::NavTagfile clean = fromsoft::read_nav_tagfile(bytes);
     EXPECT_NO_THROW(FromSoftView(clean.mesh, "a.hkx", &clean.layouts));

@@ -20,15 +20,15 @@ template <class T>
 Bytes bytes_of(const T& value) {
     return Bytes(reinterpret_cast<const std::uint8_t*>(&value), sizeof(T));
 }
-template <class T>
-Bytes bytes_of(const std::vector<T>& values) {
+template <class T, class A>
+Bytes bytes_of(const std::vector<T, A>& values) {
     return Bytes(reinterpret_cast<const std::uint8_t*>(values.data()), values.size() * sizeof(T));
 }
 
 /// Sets hkArray field `path` of `owner` to a new array of the given elements (raw records in
 /// the file's layout); an empty array stays null, as Havok writes it.
-template <class T>
-void put_array(Builder& b, NodeId owner, const char* path, const char* elementType, const std::vector<T>& values) {
+template <class T, class A>
+void put_array(Builder& b, NodeId owner, const char* path, const char* elementType, const std::vector<T, A>& values) {
     if (values.empty()) return;
     if (values.size() > 0xFFFFFFFFu / sizeof(T)) throw Error(std::string("too many elements for ") + path);
     b.set_array(b.at(owner, path), b.array(elementType, static_cast<std::uint32_t>(values.size()), bytes_of(values)));
@@ -148,8 +148,8 @@ bool same_bits(const UserEdgeSetup& a, const UserEdgeSetup& b) {
     for (UserEdgeSetup* s : {&x, &y}) s->obbA = s->obbB = {}, s->costAtoB = s->costBtoA = 0, s->worldUpA = s->worldUpB = {};
     return x == y;
 }
-template <class T>
-bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
+template <class T, class A>
+bool same_bits(const std::vector<T, A>& a, const std::vector<T, A>& b) {
     return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const T& x, const T& y) { return same_bits(x, y); });
 }
 template <class T>

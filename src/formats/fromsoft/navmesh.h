@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "formats/fromsoft/game.h"
+#include "io/default_init_vector.h"
 #include "io/error.h"
 
 namespace navlab::fromsoft {
@@ -72,11 +73,13 @@ static_assert(sizeof(Edge) == 20);
 
 /// hkaiNavMesh (208 bytes, version 16).
 struct NavMesh {
-    std::vector<Face> faces;
-    std::vector<Edge> edges;  ///< regular edges in face order, then user edges
-    std::vector<Vec4> vertices;  ///< w is not data but is kept
-    std::vector<std::int32_t> faceData;  ///< faces × faceDataStriding words
-    std::vector<std::int32_t> edgeData;  ///< edges × edgeDataStriding words
+    // RecordVector: std::vector, except that the reader grows them without constructing the
+    // records it then copies in (append_uninitialized).
+    RecordVector<Face> faces;
+    RecordVector<Edge> edges;  ///< regular edges in face order, then user edges
+    RecordVector<Vec4> vertices;  ///< w is not data but is kept
+    RecordVector<std::int32_t> faceData;  ///< faces × faceDataStriding words
+    RecordVector<std::int32_t> edgeData;  ///< edges × edgeDataStriding words
     std::int32_t faceDataStriding = 1;
     std::int32_t edgeDataStriding = 1;
     std::uint8_t flags = 0;
