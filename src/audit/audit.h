@@ -386,7 +386,10 @@ struct TagfileAudit {
     /// rules of a tagfile hold extras (thirty-eighth session). Whoever changes the tallies of
     /// such a result empties `ran` (the result then merges and clears in full).
     std::vector<RanRule> ran;
-    std::map<std::string, Values> supplementary;
+    /// The supplementary counters, at the indices of kSupplementaryIds (audit_supplementary.h);
+    /// empty for an unreadable tagfile. Emptied in place (Values::reset) and given to the
+    /// thread's next audit_tagfile by ~TagfileAudit, as `rules` is.
+    std::vector<Values> supplementary;
     bool readable = false;
     Game game = Game::Other;
     std::optional<std::string> sdk;
@@ -452,6 +455,9 @@ private:
     void add_extras(RuleTally& into, const RuleTally& from, std::size_t rule, ExamplesTaken* taken);
 
     AuditReport report_;
+    /// The supplementary counters merged, by index as TagfileAudit::supplementary: keyed only
+    /// by finish(), so a tagfile's counters merge without a search by their ids.
+    std::vector<Values> supplementary_;
     std::set<std::string> binders_[2];  ///< Sekiro, Elden Ring binder paths
     std::size_t max_examples_;
 };

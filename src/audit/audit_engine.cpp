@@ -189,6 +189,7 @@ bool runs_on_unreadable(const RuleDef& r) {
 struct SpareResult {
     std::vector<RuleTally> rules;
     std::vector<RanRule> ran;
+    std::vector<Values> supplementary;
 };
 SpareResult& spare_result() {
     thread_local SpareResult spare;
@@ -198,7 +199,10 @@ SpareResult& spare_result() {
 }  // namespace
 
 TagfileAudit::~TagfileAudit() {
-    for (auto& [id, values] : supplementary) values.clear();  // their nodes to the thread's spares
+    if (!supplementary.empty()) {
+        for (Values& v : supplementary) v.reset();  // its entries kept for the next tagfile
+        spare_result().supplementary = std::move(supplementary);
+    }
     if (rules.size() != all_rules().size()) return;  // moved from, or not an audit_tagfile result
     if (ran.empty()) {
         // Every tally, not only the applicable ones: a result built by hand may fill any of them.
@@ -256,13 +260,14 @@ TagfileAudit audit_tagfile(const AuditTagfile& file, std::size_t max_examples, c
     out.sdk = sdk_of(file);
     out.binder = file.binder;
     if (readable) {
-        out.supplementary = supplementary_counters(ctx);
+        out.supplementary = std::move(spare_result().supplementary);  // emptied when given back
+        supplementary_counters(ctx, out.supplementary);
         out.counts = summary_counts(ctx);
     }
     return out;
 }
 
-AuditMerger::AuditMerger(std::size_t max_examples) : max_examples_(max_examples) {
+AuditMerger::AuditMerger(std::size_t max_examples) : supplementary_(kSupplementaryIds.size()), max_examples_(max_examples) {
     report_.rules.resize(all_rules().size());
 }
 
@@ -337,7 +342,8 @@ void AuditMerger::add(const TagfileAudit& r, ExamplesTaken* taken) {
         add_rules(r.rules, taken);
     else
         add_ran(r, taken);
-    for (const auto& [id, v] : r.supplementary) report_.supplementary[id].merge(v);
+    for (std::size_t i = 0; i < std::min(r.supplementary.size(), supplementary_.size()); ++i)
+        if (!r.supplementary[i].empty()) supplementary_[i].merge(r.supplementary[i]);  // about half have none
 }
 
 void AuditMerger::add(const AuditMerger& later, ExamplesTaken* taken) {
@@ -350,11 +356,14 @@ void AuditMerger::add(const AuditMerger& later, ExamplesTaken* taken) {
     add_counts(summary.elden_ring, from.elden_ring);
     for (int g = 0; g < 2; ++g) binders_[g].insert(later.binders_[g].begin(), later.binders_[g].end());
     add_rules(later.report_.rules, taken);
-    for (const auto& [id, v] : later.report_.supplementary) report_.supplementary[id].merge(v);
+    for (std::size_t i = 0; i < supplementary_.size(); ++i) supplementary_[i].merge(later.supplementary_[i]);
 }
 
 AuditReport AuditMerger::finish(std::vector<std::string> inputs) {
     report_.inputs = std::move(inputs);
+    // A merged Values holds no entry without a value: a counter no tagfile filled is left out.
+    for (std::size_t i = 0; i < supplementary_.size(); ++i)
+        if (!supplementary_[i].empty()) report_.supplementary.emplace(kSupplementaryIds[i], std::move(supplementary_[i]));
     report_.summary.sekiro.binders = static_cast<std::int64_t>(binders_[0].size());
     report_.summary.elden_ring.binders = static_cast<std::int64_t>(binders_[1].size());
     return std::move(report_);

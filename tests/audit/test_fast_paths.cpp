@@ -147,6 +147,14 @@ TEST(AuditFastPaths, ReusedTalliesGiveTheFreshResult) {
                 t.values.minimum("left_over", 1, "here");
                 t.values.insert("left_over", 1);
             }
+            made.supplementary.resize(kSupplementaryIds.size());  // every counter filled, also X03's keys
+            for (Values& v : made.supplementary) {
+                v.count("hkaiNavMesh", 99);
+                v.count("w_equal_1");
+                v.maximum("w_max", 1e9, "here");
+                v.minimum("w_min", -1e9, "here");
+                v.insert("flags", 12345);
+            }
         }
         EXPECT_EQ(json_of(audit_tagfile(files[5], 3), files[5]), fresh[5]) << "after a hand-made result";
     }).join();
@@ -759,7 +767,9 @@ TEST(AuditFastPaths, X01ExtremesOfWEqualThePlainWalk) {
         ASSERT_GE(vertices.size(), w.size());
         for (std::size_t i = 0; i < vertices.size(); ++i) vertices[i].w = w[i % w.size()];
         const TagfileContext ctx(f);
-        const Values x01 = supplementary_counters(ctx).at("X01");
+        std::vector<Values> counters;
+        supplementary_counters(ctx, counters);
+        const Values& x01 = counters[0];
         Values walk;
         std::int64_t ones = 0;
         for (std::size_t i = 0; i < vertices.size(); ++i) {
