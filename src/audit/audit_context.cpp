@@ -52,6 +52,7 @@ struct SpareStorage {
     std::vector<UnusualFace> unusual;
     ClusterCentres cluster_centres;
     DefaultInitVector<std::int32_t> ring_vertices;
+    std::vector<ClusterPair> cluster_pairs;
     std::vector<Point> corners;  ///< a chunk of faces' corners, in read_faces (grows to the largest chunk)
     FaceScratch scratch;
     FaceBatch batch;
@@ -256,7 +257,8 @@ TagfileContext::TagfileContext(const AuditTagfile& f)
     }
     const bool finite = bound_vertices(mesh.vertices, vertex_bounds);
     // R63's cluster pairs only where there is a cluster graph to compare them with.
-    edge_scan = scan_edges(mesh.edges, owner, R, V, tagfile.graph ? std::span(mesh.faces) : std::span<const fromsoft::Face>{});
+    edge_scan = scan_edges(mesh.edges, owner, R, V, tagfile.graph ? std::span(mesh.faces) : std::span<const fromsoft::Face>{},
+                           widest_edge_lanes(), std::move(keep.cluster_pairs));
     sound_vertices = edge_scan.endpoints_are_vertices && finite;
     read_faces();
     if (tagfile.mediator && F > 0) {
@@ -274,6 +276,7 @@ TagfileContext::~TagfileContext() {
     take_emptied(keep.cluster_centres.centroid_sum, cluster_centres.centroid_sum);
     take_emptied(keep.cluster_centres.faces, cluster_centres.faces);
     take_emptied(keep.ring_vertices, ring_vertices);
+    take_emptied(keep.cluster_pairs, edge_scan.cluster_pairs);
     if (tree) keep.tree = std::move(*tree);
 }
 
