@@ -163,8 +163,9 @@ struct Values {
         return slot_at(map, map.lower_bound(key), key)->second;
     }
     void merge(const Values& other);
-    /// Whether no entry holds a value.
-    bool empty() const { return !any_held(counts) && !any_held(maxima) && !any_held(minima) && !any_held(sets); }
+    /// Whether no entry holds a value. Asked of each rule's Values after each tagfile, most of
+    /// which have no entry: that answer inline, the entries read out of line (none_held).
+    bool empty() const { return (counts.empty() && maxima.empty() && minima.empty() && sets.empty()) || none_held(); }
     /// Empties every map, their nodes to the thread's spares (values value-initialised).
     void clear() { recycle(counts), recycle(maxima), recycle(minima), recycle(sets); }
     /// Empties every entry in place, its key and node kept (and a set's nodes to the thread's
@@ -182,6 +183,8 @@ struct Values {
     static constexpr std::size_t kKeptEntries = 64;
 
 private:
+    /// Whether no entry holds a value, given that some entry is made (empty()).
+    bool none_held() const;
     template <class Map>
     static bool any_held(const Map& map) {
         for (const auto& entry : map)

@@ -69,6 +69,8 @@ void Values::minimum(std::string_view key, double v, Location at) {
     if (!e.set || v < e.value) e.take(v, std::move(at));
 }
 
+bool Values::none_held() const { return !any_held(counts) && !any_held(maxima) && !any_held(minima) && !any_held(sets); }
+
 namespace {
 
 /// One later value `v` folded into `e` as maximum()/minimum() fold values in order (the first
