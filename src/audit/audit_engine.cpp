@@ -186,6 +186,21 @@ bool runs_on_unreadable(const RuleDef& r) {
     return std::strcmp(r.id, "R02") == 0 || std::strcmp(r.id, "R96") == 0 || std::strcmp(r.id, "R97") == 0;
 }
 
+/// The rules that run on a tagfile of game `g`, readable or not, in table order: the same list
+/// for every such tagfile, so made once (each rule's scope and name were asked per tagfile).
+std::span<const std::uint16_t> rules_to_run(Game g, bool readable) {
+    static const auto lists = [] {
+        std::array<std::vector<std::uint16_t>, 6> out;  // [game * 2 + readable]
+        const auto rules = all_rules();
+        for (std::size_t k = 0; k < out.size(); ++k)
+            for (std::size_t i = 0; i < rules.size(); ++i)
+                if ((k % 2 != 0 || runs_on_unreadable(rules[i])) && in_scope(rules[i].scope, static_cast<Game>(k / 2)))
+                    out[k].push_back(static_cast<std::uint16_t>(i));
+        return out;
+    }();
+    return lists[static_cast<std::size_t>(g) * 2 + (readable ? 1 : 0)];
+}
+
 /// The tallies and the list of rules run of the last result this thread dropped, emptied
 /// (~TagfileAudit); empty when none is kept.
 struct SpareResult {
@@ -241,13 +256,11 @@ TagfileAudit audit_tagfile(const AuditTagfile& file, std::size_t max_examples, c
     }
     TagfileContext ctx(readable ? file : stand_in);
     out.game = ctx.game;  // the tallies' game from here (~TagfileAudit clears its counts)
-    for (std::size_t i = 0; i < rules.size(); ++i) {
+    // A tagfile of another SDK runs only "both"-scope rules (R04).
+    for (const std::uint16_t i : rules_to_run(ctx.game, readable)) {
         const RuleDef& r = rules[i];
-        if (!readable && !runs_on_unreadable(r)) continue;
-        // A tagfile of another SDK runs only "both"-scope rules (R04).
-        if (!in_scope(r.scope, ctx.game)) continue;
         RuleTally& tally = out.rules[i];
-        out.ran.push_back({static_cast<std::uint16_t>(i), true});  // extras until known, for a rule that throws
+        out.ran.push_back({i, true});  // extras until known, for a rule that throws
         tally.applicable = true;
         RuleCheck check(ctx, tally, taken && taken->full(i) ? 0 : max_examples);
         if (!readable && std::strcmp(r.id, "R02") == 0)
