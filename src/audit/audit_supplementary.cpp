@@ -11,8 +11,7 @@ namespace {
 void x01_vertex_w(const TagfileContext& ctx, Values& v) {
     if (ctx.V == 0) return;
     const auto& vertices = ctx.mesh.vertices;
-    std::int64_t ones = 0;
-    for (const auto& p : vertices) ones += p.w == 1.0f;
+    const std::int64_t ones = ctx.vertex_bounds.w_equal_1;  // counted with the bounds
     // Values::maximum (minimum) keeps the first strictly larger (smaller) value, so from w_0 the
     // extreme is w_0 itself when it is a NaN (nothing compares beyond a NaN), and otherwise the
     // first w equal to the largest (smallest) w that is no NaN: the w lane of the context's

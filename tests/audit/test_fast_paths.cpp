@@ -695,7 +695,8 @@ TEST(AuditFastPaths, OwnersEqualTheRangesCountedByHand) {
 // first half winning ties: on every count of vertices up to 33 with a NaN, an infinity of
 // either sign or -0 placed at every position of every lane among ordinary values, ±0 and ties
 // (and on random mixes), its bounds are bit for bit those of std::min and std::max in vertex
-// order and its answer is whether every x, y and z is finite.
+// order, its answer is whether every x, y and z is finite, and its count of w equal to 1 (X01's)
+// is the plain loop's.
 TEST(AuditFastPaths, VertexBoundsEqualThePlainLoopBitForBit) {
     const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
     const float pool[] = {1, 1, 0.5f, -2, 0.0f, -0.0f, 2478.771f, -0.0f, 0.0f, 3};
@@ -706,13 +707,16 @@ TEST(AuditFastPaths, VertexBoundsEqualThePlainLoopBitForBit) {
     auto check = [&](const std::vector<fromsoft::Vec4>& vertices, const std::string& at) {
         float lo[4] = {inf, inf, inf, inf}, hi[4] = {-inf, -inf, -inf, -inf};
         bool finite = true;
+        std::int64_t w_ones = 0;
         for (const fromsoft::Vec4& p : vertices) {
             const float lanes[4] = {p.x, p.y, p.z, p.w};
             for (int k = 0; k < 4; ++k) lo[k] = std::min(lo[k], lanes[k]), hi[k] = std::max(hi[k], lanes[k]);
             finite = finite && std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z);
+            w_ones += p.w == 1.0f;
         }
         VertexBounds bounds;
         EXPECT_EQ(bound_vertices(vertices, bounds), finite) << at;
+        EXPECT_EQ(bounds.w_equal_1, w_ones) << at;
         for (int k = 0; k < 4; ++k) {
             EXPECT_EQ(bits(bounds.min[k]), bits(lo[k])) << at << " min lane " << k;
             EXPECT_EQ(bits(bounds.max[k]), bits(hi[k])) << at << " max lane " << k;
