@@ -163,8 +163,9 @@ struct Values {
         return slot_at(map, map.lower_bound(key), key)->second;
     }
     void merge(const Values& other);
-    /// Whether no entry holds a value.
-    bool empty() const { return !any_held(counts) && !any_held(maxima) && !any_held(minima) && !any_held(sets); }
+    /// Whether no entry holds a value. Asked of each rule's Values after each tagfile, most of
+    /// which have no entry: that answer inline, the entries read out of line (none_held).
+    bool empty() const { return (counts.empty() && maxima.empty() && minima.empty() && sets.empty()) || none_held(); }
     /// Empties every map, their nodes to the thread's spares (values value-initialised).
     void clear() { recycle(counts), recycle(maxima), recycle(minima), recycle(sets); }
     /// Empties every entry in place, its key and node kept (and a set's nodes to the thread's
@@ -182,6 +183,8 @@ struct Values {
     static constexpr std::size_t kKeptEntries = 64;
 
 private:
+    /// Whether no entry holds a value, given that some entry is made (empty()).
+    bool none_held() const;
     template <class Map>
     static bool any_held(const Map& map) {
         for (const auto& entry : map)
@@ -386,7 +389,10 @@ struct TagfileAudit {
     /// rules of a tagfile hold extras (thirty-eighth session). Whoever changes the tallies of
     /// such a result empties `ran` (the result then merges and clears in full).
     std::vector<RanRule> ran;
-    std::map<std::string, Values> supplementary;
+    /// The supplementary counters, at the indices of kSupplementaryIds (audit_supplementary.h);
+    /// empty for an unreadable tagfile. Emptied in place (Values::reset) and given to the
+    /// thread's next audit_tagfile by ~TagfileAudit, as `rules` is.
+    std::vector<Values> supplementary;
     bool readable = false;
     Game game = Game::Other;
     std::optional<std::string> sdk;
@@ -452,6 +458,9 @@ private:
     void add_extras(RuleTally& into, const RuleTally& from, std::size_t rule, ExamplesTaken* taken);
 
     AuditReport report_;
+    /// The supplementary counters merged, by index as TagfileAudit::supplementary: keyed only
+    /// by finish(), so a tagfile's counters merge without a search by their ids.
+    std::vector<Values> supplementary_;
     std::set<std::string> binders_[2];  ///< Sekiro, Elden Ring binder paths
     std::size_t max_examples_;
 };

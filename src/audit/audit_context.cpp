@@ -52,6 +52,7 @@ struct SpareStorage {
     std::vector<UnusualFace> unusual;
     ClusterCentres cluster_centres;
     DefaultInitVector<std::int32_t> ring_vertices;
+    std::vector<ClusterPair> cluster_pairs;
     std::vector<Point> corners;  ///< a chunk of faces' corners, in read_faces (grows to the largest chunk)
     FaceScratch scratch;
     FaceBatch batch;
@@ -135,16 +136,21 @@ bool own_tiled_edges(std::span<const fromsoft::Face> faces, std::span<std::int32
     // minps/maxps). Two runs side by side, over the first half and over the second, each in
     // vertex order: in one run every vertex waited for the last one's sum and bounds.
     using Quad = float __attribute__((vector_size(16)));
+    using Counts = std::int32_t __attribute__((vector_size(16)));
     static_assert(sizeof(Quad) == sizeof(fromsoft::Vec4));
     struct Run {
         Quad lo = {INFINITY, INFINITY, INFINITY, INFINITY}, hi = {-INFINITY, -INFINITY, -INFINITY, -INFINITY};
         Quad not_finite = {};  // stays ±0 in a lane while its values are finite, else NaN
+        // Lanes equal to 1, w's the one read: a compare is all ones (-1) where true. A tagfile
+        // is under 2^30 bytes (TAG0's size field), so under 2^26 vertices: no int32 overflows.
+        Counts ones = {};
         void add(const fromsoft::Vec4& p) {
             Quad c;
             std::memcpy(&c, &p, sizeof c);
             lo = c < lo ? c : lo;  // std::min(lo, c) and std::max(hi, c), lane by lane: a NaN never enters
             hi = hi < c ? c : hi;
             not_finite += c * 0.0f;  // NaN for a NaN or an infinity, which no later sum undoes
+            ones -= c == Quad{1.0f, 1.0f, 1.0f, 1.0f};
         }
     };
     const std::size_t half = vertices.size() / 2;
@@ -157,6 +163,7 @@ bool own_tiled_edges(std::span<const fromsoft::Face> faces, std::span<std::int32
     const Quad lo = b.lo < a.lo ? b.lo : a.lo, hi = a.hi < b.hi ? b.hi : a.hi;
     const Quad not_finite = a.not_finite + b.not_finite;
     for (int k = 0; k < 4; ++k) bounds.min[k] = lo[k], bounds.max[k] = hi[k];
+    bounds.w_equal_1 = std::int64_t{a.ones[3]} + b.ones[3];
     return not_finite[0] == 0 && not_finite[1] == 0 && not_finite[2] == 0;
 }
 
@@ -256,7 +263,8 @@ TagfileContext::TagfileContext(const AuditTagfile& f)
     }
     const bool finite = bound_vertices(mesh.vertices, vertex_bounds);
     // R63's cluster pairs only where there is a cluster graph to compare them with.
-    edge_scan = scan_edges(mesh.edges, owner, R, V, tagfile.graph ? std::span(mesh.faces) : std::span<const fromsoft::Face>{});
+    edge_scan = scan_edges(mesh.edges, owner, R, V, tagfile.graph ? std::span(mesh.faces) : std::span<const fromsoft::Face>{},
+                           widest_edge_lanes(), std::move(keep.cluster_pairs));
     sound_vertices = edge_scan.endpoints_are_vertices && finite;
     read_faces();
     if (tagfile.mediator && F > 0) {
@@ -274,6 +282,7 @@ TagfileContext::~TagfileContext() {
     take_emptied(keep.cluster_centres.centroid_sum, cluster_centres.centroid_sum);
     take_emptied(keep.cluster_centres.faces, cluster_centres.faces);
     take_emptied(keep.ring_vertices, ring_vertices);
+    take_emptied(keep.cluster_pairs, edge_scan.cluster_pairs);
     if (tree) keep.tree = std::move(*tree);
 }
 

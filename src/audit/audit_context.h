@@ -99,11 +99,12 @@ struct FaceTallies {
 /// taken with std::min/std::max in vertex order.
 struct VertexBounds {
     float min[4], max[4];
+    std::int64_t w_equal_1 = 0;  ///< vertices whose w is 1 (X01)
 };
 
 /// Sets `bounds` from one pass over the vertices (std::min and std::max in vertex order, so a
-/// NaN never enters and the first of equal values, -0 or +0, is kept) and returns whether every
-/// x, y and z is finite.
+/// NaN never enters and the first of equal values, -0 or +0, is kept; w_equal_1 in the same
+/// pass, X01 walked the vertices again for it) and returns whether every x, y and z is finite.
 bool bound_vertices(std::span<const fromsoft::Vec4> vertices, VertexBounds& bounds);
 
 /// R64's sums, gathered by read_faces on a tagfile with a cluster graph while each face's

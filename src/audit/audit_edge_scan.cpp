@@ -310,9 +310,12 @@ struct RegularEdges {
 EdgeLanes widest_edge_lanes() { return cpu_has_avx2() ? EdgeLanes::eight : EdgeLanes::one; }
 
 EdgeScan scan_edges(std::span<const fromsoft::Edge> edges, std::span<const std::int32_t> owner, std::int64_t R,
-                    std::int64_t V, std::span<const fromsoft::Face> faces, EdgeLanes lanes) {
+                    std::int64_t V, std::span<const fromsoft::Face> faces, EdgeLanes lanes,
+                    std::vector<ClusterPair> pair_storage) {
     using namespace edge_check;
     EdgeScan s;
+    s.cluster_pairs = std::move(pair_storage);
+    s.cluster_pairs.clear();
     const std::int64_t E = static_cast<std::int64_t>(edges.size());
     // The statements that must hold on every edge are folded into a few accumulators instead
     // of a flag each: the largest endpoint as unsigned (a negative one widens past any V), the

@@ -111,8 +111,11 @@ EdgeLanes widest_edge_lanes();
 /// The pass. @param edges the E edges; @param owner their owning faces (E entries: indices
 /// of `faces` or negative); @param R regular edges (Σ numEdges, may exceed E on a broken
 /// mesh); @param V vertices; @param faces the faces whose clusters make cluster_pairs, empty to
-/// collect none (a tagfile without a graph); @param lanes one or eight (tests ask for each).
+/// collect none (a tagfile without a graph); @param lanes one or eight (tests ask for each);
+/// @param pair_storage a buffer for cluster_pairs to take, emptied (the thread's last tagfile's:
+/// the pairs' array grew from nothing in each tagfile, ≈ 6 allocations a tagfile on Sekiro).
 EdgeScan scan_edges(std::span<const fromsoft::Edge> edges, std::span<const std::int32_t> owner, std::int64_t R,
-                    std::int64_t V, std::span<const fromsoft::Face> faces = {}, EdgeLanes lanes = widest_edge_lanes());
+                    std::int64_t V, std::span<const fromsoft::Face> faces = {}, EdgeLanes lanes = widest_edge_lanes(),
+                    std::vector<ClusterPair> pair_storage = {});
 
 }  // namespace navlab::audit

@@ -69,6 +69,8 @@ void Values::minimum(std::string_view key, double v, Location at) {
     if (!e.set || v < e.value) e.take(v, std::move(at));
 }
 
+bool Values::none_held() const { return !any_held(counts) && !any_held(maxima) && !any_held(minima) && !any_held(sets); }
+
 namespace {
 
 /// One later value `v` folded into `e` as maximum()/minimum() fold values in order (the first
@@ -184,11 +186,27 @@ bool runs_on_unreadable(const RuleDef& r) {
     return std::strcmp(r.id, "R02") == 0 || std::strcmp(r.id, "R96") == 0 || std::strcmp(r.id, "R97") == 0;
 }
 
+/// The rules that run on a tagfile of game `g`, readable or not, in table order: the same list
+/// for every such tagfile, so made once (each rule's scope and name were asked per tagfile).
+std::span<const std::uint16_t> rules_to_run(Game g, bool readable) {
+    static const auto lists = [] {
+        std::array<std::vector<std::uint16_t>, 6> out;  // [game * 2 + readable]
+        const auto rules = all_rules();
+        for (std::size_t k = 0; k < out.size(); ++k)
+            for (std::size_t i = 0; i < rules.size(); ++i)
+                if ((k % 2 != 0 || runs_on_unreadable(rules[i])) && in_scope(rules[i].scope, static_cast<Game>(k / 2)))
+                    out[k].push_back(static_cast<std::uint16_t>(i));
+        return out;
+    }();
+    return lists[static_cast<std::size_t>(g) * 2 + (readable ? 1 : 0)];
+}
+
 /// The tallies and the list of rules run of the last result this thread dropped, emptied
 /// (~TagfileAudit); empty when none is kept.
 struct SpareResult {
     std::vector<RuleTally> rules;
     std::vector<RanRule> ran;
+    std::vector<Values> supplementary;
 };
 SpareResult& spare_result() {
     thread_local SpareResult spare;
@@ -198,7 +216,10 @@ SpareResult& spare_result() {
 }  // namespace
 
 TagfileAudit::~TagfileAudit() {
-    for (auto& [id, values] : supplementary) values.clear();  // their nodes to the thread's spares
+    if (!supplementary.empty()) {
+        for (Values& v : supplementary) v.reset();  // its entries kept for the next tagfile
+        spare_result().supplementary = std::move(supplementary);
+    }
     if (rules.size() != all_rules().size()) return;  // moved from, or not an audit_tagfile result
     if (ran.empty()) {
         // Every tally, not only the applicable ones: a result built by hand may fill any of them.
@@ -235,13 +256,11 @@ TagfileAudit audit_tagfile(const AuditTagfile& file, std::size_t max_examples, c
     }
     TagfileContext ctx(readable ? file : stand_in);
     out.game = ctx.game;  // the tallies' game from here (~TagfileAudit clears its counts)
-    for (std::size_t i = 0; i < rules.size(); ++i) {
+    // A tagfile of another SDK runs only "both"-scope rules (R04).
+    for (const std::uint16_t i : rules_to_run(ctx.game, readable)) {
         const RuleDef& r = rules[i];
-        if (!readable && !runs_on_unreadable(r)) continue;
-        // A tagfile of another SDK runs only "both"-scope rules (R04).
-        if (!in_scope(r.scope, ctx.game)) continue;
         RuleTally& tally = out.rules[i];
-        out.ran.push_back({static_cast<std::uint16_t>(i), true});  // extras until known, for a rule that throws
+        out.ran.push_back({i, true});  // extras until known, for a rule that throws
         tally.applicable = true;
         RuleCheck check(ctx, tally, taken && taken->full(i) ? 0 : max_examples);
         if (!readable && std::strcmp(r.id, "R02") == 0)
@@ -256,13 +275,14 @@ TagfileAudit audit_tagfile(const AuditTagfile& file, std::size_t max_examples, c
     out.sdk = sdk_of(file);
     out.binder = file.binder;
     if (readable) {
-        out.supplementary = supplementary_counters(ctx);
+        out.supplementary = std::move(spare_result().supplementary);  // emptied when given back
+        supplementary_counters(ctx, out.supplementary);
         out.counts = summary_counts(ctx);
     }
     return out;
 }
 
-AuditMerger::AuditMerger(std::size_t max_examples) : max_examples_(max_examples) {
+AuditMerger::AuditMerger(std::size_t max_examples) : supplementary_(kSupplementaryIds.size()), max_examples_(max_examples) {
     report_.rules.resize(all_rules().size());
 }
 
@@ -337,7 +357,8 @@ void AuditMerger::add(const TagfileAudit& r, ExamplesTaken* taken) {
         add_rules(r.rules, taken);
     else
         add_ran(r, taken);
-    for (const auto& [id, v] : r.supplementary) report_.supplementary[id].merge(v);
+    for (std::size_t i = 0; i < std::min(r.supplementary.size(), supplementary_.size()); ++i)
+        if (!r.supplementary[i].empty()) supplementary_[i].merge(r.supplementary[i]);  // about half have none
 }
 
 void AuditMerger::add(const AuditMerger& later, ExamplesTaken* taken) {
@@ -350,11 +371,14 @@ void AuditMerger::add(const AuditMerger& later, ExamplesTaken* taken) {
     add_counts(summary.elden_ring, from.elden_ring);
     for (int g = 0; g < 2; ++g) binders_[g].insert(later.binders_[g].begin(), later.binders_[g].end());
     add_rules(later.report_.rules, taken);
-    for (const auto& [id, v] : later.report_.supplementary) report_.supplementary[id].merge(v);
+    for (std::size_t i = 0; i < supplementary_.size(); ++i) supplementary_[i].merge(later.supplementary_[i]);
 }
 
 AuditReport AuditMerger::finish(std::vector<std::string> inputs) {
     report_.inputs = std::move(inputs);
+    // A merged Values holds no entry without a value: a counter no tagfile filled is left out.
+    for (std::size_t i = 0; i < supplementary_.size(); ++i)
+        if (!supplementary_[i].empty()) report_.supplementary.emplace(kSupplementaryIds[i], std::move(supplementary_[i]));
     report_.summary.sekiro.binders = static_cast<std::int64_t>(binders_[0].size());
     report_.summary.elden_ring.binders = static_cast<std::int64_t>(binders_[1].size());
     return std::move(report_);

@@ -137,9 +137,11 @@ struct ExpectedPairs {
     std::vector<std::uint32_t> start;  ///< node i's pairs: by_node[start[i], start[i + 1])
     std::vector<Pair> by_node, strays;
 
-    ExpectedPairs(std::span<const Pair> across, std::size_t K) {
+    /// The pairs of `across` among K nodes, in place of those held.
+    void fill(std::span<const Pair> across, std::size_t K) {
         auto is_node = [K](const Pair& p) { return p.x >= 0 && static_cast<std::size_t>(p.x) < K; };
         start.assign(K + 2, 0);
+        strays.clear();
         for (const Pair& p : across) {
             if (is_node(p)) ++start[p.x + 2];
             else strays.push_back(p);
@@ -157,27 +159,46 @@ struct ExpectedPairs {
     }
 };
 
+/// An expected pair of R63 whose y is no node index (damage).
+struct OtherPair {
+    int y;
+    std::uint32_t edge;
+    bool seen;
+};
+
+/// R63's working arrays, kept by each thread from tagfile to tagfile: made for each tagfile,
+/// they were ≈ 5 allocations a tagfile on Sekiro (forty-third session). Each use refills them.
+struct R63Arrays {
+    ExpectedPairs expected;
+    std::vector<std::uint32_t> expected_by, listed_by;
+    std::vector<char> seen;
+    std::vector<OtherPair> other_expected;
+    std::set<int> other_targets;
+    std::vector<ClusterPair> missing;
+};
+
 void r63(RuleCheck& c) {
     const auto* g = graph_of(c);
     if (!g) return;
     if (!graph_ranges_ok(*g)) return c.skip(static_cast<std::int64_t>(g->edges.size()));
     const std::size_t K = g->nodes.size();
-    const ExpectedPairs expected(c.ctx().edge_scan.cluster_pairs, K);
+    thread_local R63Arrays arrays;
+    ExpectedPairs& expected = arrays.expected;
+    expected.fill(c.ctx().edge_scan.cluster_pairs, K);
     using Pair = ExpectedPairs::Pair;
+    using Other = OtherPair;
     // Per target y that is a node index, stamped with the node being read: whether (node, y)
     // is expected, whether the graph listed it, and whether it was listed before. Targets and
     // expected y that are no node index (damage) go to small lists of the current node.
     constexpr std::uint32_t kNone = UINT32_MAX;
-    std::vector<std::uint32_t> expected_by(K, kNone), listed_by(K, kNone);
-    std::vector<char> seen(K, 0);
-    struct Other {
-        int y;
-        std::uint32_t edge;
-        bool seen;
-    };
-    std::vector<Other> other_expected;
-    std::set<int> other_targets;
-    std::vector<Pair> missing;  // after every graph edge, in pair order
+    std::vector<std::uint32_t>& expected_by = arrays.expected_by;
+    std::vector<std::uint32_t>& listed_by = arrays.listed_by;
+    std::vector<char>& seen = arrays.seen;
+    expected_by.assign(K, kNone), listed_by.assign(K, kNone), seen.assign(K, 0);
+    std::vector<Other>& other_expected = arrays.other_expected;
+    std::set<int>& other_targets = arrays.other_targets;
+    std::vector<Pair>& missing = arrays.missing;  // after every graph edge, in pair order
+    missing.clear();
     auto in_range = [&](int y) { return y >= 0 && static_cast<std::size_t>(y) < K; };
     auto missing_strays = [&](bool below) {
         for (std::size_t k = 0; k < expected.strays.size(); ++k) {

@@ -2,14 +2,22 @@
 // reported beside them and never failed.
 #pragma once
 
-#include <map>
-#include <string>
+#include <array>
+#include <cstddef>
+#include <vector>
 
 #include "audit/audit_context.h"
 
 namespace navlab::audit {
 
-/// The counters of one tagfile, keyed "X01" … (X07 and X12 are not computed).
-std::map<std::string, Values> supplementary_counters(const TagfileContext& ctx);
+/// The counters' ids, in key order (X07 and X12 are not computed): a tagfile's counters are
+/// Values at these indices (TagfileAudit::supplementary), the report's keyed by these ids.
+inline constexpr std::array<const char*, 11> kSupplementaryIds = {"X01", "X02", "X03", "X04", "X05", "X06",
+                                                                  "X08", "X09", "X10", "X11", "X13"};
+
+/// The counters of one tagfile into `into`, resized to kSupplementaryIds.size() and indexed as
+/// it. Its Values must hold no value (new, or emptied in place by Values::reset: the thread's
+/// earlier tagfile's entries are filled again without a map node made or a key copied).
+void supplementary_counters(const TagfileContext& ctx, std::vector<Values>& into);
 
 }  // namespace navlab::audit

@@ -147,6 +147,14 @@ TEST(AuditFastPaths, ReusedTalliesGiveTheFreshResult) {
                 t.values.minimum("left_over", 1, "here");
                 t.values.insert("left_over", 1);
             }
+            made.supplementary.resize(kSupplementaryIds.size());  // every counter filled, also X03's keys
+            for (Values& v : made.supplementary) {
+                v.count("hkaiNavMesh", 99);
+                v.count("w_equal_1");
+                v.maximum("w_max", 1e9, "here");
+                v.minimum("w_min", -1e9, "here");
+                v.insert("flags", 12345);
+            }
         }
         EXPECT_EQ(json_of(audit_tagfile(files[5], 3), files[5]), fresh[5]) << "after a hand-made result";
     }).join();
@@ -378,7 +386,9 @@ std::int64_t expect_scan_as_written(std::span<const fromsoft::Edge> edges, std::
     std::int64_t pairs_total = 0;
     for (const EdgeLanes lanes : edge_lanes_here())
         for (const bool with_faces : {false, true}) {
-            const EdgeScan fast = scan_edges(edges, owner, R, V, with_faces ? faces : std::span<const fromsoft::Face>{}, lanes);
+            // The pairs' storage as a context hands it on: a buffer with an earlier tagfile's pairs.
+            const std::vector<ClusterPair> earlier(1 + E % 5, ClusterPair{3, 4, 5});
+            const EdgeScan fast = scan_edges(edges, owner, R, V, with_faces ? faces : std::span<const fromsoft::Face>{}, lanes, earlier);
             const std::string at = round + (with_faces ? " with faces" : "") + (lanes == EdgeLanes::eight ? ", eight lanes" : ", one lane");
             std::vector<std::array<std::int64_t, 3>> pairs_wanted, pairs_got;
             for (std::int64_t e = 0; with_faces && e < std::min<std::int64_t>(R, E); ++e) {
@@ -685,7 +695,8 @@ TEST(AuditFastPaths, OwnersEqualTheRangesCountedByHand) {
 // first half winning ties: on every count of vertices up to 33 with a NaN, an infinity of
 // either sign or -0 placed at every position of every lane among ordinary values, ±0 and ties
 // (and on random mixes), its bounds are bit for bit those of std::min and std::max in vertex
-// order and its answer is whether every x, y and z is finite.
+// order, its answer is whether every x, y and z is finite, and its count of w equal to 1 (X01's)
+// is the plain loop's.
 TEST(AuditFastPaths, VertexBoundsEqualThePlainLoopBitForBit) {
     const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
     const float pool[] = {1, 1, 0.5f, -2, 0.0f, -0.0f, 2478.771f, -0.0f, 0.0f, 3};
@@ -696,13 +707,16 @@ TEST(AuditFastPaths, VertexBoundsEqualThePlainLoopBitForBit) {
     auto check = [&](const std::vector<fromsoft::Vec4>& vertices, const std::string& at) {
         float lo[4] = {inf, inf, inf, inf}, hi[4] = {-inf, -inf, -inf, -inf};
         bool finite = true;
+        std::int64_t w_ones = 0;
         for (const fromsoft::Vec4& p : vertices) {
             const float lanes[4] = {p.x, p.y, p.z, p.w};
             for (int k = 0; k < 4; ++k) lo[k] = std::min(lo[k], lanes[k]), hi[k] = std::max(hi[k], lanes[k]);
             finite = finite && std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z);
+            w_ones += p.w == 1.0f;
         }
         VertexBounds bounds;
         EXPECT_EQ(bound_vertices(vertices, bounds), finite) << at;
+        EXPECT_EQ(bounds.w_equal_1, w_ones) << at;
         for (int k = 0; k < 4; ++k) {
             EXPECT_EQ(bits(bounds.min[k]), bits(lo[k])) << at << " min lane " << k;
             EXPECT_EQ(bits(bounds.max[k]), bits(hi[k])) << at << " max lane " << k;
@@ -759,7 +773,9 @@ TEST(AuditFastPaths, X01ExtremesOfWEqualThePlainWalk) {
         ASSERT_GE(vertices.size(), w.size());
         for (std::size_t i = 0; i < vertices.size(); ++i) vertices[i].w = w[i % w.size()];
         const TagfileContext ctx(f);
-        const Values x01 = supplementary_counters(ctx).at("X01");
+        std::vector<Values> counters;
+        supplementary_counters(ctx, counters);
+        const Values& x01 = counters[0];
         Values walk;
         std::int64_t ones = 0;
         for (std::size_t i = 0; i < vertices.size(); ++i) {

@@ -12,6 +12,7 @@
 
 #include "audit/audit_report.h"
 #include "audit/audit_rules.h"
+#include "audit/audit_supplementary.h"
 #include "audit/ordered_merge.h"
 
 using namespace navlab;
@@ -60,8 +61,9 @@ TagfileAudit result(std::size_t file, std::size_t k, int serial) {
         t.values.maximum("nan", serial % 6 == 1 ? nan : serial % 5, "tagfile " + std::to_string(serial));
         t.values.minimum("nan", serial % 6 == 2 ? nan : -(serial % 7), "tagfile " + std::to_string(serial));
     }
-    r.supplementary["X01"].count("tagfiles");
-    r.supplementary["X02"].maximum("faces", serial % 6, "tagfile " + std::to_string(serial));
+    r.supplementary.resize(audit::kSupplementaryIds.size());  // X01, X02, …
+    r.supplementary[0].count("tagfiles");
+    r.supplementary[1].maximum("faces", serial % 6, "tagfile " + std::to_string(serial));
     return r;
 }
 

@@ -57,7 +57,7 @@ NavFile NavFile::select(std::string_view entry) const {
     one.binder_ = binder_;
     try {
         const container::Entry& e = binder_->find_entry(entry);
-        one.entries_.push_back({name_, binder_->is_binder, e.index, e.name, e.data, e.in_dcx});
+        one.entries_.push_back({binder_->is_binder, e.index, e.name, e.data, e.in_dcx});
     } catch (Error& e) {
         e.set_file(name_);
         throw;
@@ -69,9 +69,10 @@ NavFile NavFile::from_binder(std::shared_ptr<const container::BinderFile> b, con
     NavFile nav;
     nav.name_ = file.string();
     nav.binder_ = std::move(b);
+    nav.entries_.reserve(nav.binder_->entries().size());
     for (const container::Entry& e : nav.binder_->entries()) {
         if (nav.binder_->is_binder && !ends_with_nocase(e.name, ".hkx")) continue;
-        nav.entries_.push_back({file, nav.binder_->is_binder, e.index, e.name, e.data, e.in_dcx});
+        nav.entries_.push_back({nav.binder_->is_binder, e.index, e.name, e.data, e.in_dcx});
     }
     return nav;
 }
