@@ -295,6 +295,10 @@ struct RingStorage {
 struct RingSource {
     const fromsoft::NavMesh& mesh;
     bool sound;  ///< TagfileContext::sound_vertices
+    /// sound, and the faces tile the edges in order (TagfileContext::regular_tiled): a face of
+    /// 3 … kMostCorners edges then has its range inside the edges, and the ring storage (room
+    /// for min(R, E) = R entries) room for its ring (read_sound_run).
+    bool sound_tiled;
     RingView* views;
     DefaultInitVector<std::int32_t>& ring_vertices;
     std::vector<Point>& corners;
@@ -311,10 +315,78 @@ constexpr std::size_t kChunkCorners = 2048;
 /// (in_batch[j], its slot or −1). The chunk ends before `end` once it holds kChunkCorners
 /// corners. Returns the face after the chunk's last.
 /// Widen: how write_sound_ring writes a corner (WidenVertex, or WidenVertexAvx2).
+/// The corners a chunk may hold: it takes faces while it holds fewer than kChunkCorners, and a
+/// face in read_sound_run has at most kMostCorners, plus write_sound_ring's slack.
+constexpr std::size_t kSoundRunCorners = kChunkCorners + FaceBatch::kMostCorners + 1;
+
+/// Where read_sound_run is: the next face's ring entries, the corners and the chunk's arrays.
+struct SoundRun {
+    std::int32_t* ring;
+    Point* corners;
+    std::size_t at;  ///< the next face's first corner
+};
+
+/// read_sound_run's face `i` of N edges: its ring written, and when it closes viewed, filed in
+/// the batch and counted in `run`; returns whether it closed.
+template <int N, class Widen>
+bool read_sound_ring(const fromsoft::Edge* edge, const fromsoft::Vec4* vertices, RingView& view, FaceBatch& batch, SoundRun& run,
+                     std::int64_t i, std::size_t& corner_end, int& in_batch) {
+    if (!write_sound_ring_of<N, Widen>(edge, vertices, run.ring, run.corners + run.at)) return false;
+    view = {RingStatus::Ok, -1, {run.ring, static_cast<std::size_t>(N)}};
+    run.ring += N;
+    in_batch = batch.add_of<N>(run.at, static_cast<std::int32_t>(i));
+    run.at += N;
+    corner_end = run.at;
+    return true;
+}
+
+/// read_rings' faces from `i` on while each has 3 … kMostCorners edges and a ring that closes, in
+/// a mesh that is sound_tiled, with room for kSoundRunCorners corners: their ranges are inside
+/// the edges and the ring storage has room for their rings (each ring takes at most what its
+/// face's range spans, and the ranges tile R ≤ room entries), so the only tests left per face are
+/// its length and its ring's closure (the general loop's range and two room tests, with its
+/// spilled pointers, were ≈ 40 instructions a face on Sekiro `krak`). The chunk holds fewer than
+/// kMost faces before each, so add_of may file them. Returns the first face not read (a face it
+/// stops at is left for the general loop, which writes it afresh).
+template <class Widen>
+std::int64_t read_sound_run(const RingSource& src, RingStorage& out, std::int64_t first, std::int64_t i, std::int64_t end,
+                            std::size_t* corner_start, int* in_batch) {
+    const fromsoft::Face* const faces = src.mesh.faces.data();
+    const fromsoft::Edge* const edges = src.mesh.edges.data();
+    const fromsoft::Vec4* const vertices = src.mesh.vertices.data();
+    RingView* const views = src.views;
+    FaceBatch& batch = src.batch;
+    SoundRun run{out.ring_out + out.used, out.corner_out, corner_start[i - first]};
+    static_assert(FaceBatch::kMostCorners == 8, "one case per length the batch takes");
+    for (; i < end && run.at < kChunkCorners; ++i) {
+        const fromsoft::Edge* const edge = edges + faces[i].startEdgeIndex;
+        std::size_t& corner_end = corner_start[i - first + 1];
+        int& slot = in_batch[i - first];
+        bool closed = false;
+        switch (faces[i].numEdges) {
+            case 3: closed = read_sound_ring<3, Widen>(edge, vertices, views[i], batch, run, i, corner_end, slot); break;
+            case 4: closed = read_sound_ring<4, Widen>(edge, vertices, views[i], batch, run, i, corner_end, slot); break;
+            case 5: closed = read_sound_ring<5, Widen>(edge, vertices, views[i], batch, run, i, corner_end, slot); break;
+            case 6: closed = read_sound_ring<6, Widen>(edge, vertices, views[i], batch, run, i, corner_end, slot); break;
+            case 7: closed = read_sound_ring<7, Widen>(edge, vertices, views[i], batch, run, i, corner_end, slot); break;
+            case 8: closed = read_sound_ring<8, Widen>(edge, vertices, views[i], batch, run, i, corner_end, slot); break;
+            default: break;
+        }
+        if (!closed) break;
+    }
+    out.used = static_cast<std::size_t>(run.ring - out.ring_out);
+    return i;
+}
+
 template <class Widen>
 std::int64_t read_rings(const RingSource& src, RingStorage& storage, std::int64_t first, std::int64_t end, std::size_t* corner_start,
                         int* in_batch) {
     RingStorage out = storage;
+    const bool sound_tiled = src.sound_tiled;
+    if (sound_tiled && out.corner_room < kSoundRunCorners) {
+        src.corners.resize(kSoundRunCorners);
+        out.corner_out = src.corners.data(), out.corner_room = kSoundRunCorners;
+    }
     const fromsoft::Face* const faces = src.mesh.faces.data();
     const fromsoft::Edge* const edges = src.mesh.edges.data();
     const fromsoft::Vec4* const vertices = src.mesh.vertices.data();
@@ -326,6 +398,10 @@ std::int64_t read_rings(const RingSource& src, RingStorage& storage, std::int64_
     corner_start[0] = 0;
     std::int64_t last = first;
     for (; last < end && corner_start[last - first] < kChunkCorners; ++last) {
+        if (sound_tiled) {
+            last = read_sound_run<Widen>(src, out, first, last, end, corner_start, in_batch);
+            if (last == end || corner_start[last - first] >= kChunkCorners) break;
+        }
         const std::int64_t i = last, j = i - first;
         const std::size_t room = face_ring_room(faces[i], edge_count), at = corner_start[j];
         if (out.ring_room - out.used < room) {
@@ -407,7 +483,7 @@ void TagfileContext::read_faces() {
     // room made once: E bounds it (R beyond E is a broken mesh, whose overlapping rings may
     // need more: the room then grows as a vector does).
     ring_vertices.resize(static_cast<std::size_t>(std::min(R, E)));
-    const RingSource src{mesh, sound_vertices, rings.data(), ring_vertices, keep.corners, keep.batch};
+    const RingSource src{mesh, sound_vertices, sound_vertices && regular_tiled, rings.data(), ring_vertices, keep.corners, keep.batch};
     RingStorage storage{ring_vertices.data(), ring_vertices.size(), 0, false, keep.corners.data(), keep.corners.size()};
     FaceScratch& scratch = keep.scratch;
     FaceBatch& batch = keep.batch;

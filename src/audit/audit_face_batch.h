@@ -83,6 +83,17 @@ public:
         of_length_[n][of_length_count_[n]++] = i;
         return i;
     }
+    /// add for a ring known to have N corners, 3 ≤ N ≤ kMostCorners, with fewer than kMost faces
+    /// added (read_faces' chunks hold at most kMost faces): the same filing without add's tests.
+    template <int N>
+    int add_of(std::size_t at, std::int32_t face) {
+        static_assert(3 <= N && N <= kMostCorners);
+        const int i = count_++;
+        at_[i] = at;
+        face_[i] = face;
+        of_length_[N][of_length_count_[N]++] = i;
+        return i;
+    }
     /// Computes every added face's FaceFigures from `corners`, adds the decided ones to
     /// decided_tallies() and marks which of those are common(); with `corner_boxes`, each face's
     /// corner_box() too. `corners` has one more Point past the last face's corners (its slack:
