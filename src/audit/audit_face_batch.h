@@ -48,7 +48,8 @@ struct DecidedTallies {
 template <class W>
 struct LaneTallies;
 
-/// Up to kMost faces, gathered by add, computed together by analyse, read back by figures.
+/// Up to kMost faces of each ring length, gathered by add, computed together by analyse, read
+/// back by figures.
 /// Each figure comes from the same template as for one face (newell_sum, length_of,
 /// farthest_from_mean_plane, projected_area, relative_difference) over the same operands in
 /// the same order, so each lane holds the very bits of the one-face path, whether a lane
@@ -70,27 +71,25 @@ public:
 
     explicit FaceBatch(Width width = widest()) : width_(width) {}
     void clear() {
-        count_ = 0;
         for (int& c : of_length_count_) c = 0;
     }
     /// Adds the ring of `n` corners at `at` in the corner array analyse will be given (finite
     /// float32 values, a ring read_face_ring accepted), face `face` of its mesh (for the
     /// tallies' maxima: a face added twice since start_tallies counts twice); returns its index,
     /// or −1 (the face then takes the one-face path) unless 3 ≤ n ≤ kMostCorners and fewer than
-    /// kMost faces were added. The array may still grow until analyse.
+    /// kMost faces of n corners were added. The array may still grow until analyse.
     /// Inline: read_faces calls it once per face; it files the face under its ring length at
     /// once (analyse's groups), not in a second pass.
     int add(std::size_t at, int n, std::int32_t face) {
-        if (n < 3 || n > kMostCorners || count_ == kMost) return -1;
-        ++count_;
+        if (n < 3 || n > kMostCorners || of_length_count_[n] == kMost) return -1;
         return file(at, n, face);
     }
     /// add for a ring known to have N corners, 3 ≤ N ≤ kMostCorners, with fewer than kMost faces
-    /// added (read_faces' chunks hold at most kMost faces): the same filing without add's tests.
+    /// of N corners added (read_faces' chunks hold at most kMost faces): the same filing without
+    /// add's tests.
     template <int N>
     int add_of(std::size_t at, std::int32_t face) {
         static_assert(3 <= N && N <= kMostCorners);
-        ++count_;
         return file(at, N, face);
     }
     /// Computes every added face's FaceFigures from `corners`, adds the decided ones to
@@ -125,7 +124,6 @@ private:
     static constexpr int kRow = kMost + 4;
     static constexpr int kPlaces = (kMostCorners - 2) * kRow;  ///< rows of 3 … kMostCorners corners
     Width width_;
-    int count_ = 0;
     /// The faces added of each ring length n (at places (n − 3) · kRow …), in the order added;
     /// which faces share a lane value does not matter, as every lane's operations are its own
     /// face's.
