@@ -58,7 +58,7 @@ struct SpareStorage {
     fromsoft::DecodedAabbTree tree;
 };
 
-SpareStorage& spare() {
+[[gnu::noinline]] SpareStorage& spare() {
     thread_local SpareStorage storage;
     return storage;
 }
@@ -516,6 +516,68 @@ struct WidenVertexAvx2 {
 }
 #endif
 
+/// Where read_faces puts what it learns of each face, fixed for a tagfile.
+struct FaceSink {
+    const fromsoft::Face* faces;
+    FaceTallies& tallies;
+    FaceScratch& scratch;
+    double off_plane_limit;
+    CornerBounds* corner_bounds;  ///< nullptr without a tree
+    Point* centroid_sum;          ///< R64's, per cluster
+    std::int64_t* cluster_faces;
+    std::int64_t clusters;        ///< K: 0 without a cluster graph
+};
+
+/// A chunk's faces as the batch analysed them (read_rings' arrays).
+struct ChunkFaces {
+    const FaceBatch& batch;
+    const std::size_t* corner_start;
+    const int* in_batch;
+    const Point* corners;
+    std::int64_t first, last;
+};
+
+/// The geometry of face `face`, whose ring is Ok and which the batch did not find common, kept
+/// among the unusual faces (a decided one, whose tallies the batch has too) or tallied.
+[[gnu::noinline]] void take_uncommon_face(const FaceSink& sink, std::int64_t face, std::span<const Point> ring, const FaceFigures* figures) {
+    FaceGeometry g;
+    analyse_face(ring, sink.scratch, g, figures);
+    const std::int32_t i = static_cast<std::int32_t>(face);
+    if (figures && figures->decided.both_fans) sink.tallies.unusual.push_back({i, g});
+    else sink.tallies.add(i, g, sink.faces[face].numEdges, sink.off_plane_limit);
+}
+
+/// read_faces' pass over a chunk's faces in face order once the batch analysed them (the
+/// tallies keep first values and the unusual faces in face order): out of line, with its
+/// arrays as arguments, so the pass over ≈ 90 % common faces keeps them in registers (inside
+/// read_faces they were on the stack, and the batch's address taken from the thread's
+/// storage per face).
+[[gnu::noinline]] void take_chunk(const ChunkFaces& chunk, const FaceSink& sink) {
+    const FaceBatch& batch = chunk.batch;
+    const std::size_t* const corner_start = chunk.corner_start - chunk.first;
+    const int* const in_batch = chunk.in_batch - chunk.first;
+    const fromsoft::Face* const faces = sink.faces;
+    CornerBounds* const corner_bounds = sink.corner_bounds;
+    Point* const centroid_sum = sink.centroid_sum;
+    std::int64_t* const cluster_faces = sink.cluster_faces;
+    const std::int64_t K = sink.clusters, last = chunk.last;  // locals: ++cluster_faces[k] might write them
+    const Point* const corners = chunk.corners;
+    for (std::int64_t i = chunk.first; i < last; ++i) {
+        const std::size_t at = corner_start[i], n = corner_start[i + 1] - at;
+        if (n == 0) continue;  // the ring is not Ok
+        const std::span<const Point> ring(corners + at, n);
+        const int slot = in_batch[i];
+        // A common face is all in the batch's tallies.
+        if (slot < 0 || !batch.common(slot)) take_uncommon_face(sink, i, ring, slot >= 0 ? &batch.figures(slot) : nullptr);
+        if (corner_bounds) corner_bounds[i] = slot >= 0 ? batch.corner_box(slot) : bounds_of(ring);
+        if (const int k = faces[i].clusterIndex; k >= 0 && k < K) {
+            // The batch's centroid is centroid_of's over the same corners, lane by lane.
+            centroid_sum[k] = centroid_sum[k] + (slot >= 0 ? batch.centroid(slot) : geometry::centroid_of(ring.data(), ring.size()));
+            ++cluster_faces[k];
+        }
+    }
+}
+
 }  // namespace
 
 void TagfileContext::read_faces() {
@@ -545,6 +607,7 @@ void TagfileContext::read_faces() {
     FaceBatch& batch = keep.batch;
     const double limit = off_plane_limit(game);
     batch.start_tallies(limit);
+    const FaceSink sink{faces, face_tallies, scratch, limit, bounds ? corner_bounds.data() : nullptr, centroid_sum, cluster_faces, K};
 #if defined(__x86_64__)
     const bool avx2 = cpu_has_avx2();
 #else
@@ -565,28 +628,7 @@ void TagfileContext::read_faces() {
             last = read_rings_of_chunk(src, storage, first, end, corner_start, in_batch);
         const Point* const corner_out = storage.corner_out;
         batch.analyse(corner_out, bounds);
-        for (std::int64_t i = first; i < last; ++i) {
-            const std::size_t at = corner_start[i - first], n = corner_start[i - first + 1] - at;
-            if (n == 0) continue;  // the ring is not Ok
-            const std::span<const Point> ring(corner_out + at, n);
-            const int slot = in_batch[i - first];
-            // A common face is all in the batch's tallies; another one's geometry is built, to be
-            // kept (a decided one, whose tallies the batch has too) or tallied from it.
-            if (slot < 0 || !batch.common(slot)) {
-                const FaceFigures* figures = slot >= 0 ? &batch.figures(slot) : nullptr;
-                const std::int32_t face = static_cast<std::int32_t>(i);
-                FaceGeometry g;
-                analyse_face(ring, scratch, g, figures);
-                if (figures && figures->decided.both_fans) face_tallies.unusual.push_back({face, g});
-                else face_tallies.add(face, g, faces[i].numEdges, limit);
-            }
-            if (bounds) corner_bounds[i] = slot >= 0 ? batch.corner_box(slot) : bounds_of(ring);
-            if (const int k = faces[i].clusterIndex; k >= 0 && k < K) {
-                // The batch's centroid is centroid_of's over the same corners, lane by lane.
-                centroid_sum[k] = centroid_sum[k] + (slot >= 0 ? batch.centroid(slot) : geometry::centroid_of(ring.data(), ring.size()));
-                ++cluster_faces[k];
-            }
-        }
+        take_chunk(ChunkFaces{batch, corner_start, in_batch, corner_out, first, last}, sink);
     }
     face_tallies.add_decided(batch.decided_tallies());
     ring_vertices.resize(storage.used);  // smaller: the buffer stays
