@@ -337,10 +337,10 @@ void FaceBatch::analyse_group(const Point* corners, const int place, int used, L
     t.triangles += counted & (Mask{} + (N - 2));
     t.off_plane.offer(far.distance, face_index, decided.both_fans);
     t.projected_relative.offer(projected_relative, face_index, decided.both_fans);
-    t.area_difference_face = decided.both_fans & (face_index < t.area_difference_face) ? face_index : t.area_difference_face;
+    t.area_difference_face = (decided.both_fans & (face_index < t.area_difference_face)) ? face_index : t.area_difference_face;
     // 0 / P_f where P_f > 0
     t.area_difference_relative_face =
-        decided.both_fans & (face > 0) & (face_index < t.area_difference_relative_face) ? face_index : t.area_difference_relative_face;
+        (decided.both_fans & (face > 0) & (face_index < t.area_difference_relative_face)) ? face_index : t.area_difference_relative_face;
     // Common: not kept among the unusual faces (FaceTallies::add's test on that geometry). R45's
     // area difference, 0, is within its tolerance.
     static_assert(0 <= kR45AreaDifferenceMost);
