@@ -59,7 +59,7 @@ struct SpareStorage {
     fromsoft::DecodedAabbTree tree;
 };
 
-SpareStorage& spare() {
+[[gnu::noinline]] SpareStorage& spare() {
     thread_local SpareStorage storage;
     return storage;
 }
@@ -127,44 +127,105 @@ bool own_tiled_edges(std::span<const fromsoft::Face> faces, std::span<std::int32
 
 }  // namespace
 
+namespace {
+
+using Quad = float __attribute__((vector_size(16)));
+using Counts = std::int32_t __attribute__((vector_size(16)));
+static_assert(sizeof(Quad) == sizeof(fromsoft::Vec4));
+
+/// The bounds and finiteness of vertices offered in order (bound_vertices' runs).
+struct VertexRun {
+    Quad lo = {INFINITY, INFINITY, INFINITY, INFINITY}, hi = {-INFINITY, -INFINITY, -INFINITY, -INFINITY};
+    Quad not_finite = {};  // stays ±0 in a lane while its values are finite, else NaN
+    // Lanes equal to 1, w's the one read (X01): a compare is all ones (-1) where true. A tagfile
+    // is under 2^30 bytes (TAG0's size field), so under 2^26 vertices: no int32 overflows.
+    Counts ones = {};
+    void add(const fromsoft::Vec4& p) {
+        Quad c;
+        std::memcpy(&c, &p, sizeof c);
+        lo = c < lo ? c : lo;  // std::min(lo, c) and std::max(hi, c), lane by lane: a NaN never enters
+        hi = hi < c ? c : hi;
+        not_finite += c * 0.0f;  // NaN for a NaN or an infinity, which no later sum undoes
+        ones -= c == Quad{1.0f, 1.0f, 1.0f, 1.0f};
+    }
+    /// `later`'s vertices offered after this run's: this run's value wins a tie (-0 against +0),
+    /// as in one run in vertex order.
+    void join(const VertexRun& later) {
+        lo = later.lo < lo ? later.lo : lo, hi = hi < later.hi ? later.hi : hi;
+        not_finite += later.not_finite;
+        ones += later.ones;
+    }
+};
+
+bool finish_bounds(const VertexRun& all, VertexBounds& bounds) {
+    for (int k = 0; k < 4; ++k) bounds.min[k] = all.lo[k], bounds.max[k] = all.hi[k];
+    bounds.w_equal_1 = all.ones[3];
+    return all.not_finite[0] == 0 && all.not_finite[1] == 0 && all.not_finite[2] == 0;
+}
+
+#if defined(__x86_64__)
+/// bound_vertices over four quarters of the vertices side by side, two to a 256-bit vector
+/// (the first and second quarter in one, the third and fourth in the other): a vertex costs a
+/// load or an insert and half of four AVX operations, against four SSE operations. Each
+/// quarter is a run in vertex order (vminps(c, lo) is `c < lo ? c : lo`, vmaxps(c, hi) is
+/// `hi < c ? c : hi`), the vertices past the fourth quarter's end join the fourth run, and the
+/// runs join in order, so every bit is the one-run loop's.
+[[gnu::target("avx2")]] bool bound_vertices_avx2(std::span<const fromsoft::Vec4> vertices, VertexBounds& bounds) {
+    const std::size_t quarter = vertices.size() / 4;
+    const float* const v = reinterpret_cast<const float*>(vertices.data());
+    __m256 lo01 = _mm256_set1_ps(INFINITY), hi01 = _mm256_set1_ps(-INFINITY), lo23 = lo01, hi23 = hi01;
+    __m256 nf01 = _mm256_setzero_ps(), nf23 = nf01;
+    __m256i ones01 = _mm256_setzero_si256(), ones23 = ones01;  // VertexRun::ones, two runs a vector
+    const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f);
+    for (std::size_t i = 0; i < quarter; ++i) {
+        const float* const p = v + 4 * i;
+        const __m256 c01 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(p)), _mm_loadu_ps(p + 4 * quarter), 1);
+        const __m256 c23 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(p + 8 * quarter)), _mm_loadu_ps(p + 12 * quarter), 1);
+        lo01 = _mm256_min_ps(c01, lo01), hi01 = _mm256_max_ps(c01, hi01), nf01 = _mm256_add_ps(nf01, _mm256_mul_ps(c01, zero));
+        lo23 = _mm256_min_ps(c23, lo23), hi23 = _mm256_max_ps(c23, hi23), nf23 = _mm256_add_ps(nf23, _mm256_mul_ps(c23, zero));
+        ones01 = _mm256_sub_epi32(ones01, _mm256_castps_si256(_mm256_cmp_ps(c01, one, _CMP_EQ_OQ)));
+        ones23 = _mm256_sub_epi32(ones23, _mm256_castps_si256(_mm256_cmp_ps(c23, one, _CMP_EQ_OQ)));
+    }
+    VertexRun run[4];
+    auto take = [&](VertexRun& r, __m128 lo, __m128 hi, __m128 nf, __m128i ones) {
+        std::memcpy(&r.lo, &lo, sizeof lo), std::memcpy(&r.hi, &hi, sizeof hi), std::memcpy(&r.not_finite, &nf, sizeof nf);
+        std::memcpy(&r.ones, &ones, sizeof ones);
+    };
+    take(run[0], _mm256_castps256_ps128(lo01), _mm256_castps256_ps128(hi01), _mm256_castps256_ps128(nf01), _mm256_castsi256_si128(ones01));
+    take(run[1], _mm256_extractf128_ps(lo01, 1), _mm256_extractf128_ps(hi01, 1), _mm256_extractf128_ps(nf01, 1), _mm256_extracti128_si256(ones01, 1));
+    take(run[2], _mm256_castps256_ps128(lo23), _mm256_castps256_ps128(hi23), _mm256_castps256_ps128(nf23), _mm256_castsi256_si128(ones23));
+    take(run[3], _mm256_extractf128_ps(lo23, 1), _mm256_extractf128_ps(hi23, 1), _mm256_extractf128_ps(nf23, 1), _mm256_extracti128_si256(ones23, 1));
+    for (std::size_t i = 4 * quarter; i < vertices.size(); ++i) run[3].add(vertices[i]);
+    run[0].join(run[1]), run[2].join(run[3]), run[0].join(run[2]);
+    return finish_bounds(run[0], bounds);
+}
+#endif
+
+}  // namespace
+
 /// Sets `bounds` from one pass over the vertices and returns whether every x, y and z is
 /// finite. Out of line: inlined into the constructor, GCC kept the finiteness sum on the stack,
 /// a store and a reload in the chain of every vertex's add (a third of the constructor's time).
 [[gnu::noinline]] bool bound_vertices(std::span<const fromsoft::Vec4> vertices, VertexBounds& bounds) {
+#if defined(__x86_64__)
+    if (cpu_has_avx2()) return bound_vertices_avx2(vertices, bounds);
+#endif
+    return bound_vertices_without_avx2(vertices, bounds);
+}
+
+bool bound_vertices_without_avx2(std::span<const fromsoft::Vec4> vertices, VertexBounds& bounds) {
     // In locals (the compiler cannot rule out that `bounds` aliases the vertices, and stored
     // it on every vertex), the four lanes of a vertex in one vector as bounds_of does (SSE's
     // minps/maxps). Two runs side by side, over the first half and over the second, each in
     // vertex order: in one run every vertex waited for the last one's sum and bounds.
-    using Quad = float __attribute__((vector_size(16)));
-    using Counts = std::int32_t __attribute__((vector_size(16)));
-    static_assert(sizeof(Quad) == sizeof(fromsoft::Vec4));
-    struct Run {
-        Quad lo = {INFINITY, INFINITY, INFINITY, INFINITY}, hi = {-INFINITY, -INFINITY, -INFINITY, -INFINITY};
-        Quad not_finite = {};  // stays ±0 in a lane while its values are finite, else NaN
-        // Lanes equal to 1, w's the one read: a compare is all ones (-1) where true. A tagfile
-        // is under 2^30 bytes (TAG0's size field), so under 2^26 vertices: no int32 overflows.
-        Counts ones = {};
-        void add(const fromsoft::Vec4& p) {
-            Quad c;
-            std::memcpy(&c, &p, sizeof c);
-            lo = c < lo ? c : lo;  // std::min(lo, c) and std::max(hi, c), lane by lane: a NaN never enters
-            hi = hi < c ? c : hi;
-            not_finite += c * 0.0f;  // NaN for a NaN or an infinity, which no later sum undoes
-            ones -= c == Quad{1.0f, 1.0f, 1.0f, 1.0f};
-        }
-    };
     const std::size_t half = vertices.size() / 2;
     const fromsoft::Vec4* const first = vertices.data();
     const fromsoft::Vec4* const second = first + half;
-    Run a, b;
+    VertexRun a, b;
     for (std::size_t i = 0; i < half; ++i) a.add(first[i]), b.add(second[i]);
     if (vertices.size() % 2 != 0) b.add(vertices.back());
-    // The first half's value wins a tie (-0 against +0), as it did in one run in vertex order.
-    const Quad lo = b.lo < a.lo ? b.lo : a.lo, hi = a.hi < b.hi ? b.hi : a.hi;
-    const Quad not_finite = a.not_finite + b.not_finite;
-    for (int k = 0; k < 4; ++k) bounds.min[k] = lo[k], bounds.max[k] = hi[k];
-    bounds.w_equal_1 = std::int64_t{a.ones[3]} + b.ones[3];
-    return not_finite[0] == 0 && not_finite[1] == 0 && not_finite[2] == 0;
+    a.join(b);
+    return finish_bounds(a, bounds);
 }
 
 namespace {
@@ -304,6 +365,10 @@ struct RingStorage {
 struct RingSource {
     const fromsoft::NavMesh& mesh;
     bool sound;  ///< TagfileContext::sound_vertices
+    /// sound, and the faces tile the edges in order (TagfileContext::regular_tiled): a face of
+    /// 3 … kMostCorners edges then has its range inside the edges, and the ring storage (room
+    /// for min(R, E) = R entries) room for its ring (read_sound_run).
+    bool sound_tiled;
     RingView* views;
     DefaultInitVector<std::int32_t>& ring_vertices;
     std::vector<Point>& corners;
@@ -320,10 +385,78 @@ constexpr std::size_t kChunkCorners = 2048;
 /// (in_batch[j], its slot or −1). The chunk ends before `end` once it holds kChunkCorners
 /// corners. Returns the face after the chunk's last.
 /// Widen: how write_sound_ring writes a corner (WidenVertex, or WidenVertexAvx2).
+/// The corners a chunk may hold: it takes faces while it holds fewer than kChunkCorners, and a
+/// face in read_sound_run has at most kMostCorners, plus write_sound_ring's slack.
+constexpr std::size_t kSoundRunCorners = kChunkCorners + FaceBatch::kMostCorners + 1;
+
+/// Where read_sound_run is: the next face's ring entries, the corners and the chunk's arrays.
+struct SoundRun {
+    std::int32_t* ring;
+    Point* corners;
+    std::size_t at;  ///< the next face's first corner
+};
+
+/// read_sound_run's face `i` of N edges: its ring written, and when it closes viewed, filed in
+/// the batch and counted in `run`; returns whether it closed.
+template <int N, class Widen>
+bool read_sound_ring(const fromsoft::Edge* edge, const fromsoft::Vec4* vertices, RingView& view, FaceBatch& batch, SoundRun& run,
+                     std::int64_t i, std::size_t& corner_end, int& in_batch) {
+    if (!write_sound_ring_of<N, Widen>(edge, vertices, run.ring, run.corners + run.at)) return false;
+    view = {RingStatus::Ok, -1, {run.ring, static_cast<std::size_t>(N)}};
+    run.ring += N;
+    in_batch = batch.add_of<N>(run.at, static_cast<std::int32_t>(i));
+    run.at += N;
+    corner_end = run.at;
+    return true;
+}
+
+/// read_rings' faces from `i` on while each has 3 … kMostCorners edges and a ring that closes, in
+/// a mesh that is sound_tiled, with room for kSoundRunCorners corners: their ranges are inside
+/// the edges and the ring storage has room for their rings (each ring takes at most what its
+/// face's range spans, and the ranges tile R ≤ room entries), so the only tests left per face are
+/// its length and its ring's closure (the general loop's range and two room tests, with its
+/// spilled pointers, were ≈ 40 instructions a face on Sekiro `krak`). The chunk holds fewer than
+/// kMost faces before each, so add_of may file them. Returns the first face not read (a face it
+/// stops at is left for the general loop, which writes it afresh).
+template <class Widen>
+std::int64_t read_sound_run(const RingSource& src, RingStorage& out, std::int64_t first, std::int64_t i, std::int64_t end,
+                            std::size_t* corner_start, int* in_batch) {
+    const fromsoft::Face* const faces = src.mesh.faces.data();
+    const fromsoft::Edge* const edges = src.mesh.edges.data();
+    const fromsoft::Vec4* const vertices = src.mesh.vertices.data();
+    RingView* const views = src.views;
+    FaceBatch& batch = src.batch;
+    SoundRun run{out.ring_out + out.used, out.corner_out, corner_start[i - first]};
+    static_assert(FaceBatch::kMostCorners == 8, "one case per length the batch takes");
+    for (; i < end && run.at < kChunkCorners; ++i) {
+        const fromsoft::Edge* const edge = edges + faces[i].startEdgeIndex;
+        std::size_t& corner_end = corner_start[i - first + 1];
+        int& slot = in_batch[i - first];
+        bool closed = false;
+        switch (faces[i].numEdges) {
+            case 3: closed = read_sound_ring<3, Widen>(edge, vertices, views[i], batch, run, i, corner_end, slot); break;
+            case 4: closed = read_sound_ring<4, Widen>(edge, vertices, views[i], batch, run, i, corner_end, slot); break;
+            case 5: closed = read_sound_ring<5, Widen>(edge, vertices, views[i], batch, run, i, corner_end, slot); break;
+            case 6: closed = read_sound_ring<6, Widen>(edge, vertices, views[i], batch, run, i, corner_end, slot); break;
+            case 7: closed = read_sound_ring<7, Widen>(edge, vertices, views[i], batch, run, i, corner_end, slot); break;
+            case 8: closed = read_sound_ring<8, Widen>(edge, vertices, views[i], batch, run, i, corner_end, slot); break;
+            default: break;
+        }
+        if (!closed) break;
+    }
+    out.used = static_cast<std::size_t>(run.ring - out.ring_out);
+    return i;
+}
+
 template <class Widen>
 std::int64_t read_rings(const RingSource& src, RingStorage& storage, std::int64_t first, std::int64_t end, std::size_t* corner_start,
                         int* in_batch) {
     RingStorage out = storage;
+    const bool sound_tiled = src.sound_tiled;
+    if (sound_tiled && out.corner_room < kSoundRunCorners) {
+        src.corners.resize(kSoundRunCorners);
+        out.corner_out = src.corners.data(), out.corner_room = kSoundRunCorners;
+    }
     const fromsoft::Face* const faces = src.mesh.faces.data();
     const fromsoft::Edge* const edges = src.mesh.edges.data();
     const fromsoft::Vec4* const vertices = src.mesh.vertices.data();
@@ -335,6 +468,10 @@ std::int64_t read_rings(const RingSource& src, RingStorage& storage, std::int64_
     corner_start[0] = 0;
     std::int64_t last = first;
     for (; last < end && corner_start[last - first] < kChunkCorners; ++last) {
+        if (sound_tiled) {
+            last = read_sound_run<Widen>(src, out, first, last, end, corner_start, in_batch);
+            if (last == end || corner_start[last - first] >= kChunkCorners) break;
+        }
         const std::int64_t i = last, j = i - first;
         const std::size_t room = face_ring_room(faces[i], edge_count), at = corner_start[j];
         if (out.ring_room - out.used < room) {
@@ -393,6 +530,68 @@ struct WidenVertexAvx2 {
 }
 #endif
 
+/// Where read_faces puts what it learns of each face, fixed for a tagfile.
+struct FaceSink {
+    const fromsoft::Face* faces;
+    FaceTallies& tallies;
+    FaceScratch& scratch;
+    double off_plane_limit;
+    CornerBounds* corner_bounds;  ///< nullptr without a tree
+    Point* centroid_sum;          ///< R64's, per cluster
+    std::int64_t* cluster_faces;
+    std::int64_t clusters;        ///< K: 0 without a cluster graph
+};
+
+/// A chunk's faces as the batch analysed them (read_rings' arrays).
+struct ChunkFaces {
+    const FaceBatch& batch;
+    const std::size_t* corner_start;
+    const int* in_batch;
+    const Point* corners;
+    std::int64_t first, last;
+};
+
+/// The geometry of face `face`, whose ring is Ok and which the batch did not find common, kept
+/// among the unusual faces (a decided one, whose tallies the batch has too) or tallied.
+[[gnu::noinline]] void take_uncommon_face(const FaceSink& sink, std::int64_t face, std::span<const Point> ring, const FaceFigures* figures) {
+    FaceGeometry g;
+    analyse_face(ring, sink.scratch, g, figures);
+    const std::int32_t i = static_cast<std::int32_t>(face);
+    if (figures && figures->decided.both_fans) sink.tallies.unusual.push_back({i, g});
+    else sink.tallies.add(i, g, sink.faces[face].numEdges, sink.off_plane_limit);
+}
+
+/// read_faces' pass over a chunk's faces in face order once the batch analysed them (the
+/// tallies keep first values and the unusual faces in face order): out of line, with its
+/// arrays as arguments, so the pass over ≈ 90 % common faces keeps them in registers (inside
+/// read_faces they were on the stack, and the batch's address taken from the thread's
+/// storage per face).
+[[gnu::noinline]] void take_chunk(const ChunkFaces& chunk, const FaceSink& sink) {
+    const FaceBatch& batch = chunk.batch;
+    const std::size_t* const corner_start = chunk.corner_start - chunk.first;
+    const int* const in_batch = chunk.in_batch - chunk.first;
+    const fromsoft::Face* const faces = sink.faces;
+    CornerBounds* const corner_bounds = sink.corner_bounds;
+    Point* const centroid_sum = sink.centroid_sum;
+    std::int64_t* const cluster_faces = sink.cluster_faces;
+    const std::int64_t K = sink.clusters, last = chunk.last;  // locals: ++cluster_faces[k] might write them
+    const Point* const corners = chunk.corners;
+    for (std::int64_t i = chunk.first; i < last; ++i) {
+        const std::size_t at = corner_start[i], n = corner_start[i + 1] - at;
+        if (n == 0) continue;  // the ring is not Ok
+        const std::span<const Point> ring(corners + at, n);
+        const int slot = in_batch[i];
+        // A common face is all in the batch's tallies.
+        if (slot < 0 || !batch.common(slot)) take_uncommon_face(sink, i, ring, slot >= 0 ? &batch.figures(slot) : nullptr);
+        if (corner_bounds) corner_bounds[i] = slot >= 0 ? batch.corner_box(slot) : bounds_of(ring);
+        if (const int k = faces[i].clusterIndex; k >= 0 && k < K) {
+            // The batch's centroid is centroid_of's over the same corners, lane by lane.
+            centroid_sum[k] = centroid_sum[k] + (slot >= 0 ? batch.centroid(slot) : geometry::centroid_of(ring.data(), ring.size()));
+            ++cluster_faces[k];
+        }
+    }
+}
+
 }  // namespace
 
 void TagfileContext::read_faces() {
@@ -416,12 +615,13 @@ void TagfileContext::read_faces() {
     // room made once: E bounds it (R beyond E is a broken mesh, whose overlapping rings may
     // need more: the room then grows as a vector does).
     ring_vertices.resize(static_cast<std::size_t>(std::min(R, E)));
-    const RingSource src{mesh, sound_vertices, rings.data(), ring_vertices, keep.corners, keep.batch};
+    const RingSource src{mesh, sound_vertices, sound_vertices && regular_tiled, rings.data(), ring_vertices, keep.corners, keep.batch};
     RingStorage storage{ring_vertices.data(), ring_vertices.size(), 0, false, keep.corners.data(), keep.corners.size()};
     FaceScratch& scratch = keep.scratch;
     FaceBatch& batch = keep.batch;
     const double limit = off_plane_limit(game);
     batch.start_tallies(limit);
+    const FaceSink sink{faces, face_tallies, scratch, limit, bounds ? corner_bounds.data() : nullptr, centroid_sum, cluster_faces, K};
 #if defined(__x86_64__)
     const bool avx2 = cpu_has_avx2();
 #else
@@ -442,28 +642,7 @@ void TagfileContext::read_faces() {
             last = read_rings_of_chunk(src, storage, first, end, corner_start, in_batch);
         const Point* const corner_out = storage.corner_out;
         batch.analyse(corner_out, bounds);
-        for (std::int64_t i = first; i < last; ++i) {
-            const std::size_t at = corner_start[i - first], n = corner_start[i - first + 1] - at;
-            if (n == 0) continue;  // the ring is not Ok
-            const std::span<const Point> ring(corner_out + at, n);
-            const int slot = in_batch[i - first];
-            // A common face is all in the batch's tallies; another one's geometry is built, to be
-            // kept (a decided one, whose tallies the batch has too) or tallied from it.
-            if (slot < 0 || !batch.common(slot)) {
-                const FaceFigures* figures = slot >= 0 ? &batch.figures(slot) : nullptr;
-                const std::int32_t face = static_cast<std::int32_t>(i);
-                FaceGeometry g;
-                analyse_face(ring, scratch, g, figures);
-                if (figures && figures->decided.both_fans) face_tallies.unusual.push_back({face, g});
-                else face_tallies.add(face, g, faces[i].numEdges, limit);
-            }
-            if (bounds) corner_bounds[i] = slot >= 0 ? batch.corner_box(slot) : bounds_of(ring);
-            if (const int k = faces[i].clusterIndex; k >= 0 && k < K) {
-                // The batch's centroid is centroid_of's over the same corners, lane by lane.
-                centroid_sum[k] = centroid_sum[k] + (slot >= 0 ? batch.centroid(slot) : geometry::centroid_of(ring.data(), ring.size()));
-                ++cluster_faces[k];
-            }
-        }
+        take_chunk(ChunkFaces{batch, corner_start, in_batch, corner_out, first, last}, sink);
     }
     face_tallies.add_decided(batch.decided_tallies());
     ring_vertices.resize(storage.used);  // smaller: the buffer stays

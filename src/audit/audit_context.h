@@ -106,6 +106,8 @@ struct VertexBounds {
 /// NaN never enters and the first of equal values, -0 or +0, is kept; w_equal_1 in the same
 /// pass, X01 walked the vertices again for it) and returns whether every x, y and z is finite.
 bool bound_vertices(std::span<const fromsoft::Vec4> vertices, VertexBounds& bounds);
+/// bound_vertices without AVX2 (what it runs where the processor lacks it), for tests.
+bool bound_vertices_without_avx2(std::span<const fromsoft::Vec4> vertices, VertexBounds& bounds);
 
 /// R64's sums, gathered by read_faces on a tagfile with a cluster graph while each face's
 /// corners are at hand (R64 gathered every ring's vertices again: 1.7 % of the Sekiro audit's

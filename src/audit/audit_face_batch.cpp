@@ -8,7 +8,13 @@
 #include "io/cpu_avx2.h"
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 #include <cstring>
+
+#if defined(__SSE2__)
+#include <immintrin.h>
+#endif
 
 namespace navlab::audit {
 
@@ -143,18 +149,82 @@ Vec3<W> gather_corner(const Point* const* at, int k) {
     }
 }
 
-/// Each lane's `value` at face `face` offered to `m` where `offered` (DecidedTallies::Maximum:
-/// the smaller face wins between equal values, so the faces may come in any order).
+/// DecidedTallies::Maximum's lanes as lane values.
 template <class W>
-void offer_lanes(DecidedTallies::Maximum& m, const W& value, const W& face, const MaskOf<W>& offered) {
-    const W first_face = load_lanes<W>(m.first_face), best = load_lanes<W>(m.best), best_face = load_lanes<W>(m.best_face);
-    const MaskOf<W> earlier = offered & (face < first_face);
-    store_lanes(m.first, earlier ? value : load_lanes<W>(m.first));
-    store_lanes(m.first_face, earlier ? face : first_face);
-    // NaN is never better; -infinity is, over the empty lane's -infinity at face +infinity.
-    const MaskOf<W> better = offered & ((value > best) | ((value == best) & (face < best_face)));
-    store_lanes(m.best, better ? value : best);
-    store_lanes(m.best_face, better ? face : best_face);
+struct LaneMaximum {
+    W first, first_face, best, best_face;
+    explicit LaneMaximum(const DecidedTallies::Maximum& m)
+        : first(load_lanes<W>(m.first)), first_face(load_lanes<W>(m.first_face)), best(load_lanes<W>(m.best)),
+          best_face(load_lanes<W>(m.best_face)) {}
+    void store(DecidedTallies::Maximum& m) const {
+        store_lanes(m.first, first), store_lanes(m.first_face, first_face), store_lanes(m.best, best), store_lanes(m.best_face, best_face);
+    }
+    /// Each lane's `value` at face `face` offered where `offered` (DecidedTallies::Maximum: the
+    /// smaller face wins between equal values, so the faces may come in any order).
+    void offer(const W& value, const W& face, const MaskOf<W>& offered) {
+        const MaskOf<W> earlier = offered & (face < first_face);
+        first = earlier ? value : first;
+        first_face = earlier ? face : first_face;
+        // NaN is never better; -infinity is, over the empty lane's -infinity at face +infinity.
+        const MaskOf<W> better = offered & ((value > best) | ((value == best) & (face < best_face)));
+        best = better ? value : best;
+        best_face = better ? face : best_face;
+    }
+};
+
+}  // namespace
+
+/// DecidedTallies' first kLanesOf<W> lanes, taken by FaceBatch::analyse_length before its groups
+/// and put back after them: in locals the compiler need not load and store every figure per group.
+template <class W>
+struct LaneTallies {
+    using Mask = MaskOf<W>;
+    Mask faces, not_convex_in_newell_plane, triangles;
+    LaneMaximum<W> off_plane, projected_relative;
+    W area_difference_face, area_difference_relative_face;
+    explicit LaneTallies(const DecidedTallies& t)
+        : faces(load_lanes<Mask>(t.faces)), not_convex_in_newell_plane(load_lanes<Mask>(t.not_convex_in_newell_plane)),
+          triangles(load_lanes<Mask>(t.triangles)), off_plane(t.off_plane), projected_relative(t.projected_relative),
+          area_difference_face(load_lanes<W>(t.area_difference_face)),
+          area_difference_relative_face(load_lanes<W>(t.area_difference_relative_face)) {}
+    void store(DecidedTallies& t) const {
+        store_lanes(t.faces, faces), store_lanes(t.not_convex_in_newell_plane, not_convex_in_newell_plane);
+        store_lanes(t.triangles, triangles);
+        off_plane.store(t.off_plane), projected_relative.store(t.projected_relative);
+        store_lanes(t.area_difference_face, area_difference_face);
+        store_lanes(t.area_difference_relative_face, area_difference_relative_face);
+    }
+};
+
+namespace {
+
+/// Bit k set where lane k of the mask `m` is set: SSE2's movmskpd per two lanes (no target
+/// attribute needed; in the avx2 functions a vmovmskpd per half).
+template <class M>
+unsigned lane_bits(const M& m) {
+#if defined(__SSE2__)
+    if constexpr (sizeof m == 16) {
+        return static_cast<unsigned>(_mm_movemask_pd(reinterpret_cast<__m128d>(m)));
+    } else {
+        static_assert(sizeof m == 32);
+        const auto lo = __builtin_shufflevector(m, m, 0, 1), hi = __builtin_shufflevector(m, m, 2, 3);
+        return static_cast<unsigned>(_mm_movemask_pd(reinterpret_cast<__m128d>(lo)) | _mm_movemask_pd(reinterpret_cast<__m128d>(hi)) << 2);
+    }
+#else
+    unsigned bits = 0;
+    for (int lane = 0; lane < static_cast<int>(sizeof m / 8); ++lane) bits |= static_cast<unsigned>(m[lane] & 1) << lane;
+    return bits;
+#endif
+}
+
+/// `bits`' low four bits as four bools (0 or 1 bytes) at `out`: bit k moves to byte k.
+inline void store_bits_as_bools(unsigned bits, bool* out, int lanes) {
+    if (lanes == 4) {
+        const std::uint32_t bytes = (bits * 0x204081u) & 0x01010101u;  // bits k·8 apart: no carries
+        std::memcpy(out, &bytes, 4);
+    } else {
+        for (int lane = 0; lane < lanes; ++lane) out[lane] = (bits >> lane) & 1;
+    }
 }
 
 }  // namespace
@@ -175,30 +245,35 @@ void FaceBatch::analyse(const Point* corners, bool corner_boxes) {
 template <int N, class W, bool Boxes>
 void FaceBatch::analyse_from(const Point* corners) {
     constexpr int kL = kLanesOf<W>;
-    const int* of_n = of_length_[N];
-    const int count = of_length_count_[N];
-    for (int j = 0; j < count; j += kL) {
-        int group[kL];  // the last face repeated where fewer than kL are left
-        for (int lane = 0; lane < kL; ++lane) group[lane] = of_n[std::min(j + lane, count - 1)];
-        const int used = std::min(kL, count - j);
+    if (const int count = of_length_count_[N]; count > 0) {
+        const int row = (N - 3) * kRow;
+        for (int k = count; k % kL != 0; ++k) at_[row + k] = at_[row + count - 1], face_[row + k] = face_[row + count - 1];
         if constexpr (kL == 4) {
-            analyse_group_avx2<N, Boxes>(corners, group, used);
+            analyse_length_avx2<N, Boxes>(corners, row, count);
         } else {
-            analyse_group<N, W, Boxes>(corners, group, used);
+            analyse_length<N, W, Boxes>(corners, row, count);
         }
     }
     if constexpr (N < kMostCorners) analyse_from<N + 1, W, Boxes>(corners);
 }
 
+template <int N, class W, bool Boxes>
+void FaceBatch::analyse_length(const Point* corners, int row, int count) {
+    constexpr int kL = kLanesOf<W>;
+    LaneTallies<W> t(tallies_);
+    for (int j = 0; j < count; j += kL) analyse_group<N, W, Boxes>(corners, row + j, std::min(kL, count - j), t);
+    t.store(tallies_);
+}
+
 #if defined(__x86_64__)
 template <int N, bool Boxes>
-[[gnu::target("avx2"), gnu::flatten]] void FaceBatch::analyse_group_avx2(const Point* corners, const int* faces, int used) {
-    analyse_group<N, WideLanes, Boxes>(corners, faces, used);
+[[gnu::target("avx2"), gnu::flatten]] void FaceBatch::analyse_length_avx2(const Point* corners, int row, int count) {
+    analyse_length<N, WideLanes, Boxes>(corners, row, count);
 }
 #endif
 
 template <int N, class W>
-void FaceBatch::store_corner_boxes(const Vec3<W>* p, const int* faces) {
+void FaceBatch::store_corner_boxes(const Vec3<W>* corner, int place) {
     // bounds_of's operations (audit_context.cpp) lane by lane, so each box has its bits: from
     // ±infinity, `q < lo ? q : lo` and `hi < q ? q : hi` in corner order, narrowed once. For
     // four faces at once they are ≈ 6 operations a corner against bounds_of's ≈ 16 a corner a
@@ -206,26 +281,27 @@ void FaceBatch::store_corner_boxes(const Vec3<W>* p, const int* faces) {
     const W inf = splat<W>(INFINITY);
     Vec3<W> lo{inf, inf, inf}, hi{-inf, -inf, -inf};
     for (int k = 0; k < N; ++k) {
-        lo.x = p[k].x < lo.x ? p[k].x : lo.x, hi.x = hi.x < p[k].x ? p[k].x : hi.x;
-        lo.y = p[k].y < lo.y ? p[k].y : lo.y, hi.y = hi.y < p[k].y ? p[k].y : hi.y;
-        lo.z = p[k].z < lo.z ? p[k].z : lo.z, hi.z = hi.z < p[k].z ? p[k].z : hi.z;
+        const Vec3<W>& c = corner[k];
+        lo.x = c.x < lo.x ? c.x : lo.x, hi.x = hi.x < c.x ? c.x : hi.x;
+        lo.y = c.y < lo.y ? c.y : lo.y, hi.y = hi.y < c.y ? c.y : hi.y;
+        lo.z = c.z < lo.z ? c.z : lo.z, hi.z = hi.z < c.z ? c.z : hi.z;
     }
     for (int lane = 0; lane < kLanesOf<W>; ++lane) {
-        CornerBounds& b = box_[faces[lane]];
+        CornerBounds& b = box_[place + lane];
         b.min[0] = static_cast<float>(lo.x[lane]), b.min[1] = static_cast<float>(lo.y[lane]), b.min[2] = static_cast<float>(lo.z[lane]);
         b.max[0] = static_cast<float>(hi.x[lane]), b.max[1] = static_cast<float>(hi.y[lane]), b.max[2] = static_cast<float>(hi.z[lane]);
     }
 }
 
 template <int N, class W, bool Boxes>
-void FaceBatch::analyse_group(const Point* corners, const int* faces, int used) {
+void FaceBatch::analyse_group(const Point* corners, const int place, int used, LaneTallies<W>& t) {
     constexpr int kL = kLanesOf<W>;
     using Mask = MaskOf<W>;
     const Point* at[kL];
-    for (int lane = 0; lane < kL; ++lane) at[lane] = corners + at_[faces[lane]];
+    for (int lane = 0; lane < kL; ++lane) at[lane] = corners + at_[place + lane];
     Vec3<W> p[N];
     for (int k = 0; k < N; ++k) p[k] = gather_corner<W>(at, k);
-    if constexpr (Boxes) store_corner_boxes<N>(p, faces);
+    if constexpr (Boxes) store_corner_boxes<N>(p, place);
     // FacePlane: N and its bound, |N|.
     const NewellSum<W> normal = newell_sum(p, N);
     const W length = length_of(normal.value);
@@ -251,20 +327,20 @@ void FaceBatch::analyse_group(const Point* corners, const int* faces, int used) 
     // builds for them (its both-fans outcome: N ≠ 0, an ear everywhere, nothing dropped, lost,
     // turned or fallen back on, n − 2 triangles, R45's area difference 0, the rest from these
     // figures). A repeated face is counted once and offered again (which changes no maximum).
-    W lane_number, face_index;
-    for (int lane = 0; lane < kL; ++lane) lane_number[lane] = lane, face_index[lane] = face_[faces[lane]];
+    W lane_number;
+    for (int lane = 0; lane < kL; ++lane) lane_number[lane] = lane;
+    const W face_index = load_lanes<W>(face_ + place);
     const Mask counted = decided.both_fans & (lane_number < splat<W>(used));
     const W projected_relative = length > 0 ? relative : splat<W>(0);  // check_triangulation's 0 without a plane
-    DecidedTallies& t = tallies_;
-    store_lanes(t.faces, load_lanes<Mask>(t.faces) - counted);
-    store_lanes(t.not_convex_in_newell_plane, load_lanes<Mask>(t.not_convex_in_newell_plane) - (counted & decided.concave_in_newell_plane));
-    store_lanes(t.triangles, load_lanes<Mask>(t.triangles) + (counted & (Mask{} + (N - 2))));
-    offer_lanes(t.off_plane, far.distance, face_index, decided.both_fans);
-    offer_lanes(t.projected_relative, projected_relative, face_index, decided.both_fans);
-    const W area_face = load_lanes<W>(t.area_difference_face), relative_face = load_lanes<W>(t.area_difference_relative_face);
-    store_lanes(t.area_difference_face, decided.both_fans & (face_index < area_face) ? face_index : area_face);
+    t.faces -= counted;
+    t.not_convex_in_newell_plane -= counted & decided.concave_in_newell_plane;
+    t.triangles += counted & (Mask{} + (N - 2));
+    t.off_plane.offer(far.distance, face_index, decided.both_fans);
+    t.projected_relative.offer(projected_relative, face_index, decided.both_fans);
+    t.area_difference_face = (decided.both_fans & (face_index < t.area_difference_face)) ? face_index : t.area_difference_face;
     // 0 / P_f where P_f > 0
-    store_lanes(t.area_difference_relative_face, decided.both_fans & (face > 0) & (face_index < relative_face) ? face_index : relative_face);
+    t.area_difference_relative_face =
+        (decided.both_fans & (face > 0) & (face_index < t.area_difference_relative_face)) ? face_index : t.area_difference_relative_face;
     // Common: not kept among the unusual faces (FaceTallies::add's test on that geometry). R45's
     // area difference, 0, is within its tolerance.
     static_assert(0 <= kR45AreaDifferenceMost);
@@ -273,11 +349,13 @@ void FaceBatch::analyse_group(const Point* corners, const int* faces, int used) 
     // Every face's centre (R64) and whether it is common; the other figures only for a face that
     // is not, the only ones analyse_face reads them for (writing them all lane by lane was ≈ 19 M
     // instructions on Sekiro `krak`, 90 % of its faces common).
-    for (int lane = 0; lane < kL; ++lane) {
-        centroid_[faces[lane]] = {far.centroid.x[lane], far.centroid.y[lane], far.centroid.z[lane]};
-        common_[faces[lane]] = common[lane] != 0;
-        if (common[lane]) continue;
-        FaceFigures& f = figures_[faces[lane]];
+    store_lanes(centre_x_ + place, far.centroid.x), store_lanes(centre_y_ + place, far.centroid.y);
+    store_lanes(centre_z_ + place, far.centroid.z);
+    const unsigned common_lanes = lane_bits(common);
+    store_bits_as_bools(common_lanes, common_ + place, kL);
+    for (unsigned rest = ~common_lanes & ((1u << kL) - 1); rest != 0; rest &= rest - 1) {
+        const int lane = std::countr_zero(rest);
+        FaceFigures& f = figures_[place + lane];
         f.normal = FacePlane::approx_normal({{normal.value.x[lane], normal.value.y[lane], normal.value.z[lane]},
                                              {normal.error.x[lane], normal.error.y[lane], normal.error.z[lane]}});
         f.length = length[lane];

@@ -43,7 +43,13 @@ struct DecidedTallies {
     double area_difference_relative_face[kLanes] = {INFINITY, INFINITY, INFINITY, INFINITY};
 };
 
-/// Up to kMost faces, gathered by add, computed together by analyse, read back by figures.
+/// DecidedTallies' lanes as lane values of W, kept in registers while analyse runs the groups of
+/// one ring length (audit_face_batch.cpp).
+template <class W>
+struct LaneTallies;
+
+/// Up to kMost faces of each ring length, gathered by add, computed together by analyse, read
+/// back by figures.
 /// Each figure comes from the same template as for one face (newell_sum, length_of,
 /// farthest_from_mean_plane, projected_area, relative_difference) over the same operands in
 /// the same order, so each lane holds the very bits of the one-face path, whether a lane
@@ -65,23 +71,26 @@ public:
 
     explicit FaceBatch(Width width = widest()) : width_(width) {}
     void clear() {
-        count_ = 0;
         for (int& c : of_length_count_) c = 0;
     }
     /// Adds the ring of `n` corners at `at` in the corner array analyse will be given (finite
     /// float32 values, a ring read_face_ring accepted), face `face` of its mesh (for the
     /// tallies' maxima: a face added twice since start_tallies counts twice); returns its index,
     /// or −1 (the face then takes the one-face path) unless 3 ≤ n ≤ kMostCorners and fewer than
-    /// kMost faces were added. The array may still grow until analyse.
+    /// kMost faces of n corners were added. The array may still grow until analyse.
     /// Inline: read_faces calls it once per face; it files the face under its ring length at
     /// once (analyse's groups), not in a second pass.
     int add(std::size_t at, int n, std::int32_t face) {
-        if (n < 3 || n > kMostCorners || count_ == kMost) return -1;
-        const int i = count_++;
-        at_[i] = at;
-        face_[i] = face;
-        of_length_[n][of_length_count_[n]++] = i;
-        return i;
+        if (n < 3 || n > kMostCorners || of_length_count_[n] == kMost) return -1;
+        return file(at, n, face);
+    }
+    /// add for a ring known to have N corners, 3 ≤ N ≤ kMostCorners, with fewer than kMost faces
+    /// of N corners added (read_faces' chunks hold at most kMost faces): the same filing without
+    /// add's tests.
+    template <int N>
+    int add_of(std::size_t at, std::int32_t face) {
+        static_assert(3 <= N && N <= kMostCorners);
+        return file(at, N, face);
     }
     /// Computes every added face's FaceFigures from `corners`, adds the decided ones to
     /// decided_tallies() and marks which of those are common(); with `corner_boxes`, each face's
@@ -97,7 +106,7 @@ public:
     bool common(int i) const { return common_[i]; }
     /// After analyse: face `i`'s corner mean (R64's face centre), geometry::centroid_of's bits,
     /// common or not.
-    const Point& centroid(int i) const { return centroid_[i]; }
+    Point centroid(int i) const { return {centre_x_[i], centre_y_[i], centre_z_[i]}; }
     /// After analyse with `corner_boxes`: face `i`'s corner box, common or not.
     const CornerBounds& corner_box(int i) const { return box_[i]; }
     /// Empties decided_tallies() (a new tagfile); `off_plane_limit` is R40's for common().
@@ -109,35 +118,49 @@ public:
     const DecidedTallies& decided_tallies() const { return tallies_; }
 
 private:
+    /// Each ring length's faces have a row of places: a face's index is its place (kRow − 4 of
+    /// them, then room to pad the last group of four lanes), so the faces that share a group are
+    /// adjacent and each of their figures is read or written as one lane value.
+    static constexpr int kRow = kMost + 4;
+    static constexpr int kPlaces = (kMostCorners - 2) * kRow;  ///< rows of 3 … kMostCorners corners
     Width width_;
-    int count_ = 0;
-    /// The faces added of each ring length n (of_length_[n][0 … of_length_count_[n] − 1]), in
-    /// the order added; which faces share a lane value does not matter, as every lane's
-    /// operations are its own face's.
-    int of_length_[kMostCorners + 1][kMost];
+    /// The faces added of each ring length n (at places (n − 3) · kRow …), in the order added;
+    /// which faces share a lane value does not matter, as every lane's operations are its own
+    /// face's.
     int of_length_count_[kMostCorners + 1] = {};
-    std::size_t at_[kMost];
-    double face_[kMost];  ///< add's `face`, as the tallies compare it
-    FaceFigures figures_[kMost];  ///< of the faces not common_
-    bool common_[kMost];
-    Point centroid_[kMost];
-    CornerBounds box_[kMost];
+    std::size_t at_[kPlaces];
+    double face_[kPlaces];  ///< add's `face`, as the tallies compare it
+    FaceFigures figures_[kPlaces];  ///< of the faces not common_
+    bool common_[kPlaces];
+    double centre_x_[kPlaces], centre_y_[kPlaces], centre_z_[kPlaces];  ///< centroid() by coordinate
+    CornerBounds box_[kPlaces];
     DecidedTallies tallies_;
     double off_plane_limit_ = 0;
-    /// analyse for the faces `faces[0 … L − 1]`, all of N corners, L the lanes of W (the last
-    /// face repeats to fill the lanes after the first `used`); N is a constant so that every
-    /// loop over the corners unrolls. Boxes: analyse's `corner_boxes` (a constant, so that
-    /// the tagfiles without a tree pay no test for it).
+    /// Files a face of n corners (3 … kMostCorners) at its length's next place, which it returns.
+    int file(std::size_t at, int n, std::int32_t face) {
+        const int i = (n - 3) * kRow + of_length_count_[n]++;
+        at_[i] = at;
+        face_[i] = face;
+        return i;
+    }
+    /// analyse for the faces at places p … p + L − 1, all of N corners, L the lanes of W (after
+    /// the first `used`, places padded with the last face again); N is a constant so that every
+    /// loop over the corners unrolls. Boxes: analyse's `corner_boxes` (a constant, so that the
+    /// tagfiles without a tree pay no test for it). `t`: the tallies so far.
     template <int N, class W, bool Boxes>
-    void analyse_group(const Point* corners, const int* faces, int used);
-    /// corner_box() of the faces `faces[0 … L − 1]`, whose N corners are `p`.
+    void analyse_group(const Point* corners, int p, int used, LaneTallies<W>& t);
+    /// analyse_group for the `count` faces of N corners (row at `row`), L at a time, with the
+    /// tallies in locals.
+    template <int N, class W, bool Boxes>
+    void analyse_length(const Point* corners, int row, int count);
+    /// corner_box() of the faces at places p …, whose N corners are `p`.
     template <int N, class W>
-    void store_corner_boxes(const Vec3<W>* p, const int* faces);
-    /// analyse_group with four lanes, compiled for AVX2 with every call inlined (flatten), so
+    void store_corner_boxes(const Vec3<W>* corner, int p);
+    /// analyse_length with four lanes, compiled for AVX2 with every call inlined (flatten), so
     /// no helper runs as SSE2 code on split halves.
     template <int N, bool Boxes>
-    void analyse_group_avx2(const Point* corners, const int* faces, int used);
-    /// analyse for the faces of N corners, L at a time, then for N + 1 … kMostCorners.
+    void analyse_length_avx2(const Point* corners, int row, int count);
+    /// analyse for the faces of N corners, then for N + 1 … kMostCorners.
     template <int N, class W, bool Boxes>
     void analyse_from(const Point* corners);
 };

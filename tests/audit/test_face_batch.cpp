@@ -310,13 +310,17 @@ void expect_context_equals_face_by_face(const TagfileContext& ctx, FaceByFace& s
 /// first's spare storage). `sound`: the rings break only in their shape (open, too short,
 /// shifted), every edge's ends stay vertices and every vertex finite, so read_faces takes its
 /// ring path for such meshes (write_sound_ring); otherwise some rings also name a vertex
-/// that is not one (closed or open there) or a NaN corner.
+/// that is not one (closed or open there) or a NaN corner. Of a sound test's meshes, every
+/// other one also tiles its edges (no face repeated or shifted; a face of two edges has only
+/// those): read_faces then reads runs of 3 … 8-edge faces without range or room tests
+/// (read_sound_run), open rings, short faces and long rings among them.
 void expect_read_faces_equal_the_face_by_face_path(bool sound, unsigned seed) {
     std::mt19937 random(seed);
     Rings rings;
     auto pick = [&](std::uint32_t n) { return static_cast<int>(random() % n); };
-    std::int64_t broken = 0, long_rings = 0, faces = 0, unsound = 0, centred = 0, common = 0;
+    std::int64_t broken = 0, long_rings = 0, faces = 0, unsound = 0, centred = 0, common = 0, tiled = 0;
     for (int round = 0; round < 40; ++round) {
+        const bool tile = sound && round % 2 == 0;
         AuditTagfile tagfile = navlab::test::synthetic_tagfile();
         if (round % 2) tagfile.model->mediator.reset();  // corner boxes only beside a tree
         // Not sound: a NaN corner, a vertex index that is not one, or both, each in some rounds alone.
@@ -326,7 +330,7 @@ void expect_read_faces_equal_the_face_by_face_path(bool sound, unsigned seed) {
         const int clusters = round % 3 != 2 ? pick(12) : -1;  // graph nodes; -1: no graph
         if (clusters >= 0) tagfile.model->graph.emplace().nodes.resize(static_cast<std::size_t>(clusters));
         for (int f = 0, count = 1 + pick(400); f < count; ++f) {
-            if (f > 0 && pick(round % 4 == 3 ? 2 : 50) == 0) {  // an earlier face again: its ring
+            if (!tile && f > 0 && pick(round % 4 == 3 ? 2 : 50) == 0) {  // an earlier face again: its ring
                 m.faces.push_back(m.faces[pick(f)]);           // counted twice, the rings' storage
                 continue;                                      // may outgrow the edges and move
             }
@@ -360,14 +364,19 @@ void expect_read_faces_equal_the_face_by_face_path(bool sound, unsigned seed) {
                     if (nan) m.vertices[v0 + pick(n)].y = NAN;
                     else m.edges[face.startEdgeIndex + pick(n)].b = v0 + pick(n);  // open unless it is the next corner
                     break;
-                case 2: face.numEdges = 2; break;
+                case 2:
+                    face.numEdges = 2;
+                    if (tile) m.edges.resize(m.edges.size() - static_cast<std::size_t>(n - 2));  // the next face starts after its two
+                    break;
                 case 4:  // a closed ring through a vertex index that is not one
                     if (bad_indices) {
                         const int k = pick(n);
                         m.edges[face.startEdgeIndex + k].a = m.edges[face.startEdgeIndex + (k + n - 1) % n].b = pick(2) ? -1 : 0x7fffffff;
                     }
                     break;
-                case 3: face.startEdgeIndex += 1, face.numEdges -= 1; break;
+                case 3:
+                    if (!tile) face.startEdgeIndex += 1, face.numEdges -= 1;
+                    break;
                 default: break;
             }
             m.faces.push_back(face);
@@ -377,7 +386,9 @@ void expect_read_faces_equal_the_face_by_face_path(bool sound, unsigned seed) {
             // A sound mesh must take the sound ring path (else this test would not test it).
             if (sound) {
                 ASSERT_TRUE(ctx.sound_vertices) << "round " << round;
+                ASSERT_EQ(ctx.regular_tiled, tile) << "round " << round;
             }
+            tiled += pass == 0 && ctx.regular_tiled;
             unsound += !ctx.sound_vertices;
             FaceByFace seen;
             expect_context_equals_face_by_face(ctx, seen, "round " + std::to_string(round));
@@ -394,6 +405,8 @@ void expect_read_faces_equal_the_face_by_face_path(bool sound, unsigned seed) {
     EXPECT_GT(common, 1000);
     if (!sound) {
         EXPECT_GT(unsound, 60);  // of 80 contexts: nearly every mesh has a NaN or a bad index
+    } else {
+        EXPECT_EQ(tiled, 20);
     }
 }
 

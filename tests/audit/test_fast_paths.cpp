@@ -692,7 +692,8 @@ TEST(AuditFastPaths, OwnersEqualTheRangesCountedByHand) {
 }
 
 // bound_vertices runs over the two halves of the vertices side by side and joins them, the
-// first half winning ties: on every count of vertices up to 33 with a NaN, an infinity of
+// first half winning ties (or, with AVX2, over four quarters, two to a vector, the vertices
+// past the fourth quarter joining it; both ways are checked): on every count of vertices up to 33 with a NaN, an infinity of
 // either sign or -0 placed at every position of every lane among ordinary values, ±0 and ties
 // (and on random mixes), its bounds are bit for bit those of std::min and std::max in vertex
 // order, its answer is whether every x, y and z is finite, and its count of w equal to 1 (X01's)
@@ -714,12 +715,14 @@ TEST(AuditFastPaths, VertexBoundsEqualThePlainLoopBitForBit) {
             finite = finite && std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z);
             w_ones += p.w == 1.0f;
         }
-        VertexBounds bounds;
-        EXPECT_EQ(bound_vertices(vertices, bounds), finite) << at;
-        EXPECT_EQ(bounds.w_equal_1, w_ones) << at;
-        for (int k = 0; k < 4; ++k) {
-            EXPECT_EQ(bits(bounds.min[k]), bits(lo[k])) << at << " min lane " << k;
-            EXPECT_EQ(bits(bounds.max[k]), bits(hi[k])) << at << " max lane " << k;
+        for (auto bound : {bound_vertices, bound_vertices_without_avx2}) {
+            VertexBounds bounds;
+            EXPECT_EQ(bound(vertices, bounds), finite) << at;
+            EXPECT_EQ(bounds.w_equal_1, w_ones) << at;
+            for (int k = 0; k < 4; ++k) {
+                EXPECT_EQ(bits(bounds.min[k]), bits(lo[k])) << at << " min lane " << k;
+                EXPECT_EQ(bits(bounds.max[k]), bits(hi[k])) << at << " max lane " << k;
+            }
         }
         ++checked, not_finite += !finite;
     };
@@ -738,7 +741,7 @@ TEST(AuditFastPaths, VertexBoundsEqualThePlainLoopBitForBit) {
                     if (::testing::Test::HasFailure()) return;
                 }
     for (int round = 0; round < 3000; ++round) {  // mixes: several specials, all-equal lanes
-        std::vector<fromsoft::Vec4> v = ordinary(rng() % 40);
+        std::vector<fromsoft::Vec4> v = ordinary(rng() % 80);
         for (fromsoft::Vec4& p : v)
             for (int lane = 0; lane < 4; ++lane)
                 if (rng() % 6 == 0) (&p.x)[lane] = specials[rng() % std::size(specials)];
