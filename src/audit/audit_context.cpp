@@ -568,19 +568,19 @@ struct ChunkFaces {
 /// storage per face).
 [[gnu::noinline]] void take_chunk(const ChunkFaces& chunk, const FaceSink& sink) {
     const FaceBatch& batch = chunk.batch;
-    const std::size_t* const corner_start = chunk.corner_start - chunk.first;
-    const int* const in_batch = chunk.in_batch - chunk.first;
+    const std::size_t* const corner_start = chunk.corner_start;  // indexed by j = i − chunk.first
+    const int* const in_batch = chunk.in_batch;
     const fromsoft::Face* const faces = sink.faces;
     CornerBounds* const corner_bounds = sink.corner_bounds;
     Point* const centroid_sum = sink.centroid_sum;
     std::int64_t* const cluster_faces = sink.cluster_faces;
     const std::int64_t K = sink.clusters, last = chunk.last;  // locals: ++cluster_faces[k] might write them
     const Point* const corners = chunk.corners;
-    for (std::int64_t i = chunk.first; i < last; ++i) {
-        const std::size_t at = corner_start[i], n = corner_start[i + 1] - at;
+    for (std::int64_t i = chunk.first, j = 0; i < last; ++i, ++j) {
+        const std::size_t at = corner_start[j], n = corner_start[j + 1] - at;
         if (n == 0) continue;  // the ring is not Ok
         const std::span<const Point> ring(corners + at, n);
-        const int slot = in_batch[i];
+        const int slot = in_batch[j];
         // A common face is all in the batch's tallies.
         if (slot < 0 || !batch.common(slot)) take_uncommon_face(sink, i, ring, slot >= 0 ? &batch.figures(slot) : nullptr);
         if (corner_bounds) corner_bounds[i] = slot >= 0 ? batch.corner_box(slot) : bounds_of(ring);

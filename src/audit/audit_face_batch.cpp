@@ -219,6 +219,7 @@ unsigned lane_bits(const M& m) {
 
 /// `bits`' low four bits as four bools (0 or 1 bytes) at `out`: bit k moves to byte k.
 inline void store_bits_as_bools(unsigned bits, bool* out, int lanes) {
+    static_assert(std::endian::native == std::endian::little, "byte k of the word is out[k]");
     if (lanes == 4) {
         const std::uint32_t bytes = (bits * 0x204081u) & 0x01010101u;  // bits k·8 apart: no carries
         std::memcpy(out, &bytes, 4);

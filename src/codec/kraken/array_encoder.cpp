@@ -246,7 +246,7 @@ void write_rice_suffix(RiceCounter& c, unsigned, unsigned) { c.rice_suffix(); }
 /// The Golomb-Rice value of a code length's difference d to its predictor (spec 2.3.2, 2.3.3):
 /// 2d for d >= 0, -2d - 1 below, without a branch (`d >= 0 ? ...` was one, mispredicted on
 /// about every fourth symbol of a table).
-unsigned zigzag(int d) { return static_cast<unsigned>(d) << 1 ^ static_cast<unsigned>(d >> 31); }
+unsigned zigzag_encode(int d) { return static_cast<unsigned>(d) << 1 ^ static_cast<unsigned>(d >> 31); }
 
 /// gamma2 of form B: x >= 1 written as V = x + 1 in 2z + 2 bits, z = bit_width(V) - 2.
 template <class Writer>
@@ -275,7 +275,7 @@ bool write_form_b(Writer& w, const Lengths& lengths, const SymbolSet& present, u
         write_gamma2(w, end - start);
         for (unsigned s = start; s < end; ++s) {
             const int d = lengths[s] - ((average + 2) >> 2);
-            if (!write_limited_rice(w, zigzag(d), suffix_bits)) return false;
+            if (!write_limited_rice(w, zigzag_encode(d), suffix_bits)) return false;
             average = lengths[s] + ((3 * average + 2) >> 2);
         }
         sym = end;
@@ -299,7 +299,7 @@ FormC form_c_values(const Lengths& lengths, const SymbolSet& present) {
         const unsigned end = present.next(start, false);
         for (unsigned sym = start; sym < end; ++sym) {
             const int d = lengths[sym] - (s >> 2) - 1;
-            c.values[c.n++] = zigzag(d);
+            c.values[c.n++] = zigzag_encode(d);
             s += d;
         }
         start = present.next(end, true);
