@@ -164,6 +164,17 @@ bool finish_bounds(const VertexRun& all, VertexBounds& bounds) {
 }
 
 #if defined(__x86_64__)
+/// Two quarters' runs from their vectors: the low half is the earlier quarter's, `two[0]`.
+[[gnu::target("avx2")]] void take_two_runs(VertexRun* two, __m256 lo, __m256 hi, __m256 nf, __m256i ones) {
+    alignas(32) float l[8], h[8], n[8];
+    alignas(32) std::int32_t o[8];
+    _mm256_store_ps(l, lo), _mm256_store_ps(h, hi), _mm256_store_ps(n, nf), _mm256_store_si256(reinterpret_cast<__m256i*>(o), ones);
+    for (int k = 0; k < 2; ++k) {
+        std::memcpy(&two[k].lo, l + 4 * k, 16), std::memcpy(&two[k].hi, h + 4 * k, 16);
+        std::memcpy(&two[k].not_finite, n + 4 * k, 16), std::memcpy(&two[k].ones, o + 4 * k, 16);
+    }
+}
+
 /// bound_vertices over four quarters of the vertices side by side, two to a 256-bit vector
 /// (the first and second quarter in one, the third and fourth in the other): a vertex costs a
 /// load or an insert and half of four AVX operations, against four SSE operations. Each
@@ -187,14 +198,8 @@ bool finish_bounds(const VertexRun& all, VertexBounds& bounds) {
         ones23 = _mm256_sub_epi32(ones23, _mm256_castps_si256(_mm256_cmp_ps(c23, one, _CMP_EQ_OQ)));
     }
     VertexRun run[4];
-    auto take = [&](VertexRun& r, __m128 lo, __m128 hi, __m128 nf, __m128i ones) {
-        std::memcpy(&r.lo, &lo, sizeof lo), std::memcpy(&r.hi, &hi, sizeof hi), std::memcpy(&r.not_finite, &nf, sizeof nf);
-        std::memcpy(&r.ones, &ones, sizeof ones);
-    };
-    take(run[0], _mm256_castps256_ps128(lo01), _mm256_castps256_ps128(hi01), _mm256_castps256_ps128(nf01), _mm256_castsi256_si128(ones01));
-    take(run[1], _mm256_extractf128_ps(lo01, 1), _mm256_extractf128_ps(hi01, 1), _mm256_extractf128_ps(nf01, 1), _mm256_extracti128_si256(ones01, 1));
-    take(run[2], _mm256_castps256_ps128(lo23), _mm256_castps256_ps128(hi23), _mm256_castps256_ps128(nf23), _mm256_castsi256_si128(ones23));
-    take(run[3], _mm256_extractf128_ps(lo23, 1), _mm256_extractf128_ps(hi23, 1), _mm256_extractf128_ps(nf23, 1), _mm256_extracti128_si256(ones23, 1));
+    take_two_runs(run, lo01, hi01, nf01, ones01);
+    take_two_runs(run + 2, lo23, hi23, nf23, ones23);
     for (std::size_t i = 4 * quarter; i < vertices.size(); ++i) run[3].add(vertices[i]);
     run[0].join(run[1]), run[2].join(run[3]), run[0].join(run[2]);
     return finish_bounds(run[0], bounds);

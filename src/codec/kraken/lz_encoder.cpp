@@ -55,10 +55,10 @@ void mend_long_lengths(const std::vector<Command>& commands, std::span<const Lon
 }
 
 /// The command bytes, new distances and LEN entries of `commands` (covering at most `span`
-/// bytes) into `a` (sized for them); returns the bytes the matches cover. No branch on a command's fields (the recent slot it
-/// uses, whether its run or match needs a LEN entry): those are the data's choices, and the
-/// selects of Recent and the LEN vector's pushes compiled to branches here (about two
-/// mispredictions every third command at level 1). The three recent slots are scalars updated
+/// bytes) into `a` (sized for them); returns the bytes the matches cover. No branch on a
+/// command's fields (the recent slot it uses, whether its run or match needs a LEN entry):
+/// those are the data's choices, and the selects of Recent and the LEN vector's pushes
+/// compiled to branches here (about two mispredictions every third command at level 1). The three recent slots are scalars updated
 /// as parse_probe() updates them; the LEN entries are written for every command and kept by
 /// moving the cursor or not. The literals have a loop of their own (copy_literals): in one
 /// loop with them GCC kept the slots and cursors on the stack.
