@@ -1058,6 +1058,7 @@ TEST(KrakenEncoder, CommandArraysEqualAPlainLoop) {
             const std::uint32_t length = pick(0, 3) == 0 ? matches[pick(0, 14)] : pick(2, 30);
             if (p + run + length + 40 > block.size()) break;
             std::uint32_t d = pick(0, 2) == 0 ? 8 + pick(0, 3) : static_cast<std::uint32_t>(8 + pick(0, static_cast<unsigned>(p + run - 8)));
+            d = std::min<std::uint32_t>(d, static_cast<std::uint32_t>(p + run));  // a match starts in the block
             if (pick(0, 1) == 0) d = slots.slot[pick(0, 2)];  // reuse a slot (each at most p)
             commands.push_back({run, length, d});
             slots.use(slots.index_of(d), d);

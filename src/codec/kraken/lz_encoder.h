@@ -45,7 +45,8 @@ struct CommandArrays {
 };
 
 /// The arrays of `commands` (a parse of block[first, end), first >= 8; trailing literals up to
-/// end). Exposed for tests against a plain loop.
+/// end). Precondition, as every parse makes: each distance is at most its match's position, so
+/// the delta literals after it read inside the block. Exposed for tests against a plain loop.
 CommandArrays command_arrays(std::span<const std::uint8_t> block, std::size_t first, std::size_t end,
                              const std::vector<Command>& commands);
 
