@@ -499,7 +499,7 @@ std::string read_model_text(const std::vector<std::uint8_t>& bytes, const NavTag
     try {
         NavTagfile nav = read_nav_tagfile(bytes);
         std::string out = model_text(nav, fresh ? *fresh : nav);
-        recycle_mesh_arrays(std::move(nav.mesh));
+        recycle_nav_tagfile(std::move(nav));
         return out;
     } catch (const Error& e) {
         return fmt::format("error at {}: {}", e.offset(), e.what());
@@ -509,9 +509,10 @@ std::string read_model_text(const std::vector<std::uint8_t>& bytes, const NavTag
 }  // namespace
 
 // read_nav_tagfile reuses per thread what its last tagfile had (the tagfile's vectors, the
-// verifier's storage, the mesh arrays given back): a read of B after reads of A and of a bad
-// tagfile (one that fails in the strict read, one that fails in the model read) must give what a
-// first read of B on a fresh thread gives, field by field, and errors the same.
+// verifier's storage, the model given back: its arrays, and the variants, object counts and
+// layouts it assigns over): a read of B after reads of A and of a bad tagfile (one that fails in
+// the strict read, one that fails in the model read) must give what a first read of B on a
+// fresh thread gives, field by field, and errors the same.
 TEST(NavTagfile, ReadAfterOtherTagfilesEqualsAFreshRead) {
     const std::vector<std::uint8_t> elden = write_nav_tagfile(elden_ring_like()), sekiro = write_nav_tagfile(sekiro_like());
     std::vector<std::uint8_t> truncated(elden.begin(), elden.begin() + static_cast<std::ptrdiff_t>(elden.size() / 2));

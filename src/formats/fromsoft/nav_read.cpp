@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cstddef>
 #include <cstring>
+#include <map>
 #include <type_traits>
 #include <unordered_map>
 
@@ -18,13 +19,33 @@
 namespace navlab::fromsoft {
 namespace {
 
-/// The arrays recycle_mesh_arrays gave this thread, taken by the next read_mesh.
-struct SpareMeshArrays {
+/// What recycle_mesh_arrays and recycle_nav_tagfile gave this thread, taken by the next read:
+/// storage only (emptied arrays; the variants', counts' and layouts' strings are assigned over).
+struct SpareModel {
     RecordVector<Face> faces;
     RecordVector<Edge> edges;
     RecordVector<Vec4> vertices;
     RecordVector<std::int32_t> faceData, edgeData;
+    // The rest of the model was made and freed per tagfile (≈ 17 allocations a Sekiro tagfile:
+    // the graph's arrays, the variants' and layouts' names past 15 characters, the counts' nodes).
+    std::vector<Vec4> positions;
+    std::vector<GraphNode> nodes;
+    std::vector<GraphEdge> edges_of_graph;
+    std::vector<std::uint32_t> nodeData, edgeData_of_graph;
+    std::vector<AabbTreeNode6> tree_nodes;
+    std::vector<UserEdgeSetup> setups;
+    std::vector<RootVariant> variants;
+    std::map<std::string, std::uint32_t> object_counts;
+    LayoutSummary layouts;
 };
+
+/// Moves `from`'s storage into `to`, emptied; `from` is left empty.
+template <class Vector>
+void keep(Vector& to, Vector& from) {
+    to = std::move(from);
+    to.clear();
+    from = {};
+}
 
 /// Fills `out` with n records copied from `bytes` (any alignment) without value-initialising
 /// them first: zeroing the faces and edges before the copy overwrote them was most of the
@@ -62,8 +83,8 @@ void copy_records(const std::uint8_t* bytes, std::size_t n, RecordVector<T>& out
     bulk_copy(append_uninitialized(out, n), bytes, n * sizeof(T));
 }
 
-SpareMeshArrays& spare_mesh_arrays() {
-    thread_local SpareMeshArrays spare;
+SpareModel& spare_model() {
+    thread_local SpareModel spare;
     return spare;
 }
 
@@ -249,12 +270,23 @@ public:
         const char* end = nav.sdk_string.data() + nav.sdk_string.size();
         if (std::from_chars(nav.sdk_string.data(), end, sdk).ptr == end) nav.sdk_version = sdk;
         for (const Finding& w : file_.warnings) nav.warnings.push_back(warning_at(w.offset, "tagfile", w.message));
-        for (const havok::Item& item : file_.items)
-            if (item.kind == havok::ItemKind::Pointer) ++nav.object_counts[full_name(item.type)];
+        SpareModel& spare = spare_model();
+        count_objects(nav.object_counts, std::move(spare.object_counts));
+        // The layouts assigned over the spare's (set_record), each role absent until read.
+        static const LayoutSummary kAbsent;
+        nav.layouts = std::move(spare.layouts);
+        nav.layouts = kAbsent;
 
         std::optional<ObjectView> mesh, graph, mediator, setups;
+        std::vector<RootVariant>& variants = nav.variants = std::move(spare.variants);
+        std::size_t n = 0;
         for (const havok::NamedVariant& v : file_.named_variants()) {
-            RootVariant rv{std::string(v.name), std::string(v.class_name), {}, 0};
+            if (n == variants.size()) variants.emplace_back();
+            RootVariant& rv = variants[n++];  // assigned over: its strings' storage is reused
+            rv.name = v.name;
+            rv.className = v.class_name;
+            rv.type_name.clear();
+            rv.item = 0;
             if (v.object) {
                 rv.type_name = full_name(v.object->type_index());
                 rv.item = item_of(*v.object);
@@ -264,8 +296,8 @@ public:
                 pick(mediator, *v.object, is, kMediatorClass);
                 pick(setups, *v.object, is, kSetupsClass);
             }
-            nav.variants.push_back(std::move(rv));
         }
+        variants.resize(n);
         if (mesh) nav.mesh = read_mesh(*mesh, nav.layouts);
         if (graph) nav.graph = read_graph(*graph, nav.layouts);
         if (mediator) nav.mediator = read_mediator(*mediator, mesh ? item_of(*mesh) : 0, nav.layouts);
@@ -274,6 +306,16 @@ public:
     }
 
 private:
+    /// Sets `counts` to the number of pointer items of each type, by full name, reusing the
+    /// nodes of `spare` (an earlier tagfile's counts, most of them of the same types).
+    void count_objects(std::map<std::string, std::uint32_t>& counts, std::map<std::string, std::uint32_t>&& spare) const {
+        counts = std::move(spare);
+        for (auto& entry : counts) entry.second = 0;
+        for (const havok::Item& item : file_.items)
+            if (item.kind == havok::ItemKind::Pointer) ++counts[full_name(item.type)];
+        std::erase_if(counts, [](const auto& entry) { return entry.second == 0; });
+    }
+
     /// Fills `slot` with the first variant object whose type is_a kRootClasses[c] (`is`: roles()).
     static void pick(std::optional<ObjectView>& slot, const ObjectView& object, std::uint8_t is, RootClass c) {
         if (!slot && (is >> c & 1)) slot = object;
@@ -515,7 +557,7 @@ private:
         const ArrayView edge_array = edges.as_array();
         layouts.edges_at = place_of(edge_array);
         layouts.vertices_at = place_of(vertices.as_array());
-        SpareMeshArrays& spare = spare_mesh_arrays();
+        SpareModel& spare = spare_model();
         m.faces = read_records<Face>(faces, face_array, kFaceFields, std::move(spare.faces));
         m.edges = read_records<Edge>(edges, edge_array, kEdgeFields, std::move(spare.edges));
         m.vertices = read_vectors(vertices, std::move(spare.vertices));
@@ -544,11 +586,12 @@ private:
         const Value nodes = o.field(kNodes), edges = o.field(kGraphEdges);
         set_record(layouts.graph_node, element_type(nodes));
         set_record(layouts.graph_edge, element_type(edges));
-        g.positions = read_vectors(o.field(kPositions));
-        g.nodes = read_records<GraphNode>(nodes, kGraphNodeFields);
-        g.edges = read_records<GraphEdge>(edges, kGraphEdgeFields);
-        g.nodeData = read_words<std::uint32_t>(o.field(kNodeData));
-        g.edgeData = read_words<std::uint32_t>(o.field(kGraphEdgeData));
+        SpareModel& spare = spare_model();
+        g.positions = read_vectors(o.field(kPositions), std::move(spare.positions));
+        g.nodes = read_records<GraphNode>(nodes, kGraphNodeFields, std::move(spare.nodes));
+        g.edges = read_records<GraphEdge>(edges, kGraphEdgeFields, std::move(spare.edges_of_graph));
+        g.nodeData = read_words<std::uint32_t>(o.field(kNodeData), std::move(spare.nodeData));
+        g.edgeData = read_words<std::uint32_t>(o.field(kGraphEdgeData), std::move(spare.edgeData_of_graph));
         g.nodeDataStriding = static_cast<std::int32_t>(o.field(kNodeDataStriding).as_int());
         g.edgeDataStriding = static_cast<std::int32_t>(o.field(kGraphEdgeDataStriding).as_int());
         if (auto sets = o.find_field(kGraphStreamingSets)) g.streaming_set_count = sets->as_array().size();
@@ -570,7 +613,7 @@ private:
         const ObjectView storage = field(*impl, "tree").as_object();
         const Value nodes = field(storage, "nodes");
         set_record(layouts.tree_node, element_type(nodes));
-        m.nodes = read_records<AabbTreeNode6>(nodes, kTreeNodeFields);
+        m.nodes = read_records<AabbTreeNode6>(nodes, kTreeNodeFields, std::move(spare_model().tree_nodes));
         raw_into(field(storage, "domain"), &m.domain, sizeof m.domain, "domain");
         return m;
     }
@@ -583,7 +626,7 @@ private:
             set_record(layouts.obb, obb->type);
             if (const havok::Member* transform = member(obb->type, "transform")) set_record(layouts.obb_transform, transform->type);
         }
-        return read_records<UserEdgeSetup>(setups, kSetupFields);
+        return read_records<UserEdgeSetup>(setups, kSetupFields, std::move(spare_model().setups));
     }
 
     /// Game files hold about four root variants and one mediator lookup.
@@ -603,17 +646,30 @@ private:
 NavTagfile nav_from_tagfile(const havok::Tagfile& file) { return ModelReader(file).read(); }
 
 void recycle_mesh_arrays(NavMesh&& mesh) {
-    SpareMeshArrays& spare = spare_mesh_arrays();
-    auto keep = [](auto& to, auto& from) {
-        to = std::move(from);
-        to.clear();
-        from = {};
-    };
+    SpareModel& spare = spare_model();
     keep(spare.faces, mesh.faces);
     keep(spare.edges, mesh.edges);
     keep(spare.vertices, mesh.vertices);
     keep(spare.faceData, mesh.faceData);
     keep(spare.edgeData, mesh.edgeData);
+}
+
+void recycle_nav_tagfile(NavTagfile&& nav) {
+    recycle_mesh_arrays(std::move(nav.mesh));
+    SpareModel& spare = spare_model();
+    if (nav.graph) {
+        keep(spare.positions, nav.graph->positions);
+        keep(spare.nodes, nav.graph->nodes);
+        keep(spare.edges_of_graph, nav.graph->edges);
+        keep(spare.nodeData, nav.graph->nodeData);
+        keep(spare.edgeData_of_graph, nav.graph->edgeData);
+    }
+    if (nav.mediator) keep(spare.tree_nodes, nav.mediator->nodes);
+    if (nav.user_edge_setups) keep(spare.setups, *nav.user_edge_setups);
+    // Not emptied: the next read assigns over their strings (and count nodes) where it can.
+    spare.variants = std::move(nav.variants);
+    spare.object_counts = std::move(nav.object_counts);
+    spare.layouts = std::move(nav.layouts);
 }
 
 NavTagfile read_nav_tagfile(std::span<const std::uint8_t> tagfile) {
