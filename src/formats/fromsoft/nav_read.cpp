@@ -116,6 +116,13 @@ public:
         std::uint8_t roles = 0;  ///< bit k: is_a(kRootClasses[k])
         std::string full_name;
     };
+    /// find_member's answers for a list of one type's members, in the list's order.
+    struct Plan {
+        std::vector<const havok::Member*> members;
+        /// For a FieldMap list (read_records): 1 when the type's records have the model's
+        /// layout (every member there), 0 when not, -1 not yet known.
+        std::int8_t same_layout = -1;
+    };
     struct Entry {
         havok::TypeTable types;
         std::unordered_map<havok::TypeIndex, RecordInfo> records;
@@ -124,7 +131,7 @@ public:
         /// Plans: find_member's answers for a whole list of one type's members, in the list's
         /// order. Asked one by one (a hash lookup and a Value each) the reader's ≈ 45 lookups a
         /// tagfile were ≈ 7 M instructions on Sekiro; a plan is one lookup an object.
-        std::unordered_map<MemberKey, std::vector<const havok::Member*>, MemberKeyHash> plans;
+        std::unordered_map<MemberKey, Plan, MemberKeyHash> plans;
         std::vector<TypeFacts> facts;  ///< by type index (0 … size())
     };
     /// The entry of `types` (a new one, replacing the oldest, when this thread has none), or
@@ -393,27 +400,34 @@ private:
         return it->second;
     }
 
-    /// The members `names` of type t (nullptr where t has none), in the list's order: the
-    /// table's plan when it has a memo (made at the first object of t), else looked up now.
-    /// `names` must be a list of this file (the memo knows it by its address).
+    /// The table's plan of `names` for type t, made at the first object of t; nullptr when
+    /// the table has no memo. `names` must be a list of this file (known by its address).
     template <class Name, std::size_t N>
-    std::array<const havok::Member*, N> plan(TypeIndex t, const Name (&names)[N]) const {
-        std::array<const havok::Member*, N> out;
-        if (!memo_) {
-            for (std::size_t k = 0; k < N; ++k) out[k] = types_.find_member(t, name_of(names[k]));
-            return out;
-        }
+    RecordInfoCache::Plan* memo_plan(TypeIndex t, const Name (&names)[N]) const {
+        if (!memo_) return nullptr;
         const auto [it, added] = memo_->plans.try_emplace({t, names});
         if (added)
-            for (const Name& n : names) it->second.push_back(types_.find_member(t, name_of(n)));
-        std::copy(it->second.begin(), it->second.end(), out.begin());
+            for (const Name& n : names) it->second.members.push_back(types_.find_member(t, name_of(n)));
+        return &it->second;
+    }
+
+    /// The members `names` of type t (nullptr where t has none), in the list's order: from
+    /// `memo`, the table's plan (memo_plan), or looked up now when it has none.
+    template <class Name, std::size_t N>
+    std::array<const havok::Member*, N> plan(TypeIndex t, const Name (&names)[N], const RecordInfoCache::Plan* memo) const {
+        std::array<const havok::Member*, N> out;
+        if (memo) {
+            std::copy(memo->members.begin(), memo->members.end(), out.begin());
+        } else {
+            for (std::size_t k = 0; k < N; ++k) out[k] = types_.find_member(t, name_of(names[k]));
+        }
         return out;
     }
 
     /// `o` with the members `names` of its type planned.
     template <std::size_t N>
     PlannedObject<N> planned(const ObjectView& o, const char* const (&names)[N]) const {
-        return PlannedObject<N>(o, names, plan(o.type_index(), names));
+        return PlannedObject<N>(o, names, plan(o.type_index(), names, memo_plan(o.type_index(), names)));
     }
 
     /// o.field(name) through member(): the same value, or ObjectView::field's error.
@@ -486,15 +500,21 @@ private:
     template <class T, std::size_t N, class Vector = std::vector<T>>
     Vector read_records(const Value& field, const ArrayView& array, const FieldMap (&fields)[N], Vector out = {}) const {
         const TypeIndex elem = array.element_type();
-        bool same_layout = types_[elem].resolved_size == sizeof(T);
-        // Each field's member, found once for the table (the element type's plan): asking every
-        // element for its fields by name was ≈ 200 instructions a field (UserEdgeSetup, whose
-        // layout differs from the model's, is read member by member).
-        const std::array<const havok::Member*, N> members = plan(elem, fields);
-        for (std::size_t k = 0; k < N; ++k) {
-            const havok::Member* m = members[k];
-            if (!m) fail(field, types_.full_name(elem) + " has no member " + fields[k].name);
-            same_layout = same_layout && m->offset == fields[k].offset && types_[m->type].resolved_size == fields[k].size;
+        RecordInfoCache::Plan* const memo = memo_plan(elem, fields);
+        bool same_layout = memo && memo->same_layout == 1;
+        std::array<const havok::Member*, N> members{};
+        if (!same_layout) {
+            // Each field's member, found once for the table (the element type's plan): asking
+            // every element for its fields by name was ≈ 200 instructions a field
+            // (UserEdgeSetup, whose layout differs from the model's, is read member by member).
+            same_layout = types_[elem].resolved_size == sizeof(T);
+            members = plan(elem, fields, memo);
+            for (std::size_t k = 0; k < N; ++k) {
+                const havok::Member* m = members[k];
+                if (!m) fail(field, types_.full_name(elem) + " has no member " + fields[k].name);
+                same_layout = same_layout && m->offset == fields[k].offset && types_[m->type].resolved_size == fields[k].size;
+            }
+            if (memo) memo->same_layout = same_layout;
         }
         if (same_layout) {
             copy_records(array.bytes().data(), array.size(), out);
@@ -519,7 +539,11 @@ private:
     /// An hkArray of hkVector4 (16-byte elements).
     template <class Vector = std::vector<Vec4>>
     Vector read_vectors(const Value& field, Vector out = {}) const {
-        const ArrayView array = field.as_array();
+        return read_vectors(field, field.as_array(), std::move(out));
+    }
+    /// read_vectors of the hkArray `field` whose as_array() is `array`.
+    template <class Vector>
+    Vector read_vectors(const Value& field, const ArrayView& array, Vector out) const {
         out.clear();
         if (array.size() == 0) return out;
         if (array.element_size() != sizeof(Vec4))
@@ -556,11 +580,12 @@ private:
         layouts.faces_at = place_of(face_array);
         const ArrayView edge_array = edges.as_array();
         layouts.edges_at = place_of(edge_array);
-        layouts.vertices_at = place_of(vertices.as_array());
+        const ArrayView vertex_array = vertices.as_array();
+        layouts.vertices_at = place_of(vertex_array);
         SpareModel& spare = spare_model();
         m.faces = read_records<Face>(faces, face_array, kFaceFields, std::move(spare.faces));
         m.edges = read_records<Edge>(edges, edge_array, kEdgeFields, std::move(spare.edges));
-        m.vertices = read_vectors(vertices, std::move(spare.vertices));
+        m.vertices = read_vectors(vertices, vertex_array, std::move(spare.vertices));
         m.faceData = read_words<std::int32_t>(o.field(kFaceData), std::move(spare.faceData));
         m.edgeData = read_words<std::int32_t>(o.field(kEdgeData), std::move(spare.edgeData));
         m.faceDataStriding = static_cast<std::int32_t>(o.field(kFaceDataStriding).as_int());
