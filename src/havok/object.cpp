@@ -196,7 +196,6 @@ std::vector<NamedVariant> Tagfile::named_variants() const {
     const Member* const name = variants.empty() ? nullptr : types.find_member(type, "name");
     const Member* const class_name = variants.empty() ? nullptr : types.find_member(type, "className");
     const Member* const variant = variants.empty() ? nullptr : types.find_member(type, "variant");
-    out.reserve(variants.size());  // grown by push_back: two or three allocations a tagfile
     for (std::uint32_t i = 0; i < variants.size(); ++i) {
         const ObjectView v = variants.object(i);
         out.push_back({member_of(v, name, "name").as_string(), member_of(v, class_name, "className").as_string(),
