@@ -651,14 +651,16 @@ TEST(NavTagfile, PlannedMembersReadWhatLookupsByNameRead) {
         [](havok::TypeTable& t) { rename_member(t, "hkaiNavMesh", "userData", "userDatum"); });
     const std::vector<std::uint8_t> no_seeding = with_changed_types(  // an optional member: absent, no error
         [](havok::TypeTable& t) { rename_member(t, "hkaiNavMesh", "clearanceCacheSeedingDataSet", "seeding"); });
+    const std::vector<std::uint8_t> setup_data_swapped = with_changed_types(  // read member by member, in place
+        [](havok::TypeTable& t) { swap_member_names(t, "hkaiUserEdgeUtils::UserEdgeSetup", "userDataA", "userDataB"); });
     const std::vector<std::uint8_t> graph_swapped = with_changed_types(
         [](havok::TypeTable& t) { swap_member_names(t, "hkaiDirectedGraphExplicitCost::Node", "startEdgeIndex", "numEdges"); },
         sekiro);
     const std::vector<std::uint8_t> no_graph_edges = with_changed_types(
         [](havok::TypeTable& t) { rename_member(t, "hkaiDirectedGraphExplicitCost", "edges", "links"); }, sekiro);
     std::vector<std::vector<std::uint8_t>> tagfiles = {standard_elden, standard_sekiro, edge_ends_swapped, data_swapped,
-                                                       arrays_swapped, no_user_data,    no_seeding,        graph_swapped,
-                                                       no_graph_edges};
+                                                       arrays_swapped, no_user_data,    no_seeding,        setup_data_swapped,
+                                                       graph_swapped,  no_graph_edges};
     if (const auto sample = test::sample("havok/er/n10_01_00_00_001700.hkx")) tagfiles.push_back(read_file(*sample));
     auto text_of = [](auto&& read) {
         try {
@@ -680,12 +682,22 @@ TEST(NavTagfile, PlannedMembersReadWhatLookupsByNameRead) {
             EXPECT_EQ(text_of([&] { return read_nav_tagfile(b); }), by_name) << round;
         }
     }
-    // The moved members hold the bytes their names point at: the planned read against the model written.
+    // The moved members hold the bytes their names point at, and every other member its own (the
+    // records read member by member): the planned read against the model written.
     const NavTagfile ends = read_nav_tagfile(edge_ends_swapped);
     ASSERT_EQ(ends.mesh.edges.size(), elden.mesh.edges.size());
     for (std::size_t i = 0; i < ends.mesh.edges.size(); ++i) {
-        EXPECT_EQ(ends.mesh.edges[i].a, elden.mesh.edges[i].b) << i;
-        EXPECT_EQ(ends.mesh.edges[i].b, elden.mesh.edges[i].a) << i;
+        Edge expected = elden.mesh.edges[i];
+        std::swap(expected.a, expected.b);
+        EXPECT_EQ(ends.mesh.edges[i], expected) << i;
+    }
+    const NavTagfile setups = read_nav_tagfile(setup_data_swapped);
+    ASSERT_TRUE(setups.user_edge_setups && elden.user_edge_setups);
+    ASSERT_EQ(setups.user_edge_setups->size(), elden.user_edge_setups->size());
+    for (std::size_t i = 0; i < setups.user_edge_setups->size(); ++i) {
+        UserEdgeSetup expected = (*elden.user_edge_setups)[i];
+        std::swap(expected.userDataA, expected.userDataB);
+        EXPECT_EQ((*setups.user_edge_setups)[i], expected) << i;
     }
     const NavTagfile data = read_nav_tagfile(data_swapped);
     EXPECT_TRUE(std::equal(data.mesh.faceData.begin(), data.mesh.faceData.end(), elden.mesh.edgeData.begin(), elden.mesh.edgeData.end()));
