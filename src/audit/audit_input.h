@@ -18,8 +18,8 @@ struct AuditTagfile {
     AuditTagfile(AuditTagfile&&) = default;
     AuditTagfile& operator=(const AuditTagfile&) = default;
     AuditTagfile& operator=(AuditTagfile&&) = default;
-    /// Gives the model's mesh arrays to the thread's next read (fromsoft::recycle_mesh_arrays):
-    /// a corpus audit reads tagfile after tagfile on each thread.
+    /// Gives the model's storage to the thread's next read (fromsoft::recycle_nav_tagfile): a
+    /// corpus audit reads tagfile after tagfile on each thread.
     ~AuditTagfile();
 
     std::string binder;                      ///< binder path; empty for a loose tagfile

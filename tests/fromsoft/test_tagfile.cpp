@@ -295,9 +295,10 @@ TEST(NavTagfile, MediatorNotPointingAtTheMesh) {
     EXPECT_EQ(back.mediator->nav_mesh_item, 0u);
 }
 
-/// The Elden Ring-like tagfile written again with its type table changed (declared values only).
-std::vector<std::uint8_t> with_changed_types(void (*change)(havok::TypeTable&)) {
-    const auto bytes = write_nav_tagfile(elden_ring_like());
+/// A tagfile (the Elden Ring-like one by default) written again with its type table changed
+/// (declared values only).
+std::vector<std::uint8_t> with_changed_types(void (*change)(havok::TypeTable&), const NavTagfile& nav = elden_ring_like()) {
+    const auto bytes = write_nav_tagfile(nav);
     havok::Graph g = havok::graph_from_tagfile(havok::read_tagfile(bytes));
     change(g.types);
     return havok::write_graph(g);
@@ -498,7 +499,7 @@ std::string read_model_text(const std::vector<std::uint8_t>& bytes, const NavTag
     try {
         NavTagfile nav = read_nav_tagfile(bytes);
         std::string out = model_text(nav, fresh ? *fresh : nav);
-        recycle_mesh_arrays(std::move(nav.mesh));
+        recycle_nav_tagfile(std::move(nav));
         return out;
     } catch (const Error& e) {
         return fmt::format("error at {}: {}", e.offset(), e.what());
@@ -508,9 +509,10 @@ std::string read_model_text(const std::vector<std::uint8_t>& bytes, const NavTag
 }  // namespace
 
 // read_nav_tagfile reuses per thread what its last tagfile had (the tagfile's vectors, the
-// verifier's storage, the mesh arrays given back): a read of B after reads of A and of a bad
-// tagfile (one that fails in the strict read, one that fails in the model read) must give what a
-// first read of B on a fresh thread gives, field by field, and errors the same.
+// verifier's storage, the model given back: its arrays, and the variants, object counts and
+// layouts it assigns over): a read of B after reads of A and of a bad tagfile (one that fails in
+// the strict read, one that fails in the model read) must give what a first read of B on a
+// fresh thread gives, field by field, and errors the same.
 TEST(NavTagfile, ReadAfterOtherTagfilesEqualsAFreshRead) {
     const std::vector<std::uint8_t> elden = write_nav_tagfile(elden_ring_like()), sekiro = write_nav_tagfile(sekiro_like());
     std::vector<std::uint8_t> truncated(elden.begin(), elden.begin() + static_cast<std::ptrdiff_t>(elden.size() / 2));
@@ -611,4 +613,104 @@ TEST(NavTagfile, MemoisedMemberLookupsReadWhatFreshLookupsRead) {
         for (const auto& other : tagfiles) (void)text_of([&] { return read_nav_tagfile(other); });
         for (int round = 0; round < 2; ++round) EXPECT_EQ(text_of([&] { return read_nav_tagfile(b); }), plain) << round;
     }
+}
+
+namespace {
+
+/// Swaps the names of two members of `type`: the same classes, two members moved.
+void swap_member_names(havok::TypeTable& t, const char* type, std::string_view x, std::string_view y) {
+    for (havok::Member& m : t.at(t.find(type)).members) {
+        if (m.name == x) m.name = y;
+        else if (m.name == y) m.name = x;
+    }
+}
+
+/// Renames a member of `type`: the model's member missing.
+void rename_member(havok::TypeTable& t, const char* type, std::string_view from, std::string_view to) {
+    for (havok::Member& m : t.at(t.find(type)).members)
+        if (m.name == from) m.name = to;
+}
+
+}  // namespace
+
+// The model reader finds the members it reads once per type table and object type (a plan) and
+// reads each by its planned offset. A table whose members moved or are missing is another
+// table: read right after tagfiles of the standard table planned the same classes, it must read
+// what lookups by name read (a table the reader keeps no memo for: every member looked up
+// afresh), model and error, and the moved members must hold the bytes their names point at.
+TEST(NavTagfile, PlannedMembersReadWhatLookupsByNameRead) {
+    const NavTagfile elden = elden_ring_like(), sekiro = sekiro_like();
+    const std::vector<std::uint8_t> standard_elden = write_nav_tagfile(elden), standard_sekiro = write_nav_tagfile(sekiro);
+    const std::vector<std::uint8_t> edge_ends_swapped = with_changed_types(
+        [](havok::TypeTable& t) { swap_member_names(t, "hkaiNavMesh::Edge", "a", "b"); });
+    const std::vector<std::uint8_t> data_swapped = with_changed_types(
+        [](havok::TypeTable& t) { swap_member_names(t, "hkaiNavMesh", "faceData", "edgeData"); });
+    const std::vector<std::uint8_t> arrays_swapped = with_changed_types(  // faces read from Edge records: refused
+        [](havok::TypeTable& t) { swap_member_names(t, "hkaiNavMesh", "faces", "edges"); });
+    const std::vector<std::uint8_t> no_user_data = with_changed_types(
+        [](havok::TypeTable& t) { rename_member(t, "hkaiNavMesh", "userData", "userDatum"); });
+    const std::vector<std::uint8_t> no_seeding = with_changed_types(  // an optional member: absent, no error
+        [](havok::TypeTable& t) { rename_member(t, "hkaiNavMesh", "clearanceCacheSeedingDataSet", "seeding"); });
+    const std::vector<std::uint8_t> setup_data_swapped = with_changed_types(  // read member by member, in place
+        [](havok::TypeTable& t) { swap_member_names(t, "hkaiUserEdgeUtils::UserEdgeSetup", "userDataA", "userDataB"); });
+    const std::vector<std::uint8_t> graph_swapped = with_changed_types(
+        [](havok::TypeTable& t) { swap_member_names(t, "hkaiDirectedGraphExplicitCost::Node", "startEdgeIndex", "numEdges"); },
+        sekiro);
+    const std::vector<std::uint8_t> no_graph_edges = with_changed_types(
+        [](havok::TypeTable& t) { rename_member(t, "hkaiDirectedGraphExplicitCost", "edges", "links"); }, sekiro);
+    std::vector<std::vector<std::uint8_t>> tagfiles = {standard_elden, standard_sekiro, edge_ends_swapped, data_swapped,
+                                                       arrays_swapped, no_user_data,    no_seeding,        setup_data_swapped,
+                                                       graph_swapped,  no_graph_edges};
+    if (const auto sample = test::sample("havok/er/n10_01_00_00_001700.hkx")) tagfiles.push_back(read_file(*sample));
+    auto text_of = [](auto&& read) {
+        try {
+            const NavTagfile nav = read();
+            return model_text(nav, nav) + fmt::format("\n{} {} {} {}", nav.mesh.faces.size(), nav.mesh.edges.size(),
+                                                      nav.mesh.faceData.size(), nav.mesh.edgeData.size());
+        } catch (const Error& e) {
+            return fmt::format("error at {} in {}: {}", e.offset(), e.field(), e.what());
+        }
+    };
+    for (const auto& b : tagfiles) {
+        const std::string by_name = text_of([&] {
+            havok::Tagfile file = havok::read_tagfile(b);
+            (void)file.types.at(1);  // a changed copy: not a table the reader keeps a memo (or plans) for
+            return nav_from_tagfile(file);
+        });
+        for (int round = 0; round < 2; ++round) {
+            (void)read_nav_tagfile(standard_elden), (void)read_nav_tagfile(standard_sekiro);
+            EXPECT_EQ(text_of([&] { return read_nav_tagfile(b); }), by_name) << round;
+        }
+    }
+    // The moved members hold the bytes their names point at, and every other member its own (the
+    // records read member by member): the planned read against the model written.
+    const NavTagfile ends = read_nav_tagfile(edge_ends_swapped);
+    ASSERT_EQ(ends.mesh.edges.size(), elden.mesh.edges.size());
+    for (std::size_t i = 0; i < ends.mesh.edges.size(); ++i) {
+        Edge expected = elden.mesh.edges[i];
+        std::swap(expected.a, expected.b);
+        EXPECT_EQ(ends.mesh.edges[i], expected) << i;
+    }
+    const NavTagfile setups = read_nav_tagfile(setup_data_swapped);
+    ASSERT_TRUE(setups.user_edge_setups && elden.user_edge_setups);
+    ASSERT_EQ(setups.user_edge_setups->size(), elden.user_edge_setups->size());
+    for (std::size_t i = 0; i < setups.user_edge_setups->size(); ++i) {
+        UserEdgeSetup expected = (*elden.user_edge_setups)[i];
+        std::swap(expected.userDataA, expected.userDataB);
+        EXPECT_EQ((*setups.user_edge_setups)[i], expected) << i;
+    }
+    const NavTagfile data = read_nav_tagfile(data_swapped);
+    EXPECT_TRUE(std::equal(data.mesh.faceData.begin(), data.mesh.faceData.end(), elden.mesh.edgeData.begin(), elden.mesh.edgeData.end()));
+    EXPECT_TRUE(std::equal(data.mesh.edgeData.begin(), data.mesh.edgeData.end(), elden.mesh.faceData.begin(), elden.mesh.faceData.end()));
+    const NavTagfile graph = read_nav_tagfile(graph_swapped);
+    ASSERT_TRUE(graph.graph && sekiro.graph);
+    ASSERT_EQ(graph.graph->nodes.size(), sekiro.graph->nodes.size());
+    for (std::size_t i = 0; i < graph.graph->nodes.size(); ++i) {
+        EXPECT_EQ(graph.graph->nodes[i].startEdgeIndex, sekiro.graph->nodes[i].numEdges) << i;
+        EXPECT_EQ(graph.graph->nodes[i].numEdges, sekiro.graph->nodes[i].startEdgeIndex) << i;
+    }
+    EXPECT_FALSE(read_nav_tagfile(no_seeding).mesh.has_clearance_cache_seeding);
+    EXPECT_THROW((void)read_nav_tagfile(no_user_data), Error);
+    EXPECT_THROW((void)read_nav_tagfile(arrays_swapped), Error);
+    EXPECT_THROW((void)read_nav_tagfile(no_graph_edges), Error);
 }

@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cstddef>
 #include <cstring>
+#include <map>
 #include <type_traits>
 #include <unordered_map>
 
@@ -18,13 +19,33 @@
 namespace navlab::fromsoft {
 namespace {
 
-/// The arrays recycle_mesh_arrays gave this thread, taken by the next read_mesh.
-struct SpareMeshArrays {
+/// What recycle_mesh_arrays and recycle_nav_tagfile gave this thread, taken by the next read:
+/// storage only (emptied arrays; the variants', counts' and layouts' strings are assigned over).
+struct SpareModel {
     RecordVector<Face> faces;
     RecordVector<Edge> edges;
     RecordVector<Vec4> vertices;
     RecordVector<std::int32_t> faceData, edgeData;
+    // The rest of the model was made and freed per tagfile (≈ 17 allocations a Sekiro tagfile:
+    // the graph's arrays, the variants' and layouts' names past 15 characters, the counts' nodes).
+    std::vector<Vec4> positions;
+    std::vector<GraphNode> nodes;
+    std::vector<GraphEdge> edges_of_graph;
+    std::vector<std::uint32_t> nodeData, edgeData_of_graph;
+    std::vector<AabbTreeNode6> tree_nodes;
+    std::vector<UserEdgeSetup> setups;
+    std::vector<RootVariant> variants;
+    std::map<std::string, std::uint32_t> object_counts;
+    LayoutSummary layouts;
 };
+
+/// Moves `from`'s storage into `to`, emptied; `from` is left empty.
+template <class Vector>
+void keep(Vector& to, Vector& from) {
+    to = std::move(from);
+    to.clear();
+    from = {};
+}
 
 /// Fills `out` with n records copied from `bytes` (any alignment) without value-initialising
 /// them first: zeroing the faces and edges before the copy overwrote them was most of the
@@ -62,8 +83,8 @@ void copy_records(const std::uint8_t* bytes, std::size_t n, RecordVector<T>& out
     bulk_copy(append_uninitialized(out, n), bytes, n * sizeof(T));
 }
 
-SpareMeshArrays& spare_mesh_arrays() {
-    thread_local SpareMeshArrays spare;
+SpareModel& spare_model() {
+    thread_local SpareModel spare;
     return spare;
 }
 
@@ -76,11 +97,12 @@ SpareMeshArrays& spare_mesh_arrays() {
 /// made by hand) belong to one tagfile: they get no memo.
 class RecordInfoCache {
 public:
-    /// A member asked for by the model reader: the type and the name, a string literal of this
-    /// file (kFaceFields, ...), known by its address.
+    /// A member, or a list of members, asked for by the model reader: the type and the name
+    /// (a string literal of this file) or the list (kMeshMembers, kFaceFields, ...), known by
+    /// its address.
     struct MemberKey {
         havok::TypeIndex type;
-        const char* name;
+        const void* name;
         bool operator==(const MemberKey&) const = default;
     };
     struct MemberKeyHash {
@@ -88,12 +110,29 @@ public:
             return std::hash<const void*>{}(k.name) ^ (std::size_t{k.type} * 0x9E3779B97F4A7C15u);
         }
     };
+    /// What the reader asks of a pointer item's or a root variant's type in every tagfile.
+    struct TypeFacts {
+        bool known = false;
+        std::uint8_t roles = 0;  ///< bit k: is_a(kRootClasses[k])
+        std::string full_name;
+    };
+    /// find_member's answers for a list of one type's members, in the list's order.
+    struct Plan {
+        std::vector<const havok::Member*> members;
+        /// For a FieldMap list (read_records): 1 when the type's records have the model's
+        /// layout (every member there), 0 when not, -1 not yet known.
+        std::int8_t same_layout = -1;
+    };
     struct Entry {
         havok::TypeTable types;
         std::unordered_map<havok::TypeIndex, RecordInfo> records;
-        /// find_member's answers (nullptr when none): the reader asks about 45 of them a
-        /// tagfile, each a scan of a type's members (≈ 95 instructions, 9 M on Sekiro).
+        /// find_member's answers (nullptr when none) for the few members asked one by one.
         std::unordered_map<MemberKey, const havok::Member*, MemberKeyHash> members;
+        /// Plans: find_member's answers for a whole list of one type's members, in the list's
+        /// order. Asked one by one (a hash lookup and a Value each) the reader's ≈ 45 lookups a
+        /// tagfile were ≈ 7 M instructions on Sekiro; a plan is one lookup an object.
+        std::unordered_map<MemberKey, Plan, MemberKeyHash> plans;
+        std::vector<TypeFacts> facts;  ///< by type index (0 … size())
     };
     /// The entry of `types` (a new one, replacing the oldest, when this thread has none), or
     /// nullptr for a table that read_tagfile does not keep.
@@ -106,6 +145,8 @@ public:
         e.types = types;
         e.records.clear();
         e.members.clear();
+        e.plans.clear();
+        e.facts.assign(types.size() + 1, TypeFacts{});
         return &e;
     }
 
@@ -169,6 +210,61 @@ constexpr FieldMap kSetupFields[] = {
 
 #undef NAVLAB_FIELD
 
+// The members each object's reader takes, in the order it takes them (a plan: found once per
+// type table), with their places in the list.
+constexpr const char* kMeshMembers[] = {"faces", "edges", "vertices", "faceData", "edgeData", "faceDataStriding",
+                                        "edgeDataStriding", "flags", "aabb", "erosionRadius", "userData",
+                                        "streamingSets", "clearanceCacheSeedingDataSet"};
+enum MeshMember : std::size_t {
+    kFaces, kEdges, kVertices, kFaceData, kEdgeData, kFaceDataStriding, kEdgeDataStriding,
+    kFlags, kAabb, kErosionRadius, kUserData, kMeshStreamingSets, kSeedingSet, kMeshMemberCount
+};
+static_assert(std::size(kMeshMembers) == kMeshMemberCount);
+constexpr const char* kSeedingMembers[] = {"cacheDatas"};
+
+constexpr const char* kGraphMembers[] = {"nodes", "edges", "positions", "nodeData", "edgeData",
+                                         "nodeDataStriding", "edgeDataStriding", "streamingSets"};
+enum GraphMember : std::size_t {
+    kNodes, kGraphEdges, kPositions, kNodeData, kGraphEdgeData, kNodeDataStriding, kGraphEdgeDataStriding,
+    kGraphStreamingSets, kGraphMemberCount
+};
+static_assert(std::size(kGraphMembers) == kGraphMemberCount);
+
+/// The root variants' classes the model reads (a variant's type is_a one of them).
+constexpr const char* kRootClasses[] = {"hkaiNavMesh", "hkaiDirectedGraphExplicitCost",
+                                        "hkaiStaticTreeNavMeshQueryMediator", "hkaiUserEdgeSetupArray"};
+enum RootClass : std::uint8_t { kMeshClass, kGraphClass, kMediatorClass, kSetupsClass };
+
+/// An object whose members `names` were found once for its type table (ModelReader::plan):
+/// field(k) is object.field(names[k]) — the same Value, or the same error when the type has no
+/// such member — and find_field(k) object.find_field(names[k]), without a lookup by name.
+template <std::size_t N>
+class PlannedObject {
+public:
+    PlannedObject(const ObjectView& object, const char* const (&names)[N], const std::array<const havok::Member*, N>& members)
+        : object_(object), names_(names), members_(members) {}
+
+    Value field(std::size_t k) const {
+        if (const havok::Member* m = members_[k]) return value(*m);
+        return object_.field(names_[k]);
+    }
+    std::optional<Value> find_field(std::size_t k) const {
+        if (const havok::Member* m = members_[k]) return value(*m);
+        return std::nullopt;
+    }
+
+private:
+    Value value(const havok::Member& m) const { return Value(object_.file(), m.type, object_.offset() + m.offset); }
+
+    ObjectView object_;
+    const char* const* names_;
+    std::array<const havok::Member*, N> members_;
+};
+
+/// The name of a member list's entry.
+constexpr const char* name_of(const char* name) { return name; }
+constexpr const char* name_of(const FieldMap& field) { return field.name; }
+
 class ModelReader {
 public:
     explicit ModelReader(const havok::Tagfile& file)
@@ -181,22 +277,34 @@ public:
         const char* end = nav.sdk_string.data() + nav.sdk_string.size();
         if (std::from_chars(nav.sdk_string.data(), end, sdk).ptr == end) nav.sdk_version = sdk;
         for (const Finding& w : file_.warnings) nav.warnings.push_back(warning_at(w.offset, "tagfile", w.message));
-        for (const havok::Item& item : file_.items)
-            if (item.kind == havok::ItemKind::Pointer) ++nav.object_counts[types_.full_name(item.type)];
+        SpareModel& spare = spare_model();
+        count_objects(nav.object_counts, std::move(spare.object_counts));
+        // The layouts assigned over the spare's (set_record), each role absent until read.
+        static const LayoutSummary kAbsent;
+        nav.layouts = std::move(spare.layouts);
+        nav.layouts = kAbsent;
 
         std::optional<ObjectView> mesh, graph, mediator, setups;
+        std::vector<RootVariant>& variants = nav.variants = std::move(spare.variants);
+        std::size_t n = 0;
         for (const havok::NamedVariant& v : file_.named_variants()) {
-            RootVariant rv{std::string(v.name), std::string(v.class_name), {}, 0};
+            if (n == variants.size()) variants.emplace_back();
+            RootVariant& rv = variants[n++];  // assigned over: its strings' storage is reused
+            rv.name = v.name;
+            rv.className = v.class_name;
+            rv.type_name.clear();
+            rv.item = 0;
             if (v.object) {
-                rv.type_name = v.object->type_name();
+                rv.type_name = full_name(v.object->type_index());
                 rv.item = item_of(*v.object);
-                pick(mesh, *v.object, "hkaiNavMesh");
-                pick(graph, *v.object, "hkaiDirectedGraphExplicitCost");
-                pick(mediator, *v.object, "hkaiStaticTreeNavMeshQueryMediator");
-                pick(setups, *v.object, "hkaiUserEdgeSetupArray");
+                const std::uint8_t is = roles(*v.object);
+                pick(mesh, *v.object, is, kMeshClass);
+                pick(graph, *v.object, is, kGraphClass);
+                pick(mediator, *v.object, is, kMediatorClass);
+                pick(setups, *v.object, is, kSetupsClass);
             }
-            nav.variants.push_back(std::move(rv));
         }
+        variants.resize(n);
         if (mesh) nav.mesh = read_mesh(*mesh, nav.layouts);
         if (graph) nav.graph = read_graph(*graph, nav.layouts);
         if (mediator) nav.mediator = read_mediator(*mediator, mesh ? item_of(*mesh) : 0, nav.layouts);
@@ -205,8 +313,44 @@ public:
     }
 
 private:
-    static void pick(std::optional<ObjectView>& slot, const ObjectView& object, const char* type) {
-        if (!slot && object.is_a(type)) slot = object;
+    /// Sets `counts` to the number of pointer items of each type, by full name, reusing the
+    /// nodes of `spare` (an earlier tagfile's counts, most of them of the same types).
+    void count_objects(std::map<std::string, std::uint32_t>& counts, std::map<std::string, std::uint32_t>&& spare) const {
+        counts = std::move(spare);
+        for (auto& entry : counts) entry.second = 0;
+        for (const havok::Item& item : file_.items)
+            if (item.kind == havok::ItemKind::Pointer) ++counts[full_name(item.type)];
+        std::erase_if(counts, [](const auto& entry) { return entry.second == 0; });
+    }
+
+    /// Fills `slot` with the first variant object whose type is_a kRootClasses[c] (`is`: roles()).
+    static void pick(std::optional<ObjectView>& slot, const ObjectView& object, std::uint8_t is, RootClass c) {
+        if (!slot && (is >> c & 1)) slot = object;
+    }
+
+    /// The facts of type t kept in the table's memo, nullptr when there is none or t is out of it.
+    RecordInfoCache::TypeFacts* facts_of(TypeIndex t) const {
+        return memo_ && t < memo_->facts.size() ? &memo_->facts[t] : nullptr;
+    }
+
+    /// types_.full_name(t), made once per table and type (a pointer item's or variant's type is
+    /// named in every tagfile). The reference is valid until the next call.
+    const std::string& full_name(TypeIndex t) const {
+        RecordInfoCache::TypeFacts* f = facts_of(t);
+        if (!f) return scratch_name_ = types_.full_name(t);
+        if (f->full_name.empty()) f->full_name = types_.full_name(t);
+        return f->full_name;
+    }
+
+    /// Bit c set when `object` is_a kRootClasses[c]; once per table and type (is_a walks the
+    /// type's parents comparing names: ≈ 120 instructions, four a variant).
+    std::uint8_t roles(const ObjectView& object) const {
+        RecordInfoCache::TypeFacts* f = facts_of(object.type_index());
+        if (f && f->known) return f->roles;
+        std::uint8_t is = 0;
+        for (std::uint8_t c = 0; c < std::size(kRootClasses); ++c) is |= static_cast<std::uint8_t>(object.is_a(kRootClasses[c]) << c);
+        if (f) f->known = true, f->roles = is;
+        return is;
     }
 
     /// The first pointer item at the object's DATA offset (0 when none). The root's few
@@ -232,12 +376,19 @@ private:
         throw Error(message, file_.data_offset + at.offset(), types_.full_name(at.type_index()));
     }
 
-    RecordInfo record_info(TypeIndex t) const {
-        if (!types_.valid(t)) return {};
-        if (!memo_) return build_record_info(t);
-        const auto known = memo_->records.find(t);
-        if (known != memo_->records.end()) return known->second;
-        return memo_->records.emplace(t, build_record_info(t)).first->second;
+    /// Sets `out` to the layout of type t (absent for an invalid t), from the table's memo when
+    /// it has one. Assigned, not made anew: `out` keeps its name's storage.
+    void set_record(RecordInfo& out, TypeIndex t) const {
+        static const RecordInfo absent;
+        if (!types_.valid(t)) {
+            out = absent;
+        } else if (!memo_) {
+            out = build_record_info(t);
+        } else {
+            auto known = memo_->records.find(t);
+            if (known == memo_->records.end()) known = memo_->records.emplace(t, build_record_info(t)).first;
+            out = known->second;
+        }
     }
 
     /// types_.find_member(t, name), from the table's memo when it has one. `name` must be a
@@ -247,6 +398,36 @@ private:
         const auto [it, added] = memo_->members.try_emplace({t, name}, nullptr);
         if (added) it->second = types_.find_member(t, name);
         return it->second;
+    }
+
+    /// The table's plan of `names` for type t, made at the first object of t; nullptr when
+    /// the table has no memo. `names` must be a list of this file (known by its address).
+    template <class Name, std::size_t N>
+    RecordInfoCache::Plan* memo_plan(TypeIndex t, const Name (&names)[N]) const {
+        if (!memo_) return nullptr;
+        const auto [it, added] = memo_->plans.try_emplace({t, names});
+        if (added)
+            for (const Name& n : names) it->second.members.push_back(types_.find_member(t, name_of(n)));
+        return &it->second;
+    }
+
+    /// The members `names` of type t (nullptr where t has none), in the list's order: from
+    /// `memo`, the table's plan (memo_plan), or looked up now when it has none.
+    template <class Name, std::size_t N>
+    std::array<const havok::Member*, N> plan(TypeIndex t, const Name (&names)[N], const RecordInfoCache::Plan* memo) const {
+        std::array<const havok::Member*, N> out;
+        if (memo) {
+            std::copy(memo->members.begin(), memo->members.end(), out.begin());
+        } else {
+            for (std::size_t k = 0; k < N; ++k) out[k] = types_.find_member(t, name_of(names[k]));
+        }
+        return out;
+    }
+
+    /// `o` with the members `names` of its type planned.
+    template <std::size_t N>
+    PlannedObject<N> planned(const ObjectView& o, const char* const (&names)[N]) const {
+        return PlannedObject<N>(o, names, plan(o.type_index(), names, memo_plan(o.type_index(), names)));
     }
 
     /// o.field(name) through member(): the same value, or ObjectView::field's error.
@@ -276,12 +457,6 @@ private:
         }
         r.set_members(std::move(members));
         return r;
-    }
-
-    /// The absolute file offset of an hkArray field's first record (kNoOffset when empty).
-    std::uint64_t place_of(const Value& array) const {
-        const ArrayView a = array.as_array();
-        return a.size() == 0 ? kNoOffset : file_.data_offset + a.offset();
     }
 
     /// The element type declared by an hkArray field (known even when the array is empty).
@@ -320,42 +495,79 @@ private:
 
     /// Reads an array of records: copied as bytes when the element type has the model's size and
     /// every model field at the model's offset and width, else member by member.
+    /// @param field the hkArray member (errors name it); `array` its as_array().
     /// @param out storage to fill (its capacity is reused; recycle_mesh_arrays).
     template <class T, std::size_t N, class Vector = std::vector<T>>
-    Vector read_records(const Value& field, const FieldMap (&fields)[N], Vector out = {}) const {
-        const ArrayView array = field.as_array();
+    Vector read_records(const Value& field, const ArrayView& array, const FieldMap (&fields)[N], Vector out = {}) const {
         const TypeIndex elem = array.element_type();
-        bool same_layout = types_[elem].resolved_size == sizeof(T);
-        // Each field's member, found once for the whole array: asking every element for its
-        // fields by name was ≈ 200 instructions a field (UserEdgeSetup, whose layout differs
-        // from the model's, is read member by member).
-        std::array<const havok::Member*, N> members;
-        for (std::size_t k = 0; k < N; ++k) {
-            const FieldMap& f = fields[k];
-            const havok::Member* m = member(elem, f.name);
-            if (!m) fail(field, types_.full_name(elem) + " has no member " + f.name);
-            same_layout = same_layout && m->offset == f.offset && types_[m->type].resolved_size == f.size;
-            members[k] = m;
+        RecordInfoCache::Plan* const memo = memo_plan(elem, fields);
+        bool same_layout = memo && memo->same_layout == 1;
+        std::array<const havok::Member*, N> members{};
+        if (!same_layout) {
+            // Each field's member, found once for the table (the element type's plan): asking
+            // every element for its fields by name was ≈ 200 instructions a field
+            // (UserEdgeSetup, whose layout differs from the model's, is read member by member).
+            same_layout = types_[elem].resolved_size == sizeof(T);
+            members = plan(elem, fields, memo);
+            for (std::size_t k = 0; k < N; ++k) {
+                const havok::Member* m = members[k];
+                if (!m) fail(field, types_.full_name(elem) + " has no member " + fields[k].name);
+                same_layout = same_layout && m->offset == fields[k].offset && types_[m->type].resolved_size == fields[k].size;
+            }
+            if (memo) memo->same_layout = same_layout;
         }
         if (same_layout) {
             copy_records(array.bytes().data(), array.size(), out);
             return out;
         }
         out.assign(array.size(), T{});
+        // A field of the model's width is read_field's memcpy; in place (no Value, no bounds
+        // check a member) when no member can reach past DATA: ≈ 1,400 instructions a Sekiro
+        // UserEdgeSetup by Values.
+        std::array<bool, N> copy;
+        for (std::size_t k = 0; k < N; ++k)
+            copy[k] = types_[members[k]->type].resolved_size == fields[k].size && fields[k].kind != FieldKind::Float;
+        const bool in_place = members_inside_data(array, members);
         for (std::uint32_t i = 0; i < array.size(); ++i) {
-            const ObjectView element = array.object(i);
+            const std::uint32_t at = in_place ? array.offset() + i * array.element_size() : array.object(i).offset();
+            std::uint8_t* const record = reinterpret_cast<std::uint8_t*>(&out[i]);
             for (std::size_t k = 0; k < N; ++k) {
-                const Value member(file_, members[k]->type, element.offset() + members[k]->offset);
-                read_field(member, reinterpret_cast<std::uint8_t*>(&out[i]) + fields[k].offset, fields[k]);
+                if (in_place && copy[k])
+                    std::memcpy(record + fields[k].offset, file_.data.data() + at + members[k]->offset, fields[k].size);
+                else
+                    read_field(Value(file_, members[k]->type, at + members[k]->offset), record + fields[k].offset, fields[k]);
             }
         }
         return out;
     }
 
+    /// Whether every element of `array` is a record (as_object does not fail) lying inside DATA
+    /// with each of `members` inside it: then no member's bytes() can fail.
+    template <std::size_t N>
+    bool members_inside_data(const ArrayView& array, const std::array<const havok::Member*, N>& members) const {
+        const havok::Type& element = types_[array.element_type()];
+        const std::uint64_t size = element.resolved_size;
+        if (element.kind() != Kind::Record || array.offset() > file_.data.size() ||
+            size * array.size() > file_.data.size() - array.offset())
+            return false;
+        for (const havok::Member* m : members)
+            if (m->offset + std::uint64_t{types_[m->type].resolved_size} > size) return false;
+        return true;
+    }
+
+    template <class T, std::size_t N, class Vector = std::vector<T>>
+    Vector read_records(const Value& field, const FieldMap (&fields)[N], Vector out = {}) const {
+        return read_records<T>(field, field.as_array(), fields, std::move(out));
+    }
+
     /// An hkArray of hkVector4 (16-byte elements).
     template <class Vector = std::vector<Vec4>>
     Vector read_vectors(const Value& field, Vector out = {}) const {
-        const ArrayView array = field.as_array();
+        return read_vectors(field, field.as_array(), std::move(out));
+    }
+    /// read_vectors of the hkArray `field` whose as_array() is `array`.
+    template <class Vector>
+    Vector read_vectors(const Value& field, const ArrayView& array, Vector out) const {
         out.clear();
         if (array.size() == 0) return out;
         if (array.element_size() != sizeof(Vec4))
@@ -377,52 +589,61 @@ private:
         return out;
     }
 
-    NavMesh read_mesh(const ObjectView& o, LayoutSummary& layouts) const {
+    /// The absolute file offset of an array's first record (kNoOffset when empty).
+    std::uint64_t place_of(const ArrayView& a) const { return a.size() == 0 ? kNoOffset : file_.data_offset + a.offset(); }
+
+    NavMesh read_mesh(const ObjectView& object, LayoutSummary& layouts) const {
         NavMesh m;
-        layouts.navMesh = record_info(o.type_index());
-        const Value faces = field(o, "faces"), edges = field(o, "edges"), vertices = field(o, "vertices");
-        layouts.face = record_info(element_type(faces));
-        layouts.edge = record_info(element_type(edges));
-        layouts.vertex = record_info(element_type(vertices));
-        layouts.faces_at = place_of(faces);
-        layouts.edges_at = place_of(edges);
-        layouts.vertices_at = place_of(vertices);
-        SpareMeshArrays& spare = spare_mesh_arrays();
-        m.faces = read_records<Face>(faces, kFaceFields, std::move(spare.faces));
-        m.edges = read_records<Edge>(edges, kEdgeFields, std::move(spare.edges));
-        m.vertices = read_vectors(vertices, std::move(spare.vertices));
-        m.faceData = read_words<std::int32_t>(field(o, "faceData"), std::move(spare.faceData));
-        m.edgeData = read_words<std::int32_t>(field(o, "edgeData"), std::move(spare.edgeData));
-        m.faceDataStriding = static_cast<std::int32_t>(field(o, "faceDataStriding").as_int());
-        m.edgeDataStriding = static_cast<std::int32_t>(field(o, "edgeDataStriding").as_int());
-        m.flags = static_cast<std::uint8_t>(field(o, "flags").as_uint());
-        raw_into(field(o, "aabb"), &m.aabb, sizeof m.aabb, "aabb");
-        m.erosionRadius = static_cast<float>(field(o, "erosionRadius").as_float());
-        m.userData = field(o, "userData").as_uint();
-        m.streaming_set_count = field(o, "streamingSets").as_array().size();
-        if (auto seeding = find_field(o, "clearanceCacheSeedingDataSet")) {
+        set_record(layouts.navMesh, object.type_index());
+        const PlannedObject o = planned(object, kMeshMembers);
+        const Value faces = o.field(kFaces), edges = o.field(kEdges), vertices = o.field(kVertices);
+        set_record(layouts.face, element_type(faces));
+        set_record(layouts.edge, element_type(edges));
+        set_record(layouts.vertex, element_type(vertices));
+        const ArrayView face_array = faces.as_array();
+        layouts.faces_at = place_of(face_array);
+        const ArrayView edge_array = edges.as_array();
+        layouts.edges_at = place_of(edge_array);
+        const ArrayView vertex_array = vertices.as_array();
+        layouts.vertices_at = place_of(vertex_array);
+        SpareModel& spare = spare_model();
+        m.faces = read_records<Face>(faces, face_array, kFaceFields, std::move(spare.faces));
+        m.edges = read_records<Edge>(edges, edge_array, kEdgeFields, std::move(spare.edges));
+        m.vertices = read_vectors(vertices, vertex_array, std::move(spare.vertices));
+        m.faceData = read_words<std::int32_t>(o.field(kFaceData), std::move(spare.faceData));
+        m.edgeData = read_words<std::int32_t>(o.field(kEdgeData), std::move(spare.edgeData));
+        m.faceDataStriding = static_cast<std::int32_t>(o.field(kFaceDataStriding).as_int());
+        m.edgeDataStriding = static_cast<std::int32_t>(o.field(kEdgeDataStriding).as_int());
+        m.flags = static_cast<std::uint8_t>(o.field(kFlags).as_uint());
+        raw_into(o.field(kAabb), &m.aabb, sizeof m.aabb, "aabb");
+        m.erosionRadius = static_cast<float>(o.field(kErosionRadius).as_float());
+        m.userData = o.field(kUserData).as_uint();
+        m.streaming_set_count = o.field(kMeshStreamingSets).as_array().size();
+        if (auto seeding = o.find_field(kSeedingSet)) {
             if (auto set = seeding->target()) {
                 m.has_clearance_cache_seeding = true;
-                if (auto datas = find_field(*set, "cacheDatas")) m.clearance_cache_data_count = datas->as_array().size();
+                if (auto datas = planned(*set, kSeedingMembers).find_field(0)) m.clearance_cache_data_count = datas->as_array().size();
             }
         }
         return m;
     }
 
-    DirectedGraph read_graph(const ObjectView& o, LayoutSummary& layouts) const {
+    DirectedGraph read_graph(const ObjectView& object, LayoutSummary& layouts) const {
         DirectedGraph g;
-        layouts.graph = record_info(o.type_index());
-        const Value nodes = field(o, "nodes"), edges = field(o, "edges");
-        layouts.graph_node = record_info(element_type(nodes));
-        layouts.graph_edge = record_info(element_type(edges));
-        g.positions = read_vectors(field(o, "positions"));
-        g.nodes = read_records<GraphNode>(nodes, kGraphNodeFields);
-        g.edges = read_records<GraphEdge>(edges, kGraphEdgeFields);
-        g.nodeData = read_words<std::uint32_t>(field(o, "nodeData"));
-        g.edgeData = read_words<std::uint32_t>(field(o, "edgeData"));
-        g.nodeDataStriding = static_cast<std::int32_t>(field(o, "nodeDataStriding").as_int());
-        g.edgeDataStriding = static_cast<std::int32_t>(field(o, "edgeDataStriding").as_int());
-        if (auto sets = find_field(o, "streamingSets")) g.streaming_set_count = sets->as_array().size();
+        set_record(layouts.graph, object.type_index());
+        const PlannedObject o = planned(object, kGraphMembers);
+        const Value nodes = o.field(kNodes), edges = o.field(kGraphEdges);
+        set_record(layouts.graph_node, element_type(nodes));
+        set_record(layouts.graph_edge, element_type(edges));
+        SpareModel& spare = spare_model();
+        g.positions = read_vectors(o.field(kPositions), std::move(spare.positions));
+        g.nodes = read_records<GraphNode>(nodes, kGraphNodeFields, std::move(spare.nodes));
+        g.edges = read_records<GraphEdge>(edges, kGraphEdgeFields, std::move(spare.edges_of_graph));
+        g.nodeData = read_words<std::uint32_t>(o.field(kNodeData), std::move(spare.nodeData));
+        g.edgeData = read_words<std::uint32_t>(o.field(kGraphEdgeData), std::move(spare.edgeData_of_graph));
+        g.nodeDataStriding = static_cast<std::int32_t>(o.field(kNodeDataStriding).as_int());
+        g.edgeDataStriding = static_cast<std::int32_t>(o.field(kGraphEdgeDataStriding).as_int());
+        if (auto sets = o.find_field(kGraphStreamingSets)) g.streaming_set_count = sets->as_array().size();
         return g;
     }
 
@@ -431,7 +652,7 @@ private:
         m.nav_mesh_item = field(o, "navMesh").item();
         m.nav_mesh_is_file_mesh = m.nav_mesh_item != 0 && m.nav_mesh_item == mesh_item;
         const std::optional<ObjectView> tree = field(o, "tree").target();
-        m.tree_class = tree ? tree->type_name() : std::string();
+        m.tree_class = tree ? full_name(tree->type_index()) : std::string();
         m.has_tree_impl = false;
         if (!tree) return m;
         const std::optional<Value> impl_ref = find_field(*tree, "treePtr");
@@ -440,8 +661,8 @@ private:
         m.has_tree_impl = true;
         const ObjectView storage = field(*impl, "tree").as_object();
         const Value nodes = field(storage, "nodes");
-        layouts.tree_node = record_info(element_type(nodes));
-        m.nodes = read_records<AabbTreeNode6>(nodes, kTreeNodeFields);
+        set_record(layouts.tree_node, element_type(nodes));
+        m.nodes = read_records<AabbTreeNode6>(nodes, kTreeNodeFields, std::move(spare_model().tree_nodes));
         raw_into(field(storage, "domain"), &m.domain, sizeof m.domain, "domain");
         return m;
     }
@@ -449,13 +670,12 @@ private:
     std::vector<UserEdgeSetup> read_setups(const ObjectView& o, LayoutSummary& layouts) const {
         const Value setups = field(o, "edgeSetups");
         const TypeIndex elem = element_type(setups);
-        layouts.user_edge_setup = record_info(elem);
+        set_record(layouts.user_edge_setup, elem);
         if (const havok::Member* obb = member(elem, "obbA")) {
-            layouts.obb = record_info(obb->type);
-            if (const havok::Member* transform = member(obb->type, "transform"))
-                layouts.obb_transform = record_info(transform->type);
+            set_record(layouts.obb, obb->type);
+            if (const havok::Member* transform = member(obb->type, "transform")) set_record(layouts.obb_transform, transform->type);
         }
-        return read_records<UserEdgeSetup>(setups, kSetupFields);
+        return read_records<UserEdgeSetup>(setups, kSetupFields, std::move(spare_model().setups));
     }
 
     /// Game files hold about four root variants and one mediator lookup.
@@ -464,6 +684,7 @@ private:
     const havok::Tagfile& file_;
     const havok::TypeTable& types_;
     RecordInfoCache::Entry* memo_;  ///< this table's memo on this thread; nullptr when not kept
+    mutable std::string scratch_name_;  ///< full_name's answer for a table without a memo
     std::size_t lookups_ = 0;  ///< item_of calls so far
     bool mapped_ = false;      ///< itemAt_ is built
     std::unordered_map<std::uint32_t, havok::ItemIndex> itemAt_;  ///< DATA offset -> first pointer item
@@ -474,17 +695,30 @@ private:
 NavTagfile nav_from_tagfile(const havok::Tagfile& file) { return ModelReader(file).read(); }
 
 void recycle_mesh_arrays(NavMesh&& mesh) {
-    SpareMeshArrays& spare = spare_mesh_arrays();
-    auto keep = [](auto& to, auto& from) {
-        to = std::move(from);
-        to.clear();
-        from = {};
-    };
+    SpareModel& spare = spare_model();
     keep(spare.faces, mesh.faces);
     keep(spare.edges, mesh.edges);
     keep(spare.vertices, mesh.vertices);
     keep(spare.faceData, mesh.faceData);
     keep(spare.edgeData, mesh.edgeData);
+}
+
+void recycle_nav_tagfile(NavTagfile&& nav) {
+    recycle_mesh_arrays(std::move(nav.mesh));
+    SpareModel& spare = spare_model();
+    if (nav.graph) {
+        keep(spare.positions, nav.graph->positions);
+        keep(spare.nodes, nav.graph->nodes);
+        keep(spare.edges_of_graph, nav.graph->edges);
+        keep(spare.nodeData, nav.graph->nodeData);
+        keep(spare.edgeData_of_graph, nav.graph->edgeData);
+    }
+    if (nav.mediator) keep(spare.tree_nodes, nav.mediator->nodes);
+    if (nav.user_edge_setups) keep(spare.setups, *nav.user_edge_setups);
+    // Not emptied: the next read assigns over their strings (and count nodes) where it can.
+    spare.variants = std::move(nav.variants);
+    spare.object_counts = std::move(nav.object_counts);
+    spare.layouts = std::move(nav.layouts);
 }
 
 NavTagfile read_nav_tagfile(std::span<const std::uint8_t> tagfile) {

@@ -43,6 +43,11 @@ NavTagfile nav_from_tagfile(const havok::Tagfile& file);
 /// one set (the last given); `mesh` is left without those arrays.
 void recycle_mesh_arrays(NavMesh&& mesh);
 
+/// recycle_mesh_arrays for `nav`'s mesh, and the rest of its storage too: the graph's, tree's
+/// and setups' arrays (emptied), the variants, object counts and layouts, whose strings and
+/// map nodes the next read assigns over instead of allocating. `nav` is left without them.
+void recycle_nav_tagfile(NavTagfile&& nav);
+
 /// Writes `nav` as a new tagfile: root variants hkaiNavMesh, then hkaiDirectedGraphExplicitCost
 /// (when `graph` is set), hkaiStaticTreeNavMeshQueryMediator (when `mediator` is set, with its
 /// hkcdStaticAabbTree; navMesh points at the mesh when nav_mesh_is_file_mesh, else is null), then
