@@ -9,7 +9,6 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
-#include <limits>
 #include <map>
 #include <memory>
 #include <new>
@@ -18,11 +17,11 @@
 #include <span>
 #include <string>
 #include <string_view>
-#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "audit/audit_input.h"
+#include "audit/value_keys.h"
 #include "formats/fromsoft/game.h"
 #include "io/error.h"
 
@@ -88,63 +87,60 @@ struct Extreme {
     bool after_nan_set = false;
 };
 
-/// Emptied map nodes of dropped values (Values::clear), taken by the thread's next new entries
-/// (and, for std::set<std::uint64_t>, the nodes of a dropped value set, Values::insert_value):
-/// each entry was a node allocated and freed per tagfile, and a key longer than the
-/// small-string buffer a second one (about 45 entries a Sekiro tagfile). At most kSpareNodes
-/// of each map type are kept, by the thread that clears the map. A Values cleared after that
-/// thread's thread-locals are gone (a static, or a thread-local made before them) would touch
-/// a destroyed vector: the audit's results are dropped by its workers while they run.
-template <class Map>
-std::vector<typename Map::node_type>& spare_nodes() {
-    thread_local std::vector<typename Map::node_type> nodes;
+/// Emptied nodes of dropped value sets (Values::clear), taken by the thread's next new values
+/// (Values::insert_value): each value was a node allocated and freed per tagfile (11.3 k on the
+/// Sekiro preset). At most kSpareNodes are kept, by the thread that clears the set. A Values
+/// cleared after that thread's thread-locals are gone (a static, or a thread-local made before
+/// them) would touch a destroyed vector: the audit's results are dropped by its workers while
+/// they run.
+inline std::vector<std::set<std::uint64_t>::node_type>& spare_set_nodes() {
+    thread_local std::vector<std::set<std::uint64_t>::node_type> nodes;
     return nodes;
 }
 inline constexpr std::size_t kSpareNodes = 256;
 
-/// Rule-specific figures, merged deterministically: counts add, extremes keep the first
-/// strictly larger value in input order (a NaN that comes first stays), sets unite. Keys are
-/// looked up without making a std::string (transparent comparison): per-element rules update
-/// them once per face, and a key longer than the small-string buffer cost an allocation per
-/// call.
-///
-/// An entry may hold no value (holds() is false: a count of kNoCount, an extreme not set, an
-/// empty set): reset() leaves the entries so, for the thread's next tagfile to fill in place,
-/// and merge() skips them. Only the tallies of an audit_tagfile result reused on its thread
-/// hold such entries; a merged Values never does.
-struct Values {
+/// Values as a report gives them: named, in the order of their names.
+struct NamedValues {
     std::map<std::string, std::int64_t, std::less<>> counts;
     std::map<std::string, Extreme, std::less<>> maxima;
     std::map<std::string, Extreme, std::less<>> minima;
     std::map<std::string, std::set<std::uint64_t>, std::less<>> sets;
-    /// The count of an entry that holds none (reset()).
-    static constexpr std::int64_t kNoCount = std::numeric_limits<std::int64_t>::min();
-    static bool holds(std::int64_t n) { return n != kNoCount; }
-    static bool holds(const Extreme& e) { return e.set; }
-    static bool holds(const std::set<std::uint64_t>& s) { return !s.empty(); }
-    /// `n` added to the count `into` (kNoCount: none yet).
-    static void add_count(std::int64_t& into, std::int64_t n) { into = (holds(into) ? into : 0) + n; }
-    void count(std::string_view key, std::int64_t n = 1) { add_count(slot(counts, key), n); }
-    void maximum(std::string_view key, double v, Location at);
-    void minimum(std::string_view key, double v, Location at);
+    bool empty() const { return counts.empty() && maxima.empty() && minima.empty() && sets.empty(); }
+};
+
+/// Rule-specific figures, merged deterministically: counts add, extremes keep the first
+/// strictly larger value in input order (a NaN that comes first stays), sets unite. Keys are
+/// interned (value_keys.h): a tagfile's figures sit in flat arrays under key numbers, merged
+/// key by key with an integer compare and emptied by dropping the arrays' entries; named()
+/// gives the named, ordered form once a merge is finished. With the keys named in ordered maps,
+/// merging (two tree steps and a string compare an entry) and emptying them entry by entry
+/// were ≈ 16 M instructions on the Sekiro preset (forty-third session).
+struct Values {
+    KeyedEntries<std::int64_t> counts;
+    KeyedEntries<Extreme> maxima;
+    KeyedEntries<Extreme> minima;
+    KeyedEntries<std::set<std::uint64_t>> sets;
+
+    void count(Key key, std::int64_t n = 1) { counts[key] += n; }
+    void maximum(Key key, double v, Location at);
+    void minimum(Key key, double v, Location at);
     /// maximum()/minimum() with the location made by `at()` only when `v` becomes the
     /// extreme: per-element rules call these once per face or vertex, and formatting every
     /// location was a tenth of the audit's time.
     template <class At>
-    void maximum_at(std::string_view key, double v, At&& at) {
-        Extreme& e = slot(maxima, key);
+    void maximum_at(Key key, double v, At&& at) {
+        Extreme& e = maxima[key];
         if (!e.set || v > e.value) e.take(v, at());
     }
     template <class At>
-    void minimum_at(std::string_view key, double v, At&& at) {
-        Extreme& e = slot(minima, key);
+    void minimum_at(Key key, double v, At&& at) {
+        Extreme& e = minima[key];
         if (!e.set || v < e.value) e.take(v, at());
     }
-    void insert(std::string_view key, std::uint64_t v) { insert_value(slot(sets, key), v); }
-    /// set.insert(v), in a spare node when the thread has one: each value was a node allocated
-    /// and freed per tagfile (11.3 k on the Sekiro preset); clear() keeps a dropped set's nodes.
+    void insert(Key key, std::uint64_t v) { insert_value(sets[key], v); }
+    /// set.insert(v), in a spare node when the thread has one (spare_set_nodes).
     static void insert_value(std::set<std::uint64_t>& set, std::uint64_t v) {
-        auto& spare = spare_nodes<std::set<std::uint64_t>>();
+        auto& spare = spare_set_nodes();
         if (spare.empty()) {
             set.insert(v);
             return;
@@ -156,63 +152,23 @@ struct Values {
         node.value() = v;
         set.insert(at, std::move(node));
     }
-    /// The entry of `key` in `map`, value-initialised when new (operator[] without a std::string),
-    /// in a spare node when the thread has one.
-    template <class Map>
-    static typename Map::mapped_type& slot(Map& map, std::string_view key) {
-        return slot_at(map, map.lower_bound(key), key)->second;
-    }
     void merge(const Values& other);
-    /// Whether no entry holds a value. Asked of each rule's Values after each tagfile, most of
-    /// which have no entry: that answer inline, the entries read out of line (none_held).
-    bool empty() const { return (counts.empty() && maxima.empty() && minima.empty() && sets.empty()) || none_held(); }
-    /// Empties every map, their nodes to the thread's spares (values value-initialised).
-    void clear() { recycle(counts), recycle(maxima), recycle(minima), recycle(sets); }
-    /// Empties every entry in place, its key and node kept (and a set's nodes to the thread's
-    /// spares): the same rule on the thread's next tagfile finds its entries made. Clearing the
-    /// maps node by node (a tree rebalance each) and making the entries again was ≈ 270
-    /// instructions an entry (thirty-ninth session). A map of more than kKeptEntries is
-    /// cleared instead (keys made from the data, such as R23's edge counts, are not kept
-    /// without bound).
-    void reset() {
-        reset_map(counts, [](std::int64_t& n) { n = kNoCount; });
-        reset_map(maxima, [](Extreme& e) { e.set = e.after_nan_set = false; });
-        reset_map(minima, [](Extreme& e) { e.set = e.after_nan_set = false; });
-        reset_map(sets, [](std::set<std::uint64_t>& s) { keep_nodes(s), s.clear(); });
+    bool empty() const { return counts.empty() && maxima.empty() && minima.empty() && sets.empty(); }
+    /// Drops every entry, the sets' nodes to the thread's spares. Runs in ~TagfileAudit: the
+    /// same rule on the thread's next tagfile refills the arrays' room. Many Values of a result
+    /// are empty (half the supplementary counters): that answer inline.
+    void clear() noexcept {
+        if (!empty()) drop_entries();
     }
-    static constexpr std::size_t kKeptEntries = 64;
+    /// The named, ordered form (AuditMerger::finish).
+    NamedValues named() const;
 
 private:
-    /// Whether no entry holds a value, given that some entry is made (empty()).
-    bool none_held() const;
-    template <class Map>
-    static bool any_held(const Map& map) {
-        for (const auto& entry : map)
-            if (holds(entry.second)) return true;
-        return false;
-    }
-    template <class Map, class Empty>
-    static void reset_map(Map& map, Empty empty) noexcept {
-        if (map.size() > kKeptEntries) return recycle(map);
-        for (auto& entry : map) empty(entry.second);
-    }
-    /// slot() given `at`, map.lower_bound(key) or the entry of `key`.
-    template <class Map>
-    static typename Map::iterator slot_at(Map& map, typename Map::iterator at, std::string_view key) {
-        if (at != map.end() && at->first == key) return at;
-        auto& spare = spare_nodes<Map>();
-        if (spare.empty()) return map.emplace_hint(at, std::string(key), typename Map::mapped_type{});
-        typename Map::node_type node = std::move(spare.back());
-        spare.pop_back();
-        node.key().clear(), node.key().append(key);  // the key's storage reused
-        return map.insert(at, std::move(node));
-    }
-    template <class Map, class Add>
-    static void merge_map(Map& into, const Map& from, Add add);
+    void drop_entries() noexcept;
     /// Moves up to kSpareNodes of `set`'s nodes to the thread's spares (for insert_value);
-    /// noexcept as recycle is: a failed reservation keeps none.
+    /// noexcept: a failed reservation keeps none, so push_back never allocates here.
     static void keep_nodes(std::set<std::uint64_t>& set) noexcept {
-        auto& spare = spare_nodes<std::set<std::uint64_t>>();
+        auto& spare = spare_set_nodes();
         if (spare.capacity() < kSpareNodes) {
             try {
                 spare.reserve(kSpareNodes);
@@ -222,50 +178,28 @@ private:
         }
         while (!set.empty() && spare.size() < kSpareNodes) spare.push_back(set.extract(set.begin()));
     }
-    /// Runs in ~TagfileAudit (noexcept), so the spares' room is reserved first and a failed
-    /// reservation only skips the reuse: push_back never allocates here.
-    template <class Map>
-    static void recycle(Map& map) {
-        // Most of a result's 400 or so maps are empty: asked first, before the thread-local
-        // (≈ 25 instructions a map, 15 M on the Sekiro preset).
-        if (map.empty()) return;
-        auto& spare = spare_nodes<Map>();
-        if (spare.capacity() < kSpareNodes) {
-            try {
-                spare.reserve(kSpareNodes);
-            } catch (const std::bad_alloc&) {
-                map.clear();
-                return;
-            }
-        }
-        while (!map.empty() && spare.size() < kSpareNodes) {
-            typename Map::node_type node = map.extract(map.begin());
-            if constexpr (std::is_same_v<typename Map::mapped_type, std::set<std::uint64_t>>) keep_nodes(node.mapped());
-            node.mapped() = {};
-            spare.push_back(std::move(node));
-        }
-        map.clear();
-    }
 };
 
-/// Values::maximum_at() for a loop over elements: the key's map entry is searched at the first
+/// Values::maximum_at() for a loop over elements: the key's entry is searched at the first
 /// value offered, not once per face or corner (those searches were 2–3 % of the audit). Like
 /// maximum_at, it creates no entry when no value is offered, and keeps the first strictly
 /// larger value.
 class MaximumCursor {
 public:
-    /// @param values outlives the cursor; @param key must outlive it too (a literal).
-    MaximumCursor(Values& values, std::string_view key) : values_(values), key_(key) {}
+    /// @param values outlives the cursor.
+    MaximumCursor(Values& values, Key key) : values_(values), key_(key) {}
     template <class At>
     void offer(double v, At&& at) {
-        if (!slot_) slot_ = &Values::slot(values_.maxima, key_);  // map nodes never move
-        if (!slot_->set || v > slot_->value) slot_->take(v, at());
+        if (place_ == kNone) place_ = values_.maxima.place(key_);
+        Extreme& e = values_.maxima.at_place(place_);  // by place: the entries may move as others are added
+        if (!e.set || v > e.value) e.take(v, at());
     }
 
 private:
+    static constexpr std::size_t kNone = ~std::size_t{0};
     Values& values_;
-    std::string_view key_;
-    Extreme* slot_ = nullptr;
+    Key key_;
+    std::size_t place_ = kNone;
 };
 
 /// Values::insert() for a loop over elements: the key's set is searched at the first value,
@@ -274,8 +208,8 @@ private:
 /// which was 1 % of the audit. Creates no entry when no value is inserted.
 class SetCursor {
 public:
-    /// @param values outlives the cursor; @param key must outlive it too (a literal).
-    SetCursor(Values& values, std::string_view key) : values_(values), key_(key) {}
+    /// @param values outlives the cursor.
+    SetCursor(Values& values, Key key) : values_(values), key_(key) {}
     void insert(std::uint64_t v) {
         if (v < 256) {  // bytes and small codes (R79's second byte): exact marks, no collisions
             std::uint64_t& word = small_[v >> 6];
@@ -293,13 +227,14 @@ public:
 
 private:
     void add(std::uint64_t v) {
-        if (!set_) set_ = &Values::slot(values_.sets, key_);  // map nodes never move
-        Values::insert_value(*set_, v);
+        if (place_ == kNone) place_ = values_.sets.place(key_);
+        Values::insert_value(values_.sets.at_place(place_), v);  // by place, as MaximumCursor
     }
 
+    static constexpr std::size_t kNone = ~std::size_t{0};
     Values& values_;
-    std::string_view key_;
-    std::set<std::uint64_t>* set_ = nullptr;
+    Key key_;
+    std::size_t place_ = kNone;
     std::array<std::uint64_t, 4> small_{};  ///< values 0 … 255 already in the set, one bit each
     std::array<std::uint64_t, 32> memo_{};  ///< larger values already in the set, by hash
     std::uint32_t filled_ = 0;              ///< which memo_ slots hold a value
@@ -325,6 +260,14 @@ struct RuleTally {
         examples.clear();
         values.clear();
     }
+};
+
+/// One rule's result in a report: its tally over every tagfile, the values named.
+struct RuleResult {
+    std::array<Tally, 3> by_game{};  ///< indexed by Game
+    bool applicable = false;         ///< the rule's scope matched some tagfile
+    std::vector<Finding> examples;   ///< first exceptions in input order
+    NamedValues values;
 };
 
 /// The page's figure for one game: cases checked and exceptions; −1 where it gives none.
@@ -354,8 +297,8 @@ struct RuleDef;
 struct AuditReport {
     std::vector<std::string> inputs;
     Summary summary;
-    std::vector<RuleTally> rules;  ///< parallel to all_rules()
-    std::map<std::string, Values> supplementary;  ///< X01–X13
+    std::vector<RuleResult> rules;  ///< parallel to all_rules()
+    std::map<std::string, NamedValues> supplementary;  ///< X01–X13
 };
 
 /// One rule that ran on a tagfile, as audit_tagfile records it (TagfileAudit::ran).
@@ -374,24 +317,23 @@ struct TagfileAudit {
     /// Gives `rules`, emptied, to the thread's next audit_tagfile: a corpus audit makes and
     /// drops one result per tagfile on each thread, and allocating, value-initialising and
     /// freeing the 97 tallies (≈ 30 KB) was ≈ 14,000 instructions a tagfile on the Sekiro
-    /// preset (thirty-third session). The values of the rules `ran` names are emptied in place
-    /// (Values::reset); a result without `ran` is cleared in full.
+    /// preset (thirty-third session). Only the tallies of the rules `ran` names are emptied
+    /// (their Values keep their arrays' room); a result without `ran` is cleared in full.
     ~TagfileAudit();
 
     std::vector<RuleTally> rules;  ///< parallel to all_rules()
     /// The rules audit_tagfile ran, in table order; empty in a result made otherwise. When not
     /// empty it describes `rules` exactly: a rule that ran counts in by_game[game] alone, one
     /// without extras holds no example and no value, and a rule that did not run has a
-    /// value-initialised tally but for value entries that hold none (Values::reset, kept from
-    /// the thread's earlier tagfiles). AuditMerger::add and ~TagfileAudit then touch only what it
+    /// value-initialised tally. AuditMerger::add and ~TagfileAudit then touch only what it
     /// names: reading every part of all 97 tallies to merge a tagfile, and writing them to
     /// clear it, cost ≈ 5,400 instructions a tagfile more on the Sekiro preset, where ≈ 20
     /// rules of a tagfile hold extras (thirty-eighth session). Whoever changes the tallies of
     /// such a result empties `ran` (the result then merges and clears in full).
     std::vector<RanRule> ran;
     /// The supplementary counters, at the indices of kSupplementaryIds (audit_supplementary.h);
-    /// empty for an unreadable tagfile. Emptied in place (Values::reset) and given to the
-    /// thread's next audit_tagfile by ~TagfileAudit, as `rules` is.
+    /// empty for an unreadable tagfile. Emptied (Values::clear) and given to the thread's next
+    /// audit_tagfile by ~TagfileAudit, as `rules` is.
     std::vector<Values> supplementary;
     bool readable = false;
     Game game = Game::Other;
@@ -457,7 +399,9 @@ private:
     /// marks the rule in `taken` once its examples are complete.
     void add_extras(RuleTally& into, const RuleTally& from, std::size_t rule, ExamplesTaken* taken);
 
-    AuditReport report_;
+    AuditReport report_;  ///< all but the rules until finish()
+    /// The rules' tallies merged, their values named only by finish().
+    std::vector<RuleTally> rules_;
     /// The supplementary counters merged, by index as TagfileAudit::supplementary: keyed only
     /// by finish(), so a tagfile's counters merge without a search by their ids.
     std::vector<Values> supplementary_;

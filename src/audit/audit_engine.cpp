@@ -59,17 +59,15 @@ std::string Location::str() const {
     return out;
 }
 
-void Values::maximum(std::string_view key, double v, Location at) {
-    Extreme& e = slot(maxima, key);
+void Values::maximum(Key key, double v, Location at) {
+    Extreme& e = maxima[key];
     if (!e.set || v > e.value) e.take(v, std::move(at));
 }
 
-void Values::minimum(std::string_view key, double v, Location at) {
-    Extreme& e = slot(minima, key);
+void Values::minimum(Key key, double v, Location at) {
+    Extreme& e = minima[key];
     if (!e.set || v < e.value) e.take(v, std::move(at));
 }
-
-bool Values::none_held() const { return !any_held(counts) && !any_held(maxima) && !any_held(minima) && !any_held(sets); }
 
 namespace {
 
@@ -95,34 +93,37 @@ void merge_extreme(Extreme& into, const Extreme& from, Better better) {
     if (from.after_nan_set) fold_extreme(into, from.after_nan, from.after_nan_at, better);
 }
 
-}  // namespace
-
-/// `add(entry of key in into, value)` for each entry of `from` that holds a value, in key
-/// order, the entry made as slot() makes it. The merged report holds the keys a tagfile's result holds
-/// (the same rules fill the same keys), so the entry after the last one used is tried before
-/// a search: a search per key was most of the merge (≈ 80 string compares a tagfile).
-template <class Map, class Add>
-void Values::merge_map(Map& into, const Map& from, Add add) {
-    auto next = into.begin();
-    for (const auto& [key, value] : from) {
-        if (!holds(value)) continue;
-        const auto at = next != into.end() && next->first == key ? next : slot_at(into, into.lower_bound(key), key);
-        add(at->second, value);
-        next = std::next(at);
-    }
+/// `entries` under their keys' names.
+template <class T>
+std::map<std::string, T, std::less<>> named_entries(const KeyedEntries<T>& entries) {
+    std::map<std::string, T, std::less<>> out;
+    for (const auto& e : entries) out.emplace(e.key.name(), e.value);
+    return out;
 }
 
+}  // namespace
+
 void Values::merge(const Values& other) {
-    merge_map(counts, other.counts, [](std::int64_t& into, std::int64_t n) { add_count(into, n); });
-    merge_map(maxima, other.maxima, [](Extreme& into, const Extreme& e) {
+    counts.merge(other.counts, [](std::int64_t& into, std::int64_t n) { into += n; });
+    maxima.merge(other.maxima, [](Extreme& into, const Extreme& e) {
         merge_extreme(into, e, [](double a, double b) { return a > b; });
     });
-    merge_map(minima, other.minima, [](Extreme& into, const Extreme& e) {
+    minima.merge(other.minima, [](Extreme& into, const Extreme& e) {
         merge_extreme(into, e, [](double a, double b) { return a < b; });
     });
-    merge_map(sets, other.sets, [](std::set<std::uint64_t>& into, const std::set<std::uint64_t>& s) {
+    sets.merge(other.sets, [](std::set<std::uint64_t>& into, const std::set<std::uint64_t>& s) {
         into.insert(s.begin(), s.end());
     });
+}
+
+void Values::drop_entries() noexcept {
+    counts.clear(), maxima.clear(), minima.clear();
+    for (auto& e : sets) keep_nodes(e.value);
+    sets.clear();
+}
+
+NamedValues Values::named() const {
+    return {named_entries(counts), named_entries(maxima), named_entries(minima), named_entries(sets)};
 }
 
 void RuleCheck::fail(const std::string& element, std::int64_t index, const std::string& detail, const std::string& sub,
@@ -217,7 +218,7 @@ SpareResult& spare_result() {
 
 TagfileAudit::~TagfileAudit() {
     if (!supplementary.empty()) {
-        for (Values& v : supplementary) v.reset();  // its entries kept for the next tagfile
+        for (Values& v : supplementary) v.clear();  // its arrays' room kept for the next tagfile
         spare_result().supplementary = std::move(supplementary);
     }
     if (rules.size() != all_rules().size()) return;  // moved from, or not an audit_tagfile result
@@ -229,7 +230,7 @@ TagfileAudit::~TagfileAudit() {
             RuleTally& t = rules[r.rule];
             t.by_game[static_cast<std::size_t>(game)] = {};
             t.applicable = false;
-            if (r.extras) t.examples.clear(), t.values.reset();  // its entries kept for the next tagfile
+            if (r.extras) t.examples.clear(), t.values.clear();  // its arrays' room kept for the next tagfile
         }
         ran.clear();
     }
@@ -282,9 +283,8 @@ TagfileAudit audit_tagfile(const AuditTagfile& file, std::size_t max_examples, c
     return out;
 }
 
-AuditMerger::AuditMerger(std::size_t max_examples) : supplementary_(kSupplementaryIds.size()), max_examples_(max_examples) {
-    report_.rules.resize(all_rules().size());
-}
+AuditMerger::AuditMerger(std::size_t max_examples)
+    : rules_(all_rules().size()), supplementary_(kSupplementaryIds.size()), max_examples_(max_examples) {}
 
 namespace {
 
@@ -320,7 +320,7 @@ void AuditMerger::add_extras(RuleTally& into, const RuleTally& from, std::size_t
 
 void AuditMerger::add_rules(const std::vector<RuleTally>& rules, ExamplesTaken* taken) {
     for (std::size_t i = 0; i < rules.size(); ++i) {
-        RuleTally& into = report_.rules[i];
+        RuleTally& into = rules_[i];
         const RuleTally& from = rules[i];
         into.applicable = into.applicable || from.applicable;
         for (std::size_t k = 0; k < 3; ++k) add_tally(into.by_game[k], from.by_game[k]);
@@ -334,7 +334,7 @@ void AuditMerger::add_rules(const std::vector<RuleTally>& rules, ExamplesTaken* 
 void AuditMerger::add_ran(const TagfileAudit& result, ExamplesTaken* taken) {
     const auto game = static_cast<std::size_t>(result.game);
     for (const RanRule r : result.ran) {
-        RuleTally& into = report_.rules[r.rule];
+        RuleTally& into = rules_[r.rule];
         const RuleTally& from = result.rules[r.rule];
         into.applicable = true;
         add_tally(into.by_game[game], from.by_game[game]);
@@ -370,15 +370,18 @@ void AuditMerger::add(const AuditMerger& later, ExamplesTaken* taken) {
     add_counts(summary.sekiro, from.sekiro);
     add_counts(summary.elden_ring, from.elden_ring);
     for (int g = 0; g < 2; ++g) binders_[g].insert(later.binders_[g].begin(), later.binders_[g].end());
-    add_rules(later.report_.rules, taken);
+    add_rules(later.rules_, taken);
     for (std::size_t i = 0; i < supplementary_.size(); ++i) supplementary_[i].merge(later.supplementary_[i]);
 }
 
 AuditReport AuditMerger::finish(std::vector<std::string> inputs) {
     report_.inputs = std::move(inputs);
-    // A merged Values holds no entry without a value: a counter no tagfile filled is left out.
+    report_.rules.reserve(rules_.size());
+    for (RuleTally& t : rules_)
+        report_.rules.push_back({t.by_game, t.applicable, std::move(t.examples), t.values.named()});
+    // A counter no tagfile filled is left out.
     for (std::size_t i = 0; i < supplementary_.size(); ++i)
-        if (!supplementary_[i].empty()) report_.supplementary.emplace(kSupplementaryIds[i], std::move(supplementary_[i]));
+        if (!supplementary_[i].empty()) report_.supplementary.emplace(kSupplementaryIds[i], supplementary_[i].named());
     report_.summary.sekiro.binders = static_cast<std::int64_t>(binders_[0].size());
     report_.summary.elden_ring.binders = static_cast<std::int64_t>(binders_[1].size());
     return std::move(report_);
@@ -393,7 +396,7 @@ AuditReport merge_audit(std::span<const TagfileAudit> results, std::vector<std::
 
 std::string rule_status(const AuditReport& report, std::size_t i) {
     const RuleDef& def = all_rules()[i];
-    const RuleTally& t = report.rules[i];
+    const RuleResult& t = report.rules[i];
     if (!t.applicable) return "not_applicable";
     std::int64_t checked = 0, exceptions = 0;
     for (const Tally& g : t.by_game) {

@@ -39,7 +39,7 @@ std::string plural(const std::string& unit) {
     return unit.substr(0, space + 1) + plural_word(unit.substr(space + 1));
 }
 
-Tally total(const RuleTally& t) {
+Tally total(const RuleResult& t) {
     Tally s;
     for (const Tally& g : t.by_game) {
         s.checked += g.checked;
@@ -49,7 +49,7 @@ Tally total(const RuleTally& t) {
     return s;
 }
 
-std::string values_text(const Values& v) {
+std::string values_text(const NamedValues& v) {
     std::string out;
     for (const auto& [k, n] : v.counts) out += fmt::format("  {} {}", k, grouped(n));
     for (const auto& [k, e] : v.maxima) out += fmt::format("  {} {:.6g}{}", k, e.value, e.at.empty() ? "" : " (" + e.at.str() + ")");
@@ -121,7 +121,7 @@ nlohmann::ordered_json summary_json(const GameSummary& s) {
             {"setups", s.setups}};
 }
 
-nlohmann::ordered_json values_json(const Values& v) {
+nlohmann::ordered_json values_json(const NamedValues& v) {
     nlohmann::ordered_json j = nlohmann::ordered_json::object();
     for (const auto& [k, n] : v.counts) j[k] = n;
     for (const auto* extremes : {&v.maxima, &v.minima})
@@ -145,7 +145,7 @@ nlohmann::ordered_json page_json(PageFigure p) {
 /// One rule's lines: status and counts, title and values, first exceptions.
 std::string rule_text(const AuditReport& report, std::size_t i) {
     const RuleDef& r = all_rules()[i];
-    const RuleTally& t = report.rules[i];
+    const RuleResult& t = report.rules[i];
     Tally sum = total(t);
     std::string out = fmt::format("{}  {}  {}  {}  {}", r.id, r.group, scope_text(r.scope), kind_name(r.kind),
                                   rule_status(report, i));
@@ -237,7 +237,7 @@ nlohmann::ordered_json audit_json(const AuditReport& report) {
     std::int64_t invariants = 0, failed = 0;
     for (std::size_t i = 0; i < defs.size(); ++i) {
         const RuleDef& r = defs[i];
-        const RuleTally& t = report.rules[i];
+        const RuleResult& t = report.rules[i];
         Tally sum = total(t);
         std::string status = rule_status(report, i);
         invariants += r.kind == Kind::Invariant;

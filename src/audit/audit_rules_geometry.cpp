@@ -32,7 +32,7 @@ void check_unusual(RuleCheck& c, bool ok, std::int64_t face, std::int64_t& faile
 }
 
 /// A rule's maximum from the tallies: offers what offering every face in order would leave.
-void offer(RuleCheck& c, std::string_view key, const FirstAndBest& m) {
+void offer(RuleCheck& c, Key key, const FirstAndBest& m) {
     MaximumCursor cursor(c.values(), key);
     m.offer_to(cursor, [&](std::int32_t face) { return c.ctx().where("face", face); });
 }
@@ -41,8 +41,8 @@ void offer(RuleCheck& c, std::string_view key, const FirstAndBest& m) {
 /// map lookup by name per face was a tenth of the audit. Only non-zero counts are named, as
 /// Values::count does when called per case.
 struct LocalCounts {
-    std::vector<std::pair<const char*, std::int64_t>> counts;
-    std::int64_t& operator[](const char* key) {
+    std::vector<std::pair<Key, std::int64_t>> counts;
+    std::int64_t& operator[](Key key) {
         for (auto& [k, n] : counts)
             if (k == key) return n;
         return counts.emplace_back(key, 0).second;
@@ -60,8 +60,9 @@ void r38(RuleCheck& c) {
     std::vector<Point> corners;
     for_unusual(c, [&](std::int64_t i, const FaceGeometry& g) {
         if (g.winding == Winding::CounterClockwise) return;
-        const char* cls = g.winding == Winding::Clockwise ? "clockwise" : "degenerate";
-        ++n[cls];
+        const bool clockwise = g.winding == Winding::Clockwise;
+        const char* cls = clockwise ? "clockwise" : "degenerate";
+        ++n[clockwise ? Key("clockwise") : Key("degenerate")];
         if (g.winding == Winding::Degenerate) {
             if (g.zero_normal) ++n["degenerate_zero_vector_area"];
             if (g.collinear) ++n["degenerate_collinear"];
@@ -276,7 +277,7 @@ void r51(RuleCheck& c) {
     const auto& ctx = c.ctx();
     const auto& box = ctx.mesh.aabb;
     if (ctx.game == Game::Other) return c.skip();
-    c.values().insert(ctx.F > 0 ? "margin_bits" : "empty_mesh_margin_bits", bits_of(box.max.w));
+    c.values().insert(ctx.F > 0 ? Key("margin_bits") : Key("empty_mesh_margin_bits"), bits_of(box.max.w));
     if (ctx.F == 0) return;
     bool symmetric = bits_of(box.min.w) == (bits_of(box.max.w) ^ 0x80000000u);
     static constexpr float kSekiro[] = {1.1f}, kElden[] = {2.0f, 2.4f, 8.0f};

@@ -57,6 +57,16 @@ std::string edge_count_name(int n) {
     return key;
 }
 
+/// The key of edge_count_name(n), interned once per process for the usual sizes 0 … 63.
+Key edge_count_key(int n) {
+    static const std::vector<Key> common = [] {
+        std::vector<Key> keys;
+        for (int k = 0; k < 64; ++k) keys.push_back(Key::intern(edge_count_name(k)));
+        return keys;
+    }();
+    return n >= 0 && n < static_cast<int>(common.size()) ? common[n] : Key::intern(edge_count_name(n));
+}
+
 void r23(RuleCheck& c) {
     const auto& ctx = c.ctx();
     const std::span faces(ctx.mesh.faces);
@@ -78,8 +88,8 @@ void r23(RuleCheck& c) {
         c.check(n >= 3, "face", i, [&] { return fmt::format("numEdges {}", n); });
     }
     for (int n = 0; n < static_cast<int>(common.size()); ++n)
-        if (common[n]) c.values().count(edge_count_name(n), common[n]);
-    for (const auto& [n, count] : histogram) c.values().count(edge_count_name(n), count);
+        if (common[n]) c.values().count(edge_count_key(n), common[n]);
+    for (const auto& [n, count] : histogram) c.values().count(edge_count_key(n), count);
 }
 
 void r24(RuleCheck& c) {

@@ -327,7 +327,7 @@ void r97(RuleCheck& c) {
     const std::string last = to_lower(part[0]);
     bool ok = is_member_file_name(last) && parts == 3 && to_lower(part[1]) == "bind6" && to_lower(part[2]) == "navimesh";
     if (ok && last[0] == 'o' && c.ctx().game == Game::Sekiro) ok = false;
-    if (ok) c.values().count(last[0] == 'o' ? "o_members" : "n_members");
+    if (ok) c.values().count(last[0] == 'o' ? Key("o_members") : Key("n_members"));
     std::int64_t index = f.entry_index ? static_cast<std::int64_t>(*f.entry_index) : -1;
     if (ok) c.pass();
     else c.fail("member", index, "name " + f.entry, {}, "BND4");

@@ -16,8 +16,8 @@ inline constexpr std::array<const char*, 11> kSupplementaryIds = {"X01", "X02", 
                                                                   "X08", "X09", "X10", "X11", "X13"};
 
 /// The counters of one tagfile into `into`, resized to kSupplementaryIds.size() and indexed as
-/// it. Its Values must hold no value (new, or emptied in place by Values::reset: the thread's
-/// earlier tagfile's entries are filled again without a map node made or a key copied).
+/// it. Its Values must hold no value (new, or emptied by Values::clear: the thread's earlier
+/// tagfile's arrays are filled again in their room).
 void supplementary_counters(const TagfileContext& ctx, std::vector<Values>& into);
 
 }  // namespace navlab::audit

@@ -358,7 +358,7 @@ TEST(AuditFiles, BadTagfileInTheMiddleOfASharedBinderIsNamedInOrder) {
         SCOPED_TRACE(threads);
         for (int run = 0; run < (threads == 1 ? 1 : 3); ++run) {
             const audit::AuditRun r = audit::audit_files({file.string()}, {threads, 2, {}});
-            const audit::RuleTally& t = r.report.rules[r02];
+            const audit::RuleResult& t = r.report.rules[r02];
             EXPECT_EQ(t.by_game[0].exceptions + t.by_game[1].exceptions + t.by_game[2].exceptions, 2);
             ASSERT_EQ(t.examples.size(), 2u);
             EXPECT_EQ(t.examples[0].member_index, 20);

@@ -358,9 +358,9 @@ TEST(AuditRules, OneBrokenElementKeepsTheRulesPopulation) {
         const std::size_t i = index_of(c.name);
         ASSERT_LT(i, defs.size());
         AuditTagfile f = synthetic_tagfile(c.options);
-        const RuleTally intact = audit_one(f).rules[i];
+        const RuleResult intact = audit_one(f).rules[i];
         c.mutate(f);
-        const RuleTally broken = audit_one(f).rules[i];
+        const RuleResult broken = audit_one(f).rules[i];
         std::int64_t before = 0, after = 0, exceptions = 0;
         for (std::size_t g = 0; g < 3; ++g) {
             before += intact.by_game[g].checked + intact.by_game[g].skipped;
@@ -495,7 +495,7 @@ TEST(AuditRules, R63NamesSelfLoopsDuplicatesAndMissingPairs) {
     g.edges.push_back(g.edges.back());
     g.nodes.back().numEdges += 1;
     AuditReport r = audit_one(f);
-    const RuleTally& t = r.rules[62];
+    const RuleResult& t = r.rules[62];
     ASSERT_STREQ(all_rules()[62].id, "R63");
     EXPECT_EQ(t.by_game[0].exceptions, 3);
     ASSERT_EQ(t.examples.size(), 3u);
@@ -576,7 +576,7 @@ TEST(AuditRules, R63MatchesASetBasedReadingOfTheSpec) {
 
         std::vector<TagfileAudit> results{audit_tagfile(f, 100000)};
         const AuditReport r = merge_audit(results, {f.entry}, 100000);
-        const RuleTally& t = r.rules[62];
+        const RuleResult& t = r.rules[62];
         ASSERT_STREQ(all_rules()[62].id, "R63");
         std::vector<std::string> got;
         for (const auto& x : t.examples) got.push_back(x.message);
@@ -600,7 +600,7 @@ TEST(AuditRules, R56CostExtremesAndNonFiniteCount) {
         not_finite += i % 6 == 1 || i % 6 == 5;
     }
     const AuditReport r = audit_one(f);
-    const Values& v = r.rules[55].values;
+    const NamedValues& v = r.rules[55].values;
     ASSERT_STREQ(all_rules()[55].id, "R56");
     EXPECT_EQ(v.maxima.at("cost_max").value, 10.0);
     EXPECT_EQ(v.minima.at("cost_min").value, -1.0);
@@ -608,7 +608,7 @@ TEST(AuditRules, R56CostExtremesAndNonFiniteCount) {
     // Every cost finite: no count at all.
     for (auto& e : edges) e.cost = 0x3F80;
     const AuditReport all_finite = audit_one(f);
-    const Values& w = all_finite.rules[55].values;
+    const NamedValues& w = all_finite.rules[55].values;
     EXPECT_EQ(w.counts.count("non_finite_costs"), 0u);
     EXPECT_EQ(w.maxima.at("cost_max").value, 1.0);
 }
@@ -624,7 +624,7 @@ TEST(AuditRules, R34NamesSharedEdgesBesideAFaceWithAHostileRange) {
     faces.back().startEdgeIndex = std::numeric_limits<std::int32_t>::min() + 64;
     faces.back().numEdges = -26048;
     AuditReport r = audit_one(f);
-    const RuleTally& t = r.rules[33];
+    const RuleResult& t = r.rules[33];
     ASSERT_STREQ(all_rules()[33].id, "R34");
     ASSERT_FALSE(t.examples.empty());
     EXPECT_EQ(t.examples[0].message, "owned by several faces: 0, 1");

@@ -45,7 +45,7 @@ std::size_t rule_index(const char* id) {
 Tally tally(const AuditReport& r, const char* id) {
     return r.rules[rule_index(id)].by_game[static_cast<std::size_t>(Game::EldenRing)];
 }
-const Values& values(const AuditReport& r, const char* id) { return r.rules[rule_index(id)].values; }
+const NamedValues& values(const AuditReport& r, const char* id) { return r.rules[rule_index(id)].values; }
 
 void expect(const AuditReport& r, const char* id, std::int64_t checked, std::int64_t exceptions) {
     Tally t = tally(r, id);

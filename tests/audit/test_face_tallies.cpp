@@ -16,14 +16,22 @@ using namespace navlab::audit;
 
 namespace {
 
+const Key m_key = Key::intern("m");
+
+/// The extreme of key "m" in `v`; not set when it has none.
+Extreme maximum_of_m(const Values& v) {
+    const NamedValues named = v.named();
+    auto it = named.maxima.find("m");
+    return it == named.maxima.end() ? Extreme{} : it->second;
+}
+
 /// The cursor after offering `values` one by one (faces 0, 1, …), starting from `prior`.
 Extreme walk(const std::vector<double>& values, const Extreme& prior) {
     Values v;
-    if (prior.set) v.maximum("m", prior.value, prior.at);
-    MaximumCursor cursor(v, "m");
+    if (prior.set) v.maximum(m_key, prior.value, prior.at);
+    MaximumCursor cursor(v, m_key);
     for (std::size_t i = 0; i < values.size(); ++i) cursor.offer(values[i], [&] { return fmt::format("face {}", i); });
-    auto it = v.maxima.find("m");
-    return it == v.maxima.end() ? Extreme{} : it->second;
+    return maximum_of_m(v);
 }
 
 /// The cursor after offering only FirstAndBest's two values, as the rules R40, R44, R45 do.
@@ -31,11 +39,10 @@ Extreme summarised(const std::vector<double>& values, const Extreme& prior) {
     FirstAndBest m;
     for (std::size_t i = 0; i < values.size(); ++i) m.offer(values[i], static_cast<std::int32_t>(i));
     Values v;
-    if (prior.set) v.maximum("m", prior.value, prior.at);
-    MaximumCursor cursor(v, "m");
+    if (prior.set) v.maximum(m_key, prior.value, prior.at);
+    MaximumCursor cursor(v, m_key);
     m.offer_to(cursor, [](std::int32_t face) { return fmt::format("face {}", face); });
-    auto it = v.maxima.find("m");
-    return it == v.maxima.end() ? Extreme{} : it->second;
+    return maximum_of_m(v);
 }
 
 void expect_same(const Extreme& a, const Extreme& b, const std::string& what) {

@@ -51,18 +51,18 @@ TagfileAudit result(std::size_t file, std::size_t k, int serial) {
             x.message = "example " + std::to_string(serial) + "." + std::to_string(e);
             t.examples.push_back(x);
         }
-        t.values.count("n", serial);
-        t.values.maximum("tie", serial % 4, "tagfile " + std::to_string(serial));
-        t.values.minimum("low", -(serial % 5), "tagfile " + std::to_string(serial));
-        t.values.insert("set", static_cast<std::uint64_t>(serial % 11));
+        t.values.count(audit::Key::intern("n"), serial);
+        t.values.maximum(audit::Key::intern("tie"), serial % 4, "tagfile " + std::to_string(serial));
+        t.values.minimum(audit::Key::intern("low"), -(serial % 5), "tagfile " + std::to_string(serial));
+        t.values.insert(audit::Key::intern("set"), static_cast<std::uint64_t>(serial % 11));
         // A tagfile whose extreme is a NaN (its first value was one): the merge in order keeps
         // a NaN that comes first and ignores one that comes later.
         const double nan = std::numeric_limits<double>::quiet_NaN();
-        t.values.maximum("nan", serial % 6 == 1 ? nan : serial % 5, "tagfile " + std::to_string(serial));
-        t.values.minimum("nan", serial % 6 == 2 ? nan : -(serial % 7), "tagfile " + std::to_string(serial));
+        t.values.maximum(audit::Key::intern("nan"), serial % 6 == 1 ? nan : serial % 5, "tagfile " + std::to_string(serial));
+        t.values.minimum(audit::Key::intern("nan"), serial % 6 == 2 ? nan : -(serial % 7), "tagfile " + std::to_string(serial));
     }
     r.supplementary.resize(audit::kSupplementaryIds.size());  // X01, X02, …
-    r.supplementary[0].count("tagfiles");
+    r.supplementary[0].count(audit::Key::intern("tagfiles"));
     r.supplementary[1].maximum("faces", serial % 6, "tagfile " + std::to_string(serial));
     return r;
 }
