@@ -7,8 +7,9 @@
 
 namespace navlab::audit {
 
+// The model's mesh arrays and small containers go to the thread's next read.
 AuditTagfile::~AuditTagfile() {
-    if (model) fromsoft::recycle_mesh_arrays(std::move(model->mesh));
+    if (model) fromsoft::recycle_nav_tagfile(std::move(*model));
 }
 
 AuditTagfile load_audit_tagfile(std::span<const std::uint8_t> bytes, std::string binder, std::string entry,

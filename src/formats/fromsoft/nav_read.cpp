@@ -67,6 +67,27 @@ SpareMeshArrays& spare_mesh_arrays() {
     return spare;
 }
 
+using ObjectCounts = decltype(NavTagfile::object_counts);
+
+/// The model's small containers recycle_nav_tagfile gave this thread, and the root variants'
+/// vector of its last read: the next read fills them instead of allocating. Building a name and
+/// a map node per pointer item, three strings per root variant and the vectors, then freeing
+/// them with the model, was ≈ 4,000 instructions a Sekiro tagfile (forty-fourth session).
+struct SpareModel {
+    ObjectCounts object_counts;  ///< recounted by the next read
+    std::string key;  ///< a name looked up in object_counts (its capacity reused)
+    std::vector<RootVariant> variants;  ///< their strings' capacity
+    std::vector<havok::NamedVariant> named;  ///< havok::Tagfile::named_variants' answer
+};
+
+/// At most this many object count nodes and root variants are kept for the next read.
+constexpr std::size_t kSpareModelEntries = 64;
+
+SpareModel& spare_model() {
+    thread_local SpareModel spare;
+    return spare;
+}
+
 /// The record layouts (RecordInfo) and member lookups of the type tables this thread read lately, by type:
 /// tagfiles whose TYPE section is byte-identical share one table (read_tagfile's cache), and
 /// building the full type names of every record's members once per tagfile was 4 % of the
@@ -181,21 +202,30 @@ public:
         const char* end = nav.sdk_string.data() + nav.sdk_string.size();
         if (std::from_chars(nav.sdk_string.data(), end, sdk).ptr == end) nav.sdk_version = sdk;
         for (const Finding& w : file_.warnings) nav.warnings.push_back(warning_at(w.offset, "tagfile", w.message));
-        for (const havok::Item& item : file_.items)
-            if (item.kind == havok::ItemKind::Pointer) ++nav.object_counts[types_.full_name(item.type)];
+        SpareModel& spare = spare_model();
+        nav.object_counts = std::move(spare.object_counts);
+        count_objects(nav.object_counts, spare.key);
 
         std::optional<ObjectView> mesh, graph, mediator, setups;
-        for (const havok::NamedVariant& v : file_.named_variants()) {
-            RootVariant rv{std::string(v.name), std::string(v.class_name), {}, 0};
+        std::string scratch;
+        file_.named_variants(spare.named);
+        nav.variants = std::move(spare.variants);
+        nav.variants.resize(spare.named.size());
+        for (std::size_t i = 0; i < spare.named.size(); ++i) {
+            const havok::NamedVariant& v = spare.named[i];
+            RootVariant& rv = nav.variants[i];
+            rv.name.assign(v.name);
+            rv.className.assign(v.class_name);
+            rv.type_name.clear();
+            rv.item = 0;
             if (v.object) {
-                rv.type_name = v.object->type_name();
+                rv.type_name.assign(type_name(v.object->type_index(), scratch));
                 rv.item = item_of(*v.object);
                 pick(mesh, *v.object, "hkaiNavMesh");
                 pick(graph, *v.object, "hkaiDirectedGraphExplicitCost");
                 pick(mediator, *v.object, "hkaiStaticTreeNavMeshQueryMediator");
                 pick(setups, *v.object, "hkaiUserEdgeSetupArray");
             }
-            nav.variants.push_back(std::move(rv));
         }
         if (mesh) nav.mesh = read_mesh(*mesh, nav.layouts);
         if (graph) nav.graph = read_graph(*graph, nav.layouts);
@@ -205,6 +235,29 @@ public:
     }
 
 private:
+    /// types_.full_name(t): a valid type without template parameters is its base name, viewed
+    /// in place; any other is built into `scratch`, which the answer then views.
+    std::string_view type_name(TypeIndex t, std::string& scratch) const {
+        if (types_.valid(t) && types_[t].params.empty()) return types_[t].name;
+        return scratch = types_.full_name(t);
+    }
+
+    /// `counts` recounted: the pointer items per type name. It comes from the thread's last
+    /// model (recycle_nav_tagfile), and most tagfiles hold the classes the one before held, so
+    /// each name is found in place (`key`: its text, reused) and nodes are added or removed only
+    /// for classes that come or go (a name and a node built per item, freed with the model,
+    /// were ≈ 2,000 instructions a Sekiro tagfile).
+    void count_objects(ObjectCounts& counts, std::string& key) const {
+        for (auto& entry : counts) entry.second = 0;
+        std::string scratch;
+        for (const havok::Item& item : file_.items) {
+            if (item.kind != havok::ItemKind::Pointer) continue;
+            key.assign(type_name(item.type, scratch));
+            ++counts[key];
+        }
+        std::erase_if(counts, [](const auto& entry) { return entry.second == 0; });
+    }
+
     static void pick(std::optional<ObjectView>& slot, const ObjectView& object, const char* type) {
         if (!slot && object.is_a(type)) slot = object;
     }
@@ -472,6 +525,17 @@ private:
 }  // namespace
 
 NavTagfile nav_from_tagfile(const havok::Tagfile& file) { return ModelReader(file).read(); }
+
+void recycle_nav_tagfile(NavTagfile&& nav) {
+    recycle_mesh_arrays(std::move(nav.mesh));
+    // What a model of many objects or variants (a hostile file) had is not kept.
+    SpareModel& spare = spare_model();
+    if (nav.object_counts.size() <= kSpareModelEntries) spare.object_counts = std::move(nav.object_counts);
+    nav.object_counts.clear();
+    if (nav.variants.size() <= kSpareModelEntries && nav.variants.capacity() > spare.variants.capacity())
+        spare.variants = std::move(nav.variants);
+    nav.variants.clear();
+}
 
 void recycle_mesh_arrays(NavMesh&& mesh) {
     SpareMeshArrays& spare = spare_mesh_arrays();

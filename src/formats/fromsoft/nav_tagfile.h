@@ -43,6 +43,12 @@ NavTagfile nav_from_tagfile(const havok::Tagfile& file);
 /// one set (the last given); `mesh` is left without those arrays.
 void recycle_mesh_arrays(NavMesh&& mesh);
 
+/// recycle_mesh_arrays(nav.mesh), and gives nav's object count nodes and root variants (their
+/// strings' capacity) to this thread's next read_nav_tagfile / nav_from_tagfile, which fills
+/// them instead of allocating (a node and up to three strings per variant and item). `nav` is
+/// left without them.
+void recycle_nav_tagfile(NavTagfile&& nav);
+
 /// Writes `nav` as a new tagfile: root variants hkaiNavMesh, then hkaiDirectedGraphExplicitCost
 /// (when `graph` is set), hkaiStaticTreeNavMeshQueryMediator (when `mediator` is set, with its
 /// hkcdStaticAabbTree; navMesh points at the mesh when nav_mesh_is_file_mesh, else is null), then
