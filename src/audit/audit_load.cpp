@@ -7,6 +7,7 @@
 
 namespace navlab::audit {
 
+// The model's mesh arrays and small containers go to the thread's next read.
 AuditTagfile::~AuditTagfile() {
     if (model) fromsoft::recycle_nav_tagfile(std::move(*model));
 }

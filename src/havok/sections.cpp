@@ -4,26 +4,35 @@
 
 namespace navlab::havok {
 
+namespace {
+
+char printable(char c) { return c < 0x20 || c > 0x7E ? '?' : c; }
+
+/// printable_tag's characters of a 4-byte tag.
+std::array<char, 4> printable_chars(Bytes tag) {
+    std::array<char, 4> out;
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = printable(static_cast<char>(tag[i]));
+    return out;
+}
+
+}  // namespace
+
 std::string printable_tag(Bytes tag) {
     std::string name(tag.begin(), tag.end());
-    for (char& c : name)
-        if (c < 0x20 || c > 0x7E) c = '?';
+    for (char& c : name) c = printable(c);
     return name;
 }
 
-/// Room for the sections of any container of a valid file (TYPE has the most: 7), so that
-/// the vector is allocated once instead of growing 1, 2, 4 (an allocation and moves each).
-constexpr std::size_t kSectionsReserved = 8;
-
-std::vector<Section> parse_sections(Bytes bytes, std::uint64_t base, std::string_view parent) {
+SectionList parse_sections(Bytes bytes, std::uint64_t base, std::string_view parent) {
     ByteReader r(bytes, base, Endian::Big);
     r.set_context(std::string(parent));
-    std::vector<Section> out;
-    out.reserve(kSectionsReserved);
+    SectionList out;
     while (!r.at_end()) {
         const std::size_t at = r.pos();
         const std::uint32_t word = r.u32("section header");
-        std::string name = printable_tag(r.bytes(4, "section tag"));
+        Section s;
+        s.tag_chars = printable_chars(r.bytes(4, "section tag"));
+        const std::string_view name = s.tag();
         const std::uint32_t size = word & 0x3FFFFFFF;
         if (word & 0x80000000u) r.fail_at(at, fmt::format("section {}: size word {} has bit 31 set", name, hex(word)));
         if (size < 8) r.fail_at(at, fmt::format("section {}: size {} is below the 8-byte header", name, size));
@@ -31,13 +40,11 @@ std::vector<Section> parse_sections(Bytes bytes, std::uint64_t base, std::string
         if (size - 8 > r.remaining())
             r.fail_at(at, fmt::format("section {}: size {} runs past the end of {} (ends at {}); truncated?", name,
                                       hex(size), parent, hex(base + bytes.size())));
-        Section s;
-        s.tag = std::move(name);
         s.offset = base + at;
         s.size = size;
         s.leaf = (word & 0x40000000u) != 0;
         s.payload = r.bytes(size - 8, "section payload");
-        out.push_back(std::move(s));
+        out.add(s);
     }
     return out;
 }

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cfloat>
 #include <limits>
+#include <map>
 #include <optional>
 #include <thread>
 
@@ -541,6 +542,83 @@ TEST(NavTagfile, ReadAfterOtherTagfilesEqualsAFreshRead) {
             EXPECT_EQ(read_model_text(b, fresh ? &*fresh : nullptr), fresh_text);
         }
     }
+}
+
+namespace {
+
+/// A tagfile of `setups` root variants with names past 15 characters (strings on the heap)
+/// and one more over a mesh.
+std::vector<std::uint8_t> many_variants_tagfile(int setups) {
+    havok::Builder b(havok::navmesh_types_2018());
+    for (int i = 0; i < setups; ++i)
+        b.add_variant(b.object("hkaiUserEdgeSetupArray"), fmt::format("a variant named at length {}", i), "hkaiUserEdgeSetupArray");
+    b.add_variant(b.object("hkaiNavMesh"));
+    return b.finish();
+}
+
+/// The object counts and root variants of a tagfile as a plain reading gives them: a full type
+/// name per pointer item, each variant's target's full type name and its first pointer item.
+std::string plain_counts_and_variants(const havok::Tagfile& file) {
+    std::map<std::string, std::uint32_t> counts;
+    for (const havok::Item& item : file.items)
+        if (item.kind == havok::ItemKind::Pointer) ++counts[file.types.full_name(item.type)];
+    std::string out;
+    for (const havok::NamedVariant& v : file.named_variants()) {
+        havok::ItemIndex item = 0;
+        for (havok::ItemIndex i = 1; v.object && item == 0 && i < file.items.size(); ++i)
+            if (file.items[i].kind == havok::ItemKind::Pointer && file.items[i].offset == v.object->offset()) item = i;
+        out += fmt::format("\nvariant {} {} {} {}", v.name, v.class_name, v.object ? v.object->type_name() : "", item);
+    }
+    for (const auto& [type, count] : counts) out += fmt::format("\nobjects {} {}", type, count);
+    return out;
+}
+
+std::string counts_and_variants(const NavTagfile& nav) {
+    std::string out;
+    for (const RootVariant& v : nav.variants) out += fmt::format("\nvariant {} {} {} {}", v.name, v.className, v.type_name, v.item);
+    for (const auto& [type, count] : nav.object_counts) out += fmt::format("\nobjects {} {}", type, count);
+    return out;
+}
+
+}  // namespace
+
+// The model reader recounts the object counts that recycle_nav_tagfile gave back (names found
+// in place, nodes added and removed), reassigns the root variants' strings, and names a type
+// without template parameters by its base name: after reads of tagfiles with fewer, more and
+// other objects and variants (one with a template type among them: its full name differs from
+// its base name), each tagfile's counts and variants are those of a plain reading.
+TEST(NavTagfile, RecycledCountsAndVariantsEqualAPlainReading) {
+    std::vector<std::vector<std::uint8_t>> bytes = {write_nav_tagfile(elden_ring_like()), write_nav_tagfile(sekiro_like()),
+                                                    many_variants_tagfile(40), many_variants_tagfile(2),
+                                                    many_variants_tagfile(0), many_variants_tagfile(70),
+                                                    many_variants_tagfile(3)};
+    {  // The last one's first variant made null (its object is then unreferenced: read unverified).
+        const havok::Tagfile f = havok::read_tagfile(bytes.back());
+        const havok::ObjectView first = f.root().field("namedVariants").as_array().object(0);
+        const std::uint64_t at = f.data_offset + first.offset() + f.types.find_member(first.type_index(), "variant")->offset;
+        std::fill_n(bytes.back().begin() + static_cast<std::ptrdiff_t>(at), 8, 0);
+    }
+    std::vector<havok::Tagfile> files;
+    for (const auto& b : bytes) files.push_back(havok::read_tagfile(b, {.verify_objects = &b != &bytes.back()}));
+    // The setup array given a template parameter in the last two: a pointer item and a variant's
+    // target named "hkaiUserEdgeSetupArray<hkaiNavMesh>", still read as the setups.
+    for (havok::Tagfile* f : {&files[3], &files[5]}) {
+        const havok::TypeIndex array = f->types.find("hkaiUserEdgeSetupArray"), mesh = f->types.find("hkaiNavMesh");
+        ASSERT_TRUE(array && mesh);
+        f->types.at(array).params.push_back({"tT", mesh});
+    }
+    for (const havok::Tagfile& b : files) {
+        const std::string plain = plain_counts_and_variants(b);
+        for (const havok::Tagfile& a : files) {
+            recycle_nav_tagfile(nav_from_tagfile(a));
+            NavTagfile nav = nav_from_tagfile(b);
+            EXPECT_EQ(counts_and_variants(nav), plain);
+            recycle_nav_tagfile(std::move(nav));
+        }
+    }
+    EXPECT_NE(plain_counts_and_variants(files[3]).find("objects hkaiUserEdgeSetupArray<hkaiNavMesh> 2"), std::string::npos);
+    EXPECT_NE(plain_counts_and_variants(files[6]).find("variant a variant named at length 0 hkaiUserEdgeSetupArray  0"),
+              std::string::npos);
 }
 
 // Review of the thirty-sixth session: the model reader finds each root variant's item by a scan

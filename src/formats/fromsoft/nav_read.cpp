@@ -287,7 +287,10 @@ public:
         std::optional<ObjectView> mesh, graph, mediator, setups;
         std::vector<RootVariant>& variants = nav.variants = std::move(spare.variants);
         std::size_t n = 0;
-        for (const havok::NamedVariant& v : file_.named_variants()) {
+        // The variants' list keeps its capacity across this thread's tagfiles.
+        thread_local std::vector<havok::NamedVariant> named;
+        file_.named_variants(named);
+        for (const havok::NamedVariant& v : named) {
             if (n == variants.size()) variants.emplace_back();
             RootVariant& rv = variants[n++];  // assigned over: its strings' storage is reused
             rv.name = v.name;
