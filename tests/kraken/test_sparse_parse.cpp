@@ -6,7 +6,9 @@
 //    over 256 and 4 values, text, and sizes 0, 1, 15, 16, 256 KiB - 1, 256 KiB and 256 KiB + 1
 //    (the last one is two blocks and takes the lazy parse: the boundary is tested too);
 //  * find_all(), asked in a shuffled order, reports exactly what it reports asked in
-//    increasing order (the hash chains are the same, entered at p's own link);
+//    increasing order (the hash chains are the same, entered at p's own link), and it,
+//    visit_matches() and find() report what a brute-force walk of the chains does;
+//  * level 6's streams of four one-block inputs keep their pinned size and digest;
 //  * on every one-block DCX_KRAK game sample, level 6 is within the 1.10 times the
 //    game's own Kraken bytes (Oodle's output: the independent reference).
 #include <gtest/gtest.h>
@@ -211,10 +213,12 @@ std::vector<MatchFinder::Match> brute_chain_search(const ByteVec& data, const st
 
 }  // namespace
 
-// The hash-chain walk (MatchFinder::scan under find_all) against the slow
-// model above, with the chains built as the search goes (find_all in order), all at once up
-// front (insert_before, as the sparse parse does before its seed parse) and searched in any
-// order: every search must report the model's matches.
+// The hash-chain walk (MatchFinder::scan under find_all, and inlined into the caller by
+// visit_matches and find) against the slow model above, with the chains built as the search
+// goes (find_all and find in order), all at once up front (insert_before, as the sparse parse
+// does before its seed parse) and searched in any order (find_all, and visit_matches, which
+// then inserts for itself): every search must report the model's matches, find the last of
+// them, and a visit that returns false must stop the walk at once.
 TEST(SparseParse, ChainSearchEqualsABruteForceWalk) {
     ByteVec mixed = random_bytes(30000, 3, 21);
     const ByteVec copy(mixed.begin() + 1000, mixed.begin() + 7000);
@@ -233,13 +237,37 @@ TEST(SparseParse, ChainSearchEqualsABruteForceWalk) {
                 std::shuffle(order.begin(), order.end(), std::mt19937(depth));
                 std::vector<std::vector<MatchFinder::Match>> shuffled(data.size());
                 for (std::size_t p : order) any_order.find_all(p, limit, params, shuffled[p]);
+                MatchFinder visiting(data), finding(data);
+                std::vector<std::vector<MatchFinder::Match>> visited(data.size());
+                std::reverse(order.begin(), order.end());
+                for (std::size_t p : order)
+                    visiting.visit_matches(p, limit, params, [&](const MatchFinder::Match& m) {
+                        visited[p].push_back(m);
+                        return true;
+                    });
                 std::size_t found = 0;
                 for (std::size_t p = 0; p < data.size(); ++p) {
                     const std::vector<MatchFinder::Match> want = brute_chain_search(data, by_hash, p, limit, params);
-                    std::vector<MatchFinder::Match> a, b;
+                    std::vector<MatchFinder::Match> a, b, c, first;
                     in_order.find_all(p, limit, params, a);
                     up_front.find_all(p, limit, params, b);
-                    for (const auto* got : {&a, &b, &shuffled[p]}) {
+                    up_front.visit_matches(p, limit, params, [&](const MatchFinder::Match& m) {
+                        c.push_back(m);
+                        return true;
+                    });
+                    up_front.visit_matches(p, limit, params, [&](const MatchFinder::Match& m) {
+                        first.push_back(m);
+                        return false;
+                    });
+                    ASSERT_EQ(first.size(), std::min<std::size_t>(want.size(), 1)) << "position " << p;
+                    if (!want.empty()) {
+                        ASSERT_EQ(first[0].length, want[0].length) << "position " << p;
+                        ASSERT_EQ(first[0].distance, want[0].distance) << "position " << p;
+                    }
+                    const MatchFinder::Match longest = finding.find(p, limit, params);
+                    ASSERT_EQ(longest.length, want.empty() ? 0 : want.back().length) << "position " << p;
+                    ASSERT_EQ(longest.distance, want.empty() ? 0 : want.back().distance) << "position " << p;
+                    for (const auto* got : {&a, &b, &c, &visited[p], &shuffled[p]}) {
                         ASSERT_EQ(got->size(), want.size()) << "position " << p << " of " << data.size();
                         for (std::size_t k = 0; k < want.size(); ++k) {
                             ASSERT_EQ((*got)[k].length, want[k].length) << "position " << p;
@@ -251,6 +279,35 @@ TEST(SparseParse, ChainSearchEqualsABruteForceWalk) {
                 EXPECT_GT(found, data.size() / 4);
             }
         }
+    }
+}
+
+namespace {
+
+std::uint64_t fnv1a(const ByteVec& bytes) {
+    std::uint64_t h = 0xcbf29ce484222325u;
+    for (std::uint8_t b : bytes) h = (h ^ b) * 0x100000001b3u;
+    return h;
+}
+
+}  // namespace
+
+// Level 6's streams may not change with its speed-ups (the sparse parse, its searches, the
+// arrays): the size and FNV-1a digest of the stream of four one-block inputs, pinned from
+// the encoder at a4892f6 (the harness's encverify compares the game payloads' streams with
+// that encoder's). A search that reports other matches, or a parse that relaxes or skips
+// other positions, changes them.
+TEST(SparseParse, LevelSixStreamsStayTheSame) {
+    const std::vector<std::pair<ByteVec, std::pair<std::size_t, std::uint64_t>>> pinned{
+        {record_bytes(97424, 31), {9417, 0x3d52727df3bb1a21u}},
+        {random_bytes(60000, 4, 32), {15022, 0xf4e76c5b47008f78u}},
+        {run_bytes(50000, 33), {675, 0x438eb60fc629527eu}},
+        {periodic_bytes(40000, 300), {41, 0xe44f3093bd83fe1eu}},
+    };
+    for (const auto& [input, want] : pinned) {
+        const ByteVec stream = kraken::encode(input, kraken::kDefaultLevel, 1);
+        EXPECT_EQ(stream.size(), want.first);
+        EXPECT_EQ(fnv1a(stream), want.second);
     }
 }
 

@@ -14,11 +14,6 @@
 namespace navlab::kraken::detail {
 namespace {
 
-inline std::uint32_t load32(const std::uint8_t* p) {
-    std::uint32_t v;
-    std::memcpy(&v, p, 4);
-    return v;
-}
 /// Head tables left by finished finders of this thread, with the base of their next use (see HashHeads).
 struct SpareHeads {
     ZeroedArray<std::uint32_t> table;
@@ -148,38 +143,6 @@ void MatchFinder::walk(std::size_t p, std::size_t limit, const LzParams& params,
     scan(p, limit, params, prev_[p], visit);
 }
 
-/// The chain walk of walk() from candidate c, the newest position before p with p's hash.
-template <class Visit>
-void MatchFinder::scan(std::size_t p, std::size_t limit, const LzParams& params, std::int32_t c, Visit&& visit) {
-    // Locals: the members would be read again after every store through `visit` (a vector
-    // the compiler cannot tell apart from them).
-    const std::uint8_t* data = block_.data();
-    const std::int32_t* prev = prev_.data();
-    const unsigned chain_depth = params.chain_depth;
-    const std::uint32_t nice_length = params.nice_length;
-    const std::uint32_t max_length = static_cast<std::uint32_t>(limit - p);
-    const std::uint32_t head4 = load32(data + p);
-    std::uint32_t best = 0;
-    for (unsigned depth = 0; c >= 0 && depth < chain_depth; c = prev[c]) {
-        const std::size_t d = p - static_cast<std::size_t>(c);
-        // The (at most 7) candidates closer than 8 are not counted: on data with a period
-        // below 8 they would use up a shallow chain before the first usable distance.
-        if (d < kMinDistance) continue;
-        ++depth;
-        // A longer match must agree at the byte just past the current best: tested first,
-        // as most candidates share the hash's 4 bytes and fail here (with no best yet, it is
-        // the first of the 4 bytes tested next). p + best is below the limit: a match
-        // reaching it ends the walk.
-        if (data[c + best] != data[p + best]) continue;
-        if (load32(data + c) != head4) continue;
-        const std::uint32_t len = static_cast<std::uint32_t>(common_length(data + p, data + c, 0, max_length));
-        if (len > best) {
-            best = len;
-            if (!visit(Match{len, static_cast<std::uint32_t>(d)}) || len >= nice_length || len == max_length) return;
-        }
-    }
-}
-
 void MatchFinder::insert_before(std::size_t end) {
     // The insertion's head-table loads were 8-10 % of level 6 on the emevd, nearly all of it
     // waiting on the loads: the 256 KiB table is pushed out of L2 between encodes (by the
@@ -194,15 +157,6 @@ void MatchFinder::insert_before(std::size_t end) {
         for (std::size_t i = 0; i < (std::size_t{1} << kHashBits); i += kLineEntries) __builtin_prefetch(heads.table + i);
     }
     insert_up_to(end);
-}
-
-MatchFinder::Match MatchFinder::find(std::size_t p, std::size_t limit, const LzParams& params) {
-    Match best;
-    walk(p, limit, params, [&](const Match& m) {
-        best = m;
-        return true;
-    });
-    return best;
 }
 
 void MatchFinder::find_all(std::size_t p, std::size_t limit, const LzParams& params, std::vector<Match>& out) {

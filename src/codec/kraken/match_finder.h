@@ -146,13 +146,32 @@ public:
         std::uint32_t length = 0, distance = 0;
     };
     /// Longest match at p (distance >= 8, inside the block) not running past `limit`;
-    /// length 0 when none of at least kMinMatch bytes exists.
-    Match find(std::size_t p, std::size_t limit, const LzParams& params);
+    /// length 0 when none of at least kMinMatch bytes exists. The walk inlined into the
+    /// caller (visit_matches): a call's setup and the out-of-line insertion test cost the
+    /// lazy parses more than the inlined code.
+    Match find(std::size_t p, std::size_t limit, const LzParams& params) {
+        Match best;
+        visit_matches(p, limit, params, [&](const Match& m) {
+            best = m;
+            return true;
+        });
+        return best;
+    }
     /// Every match at p that is longer than all nearer ones (so lengths increase), up to
     /// params.chain_depth candidates; appended to `out`. Searches may come in any order
     /// (several passes over a block, positions skipped): every position up to p is inserted
     /// first and the chain is entered at p's own link, whatever was searched before.
     void find_all(std::size_t p, std::size_t limit, const LzParams& params, std::vector<Match>& out);
+    /// find_all()'s matches at p, each passed to visit(match) as the walk finds it (false
+    /// stops it), in a walk inlined into the caller: for a parse that uses each match once
+    /// and searches only where insert_before() has inserted the chains (else it inserts).
+    template <class Visit>
+    void visit_matches(std::size_t p, std::size_t limit, const LzParams& params, Visit&& visit) {
+        if (p >= inserted_) [[unlikely]]
+            insert_before(p + 1);
+        if (p + 4 > block_.size() || p + kMinMatch > limit) return;
+        scan(p, limit, params, prev_[p], visit);
+    }
     /// Inserts every position before `end` into the chains now. Searches see only the
     /// positions before their own either way (each enters the chain at its position's own
     /// link), so their matches are the same; a parse that will search most of [.., end) pays
@@ -212,5 +231,40 @@ private:
     std::size_t inserted_ = 0;
     unsigned probe_hash_bits_;
 };
+
+/// The chain walk of walk() from candidate c, the newest position before p with p's hash.
+template <class Visit>
+inline void MatchFinder::scan(std::size_t p, std::size_t limit, const LzParams& params, std::int32_t c, Visit&& visit) {
+    // Locals: the members would be read again after every store through `visit` (a vector
+    // the compiler cannot tell apart from them).
+    const std::uint8_t* data = block_.data();
+    const std::int32_t* prev = prev_.data();
+    const unsigned chain_depth = params.chain_depth;
+    const std::uint32_t nice_length = params.nice_length;
+    const std::uint32_t max_length = static_cast<std::uint32_t>(limit - p);
+    std::uint32_t head4;
+    std::memcpy(&head4, data + p, 4);
+    std::uint32_t best = 0;
+    for (unsigned depth = 0; c >= 0 && depth < chain_depth; c = prev[c]) {
+        const std::size_t d = p - static_cast<std::size_t>(c);
+        // The (at most 7) candidates closer than 8 are not counted: on data with a period
+        // below 8 they would use up a shallow chain before the first usable distance.
+        if (d < kMinDistance) continue;
+        ++depth;
+        // A longer match must agree at the byte just past the current best: tested first,
+        // as most candidates share the hash's 4 bytes and fail here (with no best yet, it is
+        // the first of the 4 bytes tested next). p + best is below the limit: a match
+        // reaching it ends the walk.
+        if (data[c + best] != data[p + best]) continue;
+        std::uint32_t four;
+        std::memcpy(&four, data + c, 4);
+        if (four != head4) continue;
+        const std::uint32_t len = static_cast<std::uint32_t>(common_length(data + p, data + c, 0, max_length));
+        if (len > best) {
+            best = len;
+            if (!visit(Match{len, static_cast<std::uint32_t>(d)}) || len >= nice_length || len == max_length) return;
+        }
+    }
+}
 
 }  // namespace navlab::kraken::detail

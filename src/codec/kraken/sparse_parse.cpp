@@ -86,7 +86,6 @@ struct Scratch {
     HugePageVector<std::uint32_t> cost;
     HugePageVector<Step> steps;
     std::vector<std::uint64_t> reached;
-    std::vector<MatchFinder::Match> found;
     std::vector<Command> backtrack;
 };
 thread_local Scratch scratch;
@@ -174,18 +173,19 @@ private:
             relax_match(prices, i, base, lit_field, len, d, k, 0, s.recent);
             longest = std::max(longest, len);
         }
-        found_.clear();
         // A recent-offset match this long leaves a new distance little to win (it would pay
-        // an offset's bits to go further): no search.
-        if (longest < kRecentLongEnough) finder_.find_all(p, end_, params_, found_);
-        for (const MatchFinder::Match& m : found_) {
+        // an offset's bits to go further): no search. Each match is relaxed as the walk finds
+        // it (the relaxations touch nothing the walk reads), not listed first.
+        if (longest >= kRecentLongEnough) return longest;
+        finder_.visit_matches(p, end_, params_, [&](const MatchFinder::Match& m) {
             const unsigned k = s.recent.index_of(m.distance);
-            if (k < 3) continue;  // measured above, at full length
+            if (k < 3) return true;  // measured above, at full length
             const OffsetCode code = offset_code(m.distance);
             const std::uint32_t offset_price = kNewDistanceDecodePrice + prices.offset[code.packed] + 16 * code.bits;
             relax_match(prices, i, base, lit_field, m.length, m.distance, 3, offset_price, s.recent);
             longest = std::max(longest, m.length);
-        }
+            return true;
+        });
         return longest;
     }
 
@@ -238,7 +238,6 @@ private:
     HugePageVector<std::uint32_t>& cost_ = scratch.cost;  ///< per position; kUnreached until relaxed
     HugePageVector<Step>& steps_ = scratch.steps;         ///< per position, valid where cost_ is set
     std::vector<std::uint64_t>& reached_ = scratch.reached;  ///< a bit a position, set where cost_ is
-    std::vector<MatchFinder::Match>& found_ = scratch.found;
     std::vector<Command>& backtrack_ = scratch.backtrack;
 };
 
