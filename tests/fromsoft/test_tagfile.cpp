@@ -583,10 +583,11 @@ std::string counts_and_variants(const NavTagfile& nav) {
 }  // namespace
 
 // The model reader recounts the object counts that recycle_nav_tagfile gave back (names found
-// in place, nodes added and removed), reassigns the root variants' strings, and names a type
-// without template parameters by its base name: after reads of tagfiles with fewer, more and
-// other objects and variants (one with a template type among them: its full name differs from
-// its base name), each tagfile's counts and variants are those of a plain reading.
+// in place, nodes added and removed) and reassigns the root variants' strings: after reads of
+// tagfiles with fewer, more and other objects and variants (one with a template type among
+// them: its full name differs from its base name), each tagfile's counts and variants are those
+// of a plain reading. A model of more than 64 variants is not kept for the next read (a hostile
+// file's list would stay with the thread): a read after the 70-variant one starts afresh.
 TEST(NavTagfile, RecycledCountsAndVariantsEqualAPlainReading) {
     std::vector<std::vector<std::uint8_t>> bytes = {write_nav_tagfile(elden_ring_like()), write_nav_tagfile(sekiro_like()),
                                                     many_variants_tagfile(40), many_variants_tagfile(2),
@@ -616,6 +617,8 @@ TEST(NavTagfile, RecycledCountsAndVariantsEqualAPlainReading) {
             recycle_nav_tagfile(std::move(nav));
         }
     }
+    recycle_nav_tagfile(nav_from_tagfile(files[5]));  // 70 variants
+    EXPECT_LT(nav_from_tagfile(files[4]).variants.capacity(), 64u) << "the 70 variants' storage was kept";
     EXPECT_NE(plain_counts_and_variants(files[3]).find("objects hkaiUserEdgeSetupArray<hkaiNavMesh> 2"), std::string::npos);
     EXPECT_NE(plain_counts_and_variants(files[6]).find("variant a variant named at length 0 hkaiUserEdgeSetupArray  0"),
               std::string::npos);

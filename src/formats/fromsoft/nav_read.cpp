@@ -39,9 +39,11 @@ struct SpareModel {
     LayoutSummary layouts;
 };
 
-/// Moves `from`'s storage into `to`, emptied; `from` is left empty.
+/// Moves `from`'s storage into `to`, emptied; `from` is left empty. A `from` without storage
+/// (an unreadable tagfile's empty stand-in model) leaves `to` as it was.
 template <class Vector>
 void keep(Vector& to, Vector& from) {
+    if (from.capacity() == 0) return;
     to = std::move(from);
     to.clear();
     from = {};
@@ -82,6 +84,10 @@ void copy_records(const std::uint8_t* bytes, std::size_t n, RecordVector<T>& out
     out.clear();
     bulk_copy(append_uninitialized(out, n), bytes, n * sizeof(T));
 }
+
+/// The most root variants and object classes a thread keeps for its next read (real tagfiles
+/// have 1–4 variants and ≈ 10 classes).
+constexpr std::size_t kSpareEntries = 64;
 
 SpareModel& spare_model() {
     thread_local SpareModel spare;
@@ -308,6 +314,9 @@ public:
             }
         }
         variants.resize(n);
+        // Its views are into this tagfile's bytes; a hostile file's long list is not kept.
+        if (named.capacity() > kSpareEntries) std::vector<havok::NamedVariant>().swap(named);
+        named.clear();
         if (mesh) nav.mesh = read_mesh(*mesh, nav.layouts);
         if (graph) nav.graph = read_graph(*graph, nav.layouts);
         if (mediator) nav.mediator = read_mediator(*mediator, mesh ? item_of(*mesh) : 0, nav.layouts);
@@ -719,8 +728,9 @@ void recycle_nav_tagfile(NavTagfile&& nav) {
     if (nav.mediator) keep(spare.tree_nodes, nav.mediator->nodes);
     if (nav.user_edge_setups) keep(spare.setups, *nav.user_edge_setups);
     // Not emptied: the next read assigns over their strings (and count nodes) where it can.
-    spare.variants = std::move(nav.variants);
-    spare.object_counts = std::move(nav.object_counts);
+    // A model of many variants or classes (a hostile file's) is not kept for the thread's life.
+    if (!nav.variants.empty() && nav.variants.size() <= kSpareEntries) spare.variants = std::move(nav.variants);
+    if (!nav.object_counts.empty() && nav.object_counts.size() <= kSpareEntries) spare.object_counts = std::move(nav.object_counts);
     spare.layouts = std::move(nav.layouts);
 }
 
