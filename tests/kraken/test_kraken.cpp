@@ -880,7 +880,7 @@ TEST(Kraken, WideMatchCopiesAndLongLengthsMatchAByteReference) {
     EXPECT_EQ(count_errors, 60);
 }
 
-// The wide chunks' 64-byte block copies (copy_match_blocks: at d >= 64 the first 64 bytes
+// The wide chunks' 64-byte block copies (copy_match_wide at d >= 64: the first 64 bytes
 // whatever the length, then 64 bytes a step past n, so up to 63 bytes beyond the match) and
 // the command loop's bounds on the pointers a command advances to, against the byte
 // reference of spec 3.7: chunks where nine matches in ten are above 16 bytes, lengths at and
@@ -913,6 +913,42 @@ TEST(Kraken, WideBlockCopiesMatchAByteReference) {
         const std::size_t gap = chunk.full_chunk ? 0 : pick(0, 70);
         chunk.fill_before_last(n);
         chunk.add(0, n, 3, std::min<std::uint64_t>(pick(64, 600), chunk.p));
+        decoded += chunk.check(chunk.p + gap, trial, rng) == LzTrial::decoded;
+    }
+    EXPECT_GT(decoded, 550);
+}
+
+// The wide chunks' near matches (copy_match_wide at d = 16-63: the first 64 bytes as four
+// 16-byte steps in order whatever the length, each step reading bytes the steps before it
+// wrote; then 16 bytes a step past 64) against the byte reference of spec 3.7: chunks where
+// nine matches in ten are above 16 bytes, every distance of 16-63 and 64-66, lengths at the
+// steps' edges (2-16, 47-49, 63-65, 79-81, 127-129, up to 400 bytes), recent slots, literal
+// runs of 0-3 and some of 4-40 (raw and delta literals); the chunk ending the output 0-70
+// bytes after the last near match (inside and outside the 63 bytes of room) or a full 128 KiB
+// chunk before a fill. Each decodes to the reference's bytes.
+TEST(Kraken, WideNearMatchesMatchAByteReference) {
+    std::mt19937 rng(44);
+    auto pick = [&](std::size_t lo, std::size_t hi) { return std::uniform_int_distribution<std::size_t>(lo, hi)(rng); };
+    auto length = [&] {
+        const std::size_t r = pick(0, 9);
+        if (r == 0) return pick(2, 16);
+        if (r <= 5) return std::size_t{16} * std::array<std::size_t, 4>{3, 4, 5, 8}[pick(0, 3)] + pick(0, 2) - 1;
+        return pick(17, r == 9 ? 400 : 128);
+    };
+    int decoded = 0;
+    for (int trial = 0; trial < 600; ++trial) {
+        LzChunkPlan chunk(trial, rng);
+        chunk.add(pick(64, 100), 2, 3, 8);  // random bytes to copy from
+        const std::size_t count = pick(10, 100);
+        for (std::size_t k = 0; k < count && chunk.p + 3000 < 0x20000; ++k) {
+            const std::size_t lits = pick(0, 4) == 0 ? pick(4, 40) : pick(0, 3), n = length(), kind = pick(0, 9);
+            const std::uint64_t d = kind <= 6 ? pick(16, 63) : kind == 7 ? pick(64, 66) : pick(8, chunk.p + lits);
+            chunk.add_within(lits, n, kind == 9 ? static_cast<unsigned>(pick(0, 2)) : 3, d);
+        }
+        const std::size_t n = length();  // the last match, at the chunk's end or 0-70 bytes before it
+        const std::size_t gap = chunk.full_chunk ? 0 : pick(0, 70);
+        chunk.fill_before_last(n);
+        chunk.add(0, n, 3, pick(16, 63));
         decoded += chunk.check(chunk.p + gap, trial, rng) == LzTrial::decoded;
     }
     EXPECT_GT(decoded, 550);
