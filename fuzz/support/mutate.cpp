@@ -42,7 +42,7 @@ void put_be32(std::uint8_t* p, std::uint32_t v) {
 /// Rebuilds a section list with `target` (a leaf, by running index) given a mutated payload.
 void rebuild_sections(Bytes bytes, std::uint64_t base, std::size_t& leaf_index, std::size_t target, Buffer& out) {
     for (const havok::Section& s : havok::parse_sections(bytes, base, "fuzz")) {
-        const std::size_t start = havok::begin_section(out, s.tag);
+        const std::size_t start = havok::begin_section(out, s.tag());
         if (s.leaf) {
             Buffer payload(s.payload.begin(), s.payload.end());
             if (leaf_index++ == target) mutate_buffer(payload, 64);
