@@ -7,11 +7,6 @@
 namespace navlab::audit {
 namespace {
 
-struct NameHash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-};
-
 /// The numbers given to names: kLiteralKeys' first (so that interning a literal's name gives
 /// its literal's key), the others after them in the order they came.
 class KeyNames {
@@ -35,7 +30,8 @@ public:
 
 private:
     std::mutex mutex_;
-    std::unordered_map<std::string, std::uint32_t, NameHash, std::equal_to<>> ids_;
+    /// Views of kLiteralKeys' names and others_' strings (a deque's elements stay put).
+    std::unordered_map<std::string_view, std::uint32_t> ids_;
     std::deque<std::string> others_;  ///< names of ids from std::size(kLiteralKeys) on
 };
 
