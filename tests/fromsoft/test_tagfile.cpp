@@ -147,25 +147,25 @@ TEST(NavTagfile, ReadsTheEldenRingSample) {
 
     // Layouts from the file's own type table (audit R05, R06, R14, R66).
     const LayoutSummary& l = nav.layouts;
-    EXPECT_EQ(l.navMesh.size, 208u);
-    EXPECT_EQ(l.navMesh.version, 16u);
-    ASSERT_NE(l.navMesh.find("clearanceCacheSeedingDataSet"), nullptr);
-    EXPECT_EQ(l.navMesh.find("clearanceCacheSeedingDataSet")->offset, 192u);
-    EXPECT_EQ(l.navMesh.find("faces")->offset, 24u);
-    EXPECT_EQ(l.face.name, "hkaiNavMesh::Face");
-    EXPECT_EQ(l.face.size, 16u);
-    EXPECT_EQ(l.face.version, 6u);
-    EXPECT_EQ(l.face.find("padding")->offset, 14u);
-    EXPECT_EQ(l.face.find("padding")->format & 0x200u, 0u);  // unsigned
-    EXPECT_EQ(l.face.find("startEdgeIndex")->format & 0x200u, 0x200u);  // signed
-    EXPECT_EQ(l.edge.size, 20u);
-    EXPECT_EQ(l.edge.version, 8u);
-    EXPECT_EQ(l.edge.find("userEdgeCost")->type_name, "hkHalf16");
-    EXPECT_EQ(l.vertex.name, "hkVector4");
-    EXPECT_EQ(l.vertex.size, 16u);
-    EXPECT_EQ(l.tree_node.size, 6u);
-    EXPECT_EQ(l.tree_node.find("loData")->offset, 4u);
-    EXPECT_FALSE(l.graph.present());
+    EXPECT_EQ(l.navMesh->size, 208u);
+    EXPECT_EQ(l.navMesh->version, 16u);
+    ASSERT_NE(l.navMesh->find("clearanceCacheSeedingDataSet"), nullptr);
+    EXPECT_EQ(l.navMesh->find("clearanceCacheSeedingDataSet")->offset, 192u);
+    EXPECT_EQ(l.navMesh->find("faces")->offset, 24u);
+    EXPECT_EQ(l.face->name, "hkaiNavMesh::Face");
+    EXPECT_EQ(l.face->size, 16u);
+    EXPECT_EQ(l.face->version, 6u);
+    EXPECT_EQ(l.face->find("padding")->offset, 14u);
+    EXPECT_EQ(l.face->find("padding")->format & 0x200u, 0u);  // unsigned
+    EXPECT_EQ(l.face->find("startEdgeIndex")->format & 0x200u, 0x200u);  // signed
+    EXPECT_EQ(l.edge->size, 20u);
+    EXPECT_EQ(l.edge->version, 8u);
+    EXPECT_EQ(l.edge->find("userEdgeCost")->type_name, "hkHalf16");
+    EXPECT_EQ(l.vertex->name, "hkVector4");
+    EXPECT_EQ(l.vertex->size, 16u);
+    EXPECT_EQ(l.tree_node->size, 6u);
+    EXPECT_EQ(l.tree_node->find("loData")->offset, 4u);
+    EXPECT_FALSE(l.graph->present());
 
     ASSERT_TRUE(nav.mediator);
     const QueryMediator& q = *nav.mediator;
@@ -241,9 +241,9 @@ TEST(NavTagfile, EldenRingLikeRoundTrip) {
     ASSERT_EQ(back.variants.size(), 3u);
     EXPECT_EQ(back.variants[1].className, "hkaiStaticTreeNavMeshQueryMediator");
     EXPECT_EQ(back.variants[2].name, "hkaiUserEdgeSetupArray");
-    EXPECT_EQ(back.layouts.user_edge_setup.size, 224u);
-    EXPECT_EQ(back.layouts.obb.size, 80u);
-    EXPECT_EQ(back.layouts.obb_transform.format, 0x1028u);
+    EXPECT_EQ(back.layouts.user_edge_setup->size, 224u);
+    EXPECT_EQ(back.layouts.obb->size, 80u);
+    EXPECT_EQ(back.layouts.obb_transform->format, 0x1028u);
     EXPECT_TRUE(back.mesh.has_clearance_cache_seeding);
     ASSERT_TRUE(back.user_edge_setups);
     EXPECT_EQ((*back.user_edge_setups)[1].obbB.transform[15], 7.0f);
@@ -256,8 +256,8 @@ TEST(NavTagfile, SekiroLikeRoundTrip) {
     EXPECT_EQ(back.sdk_string, "20160200");
     ASSERT_EQ(back.variants.size(), 3u);
     EXPECT_EQ(back.variants[1].type_name, "hkaiDirectedGraphExplicitCost");
-    EXPECT_EQ(back.layouts.graph_edge.size, 8u);
-    EXPECT_EQ(back.layouts.graph_node.find("numEdges")->offset, 4u);
+    EXPECT_EQ(back.layouts.graph_edge->size, 8u);
+    EXPECT_EQ(back.layouts.graph_node->find("numEdges")->offset, 4u);
     ASSERT_TRUE(back.graph);
     EXPECT_EQ(back.graph->nodes.size(), 9u);
     EXPECT_FALSE(back.mediator);
@@ -476,11 +476,11 @@ std::string model_text(const NavTagfile& nav, const NavTagfile& mesh_of) {
     for (const auto& [type, count] : nav.object_counts) out += fmt::format("\nobjects {} {}", type, count);
     for (const Finding& w : nav.warnings) out += fmt::format("\nwarning {} {} {}", w.offset, w.field, w.message);
     const LayoutSummary& l = nav.layouts;
-    out += record_text("navMesh", l.navMesh) + record_text("face", l.face) + record_text("edge", l.edge) +
-           record_text("vertex", l.vertex) + record_text("graph", l.graph) + record_text("graph_node", l.graph_node) +
-           record_text("graph_edge", l.graph_edge) + record_text("tree_node", l.tree_node) +
-           record_text("user_edge_setup", l.user_edge_setup) + record_text("obb", l.obb) +
-           record_text("obb_transform", l.obb_transform);
+    out += record_text("navMesh", *l.navMesh) + record_text("face", *l.face) + record_text("edge", *l.edge) +
+           record_text("vertex", *l.vertex) + record_text("graph", *l.graph) + record_text("graph_node", *l.graph_node) +
+           record_text("graph_edge", *l.graph_edge) + record_text("tree_node", *l.tree_node) +
+           record_text("user_edge_setup", *l.user_edge_setup) + record_text("obb", *l.obb) +
+           record_text("obb_transform", *l.obb_transform);
     out += fmt::format("\nat {} {} {}", l.faces_at, l.edges_at, l.vertices_at);
     out += fmt::format("\nmesh {}", nav.mesh == mesh_of.mesh ? "same" : "differs");
     out += fmt::format("\ngraph {}", nav.graph == mesh_of.graph ? "same" : "differs");
@@ -547,9 +547,17 @@ TEST(NavTagfile, ReadAfterOtherTagfilesEqualsAFreshRead) {
 namespace {
 
 /// A tagfile of `setups` root variants with names past 15 characters (strings on the heap)
-/// and one more over a mesh.
-std::vector<std::uint8_t> many_variants_tagfile(int setups) {
-    havok::Builder b(havok::navmesh_types_2018());
+/// and one more over a mesh. With `template_setups`, its TYPE section gives the setup array a
+/// template parameter: its full name is "hkaiUserEdgeSetupArray<hkaiNavMesh>", and the table,
+/// read from bytes, is one the model reader keeps a memo for.
+std::vector<std::uint8_t> many_variants_tagfile(int setups, bool template_setups = false) {
+    havok::TypeTable types = havok::navmesh_types_2018();
+    if (template_setups) {
+        const havok::TypeIndex array = types.find("hkaiUserEdgeSetupArray"), mesh = types.find("hkaiNavMesh");
+        if (!array || !mesh) throw Error("the 2018 type set has no hkaiUserEdgeSetupArray or hkaiNavMesh");
+        types.at(array).params.push_back({"tT", mesh});
+    }
+    havok::Builder b(std::move(types));
     for (int i = 0; i < setups; ++i)
         b.add_variant(b.object("hkaiUserEdgeSetupArray"), fmt::format("a variant named at length {}", i), "hkaiUserEdgeSetupArray");
     b.add_variant(b.object("hkaiNavMesh"));
@@ -589,9 +597,11 @@ std::string counts_and_variants(const NavTagfile& nav) {
 // of a plain reading. A model of more than 64 variants is not kept for the next read (a hostile
 // file's list would stay with the thread): a read after the 70-variant one starts afresh.
 TEST(NavTagfile, RecycledCountsAndVariantsEqualAPlainReading) {
+    // The setup array has a template parameter in the fourth and sixth (written into their
+    // TYPE bytes: tables with a memo, so its full name and roles are memoised too).
     std::vector<std::vector<std::uint8_t>> bytes = {write_nav_tagfile(elden_ring_like()), write_nav_tagfile(sekiro_like()),
-                                                    many_variants_tagfile(40), many_variants_tagfile(2),
-                                                    many_variants_tagfile(0), many_variants_tagfile(70),
+                                                    many_variants_tagfile(40), many_variants_tagfile(2, true),
+                                                    many_variants_tagfile(0), many_variants_tagfile(70, true),
                                                     many_variants_tagfile(3)};
     {  // The last one's first variant made null (its object is then unreferenced: read unverified).
         const havok::Tagfile f = havok::read_tagfile(bytes.back());
@@ -600,28 +610,78 @@ TEST(NavTagfile, RecycledCountsAndVariantsEqualAPlainReading) {
         std::fill_n(bytes.back().begin() + static_cast<std::ptrdiff_t>(at), 8, 0);
     }
     std::vector<havok::Tagfile> files;
-    for (const auto& b : bytes) files.push_back(havok::read_tagfile(b, {.verify_objects = &b != &bytes.back()}));
-    // The setup array given a template parameter in the last two: a pointer item and a variant's
-    // target named "hkaiUserEdgeSetupArray<hkaiNavMesh>", still read as the setups.
-    for (havok::Tagfile* f : {&files[3], &files[5]}) {
-        const havok::TypeIndex array = f->types.find("hkaiUserEdgeSetupArray"), mesh = f->types.find("hkaiNavMesh");
-        ASSERT_TRUE(array && mesh);
-        f->types.at(array).params.push_back({"tT", mesh});
-    }
-    for (const havok::Tagfile& b : files) {
-        const std::string plain = plain_counts_and_variants(b);
-        for (const havok::Tagfile& a : files) {
-            recycle_nav_tagfile(nav_from_tagfile(a));
-            NavTagfile nav = nav_from_tagfile(b);
-            EXPECT_EQ(counts_and_variants(nav), plain);
-            recycle_nav_tagfile(std::move(nav));
+    // On a fresh thread: its caches start empty, so every table (fewer than kTypeTablesKept) is
+    // kept and gets a memo, whatever other tests read before.
+    std::thread([&] {
+        for (const auto& b : bytes) files.push_back(havok::read_tagfile(b, {.verify_objects = &b != &bytes.back()}));
+        for (const havok::Tagfile& f : files) EXPECT_TRUE(havok::type_table_is_kept(f.types));
+        for (const havok::Tagfile& b : files) {
+            const std::string plain = plain_counts_and_variants(b);
+            for (const havok::Tagfile& a : files) {
+                recycle_nav_tagfile(nav_from_tagfile(a));
+                NavTagfile nav = nav_from_tagfile(b);
+                EXPECT_EQ(counts_and_variants(nav), plain);
+                recycle_nav_tagfile(std::move(nav));
+            }
         }
-    }
-    recycle_nav_tagfile(nav_from_tagfile(files[5]));  // 70 variants
-    EXPECT_LT(nav_from_tagfile(files[4]).variants.capacity(), 64u) << "the 70 variants' storage was kept";
+        recycle_nav_tagfile(nav_from_tagfile(files[5]));  // 70 variants
+        EXPECT_LT(nav_from_tagfile(files[4]).variants.capacity(), 64u) << "the 70 variants' storage was kept";
+    }).join();
+    ASSERT_EQ(files.size(), bytes.size());
     EXPECT_NE(plain_counts_and_variants(files[3]).find("objects hkaiUserEdgeSetupArray<hkaiNavMesh> 2"), std::string::npos);
     EXPECT_NE(plain_counts_and_variants(files[6]).find("variant a variant named at length 0 hkaiUserEdgeSetupArray  0"),
               std::string::npos);
+}
+
+// The reader's memo keeps, per type table and type index, the type's full name, roles and
+// layout. An entry reused for another table (the oldest, when a ninth table comes) must forget
+// the former table's: the same indices mean other types there. On a fresh thread (its memo's
+// eight entries empty), `second` takes entry 0, then `first`, a renamed `first` and seven
+// renamed Elden Ring-like tables take 1, 2, ... 7, 0, 1; `second` read again (its first table
+// no longer kept: parsed anew) takes entry 2, the renamed `first`'s, whose type indices mean
+// other classes. Its model must equal a fresh thread's. The models' layouts are shares of the
+// memo's: they stay whole after their entries were reused and the thread that read them is
+// gone; changing one model's layout changes no other's.
+TEST(NavTagfile, ReusedMemoEntryForgetsTheFormerTablesTypes) {
+    const std::vector<std::uint8_t> elden = write_nav_tagfile(elden_ring_like()), setups = many_variants_tagfile(3);
+    {  // The premise: in the two tables, some type index means different classes.
+        const havok::Tagfile a = havok::read_tagfile(elden), b = havok::read_tagfile(setups);
+        bool differ = false;
+        for (havok::TypeIndex t = 1; t <= std::min(a.types.size(), b.types.size()); ++t)
+            differ = differ || a.types.full_name(t) != b.types.full_name(t);
+        ASSERT_TRUE(differ);
+    }
+    // Seven tables besides the first: "faces" renamed, each copy with another first letter (their
+    // model reads fail after the counts and variants were read, and so memoised).
+    const auto at = std::search(elden.begin(), elden.end(), std::begin("faces"), std::end("faces") - 1);
+    ASSERT_NE(at, elden.end());
+    std::vector<std::vector<std::uint8_t>> others;
+    for (std::size_t k = 0; k + 1 < havok::kTypeTablesKept; ++k) {
+        others.push_back(elden);
+        others.back()[static_cast<std::size_t>(at - elden.begin())] = static_cast<std::uint8_t>('g' + k);
+    }
+    for (const auto& [first, second] : {std::pair{&elden, &setups}, std::pair{&setups, &elden}}) {
+        std::string fresh_text;
+        std::thread([&] { fresh_text = read_model_text(*second, nullptr); }).join();
+        NavTagfile kept;  // read on a thread that is gone when its layouts are looked at
+        std::string kept_text;
+        std::thread([&] {
+            kept = read_nav_tagfile(*second);
+            kept_text = model_text(kept, kept);
+            std::vector<std::uint8_t> renamed = *first;
+            const auto name = std::search(renamed.begin(), renamed.end(), std::begin("faces"), std::end("faces") - 1);
+            if (name != renamed.end()) *name = 'z';
+            read_model_text(*first, nullptr), read_model_text(renamed, nullptr);
+            for (const auto& b : others) read_model_text(b, nullptr);
+            EXPECT_EQ(read_model_text(*second, nullptr), fresh_text);
+        }).join();
+        EXPECT_EQ(model_text(kept, kept), kept_text);
+        NavTagfile again = read_nav_tagfile(*second);
+        const std::uint32_t face_size = again.layouts.face->size;
+        kept.layouts.face.edit().size = face_size + 1;
+        EXPECT_EQ(again.layouts.face->size, face_size);
+        EXPECT_EQ(read_nav_tagfile(*second).layouts.face->size, face_size);
+    }
 }
 
 // Review of the thirty-sixth session: the model reader finds each root variant's item by a scan
@@ -712,6 +772,21 @@ void rename_member(havok::TypeTable& t, const char* type, std::string_view from,
         if (m.name == from) m.name = to;
 }
 
+/// A mesh whose faceData member is a string (hkStringPtr) in the TYPE section: a reference to an
+/// array item of chars where the model reads an hkArray, which as_array refuses.
+std::vector<std::uint8_t> string_face_data_tagfile() {
+    havok::TypeTable types = havok::navmesh_types_2018();
+    const havok::TypeIndex string = types.find("hkStringPtr");
+    if (!string) throw Error("the 2018 type set has no hkStringPtr");
+    for (havok::Member& m : types.at(types.find("hkaiNavMesh")).members)
+        if (m.name == "faceData") m.type = string;
+    havok::Builder b(std::move(types));
+    const havok::NodeId mesh = b.object("hkaiNavMesh");
+    b.set_string(b.at(mesh, "faceData"), "four");
+    b.add_variant(mesh);
+    return b.finish();
+}
+
 }  // namespace
 
 // The model reader finds the members it reads once per type table and object type (a plan) and
@@ -741,7 +816,7 @@ TEST(NavTagfile, PlannedMembersReadWhatLookupsByNameRead) {
         [](havok::TypeTable& t) { rename_member(t, "hkaiDirectedGraphExplicitCost", "edges", "links"); }, sekiro);
     std::vector<std::vector<std::uint8_t>> tagfiles = {standard_elden, standard_sekiro, edge_ends_swapped, data_swapped,
                                                        arrays_swapped, no_user_data,    no_seeding,        setup_data_swapped,
-                                                       graph_swapped,  no_graph_edges};
+                                                       graph_swapped,  no_graph_edges,  string_face_data_tagfile()};
     if (const auto sample = test::sample("havok/er/n10_01_00_00_001700.hkx")) tagfiles.push_back(read_file(*sample));
     auto text_of = [](auto&& read) {
         try {
@@ -794,4 +869,47 @@ TEST(NavTagfile, PlannedMembersReadWhatLookupsByNameRead) {
     EXPECT_THROW((void)read_nav_tagfile(no_user_data), Error);
     EXPECT_THROW((void)read_nav_tagfile(arrays_swapped), Error);
     EXPECT_THROW((void)read_nav_tagfile(no_graph_edges), Error);
+    EXPECT_THROW((void)read_nav_tagfile(string_face_data_tagfile()), Error);  // not an hkArray
+}
+
+// A planned hkArray member (its type checked once per table) reads its item in place; whenever
+// an item check fails, as_array answers. Every hkArray member the reader takes from the mesh
+// and the graph, its item index set to each item of the file (array and pointer items, the null
+// item), one past the last and two values past 32 bits, read through the table's memo (the
+// plan) and through a table without one (every as_array whole), must give the same model or
+// error. The strict checks are off: they would refuse most of these references first.
+TEST(NavTagfile, PlannedArraysReadWhatAsArrayReads) {
+    for (const std::vector<std::uint8_t>& good : {write_nav_tagfile(elden_ring_like()), write_nav_tagfile(sekiro_like())}) {
+        const havok::Tagfile strict = havok::read_tagfile(good);
+        std::vector<std::uint64_t> places;  // DATA offsets of the hkArray members' item indices
+        for (const char* root : {"hkaiNavMesh", "hkaiDirectedGraphExplicitCost"}) {
+            const std::optional<havok::ObjectView> object = strict.find_variant(root);
+            if (!object) continue;
+            for (const havok::Member& m : strict.types.all_members(object->type_index()))
+                if (strict.types[m.type].is_hk_array()) places.push_back(object->offset() + m.offset);
+        }
+        ASSERT_GE(places.size(), 6u);
+        std::vector<std::uint64_t> indices = {strict.items.size(), std::uint64_t{1} << 32 | 1, ~std::uint64_t{0}};
+        for (std::uint64_t i = 0; i < strict.items.size(); ++i) indices.push_back(i);
+        auto text_of = [](const havok::Tagfile& file) {
+            try {
+                const NavTagfile nav = nav_from_tagfile(file);
+                return model_text(nav, nav) + fmt::format("\n{} {} {} {}", nav.mesh.faces.size(), nav.mesh.edges.size(),
+                                                          nav.mesh.faceData.size(), nav.mesh.edgeData.size());
+            } catch (const Error& e) {
+                return fmt::format("error at {} in {}: {}", e.offset(), e.field(), e.what());
+            }
+        };
+        for (const std::uint64_t place : places) {
+            for (const std::uint64_t index : indices) {
+                std::vector<std::uint8_t> bytes = good;
+                for (int k = 0; k < 8; ++k) bytes[strict.data_offset + place + k] = static_cast<std::uint8_t>(index >> (8 * k));
+                havok::Tagfile file = havok::read_tagfile(bytes, {.verify_objects = false});
+                ASSERT_TRUE(havok::type_table_is_kept(file.types));
+                const std::string planned = text_of(file);
+                (void)file.types.at(1);  // a changed copy: no memo, no plan
+                EXPECT_EQ(text_of(file), planned) << "member at " << place << ", item " << index;
+            }
+        }
+    }
 }
