@@ -758,6 +758,26 @@ TEST(NavTagfile, MemoisedMemberLookupsReadWhatFreshLookupsRead) {
 
 namespace {
 
+/// The bytes of a model's mesh and graph, and their scalars, as text: the planned reads' values.
+std::string mesh_and_graph_text(const NavTagfile& nav) {
+    std::uint64_t hash = 14695981039346656037u;  // FNV-1a over every array's bytes
+    auto add = [&hash](const auto& array) {
+        const auto* p = reinterpret_cast<const std::uint8_t*>(array.data());
+        for (std::size_t i = 0; i < array.size() * sizeof(array[0]); ++i) hash = (hash ^ p[i]) * 1099511628211u;
+        hash = (hash ^ array.size()) * 1099511628211u;
+    };
+    const NavMesh& m = nav.mesh;
+    add(m.faces), add(m.edges), add(m.vertices), add(m.faceData), add(m.edgeData);
+    std::string out = fmt::format("\nmesh {} {} {} {} {} {}", m.faceDataStriding, m.edgeDataStriding, m.flags, m.userData,
+                                  m.streaming_set_count, m.clearance_cache_data_count);
+    if (nav.graph) {
+        const DirectedGraph& g = *nav.graph;
+        add(g.positions), add(g.nodes), add(g.edges), add(g.nodeData), add(g.edgeData);
+        out += fmt::format("\ngraph {} {} {}", g.nodeDataStriding, g.edgeDataStriding, g.streaming_set_count);
+    }
+    return out + fmt::format("\nhash {:x}", hash);
+}
+
 /// Swaps the names of two members of `type`: the same classes, two members moved.
 void swap_member_names(havok::TypeTable& t, const char* type, std::string_view x, std::string_view y) {
     for (havok::Member& m : t.at(t.find(type)).members) {
@@ -783,6 +803,23 @@ std::vector<std::uint8_t> string_face_data_tagfile() {
     havok::Builder b(std::move(types));
     const havok::NodeId mesh = b.object("hkaiNavMesh");
     b.set_string(b.at(mesh, "faceData"), "four");
+    b.add_variant(mesh);
+    return b.finish();
+}
+
+/// A mesh whose faceDataStriding member is of type `type` (hkReal: 4 bytes, as the int it
+/// replaces, which as_int refuses; hkInt16: a narrower signed integer), holding -3.
+std::vector<std::uint8_t> retyped_striding_tagfile(const char* type) {
+    havok::TypeTable types = havok::navmesh_types_2018();
+    const havok::TypeIndex index = types.find(type);
+    if (!index) throw Error(fmt::format("the 2018 type set has no {}", type));
+    for (havok::Member& m : types.at(types.find("hkaiNavMesh")).members)
+        if (m.name == "faceDataStriding") m.type = index;
+    const bool real = types[index].kind() == havok::Kind::Float;
+    havok::Builder b(std::move(types));
+    const havok::NodeId mesh = b.object("hkaiNavMesh");
+    if (real) b.set_float(b.at(mesh, "faceDataStriding"), -3);
+    else b.set_int(b.at(mesh, "faceDataStriding"), -3);
     b.add_variant(mesh);
     return b.finish();
 }
@@ -814,15 +851,25 @@ TEST(NavTagfile, PlannedMembersReadWhatLookupsByNameRead) {
         sekiro);
     const std::vector<std::uint8_t> no_graph_edges = with_changed_types(
         [](havok::TypeTable& t) { rename_member(t, "hkaiDirectedGraphExplicitCost", "edges", "links"); }, sekiro);
+    NavTagfile named = elden;  // variants named apart from their classes
+    named.variants = {{"the mesh", "hkaiNavMesh", "", 0},
+                      {"the mediator", "hkaiStaticTreeNavMeshQueryMediator", "", 0},
+                      {"the setups", "hkaiUserEdgeSetupArray", "", 0}};
+    const std::vector<std::uint8_t> variant_names_swapped = with_changed_types(
+        [](havok::TypeTable& t) { swap_member_names(t, "hkRootLevelContainer::NamedVariant", "name", "className"); }, named);
+    const std::vector<std::uint8_t> no_variant_target = with_changed_types(
+        [](havok::TypeTable& t) { rename_member(t, "hkRootLevelContainer::NamedVariant", "variant", "target"); });
     std::vector<std::vector<std::uint8_t>> tagfiles = {standard_elden, standard_sekiro, edge_ends_swapped, data_swapped,
                                                        arrays_swapped, no_user_data,    no_seeding,        setup_data_swapped,
-                                                       graph_swapped,  no_graph_edges,  string_face_data_tagfile()};
+                                                       graph_swapped,  no_graph_edges,  string_face_data_tagfile(),
+                                                       retyped_striding_tagfile("hkReal"),
+                                                       retyped_striding_tagfile("hkInt16"),
+                                                       variant_names_swapped,           no_variant_target};
     if (const auto sample = test::sample("havok/er/n10_01_00_00_001700.hkx")) tagfiles.push_back(read_file(*sample));
     auto text_of = [](auto&& read) {
         try {
             const NavTagfile nav = read();
-            return model_text(nav, nav) + fmt::format("\n{} {} {} {}", nav.mesh.faces.size(), nav.mesh.edges.size(),
-                                                      nav.mesh.faceData.size(), nav.mesh.edgeData.size());
+            return model_text(nav, nav) + mesh_and_graph_text(nav);
         } catch (const Error& e) {
             return fmt::format("error at {} in {}: {}", e.offset(), e.field(), e.what());
         }
@@ -869,46 +916,132 @@ TEST(NavTagfile, PlannedMembersReadWhatLookupsByNameRead) {
     EXPECT_THROW((void)read_nav_tagfile(no_user_data), Error);
     EXPECT_THROW((void)read_nav_tagfile(arrays_swapped), Error);
     EXPECT_THROW((void)read_nav_tagfile(no_graph_edges), Error);
+    const NavTagfile variants = read_nav_tagfile(variant_names_swapped);
+    ASSERT_EQ(variants.variants.size(), 3u);
+    EXPECT_EQ(variants.variants[0].name, "hkaiNavMesh");
+    EXPECT_EQ(variants.variants[0].className, "the mesh");
+    EXPECT_THROW((void)read_nav_tagfile(no_variant_target), Error);
     EXPECT_THROW((void)read_nav_tagfile(string_face_data_tagfile()), Error);  // not an hkArray
+    EXPECT_THROW((void)read_nav_tagfile(retyped_striding_tagfile("hkReal")), Error);  // not an integer
+    EXPECT_EQ(read_nav_tagfile(retyped_striding_tagfile("hkInt16")).mesh.faceDataStriding, -3);  // sign-extended
 }
 
-// A planned hkArray member (its type checked once per table) reads its item in place; whenever
-// an item check fails, as_array answers. Every hkArray member the reader takes from the mesh
-// and the graph, its item index set to each item of the file (array and pointer items, the null
-// item), one past the last and two values past 32 bits, read through the table's memo (the
-// plan) and through a table without one (every as_array whole), must give the same model or
+
+
+namespace {
+
+/// `bytes` with the root variants' name member declared in TBDY of the variant member's type (a
+/// pointer), DATA unchanged: its slot still references a string's char array item, which
+/// as_string refuses (not a string). The NamedVariant's three member records (FSTR index, flags,
+/// offset, type: one-byte varints here) are found by their flags, offsets and types.
+std::vector<std::uint8_t> variant_name_as_pointer(std::vector<std::uint8_t> bytes) {
+    const havok::Tagfile file = havok::read_tagfile(bytes);
+    const std::vector<havok::Member>& m = file.types[file.types.find("hkRootLevelContainer::NamedVariant")].members;
+    if (m.size() != 3 || m[0].name != "name" || m[2].name != "variant") throw Error("unexpected NamedVariant members");
+    std::array<int, 12> want{};  // -1: any byte (the FSTR index)
+    for (std::size_t k = 0; k < 3; ++k) {
+        if (m[k].flags > 127 || m[k].offset > 127 || m[k].type > 127) throw Error("a member field is not a one-byte varint");
+        want[4 * k] = -1;
+        want[4 * k + 1] = static_cast<int>(m[k].flags);
+        want[4 * k + 2] = static_cast<int>(m[k].offset);
+        want[4 * k + 3] = static_cast<int>(m[k].type);
+    }
+    std::vector<std::size_t> found;
+    for (std::size_t i = 0; i + want.size() <= bytes.size(); ++i) {
+        bool match = true;
+        for (std::size_t j = 0; j < want.size() && match; ++j) match = want[j] < 0 || bytes[i + j] == want[j];
+        if (match) found.push_back(i);
+    }
+    if (found.size() != 1) throw Error(fmt::format("{} places hold the NamedVariant's member records", found.size()));
+    bytes[found[0] + 3] = static_cast<std::uint8_t>(m[2].type);
+    return bytes;
+}
+
+}  // namespace
+
+// A plan reads a member as a string in place only when the table declares it a string: the
+// root variants' name declared a pointer (its slot still referencing a string) is refused as
+// as_string refuses it, through the memo's plan as through a table without one.
+TEST(NavTagfile, PlannedStringsAreDeclaredStrings) {
+    const std::vector<std::uint8_t> bytes = variant_name_as_pointer(write_nav_tagfile(elden_ring_like()));
+    auto text_of = [](const havok::Tagfile& file) {
+        try {
+            const NavTagfile nav = nav_from_tagfile(file);
+            return model_text(nav, nav);
+        } catch (const Error& e) {
+            return fmt::format("error at {} in {}: {}", e.offset(), e.field(), e.what());
+        }
+    };
+    for (int round = 0; round < 2; ++round) {  // the second through the plan made by the first
+        havok::Tagfile file = havok::read_tagfile(bytes, {.verify_objects = false});
+        ASSERT_TRUE(havok::type_table_is_kept(file.types));
+        const std::string planned = text_of(file);
+        EXPECT_NE(planned.find("is not a string"), std::string::npos) << planned.substr(0, 200);
+        (void)file.types.at(1);  // a changed copy: no memo, no plan
+        EXPECT_EQ(text_of(file), planned);
+    }
+}
+
+// A planned hkArray, integer, string or pointer member (its type checked once per table) is read
+// in place; when a check fails, as_array, as_int, as_uint, as_string or target answers. Every
+// reference member the reader takes from the mesh, the graph and the root variants, its item
+// index set to each item of the file (array and pointer items, the null item), one past the
+// last and two values past 32 bits, and every integer member of the mesh and the graph, its
+// bytes set to patterns with the top bit set and clear, read through the table's memo (the
+// plan) and through a table without one (every accessor whole), must give the same model or
 // error. The strict checks are off: they would refuse most of these references first.
-TEST(NavTagfile, PlannedArraysReadWhatAsArrayReads) {
+TEST(NavTagfile, PlannedMembersReadWhatTheAccessorsRead) {
     for (const std::vector<std::uint8_t>& good : {write_nav_tagfile(elden_ring_like()), write_nav_tagfile(sekiro_like())}) {
         const havok::Tagfile strict = havok::read_tagfile(good);
-        std::vector<std::uint64_t> places;  // DATA offsets of the hkArray members' item indices
-        for (const char* root : {"hkaiNavMesh", "hkaiDirectedGraphExplicitCost"}) {
-            const std::optional<havok::ObjectView> object = strict.find_variant(root);
-            if (!object) continue;
-            for (const havok::Member& m : strict.types.all_members(object->type_index()))
-                if (strict.types[m.type].is_hk_array()) places.push_back(object->offset() + m.offset);
+        std::vector<std::uint64_t> places;  // DATA offsets of the reference members' item indices
+        std::vector<std::pair<std::uint64_t, std::uint32_t>> integers;  // the integer members' offsets and sizes
+        std::vector<havok::ObjectView> objects;
+        for (const char* root : {"hkaiNavMesh", "hkaiDirectedGraphExplicitCost"})
+            if (const std::optional<havok::ObjectView> object = strict.find_variant(root)) objects.push_back(*object);
+        const std::size_t models = objects.size();
+        const havok::ArrayView variants = strict.root().field("namedVariants").as_array();
+        for (std::uint32_t i = 0; i < variants.size(); ++i) objects.push_back(variants.object(i));
+        for (std::size_t o = 0; o < objects.size(); ++o) {
+            for (const havok::Member& m : strict.types.all_members(objects[o].type_index())) {
+                const havok::Type& type = strict.types[m.type];
+                if (type.is_reference()) places.push_back(objects[o].offset() + m.offset);
+                if (o < models && (type.kind() == havok::Kind::Int || type.kind() == havok::Kind::Bool))
+                    integers.push_back({objects[o].offset() + m.offset, type.resolved_size});
+            }
         }
-        ASSERT_GE(places.size(), 6u);
+        ASSERT_GE(places.size(), 16u);
+        ASSERT_GE(integers.size(), 4u);
         std::vector<std::uint64_t> indices = {strict.items.size(), std::uint64_t{1} << 32 | 1, ~std::uint64_t{0}};
         for (std::uint64_t i = 0; i < strict.items.size(); ++i) indices.push_back(i);
         auto text_of = [](const havok::Tagfile& file) {
             try {
                 const NavTagfile nav = nav_from_tagfile(file);
-                return model_text(nav, nav) + fmt::format("\n{} {} {} {}", nav.mesh.faces.size(), nav.mesh.edges.size(),
-                                                          nav.mesh.faceData.size(), nav.mesh.edgeData.size());
+                return model_text(nav, nav) + mesh_and_graph_text(nav);
             } catch (const Error& e) {
                 return fmt::format("error at {} in {}: {}", e.offset(), e.field(), e.what());
             }
         };
+        auto expect_same_reads = [&](const std::vector<std::uint8_t>& bytes, const std::string& what) {
+            havok::Tagfile file = havok::read_tagfile(bytes, {.verify_objects = false});
+            ASSERT_TRUE(havok::type_table_is_kept(file.types));
+            const std::string planned = text_of(file);
+            (void)file.types.at(1);  // a changed copy: no memo, no plan
+            EXPECT_EQ(text_of(file), planned) << what;
+        };
+        for (const auto& [place, size] : integers) {
+            for (const std::uint64_t pattern : {std::uint64_t{0}, ~std::uint64_t{0}, std::uint64_t{0x8000000000000080},
+                                                std::uint64_t{0x7F7F7F7F7F7F7F7F}, std::uint64_t{0x0102030405068090}}) {
+                std::vector<std::uint8_t> bytes = good;
+                for (std::uint32_t k = 0; k < size && k < 8; ++k)
+                    bytes[strict.data_offset + place + k] = static_cast<std::uint8_t>(pattern >> (8 * (size - 1 - k)));
+                expect_same_reads(bytes, fmt::format("integer at {}, pattern {:x}", place, pattern));
+            }
+        }
         for (const std::uint64_t place : places) {
             for (const std::uint64_t index : indices) {
                 std::vector<std::uint8_t> bytes = good;
                 for (int k = 0; k < 8; ++k) bytes[strict.data_offset + place + k] = static_cast<std::uint8_t>(index >> (8 * k));
-                havok::Tagfile file = havok::read_tagfile(bytes, {.verify_objects = false});
-                ASSERT_TRUE(havok::type_table_is_kept(file.types));
-                const std::string planned = text_of(file);
-                (void)file.types.at(1);  // a changed copy: no memo, no plan
-                EXPECT_EQ(text_of(file), planned) << "member at " << place << ", item " << index;
+                expect_same_reads(bytes, fmt::format("member at {}, item {}", place, index));
             }
         }
     }

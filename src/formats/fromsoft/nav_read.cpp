@@ -129,6 +129,12 @@ public:
         /// Bit k: members[k]'s type is an hkArray (Type::is_hk_array), so that its as_array()
         /// needs only the item checks (known_hk_array).
         std::uint32_t hk_arrays = 0;
+        /// Bit k: members[k]'s type is an integer or bool, so that as_int() and as_uint() need
+        /// only the bounds check (known_integer).
+        std::uint32_t integers = 0;
+        /// Bit k: members[k]'s type is a string (as_string: known_string) or a pointer (target:
+        /// known_target), so that only the item is checked.
+        std::uint32_t strings = 0, pointers = 0;
         /// For a FieldMap list (read_records): 1 when the type's records have the model's
         /// layout (every member there), 0 when not, -1 not yet known.
         std::int8_t same_layout = -1;
@@ -238,6 +244,9 @@ enum GraphMember : std::size_t {
 };
 static_assert(std::size(kGraphMembers) == kGraphMemberCount);
 
+constexpr const char* kRootMembers[] = {"namedVariants"};
+constexpr const char* kVariantMembers[] = {"name", "className", "variant"};
+
 /// The root variants' classes the model reads (a variant's type is_a one of them).
 constexpr const char* kRootClasses[] = {"hkaiNavMesh", "hkaiDirectedGraphExplicitCost",
                                         "hkaiStaticTreeNavMeshQueryMediator", "hkaiUserEdgeSetupArray"};
@@ -262,13 +271,69 @@ ArrayView known_hk_array(const Value& v) {
     return v.as_array();
 }
 
+/// v.as_int() (Signed) or v.as_uint() for a value whose type is an integer or bool (which a
+/// plan checks once per type table): the same value, or the accessor's error (the accessor
+/// answers when the bytes run past DATA). The accessors' kind tests, three type lookups and
+/// out-of-line calls were ≈ 100 instructions a value (six a Sekiro tagfile).
+template <bool Signed>
+std::uint64_t known_integer(const Value& v) {
+    const havok::Tagfile& file = v.file();
+    const havok::Type& type = file.types[v.type_index()];
+    const std::uint32_t size = type.resolved_size, at = v.offset();
+    if (at > file.data.size() || size > file.data.size() - at) return Signed ? static_cast<std::uint64_t>(v.as_int()) : v.as_uint();
+    const std::uint64_t raw = havok::load_le(file.data.subspan(at, size));
+    const unsigned bits = size * 8;
+    if (Signed && (type.resolved_format & havok::kFormatSigned) && bits < 64 && (raw >> (bits - 1)) & 1)
+        return raw | (~std::uint64_t{0} << bits);  // as_int's sign extension
+    return raw;
+}
+
+/// The item index a reference value holds (item()'s little-endian load), or nullopt when its 8
+/// bytes run past DATA.
+std::optional<std::uint64_t> item_index(const Value& v) {
+    const Bytes data = v.file().data;
+    if (v.offset() > data.size() || data.size() - v.offset() < 8) return std::nullopt;
+    std::uint64_t index;
+    std::memcpy(&index, data.data() + v.offset(), 8);
+    return index;
+}
+
+/// v.as_string() for a value whose type is a string (a plan's check): the same view, or
+/// as_string's error (as_string answers whenever a check fails). ≈ 110 instructions a string
+/// through as_string, item() and Tagfile::string (two a root variant).
+std::string_view known_string(const Value& v) {
+    const havok::Tagfile& file = v.file();
+    if (const std::optional<std::uint64_t> index = item_index(v)) {
+        if (*index == 0) return {};
+        if (*index < file.items.size()) {
+            const havok::Item& item = file.items[*index];
+            if (item.kind == havok::ItemKind::Array && item.count != 0 && item.offset <= file.data.size() &&
+                item.count <= file.data.size() - item.offset)
+                return std::string_view(reinterpret_cast<const char*>(file.data.data() + item.offset), item.count - 1);
+        }
+    }
+    return v.as_string();
+}
+
+/// v.target() for a value whose type is a pointer (a plan's check): the same object, or
+/// target's error.
+std::optional<ObjectView> known_target(const Value& v) {
+    const havok::Tagfile& file = v.file();
+    if (const std::optional<std::uint64_t> index = item_index(v)) {
+        if (*index == 0) return std::nullopt;
+        if (*index < file.items.size() && file.items[*index].kind == havok::ItemKind::Pointer)
+            return ObjectView(file, file.items[*index].type, file.items[*index].offset);
+    }
+    return v.target();
+}
+
 /// A list's members of one type as found by find_member (nullptr where none), and which of
-/// them are hkArrays (Plan::hk_arrays).
+/// them are hkArrays, integers, strings and pointers (the Plan's bits).
 template <std::size_t N>
 struct MemberPlan {
-    static_assert(N <= 32, "hk_arrays holds a bit per member");
+    static_assert(N <= 32, "the kinds hold a bit per member");
     std::array<const havok::Member*, N> members;
-    std::uint32_t hk_arrays = 0;
+    std::uint32_t hk_arrays = 0, integers = 0, strings = 0, pointers = 0;
 };
 
 /// An object whose members `names` were found once for its type table (ModelReader::plan):
@@ -278,7 +343,13 @@ template <std::size_t N>
 class PlannedObject {
 public:
     PlannedObject(const ObjectView& object, const char* const (&names)[N], const MemberPlan<N>& plan)
-        : object_(object), names_(names), members_(plan.members), hk_arrays_(plan.hk_arrays) {}
+        : object_(object),
+          names_(names),
+          members_(plan.members),
+          hk_arrays_(plan.hk_arrays),
+          integers_(plan.integers),
+          strings_(plan.strings),
+          pointers_(plan.pointers) {}
 
     Value field(std::size_t k) const {
         if (const havok::Member* m = members_[k]) return value(*m);
@@ -292,6 +363,27 @@ public:
     ArrayView array(std::size_t k, const Value& v) const { return (hk_arrays_ >> k & 1) ? known_hk_array(v) : v.as_array(); }
     /// field(k).as_array().
     ArrayView array(std::size_t k) const { return array(k, field(k)); }
+    /// field(k).as_int().
+    std::int64_t as_int(std::size_t k) const {
+        const Value v = field(k);
+        return (integers_ >> k & 1) ? static_cast<std::int64_t>(known_integer<true>(v)) : v.as_int();
+    }
+    /// field(k).as_uint().
+    std::uint64_t as_uint(std::size_t k) const {
+        const Value v = field(k);
+        return (integers_ >> k & 1) ? known_integer<false>(v) : v.as_uint();
+    }
+    /// field(k).as_string().
+    std::string_view as_string(std::size_t k) const {
+        const Value v = field(k);
+        return (strings_ >> k & 1) ? known_string(v) : v.as_string();
+    }
+    /// v.target() of v = field(k) or *find_field(k).
+    std::optional<ObjectView> target(std::size_t k, const Value& v) const {
+        return (pointers_ >> k & 1) ? known_target(v) : v.target();
+    }
+    /// field(k).target().
+    std::optional<ObjectView> target(std::size_t k) const { return target(k, field(k)); }
 
 private:
     Value value(const havok::Member& m) const { return Value(object_.file(), m.type, object_.offset() + m.offset); }
@@ -299,7 +391,7 @@ private:
     ObjectView object_;
     const char* const* names_;
     std::array<const havok::Member*, N> members_;
-    std::uint32_t hk_arrays_;
+    std::uint32_t hk_arrays_, integers_, strings_, pointers_;
 };
 
 /// The name of a member list's entry.
@@ -326,7 +418,7 @@ public:
         std::size_t n = 0;
         // The variants' list keeps its capacity across this thread's tagfiles.
         thread_local std::vector<havok::NamedVariant> named;
-        file_.named_variants(named);
+        named_variants(named);
         for (const havok::NamedVariant& v : named) {
             if (n == variants.size()) variants.emplace_back();
             RootVariant& rv = variants[n++];  // assigned over: its strings' storage is reused
@@ -364,6 +456,21 @@ private:
         for (const havok::Item& item : file_.items)
             if (item.kind == havok::ItemKind::Pointer) ++counts[full_name(item.type)];
         std::erase_if(counts, [](const auto& entry) { return entry.second == 0; });
+    }
+
+    /// file_.named_variants(out) through plans (the root's member and the variant type's three):
+    /// the same variants, or the same error at the same point (a missing member fails at the
+    /// first element, after the members before it were read).
+    void named_variants(std::vector<havok::NamedVariant>& out) const {
+        out.clear();
+        const ArrayView variants = planned(file_.root(), kRootMembers).array(0);
+        if (variants.empty()) return;
+        const TypeIndex type = variants.element_type();
+        const MemberPlan<3> members = plan(type, kVariantMembers, memo_plan(type, kVariantMembers));
+        for (std::uint32_t i = 0; i < variants.size(); ++i) {
+            const PlannedObject v(variants.object(i), kVariantMembers, members);
+            out.push_back({v.as_string(0), v.as_string(1), v.target(2)});
+        }
     }
 
     /// Fills `slot` with the first variant object whose type is_a kRootClasses[c] (`is`: roles()).
@@ -451,7 +558,12 @@ private:
             RecordInfoCache::Plan& made = it->second;
             for (const Name& n : names) {
                 const havok::Member* m = types_.find_member(t, name_of(n));
-                if (m && types_[m->type].is_hk_array()) made.hk_arrays |= std::uint32_t{1} << made.members.size();
+                const std::uint32_t bit = std::uint32_t{1} << made.members.size();
+                const Kind kind = m ? types_[m->type].kind() : Kind::Void;
+                if (m && types_[m->type].is_hk_array()) made.hk_arrays |= bit;
+                if (kind == Kind::Int || kind == Kind::Bool) made.integers |= bit;
+                if (kind == Kind::String) made.strings |= bit;
+                if (kind == Kind::Pointer) made.pointers |= bit;
                 made.members.push_back(m);
             }
         }
@@ -460,13 +572,16 @@ private:
 
     /// The members `names` of type t (nullptr where t has none), in the list's order: from
     /// `memo`, the table's plan (memo_plan), or looked up now when it has none (then no member
-    /// is known to be an hkArray: each as_array checks its type).
+    /// is known to be of a kind: each accessor checks its type).
     template <class Name, std::size_t N>
     MemberPlan<N> plan(TypeIndex t, const Name (&names)[N], const RecordInfoCache::Plan* memo) const {
         MemberPlan<N> out;
         if (memo) {
             std::copy(memo->members.begin(), memo->members.end(), out.members.begin());
             out.hk_arrays = memo->hk_arrays;
+            out.integers = memo->integers;
+            out.strings = memo->strings;
+            out.pointers = memo->pointers;
         } else {
             for (std::size_t k = 0; k < N; ++k) out.members[k] = types_.find_member(t, name_of(names[k]));
         }
@@ -655,15 +770,15 @@ private:
         m.vertices = read_vectors(vertices, vertex_array, std::move(spare.vertices));
         m.faceData = read_words<std::int32_t>(o.array(kFaceData), std::move(spare.faceData));
         m.edgeData = read_words<std::int32_t>(o.array(kEdgeData), std::move(spare.edgeData));
-        m.faceDataStriding = static_cast<std::int32_t>(o.field(kFaceDataStriding).as_int());
-        m.edgeDataStriding = static_cast<std::int32_t>(o.field(kEdgeDataStriding).as_int());
-        m.flags = static_cast<std::uint8_t>(o.field(kFlags).as_uint());
+        m.faceDataStriding = static_cast<std::int32_t>(o.as_int(kFaceDataStriding));
+        m.edgeDataStriding = static_cast<std::int32_t>(o.as_int(kEdgeDataStriding));
+        m.flags = static_cast<std::uint8_t>(o.as_uint(kFlags));
         raw_into(o.field(kAabb), &m.aabb, sizeof m.aabb, "aabb");
         m.erosionRadius = static_cast<float>(o.field(kErosionRadius).as_float());
-        m.userData = o.field(kUserData).as_uint();
+        m.userData = o.as_uint(kUserData);
         m.streaming_set_count = o.array(kMeshStreamingSets).size();
         if (auto seeding = o.find_field(kSeedingSet)) {
-            if (auto set = seeding->target()) {
+            if (auto set = o.target(kSeedingSet, *seeding)) {
                 m.has_clearance_cache_seeding = true;
                 const PlannedObject seeding_set = planned(*set, kSeedingMembers);
                 if (auto datas = seeding_set.find_field(0)) m.clearance_cache_data_count = seeding_set.array(0, *datas).size();
@@ -686,8 +801,8 @@ private:
         g.edges = read_records<GraphEdge>(edges, o.array(kGraphEdges, edges), kGraphEdgeFields, std::move(spare.edges_of_graph));
         g.nodeData = read_words<std::uint32_t>(o.array(kNodeData), std::move(spare.nodeData));
         g.edgeData = read_words<std::uint32_t>(o.array(kGraphEdgeData), std::move(spare.edgeData_of_graph));
-        g.nodeDataStriding = static_cast<std::int32_t>(o.field(kNodeDataStriding).as_int());
-        g.edgeDataStriding = static_cast<std::int32_t>(o.field(kGraphEdgeDataStriding).as_int());
+        g.nodeDataStriding = static_cast<std::int32_t>(o.as_int(kNodeDataStriding));
+        g.edgeDataStriding = static_cast<std::int32_t>(o.as_int(kGraphEdgeDataStriding));
         if (auto sets = o.find_field(kGraphStreamingSets)) g.streaming_set_count = o.array(kGraphStreamingSets, *sets).size();
         return g;
     }
