@@ -252,19 +252,26 @@ constexpr const char* kRootClasses[] = {"hkaiNavMesh", "hkaiDirectedGraphExplici
                                         "hkaiStaticTreeNavMeshQueryMediator", "hkaiUserEdgeSetupArray"};
 enum RootClass : std::uint8_t { kMeshClass, kGraphClass, kMediatorClass, kSetupsClass };
 
+/// The item index a reference value holds (item()'s little-endian load), or nullopt when its 8
+/// bytes run past DATA.
+std::optional<std::uint64_t> item_index(const Value& v) {
+    const Bytes data = v.file().data;
+    if (v.offset() > data.size() || data.size() - v.offset() < 8) return std::nullopt;
+    std::uint64_t index;
+    std::memcpy(&index, data.data() + v.offset(), 8);
+    return index;
+}
+
 /// v.as_array() for a value whose type is an hkArray (Type::is_hk_array, which a plan checks
 /// once per type table): the same view, or as_array's error (as_array itself answers whenever a
 /// check fails). as_array's kind tests and out-of-line calls were ≈ 100 instructions an array
 /// (≈ 2.2 M on Sekiro's 21,500 arrays).
 ArrayView known_hk_array(const Value& v) {
     const havok::Tagfile& file = v.file();
-    const std::uint32_t at = v.offset();
-    if (at <= file.data.size() && file.data.size() - at >= 8) {
-        std::uint64_t index;
-        std::memcpy(&index, file.data.data() + at, 8);  // item()'s little-endian load
-        if (index == 0) return ArrayView(file, file.types[v.type_index()].resolved_subtype, 0, 0);
-        if (index < file.items.size() && file.items[index].kind == havok::ItemKind::Array) {
-            const havok::Item& item = file.items[index];
+    if (const std::optional<std::uint64_t> index = item_index(v)) {
+        if (*index == 0) return ArrayView(file, file.types[v.type_index()].resolved_subtype, 0, 0);
+        if (*index < file.items.size() && file.items[*index].kind == havok::ItemKind::Array) {
+            const havok::Item& item = file.items[*index];
             return ArrayView(file, item.type, item.offset, item.count);
         }
     }
@@ -286,16 +293,6 @@ std::uint64_t known_integer(const Value& v) {
     if (Signed && (type.resolved_format & havok::kFormatSigned) && bits < 64 && (raw >> (bits - 1)) & 1)
         return raw | (~std::uint64_t{0} << bits);  // as_int's sign extension
     return raw;
-}
-
-/// The item index a reference value holds (item()'s little-endian load), or nullopt when its 8
-/// bytes run past DATA.
-std::optional<std::uint64_t> item_index(const Value& v) {
-    const Bytes data = v.file().data;
-    if (v.offset() > data.size() || data.size() - v.offset() < 8) return std::nullopt;
-    std::uint64_t index;
-    std::memcpy(&index, data.data() + v.offset(), 8);
-    return index;
 }
 
 /// v.as_string() for a value whose type is a string (a plan's check): the same view, or
