@@ -47,12 +47,12 @@ void r56(RuleCheck& c) {
     std::string bad;
     static constexpr ExpectedMember node[] = {{"startEdgeIndex", 0, 4}, {"numEdges", 4, 4}};
     static constexpr ExpectedMember edge[] = {{"cost", 0, 2}, {"flags", 2, 2}, {"target", 4, 4}};
-    if (!l.graph.present()) bad += fmt::format("no type {}; ", kGraph);
+    if (!l.graph->present()) bad += fmt::format("no type {}; ", kGraph);
     else
         for (const char* m : {"positions", "nodes", "edges", "nodeData", "edgeData", "nodeDataStriding",
                               "edgeDataStriding", "streamingSets"})
-            if (!l.graph.find(m)) bad += fmt::format("{} has no member {}; ", kGraph, m);
-    bad += layout_mismatch(l.graph_node, "graph Node", 8, node) + layout_mismatch(l.graph_edge, "graph Edge", 8, edge);
+            if (!l.graph->find(m)) bad += fmt::format("{} has no member {}; ", kGraph, m);
+    bad += layout_mismatch(*l.graph_node, "graph Node", 8, node) + layout_mismatch(*l.graph_edge, "graph Edge", 8, edge);
     c.check(bad.empty(), "tagfile", -1, [&] { return bad; });
 }
 
@@ -309,7 +309,7 @@ const fromsoft::QueryMediator* mediator_of(RuleCheck& c) {
 void r66(RuleCheck& c) {
     if (!mediator_of(c)) return;
     static constexpr ExpectedMember node[] = {{"xyz", 0, 3}, {"hiData", 3, 1}, {"loData", 4, 2}};
-    std::string bad = layout_mismatch(c.ctx().tagfile.layouts.tree_node, "tree node", 6, node);
+    std::string bad = layout_mismatch(*c.ctx().tagfile.layouts.tree_node, "tree node", 6, node);
     c.check(bad.empty(), "tagfile", -1, [&] { return bad; });
 }
 

@@ -53,7 +53,7 @@ void r04(RuleCheck& c) {
 }
 
 void r05(RuleCheck& c) {
-    const auto& t = c.ctx().tagfile.layouts.navMesh;
+    const fromsoft::RecordInfo& t = *c.ctx().tagfile.layouts.navMesh;
     static constexpr ExpectedMember members[] = {
         {"faces", 24, 0},         {"edges", 40, 0},       {"vertices", 56, 0},
         {"streamingSets", 72, 0}, {"faceData", 88, 0},    {"edgeData", 104, 0},
@@ -72,10 +72,10 @@ void r06(RuleCheck& c) {
     static constexpr ExpectedMember edge[] = {{"a", 0, 4},      {"b", 4, 4},           {"oppositeEdge", 8, 4},
                                               {"oppositeFace", 12, 4}, {"flags", 16, 1}, {"paddingByte", 17, 1},
                                               {"userEdgeCost", 18, 2}};
-    std::string bad = layout_mismatch(layouts.face, "hkaiNavMesh::Face", 16, face) +
-                      layout_mismatch(layouts.edge, "hkaiNavMesh::Edge", 20, edge);
-    if (layouts.face.present()) c.values().insert("face_version", layouts.face.version);
-    if (layouts.edge.present()) c.values().insert("edge_version", layouts.edge.version);
+    std::string bad = layout_mismatch(*layouts.face, "hkaiNavMesh::Face", 16, face) +
+                      layout_mismatch(*layouts.edge, "hkaiNavMesh::Edge", 20, edge);
+    if (layouts.face->present()) c.values().insert("face_version", layouts.face->version);
+    if (layouts.edge->present()) c.values().insert("edge_version", layouts.edge->version);
     c.check(bad.empty(), "tagfile", -1, [&] { return bad; });
 }
 
@@ -147,7 +147,7 @@ void r13(RuleCheck& c) {
 }
 
 void r14(RuleCheck& c) {
-    const auto& v = c.ctx().tagfile.layouts.vertex;
+    const fromsoft::RecordInfo& v = *c.ctx().tagfile.layouts.vertex;
     c.check(v.present() && v.size == 16, "tagfile", -1, [&] {
         return v.present() ? fmt::format("vertex element {} is {} bytes", v.name, v.size) : std::string("no vertex element type");
     });

@@ -176,7 +176,7 @@ void fail_setup(RuleCheck& c, std::int64_t i, const std::string& detail, const s
 
 void r84(RuleCheck& c) {
     if (!setups_of(c)) return;
-    const auto& t = c.ctx().tagfile.layouts.user_edge_setup;
+    const fromsoft::RecordInfo& t = *c.ctx().tagfile.layouts.user_edge_setup;
     std::string missing;
     for (const char* m : {"obbA", "obbB", "userDataA", "userDataB", "costAtoB", "costBtoA", "worldUpA", "worldUpB",
                           "direction", "space", "forceAlign"})
@@ -230,11 +230,12 @@ void r90(RuleCheck& c) {
     if (!setups_of(c)) return;
     const auto& l = c.ctx().tagfile.layouts;
     static constexpr ExpectedMember members[] = {{"transform", 0, 64}, {"halfExtents", 64, 16}};
-    std::string bad = layout_mismatch(l.obb, "hkaiUserEdgeUtils::Obb", 80, members);
+    std::string bad = layout_mismatch(*l.obb, "hkaiUserEdgeUtils::Obb", 80, members);
     // The transform is serialized as an inline array of 16 floats (format 0x1028 in 2018).
-    if (l.obb_transform.present() && l.obb_transform.size != 64)
-        bad += fmt::format("transform type {} is {} bytes; ", l.obb_transform.name, l.obb_transform.size);
-    if (l.obb_transform.present()) c.values().insert("transform_format", l.obb_transform.format);
+    const fromsoft::RecordInfo& transform = *l.obb_transform;
+    if (transform.present() && transform.size != 64)
+        bad += fmt::format("transform type {} is {} bytes; ", transform.name, transform.size);
+    if (transform.present()) c.values().insert("transform_format", transform.format);
     c.check(bad.empty(), "tagfile", -1, [&] { return bad; });
 }
 

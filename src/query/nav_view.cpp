@@ -42,9 +42,9 @@ bool finite(const fromsoft::Vec4& v) { return std::isfinite(v.x) && std::isfinit
 void validate(const fromsoft::NavMesh& m, const std::string& file, const fromsoft::LayoutSummary* layouts) {
     Records faces, edges, vertices;
     if (layouts) {
-        faces = {layouts->faces_at, &layouts->face};
-        edges = {layouts->edges_at, &layouts->edge};
-        vertices = {layouts->vertices_at, &layouts->vertex};
+        faces = {layouts->faces_at, &*layouts->face};
+        edges = {layouts->edges_at, &*layouts->edge};
+        vertices = {layouts->vertices_at, &*layouts->vertex};
     }
     const std::int64_t E = static_cast<std::int64_t>(m.edges.size());
     const std::int64_t F = static_cast<std::int64_t>(m.faces.size());

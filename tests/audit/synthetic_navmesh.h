@@ -66,8 +66,9 @@ inline fromsoft::LayoutSummary standard_layouts() {
                               {"costAtoB", 168, 4}, {"costBtoA", 172, 4}, {"worldUpA", 176, 16}, {"worldUpB", 192, 16},
                               {"direction", 208, 1}, {"space", 209, 1}, {"forceAlign", 210, 1}});
     l.obb = record("hkaiUserEdgeUtils::Obb", 80, 0, {{"transform", 0, 64}, {"halfExtents", 64, 16}});
-    l.obb_transform = record("hkTransform", 64, 0, {});
-    l.obb_transform.format = 0x1028;
+    fromsoft::RecordInfo transform = record("hkTransform", 64, 0, {});
+    transform.format = 0x1028;
+    l.obb_transform = std::move(transform);
     return l;
 }
 

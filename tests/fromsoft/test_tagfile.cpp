@@ -147,25 +147,25 @@ TEST(NavTagfile, ReadsTheEldenRingSample) {
 
     // Layouts from the file's own type table (audit R05, R06, R14, R66).
     const LayoutSummary& l = nav.layouts;
-    EXPECT_EQ(l.navMesh.size, 208u);
-    EXPECT_EQ(l.navMesh.version, 16u);
-    ASSERT_NE(l.navMesh.find("clearanceCacheSeedingDataSet"), nullptr);
-    EXPECT_EQ(l.navMesh.find("clearanceCacheSeedingDataSet")->offset, 192u);
-    EXPECT_EQ(l.navMesh.find("faces")->offset, 24u);
-    EXPECT_EQ(l.face.name, "hkaiNavMesh::Face");
-    EXPECT_EQ(l.face.size, 16u);
-    EXPECT_EQ(l.face.version, 6u);
-    EXPECT_EQ(l.face.find("padding")->offset, 14u);
-    EXPECT_EQ(l.face.find("padding")->format & 0x200u, 0u);  // unsigned
-    EXPECT_EQ(l.face.find("startEdgeIndex")->format & 0x200u, 0x200u);  // signed
-    EXPECT_EQ(l.edge.size, 20u);
-    EXPECT_EQ(l.edge.version, 8u);
-    EXPECT_EQ(l.edge.find("userEdgeCost")->type_name, "hkHalf16");
-    EXPECT_EQ(l.vertex.name, "hkVector4");
-    EXPECT_EQ(l.vertex.size, 16u);
-    EXPECT_EQ(l.tree_node.size, 6u);
-    EXPECT_EQ(l.tree_node.find("loData")->offset, 4u);
-    EXPECT_FALSE(l.graph.present());
+    EXPECT_EQ(l.navMesh->size, 208u);
+    EXPECT_EQ(l.navMesh->version, 16u);
+    ASSERT_NE(l.navMesh->find("clearanceCacheSeedingDataSet"), nullptr);
+    EXPECT_EQ(l.navMesh->find("clearanceCacheSeedingDataSet")->offset, 192u);
+    EXPECT_EQ(l.navMesh->find("faces")->offset, 24u);
+    EXPECT_EQ(l.face->name, "hkaiNavMesh::Face");
+    EXPECT_EQ(l.face->size, 16u);
+    EXPECT_EQ(l.face->version, 6u);
+    EXPECT_EQ(l.face->find("padding")->offset, 14u);
+    EXPECT_EQ(l.face->find("padding")->format & 0x200u, 0u);  // unsigned
+    EXPECT_EQ(l.face->find("startEdgeIndex")->format & 0x200u, 0x200u);  // signed
+    EXPECT_EQ(l.edge->size, 20u);
+    EXPECT_EQ(l.edge->version, 8u);
+    EXPECT_EQ(l.edge->find("userEdgeCost")->type_name, "hkHalf16");
+    EXPECT_EQ(l.vertex->name, "hkVector4");
+    EXPECT_EQ(l.vertex->size, 16u);
+    EXPECT_EQ(l.tree_node->size, 6u);
+    EXPECT_EQ(l.tree_node->find("loData")->offset, 4u);
+    EXPECT_FALSE(l.graph->present());
 
     ASSERT_TRUE(nav.mediator);
     const QueryMediator& q = *nav.mediator;
@@ -241,9 +241,9 @@ TEST(NavTagfile, EldenRingLikeRoundTrip) {
     ASSERT_EQ(back.variants.size(), 3u);
     EXPECT_EQ(back.variants[1].className, "hkaiStaticTreeNavMeshQueryMediator");
     EXPECT_EQ(back.variants[2].name, "hkaiUserEdgeSetupArray");
-    EXPECT_EQ(back.layouts.user_edge_setup.size, 224u);
-    EXPECT_EQ(back.layouts.obb.size, 80u);
-    EXPECT_EQ(back.layouts.obb_transform.format, 0x1028u);
+    EXPECT_EQ(back.layouts.user_edge_setup->size, 224u);
+    EXPECT_EQ(back.layouts.obb->size, 80u);
+    EXPECT_EQ(back.layouts.obb_transform->format, 0x1028u);
     EXPECT_TRUE(back.mesh.has_clearance_cache_seeding);
     ASSERT_TRUE(back.user_edge_setups);
     EXPECT_EQ((*back.user_edge_setups)[1].obbB.transform[15], 7.0f);
@@ -256,8 +256,8 @@ TEST(NavTagfile, SekiroLikeRoundTrip) {
     EXPECT_EQ(back.sdk_string, "20160200");
     ASSERT_EQ(back.variants.size(), 3u);
     EXPECT_EQ(back.variants[1].type_name, "hkaiDirectedGraphExplicitCost");
-    EXPECT_EQ(back.layouts.graph_edge.size, 8u);
-    EXPECT_EQ(back.layouts.graph_node.find("numEdges")->offset, 4u);
+    EXPECT_EQ(back.layouts.graph_edge->size, 8u);
+    EXPECT_EQ(back.layouts.graph_node->find("numEdges")->offset, 4u);
     ASSERT_TRUE(back.graph);
     EXPECT_EQ(back.graph->nodes.size(), 9u);
     EXPECT_FALSE(back.mediator);
@@ -476,11 +476,11 @@ std::string model_text(const NavTagfile& nav, const NavTagfile& mesh_of) {
     for (const auto& [type, count] : nav.object_counts) out += fmt::format("\nobjects {} {}", type, count);
     for (const Finding& w : nav.warnings) out += fmt::format("\nwarning {} {} {}", w.offset, w.field, w.message);
     const LayoutSummary& l = nav.layouts;
-    out += record_text("navMesh", l.navMesh) + record_text("face", l.face) + record_text("edge", l.edge) +
-           record_text("vertex", l.vertex) + record_text("graph", l.graph) + record_text("graph_node", l.graph_node) +
-           record_text("graph_edge", l.graph_edge) + record_text("tree_node", l.tree_node) +
-           record_text("user_edge_setup", l.user_edge_setup) + record_text("obb", l.obb) +
-           record_text("obb_transform", l.obb_transform);
+    out += record_text("navMesh", *l.navMesh) + record_text("face", *l.face) + record_text("edge", *l.edge) +
+           record_text("vertex", *l.vertex) + record_text("graph", *l.graph) + record_text("graph_node", *l.graph_node) +
+           record_text("graph_edge", *l.graph_edge) + record_text("tree_node", *l.tree_node) +
+           record_text("user_edge_setup", *l.user_edge_setup) + record_text("obb", *l.obb) +
+           record_text("obb_transform", *l.obb_transform);
     out += fmt::format("\nat {} {} {}", l.faces_at, l.edges_at, l.vertices_at);
     out += fmt::format("\nmesh {}", nav.mesh == mesh_of.mesh ? "same" : "differs");
     out += fmt::format("\ngraph {}", nav.graph == mesh_of.graph ? "same" : "differs");
@@ -547,9 +547,17 @@ TEST(NavTagfile, ReadAfterOtherTagfilesEqualsAFreshRead) {
 namespace {
 
 /// A tagfile of `setups` root variants with names past 15 characters (strings on the heap)
-/// and one more over a mesh.
-std::vector<std::uint8_t> many_variants_tagfile(int setups) {
-    havok::Builder b(havok::navmesh_types_2018());
+/// and one more over a mesh. With `template_setups`, its TYPE section gives the setup array a
+/// template parameter: its full name is "hkaiUserEdgeSetupArray<hkaiNavMesh>", and the table,
+/// read from bytes, is one the model reader keeps a memo for.
+std::vector<std::uint8_t> many_variants_tagfile(int setups, bool template_setups = false) {
+    havok::TypeTable types = havok::navmesh_types_2018();
+    if (template_setups) {
+        const havok::TypeIndex array = types.find("hkaiUserEdgeSetupArray"), mesh = types.find("hkaiNavMesh");
+        if (!array || !mesh) throw Error("the 2018 type set has no hkaiUserEdgeSetupArray or hkaiNavMesh");
+        types.at(array).params.push_back({"tT", mesh});
+    }
+    havok::Builder b(std::move(types));
     for (int i = 0; i < setups; ++i)
         b.add_variant(b.object("hkaiUserEdgeSetupArray"), fmt::format("a variant named at length {}", i), "hkaiUserEdgeSetupArray");
     b.add_variant(b.object("hkaiNavMesh"));
@@ -589,9 +597,11 @@ std::string counts_and_variants(const NavTagfile& nav) {
 // of a plain reading. A model of more than 64 variants is not kept for the next read (a hostile
 // file's list would stay with the thread): a read after the 70-variant one starts afresh.
 TEST(NavTagfile, RecycledCountsAndVariantsEqualAPlainReading) {
+    // The setup array has a template parameter in the fourth and sixth (written into their
+    // TYPE bytes: tables with a memo, so its full name and roles are memoised too).
     std::vector<std::vector<std::uint8_t>> bytes = {write_nav_tagfile(elden_ring_like()), write_nav_tagfile(sekiro_like()),
-                                                    many_variants_tagfile(40), many_variants_tagfile(2),
-                                                    many_variants_tagfile(0), many_variants_tagfile(70),
+                                                    many_variants_tagfile(40), many_variants_tagfile(2, true),
+                                                    many_variants_tagfile(0), many_variants_tagfile(70, true),
                                                     many_variants_tagfile(3)};
     {  // The last one's first variant made null (its object is then unreferenced: read unverified).
         const havok::Tagfile f = havok::read_tagfile(bytes.back());
@@ -600,28 +610,78 @@ TEST(NavTagfile, RecycledCountsAndVariantsEqualAPlainReading) {
         std::fill_n(bytes.back().begin() + static_cast<std::ptrdiff_t>(at), 8, 0);
     }
     std::vector<havok::Tagfile> files;
-    for (const auto& b : bytes) files.push_back(havok::read_tagfile(b, {.verify_objects = &b != &bytes.back()}));
-    // The setup array given a template parameter in the last two: a pointer item and a variant's
-    // target named "hkaiUserEdgeSetupArray<hkaiNavMesh>", still read as the setups.
-    for (havok::Tagfile* f : {&files[3], &files[5]}) {
-        const havok::TypeIndex array = f->types.find("hkaiUserEdgeSetupArray"), mesh = f->types.find("hkaiNavMesh");
-        ASSERT_TRUE(array && mesh);
-        f->types.at(array).params.push_back({"tT", mesh});
-    }
-    for (const havok::Tagfile& b : files) {
-        const std::string plain = plain_counts_and_variants(b);
-        for (const havok::Tagfile& a : files) {
-            recycle_nav_tagfile(nav_from_tagfile(a));
-            NavTagfile nav = nav_from_tagfile(b);
-            EXPECT_EQ(counts_and_variants(nav), plain);
-            recycle_nav_tagfile(std::move(nav));
+    // On a fresh thread: its caches start empty, so every table (fewer than kTypeTablesKept) is
+    // kept and gets a memo, whatever other tests read before.
+    std::thread([&] {
+        for (const auto& b : bytes) files.push_back(havok::read_tagfile(b, {.verify_objects = &b != &bytes.back()}));
+        for (const havok::Tagfile& f : files) EXPECT_TRUE(havok::type_table_is_kept(f.types));
+        for (const havok::Tagfile& b : files) {
+            const std::string plain = plain_counts_and_variants(b);
+            for (const havok::Tagfile& a : files) {
+                recycle_nav_tagfile(nav_from_tagfile(a));
+                NavTagfile nav = nav_from_tagfile(b);
+                EXPECT_EQ(counts_and_variants(nav), plain);
+                recycle_nav_tagfile(std::move(nav));
+            }
         }
-    }
-    recycle_nav_tagfile(nav_from_tagfile(files[5]));  // 70 variants
-    EXPECT_LT(nav_from_tagfile(files[4]).variants.capacity(), 64u) << "the 70 variants' storage was kept";
+        recycle_nav_tagfile(nav_from_tagfile(files[5]));  // 70 variants
+        EXPECT_LT(nav_from_tagfile(files[4]).variants.capacity(), 64u) << "the 70 variants' storage was kept";
+    }).join();
+    ASSERT_EQ(files.size(), bytes.size());
     EXPECT_NE(plain_counts_and_variants(files[3]).find("objects hkaiUserEdgeSetupArray<hkaiNavMesh> 2"), std::string::npos);
     EXPECT_NE(plain_counts_and_variants(files[6]).find("variant a variant named at length 0 hkaiUserEdgeSetupArray  0"),
               std::string::npos);
+}
+
+// The reader's memo keeps, per type table and type index, the type's full name, roles and
+// layout. An entry reused for another table (the oldest, when a ninth table comes) must forget
+// the former table's: the same indices mean other types there. On a fresh thread (its memo's
+// eight entries empty), `second` takes entry 0, then `first`, a renamed `first` and seven
+// renamed Elden Ring-like tables take 1, 2, ... 7, 0, 1; `second` read again (its first table
+// no longer kept: parsed anew) takes entry 2, the renamed `first`'s, whose type indices mean
+// other classes. Its model must equal a fresh thread's. The models' layouts are shares of the
+// memo's: they stay whole after their entries were reused and the thread that read them is
+// gone; changing one model's layout changes no other's.
+TEST(NavTagfile, ReusedMemoEntryForgetsTheFormerTablesTypes) {
+    const std::vector<std::uint8_t> elden = write_nav_tagfile(elden_ring_like()), setups = many_variants_tagfile(3);
+    {  // The premise: in the two tables, some type index means different classes.
+        const havok::Tagfile a = havok::read_tagfile(elden), b = havok::read_tagfile(setups);
+        bool differ = false;
+        for (havok::TypeIndex t = 1; t <= std::min(a.types.size(), b.types.size()); ++t)
+            differ = differ || a.types.full_name(t) != b.types.full_name(t);
+        ASSERT_TRUE(differ);
+    }
+    // Seven tables besides the first: "faces" renamed, each copy with another first letter (their
+    // model reads fail after the counts and variants were read, and so memoised).
+    const auto at = std::search(elden.begin(), elden.end(), std::begin("faces"), std::end("faces") - 1);
+    ASSERT_NE(at, elden.end());
+    std::vector<std::vector<std::uint8_t>> others;
+    for (std::size_t k = 0; k + 1 < havok::kTypeTablesKept; ++k) {
+        others.push_back(elden);
+        others.back()[static_cast<std::size_t>(at - elden.begin())] = static_cast<std::uint8_t>('g' + k);
+    }
+    for (const auto& [first, second] : {std::pair{&elden, &setups}, std::pair{&setups, &elden}}) {
+        std::string fresh_text;
+        std::thread([&] { fresh_text = read_model_text(*second, nullptr); }).join();
+        NavTagfile kept;  // read on a thread that is gone when its layouts are looked at
+        std::string kept_text;
+        std::thread([&] {
+            kept = read_nav_tagfile(*second);
+            kept_text = model_text(kept, kept);
+            std::vector<std::uint8_t> renamed = *first;
+            const auto name = std::search(renamed.begin(), renamed.end(), std::begin("faces"), std::end("faces") - 1);
+            if (name != renamed.end()) *name = 'z';
+            read_model_text(*first, nullptr), read_model_text(renamed, nullptr);
+            for (const auto& b : others) read_model_text(b, nullptr);
+            EXPECT_EQ(read_model_text(*second, nullptr), fresh_text);
+        }).join();
+        EXPECT_EQ(model_text(kept, kept), kept_text);
+        NavTagfile again = read_nav_tagfile(*second);
+        const std::uint32_t face_size = again.layouts.face->size;
+        kept.layouts.face.edit().size = face_size + 1;
+        EXPECT_EQ(again.layouts.face->size, face_size);
+        EXPECT_EQ(read_nav_tagfile(*second).layouts.face->size, face_size);
+    }
 }
 
 // Review of the thirty-sixth session: the model reader finds each root variant's item by a scan
@@ -698,6 +758,26 @@ TEST(NavTagfile, MemoisedMemberLookupsReadWhatFreshLookupsRead) {
 
 namespace {
 
+/// The bytes of a model's mesh and graph, and their scalars, as text: the planned reads' values.
+std::string mesh_and_graph_text(const NavTagfile& nav) {
+    std::uint64_t hash = 14695981039346656037u;  // FNV-1a over every array's bytes
+    auto add = [&hash](const auto& array) {
+        const auto* p = reinterpret_cast<const std::uint8_t*>(array.data());
+        for (std::size_t i = 0; i < array.size() * sizeof(array[0]); ++i) hash = (hash ^ p[i]) * 1099511628211u;
+        hash = (hash ^ array.size()) * 1099511628211u;
+    };
+    const NavMesh& m = nav.mesh;
+    add(m.faces), add(m.edges), add(m.vertices), add(m.faceData), add(m.edgeData);
+    std::string out = fmt::format("\nmesh {} {} {} {} {} {}", m.faceDataStriding, m.edgeDataStriding, m.flags, m.userData,
+                                  m.streaming_set_count, m.clearance_cache_data_count);
+    if (nav.graph) {
+        const DirectedGraph& g = *nav.graph;
+        add(g.positions), add(g.nodes), add(g.edges), add(g.nodeData), add(g.edgeData);
+        out += fmt::format("\ngraph {} {} {}", g.nodeDataStriding, g.edgeDataStriding, g.streaming_set_count);
+    }
+    return out + fmt::format("\nhash {:x}", hash);
+}
+
 /// Swaps the names of two members of `type`: the same classes, two members moved.
 void swap_member_names(havok::TypeTable& t, const char* type, std::string_view x, std::string_view y) {
     for (havok::Member& m : t.at(t.find(type)).members) {
@@ -710,6 +790,38 @@ void swap_member_names(havok::TypeTable& t, const char* type, std::string_view x
 void rename_member(havok::TypeTable& t, const char* type, std::string_view from, std::string_view to) {
     for (havok::Member& m : t.at(t.find(type)).members)
         if (m.name == from) m.name = to;
+}
+
+/// A mesh whose faceData member is a string (hkStringPtr) in the TYPE section: a reference to an
+/// array item of chars where the model reads an hkArray, which as_array refuses.
+std::vector<std::uint8_t> string_face_data_tagfile() {
+    havok::TypeTable types = havok::navmesh_types_2018();
+    const havok::TypeIndex string = types.find("hkStringPtr");
+    if (!string) throw Error("the 2018 type set has no hkStringPtr");
+    for (havok::Member& m : types.at(types.find("hkaiNavMesh")).members)
+        if (m.name == "faceData") m.type = string;
+    havok::Builder b(std::move(types));
+    const havok::NodeId mesh = b.object("hkaiNavMesh");
+    b.set_string(b.at(mesh, "faceData"), "four");
+    b.add_variant(mesh);
+    return b.finish();
+}
+
+/// A mesh whose faceDataStriding member is of type `type` (hkReal: 4 bytes, as the int it
+/// replaces, which as_int refuses; hkInt16: a narrower signed integer), holding -3.
+std::vector<std::uint8_t> retyped_striding_tagfile(const char* type) {
+    havok::TypeTable types = havok::navmesh_types_2018();
+    const havok::TypeIndex index = types.find(type);
+    if (!index) throw Error(fmt::format("the 2018 type set has no {}", type));
+    for (havok::Member& m : types.at(types.find("hkaiNavMesh")).members)
+        if (m.name == "faceDataStriding") m.type = index;
+    const bool real = types[index].kind() == havok::Kind::Float;
+    havok::Builder b(std::move(types));
+    const havok::NodeId mesh = b.object("hkaiNavMesh");
+    if (real) b.set_float(b.at(mesh, "faceDataStriding"), -3);
+    else b.set_int(b.at(mesh, "faceDataStriding"), -3);
+    b.add_variant(mesh);
+    return b.finish();
 }
 
 }  // namespace
@@ -739,15 +851,25 @@ TEST(NavTagfile, PlannedMembersReadWhatLookupsByNameRead) {
         sekiro);
     const std::vector<std::uint8_t> no_graph_edges = with_changed_types(
         [](havok::TypeTable& t) { rename_member(t, "hkaiDirectedGraphExplicitCost", "edges", "links"); }, sekiro);
+    NavTagfile named = elden;  // variants named apart from their classes
+    named.variants = {{"the mesh", "hkaiNavMesh", "", 0},
+                      {"the mediator", "hkaiStaticTreeNavMeshQueryMediator", "", 0},
+                      {"the setups", "hkaiUserEdgeSetupArray", "", 0}};
+    const std::vector<std::uint8_t> variant_names_swapped = with_changed_types(
+        [](havok::TypeTable& t) { swap_member_names(t, "hkRootLevelContainer::NamedVariant", "name", "className"); }, named);
+    const std::vector<std::uint8_t> no_variant_target = with_changed_types(
+        [](havok::TypeTable& t) { rename_member(t, "hkRootLevelContainer::NamedVariant", "variant", "target"); });
     std::vector<std::vector<std::uint8_t>> tagfiles = {standard_elden, standard_sekiro, edge_ends_swapped, data_swapped,
                                                        arrays_swapped, no_user_data,    no_seeding,        setup_data_swapped,
-                                                       graph_swapped,  no_graph_edges};
+                                                       graph_swapped,  no_graph_edges,  string_face_data_tagfile(),
+                                                       retyped_striding_tagfile("hkReal"),
+                                                       retyped_striding_tagfile("hkInt16"),
+                                                       variant_names_swapped,           no_variant_target};
     if (const auto sample = test::sample("havok/er/n10_01_00_00_001700.hkx")) tagfiles.push_back(read_file(*sample));
     auto text_of = [](auto&& read) {
         try {
             const NavTagfile nav = read();
-            return model_text(nav, nav) + fmt::format("\n{} {} {} {}", nav.mesh.faces.size(), nav.mesh.edges.size(),
-                                                      nav.mesh.faceData.size(), nav.mesh.edgeData.size());
+            return model_text(nav, nav) + mesh_and_graph_text(nav);
         } catch (const Error& e) {
             return fmt::format("error at {} in {}: {}", e.offset(), e.field(), e.what());
         }
@@ -794,4 +916,133 @@ TEST(NavTagfile, PlannedMembersReadWhatLookupsByNameRead) {
     EXPECT_THROW((void)read_nav_tagfile(no_user_data), Error);
     EXPECT_THROW((void)read_nav_tagfile(arrays_swapped), Error);
     EXPECT_THROW((void)read_nav_tagfile(no_graph_edges), Error);
+    const NavTagfile variants = read_nav_tagfile(variant_names_swapped);
+    ASSERT_EQ(variants.variants.size(), 3u);
+    EXPECT_EQ(variants.variants[0].name, "hkaiNavMesh");
+    EXPECT_EQ(variants.variants[0].className, "the mesh");
+    EXPECT_THROW((void)read_nav_tagfile(no_variant_target), Error);
+    EXPECT_THROW((void)read_nav_tagfile(string_face_data_tagfile()), Error);  // not an hkArray
+    EXPECT_THROW((void)read_nav_tagfile(retyped_striding_tagfile("hkReal")), Error);  // not an integer
+    EXPECT_EQ(read_nav_tagfile(retyped_striding_tagfile("hkInt16")).mesh.faceDataStriding, -3);  // sign-extended
+}
+
+
+
+namespace {
+
+/// `bytes` with the root variants' name member declared in TBDY of the variant member's type (a
+/// pointer), DATA unchanged: its slot still references a string's char array item, which
+/// as_string refuses (not a string). The NamedVariant's three member records (FSTR index, flags,
+/// offset, type: one-byte varints here) are found by their flags, offsets and types.
+std::vector<std::uint8_t> variant_name_as_pointer(std::vector<std::uint8_t> bytes) {
+    const havok::Tagfile file = havok::read_tagfile(bytes);
+    const std::vector<havok::Member>& m = file.types[file.types.find("hkRootLevelContainer::NamedVariant")].members;
+    if (m.size() != 3 || m[0].name != "name" || m[2].name != "variant") throw Error("unexpected NamedVariant members");
+    std::array<int, 12> want{};  // -1: any byte (the FSTR index)
+    for (std::size_t k = 0; k < 3; ++k) {
+        if (m[k].flags > 127 || m[k].offset > 127 || m[k].type > 127) throw Error("a member field is not a one-byte varint");
+        want[4 * k] = -1;
+        want[4 * k + 1] = static_cast<int>(m[k].flags);
+        want[4 * k + 2] = static_cast<int>(m[k].offset);
+        want[4 * k + 3] = static_cast<int>(m[k].type);
+    }
+    std::vector<std::size_t> found;
+    for (std::size_t i = 0; i + want.size() <= bytes.size(); ++i) {
+        bool match = true;
+        for (std::size_t j = 0; j < want.size() && match; ++j) match = want[j] < 0 || bytes[i + j] == want[j];
+        if (match) found.push_back(i);
+    }
+    if (found.size() != 1) throw Error(fmt::format("{} places hold the NamedVariant's member records", found.size()));
+    bytes[found[0] + 3] = static_cast<std::uint8_t>(m[2].type);
+    return bytes;
+}
+
+}  // namespace
+
+// A plan reads a member as a string in place only when the table declares it a string: the
+// root variants' name declared a pointer (its slot still referencing a string) is refused as
+// as_string refuses it, through the memo's plan as through a table without one.
+TEST(NavTagfile, PlannedStringsAreDeclaredStrings) {
+    const std::vector<std::uint8_t> bytes = variant_name_as_pointer(write_nav_tagfile(elden_ring_like()));
+    auto text_of = [](const havok::Tagfile& file) {
+        try {
+            const NavTagfile nav = nav_from_tagfile(file);
+            return model_text(nav, nav);
+        } catch (const Error& e) {
+            return fmt::format("error at {} in {}: {}", e.offset(), e.field(), e.what());
+        }
+    };
+    for (int round = 0; round < 2; ++round) {  // the second through the plan made by the first
+        havok::Tagfile file = havok::read_tagfile(bytes, {.verify_objects = false});
+        ASSERT_TRUE(havok::type_table_is_kept(file.types));
+        const std::string planned = text_of(file);
+        EXPECT_NE(planned.find("is not a string"), std::string::npos) << planned.substr(0, 200);
+        (void)file.types.at(1);  // a changed copy: no memo, no plan
+        EXPECT_EQ(text_of(file), planned);
+    }
+}
+
+// A planned hkArray, integer, string or pointer member (its type checked once per table) is read
+// in place; when a check fails, as_array, as_int, as_uint, as_string or target answers. Every
+// reference member the reader takes from the mesh, the graph and the root variants, its item
+// index set to each item of the file (array and pointer items, the null item), one past the
+// last and two values past 32 bits, and every integer member of the mesh and the graph, its
+// bytes set to patterns with the top bit set and clear, read through the table's memo (the
+// plan) and through a table without one (every accessor whole), must give the same model or
+// error. The strict checks are off: they would refuse most of these references first.
+TEST(NavTagfile, PlannedMembersReadWhatTheAccessorsRead) {
+    for (const std::vector<std::uint8_t>& good : {write_nav_tagfile(elden_ring_like()), write_nav_tagfile(sekiro_like())}) {
+        const havok::Tagfile strict = havok::read_tagfile(good);
+        std::vector<std::uint64_t> places;  // DATA offsets of the reference members' item indices
+        std::vector<std::pair<std::uint64_t, std::uint32_t>> integers;  // the integer members' offsets and sizes
+        std::vector<havok::ObjectView> objects;
+        for (const char* root : {"hkaiNavMesh", "hkaiDirectedGraphExplicitCost"})
+            if (const std::optional<havok::ObjectView> object = strict.find_variant(root)) objects.push_back(*object);
+        const std::size_t models = objects.size();
+        const havok::ArrayView variants = strict.root().field("namedVariants").as_array();
+        for (std::uint32_t i = 0; i < variants.size(); ++i) objects.push_back(variants.object(i));
+        for (std::size_t o = 0; o < objects.size(); ++o) {
+            for (const havok::Member& m : strict.types.all_members(objects[o].type_index())) {
+                const havok::Type& type = strict.types[m.type];
+                if (type.is_reference()) places.push_back(objects[o].offset() + m.offset);
+                if (o < models && (type.kind() == havok::Kind::Int || type.kind() == havok::Kind::Bool))
+                    integers.push_back({objects[o].offset() + m.offset, type.resolved_size});
+            }
+        }
+        ASSERT_GE(places.size(), 16u);
+        ASSERT_GE(integers.size(), 4u);
+        std::vector<std::uint64_t> indices = {strict.items.size(), std::uint64_t{1} << 32 | 1, ~std::uint64_t{0}};
+        for (std::uint64_t i = 0; i < strict.items.size(); ++i) indices.push_back(i);
+        auto text_of = [](const havok::Tagfile& file) {
+            try {
+                const NavTagfile nav = nav_from_tagfile(file);
+                return model_text(nav, nav) + mesh_and_graph_text(nav);
+            } catch (const Error& e) {
+                return fmt::format("error at {} in {}: {}", e.offset(), e.field(), e.what());
+            }
+        };
+        auto expect_same_reads = [&](const std::vector<std::uint8_t>& bytes, const std::string& what) {
+            havok::Tagfile file = havok::read_tagfile(bytes, {.verify_objects = false});
+            ASSERT_TRUE(havok::type_table_is_kept(file.types));
+            const std::string planned = text_of(file);
+            (void)file.types.at(1);  // a changed copy: no memo, no plan
+            EXPECT_EQ(text_of(file), planned) << what;
+        };
+        for (const auto& [place, size] : integers) {
+            for (const std::uint64_t pattern : {std::uint64_t{0}, ~std::uint64_t{0}, std::uint64_t{0x8000000000000080},
+                                                std::uint64_t{0x7F7F7F7F7F7F7F7F}, std::uint64_t{0x0102030405068090}}) {
+                std::vector<std::uint8_t> bytes = good;
+                for (std::uint32_t k = 0; k < size && k < 8; ++k)
+                    bytes[strict.data_offset + place + k] = static_cast<std::uint8_t>(pattern >> (8 * (size - 1 - k)));
+                expect_same_reads(bytes, fmt::format("integer at {}, pattern {:x}", place, pattern));
+            }
+        }
+        for (const std::uint64_t place : places) {
+            for (const std::uint64_t index : indices) {
+                std::vector<std::uint8_t> bytes = good;
+                for (int k = 0; k < 8; ++k) bytes[strict.data_offset + place + k] = static_cast<std::uint8_t>(index >> (8 * k));
+                expect_same_reads(bytes, fmt::format("member at {}, item {}", place, index));
+            }
+        }
+    }
 }

@@ -344,7 +344,7 @@ TEST(QueryView, RefusalNamesTheByteOfTheMemberInTheTagfile) {
     const fromsoft::NavTagfile clean = fromsoft::read_nav_tagfile(bytes);
     EXPECT_NO_THROW(FromSoftView(clean.mesh, "a.hkx", &clean.layouts));
     // Edge 4's oppositeEdge, found by its neighbours' values: the edges' records in file order.
-    const std::uint64_t edges_at = clean.layouts.edges_at, size = clean.layouts.edge.size;
+    const std::uint64_t edges_at = clean.layouts.edges_at, size = clean.layouts.edge->size;
     ASSERT_NE(edges_at, kNoOffset);
     ASSERT_EQ(size, 20u);
     auto u32_at = [&](std::uint64_t at) {
@@ -354,7 +354,7 @@ TEST(QueryView, RefusalNamesTheByteOfTheMemberInTheTagfile) {
     };
     ASSERT_EQ(u32_at(edges_at + 4 * size), 2u);      // a of edge 4
     ASSERT_EQ(u32_at(edges_at + 4 * size + 4), 3u);  // b of edge 4
-    const fromsoft::MemberInfo* opposite = clean.layouts.edge.find("oppositeEdge");
+    const fromsoft::MemberInfo* opposite = clean.layouts.edge->find("oppositeEdge");
     ASSERT_NE(opposite, nullptr);
     const std::uint64_t field = edges_at + 4 * size + opposite->offset;
     ASSERT_EQ(u32_at(field), fromsoft::kNoOpposite);

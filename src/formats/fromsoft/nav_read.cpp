@@ -20,14 +20,14 @@ namespace navlab::fromsoft {
 namespace {
 
 /// What recycle_mesh_arrays and recycle_nav_tagfile gave this thread, taken by the next read:
-/// storage only (emptied arrays; the variants', counts' and layouts' strings are assigned over).
+/// storage only (emptied arrays; the variants' and counts' strings are assigned over).
 struct SpareModel {
     RecordVector<Face> faces;
     RecordVector<Edge> edges;
     RecordVector<Vec4> vertices;
     RecordVector<std::int32_t> faceData, edgeData;
     // The rest of the model was made and freed per tagfile (≈ 17 allocations a Sekiro tagfile:
-    // the graph's arrays, the variants' and layouts' names past 15 characters, the counts' nodes).
+    // the graph's arrays, the variants' names past 15 characters, the counts' nodes).
     std::vector<Vec4> positions;
     std::vector<GraphNode> nodes;
     std::vector<GraphEdge> edges_of_graph;
@@ -36,7 +36,6 @@ struct SpareModel {
     std::vector<UserEdgeSetup> setups;
     std::vector<RootVariant> variants;
     std::map<std::string, std::uint32_t> object_counts;
-    LayoutSummary layouts;
 };
 
 /// Moves `from`'s storage into `to`, emptied; `from` is left empty. A `from` without storage
@@ -116,22 +115,32 @@ public:
             return std::hash<const void*>{}(k.name) ^ (std::size_t{k.type} * 0x9E3779B97F4A7C15u);
         }
     };
-    /// What the reader asks of a pointer item's or a root variant's type in every tagfile.
+    /// What the reader asks of a type in every tagfile: a pointer item's or root variant's
+    /// name and roles, a modelled record's layout.
     struct TypeFacts {
         bool known = false;
         std::uint8_t roles = 0;  ///< bit k: is_a(kRootClasses[k])
         std::string full_name;
+        std::shared_ptr<const RecordInfo> record;  ///< the layout, shared with the models read (RecordRef)
     };
     /// find_member's answers for a list of one type's members, in the list's order.
     struct Plan {
         std::vector<const havok::Member*> members;
+        /// Bit k: members[k]'s type is an hkArray (Type::is_hk_array), so that its as_array()
+        /// needs only the item checks (known_hk_array).
+        std::uint32_t hk_arrays = 0;
+        /// Bit k: members[k]'s type is an integer or bool, so that as_int() and as_uint() need
+        /// only the bounds check (known_integer).
+        std::uint32_t integers = 0;
+        /// Bit k: members[k]'s type is a string (as_string: known_string) or a pointer (target:
+        /// known_target), so that only the item is checked.
+        std::uint32_t strings = 0, pointers = 0;
         /// For a FieldMap list (read_records): 1 when the type's records have the model's
         /// layout (every member there), 0 when not, -1 not yet known.
         std::int8_t same_layout = -1;
     };
     struct Entry {
         havok::TypeTable types;
-        std::unordered_map<havok::TypeIndex, RecordInfo> records;
         /// find_member's answers (nullptr when none) for the few members asked one by one.
         std::unordered_map<MemberKey, const havok::Member*, MemberKeyHash> members;
         /// Plans: find_member's answers for a whole list of one type's members, in the list's
@@ -149,7 +158,6 @@ public:
         if (!havok::type_table_is_kept(types)) return nullptr;
         Entry& e = cache.entries_[cache.next_++ % cache.entries_.size()];
         e.types = types;
-        e.records.clear();
         e.members.clear();
         e.plans.clear();
         e.facts.assign(types.size() + 1, TypeFacts{});
@@ -236,10 +244,94 @@ enum GraphMember : std::size_t {
 };
 static_assert(std::size(kGraphMembers) == kGraphMemberCount);
 
+constexpr const char* kRootMembers[] = {"namedVariants"};
+constexpr const char* kVariantMembers[] = {"name", "className", "variant"};
+
 /// The root variants' classes the model reads (a variant's type is_a one of them).
 constexpr const char* kRootClasses[] = {"hkaiNavMesh", "hkaiDirectedGraphExplicitCost",
                                         "hkaiStaticTreeNavMeshQueryMediator", "hkaiUserEdgeSetupArray"};
 enum RootClass : std::uint8_t { kMeshClass, kGraphClass, kMediatorClass, kSetupsClass };
+
+/// The item index a reference value holds (item()'s little-endian load), or nullopt when its 8
+/// bytes run past DATA.
+std::optional<std::uint64_t> item_index(const Value& v) {
+    const Bytes data = v.file().data;
+    if (v.offset() > data.size() || data.size() - v.offset() < 8) return std::nullopt;
+    std::uint64_t index;
+    std::memcpy(&index, data.data() + v.offset(), 8);
+    return index;
+}
+
+/// v.as_array() for a value whose type is an hkArray (Type::is_hk_array, which a plan checks
+/// once per type table): the same view, or as_array's error (as_array itself answers whenever a
+/// check fails). as_array's kind tests and out-of-line calls were ≈ 100 instructions an array
+/// (≈ 2.2 M on Sekiro's 21,500 arrays).
+ArrayView known_hk_array(const Value& v) {
+    const havok::Tagfile& file = v.file();
+    if (const std::optional<std::uint64_t> index = item_index(v)) {
+        if (*index == 0) return ArrayView(file, file.types[v.type_index()].resolved_subtype, 0, 0);
+        if (*index < file.items.size() && file.items[*index].kind == havok::ItemKind::Array) {
+            const havok::Item& item = file.items[*index];
+            return ArrayView(file, item.type, item.offset, item.count);
+        }
+    }
+    return v.as_array();
+}
+
+/// v.as_int() (Signed) or v.as_uint() for a value whose type is an integer or bool (which a
+/// plan checks once per type table): the same value, or the accessor's error (the accessor
+/// answers when the bytes run past DATA). The accessors' kind tests, three type lookups and
+/// out-of-line calls were ≈ 100 instructions a value (six a Sekiro tagfile).
+template <bool Signed>
+std::uint64_t known_integer(const Value& v) {
+    const havok::Tagfile& file = v.file();
+    const havok::Type& type = file.types[v.type_index()];
+    const std::uint32_t size = type.resolved_size, at = v.offset();
+    if (at > file.data.size() || size > file.data.size() - at) return Signed ? static_cast<std::uint64_t>(v.as_int()) : v.as_uint();
+    const std::uint64_t raw = havok::load_le(file.data.subspan(at, size));
+    const unsigned bits = size * 8;
+    if (Signed && (type.resolved_format & havok::kFormatSigned) && bits < 64 && (raw >> (bits - 1)) & 1)
+        return raw | (~std::uint64_t{0} << bits);  // as_int's sign extension
+    return raw;
+}
+
+/// v.as_string() for a value whose type is a string (a plan's check): the same view, or
+/// as_string's error (as_string answers whenever a check fails). ≈ 110 instructions a string
+/// through as_string, item() and Tagfile::string (two a root variant).
+std::string_view known_string(const Value& v) {
+    const havok::Tagfile& file = v.file();
+    if (const std::optional<std::uint64_t> index = item_index(v)) {
+        if (*index == 0) return {};
+        if (*index < file.items.size()) {
+            const havok::Item& item = file.items[*index];
+            if (item.kind == havok::ItemKind::Array && item.count != 0 && item.offset <= file.data.size() &&
+                item.count <= file.data.size() - item.offset)
+                return std::string_view(reinterpret_cast<const char*>(file.data.data() + item.offset), item.count - 1);
+        }
+    }
+    return v.as_string();
+}
+
+/// v.target() for a value whose type is a pointer (a plan's check): the same object, or
+/// target's error.
+std::optional<ObjectView> known_target(const Value& v) {
+    const havok::Tagfile& file = v.file();
+    if (const std::optional<std::uint64_t> index = item_index(v)) {
+        if (*index == 0) return std::nullopt;
+        if (*index < file.items.size() && file.items[*index].kind == havok::ItemKind::Pointer)
+            return ObjectView(file, file.items[*index].type, file.items[*index].offset);
+    }
+    return v.target();
+}
+
+/// A list's members of one type as found by find_member (nullptr where none), and which of
+/// them are hkArrays, integers, strings and pointers (the Plan's bits).
+template <std::size_t N>
+struct MemberPlan {
+    static_assert(N <= 32, "the kinds hold a bit per member");
+    std::array<const havok::Member*, N> members;
+    std::uint32_t hk_arrays = 0, integers = 0, strings = 0, pointers = 0;
+};
 
 /// An object whose members `names` were found once for its type table (ModelReader::plan):
 /// field(k) is object.field(names[k]) — the same Value, or the same error when the type has no
@@ -247,8 +339,14 @@ enum RootClass : std::uint8_t { kMeshClass, kGraphClass, kMediatorClass, kSetups
 template <std::size_t N>
 class PlannedObject {
 public:
-    PlannedObject(const ObjectView& object, const char* const (&names)[N], const std::array<const havok::Member*, N>& members)
-        : object_(object), names_(names), members_(members) {}
+    PlannedObject(const ObjectView& object, const char* const (&names)[N], const MemberPlan<N>& plan)
+        : object_(object),
+          names_(names),
+          members_(plan.members),
+          hk_arrays_(plan.hk_arrays),
+          integers_(plan.integers),
+          strings_(plan.strings),
+          pointers_(plan.pointers) {}
 
     Value field(std::size_t k) const {
         if (const havok::Member* m = members_[k]) return value(*m);
@@ -258,6 +356,31 @@ public:
         if (const havok::Member* m = members_[k]) return value(*m);
         return std::nullopt;
     }
+    /// v.as_array() of v = field(k) or *find_field(k): the same view, or the same error.
+    ArrayView array(std::size_t k, const Value& v) const { return (hk_arrays_ >> k & 1) ? known_hk_array(v) : v.as_array(); }
+    /// field(k).as_array().
+    ArrayView array(std::size_t k) const { return array(k, field(k)); }
+    /// field(k).as_int().
+    std::int64_t as_int(std::size_t k) const {
+        const Value v = field(k);
+        return (integers_ >> k & 1) ? static_cast<std::int64_t>(known_integer<true>(v)) : v.as_int();
+    }
+    /// field(k).as_uint().
+    std::uint64_t as_uint(std::size_t k) const {
+        const Value v = field(k);
+        return (integers_ >> k & 1) ? known_integer<false>(v) : v.as_uint();
+    }
+    /// field(k).as_string().
+    std::string_view as_string(std::size_t k) const {
+        const Value v = field(k);
+        return (strings_ >> k & 1) ? known_string(v) : v.as_string();
+    }
+    /// v.target() of v = field(k) or *find_field(k).
+    std::optional<ObjectView> target(std::size_t k, const Value& v) const {
+        return (pointers_ >> k & 1) ? known_target(v) : v.target();
+    }
+    /// field(k).target().
+    std::optional<ObjectView> target(std::size_t k) const { return target(k, field(k)); }
 
 private:
     Value value(const havok::Member& m) const { return Value(object_.file(), m.type, object_.offset() + m.offset); }
@@ -265,6 +388,7 @@ private:
     ObjectView object_;
     const char* const* names_;
     std::array<const havok::Member*, N> members_;
+    std::uint32_t hk_arrays_, integers_, strings_, pointers_;
 };
 
 /// The name of a member list's entry.
@@ -285,17 +409,13 @@ public:
         for (const Finding& w : file_.warnings) nav.warnings.push_back(warning_at(w.offset, "tagfile", w.message));
         SpareModel& spare = spare_model();
         count_objects(nav.object_counts, std::move(spare.object_counts));
-        // The layouts assigned over the spare's (set_record), each role absent until read.
-        static const LayoutSummary kAbsent;
-        nav.layouts = std::move(spare.layouts);
-        nav.layouts = kAbsent;
 
         std::optional<ObjectView> mesh, graph, mediator, setups;
         std::vector<RootVariant>& variants = nav.variants = std::move(spare.variants);
         std::size_t n = 0;
         // The variants' list keeps its capacity across this thread's tagfiles.
         thread_local std::vector<havok::NamedVariant> named;
-        file_.named_variants(named);
+        named_variants(named);
         for (const havok::NamedVariant& v : named) {
             if (n == variants.size()) variants.emplace_back();
             RootVariant& rv = variants[n++];  // assigned over: its strings' storage is reused
@@ -333,6 +453,21 @@ private:
         for (const havok::Item& item : file_.items)
             if (item.kind == havok::ItemKind::Pointer) ++counts[full_name(item.type)];
         std::erase_if(counts, [](const auto& entry) { return entry.second == 0; });
+    }
+
+    /// file_.named_variants(out) through plans (the root's member and the variant type's three):
+    /// the same variants, or the same error at the same point (a missing member fails at the
+    /// first element, after the members before it were read).
+    void named_variants(std::vector<havok::NamedVariant>& out) const {
+        out.clear();
+        const ArrayView variants = planned(file_.root(), kRootMembers).array(0);
+        if (variants.empty()) return;
+        const TypeIndex type = variants.element_type();
+        const MemberPlan<3> members = plan(type, kVariantMembers, memo_plan(type, kVariantMembers));
+        for (std::uint32_t i = 0; i < variants.size(); ++i) {
+            const PlannedObject v(variants.object(i), kVariantMembers, members);
+            out.push_back({v.as_string(0), v.as_string(1), v.target(2)});
+        }
     }
 
     /// Fills `slot` with the first variant object whose type is_a kRootClasses[c] (`is`: roles()).
@@ -388,18 +523,16 @@ private:
         throw Error(message, file_.data_offset + at.offset(), types_.full_name(at.type_index()));
     }
 
-    /// Sets `out` to the layout of type t (absent for an invalid t), from the table's memo when
-    /// it has one. Assigned, not made anew: `out` keeps its name's storage.
-    void set_record(RecordInfo& out, TypeIndex t) const {
-        static const RecordInfo absent;
+    /// Sets `out` to the layout of type t (absent for an invalid t): a share of the table's
+    /// memo's, built at its first tagfile, or one of its own for a table without a memo.
+    void set_record(RecordRef& out, TypeIndex t) const {
         if (!types_.valid(t)) {
-            out = absent;
-        } else if (!memo_) {
-            out = build_record_info(t);
+            out = RecordRef();
+        } else if (RecordInfoCache::TypeFacts* f = facts_of(t)) {
+            if (!f->record) f->record = std::make_shared<const RecordInfo>(build_record_info(t));
+            out = RecordRef(f->record);
         } else {
-            auto known = memo_->records.find(t);
-            if (known == memo_->records.end()) known = memo_->records.emplace(t, build_record_info(t)).first;
-            out = known->second;
+            out = RecordRef(build_record_info(t));
         }
     }
 
@@ -418,20 +551,36 @@ private:
     RecordInfoCache::Plan* memo_plan(TypeIndex t, const Name (&names)[N]) const {
         if (!memo_) return nullptr;
         const auto [it, added] = memo_->plans.try_emplace({t, names});
-        if (added)
-            for (const Name& n : names) it->second.members.push_back(types_.find_member(t, name_of(n)));
+        if (added) {
+            RecordInfoCache::Plan& made = it->second;
+            for (const Name& n : names) {
+                const havok::Member* m = types_.find_member(t, name_of(n));
+                const std::uint32_t bit = std::uint32_t{1} << made.members.size();
+                const Kind kind = m ? types_[m->type].kind() : Kind::Void;
+                if (m && types_[m->type].is_hk_array()) made.hk_arrays |= bit;
+                if (kind == Kind::Int || kind == Kind::Bool) made.integers |= bit;
+                if (kind == Kind::String) made.strings |= bit;
+                if (kind == Kind::Pointer) made.pointers |= bit;
+                made.members.push_back(m);
+            }
+        }
         return &it->second;
     }
 
     /// The members `names` of type t (nullptr where t has none), in the list's order: from
-    /// `memo`, the table's plan (memo_plan), or looked up now when it has none.
+    /// `memo`, the table's plan (memo_plan), or looked up now when it has none (then no member
+    /// is known to be of a kind: each accessor checks its type).
     template <class Name, std::size_t N>
-    std::array<const havok::Member*, N> plan(TypeIndex t, const Name (&names)[N], const RecordInfoCache::Plan* memo) const {
-        std::array<const havok::Member*, N> out;
+    MemberPlan<N> plan(TypeIndex t, const Name (&names)[N], const RecordInfoCache::Plan* memo) const {
+        MemberPlan<N> out;
         if (memo) {
-            std::copy(memo->members.begin(), memo->members.end(), out.begin());
+            std::copy(memo->members.begin(), memo->members.end(), out.members.begin());
+            out.hk_arrays = memo->hk_arrays;
+            out.integers = memo->integers;
+            out.strings = memo->strings;
+            out.pointers = memo->pointers;
         } else {
-            for (std::size_t k = 0; k < N; ++k) out[k] = types_.find_member(t, name_of(names[k]));
+            for (std::size_t k = 0; k < N; ++k) out.members[k] = types_.find_member(t, name_of(names[k]));
         }
         return out;
     }
@@ -520,7 +669,7 @@ private:
             // every element for its fields by name was ≈ 200 instructions a field
             // (UserEdgeSetup, whose layout differs from the model's, is read member by member).
             same_layout = types_[elem].resolved_size == sizeof(T);
-            members = plan(elem, fields, memo);
+            members = plan(elem, fields, memo).members;
             for (std::size_t k = 0; k < N; ++k) {
                 const havok::Member* m = members[k];
                 if (!m) fail(field, types_.full_name(elem) + " has no member " + fields[k].name);
@@ -572,12 +721,7 @@ private:
         return read_records<T>(field, field.as_array(), fields, std::move(out));
     }
 
-    /// An hkArray of hkVector4 (16-byte elements).
-    template <class Vector = std::vector<Vec4>>
-    Vector read_vectors(const Value& field, Vector out = {}) const {
-        return read_vectors(field, field.as_array(), std::move(out));
-    }
-    /// read_vectors of the hkArray `field` whose as_array() is `array`.
+    /// An hkArray of hkVector4 (16-byte elements): `field` and its as_array().
     template <class Vector>
     Vector read_vectors(const Value& field, const ArrayView& array, Vector out) const {
         out.clear();
@@ -588,10 +732,9 @@ private:
         return out;
     }
 
-    /// An hkArray of 32-bit integers.
-    template <class T, class Vector = std::vector<T>>
-    Vector read_words(const Value& field, Vector out = {}) const {
-        const ArrayView array = field.as_array();
+    /// An hkArray of 32-bit integers (an hkArray field's as_array()).
+    template <class T, class Vector>
+    Vector read_words(const ArrayView& array, Vector out) const {
         if (array.element_size() == sizeof(T)) {
             copy_records(array.bytes().data(), array.size(), out);
         } else {
@@ -612,29 +755,30 @@ private:
         set_record(layouts.face, element_type(faces));
         set_record(layouts.edge, element_type(edges));
         set_record(layouts.vertex, element_type(vertices));
-        const ArrayView face_array = faces.as_array();
+        const ArrayView face_array = o.array(kFaces, faces);
         layouts.faces_at = place_of(face_array);
-        const ArrayView edge_array = edges.as_array();
+        const ArrayView edge_array = o.array(kEdges, edges);
         layouts.edges_at = place_of(edge_array);
-        const ArrayView vertex_array = vertices.as_array();
+        const ArrayView vertex_array = o.array(kVertices, vertices);
         layouts.vertices_at = place_of(vertex_array);
         SpareModel& spare = spare_model();
         m.faces = read_records<Face>(faces, face_array, kFaceFields, std::move(spare.faces));
         m.edges = read_records<Edge>(edges, edge_array, kEdgeFields, std::move(spare.edges));
         m.vertices = read_vectors(vertices, vertex_array, std::move(spare.vertices));
-        m.faceData = read_words<std::int32_t>(o.field(kFaceData), std::move(spare.faceData));
-        m.edgeData = read_words<std::int32_t>(o.field(kEdgeData), std::move(spare.edgeData));
-        m.faceDataStriding = static_cast<std::int32_t>(o.field(kFaceDataStriding).as_int());
-        m.edgeDataStriding = static_cast<std::int32_t>(o.field(kEdgeDataStriding).as_int());
-        m.flags = static_cast<std::uint8_t>(o.field(kFlags).as_uint());
+        m.faceData = read_words<std::int32_t>(o.array(kFaceData), std::move(spare.faceData));
+        m.edgeData = read_words<std::int32_t>(o.array(kEdgeData), std::move(spare.edgeData));
+        m.faceDataStriding = static_cast<std::int32_t>(o.as_int(kFaceDataStriding));
+        m.edgeDataStriding = static_cast<std::int32_t>(o.as_int(kEdgeDataStriding));
+        m.flags = static_cast<std::uint8_t>(o.as_uint(kFlags));
         raw_into(o.field(kAabb), &m.aabb, sizeof m.aabb, "aabb");
         m.erosionRadius = static_cast<float>(o.field(kErosionRadius).as_float());
-        m.userData = o.field(kUserData).as_uint();
-        m.streaming_set_count = o.field(kMeshStreamingSets).as_array().size();
+        m.userData = o.as_uint(kUserData);
+        m.streaming_set_count = o.array(kMeshStreamingSets).size();
         if (auto seeding = o.find_field(kSeedingSet)) {
-            if (auto set = seeding->target()) {
+            if (auto set = o.target(kSeedingSet, *seeding)) {
                 m.has_clearance_cache_seeding = true;
-                if (auto datas = planned(*set, kSeedingMembers).find_field(0)) m.clearance_cache_data_count = datas->as_array().size();
+                const PlannedObject seeding_set = planned(*set, kSeedingMembers);
+                if (auto datas = seeding_set.find_field(0)) m.clearance_cache_data_count = seeding_set.array(0, *datas).size();
             }
         }
         return m;
@@ -648,14 +792,15 @@ private:
         set_record(layouts.graph_node, element_type(nodes));
         set_record(layouts.graph_edge, element_type(edges));
         SpareModel& spare = spare_model();
-        g.positions = read_vectors(o.field(kPositions), std::move(spare.positions));
-        g.nodes = read_records<GraphNode>(nodes, kGraphNodeFields, std::move(spare.nodes));
-        g.edges = read_records<GraphEdge>(edges, kGraphEdgeFields, std::move(spare.edges_of_graph));
-        g.nodeData = read_words<std::uint32_t>(o.field(kNodeData), std::move(spare.nodeData));
-        g.edgeData = read_words<std::uint32_t>(o.field(kGraphEdgeData), std::move(spare.edgeData_of_graph));
-        g.nodeDataStriding = static_cast<std::int32_t>(o.field(kNodeDataStriding).as_int());
-        g.edgeDataStriding = static_cast<std::int32_t>(o.field(kGraphEdgeDataStriding).as_int());
-        if (auto sets = o.find_field(kGraphStreamingSets)) g.streaming_set_count = sets->as_array().size();
+        const Value positions = o.field(kPositions);
+        g.positions = read_vectors(positions, o.array(kPositions, positions), std::move(spare.positions));
+        g.nodes = read_records<GraphNode>(nodes, o.array(kNodes, nodes), kGraphNodeFields, std::move(spare.nodes));
+        g.edges = read_records<GraphEdge>(edges, o.array(kGraphEdges, edges), kGraphEdgeFields, std::move(spare.edges_of_graph));
+        g.nodeData = read_words<std::uint32_t>(o.array(kNodeData), std::move(spare.nodeData));
+        g.edgeData = read_words<std::uint32_t>(o.array(kGraphEdgeData), std::move(spare.edgeData_of_graph));
+        g.nodeDataStriding = static_cast<std::int32_t>(o.as_int(kNodeDataStriding));
+        g.edgeDataStriding = static_cast<std::int32_t>(o.as_int(kGraphEdgeDataStriding));
+        if (auto sets = o.find_field(kGraphStreamingSets)) g.streaming_set_count = o.array(kGraphStreamingSets, *sets).size();
         return g;
     }
 
@@ -731,7 +876,6 @@ void recycle_nav_tagfile(NavTagfile&& nav) {
     // A model of many variants or classes (a hostile file's) is not kept for the thread's life.
     if (!nav.variants.empty() && nav.variants.size() <= kSpareEntries) spare.variants = std::move(nav.variants);
     if (!nav.object_counts.empty() && nav.object_counts.size() <= kSpareEntries) spare.object_counts = std::move(nav.object_counts);
-    spare.layouts = std::move(nav.layouts);
 }
 
 NavTagfile read_nav_tagfile(std::span<const std::uint8_t> tagfile) {

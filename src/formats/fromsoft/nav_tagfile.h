@@ -44,8 +44,8 @@ NavTagfile nav_from_tagfile(const havok::Tagfile& file);
 void recycle_mesh_arrays(NavMesh&& mesh);
 
 /// recycle_mesh_arrays for `nav`'s mesh, and the rest of its storage too: the graph's, tree's
-/// and setups' arrays (emptied), the variants, object counts and layouts, whose strings and
-/// map nodes the next read assigns over instead of allocating. `nav` is left without them.
+/// and setups' arrays (emptied), the variants and object counts, whose strings and map nodes
+/// the next read assigns over instead of allocating. `nav` is left without them.
 void recycle_nav_tagfile(NavTagfile&& nav);
 
 /// Writes `nav` as a new tagfile: root variants hkaiNavMesh, then hkaiDirectedGraphExplicitCost

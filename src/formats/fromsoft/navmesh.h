@@ -194,21 +194,11 @@ struct RecordInfo {
 
     bool present() const noexcept { return !name.empty(); }
     /// The members declared by this type and its parents, by offset.
-    std::span<const MemberInfo> members() const noexcept {
-        return members_ ? std::span<const MemberInfo>(*members_) : std::span<const MemberInfo>();
-    }
-    void set_members(std::vector<MemberInfo> members) {
-        members_ = std::make_shared<const std::vector<MemberInfo>>(std::move(members));
-    }
-    /// This copy's own list of members, to change (a copy of the shared one). Spans and
-    /// pointers from members() and find() before the call may dangle after it; change the list
-    /// before copying the RecordInfo, or the copy shares the changes made afterwards.
-    std::vector<MemberInfo>& mutable_members() {
-        const std::span<const MemberInfo> now = members();
-        auto own = std::make_shared<std::vector<MemberInfo>>(now.begin(), now.end());
-        members_ = own;
-        return *own;
-    }
+    std::span<const MemberInfo> members() const noexcept { return members_; }
+    void set_members(std::vector<MemberInfo> members) { members_ = std::move(members); }
+    /// The list of members, to change. Spans and pointers from members() and find() before a
+    /// change that resizes it may dangle after it.
+    std::vector<MemberInfo>& mutable_members() noexcept { return members_; }
     /// The member called `member`, or nullptr. A view: the layout rules ask it with literals,
     /// and a std::string made per call allocated for the longer names (R05, R06, R90).
     const MemberInfo* find(std::string_view member) const {
@@ -218,21 +208,50 @@ struct RecordInfo {
     }
 
 private:
-    /// Shared by the copies of one layout: each tagfile copies its type table's layouts from the
-    /// reader's per-thread memo, and copying the lists (a string or two per member) was about
-    /// 1 % of a Sekiro audit. Never changed in place once shared (mutable_members copies).
-    std::shared_ptr<const std::vector<MemberInfo>> members_;
+    std::vector<MemberInfo> members_;
+};
+
+/// One role's layout in a LayoutSummary: a RecordInfo shared, never changed once shared. The
+/// model reader keeps one per type table and type (its per-thread memo) and every model read
+/// from that table points at it: copying the ≈ 11 layouts into each model (a name and a
+/// shared member list each, after a hash lookup) was ≈ 2.9 M instructions on Sekiro's 1,509
+/// tagfiles. The model owns a share, so the layout outlives the memo's entry and thread.
+/// Reads as a const RecordInfo (an absent one when none was set).
+class RecordRef {
+public:
+    RecordRef() = default;
+    /// A layout of its own (tests and hand-made models assign RecordInfos).
+    RecordRef(RecordInfo info) : info_(std::make_shared<const RecordInfo>(std::move(info))) {}
+    /// A share of `info` (null: absent).
+    explicit RecordRef(std::shared_ptr<const RecordInfo> info) noexcept : info_(std::move(info)) {}
+
+    const RecordInfo& operator*() const noexcept { return info_ ? *info_ : absent(); }
+    const RecordInfo* operator->() const noexcept { return &**this; }
+    /// This role's layout to change: a copy of its own first (other models and the memo keep
+    /// theirs). Copies of this RecordRef made afterwards share the changes made later.
+    RecordInfo& edit() {
+        auto own = std::make_shared<RecordInfo>(**this);
+        info_ = own;
+        return *own;
+    }
+
+private:
+    static const RecordInfo& absent() noexcept {
+        static const RecordInfo none;
+        return none;
+    }
+    std::shared_ptr<const RecordInfo> info_;
 };
 
 /// Layouts of the modelled records, by role, as found in the file (R05, R06, R14, R56, R66,
 /// R84, R90 of the audit). A role whose class the file does not hold stays absent.
 struct LayoutSummary {
-    RecordInfo navMesh, face, edge;  ///< hkaiNavMesh, hkaiNavMesh::Face, hkaiNavMesh::Edge
-    RecordInfo vertex;  ///< element type of hkaiNavMesh.vertices (hkVector4)
-    RecordInfo graph, graph_node, graph_edge;  ///< hkaiDirectedGraphExplicitCost and its records
-    RecordInfo tree_node;  ///< element type of the tree's nodes (Aabb6BytesCodec)
-    RecordInfo user_edge_setup, obb;  ///< hkaiUserEdgeUtils::UserEdgeSetup and ::Obb
-    RecordInfo obb_transform;  ///< type of Obb.transform (hkTransform, format 0x1028)
+    RecordRef navMesh, face, edge;  ///< hkaiNavMesh, hkaiNavMesh::Face, hkaiNavMesh::Edge
+    RecordRef vertex;  ///< element type of hkaiNavMesh.vertices (hkVector4)
+    RecordRef graph, graph_node, graph_edge;  ///< hkaiDirectedGraphExplicitCost and its records
+    RecordRef tree_node;  ///< element type of the tree's nodes (Aabb6BytesCodec)
+    RecordRef user_edge_setup, obb;  ///< hkaiUserEdgeUtils::UserEdgeSetup and ::Obb
+    RecordRef obb_transform;  ///< type of Obb.transform (hkTransform, format 0x1028)
     /// Where hkaiNavMesh's faces, edges and vertices records start in the tagfile read
     /// (absolute byte offsets; kNoOffset for an empty array): with the record sizes above, the
     /// byte of any element, for errors that name it (query::FromSoftView).
