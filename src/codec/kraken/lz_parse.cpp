@@ -394,7 +394,9 @@ std::vector<C> parse_probe(MatchFinder& finder, std::size_t first, std::size_t e
     const std::uint8_t* data = finder.block().data();
     const std::size_t block_size = finder.block().size();
     HashHeads::View heads = finder.heads();
-    const std::uint32_t nice = params.nice_length;
+    // At least 1 (level 1's is 12; 0 would read as 1): a position no slot matches then probes
+    // without a test of the setting (GCC tested nice != 0 at every such position).
+    const std::uint32_t nice = std::max(params.nice_length, 1u);
     // A run of misses moves on 1 + misses / 32 positions when skipping, else 1.
     const unsigned skip_mask = params.skip_literals ? ~0u : 0u;
     std::size_t p = first, literal_start = first;
