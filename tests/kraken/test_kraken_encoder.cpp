@@ -19,6 +19,7 @@
 
 #include "codec/dcx.h"
 #include "codec/kraken/array_encoder.h"
+#include "codec/kraken/bit_writer.h"
 #include "codec/kraken/byte_array.h"
 #include "codec/kraken/kraken.h"
 #include "codec/kraken/lz_encoder.h"
@@ -1101,17 +1102,80 @@ TEST(KrakenEncoder, CommandArraysEqualAPlainLoop) {
         literals(end - q);
         long_values += long_lengths.size();
 
-        const CommandArrays a = command_arrays(block, first, end, commands);
+        auto expect_plain = [&](const CommandArrays& a, const std::string& at) {
+            EXPECT_EQ(ByteVec(a.raw.begin(), a.raw.end()), raw) << at;
+            EXPECT_EQ(ByteVec(a.delta.begin(), a.delta.end()), delta) << at;
+            EXPECT_EQ(ByteVec(a.command_bytes.begin(), a.command_bytes.end()), command_bytes) << at;
+            EXPECT_EQ(std::vector<std::uint32_t>(a.distances.begin(), a.distances.end()), distances) << at;
+            EXPECT_EQ(ByteVec(a.lengths.begin(), a.lengths.end()), lengths) << at;
+            EXPECT_EQ(a.long_lengths, long_lengths) << at;
+        };
         const std::string at = "round " + std::to_string(round);
-        ASSERT_EQ(ByteVec(a.raw.begin(), a.raw.end()), raw) << at;
-        ASSERT_EQ(ByteVec(a.delta.begin(), a.delta.end()), delta) << at;
-        ASSERT_EQ(ByteVec(a.command_bytes.begin(), a.command_bytes.end()), command_bytes) << at;
-        ASSERT_EQ(std::vector<std::uint32_t>(a.distances.begin(), a.distances.end()), distances) << at;
-        ASSERT_EQ(ByteVec(a.lengths.begin(), a.lengths.end()), lengths) << at;
-        ASSERT_EQ(a.long_lengths, long_lengths) << at;
+        expect_plain(command_arrays(block, first, end, commands), at);
+
+        // Level 1's commands carry their recent slot (SlottedCommand, given by the parse): the
+        // arrays of the same commands with the slots the plain loop's Recent found.
+        std::vector<SlottedCommand> slotted;
+        Recent replay;
+        for (const Command& c : commands) {
+            const unsigned index = replay.index_of(c.distance);
+            slotted.push_back({c.literals, c.length, c.distance, index});
+            replay.use(index, c.distance);
+        }
+        expect_plain(command_arrays(block, first, end, slotted), at + " (slotted)");
+        if (::testing::Test::HasFailure()) return;
     }
     EXPECT_GT(long_values, 1000u);
     for (unsigned i = 0; i < 4; ++i) EXPECT_GT(per_index[i], 2000u) << "slot index " << i;
+}
+
+// The bit region (spec 3.4 (7): E, the offsets' raw bits, the long lengths) is written by
+// append_bit_region on two MSB-first streams with one 8-byte store a value. Against the
+// MsbWriter form it replaced: random counts of offsets (odd and even, none included) coded
+// legacy (4-19 raw bits) and scaled (0-19 bits, zero-bit values included), and 0-40 long
+// values from 0 to 2^25 (E and the long values' zero prefixes up to 31 and 25 bits).
+TEST(KrakenEncoder, BitRegionEqualsTwoMsbWriters) {
+    using namespace kraken::detail;
+    std::mt19937 rng(45);
+    auto pick = [&](unsigned lo, unsigned hi) { return std::uniform_int_distribution<unsigned>(lo, hi)(rng); };
+    auto reference = [](const std::vector<OffsetCode>& offsets, const std::vector<std::uint32_t>& long_values) {
+        MsbWriter fa, fb;
+        const std::uint32_t e1 = static_cast<std::uint32_t>(long_values.size()) + 1;
+        const unsigned z = static_cast<unsigned>(std::bit_width(e1)) - 1;
+        fb.zeros(z);
+        fb.write(e1, z + 1);
+        for (std::size_t i = 0; i < offsets.size(); ++i) (i & 1 ? fb : fa).write(offsets[i].value, offsets[i].bits);
+        for (std::size_t i = 0; i < long_values.size(); ++i) {
+            MsbWriter& w = i & 1 ? fb : fa;
+            const std::uint32_t y = long_values[i] + 64;
+            const unsigned zeros = static_cast<unsigned>(std::bit_width(y)) - 7;
+            w.zeros(zeros);
+            w.write(y, zeros + 7);
+        }
+        std::vector<std::uint8_t> region = fa.finish();
+        append_reversed(region, fb.finish());
+        return region;
+    };
+    std::size_t zero_bit_values = 0, wide_values = 0;
+    for (int round = 0; round < 3000; ++round) {
+        std::vector<OffsetCode> offsets(pick(0, 3) == 0 ? pick(0, 3) : pick(0, 400));
+        for (OffsetCode& o : offsets) {
+            std::uint8_t low;
+            const std::uint32_t d = pick(0, 1) ? 8 + pick(0, 300) : 8 + pick(0, 8388351);
+            o = pick(0, 2) == 0 ? scaled_code(d, pick(1, 32), low) : offset_code(d);
+            zero_bit_values += o.bits == 0;
+        }
+        std::vector<std::uint32_t> long_values(pick(0, 2) == 0 ? pick(0, 40) : 0);
+        for (std::uint32_t& v : long_values) v = pick(0, 3) == 0 ? pick(0, (1u << 25) - 64) : pick(0, 2000);
+        for (std::uint32_t v : long_values) wide_values += v >= (1u << 24);
+        std::vector<std::uint8_t> got{0xAB};  // appended behind what is there
+        append_bit_region(got, offsets, long_values);
+        std::vector<std::uint8_t> want{0xAB};
+        append(want, reference(offsets, long_values));
+        ASSERT_EQ(got, want) << "round " << round << ": " << offsets.size() << " offsets, " << long_values.size() << " long values";
+    }
+    EXPECT_GT(zero_bit_values, 1000u);
+    EXPECT_GT(wide_values, 100u);
 }
 
 // Level 1 picks the literal mode by the order-0 entropy of the raw and delta literals,

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <random>
 #include <stdexcept>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -312,6 +313,51 @@ TEST(MatchFinderProbe, LevelOneParseEqualsTheGreedyLoopFromEveryStartToEveryEnd)
                 }
         EXPECT_GT(commands, 10000u);
     }
+}
+
+// Level 1's parse hands each command's recent slot to the chunk writer (parse_probe_slotted),
+// taken from where its match came from (the slot test's pick, or 3 for a probe's match), not
+// from comparing the distance with the slots. It must give parse_lazy's commands, each with
+// the slot Recent::index_of finds replaying them (of equal slots the first): on records,
+// runs, short-match records, periods 1-48 (slots holding equal values: 8, 8, 8 at the start
+// and each period's multiples), random bytes, at both hash widths, from starts 0-8 and over
+// two chunks of one finder.
+TEST(MatchFinderProbe, LevelOneSlotsAreTheRecentSlotsOfTheParsesCommands) {
+    std::vector<ByteVec> inputs{ByteVec(3000, 7), random_bytes(20000, 2, 5), random_bytes(20000, 256, 6),
+                                level_one_input(0x30000, 7), short_match_records(20000, 8)};
+    for (unsigned period : {1u, 3u, 8u, 9u, 16u, 48u}) {
+        ByteVec periodic(20000);
+        for (std::size_t i = 0; i < periodic.size(); ++i) periodic[i] = static_cast<std::uint8_t>(i % period * 37 + 1);
+        inputs.push_back(periodic);
+    }
+    constexpr std::size_t kChunk = 0x20000;
+    std::size_t per_slot[4] = {};
+    for (const unsigned bits : {kSmallInputProbeHashBits, kHashBits}) {
+        const LzParams params = lz_params(1, bits == kHashBits ? 0x40001 : 3000);
+        ASSERT_EQ(params.probe_hash_bits, bits);
+        for (const ByteVec& data : inputs)
+            for (const std::size_t first : {std::size_t{0}, std::size_t{5}, std::size_t{8}}) {
+                MatchFinder slotted_finder(data, bits), plain_finder(data, bits);
+                for (std::size_t start = 0; start < data.size(); start += kChunk) {
+                    const std::size_t from = start == 0 ? first : start, end = std::min(data.size(), start + kChunk);
+                    const std::vector<SlottedCommand> got = parse_probe_slotted(slotted_finder, from, end, params);
+                    const std::vector<Command> want = parse_lazy(plain_finder, from, end, params);
+                    ASSERT_EQ(got.size(), want.size()) << "size " << data.size() << " first " << from;
+                    Recent recent;  // per chunk, as the chunk's commands replay it
+                    for (std::size_t k = 0; k < got.size(); ++k) {
+                        const std::string at = "command " + std::to_string(k) + " size " + std::to_string(data.size()) + " first " + std::to_string(from);
+                        ASSERT_EQ(got[k].literals, want[k].literals) << at;
+                        ASSERT_EQ(got[k].length, want[k].length) << at;
+                        ASSERT_EQ(got[k].distance, want[k].distance) << at;
+                        const unsigned index = recent.index_of(want[k].distance);
+                        ASSERT_EQ(got[k].slot, index) << at;
+                        ++per_slot[index];
+                        recent.use(index, want[k].distance);
+                    }
+                }
+            }
+    }
+    for (unsigned i = 0; i < 4; ++i) EXPECT_GT(per_slot[i], 1000u) << "slot " << i;
 }
 
 TEST(MatchFinderProbe, OnlyLevelOneOnOneBlockInputsTakesTheNarrowHash) {

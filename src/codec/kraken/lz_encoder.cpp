@@ -6,6 +6,9 @@
 #include <array>
 #include <bit>
 #include <cstring>
+#include <iterator>
+#include <memory>
+#include <type_traits>
 
 #include "codec/kraken/array_encoder.h"
 #include "codec/kraken/bit_writer.h"
@@ -16,25 +19,62 @@
 namespace navlab::kraken::detail {
 namespace {
 
-/// Spec 3.4 (7): E, the offsets' raw bits and the long lengths, on alternating readers.
-std::vector<std::uint8_t> bit_region(std::span<const OffsetCode> offsets, const std::vector<std::uint32_t>& long_values) {
-    MsbWriter fa, fb;
+/// An MSB-first bit stream into a buffer with room for it: each value goes into a 64-bit
+/// accumulator below the bits before it, and the whole bytes go out as one 8-byte big-endian
+/// store, the cursor moving on by them (MsbWriter inserts each 32-bit word into a vector
+/// behind a branch: most of bit_region()'s instructions). The same bytes as MsbWriter.
+class MsbStream {
+public:
+    explicit MsbStream(std::uint8_t* out) : out_(out) {}
+    /// The low n (<= 32) bits of value (< 2^n), first the most significant.
+    void write(std::uint32_t value, unsigned n) {
+        // Left-aligned below the count_ (<= 7) bits pending; two shifts, each below 64 (one
+        // of 64 - count_ - n would reach 64 for n = count_ = 0).
+        acc_ |= std::uint64_t{value} << 24 << (40 - count_ - n);
+        count_ += n;
+        const std::uint64_t be = __builtin_bswap64(acc_);
+        std::memcpy(out_, &be, 8);
+        out_ += count_ >> 3;
+        acc_ <<= count_ & ~7u;
+        count_ &= 7;
+    }
+    /// The end of the bytes written; the last one's free bits are zeros (already stored).
+    const std::uint8_t* finish() const { return out_ + (count_ > 0); }
+
+private:
+    std::uint8_t* out_;
+    std::uint64_t acc_ = 0;
+    unsigned count_ = 0;
+};
+
+}  // namespace
+
+void append_bit_region(std::vector<std::uint8_t>& out, std::span<const OffsetCode> offsets, std::span<const std::uint32_t> long_values) {
+    // At most 32 bits an offset, 32 + 25 a long value, 63 for E; 8 bytes past the last store.
+    const std::size_t room = 4 * offsets.size() + 8 * long_values.size() + 24;
+    const auto buffer = std::make_unique_for_overwrite<std::uint8_t[]>(2 * room);
+    MsbStream fa(buffer.get()), fb(buffer.get() + room);
     const std::uint32_t e1 = static_cast<std::uint32_t>(long_values.size()) + 1;
     const unsigned z = static_cast<unsigned>(std::bit_width(e1)) - 1;
-    fb.zeros(z);
+    fb.write(0, z);
     fb.write(e1, z + 1);
-    for (std::size_t i = 0; i < offsets.size(); ++i) (i & 1 ? fb : fa).write(offsets[i].value, offsets[i].bits);
-    for (std::size_t i = 0; i < long_values.size(); ++i) {
-        MsbWriter& w = i & 1 ? fb : fa;
+    std::size_t i = 0;
+    for (; i + 2 <= offsets.size(); i += 2) fa.write(offsets[i].value, offsets[i].bits), fb.write(offsets[i + 1].value, offsets[i + 1].bits);
+    if (i < offsets.size()) fa.write(offsets[i].value, offsets[i].bits);
+    for (i = 0; i < long_values.size(); ++i) {
+        MsbStream& w = i & 1 ? fb : fa;
         const std::uint32_t y = long_values[i] + 64;
         const unsigned zeros = static_cast<unsigned>(std::bit_width(y)) - 7;
-        w.zeros(zeros);
+        w.write(0, zeros);
         w.write(y, zeros + 7);
     }
-    std::vector<std::uint8_t> region = fa.finish();
-    append_reversed(region, fb.finish());
-    return region;
+    const std::uint8_t* const a = buffer.get();
+    const std::uint8_t* const b = buffer.get() + room;
+    out.insert(out.end(), a, fa.finish());
+    out.insert(out.end(), std::make_reverse_iterator(fb.finish()), std::make_reverse_iterator(b));
 }
+
+namespace {
 
 /// A command whose run or match needs a long LEN value: its index and its first LEN entry's.
 struct LongCommand {
@@ -44,9 +84,10 @@ struct LongCommand {
 /// The LEN entries of 255 and their long values (spec 3.4) of the runs of 258 literals or
 /// more and the matches of 272 bytes or more among `commands` (those listed in `longs`), whose
 /// entries command_fields() wrote as bytes.
-void mend_long_lengths(const std::vector<Command>& commands, std::span<const LongCommand> longs, CommandArrays& a) {
+template <class C>
+void mend_long_lengths(const std::vector<C>& commands, std::span<const LongCommand> longs, CommandArrays& a) {
     for (const LongCommand& l : longs) {
-        const Command& c = commands[l.command];
+        const C& c = commands[l.command];
         std::size_t k = l.entry;
         if (c.literals >= 258) a.lengths[k] = 255, a.long_lengths.push_back(c.literals - 258);
         k += c.literals >= 3;
@@ -61,8 +102,10 @@ void mend_long_lengths(const std::vector<Command>& commands, std::span<const Lon
 /// compiled to branches here (about two mispredictions every third command at level 1). The three recent slots are scalars updated
 /// as parse_probe() updates them; the LEN entries are written for every command and kept by
 /// moving the cursor or not. The literals have a loop of their own (copy_literals): in one
-/// loop with them GCC kept the slots and cursors on the stack.
-std::uint32_t command_fields(const std::vector<Command>& commands, std::size_t span, CommandArrays& a) {
+/// loop with them GCC kept the slots and cursors on the stack. C: Command, or SlottedCommand,
+/// whose slot is taken as it is (level 1: no slots replayed).
+template <class C>
+std::uint32_t command_fields(const std::vector<C>& commands, std::size_t span, CommandArrays& a) {
     // Locals only: the byte stores may alias any vector's fields, which GCC then reloads.
     std::uint8_t* length_at = a.lengths.data();
     std::uint8_t* command_at = a.command_bytes.data();
@@ -72,8 +115,8 @@ std::uint32_t command_fields(const std::vector<Command>& commands, std::size_t s
     // A long command covers 258 bytes or more.
     DefaultInitVector<LongCommand> longs(std::min(commands.size(), span / 258 + 1));
     LongCommand* long_at = longs.data();
-    const Command* const stop = commands.data() + commands.size();
-    for (const Command* c = commands.data(); c != stop; ++c) {
+    const C* const stop = commands.data() + commands.size();
+    for (const C* c = commands.data(); c != stop; ++c) {
         const std::uint32_t run = c->literals, length = c->length, d = c->distance;
         matched += length;
         // LEN entries: a run of 3+ literals stores run - 3, a match of 17+ bytes length - 17,
@@ -84,14 +127,20 @@ std::uint32_t command_fields(const std::vector<Command>& commands, std::size_t s
             *long_at++ = {static_cast<std::uint32_t>(c - commands.data()), static_cast<std::uint32_t>(length_at - a.lengths.data())};
         *length_at = static_cast<std::uint8_t>(run - 3), length_at += run >= 3;
         *length_at = static_cast<std::uint8_t>(length - 17), length_at += length >= 17;
-        // Recent::index_of and Recent::use on the scalars: n0 = not slot 0, n01 = neither 0
-        // nor 1, n012 = a new distance; slot 1 moves on from index 1, slot 2 from index 2.
-        const std::uint32_t n0 = d != s0, n01 = n0 & (d != s1), n012 = n01 & (d != s2);
-        *distance_at = d, distance_at += n012;  // kept if new
-        s2 ^= (s2 ^ s1) & (0u - n01);
-        s1 ^= (s1 ^ s0) & (0u - n0);
-        s0 = d;
-        *command_at++ = static_cast<std::uint8_t>(std::min(run, 3u) | std::min(length - 2, 15u) << 2 | (n0 + n01 + n012) << 6);
+        if constexpr (std::is_same_v<C, SlottedCommand>) {
+            const std::uint32_t slot = c->slot;
+            *distance_at = d, distance_at += slot == 3;  // kept if new
+            *command_at++ = static_cast<std::uint8_t>(std::min(run, 3u) | std::min(length - 2, 15u) << 2 | slot << 6);
+        } else {
+            // Recent::index_of and Recent::use on the scalars: n0 = not slot 0, n01 = neither 0
+            // nor 1, n012 = a new distance; slot 1 moves on from index 1, slot 2 from index 2.
+            const std::uint32_t n0 = d != s0, n01 = n0 & (d != s1), n012 = n01 & (d != s2);
+            *distance_at = d, distance_at += n012;  // kept if new
+            s2 ^= (s2 ^ s1) & (0u - n01);
+            s1 ^= (s1 ^ s0) & (0u - n0);
+            s0 = d;
+            *command_at++ = static_cast<std::uint8_t>(std::min(run, 3u) | std::min(length - 2, 15u) << 2 | (n0 + n01 + n012) << 6);
+        }
     }
     a.distances.resize(static_cast<std::size_t>(distance_at - a.distances.data()));
     a.lengths.resize(static_cast<std::size_t>(length_at - a.lengths.data()));
@@ -102,7 +151,8 @@ std::uint32_t command_fields(const std::vector<Command>& commands, std::size_t s
 /// The literals of `commands` over block[first, end) and the trailing ones, raw and as deltas
 /// against the bytes at the last distance (recent slot 0: 8, then each command's distance),
 /// into `raw` and `delta`, which have room for them and 8 bytes more.
-void copy_literals(std::span<const std::uint8_t> block, std::size_t first, std::size_t end, const std::vector<Command>& commands,
+template <class C>
+void copy_literals(std::span<const std::uint8_t> block, std::size_t first, std::size_t end, const std::vector<C>& commands,
                    std::uint8_t* raw_at, std::uint8_t* delta_at) {
     std::size_t p = first;
     std::uint32_t last = 8;
@@ -124,17 +174,15 @@ void copy_literals(std::span<const std::uint8_t> block, std::size_t first, std::
         raw_at += count, delta_at += count;
         p += count;
     };
-    for (const Command& c : commands) {
+    for (const C& c : commands) {
         literals(c.literals);
         p += c.length, last = c.distance;
     }
     literals(end - p);
 }
 
-}  // namespace
-
-CommandArrays command_arrays(std::span<const std::uint8_t> block, std::size_t first, std::size_t end,
-                             const std::vector<Command>& commands) {
+template <class C>
+CommandArrays arrays_of(std::span<const std::uint8_t> block, std::size_t first, std::size_t end, const std::vector<C>& commands) {
     CommandArrays a;
     // LEN has room for two entries a command (its run's and its match's).
     a.command_bytes.resize(commands.size()), a.distances.resize(commands.size()), a.lengths.resize(2 * commands.size());
@@ -148,11 +196,24 @@ CommandArrays command_arrays(std::span<const std::uint8_t> block, std::size_t fi
     return a;
 }
 
+}  // namespace
+
+CommandArrays command_arrays(std::span<const std::uint8_t> block, std::size_t first, std::size_t end,
+                             const std::vector<Command>& commands) {
+    return arrays_of(block, first, end, commands);
+}
+
+CommandArrays command_arrays(std::span<const std::uint8_t> block, std::size_t first, std::size_t end,
+                             const std::vector<SlottedCommand>& commands) {
+    return arrays_of(block, first, end, commands);
+}
+
 namespace {
 
 /// Writes the chunk payload of one parse (spec 3.1): sub-streams, then the bit region.
+template <class C>
 LzChunk write_chunk(std::span<const std::uint8_t> block, std::size_t start, std::size_t first, std::size_t end,
-                    const std::vector<Command>& commands, const LzParams& params) {
+                    const std::vector<C>& commands, const LzParams& params) {
     const int split_depth = params.split_depth;
     const bool tans = params.search_entropy;
     const bool quick = params.quick_arrays;
@@ -196,7 +257,7 @@ LzChunk write_chunk(std::span<const std::uint8_t> block, std::size_t start, std:
                  {.long_header = scale == 0, .split_depth = split_depth, .tans = tans, .estimate_rle = quick, .weigh_decode_time = weigh}, z);
     if (scale >= 2) encode_array(low, policy, z);
     encode_array(arrays.lengths, policy, z);
-    append(z, bit_region(offsets, arrays.long_lengths));
+    append_bit_region(z, offsets, arrays.long_lengths);
     return chunk;
 }
 
@@ -209,7 +270,7 @@ std::optional<LzChunk> encode_lz_chunk(MatchFinder& finder, std::span<const std:
     const std::size_t end = start + n;
     if (n < 16) return std::nullopt;
     std::optional<LzChunk> best;
-    auto consider = [&](const std::vector<Command>& commands) {
+    auto consider = [&](const auto& commands) {
         LzChunk chunk = write_chunk(block, start, first, end, commands, params);
         if (chunk.payload.size() < 13 || chunk.payload.size() >= n) return;
         if (!best || chunk.payload.size() < best->payload.size()) best = std::move(chunk);
@@ -218,6 +279,8 @@ std::optional<LzChunk> encode_lz_chunk(MatchFinder& finder, std::span<const std:
         consider(parse_sparse(finder, block, first, end, params));
     } else if (params.optimal) {
         for (const auto& commands : parse_optimal(finder, block, first, end, params)) consider(commands);
+    } else if (!params.chains) {
+        consider(parse_probe_slotted(finder, first, end, params));  // level 1
     } else {
         consider(parse_lazy(finder, first, end, params));
     }

@@ -49,6 +49,14 @@ struct CommandArrays {
 /// the delta literals after it read inside the block. Exposed for tests against a plain loop.
 CommandArrays command_arrays(std::span<const std::uint8_t> block, std::size_t first, std::size_t end,
                              const std::vector<Command>& commands);
+/// The same of level 1's commands, whose recent slots the parse gave (not replayed here).
+CommandArrays command_arrays(std::span<const std::uint8_t> block, std::size_t first, std::size_t end,
+                             const std::vector<SlottedCommand>& commands);
+
+/// Appends the bit region of spec 3.4 (7): E (the count of long lengths + 1), the offsets'
+/// raw bits and the long lengths, on two alternating MSB-first streams, the first in order
+/// and the second byte-reversed behind it. Exposed for a test against MsbWriter.
+void append_bit_region(std::vector<std::uint8_t>& out, std::span<const OffsetCode> offsets, std::span<const std::uint32_t> long_values);
 
 /// Encodes block[start, start + n) as an LZ chunk; `start == 0` is the window-start chunk
 /// (8 raw bytes first). Nothing when the payload would break the spec's size limits

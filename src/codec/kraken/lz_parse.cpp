@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 #include "codec/kraken/array_encoder.h"
 #include "codec/kraken/lz_prices.h"
@@ -385,14 +386,17 @@ template <unsigned kProbeBits>
 /// path and keeps the three recent offsets as scalars: in one loop with both paths GCC kept
 /// them (and a flag of the slot test) on the stack, reloaded every position (5.4 % of the
 /// parse's instructions and 13 % of its branches; docs/kraken.md, "Fortieth session").
-template <unsigned kProbeBits>
-std::vector<Command> parse_probe(MatchFinder& finder, std::size_t first, std::size_t end, const LzParams& params) {
-    std::vector<Command> commands;
+/// C: Command, or SlottedCommand (each command's recent slot kept too).
+template <unsigned kProbeBits, class C>
+std::vector<C> parse_probe(MatchFinder& finder, std::size_t first, std::size_t end, const LzParams& params) {
+    std::vector<C> commands;
     commands.reserve((end - first) / 12);
     const std::uint8_t* data = finder.block().data();
     const std::size_t block_size = finder.block().size();
     HashHeads::View heads = finder.heads();
-    const std::uint32_t nice = params.nice_length;
+    // At least 1 (level 1's is 12; 0 would read as 1): a position no slot matches then probes
+    // without a test of the setting (GCC tested nice != 0 at every such position).
+    const std::uint32_t nice = std::max(params.nice_length, 1u);
     // A run of misses moves on 1 + misses / 32 positions when skipping, else 1.
     const unsigned skip_mask = params.skip_literals ? ~0u : 0u;
     std::size_t p = first, literal_start = first;
@@ -402,11 +406,14 @@ std::vector<Command> parse_probe(MatchFinder& finder, std::size_t first, std::si
         ++misses;
         p += 1 + ((misses & skip_mask) >> 5);
     };
-    // The match is written and two of its last positions hashed; the recent offsets are the
-    // caller's to update.
-    auto take = [&](const Candidate& best) {
+    // The match is written (`slot`: Recent::index_of its distance) and two of its last
+    // positions hashed; the recent offsets are the caller's to update.
+    auto take = [&](const Candidate& best, unsigned slot) {
         misses = 0;
-        commands.push_back({static_cast<std::uint32_t>(p - literal_start), best.length, best.distance});
+        if constexpr (std::is_same_v<C, SlottedCommand>)
+            commands.push_back({static_cast<std::uint32_t>(p - literal_start), best.length, best.distance, slot});
+        else
+            commands.push_back({static_cast<std::uint32_t>(p - literal_start), best.length, best.distance});
         insert_match_end<kProbeBits>(heads, data, block_size, p, best.length);
         p += best.length;
         literal_start = p;
@@ -426,8 +433,9 @@ std::vector<Command> parse_probe(MatchFinder& finder, std::size_t first, std::si
             }
         }
         if (best.gain <= 0) return miss();
-        recent.use(recent.index_of(best.distance), best.distance);
-        take(best);
+        const unsigned slot = recent.index_of(best.distance);
+        recent.use(slot, best.distance);
+        take(best, slot);
     };
     while (p < kMinDistance && p + kMinMatch <= end) slow_step();
     // From p >= 8 on every slot (8, or the distance of a match at an earlier position) is at
@@ -435,6 +443,10 @@ std::vector<Command> parse_probe(MatchFinder& finder, std::size_t first, std::si
     std::uint32_t s0 = recent.slot[0], s1 = recent.slot[1], s2 = recent.slot[2];
     while (p + 8 <= end) {
         Candidate best;
+        // Recent::index_of(best.distance), known from where best came from: a probe's match
+        // never has a slot's distance (that slot's match is as long and cheaper), and of
+        // slots with equal values the first one is kept, as index_of finds it.
+        unsigned slot = 0;
         const std::uint8_t* at = data + p;
         const std::uint64_t x = load64(at);
         // Length at distance d from its first 8 bytes (l, 8 when all agree): measured on.
@@ -451,8 +463,8 @@ std::vector<Command> parse_probe(MatchFinder& finder, std::size_t first, std::si
             std::uint32_t l2 = static_cast<std::uint32_t>(std::countr_zero(x2)) >> 3;
             if ((l0 | l1 | l2) & 8) l0 = extend(l0, s0), l1 = extend(l1, s1), l2 = extend(l2, s2);
             std::uint32_t len = l0, distance = s0;
-            distance = l1 > len ? s1 : distance, len = std::max(len, l1);
-            distance = l2 > len ? s2 : distance, len = std::max(len, l2);
+            slot = l1 > len ? 1 : slot, distance = l1 > len ? s1 : distance, len = std::max(len, l1);
+            slot = l2 > len ? 2 : slot, distance = l2 > len ? s2 : distance, len = std::max(len, l2);
             if (len >= 2) best = {len, distance, match_gain(len, distance, true)};
         }
         if (best.length < nice) {  // MatchFinder::probe() on the loaded bytes
@@ -477,6 +489,7 @@ std::vector<Command> parse_probe(MatchFinder& finder, std::size_t first, std::si
                 best.length = better ? l : best.length;
                 best.distance = better ? static_cast<std::uint32_t>(d) : best.distance;
                 best.gain = better ? gain : best.gain;
+                slot = better ? 3 : slot;
             }
         }
         if (best.gain <= 0) {
@@ -486,11 +499,11 @@ std::vector<Command> parse_probe(MatchFinder& finder, std::size_t first, std::si
         // Recent::use(Recent::index_of(d), d) on the scalars: a new distance or the second or
         // third slot moves to the front; the third keeps its value only when d was the second.
         const std::uint32_t d = best.distance;
-        const bool front_moves = d != s0, second_moves = front_moves & (d != s1);
+        const bool front_moves = slot != 0, second_moves = slot >= 2;
         s2 = second_moves ? s1 : s2;
         s1 = front_moves ? s0 : s1;
         s0 = d;
-        take(best);
+        take(best, slot);
     }
     recent.slot[0] = s0, recent.slot[1] = s1, recent.slot[2] = s2;
     while (p + kMinMatch <= end) slow_step();
@@ -503,11 +516,18 @@ std::vector<Command> parse_lazy(MatchFinder& finder, std::size_t first, std::siz
     // Without chains (level 1) the parse is parse_probe, which is greedy: no level without
     // chains has lazy steps (test LevelsWithoutChainsAreGreedy).
     if (!params.chains)
-        return finder.probe_hash_bits() == kSmallInputProbeHashBits ? parse_probe<kSmallInputProbeHashBits>(finder, first, end, params)
-                                                                     : parse_probe<kHashBits>(finder, first, end, params);
+        return finder.probe_hash_bits() == kSmallInputProbeHashBits
+                   ? parse_probe<kSmallInputProbeHashBits, Command>(finder, first, end, params)
+                   : parse_probe<kHashBits, Command>(finder, first, end, params);
     return lazy_loop(
         first, end, params, [&](std::size_t q, const Recent& recent) { return best_at(finder, q, end, recent, params); },
         [](std::size_t, std::uint32_t) {});
+}
+
+std::vector<SlottedCommand> parse_probe_slotted(MatchFinder& finder, std::size_t first, std::size_t end, const LzParams& params) {
+    return finder.probe_hash_bits() == kSmallInputProbeHashBits
+               ? parse_probe<kSmallInputProbeHashBits, SlottedCommand>(finder, first, end, params)
+               : parse_probe<kHashBits, SlottedCommand>(finder, first, end, params);
 }
 
 std::vector<std::vector<Command>> parse_optimal(MatchFinder& finder, std::span<const std::uint8_t> block,

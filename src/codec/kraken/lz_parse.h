@@ -28,6 +28,13 @@ struct Command {
     std::uint32_t literals, length, distance;
 };
 
+/// A command of level 1's parse with the recent slot of its distance (Recent::index_of before
+/// the command: 0-2, or 3 for a new distance), which that parse has at hand: the chunk writer
+/// then need not replay the recent offsets (a third of its per-command work at level 1).
+struct SlottedCommand {
+    std::uint32_t literals, length, distance, slot;
+};
+
 /// Legacy near-offset code (spec 3.5) of distance d (8 ... 8,388,359): packed byte, raw bits.
 struct OffsetCode {
     std::uint8_t packed;
@@ -84,6 +91,10 @@ struct Recent {
 /// Greedy (lazy_steps 0) or lazy parse of [first, end); bytes after the last match are
 /// trailing literals.
 std::vector<Command> parse_lazy(MatchFinder& finder, std::size_t first, std::size_t end, const LzParams& params);
+
+/// parse_lazy() of a level without chains (level 1's greedy probe parse), each command with
+/// its recent slot.
+std::vector<SlottedCommand> parse_probe_slotted(MatchFinder& finder, std::size_t first, std::size_t end, const LzParams& params);
 
 /// Optimal parse of block[first, end): a lazy parse, then three passes of price-based dynamic
 /// programming, each priced by the statistics of the parse before it. Returns all four: the
