@@ -63,13 +63,6 @@ public:
     /// The place as reports print it.
     std::string str() const;
     bool empty() const { return tagfile_ ? index_ < 0 && tagfile_->empty() && suffix_.empty() : text_.empty(); }
-    /// As made by Location(), the text's room kept.
-    void clear() noexcept {
-        text_.clear();
-        tagfile_.reset();
-        element_ = suffix_ = {};
-        index_ = -1;
-    }
 
 private:
     std::string text_;                         // when tagfile_ is null
@@ -93,13 +86,6 @@ struct Extreme {
     Location after_nan_at;
     bool after_nan_set = false;
 };
-
-/// `e` as Extreme() makes it, in place (KeyedEntries reuses a dropped entry: cheaper than
-/// assigning a new Extreme, which copies two Locations).
-inline void reset_value(Extreme& e) noexcept {
-    e.value = 0, e.set = false, e.at.clear();
-    e.after_nan = 0, e.after_nan_set = false, e.after_nan_at.clear();
-}
 
 /// Emptied nodes of dropped value sets (Values::clear), taken by the thread's next new values
 /// (Values::insert_value): each value was a node allocated and freed per tagfile (11.3 k on the

@@ -118,7 +118,7 @@ void Values::merge(const Values& other) {
 
 void Values::drop_entries() noexcept {
     counts.clear(), maxima.clear(), minima.clear();
-    for (auto& e : sets) keep_nodes(e.value), e.value.clear();  // the entries stay made (KeyedEntries::clear)
+    for (auto& e : sets) keep_nodes(e.value);
     sets.clear();
 }
 

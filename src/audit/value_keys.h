@@ -4,7 +4,6 @@
 #pragma once
 
 #include <algorithm>
-#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <iterator>
@@ -68,14 +67,6 @@ private:
     std::uint32_t id_;
 };
 
-/// A dropped entry's value made value-initialised again in place (KeyedEntries::place). A
-/// kind whose assignment from a new value costs more has its own, found by argument lookup
-/// (Extreme's in audit.h).
-template <class T>
-void reset_value(T& value) {
-    value = T();
-}
-
 /// The values of one kind, each under its key, in the order the keys came: what a rule fills
 /// for one tagfile and what the merge adds up. Few keys (a scan of their ids finds one) unless
 /// made from the data, which is not bounded: past kScanned entries an index by id is kept.
@@ -92,21 +83,16 @@ public:
     /// The place of `key`'s entry, made (value-initialised) when new. Places do not change while
     /// entries are only added (a cursor keeps one).
     std::size_t place(Key key) {
-        if (live_ <= kScanned) {
-            for (std::size_t i = 0; i < live_; ++i)
+        if (entries_.size() <= kScanned) {
+            for (std::size_t i = 0; i < entries_.size(); ++i)
                 if (entries_[i].key == key) return i;
         } else {
-            auto& index = index_.of(entries_, live_);
-            const auto [at, made] = index.try_emplace(key.id(), live_);
+            auto& index = index_.of(entries_);
+            const auto [at, made] = index.try_emplace(key.id(), entries_.size());
             if (!made) return at->second;
         }
-        if (live_ < entries_.size()) {  // one clear() dropped: reset, not destroyed and made again
-            entries_[live_].key = key;
-            reset_value(entries_[live_].value);
-        } else {
-            entries_.emplace_back(key);  // made in place: a temporary Extreme cost two string copies
-        }
-        return live_++;
+        entries_.emplace_back(key);  // made in place: a temporary Extreme cost two string copies
+        return entries_.size() - 1;
     }
     T& operator[](Key key) { return entries_[place(key)].value; }
     T& at_place(std::size_t i) { return entries_[i].value; }
@@ -116,27 +102,26 @@ public:
     template <class Add>
     void merge(const KeyedEntries& from, Add add) {
         std::size_t next = 0;
-        for (const Entry& e : from) {  // its live entries
-            const std::size_t at = next < live_ && entries_[next].key == e.key ? next : place(e.key);
+        for (const Entry& e : from.entries_) {
+            const std::size_t at = next < entries_.size() && entries_[next].key == e.key ? next : place(e.key);
             add(entries_[at].value, e.value);
             next = at + 1;
         }
     }
-    /// Drops every entry. A few stay made, to be reset in place for the thread's next tagfile
-    /// (destroying each Extreme here and making it again there was most of emptying a result);
-    /// many (keys made from the data) are freed, not kept without bound.
+    /// Drops every entry. The room of a few is kept for the thread's next tagfile; that of many
+    /// (keys made from the data) is not kept without bound.
     void clear() noexcept {
-        if (live_ == 0) return;  // no index either: only clear() drops the entries
+        if (entries_.empty()) return;  // no index either: only clear() empties the entries
         if (entries_.capacity() > 4 * kScanned) std::vector<Entry>().swap(entries_);
-        live_ = 0;
+        entries_.clear();
         index_.drop();
     }
-    bool empty() const { return live_ == 0; }
-    std::size_t size() const { return live_; }
+    bool empty() const { return entries_.empty(); }
+    std::size_t size() const { return entries_.size(); }
     auto begin() const { return entries_.begin(); }
-    auto end() const { return entries_.begin() + static_cast<std::ptrdiff_t>(live_); }
+    auto end() const { return entries_.end(); }
     auto begin() { return entries_.begin(); }
-    auto end() { return entries_.begin() + static_cast<std::ptrdiff_t>(live_); }
+    auto end() { return entries_.end(); }
 
 private:
     /// Key id → place, made when first needed past kScanned entries. A copy starts without one
@@ -149,12 +134,11 @@ private:
         Index& operator=(const Index&) { return drop(), *this; }
         Index& operator=(Index&&) noexcept = default;
         ~Index() = default;
-        /// The index of the first `live` entries.
-        std::unordered_map<std::uint32_t, std::size_t>& of(const std::vector<Entry>& entries, std::size_t live) {
+        std::unordered_map<std::uint32_t, std::size_t>& of(const std::vector<Entry>& entries) {
             if (!map_) map_ = std::make_unique<std::unordered_map<std::uint32_t, std::size_t>>();
-            if (map_->size() != live) {
+            if (map_->size() != entries.size()) {
                 map_->clear();
-                for (std::size_t i = 0; i < live; ++i) map_->emplace(entries[i].key.id(), i);
+                for (std::size_t i = 0; i < entries.size(); ++i) map_->emplace(entries[i].key.id(), i);
             }
             return *map_;
         }
@@ -164,8 +148,7 @@ private:
         std::unique_ptr<std::unordered_map<std::uint32_t, std::size_t>> map_;
     };
 
-    std::vector<Entry> entries_;  ///< the first live_ hold values; those after, dropped ones
-    std::size_t live_ = 0;
+    std::vector<Entry> entries_;
     Index index_;
 };
 
