@@ -301,6 +301,42 @@ struct AuditReport {
     std::map<std::string, NamedValues> supplementary;  ///< X01–X13
 };
 
+/// X03's figures of one tagfile: how many objects of each class. The names are a list that the
+/// thread's tagfiles with the same classes share (the model's order: by name), not interned
+/// keys: an interned name stays for the process, so a long process (a Python session) auditing
+/// crafted corpora kept every class name it ever saw, and interning ≈ 6 names a tagfile was
+/// 1.6 M instructions on the Sekiro preset (forty-fifth session).
+struct ClassCounts {
+    std::shared_ptr<const std::vector<std::string>> names;  ///< null when there are no counts
+    std::vector<std::int64_t> counts;                       ///< parallel to *names
+    bool empty() const { return counts.empty(); }
+};
+
+/// ClassCounts merged: a total per class name. The places of the last few name lists are kept,
+/// so a tagfile whose list was seen adds its counts without a search by name.
+class ClassTotals {
+public:
+    void add(const ClassCounts& c);
+    /// Adds what `later` merged (its totals by name).
+    void add(const ClassTotals& later);
+    bool empty() const { return totals_.empty(); }
+    /// The totals added to `counts` (a report's X03 counts).
+    void add_to(std::map<std::string, std::int64_t, std::less<>>& counts) const;
+
+private:
+    /// A list's places in totals_, kept by its pointer (held, so no other list gets its address).
+    struct Seen {
+        std::shared_ptr<const std::vector<std::string>> names;
+        std::vector<std::size_t> places;
+    };
+    std::size_t place(std::string_view name);
+
+    std::vector<std::int64_t> totals_;                        ///< by place
+    std::map<std::string, std::size_t, std::less<>> places_;  ///< name → place in totals_
+    std::array<Seen, 8> seen_;  ///< a few lists: a preset has a few, two threads interleave them
+    std::size_t next_seen_ = 0;  ///< the slot of seen_ replaced next
+};
+
 /// One rule that ran on a tagfile, as audit_tagfile records it (TagfileAudit::ran).
 struct RanRule {
     std::uint16_t rule = 0;  ///< index in all_rules()
@@ -335,6 +371,8 @@ struct TagfileAudit {
     /// empty for an unreadable tagfile. Emptied (Values::clear) and given to the thread's next
     /// audit_tagfile by ~TagfileAudit, as `rules` is.
     std::vector<Values> supplementary;
+    /// X03's counts (its place in `supplementary` stays empty); given back as it is.
+    ClassCounts classes;
     bool readable = false;
     Game game = Game::Other;
     std::optional<std::string> sdk;
@@ -405,6 +443,7 @@ private:
     /// The supplementary counters merged, by index as TagfileAudit::supplementary: keyed only
     /// by finish(), so a tagfile's counters merge without a search by their ids.
     std::vector<Values> supplementary_;
+    ClassTotals classes_;  ///< X03's counts (TagfileAudit::classes)
     std::set<std::string> binders_[2];  ///< Sekiro, Elden Ring binder paths
     std::size_t max_examples_;
 };

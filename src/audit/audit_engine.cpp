@@ -208,6 +208,7 @@ struct SpareResult {
     std::vector<RuleTally> rules;
     std::vector<RanRule> ran;
     std::vector<Values> supplementary;
+    std::vector<std::int64_t> class_counts;
 };
 SpareResult& spare_result() {
     thread_local SpareResult spare;
@@ -217,6 +218,10 @@ SpareResult& spare_result() {
 }  // namespace
 
 TagfileAudit::~TagfileAudit() {
+    if (classes.counts.capacity() != 0) {
+        classes.counts.clear();
+        spare_result().class_counts = std::move(classes.counts);
+    }
     if (!supplementary.empty()) {
         for (Values& v : supplementary) v.clear();  // its arrays' room kept for the next tagfile
         spare_result().supplementary = std::move(supplementary);
@@ -278,6 +283,8 @@ TagfileAudit audit_tagfile(const AuditTagfile& file, std::size_t max_examples, c
     if (readable) {
         out.supplementary = std::move(spare_result().supplementary);  // emptied when given back
         supplementary_counters(ctx, out.supplementary);
+        out.classes.counts = std::move(spare_result().class_counts);  // emptied when given back
+        class_counts(ctx, out.classes);
         out.counts = summary_counts(ctx);
     }
     return out;
@@ -359,6 +366,7 @@ void AuditMerger::add(const TagfileAudit& r, ExamplesTaken* taken) {
         add_ran(r, taken);
     for (std::size_t i = 0; i < std::min(r.supplementary.size(), supplementary_.size()); ++i)
         if (!r.supplementary[i].empty()) supplementary_[i].merge(r.supplementary[i]);  // about half have none
+    if (!r.classes.empty()) classes_.add(r.classes);
 }
 
 void AuditMerger::add(const AuditMerger& later, ExamplesTaken* taken) {
@@ -372,6 +380,38 @@ void AuditMerger::add(const AuditMerger& later, ExamplesTaken* taken) {
     for (int g = 0; g < 2; ++g) binders_[g].insert(later.binders_[g].begin(), later.binders_[g].end());
     add_rules(later.rules_, taken);
     for (std::size_t i = 0; i < supplementary_.size(); ++i) supplementary_[i].merge(later.supplementary_[i]);
+    classes_.add(later.classes_);
+}
+
+void ClassTotals::add(const ClassCounts& c) {
+    if (!c.names) return;  // no counts
+    Seen* seen = nullptr;
+    for (Seen& s : seen_)
+        if (s.names == c.names) seen = &s;
+    if (!seen) {  // a list not seen lately: its names' places, searched once
+        seen = &seen_[next_seen_];
+        next_seen_ = (next_seen_ + 1) % seen_.size();
+        seen->names = c.names;
+        seen->places.clear();
+        for (const std::string& name : *c.names) seen->places.push_back(place(name));
+    }
+    for (std::size_t i = 0; i < std::min(c.counts.size(), seen->places.size()); ++i)
+        totals_[seen->places[i]] += c.counts[i];
+}
+
+void ClassTotals::add(const ClassTotals& later) {
+    for (const auto& [name, at] : later.places_) totals_[place(name)] += later.totals_[at];
+}
+
+std::size_t ClassTotals::place(std::string_view name) {
+    if (const auto at = places_.find(name); at != places_.end()) return at->second;
+    places_.emplace(std::string(name), totals_.size());
+    totals_.push_back(0);
+    return totals_.size() - 1;
+}
+
+void ClassTotals::add_to(std::map<std::string, std::int64_t, std::less<>>& counts) const {
+    for (const auto& [name, at] : places_) counts[name] += totals_[at];
 }
 
 AuditReport AuditMerger::finish(std::vector<std::string> inputs) {
@@ -380,8 +420,13 @@ AuditReport AuditMerger::finish(std::vector<std::string> inputs) {
     for (RuleTally& t : rules_)
         report_.rules.push_back({t.by_game, t.applicable, std::move(t.examples), t.values.named()});
     // A counter no tagfile filled is left out.
-    for (std::size_t i = 0; i < supplementary_.size(); ++i)
-        if (!supplementary_[i].empty()) report_.supplementary.emplace(kSupplementaryIds[i], supplementary_[i].named());
+    for (std::size_t i = 0; i < supplementary_.size(); ++i) {
+        const bool classes = i == kClassCountsCounter && !classes_.empty();
+        if (supplementary_[i].empty() && !classes) continue;
+        NamedValues named = supplementary_[i].named();
+        if (classes) classes_.add_to(named.counts);
+        report_.supplementary.emplace(kSupplementaryIds[i], std::move(named));
+    }
     report_.summary.sekiro.binders = static_cast<std::int64_t>(binders_[0].size());
     report_.summary.elden_ring.binders = static_cast<std::int64_t>(binders_[1].size());
     return std::move(report_);

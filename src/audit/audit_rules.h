@@ -100,7 +100,7 @@ void add_user_edge_rules(std::vector<RuleDef>& out);   // R74–R97
 
 /// One member a record layout must have: name, offset and byte size (0 = size not compared).
 struct ExpectedMember {
-    const char* name;
+    std::string_view name;  // a view: RecordInfo::find took a strlen of each name (0.6 M on Sekiro)
     std::uint32_t offset;
     std::uint32_t size;
 };

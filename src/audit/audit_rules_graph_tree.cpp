@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <initializer_list>
 #include <set>
 #include <span>
 #include <tuple>
@@ -49,8 +50,9 @@ void r56(RuleCheck& c) {
     static constexpr ExpectedMember edge[] = {{"cost", 0, 2}, {"flags", 2, 2}, {"target", 4, 4}};
     if (!l.graph->present()) bad += fmt::format("no type {}; ", kGraph);
     else
-        for (const char* m : {"positions", "nodes", "edges", "nodeData", "edgeData", "nodeDataStriding",
-                              "edgeDataStriding", "streamingSets"})
+        for (const std::string_view m : std::initializer_list<std::string_view>{
+                 "positions", "nodes", "edges", "nodeData", "edgeData", "nodeDataStriding", "edgeDataStriding",
+                 "streamingSets"})
             if (!l.graph->find(m)) bad += fmt::format("{} has no member {}; ", kGraph, m);
     bad += layout_mismatch(*l.graph_node, "graph Node", 8, node) + layout_mismatch(*l.graph_edge, "graph Edge", 8, edge);
     c.check(bad.empty(), "tagfile", -1, [&] { return bad; });

@@ -1,8 +1,11 @@
 #include "audit/audit_supplementary.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
+#include <memory>
+#include <string>
 
 namespace navlab::audit {
 namespace {
@@ -102,18 +105,56 @@ void supplementary_counters(const TagfileContext& ctx, std::vector<Values>& into
     // nodes a Sekiro tagfile), each counter's entries made again and the merge's search by id
     // were 6.6 M instructions on the Sekiro preset (forty-third session).
     enum { X01, X02, X03, X04, X05, X06, X08, X09, X10, X11, X13, kCounters };
-    static_assert(kCounters == kSupplementaryIds.size());
+    static_assert(kCounters == kSupplementaryIds.size() && X03 == kClassCountsCounter);  // X03: class_counts
     into.resize(kCounters);
     std::vector<Values>& v = into;
     x01_vertex_w(ctx, v[X01]);
     x02_domain(ctx, v[X02]);
-    for (const auto& [cls, n] : ctx.tagfile.object_counts) v[X03].count(Key::intern(cls), n);
     x04_x05_x06(ctx, v[X04], v[X05], v[X06]);
     x08_newell_convexity(ctx, v[X08]);
     x09_user_vertices(ctx, v[X09]);
     x10_leaf_slack(ctx, v[X10]);
     v[X11].insert("flags", ctx.mesh.flags);
     x13_handedness(ctx, v[X13]);
+}
+
+namespace {
+
+using ClassNames = std::shared_ptr<const std::vector<std::string>>;
+using ObjectCounts = decltype(fromsoft::NavTagfile::object_counts);
+
+bool same_names(const ObjectCounts& objects, const std::vector<std::string>& names) {
+    return names.size() == objects.size() &&
+           std::equal(objects.begin(), objects.end(), names.begin(),
+                      [](const auto& object, const std::string& name) { return object.first == name; });
+}
+
+/// The thread's list of `objects`' names: one of the last few lists made, latest used first (a
+/// preset's tagfiles have a few class lists, mixed), else a new one.
+const ClassNames& names_of(const ObjectCounts& objects) {
+    thread_local std::array<ClassNames, 8> lists;
+    std::size_t i = 0;
+    while (i < lists.size() && lists[i] && !same_names(objects, *lists[i])) ++i;
+    if (i == lists.size() || !lists[i]) {  // a new list, in the last slot's place
+        i = lists.size() - 1;
+        auto names = std::make_shared<std::vector<std::string>>();
+        names->reserve(objects.size());
+        for (const auto& object : objects) names->push_back(object.first);
+        lists[i] = std::move(names);
+    }
+    std::rotate(lists.begin(), lists.begin() + static_cast<std::ptrdiff_t>(i), lists.begin() + static_cast<std::ptrdiff_t>(i) + 1);
+    return lists[0];
+}
+
+}  // namespace
+
+void class_counts(const TagfileContext& ctx, ClassCounts& into) {
+    const auto& objects = ctx.tagfile.object_counts;
+    into.counts.clear();
+    into.names.reset();
+    if (objects.empty()) return;
+    into.names = names_of(objects);
+    for (const auto& object : objects) into.counts.push_back(object.second);
 }
 
 }  // namespace navlab::audit

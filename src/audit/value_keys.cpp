@@ -22,6 +22,10 @@ public:
         ids_.emplace(others_.back(), id);
         return id;
     }
+    std::size_t others() {
+        const std::lock_guard lock(mutex_);
+        return others_.size();
+    }
     std::string_view name(std::uint32_t id) {
         if (id < std::size(kLiteralKeys)) return kLiteralKeys[id];
         const std::lock_guard lock(mutex_);  // others_ may grow meanwhile; its strings stay put
@@ -43,6 +47,8 @@ KeyNames& key_names() {
 }  // namespace
 
 Key Key::intern(std::string_view name) { return Key(key_names().id(name)); }
+
+std::size_t Key::interned_names() { return key_names().others(); }
 
 std::string_view Key::name() const { return key_names().name(id_); }
 

@@ -41,7 +41,8 @@ static_assert(std::adjacent_find(std::begin(kLiteralKeys), std::end(kLiteralKeys
 
 /// A key of Values: one number per name for the whole process. A literal of kLiteralKeys is its
 /// index (at compile time); any other name is given the next number the first time it is
-/// interned (names made from the data: R23's edge counts, X03's class names, tests' keys).
+/// interned (names made from the data: R23's edge counts, tests' keys; X03's class names are
+/// not keys, see ClassCounts in audit.h).
 class Key {
 public:
     /// The key of a literal of kLiteralKeys; a name missing there does not compile.
@@ -49,6 +50,8 @@ public:
     /// The key of any name, the same as its literal's when kLiteralKeys holds it. Thread-safe
     /// (a lock); the names interned stay for the process (they are the reports' keys).
     static Key intern(std::string_view name);
+    /// How many names beyond kLiteralKeys were interned so far (they are kept for the process).
+    static std::size_t interned_names();
     /// The key's name; valid for the process.
     std::string_view name() const;
     std::uint32_t id() const { return id_; }

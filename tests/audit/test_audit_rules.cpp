@@ -13,6 +13,7 @@
 
 #include "audit/audit.h"
 #include "audit/audit_rules.h"
+#include "io/text.h"
 #include "synthetic_navmesh.h"
 
 using namespace navlab;
@@ -482,6 +483,67 @@ TEST(AuditRules, R97MemberNamesAgreeWithTheRegularExpression) {
         f.entry_index = 0;
         EXPECT_EQ(rules_with_exceptions(audit_one(f)).count("R97"), ok ? 0u : 1u) << "member \"" << entry << '"';
     }
+}
+
+// R97 splits the entry and compares its parts in place (no lower-case copies, no
+// find_last_of): random entries of good and near parts, in both games, against the rule's
+// earlier form written out here (find_last_of, to_lower copies, std::regex on the name): the
+// exception and the o/n member counts.
+TEST(AuditRules, R97SplitsAndComparesAsLowerCaseCopiesDo) {
+    const std::regex shape(R"(^[no]\d{2}_\d{2}_\d{2}_\d{2}_\d{6}\.hkx$)");
+    auto reference = [&](std::string_view entry, bool is_sekiro) -> std::string {
+        std::string_view part[3];
+        std::size_t parts = 0;
+        for (std::string_view rest = entry; parts < 3; ++parts) {
+            const std::size_t cut = rest.find_last_of("\\/");
+            part[parts] = cut == std::string_view::npos ? rest : rest.substr(cut + 1);
+            if (cut == std::string_view::npos) {
+                ++parts;
+                break;
+            }
+            rest = rest.substr(0, cut);
+        }
+        const std::string last = to_lower(part[0]);
+        bool ok = std::regex_match(last, shape) && parts == 3 && to_lower(part[1]) == "bind6" &&
+                  to_lower(part[2]) == "navimesh";
+        if (ok && last[0] == 'o' && is_sekiro) ok = false;
+        return !ok ? "exception" : last[0] == 'o' ? "o_members" : "n_members";
+    };
+    const std::vector<std::vector<std::string>> places = {
+        {"N:", "m10_00", "", "navimesh", "bind6"},  // folders before
+        {"navimesh", "NaviMesh", "navimesH", "NAVIMESH", "navimes", "xnavimesh", ""},
+        {"bind6", "BIND6", "Bind6", "bind7", "bind66", "bind", ""},
+        {"n10_00_00_00_000700.hkx", "O10_00_00_00_000700.HKX", "o10_00_00_00_000700.hkX", "N10_00_00_00_000700.hkx",
+         "n10_00_00_00_00070.hkx", "p10_00_00_00_000700.hkx", "n10_00_00_00_000700.hkxx", ""}};
+    std::mt19937 rng(97);
+    int accepted = 0;
+    for (int round = 0; round < 600; ++round) {
+        std::string entry;
+        for (std::size_t k = rng() % 3; k < places.size(); ++k) {  // sometimes without the first folders
+            const int repeat = k == 0 ? static_cast<int>(rng() % 3) : 1;
+            for (int j = 0; j < repeat; ++j) {
+                if (!entry.empty() || rng() % 4 == 0) entry += rng() % 2 ? '\\' : '/';
+                entry += places[k][rng() % places[k].size()];
+            }
+        }
+        const bool is_sekiro = rng() % 2;
+        AuditTagfile f = synthetic_tagfile(is_sekiro ? sekiro() : one_face());
+        f.binder = "m10_00_00_00.nvmhktbnd.dcx";
+        f.entry = entry;
+        f.entry_index = 0;
+        const AuditReport r = audit_one(f);
+        std::size_t i = 0;
+        while (std::string_view(all_rules()[i].id) != "R97") ++i;
+        const auto& counts = r.rules[i].values.counts;
+        const std::string got = rules_with_exceptions(r).count("R97") ? "exception"
+                                : counts.count("o_members")             ? "o_members"
+                                : counts.count("n_members")             ? "n_members"
+                                                                        : "nothing";
+        const std::string expected = reference(entry, is_sekiro);
+        accepted += expected != "exception";
+        EXPECT_EQ(got, expected) << "entry \"" << entry << "\", sekiro " << is_sekiro;
+    }
+    EXPECT_GE(accepted, 40);
 }
 
 TEST(AuditRules, R63NamesSelfLoopsDuplicatesAndMissingPairs) {

@@ -913,6 +913,55 @@ TEST(AuditFastPaths, InternedKeysAreTheLiteralKeys) {
     EXPECT_EQ(Key::intern(std::string("a name no rule uses")), made);
 }
 
+// X03's class names are not interned (ClassCounts): tagfiles with new random class names leave
+// the process-wide key table as it was, and X03's merged counts equal a plain map's sums. Lists
+// repeat (the thread's list shared, the merger's places of a list kept), five lists alternate
+// (more than the merger keeps places of), counts of 0 are kept as keys, and half the results go
+// through a second merger merged into the first.
+TEST(AuditFastPaths, ClassNamesAreNotKeysAndX03EqualsAPlainSum) {
+    AuditTagfile file = synthetic_tagfile(SyntheticOptions{});
+    { const TagfileAudit first = audit_tagfile(file, 3); }  // R23's usual keys interned
+    const std::size_t interned = Key::interned_names();
+    std::mt19937 rng(45);
+    const std::array<std::string, 5> pool = {"hkaiNavMesh", "hkaiDirectedGraphExplicitCost",
+                                             "hkaiStaticTreeNavMeshQueryMediator", "a", "hkaiNavMeshClearanceCache"};
+    auto random_list = [&] {
+        std::map<std::string, std::uint32_t> objects;
+        const int n = static_cast<int>(rng() % 9);  // 0 … 8 classes
+        for (int k = 0; k < n; ++k) {
+            std::string name;
+            if (rng() % 3 == 0) name = pool[rng() % pool.size()];
+            else
+                for (std::size_t c = 1 + rng() % 40; c > 0; --c) name += static_cast<char>('!' + rng() % 90);
+            objects[name] = static_cast<std::uint32_t>(rng() % 4);  // some 0
+        }
+        return objects;
+    };
+    std::array<std::map<std::string, std::uint32_t>, 5> alternating;
+    for (auto& list : alternating) list = random_list();
+    std::map<std::string, std::int64_t, std::less<>> expected;
+    AuditMerger all(3), first(3), second(3);
+    constexpr int kTagfiles = 400;
+    for (int t = 0; t < kTagfiles; ++t) {
+        const unsigned pick = rng() % 4;
+        if (pick == 0) file.model->object_counts = random_list();
+        else if (pick == 1) file.model->object_counts = alternating[rng() % alternating.size()];
+        // else: the list before, its counts changed
+        for (auto& [name, n] : file.model->object_counts) n = static_cast<std::uint32_t>(rng() % 4);
+        for (const auto& [name, n] : file.model->object_counts) expected[name] += n;
+        const TagfileAudit result = audit_tagfile(file, 3);
+        all.add(result);
+        (t < kTagfiles / 2 ? first : second).add(result);
+    }
+    first.add(second);
+    for (AuditMerger* merger : {&all, &first}) {
+        const AuditReport report = merger->finish({});
+        ASSERT_TRUE(report.supplementary.count("X03"));
+        EXPECT_EQ(report.supplementary.at("X03").counts, expected) << (merger == &all ? "one merger" : "two merged");
+    }
+    EXPECT_EQ(Key::interned_names(), interned) << "class names were interned";
+}
+
 namespace {
 
 /// Values as plain maps: each tagfile's extremes fold its values in order (the first, then each

@@ -1,11 +1,15 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <fmt/format.h>
+
 #include <atomic>
+#include <cstdint>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <random>
 #include <thread>
 #if defined(__linux__)
 #include <fcntl.h>
@@ -103,6 +107,51 @@ TEST(Text, EscapeNonUtf8) {
     // navlab::Error escapes its message, field and file.
     const Error e = Error("type hkR\x86ot", 4, "TSTR \xFF").set_file("m\xFE.hkx");
     EXPECT_STREQ(e.what(), "m\\xFE.hkx: offset 0x4: TSTR \\xFF: type hkR\\x86ot");
+}
+
+// escape_non_utf8 takes 8 plain bytes at a time: random texts (mostly printable ASCII, with
+// tabs, newlines, controls, DEL, 0x7E/0x20 edges, bytes from 0x80 up and well-formed sequences at
+// every alignment) against a byte-by-byte escape written from RFC 3629 here (each sequence
+// decoded, then its code point's range checked).
+TEST(Text, EscapeNonUtf8EqualsADecodingLoop) {
+    auto reference = [](std::string_view t) {
+        std::string out;
+        for (std::size_t i = 0; i < t.size();) {
+            const auto b = [&](std::size_t k) { return static_cast<unsigned>(static_cast<std::uint8_t>(t[k])); };
+            const unsigned c = b(i);
+            std::size_t n = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
+            bool ok = n != 0 && i + n <= t.size();
+            std::uint32_t cp = n == 1 ? c : n == 2 ? c & 0x1F : n == 3 ? c & 0x0F : c & 0x07;
+            for (std::size_t k = 1; ok && k < n; ++k) {
+                ok = (b(i + k) & 0xC0) == 0x80;
+                cp = cp << 6 | (b(i + k) & 0x3F);
+            }
+            const std::uint32_t least[] = {0, 0, 0x80, 0x800, 0x10000};
+            ok = ok && cp >= least[n] && cp <= 0x10FFFF && !(cp >= 0xD800 && cp <= 0xDFFF);
+            ok = ok && !(cp < 0x20 && cp != '\t' && cp != '\n') && !(cp >= 0x7F && cp <= 0x9F);
+            if (ok) {
+                out.append(t.substr(i, n));
+                i += n;
+            } else {
+                out += fmt::format("\\x{:02X}", c);
+                ++i;
+            }
+        }
+        return out;
+    };
+    const std::string specials[] = {"\t", "\n", std::string(1, '\0'), "\x1F", "\x7F", "\x7E", " ", "\x80", "\xFF",
+                                    "\xC2\x9B", "\xC2\xA0", "\xC3\xA9", "\xE6\xBC\xA2", "\xF0\x9F\x98\x80", "\xED\xA0\x80",
+                                    "\xE6\xBC", "\xC0\x80", "\\"};
+    std::mt19937 rng(45);
+    for (int round = 0; round < 5000; ++round) {
+        std::string text;
+        const std::size_t length = rng() % 48;
+        while (text.size() < length) {
+            if (rng() % 16 == 0) text += specials[rng() % std::size(specials)];
+            else text += static_cast<char>(0x20 + rng() % 0x5F);
+        }
+        ASSERT_EQ(escape_non_utf8(text), reference(text)) << "round " << round;
+    }
 }
 
 // The JSON net: a name that is not UTF-8 is written as U+FFFD instead of making dump() throw.
