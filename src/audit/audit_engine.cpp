@@ -218,7 +218,7 @@ SpareResult& spare_result() {
 }  // namespace
 
 TagfileAudit::~TagfileAudit() {
-    if (classes.counts.capacity() != 0) {
+    if (classes.counts.capacity() != 0 && classes.counts.capacity() <= kKeptClassNames) {
         classes.counts.clear();
         spare_result().class_counts = std::move(classes.counts);
     }

@@ -129,18 +129,25 @@ bool same_names(const ObjectCounts& objects, const std::vector<std::string>& nam
                       [](const auto& object, const std::string& name) { return object.first == name; });
 }
 
+ClassNames make_names(const ObjectCounts& objects) {
+    auto names = std::make_shared<std::vector<std::string>>();
+    names->reserve(objects.size());
+    for (const auto& object : objects) names->push_back(object.first);
+    return names;
+}
+
 /// The thread's list of `objects`' names: one of the last few lists made, latest used first (a
-/// preset's tagfiles have a few class lists, mixed), else a new one.
-const ClassNames& names_of(const ObjectCounts& objects) {
+/// preset's tagfiles have a few class lists, mixed), else a new one. A list longer than
+/// kKeptClassNames is made for this tagfile only: a hostile file's thousands of classes are
+/// not kept with the thread.
+ClassNames names_of(const ObjectCounts& objects) {
+    if (objects.size() > kKeptClassNames) return make_names(objects);
     thread_local std::array<ClassNames, 8> lists;
     std::size_t i = 0;
     while (i < lists.size() && lists[i] && !same_names(objects, *lists[i])) ++i;
     if (i == lists.size() || !lists[i]) {  // a new list, in the last slot's place
         i = lists.size() - 1;
-        auto names = std::make_shared<std::vector<std::string>>();
-        names->reserve(objects.size());
-        for (const auto& object : objects) names->push_back(object.first);
-        lists[i] = std::move(names);
+        lists[i] = make_names(objects);
     }
     std::rotate(lists.begin(), lists.begin() + static_cast<std::ptrdiff_t>(i), lists.begin() + static_cast<std::ptrdiff_t>(i) + 1);
     return lists[0];

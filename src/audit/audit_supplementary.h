@@ -24,6 +24,10 @@ static_assert(kSupplementaryIds[kClassCountsCounter][2] == '3');
 /// tagfile's arrays are filled again in their room).
 void supplementary_counters(const TagfileContext& ctx, std::vector<Values>& into);
 
+/// The longest class list a thread keeps for its next tagfiles (names_of), and the largest
+/// count array it keeps the room of (~TagfileAudit): a preset's tagfiles have about 6 classes.
+inline constexpr std::size_t kKeptClassNames = 64;
+
 /// X03 of one tagfile: its objects per class into `into` (its counts emptied first). The names
 /// are the list of the thread's last tagfile when its classes are the same, else a new list.
 void class_counts(const TagfileContext& ctx, ClassCounts& into);

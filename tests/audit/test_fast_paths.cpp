@@ -962,6 +962,27 @@ TEST(AuditFastPaths, ClassNamesAreNotKeysAndX03EqualsAPlainSum) {
     EXPECT_EQ(Key::interned_names(), interned) << "class names were interned";
 }
 
+// A thread shares a tagfile's class list with its next tagfiles of the same classes, but not a
+// hostile file's long list (kKeptClassNames): that one is made per tagfile and not kept.
+TEST(AuditFastPaths, LongClassListsAreNotKeptWithTheThread) {
+    AuditTagfile file = synthetic_tagfile(SyntheticOptions{});
+    auto names_of_two_audits = [&] {
+        const TagfileAudit a = audit_tagfile(file, 3), b = audit_tagfile(file, 3);
+        EXPECT_TRUE(a.classes.names && b.classes.names);
+        EXPECT_EQ(a.classes.counts.size(), file.model->object_counts.size());
+        return std::pair{a.classes.names, b.classes.names};
+    };
+    const auto [short_a, short_b] = names_of_two_audits();
+    EXPECT_EQ(short_a.get(), short_b.get()) << "a short list is shared with the thread's next tagfile";
+
+    for (std::size_t k = 0; k <= kKeptClassNames; ++k) file.model->object_counts[fmt::format("class{:03}", k)] = 1;
+    ASSERT_GT(file.model->object_counts.size(), kKeptClassNames);
+    const auto [long_a, long_b] = names_of_two_audits();
+    EXPECT_NE(long_a.get(), long_b.get()) << "a list of more than kKeptClassNames classes was kept";
+    EXPECT_EQ(long_a.use_count(), 1) << "only this test holds the long list";
+    EXPECT_EQ(*long_a, *long_b);
+}
+
 namespace {
 
 /// Values as plain maps: each tagfile's extremes fold its values in order (the first, then each

@@ -110,7 +110,7 @@ std::uint32_t command_fields(const std::vector<C>& commands, std::size_t span, C
     std::uint8_t* length_at = a.lengths.data();
     std::uint8_t* command_at = a.command_bytes.data();
     std::uint32_t* distance_at = a.distances.data();
-    std::uint32_t s0 = 8, s1 = 8, s2 = 8;  // Recent's slots (spec 3.7)
+    [[maybe_unused]] std::uint32_t s0 = 8, s1 = 8, s2 = 8;  // Recent's slots (spec 3.7); Command only
     std::uint32_t matched = 0;             // at most a chunk
     // A long command covers 258 bytes or more.
     DefaultInitVector<LongCommand> longs(std::min(commands.size(), span / 258 + 1));

@@ -415,6 +415,14 @@ public:
         std::size_t n = 0;
         // The variants' list keeps its capacity across this thread's tagfiles.
         thread_local std::vector<havok::NamedVariant> named;
+        // Its views are into this tagfile's bytes; a hostile file's long list is not kept, even
+        // when the read throws part-way.
+        struct Release {
+            ~Release() {
+                if (named.capacity() > kSpareEntries) std::vector<havok::NamedVariant>().swap(named);
+                named.clear();
+            }
+        } release;
         named_variants(named);
         for (const havok::NamedVariant& v : named) {
             if (n == variants.size()) variants.emplace_back();
@@ -434,9 +442,6 @@ public:
             }
         }
         variants.resize(n);
-        // Its views are into this tagfile's bytes; a hostile file's long list is not kept.
-        if (named.capacity() > kSpareEntries) std::vector<havok::NamedVariant>().swap(named);
-        named.clear();
         if (mesh) nav.mesh = read_mesh(*mesh, nav.layouts);
         if (graph) nav.graph = read_graph(*graph, nav.layouts);
         if (mediator) nav.mediator = read_mediator(*mediator, mesh ? item_of(*mesh) : 0, nav.layouts);
@@ -550,21 +555,23 @@ private:
     template <class Name, std::size_t N>
     RecordInfoCache::Plan* memo_plan(TypeIndex t, const Name (&names)[N]) const {
         if (!memo_) return nullptr;
-        const auto [it, added] = memo_->plans.try_emplace({t, names});
-        if (added) {
-            RecordInfoCache::Plan& made = it->second;
-            for (const Name& n : names) {
-                const havok::Member* m = types_.find_member(t, name_of(n));
-                const std::uint32_t bit = std::uint32_t{1} << made.members.size();
-                const Kind kind = m ? types_[m->type].kind() : Kind::Void;
-                if (m && types_[m->type].is_hk_array()) made.hk_arrays |= bit;
-                if (kind == Kind::Int || kind == Kind::Bool) made.integers |= bit;
-                if (kind == Kind::String) made.strings |= bit;
-                if (kind == Kind::Pointer) made.pointers |= bit;
-                made.members.push_back(m);
-            }
+        const auto found = memo_->plans.find({t, names});
+        if (found != memo_->plans.end()) return &found->second;
+        // Made whole before it is memoised: a throw (bad_alloc) part-way leaves no short plan
+        // for plan() to copy from.
+        RecordInfoCache::Plan made;
+        made.members.reserve(N);
+        for (const Name& n : names) {
+            const havok::Member* m = types_.find_member(t, name_of(n));
+            const std::uint32_t bit = std::uint32_t{1} << made.members.size();
+            const Kind kind = m ? types_[m->type].kind() : Kind::Void;
+            if (m && types_[m->type].is_hk_array()) made.hk_arrays |= bit;
+            if (kind == Kind::Int || kind == Kind::Bool) made.integers |= bit;
+            if (kind == Kind::String) made.strings |= bit;
+            if (kind == Kind::Pointer) made.pointers |= bit;
+            made.members.push_back(m);
         }
-        return &it->second;
+        return &memo_->plans.emplace(RecordInfoCache::MemberKey{t, names}, std::move(made)).first->second;
     }
 
     /// The members `names` of type t (nullptr where t has none), in the list's order: from
@@ -572,7 +579,7 @@ private:
     /// is known to be of a kind: each accessor checks its type).
     template <class Name, std::size_t N>
     MemberPlan<N> plan(TypeIndex t, const Name (&names)[N], const RecordInfoCache::Plan* memo) const {
-        MemberPlan<N> out;
+        MemberPlan<N> out{};
         if (memo) {
             std::copy(memo->members.begin(), memo->members.end(), out.members.begin());
             out.hk_arrays = memo->hk_arrays;
