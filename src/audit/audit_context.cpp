@@ -352,6 +352,8 @@ TagfileContext::~TagfileContext() {
     if (tree) keep.tree = std::move(*tree);
 }
 
+void release_spare_context_storage() { spare() = SpareStorage{}; }
+
 namespace {
 
 /// Where read_faces' ring pass writes: the flat ring storage and the chunk's corners, each with

@@ -271,6 +271,7 @@ private:
         const Unit& u = units_[b];
         std::shared_ptr<const fromsoft::NavFile> nav;
         std::optional<TagfileAudit> broken;
+        release_kept_storage();
         const double cpu_before = thread_cpu_seconds();
         std::optional<Error> open_error;
         try {

@@ -19,8 +19,10 @@
 #include <thread>
 #include <vector>
 
+#include "audit/audit_context.h"
 #include "audit/audit_files.h"
 #include "audit/audit_report.h"
+#include "audit/audit_load.h"
 #include "audit/audit_rules.h"
 #include "codec/dcx.h"
 #include "container/bnd4.h"
@@ -128,6 +130,44 @@ std::string outcome_of(std::thread& audit, std::promise<std::string>& outcome) {
 }
 
 }  // namespace
+
+// What a worker keeps between tagfiles (the recycled model's arrays, the context's) is sized for
+// the largest tagfile it audited; it frees it before it decompresses a binder, where it would
+// sit idle beside the payload being written (the moment of the peak memory). One worker audits
+// a binder of one large tagfile, then one of a small tagfile: a small tagfile read and audited
+// on that thread afterwards gets arrays of its own size, not the large one's. Without the
+// release (checked first, on another thread) it gets the large one's.
+TEST(AuditFiles, AWorkerFreesALargeTagfilesStorageBeforeItOpensABinder) {
+    const auto dir = test::scratch_dir("audit-files-kept");
+    test::SyntheticOptions large;
+    large.width = large.height = 60;
+    auto binder = [&](int map, const test::SyntheticOptions& o) {
+        const std::string name = fmt::format("n{:02}_00_00_00_000100.hkx", map);
+        std::vector<bnd4::NewEntry> entries;
+        entries.push_back({bnd4::er_navmesh_entry_name(fmt::format("{:02}_00_00_00", map), name), 100,
+                           fromsoft::write_nav_tagfile(*test::synthetic_tagfile(o).model)});
+        const auto file = dir / fmt::format("m{:02}_00_00_00.nvmhktbnd", map);
+        write_file_atomic(file, bnd4::write(bnd4::build_navmesh_binder(std::move(entries))));
+        return file.string();
+    };
+    const std::vector<std::string> paths = {binder(10, large), binder(11, {})};
+    const std::vector<std::uint8_t> small = fromsoft::write_nav_tagfile(*test::synthetic_tagfile().model);
+    const std::size_t large_edges = test::synthetic_tagfile(large).model->mesh.edges.size();
+    // The capacities of a small tagfile's model and context made on this thread now.
+    auto small_capacities = [&] {
+        const audit::AuditTagfile t = audit::load_audit_tagfile(small, "", "small", std::nullopt);
+        const audit::TagfileContext c(t);
+        return std::array{t.model->mesh.edges.capacity(), c.owner.capacity()};
+    };
+    std::thread([&] {  // the large tagfile audited alone: its storage kept
+        audit::audit_tagfile(test::synthetic_tagfile(large), 2);
+        for (const std::size_t capacity : small_capacities()) EXPECT_GE(capacity, large_edges);
+    }).join();
+    std::thread([&] {  // one worker (this thread), a fresh one: nothing kept from the test above
+        audit::audit_files(paths, {1, 2, {}});
+        for (const std::size_t capacity : small_capacities()) EXPECT_LT(capacity, large_edges / 8);
+    }).join();
+}
 
 TEST(AuditFiles, OneHugeBinderAmongSmallOnesGivesTheSameReportWithAnyThreads) {
     // The workers share the huge binder's tagfiles and finish them out of order while the small

@@ -734,6 +734,8 @@ void recycle_nav_tagfile(NavTagfile&& nav) {
     spare.layouts = std::move(nav.layouts);
 }
 
+void release_recycled_storage() { spare_model() = SpareModel{}; }
+
 NavTagfile read_nav_tagfile(std::span<const std::uint8_t> tagfile) {
     // The vectors of this thread's last tagfile, filled again (an audit reads thousands).
     thread_local havok::TagfileStorage storage;
