@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
+#include <type_traits>
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -350,6 +351,18 @@ TagfileContext::~TagfileContext() {
     take_emptied(keep.ring_vertices, ring_vertices);
     take_emptied(keep.cluster_pairs, edge_scan.cluster_pairs);
     if (tree) keep.tree = std::move(*tree);
+}
+
+/// Frees the arrays sized by the tagfile, not the face scratch and batch: those are sized by
+/// the largest face (or fixed: the batch's inline rows), and `spare() = SpareStorage{}` zeroed
+/// and copied the batch's rows, ≈ 0.8 M instructions a release: most of the +10.6 % own work
+/// that releasing before every binder cost on m31 (19 binders).
+void release_spare_context_storage() {
+    SpareStorage& s = spare();
+    // A() moved in, not `= {}`: that is a vector's initializer-list assignment, which keeps the capacity.
+    auto free_all = [](auto&... arrays) { ((arrays = std::remove_reference_t<decltype(arrays)>()), ...); };
+    free_all(s.owner, s.rings, s.corner_bounds, s.unusual, s.cluster_centres.centroid_sum, s.cluster_centres.faces,
+             s.ring_vertices, s.cluster_pairs, s.corners, s.tree);
 }
 
 namespace {

@@ -184,4 +184,8 @@ struct TagfileContext {
 /// Whether `cls` is among the tagfile's root-variant classes.
 bool has_root_class(const fromsoft::NavTagfile& t, std::string_view cls);
 
+/// Frees the arrays the last TagfileContext this thread destroyed left for the next one (see
+/// release_kept_storage, audit_load.h).
+void release_spare_context_storage();
+
 }  // namespace navlab::audit

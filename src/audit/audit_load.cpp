@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "audit/audit_context.h"
 #include "formats/fromsoft/nav_tagfile.h"
 #include "io/error.h"
 
@@ -10,6 +11,11 @@ namespace navlab::audit {
 // The model's mesh arrays and small containers go to the thread's next read.
 AuditTagfile::~AuditTagfile() {
     if (model) fromsoft::recycle_nav_tagfile(std::move(*model));
+}
+
+void release_kept_storage() {
+    fromsoft::release_recycled_storage();
+    release_spare_context_storage();
 }
 
 AuditTagfile load_audit_tagfile(std::span<const std::uint8_t> bytes, std::string binder, std::string entry,

@@ -21,4 +21,12 @@ namespace navlab::audit {
 AuditTagfile load_audit_tagfile(std::span<const std::uint8_t> bytes, std::string binder, std::string entry,
                                 std::optional<std::size_t> entry_index, bool dcx_payload = false);
 
+/// Frees what this thread keeps from one tagfile's audit for the next (the recycled model's
+/// arrays, fromsoft::release_recycled_storage, and the context's): sized for the largest
+/// tagfile the thread audited, up to ≈ 2.9 MB on the eldenring preset. bench_corpus calls it
+/// before it measures an audit's own peak. Audit workers do not call it: freed before each
+/// binder it lowered the two-worker peak by ≈ 0.2× the payload but cost ≈ 4 % of the audit's
+/// CPU in refaults (docs/audit.md, "Forty-fifth session: the two-worker audit's own peak").
+void release_kept_storage();
+
 }  // namespace navlab::audit

@@ -19,7 +19,9 @@
 #include <thread>
 #include <vector>
 
+#include "audit/audit_context.h"
 #include "audit/audit_files.h"
+#include "audit/audit_load.h"
 #include "audit/audit_report.h"
 #include "audit/audit_rules.h"
 #include "codec/dcx.h"
@@ -128,6 +130,34 @@ std::string outcome_of(std::thread& audit, std::promise<std::string>& outcome) {
 }
 
 }  // namespace
+
+// What a thread keeps between tagfiles (the recycled model's arrays, the context's) is sized for
+// the largest tagfile it audited; release_kept_storage frees it (bench_corpus calls it before it
+// measures a pass's own peak, so that the first worker's kept storage is counted). A large
+// tagfile audited, then a small one read and audited on the same thread: without the release
+// (checked first, on another thread) the small one gets the large one's arrays, after it arrays
+// of its own size.
+TEST(AuditFiles, ReleaseKeptStorageFreesALargeTagfilesStorage) {
+    test::SyntheticOptions large;
+    large.width = large.height = 60;
+    const std::vector<std::uint8_t> small = fromsoft::write_nav_tagfile(*test::synthetic_tagfile().model);
+    const std::size_t large_edges = test::synthetic_tagfile(large).model->mesh.edges.size();
+    // The capacities of a small tagfile's model and context made on this thread now.
+    auto small_capacities = [&] {
+        const audit::AuditTagfile t = audit::load_audit_tagfile(small, "", "small", std::nullopt);
+        const audit::TagfileContext c(t);
+        return std::array{t.model->mesh.edges.capacity(), c.owner.capacity()};
+    };
+    std::thread([&] {  // the large tagfile audited alone: its storage kept
+        audit::audit_tagfile(test::synthetic_tagfile(large), 2);
+        for (const std::size_t capacity : small_capacities()) EXPECT_GE(capacity, large_edges);
+    }).join();
+    std::thread([&] {  // the same, then released
+        audit::audit_tagfile(test::synthetic_tagfile(large), 2);
+        audit::release_kept_storage();
+        for (const std::size_t capacity : small_capacities()) EXPECT_LT(capacity, large_edges / 8);
+    }).join();
+}
 
 TEST(AuditFiles, OneHugeBinderAmongSmallOnesGivesTheSameReportWithAnyThreads) {
     // The workers share the huge binder's tagfiles and finish them out of order while the small

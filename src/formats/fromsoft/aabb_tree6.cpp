@@ -29,6 +29,9 @@ void decode_aabb_tree6(std::span<const AabbTreeNode6> nodes, const Aabb& domain,
     out.internal_nodes = 0;
     out.leaves.clear();
     const std::size_t n = nodes.size();
+    // A valid tree has one leaf more than internal nodes. Reserved at once: after the audit
+    // frees its kept storage before a binder (release_kept_storage), the leaves regrew by doubling.
+    out.leaves.reserve((n + 1) / 2);
     // Every node the walk reaches gets its box before anything can fail, so only the boxes
     // past `written` need the zero of "not reached": written on failure, not filled first
     // (a reused vector keeps stale boxes until then).

@@ -885,6 +885,8 @@ void recycle_nav_tagfile(NavTagfile&& nav) {
     if (!nav.object_counts.empty() && nav.object_counts.size() <= kSpareEntries) spare.object_counts = std::move(nav.object_counts);
 }
 
+void release_recycled_storage() { spare_model() = SpareModel{}; }
+
 NavTagfile read_nav_tagfile(std::span<const std::uint8_t> tagfile) {
     // The vectors of this thread's last tagfile, filled again (an audit reads thousands).
     thread_local havok::TagfileStorage storage;

@@ -48,6 +48,11 @@ void recycle_mesh_arrays(NavMesh&& mesh);
 /// the next read assigns over instead of allocating. `nav` is left without them.
 void recycle_nav_tagfile(NavTagfile&& nav);
 
+/// Frees what recycle_mesh_arrays and recycle_nav_tagfile gave this thread (its next read
+/// allocates anew): for a thread about to do something else for a while (the audit's worker
+/// that decompresses a binder), since what a thread keeps is sized for the largest model it read.
+void release_recycled_storage();
+
 /// Writes `nav` as a new tagfile: root variants hkaiNavMesh, then hkaiDirectedGraphExplicitCost
 /// (when `graph` is set), hkaiStaticTreeNavMeshQueryMediator (when `mediator` is set, with its
 /// hkcdStaticAabbTree; navMesh points at the mesh when nav_mesh_is_file_mesh, else is null), then
