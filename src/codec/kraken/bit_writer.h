@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 namespace navlab::kraken::detail {
@@ -85,5 +86,34 @@ inline void append_reversed(std::vector<std::uint8_t>& out, const std::vector<st
 inline void put_u24be(std::vector<std::uint8_t>& out, std::uint32_t v) {
     out.insert(out.end(), {static_cast<std::uint8_t>(v >> 16), static_cast<std::uint8_t>(v >> 8), static_cast<std::uint8_t>(v)});
 }
+
+/// An MSB-first bit stream into a buffer with room for it: each value goes into a 64-bit
+/// accumulator below the bits before it, and the whole bytes go out as one 8-byte big-endian
+/// store, the cursor moving on by them (MsbWriter inserts each 32-bit word into a vector
+/// behind a branch: most of the LZ bit region's instructions). The same bytes as MsbWriter;
+/// the caller sizes the buffer: each write stores 8 bytes from the cursor.
+class MsbStream {
+public:
+    explicit MsbStream(std::uint8_t* out) : out_(out) {}
+    /// The low n (<= 32) bits of value (< 2^n), first the most significant.
+    void write(std::uint32_t value, unsigned n) {
+        // Left-aligned below the count_ (<= 7) bits pending; two shifts, each below 64 (one
+        // of 64 - count_ - n would reach 64 for n = count_ = 0).
+        acc_ |= std::uint64_t{value} << 24 << (40 - count_ - n);
+        count_ += n;
+        const std::uint64_t be = __builtin_bswap64(acc_);
+        std::memcpy(out_, &be, 8);
+        out_ += count_ >> 3;
+        acc_ <<= count_ & ~7u;
+        count_ &= 7;
+    }
+    /// The end of the bytes written; the last one's free bits are zeros (already stored).
+    const std::uint8_t* finish() const { return out_ + (count_ > 0); }
+
+private:
+    std::uint8_t* out_;
+    std::uint64_t acc_ = 0;
+    unsigned count_ = 0;
+};
 
 }  // namespace navlab::kraken::detail
