@@ -188,12 +188,6 @@ Value member_of(const ObjectView& v, const Member* m, std::string_view name) {
 
 std::vector<NamedVariant> Tagfile::named_variants() const {
     std::vector<NamedVariant> out;
-    named_variants(out);
-    return out;
-}
-
-void Tagfile::named_variants(std::vector<NamedVariant>& out) const {
-    out.clear();
     const ArrayView variants = root().field("namedVariants").as_array();
     // The elements share one type, so its three members are looked up once (three lookups an
     // element were 4.6 M on Sekiro); a missing one still fails at the first element, after the
@@ -207,6 +201,7 @@ void Tagfile::named_variants(std::vector<NamedVariant>& out) const {
         out.push_back({member_of(v, name, "name").as_string(), member_of(v, class_name, "className").as_string(),
                        member_of(v, variant, "variant").target()});
     }
+    return out;
 }
 
 std::optional<ObjectView> Tagfile::find_variant(std::string_view type_name) const {

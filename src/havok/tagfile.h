@@ -97,9 +97,6 @@ struct Tagfile {
     ObjectView root() const;
     /// The root's namedVariants in order (name, className, target object).
     std::vector<NamedVariant> named_variants() const;
-    /// The same into `out` (emptied first; its capacity is reused: a reader of many tagfiles
-    /// keeps one vector instead of growing a new one for each).
-    void named_variants(std::vector<NamedVariant>& out) const;
     /// The first variant whose target's type is (or derives from) type_name; nullopt if none.
     std::optional<ObjectView> find_variant(std::string_view type_name) const;
     /// The bytes of a string (char array) item without its NUL; empty for item 0.

@@ -127,13 +127,13 @@ public:
     struct Plan {
         std::vector<const havok::Member*> members;
         /// Bit k: members[k]'s type is an hkArray (Type::is_hk_array), so that its as_array()
-        /// needs only the item checks (known_hk_array).
+        /// needs only the item checks (Value::known_hk_array).
         std::uint32_t hk_arrays = 0;
         /// Bit k: members[k]'s type is an integer or bool, so that as_int() and as_uint() need
-        /// only the bounds check (known_integer).
+        /// only the bounds check (Value::known_int, known_uint).
         std::uint32_t integers = 0;
-        /// Bit k: members[k]'s type is a string (as_string: known_string) or a pointer (target:
-        /// known_target), so that only the item is checked.
+        /// Bit k: members[k]'s type is a string (Value::known_string) or a pointer
+        /// (Value::known_target), so that only the item is checked.
         std::uint32_t strings = 0, pointers = 0;
         /// For a FieldMap list (read_records): 1 when the type's records have the model's
         /// layout (every member there), 0 when not, -1 not yet known.
@@ -252,78 +252,6 @@ constexpr const char* kRootClasses[] = {"hkaiNavMesh", "hkaiDirectedGraphExplici
                                         "hkaiStaticTreeNavMeshQueryMediator", "hkaiUserEdgeSetupArray"};
 enum RootClass : std::uint8_t { kMeshClass, kGraphClass, kMediatorClass, kSetupsClass };
 
-/// The item index a reference value holds (item()'s little-endian load), or nullopt when its 8
-/// bytes run past DATA.
-std::optional<std::uint64_t> item_index(const Value& v) {
-    const Bytes data = v.file().data;
-    if (v.offset() > data.size() || data.size() - v.offset() < 8) return std::nullopt;
-    std::uint64_t index;
-    std::memcpy(&index, data.data() + v.offset(), 8);
-    return index;
-}
-
-/// v.as_array() for a value whose type is an hkArray (Type::is_hk_array, which a plan checks
-/// once per type table): the same view, or as_array's error (as_array itself answers whenever a
-/// check fails). as_array's kind tests and out-of-line calls were ≈ 100 instructions an array
-/// (≈ 2.2 M on Sekiro's 21,500 arrays).
-ArrayView known_hk_array(const Value& v) {
-    const havok::Tagfile& file = v.file();
-    if (const std::optional<std::uint64_t> index = item_index(v)) {
-        if (*index == 0) return ArrayView(file, file.types[v.type_index()].resolved_subtype, 0, 0);
-        if (*index < file.items.size() && file.items[*index].kind == havok::ItemKind::Array) {
-            const havok::Item& item = file.items[*index];
-            return ArrayView(file, item.type, item.offset, item.count);
-        }
-    }
-    return v.as_array();
-}
-
-/// v.as_int() (Signed) or v.as_uint() for a value whose type is an integer or bool (which a
-/// plan checks once per type table): the same value, or the accessor's error (the accessor
-/// answers when the bytes run past DATA). The accessors' kind tests, three type lookups and
-/// out-of-line calls were ≈ 100 instructions a value (six a Sekiro tagfile).
-template <bool Signed>
-std::uint64_t known_integer(const Value& v) {
-    const havok::Tagfile& file = v.file();
-    const havok::Type& type = file.types[v.type_index()];
-    const std::uint32_t size = type.resolved_size, at = v.offset();
-    if (at > file.data.size() || size > file.data.size() - at) return Signed ? static_cast<std::uint64_t>(v.as_int()) : v.as_uint();
-    const std::uint64_t raw = havok::load_le(file.data.subspan(at, size));
-    const unsigned bits = size * 8;
-    if (Signed && (type.resolved_format & havok::kFormatSigned) && bits < 64 && (raw >> (bits - 1)) & 1)
-        return raw | (~std::uint64_t{0} << bits);  // as_int's sign extension
-    return raw;
-}
-
-/// v.as_string() for a value whose type is a string (a plan's check): the same view, or
-/// as_string's error (as_string answers whenever a check fails). ≈ 110 instructions a string
-/// through as_string, item() and Tagfile::string (two a root variant).
-std::string_view known_string(const Value& v) {
-    const havok::Tagfile& file = v.file();
-    if (const std::optional<std::uint64_t> index = item_index(v)) {
-        if (*index == 0) return {};
-        if (*index < file.items.size()) {
-            const havok::Item& item = file.items[*index];
-            if (item.kind == havok::ItemKind::Array && item.count != 0 && item.offset <= file.data.size() &&
-                item.count <= file.data.size() - item.offset)
-                return std::string_view(reinterpret_cast<const char*>(file.data.data() + item.offset), item.count - 1);
-        }
-    }
-    return v.as_string();
-}
-
-/// v.target() for a value whose type is a pointer (a plan's check): the same object, or
-/// target's error.
-std::optional<ObjectView> known_target(const Value& v) {
-    const havok::Tagfile& file = v.file();
-    if (const std::optional<std::uint64_t> index = item_index(v)) {
-        if (*index == 0) return std::nullopt;
-        if (*index < file.items.size() && file.items[*index].kind == havok::ItemKind::Pointer)
-            return ObjectView(file, file.items[*index].type, file.items[*index].offset);
-    }
-    return v.target();
-}
-
 /// A list's members of one type as found by find_member (nullptr where none), and which of
 /// them are hkArrays, integers, strings and pointers (the Plan's bits).
 template <std::size_t N>
@@ -357,27 +285,27 @@ public:
         return std::nullopt;
     }
     /// v.as_array() of v = field(k) or *find_field(k): the same view, or the same error.
-    ArrayView array(std::size_t k, const Value& v) const { return (hk_arrays_ >> k & 1) ? known_hk_array(v) : v.as_array(); }
+    ArrayView array(std::size_t k, const Value& v) const { return (hk_arrays_ >> k & 1) ? v.known_hk_array() : v.as_array(); }
     /// field(k).as_array().
     ArrayView array(std::size_t k) const { return array(k, field(k)); }
     /// field(k).as_int().
     std::int64_t as_int(std::size_t k) const {
         const Value v = field(k);
-        return (integers_ >> k & 1) ? static_cast<std::int64_t>(known_integer<true>(v)) : v.as_int();
+        return (integers_ >> k & 1) ? v.known_int() : v.as_int();
     }
     /// field(k).as_uint().
     std::uint64_t as_uint(std::size_t k) const {
         const Value v = field(k);
-        return (integers_ >> k & 1) ? known_integer<false>(v) : v.as_uint();
+        return (integers_ >> k & 1) ? v.known_uint() : v.as_uint();
     }
     /// field(k).as_string().
     std::string_view as_string(std::size_t k) const {
         const Value v = field(k);
-        return (strings_ >> k & 1) ? known_string(v) : v.as_string();
+        return (strings_ >> k & 1) ? v.known_string() : v.as_string();
     }
     /// v.target() of v = field(k) or *find_field(k).
     std::optional<ObjectView> target(std::size_t k, const Value& v) const {
-        return (pointers_ >> k & 1) ? known_target(v) : v.target();
+        return (pointers_ >> k & 1) ? v.known_target() : v.target();
     }
     /// field(k).target().
     std::optional<ObjectView> target(std::size_t k) const { return target(k, field(k)); }
