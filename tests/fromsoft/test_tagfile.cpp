@@ -1046,3 +1046,73 @@ TEST(NavTagfile, PlannedMembersReadWhatTheAccessorsRead) {
         }
     }
 }
+
+// A setup type whose layout is not the model's is read member by member, in place: a field of
+// the model's width copied (neighbours in the file and the model as one copy), a 4-byte float
+// widened and narrowed on its bits (a signalling NaN comes back quiet). Each setup must be
+// what a plain reading by Values gives: the member's bytes, or static_cast<float> of as_float.
+TEST(NavTagfile, SetupsReadInPlaceEqualAPlainReading) {
+    NavTagfile nav = sekiro_like();
+    nav.user_edge_setups->clear();
+    for (std::uint32_t i = 0; i < 6; ++i) {
+        UserEdgeSetup s = sample_setup(static_cast<float>(i) - 2.5f);
+        s.userDataA = 0xA1B2C3D4u + i, s.userDataB = 0x5E6F7081u * (i + 1);  // every byte not zero
+        s.direction = static_cast<std::uint8_t>(0x81 + i), s.forceAlign = static_cast<std::uint8_t>(0xF0 - i);
+        nav.user_edge_setups->push_back(s);
+    }
+    const std::vector<std::uint8_t> moved = with_changed_types(  // two integers and two floats swapped
+        [](havok::TypeTable& t) {
+            swap_member_names(t, "hkaiUserEdgeUtils::UserEdgeSetup", "userDataA", "userDataB");
+            swap_member_names(t, "hkaiUserEdgeUtils::UserEdgeSetup", "costAtoB", "costBtoA");
+        },
+        nav);
+    constexpr std::uint32_t kFloatBits[] = {0x7F800001u, 0x7FA00000u, 0xFFBFFFFFu, 0x7FC00001u, 0x7F800000u,
+                                            0x00000001u, 0x80000000u, 0x3FC00000u, 0xFF800123u, 0x807FFFFFu};
+    struct Field {
+        const char* name;
+        std::size_t offset, size;
+    };
+    const Field fields[] = {{"obbA", offsetof(UserEdgeSetup, obbA), sizeof(Obb)},
+                            {"obbB", offsetof(UserEdgeSetup, obbB), sizeof(Obb)},
+                            {"userDataA", offsetof(UserEdgeSetup, userDataA), 4},
+                            {"userDataB", offsetof(UserEdgeSetup, userDataB), 4},
+                            {"costAtoB", offsetof(UserEdgeSetup, costAtoB), 4},
+                            {"costBtoA", offsetof(UserEdgeSetup, costBtoA), 4},
+                            {"worldUpA", offsetof(UserEdgeSetup, worldUpA), 16},
+                            {"worldUpB", offsetof(UserEdgeSetup, worldUpB), 16},
+                            {"direction", offsetof(UserEdgeSetup, direction), 1},
+                            {"space", offsetof(UserEdgeSetup, space), 1},
+                            {"forceAlign", offsetof(UserEdgeSetup, forceAlign), 1}};
+    for (std::size_t round = 0; round < std::size(kFloatBits); ++round) {
+        std::vector<std::uint8_t> bytes = moved;
+        const havok::Tagfile plain = havok::read_tagfile(bytes);
+        const havok::ArrayView array = plain.find_variant("hkaiUserEdgeSetupArray")->field("edgeSetups").as_array();
+        ASSERT_EQ(array.size(), 6u);
+        for (std::uint32_t i = 0; i < array.size(); ++i)
+            for (const char* cost : {"costAtoB", "costBtoA"}) {  // every pattern in some field of some round
+                const std::uint32_t bits = kFloatBits[(round + 2 * i + (cost[4] == 'B')) % std::size(kFloatBits)];
+                std::memcpy(bytes.data() + plain.data_offset + array.object(i).field(cost).offset(), &bits, 4);
+            }
+        const havok::Tagfile file = havok::read_tagfile(bytes);
+        const havok::ArrayView setups = file.find_variant("hkaiUserEdgeSetupArray")->field("edgeSetups").as_array();
+        const NavTagfile back = read_nav_tagfile(bytes);
+        ASSERT_TRUE(back.user_edge_setups);
+        ASSERT_EQ(back.user_edge_setups->size(), setups.size());
+        for (std::uint32_t i = 0; i < setups.size(); ++i) {
+            const auto* record = reinterpret_cast<const std::uint8_t*>(&(*back.user_edge_setups)[i]);
+            for (const Field& f : fields) {
+                const havok::Value v = setups.object(i).field(f.name);
+                std::vector<std::uint8_t> want(f.size);
+                if (v.kind() == havok::Kind::Float) {
+                    const float narrowed = static_cast<float>(v.as_float());
+                    std::memcpy(want.data(), &narrowed, 4);
+                } else {
+                    ASSERT_EQ(v.bytes().size(), f.size) << f.name;
+                    std::memcpy(want.data(), v.bytes().data(), f.size);
+                }
+                EXPECT_EQ(std::vector<std::uint8_t>(record + f.offset, record + f.offset + f.size), want)
+                    << "setup " << i << " " << f.name << " round " << round;
+            }
+        }
+    }
+}

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstring>
 #include <map>
+#include <span>
 #include <type_traits>
 #include <unordered_map>
 
@@ -84,6 +85,30 @@ void copy_records(const std::uint8_t* bytes, std::size_t n, RecordVector<T>& out
     bulk_copy(append_uninitialized(out, n), bytes, n * sizeof(T));
 }
 
+/// memcpy(to, from, size) with the model's usual field widths copied inline (a memcpy call of
+/// a size known only at run time was ≈ 30 instructions a field).
+inline void copy_field(const std::uint8_t* from, std::uint8_t* to, std::size_t size) {
+    switch (size) {
+        case 1: *to = *from; break;
+        case 2: std::memcpy(to, from, 2); break;
+        case 4: std::memcpy(to, from, 4); break;
+        case 8: std::memcpy(to, from, 8); break;
+        case 16: std::memcpy(to, from, 16); break;
+        default: std::memcpy(to, from, size);
+    }
+}
+
+/// The 4-byte float at `from` as Value::as_float widens it to a double and the model narrows it
+/// back (read_field): the same bits, except that a signalling NaN comes back quiet (the
+/// widening sets the quiet bit and keeps the payload; the narrowing drops only the zero bits
+/// the widening added). Done on the bits: compilers fold a float → double → float cast away.
+inline void store_float_through_double(const std::uint8_t* from, std::uint8_t* to) {
+    std::uint32_t bits;
+    std::memcpy(&bits, from, 4);
+    if ((bits & 0x7F800000u) == 0x7F800000u && (bits & 0x007FFFFFu) != 0) bits |= 0x00400000u;
+    std::memcpy(to, &bits, 4);
+}
+
 /// The most root variants and object classes a thread keeps for its next read (real tagfiles
 /// have 1–4 variants and ≈ 10 classes).
 constexpr std::size_t kSpareEntries = 64;
@@ -92,6 +117,22 @@ SpareModel& spare_model() {
     thread_local SpareModel spare;
     return spare;
 }
+
+struct FieldMap;
+
+/// How read_records may read a field in place: No (read_field), Copy (read_field's memcpy:
+/// the member has the field's width and it is no float) or Float (as_float of a 4-byte
+/// float member, narrowed to the model's float).
+enum class InPlace : std::uint8_t { No, Copy, Float };
+
+/// One in-place read of read_records: bytes [from, from + size) of an element to [to, …)
+/// of its model record, as `how` says (read_field of `field` from `member` when No).
+struct FieldCopy {
+    InPlace how;
+    std::uint32_t from, to, size;
+    const havok::Member* member;
+    const FieldMap* field;
+};
 
 /// The record layouts (RecordInfo) and member lookups of the type tables this thread read lately, by type:
 /// tagfiles whose TYPE section is byte-identical share one table (read_tagfile's cache), and
@@ -115,14 +156,6 @@ public:
             return std::hash<const void*>{}(k.name) ^ (std::size_t{k.type} * 0x9E3779B97F4A7C15u);
         }
     };
-    /// What the reader asks of a type in every tagfile: a pointer item's or root variant's
-    /// name and roles, a modelled record's layout.
-    struct TypeFacts {
-        bool known = false;
-        std::uint8_t roles = 0;  ///< bit k: is_a(kRootClasses[k])
-        std::string full_name;
-        std::shared_ptr<const RecordInfo> record;  ///< the layout, shared with the models read (RecordRef)
-    };
     /// find_member's answers for a list of one type's members, in the list's order.
     struct Plan {
         std::vector<const havok::Member*> members;
@@ -138,16 +171,33 @@ public:
         /// For a FieldMap list (read_records): 1 when the type's records have the model's
         /// layout (every member there), 0 when not, -1 not yet known.
         std::int8_t same_layout = -1;
+        /// For a FieldMap list read member by member (read_records): its in-place reads
+        /// (plan_copies) and whether the element is a record with every member inside it
+        /// (then only the array's bounds decide whether the reads may be in place); made at the
+        /// first such array.
+        std::vector<FieldCopy> copies;
+        bool members_fit = false;
+    };
+    /// What the reader asks of a type in every tagfile: a pointer item's or root variant's
+    /// name and roles, a modelled record's layout.
+    struct TypeFacts {
+        bool known = false;
+        std::uint8_t roles = 0;  ///< bit k: is_a(kRootClasses[k])
+        std::string full_name;
+        std::shared_ptr<const RecordInfo> record;  ///< the layout, shared with the models read (RecordRef)
+        /// The type's plans, by member list (its address): one or two a type, so a scan
+        /// (a hash lookup an object was ≈ 0.4 M instructions on Sekiro).
+        std::vector<std::pair<const void*, Plan>> plans;
     };
     struct Entry {
         havok::TypeTable types;
         /// find_member's answers (nullptr when none) for the few members asked one by one.
         std::unordered_map<MemberKey, const havok::Member*, MemberKeyHash> members;
-        /// Plans: find_member's answers for a whole list of one type's members, in the list's
-        /// order. Asked one by one (a hash lookup and a Value each) the reader's ≈ 45 lookups a
-        /// tagfile were ≈ 7 M instructions on Sekiro; a plan is one lookup an object.
-        std::unordered_map<MemberKey, Plan, MemberKeyHash> plans;
-        std::vector<TypeFacts> facts;  ///< by type index (0 … size())
+        /// By type index (0 … size()), with the type's plans: find_member's answers for a
+        /// whole list of its members, in the list's order. Asked one by one (a hash lookup and
+        /// a Value each) the reader's ≈ 45 lookups a tagfile were ≈ 7 M instructions on
+        /// Sekiro; a plan is found once an object.
+        std::vector<TypeFacts> facts;
     };
     /// The entry of `types` (a new one, replacing the oldest, when this thread has none), or
     /// nullptr for a table that read_tagfile does not keep.
@@ -159,7 +209,6 @@ public:
         Entry& e = cache.entries_[cache.next_++ % cache.entries_.size()];
         e.types = types;
         e.members.clear();
-        e.plans.clear();
         e.facts.assign(types.size() + 1, TypeFacts{});
         return &e;
     }
@@ -482,9 +531,10 @@ private:
     /// the table has no memo. `names` must be a list of this file (known by its address).
     template <class Name, std::size_t N>
     RecordInfoCache::Plan* memo_plan(TypeIndex t, const Name (&names)[N]) const {
-        if (!memo_) return nullptr;
-        const auto found = memo_->plans.find({t, names});
-        if (found != memo_->plans.end()) return &found->second;
+        RecordInfoCache::TypeFacts* const f = facts_of(t);
+        if (!f) return nullptr;  // no memo, or t is no type of the table (then plan() asks find_member)
+        for (auto& [list, plan] : f->plans)
+            if (list == names) return &plan;
         // Made whole before it is memoised: a throw (bad_alloc) part-way leaves no short plan
         // for plan() to copy from.
         RecordInfoCache::Plan made;
@@ -499,7 +549,7 @@ private:
             if (kind == Kind::Pointer) made.pointers |= bit;
             made.members.push_back(m);
         }
-        return &memo_->plans.emplace(RecordInfoCache::MemberKey{t, names}, std::move(made)).first->second;
+        return &f->plans.emplace_back(names, std::move(made)).second;
     }
 
     /// The members `names` of type t (nullptr where t has none), in the list's order: from
@@ -617,38 +667,88 @@ private:
             return out;
         }
         out.assign(array.size(), T{});
-        // A field of the model's width is read_field's memcpy; in place (no Value, no bounds
-        // check a member) when no member can reach past DATA: ≈ 1,400 instructions a Sekiro
-        // UserEdgeSetup by Values.
-        std::array<bool, N> copy;
-        for (std::size_t k = 0; k < N; ++k)
-            copy[k] = types_[members[k]->type].resolved_size == fields[k].size && fields[k].kind != FieldKind::Float;
-        const bool in_place = members_inside_data(array, members);
-        for (std::uint32_t i = 0; i < array.size(); ++i) {
-            const std::uint32_t at = in_place ? array.offset() + i * array.element_size() : array.object(i).offset();
-            std::uint8_t* const record = reinterpret_cast<std::uint8_t*>(&out[i]);
-            for (std::size_t k = 0; k < N; ++k) {
-                if (in_place && copy[k])
-                    std::memcpy(record + fields[k].offset, file_.data.data() + at + members[k]->offset, fields[k].size);
-                else
-                    read_field(Value(file_, members[k]->type, at + members[k]->offset), record + fields[k].offset, fields[k]);
+        // In place (no Value, no bounds check a member) when no member can reach past DATA: a
+        // field of the model's width is read_field's memcpy (neighbours in both the file and the
+        // model one memcpy), a 4-byte float its conversion (≈ 1,000 instructions a Sekiro
+        // UserEdgeSetup by a memcpy call a field and Values, ≈ 1,400 by Values alone); the
+        // reads are planned once per table and type.
+        std::array<FieldCopy, N> made;
+        std::span<const FieldCopy> copies;
+        bool fit;
+        if (memo && !memo->copies.empty()) {
+            copies = memo->copies, fit = memo->members_fit;
+        } else {
+            copies = std::span<const FieldCopy>(made.data(), plan_copies(members, fields, made));
+            fit = members_fit(elem, members);
+            if (memo) memo->copies.assign(copies.begin(), copies.end()), memo->members_fit = fit;
+        }
+        if (fit && inside_data(array)) {
+            const std::uint8_t* element = file_.data.data() + array.offset();
+            for (std::uint32_t i = 0; i < array.size(); ++i, element += array.element_size()) {
+                std::uint8_t* const record = reinterpret_cast<std::uint8_t*>(&out[i]);
+                for (const FieldCopy& f : copies) {
+                    if (f.how == InPlace::Copy)
+                        copy_field(element + f.from, record + f.to, f.size);
+                    else if (f.how == InPlace::Float)
+                        store_float_through_double(element + f.from, record + f.to);
+                    else
+                        read_field(Value(file_, f.member->type, static_cast<std::uint32_t>(element + f.from - file_.data.data())),
+                                   record + f.to, *f.field);
+                }
             }
+            return out;
+        }
+        for (std::uint32_t i = 0; i < array.size(); ++i) {
+            const std::uint32_t at = array.object(i).offset();
+            std::uint8_t* const record = reinterpret_cast<std::uint8_t*>(&out[i]);
+            for (std::size_t k = 0; k < N; ++k)
+                read_field(Value(file_, members[k]->type, at + members[k]->offset), record + fields[k].offset, fields[k]);
         }
         return out;
     }
 
-    /// Whether every element of `array` is a record (as_object does not fail) lying inside DATA
-    /// with each of `members` inside it: then no member's bytes() can fail.
+    InPlace in_place_read(const havok::Member& m, const FieldMap& f) const {
+        const havok::Type& type = types_[m.type];
+        if (f.kind != FieldKind::Float) return type.resolved_size == f.size ? InPlace::Copy : InPlace::No;
+        return type.kind() == Kind::Float && type.resolved_size == 4 && f.size == 4 ? InPlace::Float : InPlace::No;
+    }
+
+    /// Fills `out` with the reads of `fields` from `members`, in the list's order, a Copy that
+    /// continues the one before it in both the element and the model merged into it; returns
+    /// how many.
     template <std::size_t N>
-    bool members_inside_data(const ArrayView& array, const std::array<const havok::Member*, N>& members) const {
-        const havok::Type& element = types_[array.element_type()];
-        const std::uint64_t size = element.resolved_size;
-        if (element.kind() != Kind::Record || array.offset() > file_.data.size() ||
-            size * array.size() > file_.data.size() - array.offset())
-            return false;
+    std::size_t plan_copies(const std::array<const havok::Member*, N>& members, const FieldMap (&fields)[N],
+                            std::array<FieldCopy, N>& out) const {
+        std::size_t n = 0;
+        for (std::size_t k = 0; k < N; ++k) {
+            const FieldCopy c{in_place_read(*members[k], fields[k]), members[k]->offset,
+                              static_cast<std::uint32_t>(fields[k].offset), static_cast<std::uint32_t>(fields[k].size),
+                              members[k], &fields[k]};
+            FieldCopy* const last = n ? &out[n - 1] : nullptr;
+            if (last && c.how == InPlace::Copy && last->how == InPlace::Copy && last->from + last->size == c.from &&
+                last->to + last->size == c.to)
+                last->size += c.size;
+            else
+                out[n++] = c;
+        }
+        return n;
+    }
+
+    /// Whether type t is a record (as_object of its elements does not fail) with each of
+    /// `members` inside it: then no member's bytes() can fail in an element inside DATA.
+    template <std::size_t N>
+    bool members_fit(TypeIndex t, const std::array<const havok::Member*, N>& members) const {
+        const havok::Type& element = types_[t];
+        if (element.kind() != Kind::Record) return false;
         for (const havok::Member* m : members)
-            if (m->offset + std::uint64_t{types_[m->type].resolved_size} > size) return false;
+            if (m->offset + std::uint64_t{types_[m->type].resolved_size} > element.resolved_size) return false;
         return true;
+    }
+
+    /// Whether all of `array`'s elements lie inside DATA.
+    bool inside_data(const ArrayView& array) const {
+        return array.offset() <= file_.data.size() &&
+               std::uint64_t{array.element_size()} * array.size() <= file_.data.size() - array.offset();
     }
 
     template <class T, std::size_t N, class Vector = std::vector<T>>
