@@ -549,8 +549,9 @@ namespace {
 /// A tagfile of `setups` root variants with names past 15 characters (strings on the heap)
 /// and one more over a mesh. With `template_setups`, its TYPE section gives the setup array a
 /// template parameter: its full name is "hkaiUserEdgeSetupArray<hkaiNavMesh>", and the table,
-/// read from bytes, is one the model reader keeps a memo for.
-std::vector<std::uint8_t> many_variants_tagfile(int setups, bool template_setups = false) {
+/// read from bytes, is one the model reader keeps a memo for. The variants' names start with
+/// `first` (names of the same length as another tagfile's, not the same).
+std::vector<std::uint8_t> many_variants_tagfile(int setups, bool template_setups = false, char first = 'a') {
     havok::TypeTable types = havok::navmesh_types_2018();
     if (template_setups) {
         const havok::TypeIndex array = types.find("hkaiUserEdgeSetupArray"), mesh = types.find("hkaiNavMesh");
@@ -559,7 +560,8 @@ std::vector<std::uint8_t> many_variants_tagfile(int setups, bool template_setups
     }
     havok::Builder b(std::move(types));
     for (int i = 0; i < setups; ++i)
-        b.add_variant(b.object("hkaiUserEdgeSetupArray"), fmt::format("a variant named at length {}", i), "hkaiUserEdgeSetupArray");
+        b.add_variant(b.object("hkaiUserEdgeSetupArray"), fmt::format("{} variant named at length {}", first, i),
+                      "hkaiUserEdgeSetupArray");
     b.add_variant(b.object("hkaiNavMesh"));
     return b.finish();
 }
@@ -593,14 +595,15 @@ std::string counts_and_variants(const NavTagfile& nav) {
 // The model reader recounts the object counts that recycle_nav_tagfile gave back (names found
 // in place, nodes added and removed) and reassigns the root variants' strings: after reads of
 // tagfiles with fewer, more and other objects and variants (one with a template type among
-// them: its full name differs from its base name), each tagfile's counts and variants are those
+// them: its full name differs from its base name; names of the same length as the last
+// tagfile's but not the same), each tagfile's counts and variants are those
 // of a plain reading. A model of more than 64 variants is not kept for the next read (a hostile
 // file's list would stay with the thread): a read after the 70-variant one starts afresh.
 TEST(NavTagfile, RecycledCountsAndVariantsEqualAPlainReading) {
     // The setup array has a template parameter in the fourth and sixth (written into their
     // TYPE bytes: tables with a memo, so its full name and roles are memoised too).
     std::vector<std::vector<std::uint8_t>> bytes = {write_nav_tagfile(elden_ring_like()), write_nav_tagfile(sekiro_like()),
-                                                    many_variants_tagfile(40), many_variants_tagfile(2, true),
+                                                    many_variants_tagfile(40, false, 'b'), many_variants_tagfile(2, true),
                                                     many_variants_tagfile(0), many_variants_tagfile(70, true),
                                                     many_variants_tagfile(3)};
     {  // The last one's first variant made null (its object is then unreferenced: read unverified).
