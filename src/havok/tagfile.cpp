@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstring>
 #include <fmt/format.h>
 #include <string_view>
@@ -480,12 +481,17 @@ private:
         const std::size_t n = s.payload.size() / 12;
         if (n < 2) r.fail_at(0, "ITEM needs the null item and the root item");
         out_.items.resize(n);
+        // Each record's three words loaded at once: n × 12 bytes are the payload, so no read
+        // can fail (three bounds-checked reads a record were ≈ 15 of its ≈ 45 instructions).
+        static_assert(std::endian::native == std::endian::little, "ITEM words are little-endian");
         for (std::size_t i = 0; i < n; ++i) {
-            const std::size_t at = r.pos();
-            const std::uint32_t word = r.u32("type and kind");
+            const std::size_t at = 12 * i;
+            std::uint32_t words[3];
+            std::memcpy(words, s.payload.data() + at, 12);
+            const std::uint32_t word = words[0];
             Item item;
-            item.offset = r.u32("DATA offset");
-            item.count = r.u32("count");
+            item.offset = words[1];
+            item.count = words[2];
             item.type = word & 0xFFFFFF;
             const std::uint32_t kind = word >> 24;
             // The item's number joins the field path only when it fails: formatting it for

@@ -18,6 +18,7 @@
 #include "havok/tagfile.h"
 #include "havok/type_sets.h"
 #include "havok/writer.h"
+#include "io/file.h"
 #include "support/samples.h"
 
 using namespace navlab;
@@ -631,4 +632,29 @@ TEST(HavokBadInput, StorageKeptBetweenReadsServesEachReadAsAFreshOne) {
     }
     EXPECT_GT(errors, reads / 10);  // errors of the walk and PTCH were made
     EXPECT_LT(errors, reads);       // and reads that pass
+}
+
+// ITEM's records are loaded 12 bytes at a time (no bounds-checked read a word): every item of
+// the fixture, of a larger grid navmesh and of the Elden Ring sample must be the
+// record's bytes decoded one by one, little-endian (kind in the top byte of the first word).
+TEST(HavokBadInput, ItemRecordsAreTheirBytesDecodedOneByOne) {
+    std::vector<std::vector<std::uint8_t>> files = {Fixture{}.bytes, test::grid_navmesh(7, 5)};
+    if (const auto path = test::sample("havok/er/n10_01_00_00_001700.hkx")) files.push_back(read_file(*path));
+    for (const std::vector<std::uint8_t>& bytes : files) {
+        const Tagfile file = read_tagfile(bytes);
+        const std::size_t records = section(bytes, "ITEM") + 8;
+        auto word = [&](std::size_t at) {
+            std::uint32_t v = 0;
+            for (int k = 3; k >= 0; --k) v = v << 8 | bytes[at + static_cast<std::size_t>(k)];
+            return v;
+        };
+        ASSERT_EQ(file.items.size(), ((get_u32_be(bytes, records - 8) & 0x3FFFFFFF) - 8) / 12) << "one item a record";
+        for (std::size_t i = 0; i < file.items.size(); ++i) {
+            const std::size_t at = records + 12 * i;
+            EXPECT_EQ(static_cast<std::uint32_t>(file.items[i].kind), word(at) >> 24) << i;
+            EXPECT_EQ(file.items[i].type, word(at) & 0xFFFFFF) << i;
+            EXPECT_EQ(file.items[i].offset, word(at + 4)) << i;
+            EXPECT_EQ(file.items[i].count, word(at + 8)) << i;
+        }
+    }
 }
