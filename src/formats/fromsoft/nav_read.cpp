@@ -678,26 +678,18 @@ private:
         std::span<const FieldCopy> copies;
         bool fit;
         if (memo && !memo->copies.empty()) {
-            copies = memo->copies, fit = memo->members_fit;
+            copies = memo->copies;
+            fit = memo->members_fit;
         } else {
             copies = std::span<const FieldCopy>(made.data(), plan_copies(members, fields, made));
             fit = members_fit(elem, members);
-            if (memo) memo->copies.assign(copies.begin(), copies.end()), memo->members_fit = fit;
+            if (memo) {
+                memo->copies.assign(copies.begin(), copies.end());
+                memo->members_fit = fit;
+            }
         }
         if (fit && inside_data(array)) {
-            const std::uint8_t* element = file_.data.data() + array.offset();
-            for (std::uint32_t i = 0; i < array.size(); ++i, element += array.element_size()) {
-                std::uint8_t* const record = reinterpret_cast<std::uint8_t*>(&out[i]);
-                for (const FieldCopy& f : copies) {
-                    if (f.how == InPlace::Copy)
-                        copy_field(element + f.from, record + f.to, f.size);
-                    else if (f.how == InPlace::Float)
-                        store_float_through_double(element + f.from, record + f.to);
-                    else
-                        read_field(Value(file_, f.member->type, static_cast<std::uint32_t>(element + f.from - file_.data.data())),
-                                   record + f.to, *f.field);
-                }
-            }
+            read_in_place(array, copies, out);
             return out;
         }
         for (std::uint32_t i = 0; i < array.size(); ++i) {
@@ -707,6 +699,25 @@ private:
                 read_field(Value(file_, members[k]->type, at + members[k]->offset), record + fields[k].offset, fields[k]);
         }
         return out;
+    }
+
+    /// read_records' reads `copies` from each element of `array` (inside DATA, every member
+    /// inside its element: no bounds check a member) into the records of `out` (as many).
+    template <class Vector>
+    void read_in_place(const ArrayView& array, std::span<const FieldCopy> copies, Vector& out) const {
+        const std::uint8_t* element = file_.data.data() + array.offset();
+        for (std::uint32_t i = 0; i < array.size(); ++i, element += array.element_size()) {
+            std::uint8_t* const record = reinterpret_cast<std::uint8_t*>(&out[i]);
+            for (const FieldCopy& f : copies) {
+                if (f.how == InPlace::Copy)
+                    copy_field(element + f.from, record + f.to, f.size);
+                else if (f.how == InPlace::Float)
+                    store_float_through_double(element + f.from, record + f.to);
+                else
+                    read_field(Value(file_, f.member->type, static_cast<std::uint32_t>(element + f.from - file_.data.data())),
+                               record + f.to, *f.field);
+            }
+        }
     }
 
     InPlace in_place_read(const havok::Member& m, const FieldMap& f) const {
