@@ -530,7 +530,8 @@ private:
     }
 
     /// The table's plan of `names` for type t, made at the first object of t; nullptr when
-    /// the table has no memo. `names` must be a list of this file (known by its address).
+    /// the table has no memo. `names` must be a list of this file (known by its address). The
+    /// pointer is valid until t's next plan is made (its list may grow): use it before then.
     template <class Name, std::size_t N>
     RecordInfoCache::Plan* memo_plan(TypeIndex t, const Name (&names)[N]) const {
         RecordInfoCache::TypeFacts* const f = facts_of(t);
