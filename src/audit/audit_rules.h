@@ -2,6 +2,7 @@
 // evaluates its statement on one tagfile through a RuleCheck.
 #pragma once
 
+#include <array>
 #include <span>
 #include <string>
 #include <vector>
@@ -109,6 +110,41 @@ struct ExpectedMember {
 /// @param t the record; @param role its name in messages; @param size expected size (0 = any).
 std::string layout_mismatch(const fromsoft::RecordInfo& t, const char* role, std::uint32_t size,
                             std::span<const ExpectedMember> members);
+
+/// One rule's verdicts on one role's layouts, remembered on this thread for the last few
+/// layouts asked (a `thread_local` per rule and role). The model reader gives the tagfiles of
+/// one type table the same RecordInfo (RecordRef), and a binder's tagfiles share a few tables:
+/// comparing each tagfile's member lists with the page's by name was ≈ 8 M instructions on the
+/// Sekiro preset (forty-sixth session). A layout is known by its address while a slot holds a
+/// share of it (so no other layout can take that address), and a shared layout is never
+/// changed (RecordRef::edit() copies it first).
+class LayoutVerdicts {
+public:
+    /// verdict(*layout), a text that depends on the layout alone; valid until the next call.
+    template <class Verdict>
+    const std::string& of(const fromsoft::RecordRef& layout, Verdict&& verdict) {
+        const fromsoft::RecordInfo* info = &*layout;
+        if (slots_[last_].filled && &*slots_[last_].layout == info) return slots_[last_].text;
+        for (std::size_t i = 0; i < slots_.size(); ++i)
+            if (slots_[i].filled && &*slots_[i].layout == info) return slots_[last_ = i].text;
+        std::string text = verdict(*layout);
+        Slot& s = slots_[last_ = next_];
+        next_ = (next_ + 1) % slots_.size();
+        s.text = std::move(text);
+        s.layout = layout;  // held: the address stays this layout's
+        s.filled = true;
+        return s.text;
+    }
+
+private:
+    struct Slot {
+        fromsoft::RecordRef layout;
+        std::string text;
+        bool filled = false;
+    };
+    std::array<Slot, 8> slots_;  ///< as many as the tables the model reader keeps (kTypeTablesKept)
+    std::size_t last_ = 0, next_ = 0;
+};
 
 /// A number in short scientific notation as the spec prints it: "9.8e-4".
 std::string short_sci(double v);
