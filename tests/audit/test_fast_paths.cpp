@@ -1349,3 +1349,79 @@ TEST(AuditFastPaths, LayoutVerdictsFollowEachTagfilesLayouts) {
     }
 }
 
+// all_hold asks a block of elements at a time: the same answer as a walk that stops at the
+// first failure, for ranges that start and end anywhere around the blocks, and never an
+// element outside the range.
+TEST(AuditFastPaths, AllHoldEqualsAWalkToTheFirstFailure) {
+    std::mt19937 rng(4601);
+    for (int round = 0; round < 4000; ++round) {
+        const std::int64_t begin = static_cast<std::int64_t>(rng() % 5);
+        const std::int64_t end = begin + static_cast<std::int64_t>(rng() % (3 * kAllHoldBlock + 3));
+        std::vector<char> holds(static_cast<std::size_t>(end) + 1, 1);
+        const int failures = round % 3 == 0 ? 0 : 1 + static_cast<int>(rng() % 3);
+        for (int k = 0; k < failures; ++k) holds[rng() % holds.size()] = 0;  // some past the end
+        bool plain = true;
+        for (std::int64_t i = begin; i < end && plain; ++i) plain = holds[static_cast<std::size_t>(i)] != 0;
+        std::int64_t lowest = end, highest = begin - 1;
+        const bool fast = all_hold(begin, end, [&](std::int64_t i) {
+            lowest = std::min(lowest, i), highest = std::max(highest, i);
+            return holds.at(static_cast<std::size_t>(i)) != 0;
+        });
+        ASSERT_EQ(fast, plain) << begin << " … " << end << " round " << round;
+        EXPECT_GE(lowest, begin);
+        EXPECT_LT(highest, end);
+    }
+}
+
+/// Lane k of v (x, y, z, w).
+float& lane_of(fromsoft::Vec4& v, int k) { return k == 0 ? v.x : k == 1 ? v.y : k == 2 ? v.z : v.w; }
+
+// R24's and R49's passes in one step (all_hold, all_inside) against a plain count of the
+// faces whose clusterIndex is no node and of the vertices outside the aabb in x, y or z (a NaN
+// is outside; w is not compared), with the failing elements anywhere among many.
+TEST(AuditFastPaths, R24AndR49CountWhatAPlainWalkCounts) {
+    std::mt19937 rng(4602);
+    SyntheticOptions o;
+    o.sekiro = true, o.width = 9, o.height = 7;  // 63 faces, 80 vertices
+    const AuditTagfile base = synthetic_tagfile(o);
+    const auto rules = all_rules();
+    std::size_t r24 = 0, r49 = 0;
+    for (std::size_t i = 0; i < rules.size(); ++i) {
+        if (std::string(rules[i].id) == "R24") r24 = i;
+        if (std::string(rules[i].id) == "R49") r49 = i;
+    }
+    const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+    int rounds_with_exceptions[2] = {0, 0};
+    for (int round = 0; round < 600; ++round) {
+        AuditTagfile f = base;
+        fromsoft::NavMesh& m = f.model->mesh;
+        const int K = static_cast<int>(f.model->graph->nodes.size());
+        const int changes = round % 4 == 0 ? 0 : 1 + static_cast<int>(rng() % 3);
+        for (int k = 0; k < changes; ++k) {
+            const int values[] = {-2, -1, 0, K - 1, K, K + 1, 30000};
+            m.faces[rng() % m.faces.size()].clusterIndex = static_cast<std::int16_t>(values[rng() % std::size(values)]);
+            fromsoft::Vec4& v = m.vertices[rng() % m.vertices.size()];
+            const int axis = static_cast<int>(rng() % 4);
+            const float lo = lane_of(m.aabb.min, axis), hi = lane_of(m.aabb.max, axis);
+            const float picks[] = {lo, hi, std::nextafter(lo, -inf), std::nextafter(hi, inf), nan, -inf, inf, 0.5f * (lo + hi)};
+            lane_of(v, axis) = picks[rng() % std::size(picks)];
+        }
+        std::int64_t bad_faces = 0, bad_vertices = 0;
+        for (const fromsoft::Face& face : m.faces) bad_faces += !(face.clusterIndex >= 0 && face.clusterIndex < K);
+        for (fromsoft::Vec4 v : m.vertices) {
+            bool in = true;
+            for (int k = 0; k < 3; ++k) in = in && lane_of(m.aabb.min, k) <= lane_of(v, k) && lane_of(v, k) <= lane_of(m.aabb.max, k);
+            bad_vertices += !in;
+        }
+        const TagfileAudit r = audit_tagfile(f, 5);
+        const Tally& t24 = r.rules[r24].by_game[static_cast<std::size_t>(r.game)];
+        const Tally& t49 = r.rules[r49].by_game[static_cast<std::size_t>(r.game)];
+        ASSERT_EQ(t24.checked, static_cast<std::int64_t>(m.faces.size())) << round;
+        ASSERT_EQ(t24.exceptions, bad_faces) << round;
+        ASSERT_EQ(t49.checked, static_cast<std::int64_t>(m.vertices.size())) << round;
+        ASSERT_EQ(t49.exceptions, bad_vertices) << round;
+        rounds_with_exceptions[0] += bad_faces > 0, rounds_with_exceptions[1] += bad_vertices > 0;
+    }
+    EXPECT_GT(rounds_with_exceptions[0], 150);
+    EXPECT_GT(rounds_with_exceptions[1], 150);
+}
