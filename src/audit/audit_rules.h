@@ -2,6 +2,7 @@
 // evaluates its statement on one tagfile through a RuleCheck.
 #pragma once
 
+#include <array>
 #include <span>
 #include <string>
 #include <vector>
@@ -65,9 +66,21 @@ private:
 /// no example) lets a rule record all its passes with one RuleCheck::pass(n). Only a tagfile
 /// where some element fails is walked one check() at a time, in element order, so the counts
 /// and the examples are those of the plain loop.
+///
+/// ok(i) is asked kAllHoldBlock elements at a time without a branch each (one test a block):
+/// the compiler then folds a block's answers without a jump per element, which was most of
+/// such a rule's instructions (forty-sixth session). So `ok` must be safe to ask of every i in
+/// [begin, end), whatever the answers before it (it reads only element i, in bounds).
+inline constexpr std::int64_t kAllHoldBlock = 16;
 template <class Ok>
 bool all_hold(std::int64_t begin, std::int64_t end, Ok&& ok) {
-    for (std::int64_t i = begin; i < end; ++i)
+    std::int64_t i = begin;
+    for (; end - i >= kAllHoldBlock; i += kAllHoldBlock) {
+        bool all = true;
+        for (std::int64_t k = 0; k < kAllHoldBlock; ++k) all &= static_cast<bool>(ok(i + k));
+        if (!all) return false;
+    }
+    for (; i < end; ++i)
         if (!ok(i)) return false;
     return true;
 }
@@ -109,6 +122,41 @@ struct ExpectedMember {
 /// @param t the record; @param role its name in messages; @param size expected size (0 = any).
 std::string layout_mismatch(const fromsoft::RecordInfo& t, const char* role, std::uint32_t size,
                             std::span<const ExpectedMember> members);
+
+/// One rule's verdicts on one role's layouts, remembered on this thread for the last few
+/// layouts asked (a `thread_local` per rule and role). The model reader gives the tagfiles of
+/// one type table the same RecordInfo (RecordRef), and a binder's tagfiles share a few tables:
+/// comparing each tagfile's member lists with the page's by name was ≈ 8 M instructions on the
+/// Sekiro preset (forty-sixth session). A layout is known by its address while a slot holds a
+/// share of it (so no other layout can take that address), and a shared layout is never
+/// changed (RecordRef::edit() copies it first).
+class LayoutVerdicts {
+public:
+    /// verdict(*layout), a text that depends on the layout alone; valid until the next call.
+    template <class Verdict>
+    const std::string& of(const fromsoft::RecordRef& layout, Verdict&& verdict) {
+        const fromsoft::RecordInfo* info = &*layout;
+        if (slots_[last_].filled && &*slots_[last_].layout == info) return slots_[last_].text;
+        for (std::size_t i = 0; i < slots_.size(); ++i)
+            if (slots_[i].filled && &*slots_[i].layout == info) return slots_[last_ = i].text;
+        std::string text = verdict(*layout);
+        Slot& s = slots_[last_ = next_];
+        next_ = (next_ + 1) % slots_.size();
+        s.text = std::move(text);
+        s.layout = layout;  // held: the address stays this layout's
+        s.filled = true;
+        return s.text;
+    }
+
+private:
+    struct Slot {
+        fromsoft::RecordRef layout;
+        std::string text;
+        bool filled = false;
+    };
+    std::array<Slot, 8> slots_;  ///< as many as the tables the model reader keeps (kTypeTablesKept)
+    std::size_t last_ = 0, next_ = 0;
+};
 
 /// A number in short scientific notation as the spec prints it: "9.8e-4".
 std::string short_sci(double v);

@@ -45,16 +45,22 @@ void r56(RuleCheck& c) {
     }
     const auto& l = c.ctx().tagfile.layouts;
     // The page names the graph's members but not their offsets: only presence is compared.
-    std::string bad;
     static constexpr ExpectedMember node[] = {{"startEdgeIndex", 0, 4}, {"numEdges", 4, 4}};
     static constexpr ExpectedMember edge[] = {{"cost", 0, 2}, {"flags", 2, 2}, {"target", 4, 4}};
-    if (!l.graph->present()) bad += fmt::format("no type {}; ", kGraph);
-    else
+    thread_local LayoutVerdicts graph_verdicts, node_verdicts, edge_verdicts;
+    const std::string bad = graph_verdicts.of(l.graph, [](const fromsoft::RecordInfo& graph) {
+        if (!graph.present()) return fmt::format("no type {}; ", kGraph);
+        std::string out;
         for (const std::string_view m : std::initializer_list<std::string_view>{
                  "positions", "nodes", "edges", "nodeData", "edgeData", "nodeDataStriding", "edgeDataStriding",
                  "streamingSets"})
-            if (!l.graph->find(m)) bad += fmt::format("{} has no member {}; ", kGraph, m);
-    bad += layout_mismatch(*l.graph_node, "graph Node", 8, node) + layout_mismatch(*l.graph_edge, "graph Edge", 8, edge);
+            if (!graph.find(m)) out += fmt::format("{} has no member {}; ", kGraph, m);
+        return out;
+    }) + node_verdicts.of(l.graph_node, [&](const fromsoft::RecordInfo& t) {
+        return layout_mismatch(t, "graph Node", 8, node);
+    }) + edge_verdicts.of(l.graph_edge, [&](const fromsoft::RecordInfo& t) {
+        return layout_mismatch(t, "graph Edge", 8, edge);
+    });
     c.check(bad.empty(), "tagfile", -1, [&] { return bad; });
 }
 
@@ -311,7 +317,10 @@ const fromsoft::QueryMediator* mediator_of(RuleCheck& c) {
 void r66(RuleCheck& c) {
     if (!mediator_of(c)) return;
     static constexpr ExpectedMember node[] = {{"xyz", 0, 3}, {"hiData", 3, 1}, {"loData", 4, 2}};
-    std::string bad = layout_mismatch(*c.ctx().tagfile.layouts.tree_node, "tree node", 6, node);
+    thread_local LayoutVerdicts verdicts;
+    const std::string& bad = verdicts.of(c.ctx().tagfile.layouts.tree_node, [&](const fromsoft::RecordInfo& t) {
+        return layout_mismatch(t, "tree node", 6, node);
+    });
     c.check(bad.empty(), "tagfile", -1, [&] { return bad; });
 }
 

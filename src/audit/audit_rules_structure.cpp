@@ -53,14 +53,17 @@ void r04(RuleCheck& c) {
 }
 
 void r05(RuleCheck& c) {
-    const fromsoft::RecordInfo& t = *c.ctx().tagfile.layouts.navMesh;
     static constexpr ExpectedMember members[] = {
         {"faces", 24, 0},         {"edges", 40, 0},       {"vertices", 56, 0},
         {"streamingSets", 72, 0}, {"faceData", 88, 0},    {"edgeData", 104, 0},
         {"faceDataStriding", 120, 0}, {"edgeDataStriding", 124, 0}, {"aabb", 144, 0},
         {"erosionRadius", 176, 0}, {"userData", 184, 0}, {"clearanceCacheSeedingDataSet", 192, 0}};
-    std::string bad = layout_mismatch(t, "hkaiNavMesh", 208, members);
-    if (t.present() && t.version != 16) bad += fmt::format("version {}, expected 16", t.version);
+    thread_local LayoutVerdicts verdicts;
+    const std::string& bad = verdicts.of(c.ctx().tagfile.layouts.navMesh, [&](const fromsoft::RecordInfo& t) {
+        std::string out = layout_mismatch(t, "hkaiNavMesh", 208, members);
+        if (t.present() && t.version != 16) out += fmt::format("version {}, expected 16", t.version);
+        return out;
+    });
     c.check(bad.empty(), "tagfile", -1, [&] { return bad; });
 }
 
@@ -72,8 +75,12 @@ void r06(RuleCheck& c) {
     static constexpr ExpectedMember edge[] = {{"a", 0, 4},      {"b", 4, 4},           {"oppositeEdge", 8, 4},
                                               {"oppositeFace", 12, 4}, {"flags", 16, 1}, {"paddingByte", 17, 1},
                                               {"userEdgeCost", 18, 2}};
-    std::string bad = layout_mismatch(*layouts.face, "hkaiNavMesh::Face", 16, face) +
-                      layout_mismatch(*layouts.edge, "hkaiNavMesh::Edge", 20, edge);
+    thread_local LayoutVerdicts face_verdicts, edge_verdicts;
+    const std::string bad = face_verdicts.of(layouts.face, [&](const fromsoft::RecordInfo& t) {
+        return layout_mismatch(t, "hkaiNavMesh::Face", 16, face);
+    }) + edge_verdicts.of(layouts.edge, [&](const fromsoft::RecordInfo& t) {
+        return layout_mismatch(t, "hkaiNavMesh::Edge", 20, edge);
+    });
     if (layouts.face->present()) c.values().insert("face_version", layouts.face->version);
     if (layouts.edge->present()) c.values().insert("edge_version", layouts.edge->version);
     c.check(bad.empty(), "tagfile", -1, [&] { return bad; });

@@ -37,7 +37,7 @@ void r22(RuleCheck& c) {
     const std::span faces(ctx.mesh.faces);
     auto ok = [&](std::int64_t i) {
         const auto& f = faces[i];
-        return f.numUserEdges >= 0 && ((f.numUserEdges == 0) == (f.startUserEdgeIndex == -1));
+        return (f.numUserEdges >= 0) & ((f.numUserEdges == 0) == (f.startUserEdgeIndex == -1));  // no jump
     };
     if (all_hold(0, ctx.F, ok)) return c.pass(ctx.F);
     for (std::int64_t i = 0; i < ctx.F; ++i) {
@@ -96,6 +96,9 @@ void r24(RuleCheck& c) {
     const auto& ctx = c.ctx();
     if (!ctx.tagfile.graph) return c.skip(ctx.F);
     std::int64_t K = static_cast<std::int64_t>(ctx.tagfile.graph->nodes.size());
+    const std::span faces(ctx.mesh.faces);
+    if (all_hold(0, ctx.F, [&](std::int64_t i) { return faces[i].clusterIndex >= 0 && faces[i].clusterIndex < K; }))
+        return c.pass(ctx.F);
     for (std::int64_t i = 0; i < ctx.F; ++i) {
         int k = ctx.mesh.faces[i].clusterIndex;
         c.check(k >= 0 && k < K, "face", i, [&] { return fmt::format("clusterIndex {}, {} nodes", k, K); });

@@ -176,11 +176,14 @@ void fail_setup(RuleCheck& c, std::int64_t i, const std::string& detail, const s
 
 void r84(RuleCheck& c) {
     if (!setups_of(c)) return;
-    const fromsoft::RecordInfo& t = *c.ctx().tagfile.layouts.user_edge_setup;
-    std::string missing;
-    for (const char* m : {"obbA", "obbB", "userDataA", "userDataB", "costAtoB", "costBtoA", "worldUpA", "worldUpB",
-                          "direction", "space", "forceAlign"})
-        if (!t.find(m)) missing += std::string(missing.empty() ? "" : ", ") + m;
+    thread_local LayoutVerdicts verdicts;
+    const std::string& missing = verdicts.of(c.ctx().tagfile.layouts.user_edge_setup, [](const fromsoft::RecordInfo& t) {
+        std::string out;
+        for (const char* m : {"obbA", "obbB", "userDataA", "userDataB", "costAtoB", "costBtoA", "worldUpA",
+                              "worldUpB", "direction", "space", "forceAlign"})
+            if (!t.find(m)) out += std::string(out.empty() ? "" : ", ") + m;
+        return out;
+    });
     if (missing.empty()) c.pass();
     else c.fail("tagfile", -1, "missing " + missing, {}, kSetupArray);
 }
@@ -230,7 +233,10 @@ void r90(RuleCheck& c) {
     if (!setups_of(c)) return;
     const auto& l = c.ctx().tagfile.layouts;
     static constexpr ExpectedMember members[] = {{"transform", 0, 64}, {"halfExtents", 64, 16}};
-    std::string bad = layout_mismatch(*l.obb, "hkaiUserEdgeUtils::Obb", 80, members);
+    thread_local LayoutVerdicts verdicts;
+    std::string bad = verdicts.of(l.obb, [&](const fromsoft::RecordInfo& t) {
+        return layout_mismatch(t, "hkaiUserEdgeUtils::Obb", 80, members);
+    });
     // The transform is serialized as an inline array of 16 floats (format 0x1028 in 2018).
     const fromsoft::RecordInfo& transform = *l.obb_transform;
     if (transform.present() && transform.size != 64)

@@ -1202,3 +1202,226 @@ TEST(AuditFastPaths, MergingTheRulesRunEqualsMergingEveryTally) {
         EXPECT_EQ(texts(ordered.report({"in"})), expected) << max_examples << " examples, out of order";
     }
 }
+
+namespace {
+
+/// A page's member (name, offset, byte size; size 0 = not compared), for the plain verdicts.
+struct PageMember {
+    std::string name;
+    std::uint32_t offset, size;
+};
+
+/// The member of `t` called `name` by a walk of its list, or nullptr.
+const fromsoft::MemberInfo* member_named(const fromsoft::RecordInfo& t, const std::string& name) {
+    for (const fromsoft::MemberInfo& m : t.members())
+        if (m.name == name) return &m;
+    return nullptr;
+}
+
+/// What the page's tables (audit-rules.md R05, R06, R56, R66, R90) make of layout `t`, walked
+/// plainly every time: "" when it matches.
+std::string plain_mismatch(const fromsoft::RecordInfo& t, const std::string& role, std::uint32_t size,
+                           const std::vector<PageMember>& members) {
+    if (t.name.empty()) return "no type " + role + "; ";
+    std::string out;
+    if (size != 0 && t.size != size)
+        out += t.name + " is " + std::to_string(t.size) + " bytes, expected " + std::to_string(size) + "; ";
+    for (const PageMember& m : members) {
+        const fromsoft::MemberInfo* found = member_named(t, m.name);
+        if (!found) out += "member " + m.name + " missing; ";
+        else if (found->offset != m.offset || (m.size != 0 && found->size != m.size))
+            out += m.name + " at " + std::to_string(found->offset) + " (" + std::to_string(found->size) +
+                   " bytes), expected " + std::to_string(m.offset) + " (" + std::to_string(m.size) + " bytes); ";
+    }
+    return out;
+}
+
+/// The first example's message of each layout rule (R05, R06, R56, R66, R84, R90), as the
+/// page's tables give it for `l`: "" when the rule passes.
+std::map<std::string, std::string> plain_layout_verdicts(const fromsoft::LayoutSummary& l) {
+    std::map<std::string, std::string> out;
+    const fromsoft::RecordInfo& mesh = *l.navMesh;
+    out["R05"] = plain_mismatch(mesh, "hkaiNavMesh", 208,
+                                {{"faces", 24, 0}, {"edges", 40, 0}, {"vertices", 56, 0}, {"streamingSets", 72, 0},
+                                 {"faceData", 88, 0}, {"edgeData", 104, 0}, {"faceDataStriding", 120, 0},
+                                 {"edgeDataStriding", 124, 0}, {"aabb", 144, 0}, {"erosionRadius", 176, 0},
+                                 {"userData", 184, 0}, {"clearanceCacheSeedingDataSet", 192, 0}});
+    if (!mesh.name.empty() && mesh.version != 16) out["R05"] += "version " + std::to_string(mesh.version) + ", expected 16";
+    out["R06"] = plain_mismatch(*l.face, "hkaiNavMesh::Face", 16,
+                                {{"startEdgeIndex", 0, 4}, {"startUserEdgeIndex", 4, 4}, {"numEdges", 8, 2},
+                                 {"numUserEdges", 10, 2}, {"clusterIndex", 12, 2}, {"padding", 14, 2}}) +
+                 plain_mismatch(*l.edge, "hkaiNavMesh::Edge", 20,
+                                {{"a", 0, 4}, {"b", 4, 4}, {"oppositeEdge", 8, 4}, {"oppositeFace", 12, 4},
+                                 {"flags", 16, 1}, {"paddingByte", 17, 1}, {"userEdgeCost", 18, 2}});
+    const std::string graph = "hkaiDirectedGraphExplicitCost";
+    std::string r56;
+    if (l.graph->name.empty()) r56 = "no type " + graph + "; ";
+    else
+        for (const char* m : {"positions", "nodes", "edges", "nodeData", "edgeData", "nodeDataStriding",
+                              "edgeDataStriding", "streamingSets"})
+            if (!member_named(*l.graph, m)) r56 += graph + " has no member " + m + "; ";
+    out["R56"] = r56 + plain_mismatch(*l.graph_node, "graph Node", 8, {{"startEdgeIndex", 0, 4}, {"numEdges", 4, 4}}) +
+                 plain_mismatch(*l.graph_edge, "graph Edge", 8, {{"cost", 0, 2}, {"flags", 2, 2}, {"target", 4, 4}});
+    out["R66"] = plain_mismatch(*l.tree_node, "tree node", 6, {{"xyz", 0, 3}, {"hiData", 3, 1}, {"loData", 4, 2}});
+    std::string missing;
+    for (const char* m : {"obbA", "obbB", "userDataA", "userDataB", "costAtoB", "costBtoA", "worldUpA", "worldUpB",
+                          "direction", "space", "forceAlign"})
+        if (!member_named(*l.user_edge_setup, m)) missing += (missing.empty() ? "" : ", ") + std::string(m);
+    out["R84"] = missing.empty() ? "" : "missing " + missing;
+    out["R90"] = plain_mismatch(*l.obb, "hkaiUserEdgeUtils::Obb", 80, {{"transform", 0, 64}, {"halfExtents", 64, 16}});
+    return out;
+}
+
+/// `base` changed in one random way a type table could differ: its size, version or name, a
+/// member dropped, renamed, moved or resized, the list reversed, or no type at all.
+fromsoft::RecordRef changed_layout(const fromsoft::RecordInfo& base, std::mt19937& rng) {
+    fromsoft::RecordInfo t = base;
+    auto& members = t.mutable_members();
+    const auto pick = [&](std::size_t n) { return static_cast<std::size_t>(rng() % n); };
+    switch (rng() % 9) {
+        case 0: t.size += 1 + static_cast<std::uint32_t>(rng() % 8); break;
+        case 1: t.version ^= 1 + static_cast<std::uint32_t>(rng() % 4); break;
+        case 2: if (!members.empty()) members.erase(members.begin() + static_cast<std::ptrdiff_t>(pick(members.size()))); break;
+        case 3: if (!members.empty()) members[pick(members.size())].name += "x"; break;
+        case 4: if (!members.empty()) members[pick(members.size())].offset += 2; break;
+        case 5: if (!members.empty()) members[pick(members.size())].size += 1; break;
+        case 6: std::reverse(members.begin(), members.end()); break;  // the same verdict, found elsewhere
+        case 7: return fromsoft::RecordRef();
+        default: t.name += "2"; break;  // a verdict that names the type
+    }
+    return fromsoft::RecordRef(std::move(t));
+}
+
+}  // namespace
+
+// The layout rules remember their verdict per shared layout (LayoutVerdicts): tagfiles that
+// share a layout, tagfiles with one of their own made and dropped after each other (a freed
+// layout's address is taken by the next one unless the memo holds it), more layouts than the
+// memo keeps, and each verdict as a plain walk of the page's tables gives it.
+TEST(AuditFastPaths, LayoutVerdictsFollowEachTagfilesLayouts) {
+    std::mt19937 rng(46);
+    const AuditTagfile er = synthetic_tagfile();
+    SyntheticOptions sekiro_options;
+    sekiro_options.sekiro = true;
+    const AuditTagfile sekiro = synthetic_tagfile(sekiro_options);
+    using Role = fromsoft::RecordRef fromsoft::LayoutSummary::*;
+    const Role roles[] = {&fromsoft::LayoutSummary::navMesh,   &fromsoft::LayoutSummary::face,
+                          &fromsoft::LayoutSummary::edge,      &fromsoft::LayoutSummary::graph,
+                          &fromsoft::LayoutSummary::graph_node, &fromsoft::LayoutSummary::graph_edge,
+                          &fromsoft::LayoutSummary::tree_node, &fromsoft::LayoutSummary::user_edge_setup,
+                          &fromsoft::LayoutSummary::obb};
+    // Per role, layouts shared by many tagfiles (as a type table's): the page's and changed ones,
+    // more than a memo keeps.
+    std::vector<std::vector<fromsoft::RecordRef>> shared(std::size(roles));
+    for (std::size_t k = 0; k < std::size(roles); ++k) {
+        shared[k].push_back(er.model->layouts.*roles[k]);
+        for (int i = 0; i < 11; ++i) shared[k].push_back(changed_layout(*(er.model->layouts.*roles[k]), rng));
+    }
+    const auto rules = all_rules();
+    std::map<std::string, std::size_t> index;
+    for (std::size_t i = 0; i < rules.size(); ++i) index[rules[i].id] = i;
+    std::map<std::string, int> failed, passed;
+    for (int round = 0; round < 1500; ++round) {
+        AuditTagfile f = round % 3 == 0 ? sekiro : er;
+        const int mode = static_cast<int>(rng() % 4);  // 0: the page's; 1: shared; 2: own; 3: mixed
+        for (std::size_t k = 0; k < std::size(roles); ++k) {
+            const int m = mode == 3 ? static_cast<int>(rng() % 3) : mode;
+            const std::size_t few = round % 100 < 50 ? 3 : shared[k].size();  // phases of few and many
+            if (m == 1) f.model->layouts.*roles[k] = shared[k][rng() % few];
+            if (m == 2) f.model->layouts.*roles[k] = changed_layout(*(f.model->layouts.*roles[k]), rng);
+        }
+        const TagfileAudit r = audit_tagfile(f, 5);
+        for (const auto& [id, expected] : plain_layout_verdicts(f.model->layouts)) {
+            const RuleTally& t = r.rules[index.at(id)];
+            const Tally& g = t.by_game[static_cast<std::size_t>(r.game)];
+            if (g.checked == 0) continue;  // not run on this tagfile (R56 on Elden Ring, R66 on Sekiro)
+            ASSERT_EQ(g.exceptions, expected.empty() ? 0 : 1) << id << " round " << round << ": " << expected;
+            if (!expected.empty()) {
+                ASSERT_EQ(t.examples.size(), 1u) << id;
+                EXPECT_EQ(t.examples[0].message, expected) << id << " round " << round;
+            }
+            ++(expected.empty() ? passed : failed)[id];
+        }
+    }
+    for (const char* id : {"R05", "R06", "R56", "R66", "R84", "R90"}) {
+        EXPECT_GT(failed[id], 100) << id;
+        EXPECT_GT(passed[id], 100) << id;
+    }
+}
+
+// all_hold asks a block of elements at a time: the same answer as a walk that stops at the
+// first failure, for ranges that start and end anywhere around the blocks, and never an
+// element outside the range.
+TEST(AuditFastPaths, AllHoldEqualsAWalkToTheFirstFailure) {
+    std::mt19937 rng(4601);
+    for (int round = 0; round < 4000; ++round) {
+        const std::int64_t begin = static_cast<std::int64_t>(rng() % 5);
+        const std::int64_t end = begin + static_cast<std::int64_t>(rng() % (3 * kAllHoldBlock + 3));
+        std::vector<char> holds(static_cast<std::size_t>(end) + 1, 1);
+        const int failures = round % 3 == 0 ? 0 : 1 + static_cast<int>(rng() % 3);
+        for (int k = 0; k < failures; ++k) holds[rng() % holds.size()] = 0;  // some past the end
+        bool plain = true;
+        for (std::int64_t i = begin; i < end && plain; ++i) plain = holds[static_cast<std::size_t>(i)] != 0;
+        std::int64_t lowest = end, highest = begin - 1;
+        const bool fast = all_hold(begin, end, [&](std::int64_t i) {
+            lowest = std::min(lowest, i), highest = std::max(highest, i);
+            return holds.at(static_cast<std::size_t>(i)) != 0;
+        });
+        ASSERT_EQ(fast, plain) << begin << " … " << end << " round " << round;
+        EXPECT_GE(lowest, begin);
+        EXPECT_LT(highest, end);
+    }
+}
+
+/// Lane k of v (x, y, z, w).
+float& lane_of(fromsoft::Vec4& v, int k) { return k == 0 ? v.x : k == 1 ? v.y : k == 2 ? v.z : v.w; }
+
+// R24's and R49's passes in one step (all_hold, all_inside) against a plain count of the
+// faces whose clusterIndex is no node and of the vertices outside the aabb in x, y or z (a NaN
+// is outside; w is not compared), with the failing elements anywhere among many.
+TEST(AuditFastPaths, R24AndR49CountWhatAPlainWalkCounts) {
+    std::mt19937 rng(4602);
+    SyntheticOptions o;
+    o.sekiro = true, o.width = 9, o.height = 7;  // 63 faces, 80 vertices
+    const AuditTagfile base = synthetic_tagfile(o);
+    const auto rules = all_rules();
+    std::size_t r24 = 0, r49 = 0;
+    for (std::size_t i = 0; i < rules.size(); ++i) {
+        if (std::string(rules[i].id) == "R24") r24 = i;
+        if (std::string(rules[i].id) == "R49") r49 = i;
+    }
+    const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+    int rounds_with_exceptions[2] = {0, 0};
+    for (int round = 0; round < 600; ++round) {
+        AuditTagfile f = base;
+        fromsoft::NavMesh& m = f.model->mesh;
+        const int K = static_cast<int>(f.model->graph->nodes.size());
+        const int changes = round % 4 == 0 ? 0 : 1 + static_cast<int>(rng() % 3);
+        for (int k = 0; k < changes; ++k) {
+            const int values[] = {-2, -1, 0, K - 1, K, K + 1, 30000};
+            m.faces[rng() % m.faces.size()].clusterIndex = static_cast<std::int16_t>(values[rng() % std::size(values)]);
+            fromsoft::Vec4& v = m.vertices[rng() % m.vertices.size()];
+            const int axis = static_cast<int>(rng() % 4);
+            const float lo = lane_of(m.aabb.min, axis), hi = lane_of(m.aabb.max, axis);
+            const float picks[] = {lo, hi, std::nextafter(lo, -inf), std::nextafter(hi, inf), nan, -inf, inf, 0.5f * (lo + hi)};
+            lane_of(v, axis) = picks[rng() % std::size(picks)];
+        }
+        std::int64_t bad_faces = 0, bad_vertices = 0;
+        for (const fromsoft::Face& face : m.faces) bad_faces += !(face.clusterIndex >= 0 && face.clusterIndex < K);
+        for (fromsoft::Vec4 v : m.vertices) {
+            bool in = true;
+            for (int k = 0; k < 3; ++k) in = in && lane_of(m.aabb.min, k) <= lane_of(v, k) && lane_of(v, k) <= lane_of(m.aabb.max, k);
+            bad_vertices += !in;
+        }
+        const TagfileAudit r = audit_tagfile(f, 5);
+        const Tally& t24 = r.rules[r24].by_game[static_cast<std::size_t>(r.game)];
+        const Tally& t49 = r.rules[r49].by_game[static_cast<std::size_t>(r.game)];
+        ASSERT_EQ(t24.checked, static_cast<std::int64_t>(m.faces.size())) << round;
+        ASSERT_EQ(t24.exceptions, bad_faces) << round;
+        ASSERT_EQ(t49.checked, static_cast<std::int64_t>(m.vertices.size())) << round;
+        ASSERT_EQ(t49.exceptions, bad_vertices) << round;
+        rounds_with_exceptions[0] += bad_faces > 0, rounds_with_exceptions[1] += bad_vertices > 0;
+    }
+    EXPECT_GT(rounds_with_exceptions[0], 150);
+    EXPECT_GT(rounds_with_exceptions[1], 150);
+}
