@@ -18,6 +18,7 @@
 #include "codec/kraken/bit_reader.h"
 #include "codec/kraken/byte_array.h"
 #include "codec/kraken/kraken.h"
+#include "codec/kraken/lz.h"
 #include "codec/kraken/symbol_ranges.h"
 #include "io/error.h"
 #include "io/file.h"
@@ -878,6 +879,34 @@ TEST(Kraken, WideMatchCopiesAndLongLengthsMatchAByteReference) {
     }
     EXPECT_GT(decoded, 500);
     EXPECT_EQ(count_errors, 60);
+}
+
+// unpack_lengths (spec 3.4: a packed length is its byte + 3, a 255 adds the next long
+// length) against a plain reading, on its AVX-512 loop (where the processor has it) and on
+// the scalar one: 0-300 lengths (whole 16-length steps and the rest), none to all of them 255,
+// long lengths up to 2^20 - 1, in vectors of exactly `count` slots (so ASan sees any read
+// past them); also the number of long lengths used.
+TEST(Kraken, UnpackedLengthsEqualAPlainReading) {
+    std::mt19937 rng(46);
+    auto pick = [&](unsigned lo, unsigned hi) { return std::uniform_int_distribution<unsigned>(lo, hi)(rng); };
+    for (const bool avx512 : {true, false}) {
+        const bool on = kraken::detail::allow_avx512_lengths(avx512);
+        SCOPED_TRACE(on ? "AVX-512 loop" : "scalar loop");
+        for (int trial = 0; trial < 600; ++trial) {
+            const unsigned count = trial % 7 == 0 ? pick(0, 20) : pick(0, 300);
+            const unsigned share = std::array<unsigned, 5>{0, 10, 50, 90, 100}[trial % 5];  // per cent of 255s
+            std::vector<std::uint8_t> packed(count);
+            std::vector<std::uint32_t> long_lengths(count), lengths(count), expected(count);
+            for (auto& v : packed) v = static_cast<std::uint8_t>(pick(1, 100) <= share ? 255 : pick(0, 254));
+            for (auto& v : long_lengths) v = pick(0, (1u << 20) - 1);
+            std::size_t next = 0;
+            for (unsigned i = 0; i < count; ++i) expected[i] = packed[i] + 3u + (packed[i] == 255 ? long_lengths[next++] : 0);
+            const std::size_t used = kraken::detail::unpack_lengths(packed.data(), count, long_lengths.data(), lengths.data());
+            ASSERT_EQ(lengths, expected) << "trial " << trial << ", " << count << " lengths";
+            ASSERT_EQ(used, next) << "trial " << trial;
+        }
+    }
+    kraken::detail::allow_avx512_lengths(true);
 }
 
 // The wide chunks' 64-byte block copies (copy_match_wide at d >= 64: the first 64 bytes

@@ -4,8 +4,13 @@
 #include "codec/kraken/lz.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <string>
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
 
 #include "codec/kraken/bit_reader.h"
 #include "codec/kraken/byte_array.h"
@@ -148,17 +153,13 @@ void read_bit_region(const Context& ctx, const std::uint8_t* region, std::size_t
     ctx.check(fa.footprint() + fb.footprint() == size, region, "bit region: forward and backward streams do not meet");
 }
 
-/// Spec 3.4: the packed lengths (`count` bytes at `packed`) as lengths, a 255 taking the
-/// next of the long lengths at `long_lengths`; returns how many it used, which the caller
-/// checks against how many were coded. Without a branch on the byte: the game's binders
-/// have a long length in about one length in nine, and a branch on it mispredicted on most
-/// of them. The i-th length reads slot `used` <= i whatever the byte is, so `long_lengths`
-/// must have `count` readable slots (past the coded ones they hold stale values, masked out
-/// or failed by the caller's check).
-std::size_t unpack_lengths(const std::uint8_t* packed, std::size_t count, const std::uint32_t* long_lengths,
-                           std::uint32_t* lengths) {
-    std::size_t used = 0;
-    for (std::size_t i = 0; i < count; ++i) {
+/// unpack_lengths from packed length i on, `used` long lengths taken before it: one
+/// length a step, without a branch on the byte (the game's binders have a long length in
+/// about one length in nine, and a branch on it mispredicted on most of them). The i-th
+/// length reads slot `used` <= i whatever the byte is.
+std::size_t unpack_lengths_from(const std::uint8_t* packed, std::size_t i, std::size_t count,
+                                const std::uint32_t* long_lengths, std::size_t used, std::uint32_t* lengths) {
+    for (; i < count; ++i) {
         const unsigned v = packed[i];
         const std::uint32_t is_long = v == 255;
         lengths[i] = v + 3 + (long_lengths[used] & (0u - is_long));
@@ -166,6 +167,41 @@ std::size_t unpack_lengths(const std::uint8_t* packed, std::size_t count, const 
     }
     return used;
 }
+
+#if defined(__x86_64__) && defined(__GNUC__)
+/// unpack_lengths 16 lengths a step (AVX-512F; the rest one at a time): the 255s as a lane
+/// mask, and the next long lengths moved into those lanes by one expand. A step reads the 16
+/// long-length slots from `used` <= i, within the `count` readable ones. The scalar loop was
+/// ≈ 5 % of the Elden Ring binders' decode time (perf), eight instructions a length.
+__attribute__((target("avx512f,popcnt"))) std::size_t unpack_lengths_avx512(const std::uint8_t* packed,
+                                                                           std::size_t count,
+                                                                           const std::uint32_t* long_lengths,
+                                                                           std::uint32_t* lengths) {
+    const __m512i k255 = _mm512_set1_epi32(255), k3 = _mm512_set1_epi32(3);
+    std::size_t used = 0, i = 0;
+    for (; i + 16 <= count; i += 16) {
+        // The zero-masked form: GCC 12's plain _mm512_cvtepu8_epi32 warns (-Wmaybe-uninitialized).
+        const __m512i v =
+            _mm512_maskz_cvtepu8_epi32(0xFFFF, _mm_loadu_si128(reinterpret_cast<const __m128i*>(packed + i)));
+        const __mmask16 is_long = _mm512_cmpeq_epi32_mask(v, k255);
+        const __m512i longs = _mm512_maskz_expand_epi32(is_long, _mm512_loadu_si512(long_lengths + used));
+        _mm512_storeu_si512(lengths + i, _mm512_add_epi32(_mm512_add_epi32(v, k3), longs));
+        used += static_cast<unsigned>(__builtin_popcount(is_long));
+    }
+    return unpack_lengths_from(packed, i, count, long_lengths, used, lengths);
+}
+
+/// Whether unpack_lengths takes unpack_lengths_avx512: the processor has AVX-512F (and
+/// popcnt) and the system saves the registers (__builtin_cpu_supports checks both); asked
+/// once. allow_avx512_lengths' switch lets tests run the scalar loop too.
+std::atomic<bool> g_avx512_lengths_allowed{true};
+bool use_avx512_lengths() {
+    static const bool has = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("popcnt");
+    return has && g_avx512_lengths_allowed.load(std::memory_order_relaxed);
+}
+#else
+bool use_avx512_lengths() { return false; }
+#endif
 
 /// Phase 1 (spec 3.1 to 3.4).
 SubStreams read_substreams(const Context& ctx, const std::uint8_t* z, std::size_t size, std::size_t pos,
@@ -573,6 +609,21 @@ void decode_lz_chunk(const Context& ctx, const std::uint8_t* z, std::size_t size
         if (wide_first) run_commands<false, true>(ctx, z, sub, target, start);
         else run_commands<false, false>(ctx, z, sub, target, start);
     }
+}
+
+std::size_t unpack_lengths(const std::uint8_t* packed, std::size_t count, const std::uint32_t* long_lengths,
+                           std::uint32_t* lengths) {
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (use_avx512_lengths()) return unpack_lengths_avx512(packed, count, long_lengths, lengths);
+#endif
+    return unpack_lengths_from(packed, 0, count, long_lengths, 0, lengths);
+}
+
+bool allow_avx512_lengths(bool allowed) {
+#if defined(__x86_64__) && defined(__GNUC__)
+    g_avx512_lengths_allowed.store(allowed, std::memory_order_relaxed);
+#endif
+    return use_avx512_lengths();
 }
 
 }  // namespace navlab::kraken::detail

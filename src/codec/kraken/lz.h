@@ -23,4 +23,18 @@ struct ChunkTarget {
 void decode_lz_chunk(const Context& ctx, const std::uint8_t* z, std::size_t size, unsigned mode,
                      const ChunkTarget& target);
 
+/// Spec 3.4: the `count` packed lengths at `packed` as lengths (byte + 3), a 255 also adding
+/// the next of the long lengths at `long_lengths`; returns how many it used, which the caller
+/// checks against how many were coded. Whatever the bytes are, every slot of `long_lengths`
+/// read is below `count` (length i reads slot `used` <= i; a 16-length step at i reads slots
+/// `used` to `used` + 15 <= i + 15), so it must have `count` readable slots (past the coded
+/// ones they hold stale values, masked out or failed by the caller's check). AVX-512F where the
+/// processor has it (and allow_avx512_lengths), one length a step otherwise: same values.
+std::size_t unpack_lengths(const std::uint8_t* packed, std::size_t count, const std::uint32_t* long_lengths,
+                           std::uint32_t* lengths);
+
+/// For tests: whether unpack_lengths may take its AVX-512 loop (default true); returns
+/// whether it will (false where the processor lacks it, whatever `allowed` is).
+bool allow_avx512_lengths(bool allowed);
+
 }  // namespace navlab::kraken::detail
