@@ -568,17 +568,23 @@ DefaultInitVector<C> parse_probe(MatchFinder& finder, std::size_t first, std::si
     return commands;
 }
 
+/// parse_probe's commands as parse_lazy returns them (level 1 without slots: tests), out of
+/// line: inlined, the copy changed how GCC compiled the chained levels' loop in parse_lazy.
+template <unsigned kProbeBits>
+[[gnu::noinline]] std::vector<Command> probe_commands(MatchFinder& finder, std::size_t first, std::size_t end, const LzParams& params) {
+    const DefaultInitVector<Command> commands = parse_probe<kProbeBits, Command>(finder, first, end, params);
+    return {commands.begin(), commands.end()};
+}
+
 }  // namespace
 
 std::vector<Command> parse_lazy(MatchFinder& finder, std::size_t first, std::size_t end, const LzParams& params) {
     // Without chains (level 1) the parse is parse_probe, which is greedy: no level without
     // chains has lazy steps (test LevelsWithoutChainsAreGreedy).
-    if (!params.chains) {
-        const DefaultInitVector<Command> commands = finder.probe_hash_bits() == kSmallInputProbeHashBits
-                                                        ? parse_probe<kSmallInputProbeHashBits, Command>(finder, first, end, params)
-                                                        : parse_probe<kHashBits, Command>(finder, first, end, params);
-        return {commands.begin(), commands.end()};
-    }
+    if (!params.chains)
+        return finder.probe_hash_bits() == kSmallInputProbeHashBits
+                   ? probe_commands<kSmallInputProbeHashBits>(finder, first, end, params)
+                   : probe_commands<kHashBits>(finder, first, end, params);
     return lazy_loop(
         first, end, params, [&](std::size_t q, const Recent& recent) { return best_at(finder, q, end, recent, params); },
         [](std::size_t, std::uint32_t) {});
