@@ -340,7 +340,7 @@ TEST(MatchFinderProbe, LevelOneSlotsAreTheRecentSlotsOfTheParsesCommands) {
                 MatchFinder slotted_finder(data, bits), plain_finder(data, bits);
                 for (std::size_t start = 0; start < data.size(); start += kChunk) {
                     const std::size_t from = start == 0 ? first : start, end = std::min(data.size(), start + kChunk);
-                    const std::vector<SlottedCommand> got = parse_probe_slotted(slotted_finder, from, end, params);
+                    const SlottedCommands got = parse_probe_slotted(slotted_finder, from, end, params);
                     const std::vector<Command> want = parse_lazy(plain_finder, from, end, params);
                     ASSERT_EQ(got.size(), want.size()) << "size " << data.size() << " first " << from;
                     Recent recent;  // per chunk, as the chunk's commands replay it
@@ -358,6 +358,50 @@ TEST(MatchFinderProbe, LevelOneSlotsAreTheRecentSlotsOfTheParsesCommands) {
             }
     }
     for (unsigned i = 0; i < 4; ++i) EXPECT_GT(per_slot[i], 1000u) << "slot " << i;
+}
+
+// Level 1's hot loop (probe_hot_loop in lz_parse.cpp) tests the three recent slots on 2-byte
+// loads, reads a head entry as base + position and compares a candidate past p (an entry of
+// an earlier block, or a multiple past p) at the block's start before dropping it, and writes
+// its commands into room made ahead (one command per 12 bytes), grown between its runs. On a
+// table this thread has just filled from the same bytes (the newest spare: every hash an
+// entry of an earlier block, behind the base) and on inputs whose start recurs every few
+// bytes (two- and four-letter random bytes) or that make more than one command per 12 bytes,
+// the slotted parse must give the slow loop's commands and Recent's slots.
+TEST(MatchFinderProbe, LevelOneParseDropsAnEarlierBlocksEntriesAndGrowsItsRoom) {
+    std::vector<ByteVec> inputs{random_bytes(20000, 2, 11), random_bytes(20000, 4, 12), short_match_records(30000, 13),
+                                level_one_input(30000, 14), ByteVec(5000, 3)};
+    for (unsigned period : {2u, 5u, 12u}) {
+        ByteVec periodic(20000);
+        for (std::size_t i = 0; i < periodic.size(); ++i) periodic[i] = static_cast<std::uint8_t>(i % period * 37 + 1);
+        inputs.push_back(periodic);
+    }
+    std::size_t grown = 0;
+    for (const unsigned bits : {kSmallInputProbeHashBits, kHashBits}) {
+        const LzParams params = lz_params(1, bits == kHashBits ? 0x40001 : 3000);
+        ASSERT_EQ(params.probe_hash_bits, bits);
+        for (const ByteVec& data : inputs) {
+            {
+                MatchFinder earlier(data, bits);  // its table goes back to this thread's spares, filled
+                (void)parse_lazy(earlier, 8, data.size(), params);
+            }
+            MatchFinder fast(data, bits), slow(data, bits);  // fast takes the newest spare
+            const SlottedCommands got = parse_probe_slotted(fast, 8, data.size(), params);
+            const std::vector<Command> want = reference_level_one(slow, 8, data.size(), params);
+            ASSERT_EQ(got.size(), want.size()) << "size " << data.size();
+            Recent recent;
+            for (std::size_t k = 0; k < got.size(); ++k) {
+                ASSERT_EQ(got[k].literals, want[k].literals) << "command " << k << " size " << data.size();
+                ASSERT_EQ(got[k].length, want[k].length) << "command " << k << " size " << data.size();
+                ASSERT_EQ(got[k].distance, want[k].distance) << "command " << k << " size " << data.size();
+                const unsigned index = recent.index_of(want[k].distance);
+                ASSERT_EQ(got[k].slot, index) << "command " << k << " size " << data.size();
+                recent.use(index, want[k].distance);
+            }
+            grown += got.size() > (data.size() - 8) / 12 + 1;  // past the first room
+        }
+    }
+    EXPECT_GE(grown, 4u);
 }
 
 TEST(MatchFinderProbe, OnlyLevelOneOnOneBlockInputsTakesTheNarrowHash) {

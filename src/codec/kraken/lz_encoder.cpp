@@ -54,7 +54,7 @@ struct LongCommand {
 /// more and the matches of 272 bytes or more among `commands` (those listed in `longs`), whose
 /// entries command_fields() wrote as bytes.
 template <class C>
-void mend_long_lengths(const std::vector<C>& commands, std::span<const LongCommand> longs, CommandArrays& a) {
+void mend_long_lengths(std::span<const C> commands, std::span<const LongCommand> longs, CommandArrays& a) {
     for (const LongCommand& l : longs) {
         const C& c = commands[l.command];
         std::size_t k = l.entry;
@@ -74,7 +74,7 @@ void mend_long_lengths(const std::vector<C>& commands, std::span<const LongComma
 /// loop with them GCC kept the slots and cursors on the stack. C: Command, or SlottedCommand,
 /// whose slot is taken as it is (level 1: no slots replayed).
 template <class C>
-std::uint32_t command_fields(const std::vector<C>& commands, std::size_t span, CommandArrays& a) {
+std::uint32_t command_fields(std::span<const C> commands, std::size_t span, CommandArrays& a) {
     // Locals only: the byte stores may alias any vector's fields, which GCC then reloads.
     std::uint8_t* length_at = a.lengths.data();
     std::uint8_t* command_at = a.command_bytes.data();
@@ -121,7 +121,7 @@ std::uint32_t command_fields(const std::vector<C>& commands, std::size_t span, C
 /// against the bytes at the last distance (recent slot 0: 8, then each command's distance),
 /// into `raw` and `delta`, which have room for them and 8 bytes more.
 template <class C>
-void copy_literals(std::span<const std::uint8_t> block, std::size_t first, std::size_t end, const std::vector<C>& commands,
+void copy_literals(std::span<const std::uint8_t> block, std::size_t first, std::size_t end, std::span<const C> commands,
                    std::uint8_t* raw_at, std::uint8_t* delta_at) {
     std::size_t p = first;
     std::uint32_t last = 8;
@@ -151,7 +151,7 @@ void copy_literals(std::span<const std::uint8_t> block, std::size_t first, std::
 }
 
 template <class C>
-CommandArrays arrays_of(std::span<const std::uint8_t> block, std::size_t first, std::size_t end, const std::vector<C>& commands) {
+CommandArrays arrays_of(std::span<const std::uint8_t> block, std::size_t first, std::size_t end, std::span<const C> commands) {
     CommandArrays a;
     // LEN has room for two entries a command (its run's and its match's).
     a.command_bytes.resize(commands.size()), a.distances.resize(commands.size()), a.lengths.resize(2 * commands.size());
@@ -168,21 +168,21 @@ CommandArrays arrays_of(std::span<const std::uint8_t> block, std::size_t first, 
 }  // namespace
 
 CommandArrays command_arrays(std::span<const std::uint8_t> block, std::size_t first, std::size_t end,
-                             const std::vector<Command>& commands) {
+                             std::span<const Command> commands) {
     return arrays_of(block, first, end, commands);
 }
 
 CommandArrays command_arrays(std::span<const std::uint8_t> block, std::size_t first, std::size_t end,
-                             const std::vector<SlottedCommand>& commands) {
+                             std::span<const SlottedCommand> commands) {
     return arrays_of(block, first, end, commands);
 }
 
 namespace {
 
 /// Writes the chunk payload of one parse (spec 3.1): sub-streams, then the bit region.
-template <class C>
+template <class Commands>
 LzChunk write_chunk(std::span<const std::uint8_t> block, std::size_t start, std::size_t first, std::size_t end,
-                    const std::vector<C>& commands, const LzParams& params) {
+                    const Commands& commands, const LzParams& params) {
     const int split_depth = params.split_depth;
     const bool tans = params.search_entropy;
     const bool quick = params.quick_arrays;

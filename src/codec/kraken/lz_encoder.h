@@ -48,10 +48,10 @@ struct CommandArrays {
 /// end). Precondition, as every parse makes: each distance is at most its match's position, so
 /// the delta literals after it read inside the block. Exposed for tests against a plain loop.
 CommandArrays command_arrays(std::span<const std::uint8_t> block, std::size_t first, std::size_t end,
-                             const std::vector<Command>& commands);
+                             std::span<const Command> commands);
 /// The same of level 1's commands, whose recent slots the parse gave (not replayed here).
 CommandArrays command_arrays(std::span<const std::uint8_t> block, std::size_t first, std::size_t end,
-                             const std::vector<SlottedCommand>& commands);
+                             std::span<const SlottedCommand> commands);
 
 /// Appends the bit region of spec 3.4 (7): E (the count of long lengths + 1), the offsets'
 /// raw bits and the long lengths, on two alternating MSB-first streams, the first in order

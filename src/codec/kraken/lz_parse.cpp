@@ -11,6 +11,7 @@
 
 #include "codec/kraken/array_encoder.h"
 #include "codec/kraken/lz_prices.h"
+#include "io/default_init_vector.h"
 #include "io/huge_page_allocator.h"
 
 namespace navlab::kraken::detail {
@@ -373,141 +374,206 @@ template <unsigned kProbeBits>
     heads.set(h0, q0), heads.set(h1, q1);
 }
 
-/// Level 1's greedy parse (one probe, no chains; lazy_steps is not read): the choices of
-/// lazy_loop() with best_at() and no lazy step, written out for its hot loop (about half of
-/// level 1's encode on a one-block file): the 8 bytes at p loaded once, for the three recent
-/// offsets, the hash and the probe's candidate, whose length is only measured on when its
-/// first 4 bytes agree; the limit and the settings in registers. kProbeBits: the finder's
-/// probe_hash_bits(), a constant of the loop.
-///
-/// The positions that cannot load 8 bytes at p and 8 bytes back (p < 8, only when `first` is:
-/// the encoder starts a window's parse at 8; and the last 4-7 positions before `end`) take the
-/// general search (slow_step) in loops of their own, so the hot loop holds only the fast
-/// path and keeps the three recent offsets as scalars: in one loop with both paths GCC kept
-/// them (and a flag of the slot test) on the stack, reloaded every position (5.4 % of the
-/// parse's instructions and 13 % of its branches; docs/kraken.md, "Fortieth session").
-/// C: Command, or SlottedCommand (each command's recent slot kept too).
-template <unsigned kProbeBits, class C>
-std::vector<C> parse_probe(MatchFinder& finder, std::size_t first, std::size_t end, const LzParams& params) {
-    std::vector<C> commands;
-    commands.reserve((end - first) / 12);
-    const std::uint8_t* data = finder.block().data();
-    const std::size_t block_size = finder.block().size();
-    HashHeads::View heads = finder.heads();
-    // At least 1 (level 1's is 12; 0 would read as 1): a position no slot matches then probes
-    // without a test of the setting (GCC tested nice != 0 at every such position).
-    const std::uint32_t nice = std::max(params.nice_length, 1u);
-    // A run of misses moves on 1 + misses / 32 positions when skipping, else 1.
-    const unsigned skip_mask = params.skip_literals ? ~0u : 0u;
-    std::size_t p = first, literal_start = first;
-    unsigned misses = 0;
+/// Where level 1's parse stands between its loops: each loop copies it into locals (GCC keeps
+/// a variable whose address a lambda or a call takes in memory, reloaded every position).
+struct ProbeState {
+    std::size_t p, literal_start;
+    unsigned misses;  ///< counted only when skipping literals
     Recent recent;
-    auto miss = [&] {
-        ++misses;
-        p += 1 + ((misses & skip_mask) >> 5);
-    };
-    // The match is written (`slot`: Recent::index_of its distance) and two of its last
-    // positions hashed; the recent offsets are the caller's to update.
-    auto take = [&](const Candidate& best, unsigned slot) {
-        misses = 0;
-        if constexpr (std::is_same_v<C, SlottedCommand>)
-            commands.push_back({static_cast<std::uint32_t>(p - literal_start), best.length, best.distance, slot});
-        else
-            commands.push_back({static_cast<std::uint32_t>(p - literal_start), best.length, best.distance});
-        insert_match_end<kProbeBits>(heads, data, block_size, p, best.length);
-        p += best.length;
-        literal_start = p;
-    };
-    // One position through MatchFinder's bounds-checked searches.
-    auto slow_step = [&] {
-        Candidate best;
-        for (unsigned i = 0; i < 3; ++i) {
-            const std::uint32_t len = finder.match_length(p, recent.slot[i], end);
-            if (len >= 2 && len > best.length) best = {len, recent.slot[i], match_gain(len, recent.slot[i], true)};
+    std::size_t count;  ///< commands written
+};
+
+/// The settings of level 1's parse, read once.
+struct ProbeSettings {
+    std::size_t end;
+    /// At least 1 (level 1's is 12; 0 would read as 1): a position no slot matches then
+    /// probes without a test of the setting (GCC tested nice != 0 at every such position).
+    std::uint32_t nice;
+    /// A run of misses moves on 1 + misses / 32 positions when skipping literals, else 1:
+    /// the misses are counted by this (1 or 0).
+    unsigned counted;
+};
+
+template <class C>
+inline void write_command(C* out, std::uint32_t literals, std::uint32_t length, std::uint32_t distance, unsigned slot) {
+    if constexpr (std::is_same_v<C, SlottedCommand>)
+        *out = {literals, length, distance, slot};
+    else
+        *out = {literals, length, distance};
+}
+
+/// One position of level 1's parse through MatchFinder's bounds-checked searches (the
+/// positions below 8 and the last 4-7 before the end), into `out` (room for one command).
+template <unsigned kProbeBits, class C>
+void slow_step(MatchFinder& finder, const ProbeSettings& settings, ProbeState& s, C* out) {
+    const std::size_t p = s.p;
+    Candidate best;
+    for (unsigned i = 0; i < 3; ++i) {
+        const std::uint32_t len = finder.match_length(p, s.recent.slot[i], settings.end);
+        if (len >= 2 && len > best.length) best = {len, s.recent.slot[i], match_gain(len, s.recent.slot[i], true)};
+    }
+    if (best.length < settings.nice) {
+        const MatchFinder::Match m = finder.probe(p, settings.end);
+        if (m.length >= kMinMatch) {
+            const int gain = match_gain(m.length, m.distance, false);
+            if (gain > best.gain) best = {m.length, m.distance, gain};
         }
-        if (best.length < nice) {
-            const MatchFinder::Match m = finder.probe(p, end);
-            if (m.length >= kMinMatch) {
-                const int gain = match_gain(m.length, m.distance, false);
-                if (gain > best.gain) best = {m.length, m.distance, gain};
-            }
-        }
-        if (best.gain <= 0) return miss();
-        const unsigned slot = recent.index_of(best.distance);
-        recent.use(slot, best.distance);
-        take(best, slot);
-    };
-    while (p < kMinDistance && p + kMinMatch <= end) slow_step();
-    // From p >= 8 on every slot (8, or the distance of a match at an earlier position) is at
-    // most p, so the bytes it points at are inside the block.
-    std::uint32_t s0 = recent.slot[0], s1 = recent.slot[1], s2 = recent.slot[2];
-    while (p + 8 <= end) {
-        Candidate best;
-        // Recent::index_of(best.distance), known from where best came from: a probe's match
-        // never has a slot's distance (that slot's match is as long and cheaper), and of
-        // slots with equal values the first one is kept, as index_of finds it.
-        unsigned slot = 0;
+    }
+    if (best.gain <= 0) {
+        s.misses += settings.counted;
+        s.p += 1 + (s.misses >> 5);
+        return;
+    }
+    const unsigned slot = s.recent.index_of(best.distance);
+    s.recent.use(slot, best.distance);
+    write_command(out, static_cast<std::uint32_t>(p - s.literal_start), best.length, best.distance, slot);
+    ++s.count;
+    insert_match_end<kProbeBits>(finder.heads(), finder.block().data(), finder.block().size(), p, best.length);
+    s.misses = 0;
+    s.p = s.literal_start = p + best.length;
+}
+
+/// Level 1's hot loop: positions p >= 8 with 8 bytes at p (so every slot, 8 or the distance of
+/// a match at an earlier position, is at most p and its bytes are in the block), until those
+/// or the room for commands (`room_end`, past `out`) run out. The 8 bytes at p are loaded
+/// once, for the three recent offsets, the hash and the probe's candidate, whose length is
+/// only measured on when its first 4 bytes agree. Nothing is called and every value lives in
+/// a local: the slots as negative offsets (one load each, `at + n`), the table's entries
+/// compared as base + p (no subtraction of the base per probe).
+template <unsigned kProbeBits, class C>
+[[gnu::always_inline]] inline void probe_hot_loop(MatchFinder& finder, const ProbeSettings& settings, ProbeState& s, C* out,
+                                                  C* const room_end) {
+    const std::uint8_t* const data = finder.block().data();
+    const std::size_t block_size = finder.block().size();
+    const std::size_t end = settings.end;
+    const std::uint32_t nice = std::max(settings.nice, 1u);  // known here to be at least 1
+    const unsigned counted = settings.counted;
+    const HashHeads::View heads = finder.heads();
+    std::uint32_t* const table = heads.table;
+    const std::uint32_t base = heads.base;
+    std::size_t p = s.p, literal_start = s.literal_start;
+    unsigned misses = s.misses;
+    std::ptrdiff_t n0 = -static_cast<std::ptrdiff_t>(s.recent.slot[0]), n1 = -static_cast<std::ptrdiff_t>(s.recent.slot[1]),
+                   n2 = -static_cast<std::ptrdiff_t>(s.recent.slot[2]);
+    C* const first_out = out;
+    for (;;) {
+        std::uint32_t length = 0, distance = 0, slot = 0;
+        int gain = 0;
         const std::uint8_t* at = data + p;
         const std::uint64_t x = load64(at);
         // Length at distance d from its first 8 bytes (l, 8 when all agree): measured on.
-        auto extend = [&](std::uint32_t l, std::size_t d) {
-            return l < 8 ? l : static_cast<std::uint32_t>(common_length(at, at - d, 8, end - p));
+        auto extend = [&](std::uint32_t l, const std::uint8_t* from) {
+            return l < 8 ? l : static_cast<std::uint32_t>(common_length(at, from, 8, end - p));
         };
-        const std::uint64_t x0 = x ^ load64(at - s0), x1 = x ^ load64(at - s1), x2 = x ^ load64(at - s2);
-        // Most positions match no slot on 2 bytes: one test for the three, then the lengths
-        // and the longest (the first of equally long ones, as best_at()) chosen without a
-        // branch per slot (which mispredicted often).
-        if (((x0 & 0xFFFF) == 0) | ((x1 & 0xFFFF) == 0) | ((x2 & 0xFFFF) == 0)) {
+        // MatchFinder::probe() on the loaded bytes, its match kept where it gains more.
+        auto probe = [&](std::uint32_t& length, std::uint32_t& distance, int& gain, std::uint32_t& slot) __attribute__((always_inline)) {
+            const std::uint32_t h = hash4(static_cast<std::uint32_t>(x), kProbeBits);
+            // Entries are base + position: p minus the candidate's position is pb - entry,
+            // exactly (an entry of an earlier block, below the base, gives more than p).
+            const std::uint32_t pb = base + static_cast<std::uint32_t>(p);
+            std::size_t d = pb - table[h];
+            table[h] = pb;
+            // A candidate closer than 8 stands for its multiple (0, never inserted before its
+            // search, maps past every position). One past p (none, or a multiple past p) is
+            // compared at the block's start, then dropped where the 4 bytes agree (rarely: the
+            // 4-byte test is the branch, which mispredicts; min is a select).
+            d = d < kMinDistance ? kPeriodMultiple[d & 7] : d;
+            const std::uint64_t diff = x ^ load64(at - std::min(d, p));
+            if ((diff & 0xFFFFFFFF) == 0 && d <= p) {  // at least kMinMatch bytes
+                const std::uint32_t l = extend(static_cast<std::uint32_t>(std::countr_zero(diff)) >> 3, at - d);
+                const int g = match_gain(l, static_cast<std::uint32_t>(d), false);
+                const bool better = g > gain;
+                length = better ? l : length;
+                distance = better ? static_cast<std::uint32_t>(d) : distance;
+                gain = better ? g : gain;
+                slot = better ? 3 : slot;
+            }
+        };
+        // Most positions match no slot on 2 bytes: one test for the three on 2-byte loads (a
+        // product of 16-bit values, below 2^48: 0 only from a 0; the 8-byte values kept for
+        // the lengths held a dozen registers, and GCC moved the loop's state to the stack),
+        // then the lengths and the longest (the first of equally long ones, as best_at())
+        // chosen without a branch per slot (which mispredicted often). Recent::index_of(distance)
+        // is known from where the match came from: a probe's match never has a slot's distance
+        // (that slot's match is as long and cheaper), and of equal slots the first is kept.
+        const std::uint64_t x16 = x & 0xFFFF;
+        if ((x16 ^ load16(at + n0)) * (x16 ^ load16(at + n1)) * (x16 ^ load16(at + n2)) == 0) {
+            // data + (p + n), not at + n: GCC then keeps no address of the test above alive into
+            // here (three registers; the slots it displaced went to the stack).
+            const std::uint64_t x0 = x ^ load64(data + (p + n0)), x1 = x ^ load64(data + (p + n1)), x2 = x ^ load64(data + (p + n2));
             std::uint32_t l0 = static_cast<std::uint32_t>(std::countr_zero(x0)) >> 3;  // 8 when x0 == 0
             std::uint32_t l1 = static_cast<std::uint32_t>(std::countr_zero(x1)) >> 3;
             std::uint32_t l2 = static_cast<std::uint32_t>(std::countr_zero(x2)) >> 3;
-            if ((l0 | l1 | l2) & 8) l0 = extend(l0, s0), l1 = extend(l1, s1), l2 = extend(l2, s2);
-            std::uint32_t len = l0, distance = s0;
-            slot = l1 > len ? 1 : slot, distance = l1 > len ? s1 : distance, len = std::max(len, l1);
-            slot = l2 > len ? 2 : slot, distance = l2 > len ? s2 : distance, len = std::max(len, l2);
-            if (len >= 2) best = {len, distance, match_gain(len, distance, true)};
+            if ((l0 | l1 | l2) & 8) l0 = extend(l0, at + n0), l1 = extend(l1, at + n1), l2 = extend(l2, at + n2);
+            std::ptrdiff_t n = n0;
+            length = l0;
+            slot = l1 > length ? 1 : slot, n = l1 > length ? n1 : n, length = std::max(length, l1);
+            slot = l2 > length ? 2 : slot, n = l2 > length ? n2 : n, length = std::max(length, l2);
+            distance = static_cast<std::uint32_t>(-n);
+            gain = length >= 2 ? match_gain(length, distance, true) : 0;
+            if (length < nice) probe(length, distance, gain, slot);
+        } else {
+            probe(length, distance, gain, slot);  // its own copy, for the zeros
         }
-        if (best.length < nice) {  // MatchFinder::probe() on the loaded bytes
-            const std::uint32_t h = hash4(static_cast<std::uint32_t>(x), kProbeBits);
-            const std::int32_t c = heads.get(h);
-            heads.set(h, p);
-            // No usable candidate (none, or one whose distance rounds past p) compares
-            // against distance 8 with a forced mismatch: one branch, on the 4-byte test.
-            // Selects, not branches (which mispredicted): none (c < 0) gives d > p, and
-            // c == p (never inserted before its search) d = 0, which the table makes huge.
-            std::size_t d = p - static_cast<std::size_t>(static_cast<std::int64_t>(c));
-            const std::size_t period_multiple = kPeriodMultiple[d & 7];
-            d = d < kMinDistance ? period_multiple : d;
-            const bool usable = d - 1 < p;
-            const std::size_t keep = 0 - static_cast<std::size_t>(usable);  // a mask: GCC branched on a select
-            d = (d & keep) | (kMinDistance & ~keep);
-            const std::uint64_t diff = (x ^ load64(at - d)) | !usable;
-            if ((diff & 0xFFFFFFFF) == 0) {  // at least kMinMatch bytes
-                const std::uint32_t l = extend(static_cast<std::uint32_t>(std::countr_zero(diff)) >> 3, d);
-                const int gain = match_gain(l, static_cast<std::uint32_t>(d), false);
-                const bool better = gain > best.gain;
-                best.length = better ? l : best.length;
-                best.distance = better ? static_cast<std::uint32_t>(d) : best.distance;
-                best.gain = better ? gain : best.gain;
-                slot = better ? 3 : slot;
-            }
+        if (gain <= 0) {
+            misses += counted;
+            p += 1 + (misses >> 5);
+        } else {
+            // Recent::use(Recent::index_of(d), d) on the scalars: a new distance or the second
+            // or third slot moves to the front; the third keeps its value only when d was the
+            // second.
+            const bool front_moves = slot != 0, second_moves = slot >= 2;
+            n2 = second_moves ? n1 : n2;
+            n1 = front_moves ? n0 : n1;
+            n0 = -static_cast<std::ptrdiff_t>(distance);
+            write_command(out++, static_cast<std::uint32_t>(p - literal_start), length, distance, slot);
+            insert_match_end<kProbeBits>(heads, data, block_size, p, length);
+            misses = 0;
+            p += length;
+            literal_start = p;
+            if (out == room_end) break;
         }
-        if (best.gain <= 0) {
-            miss();
-            continue;
-        }
-        // Recent::use(Recent::index_of(d), d) on the scalars: a new distance or the second or
-        // third slot moves to the front; the third keeps its value only when d was the second.
-        const std::uint32_t d = best.distance;
-        const bool front_moves = slot != 0, second_moves = slot >= 2;
-        s2 = second_moves ? s1 : s2;
-        s1 = front_moves ? s0 : s1;
-        s0 = d;
-        take(best, slot);
+        if (p + 8 > end) break;
     }
-    recent.slot[0] = s0, recent.slot[1] = s1, recent.slot[2] = s2;
-    while (p + kMinMatch <= end) slow_step();
+    s.p = p, s.literal_start = literal_start, s.misses = misses;
+    s.recent.slot[0] = static_cast<std::uint32_t>(-n0), s.recent.slot[1] = static_cast<std::uint32_t>(-n1),
+    s.recent.slot[2] = static_cast<std::uint32_t>(-n2);
+    s.count += static_cast<std::size_t>(out - first_out);
+}
+
+/// Level 1's greedy parse (one probe, no chains; lazy_steps is not read): the choices of
+/// lazy_loop() with best_at() and no lazy step, written out for its hot loop (about half of
+/// level 1's encode on a one-block file). kProbeBits: the finder's probe_hash_bits(), a
+/// constant of the loop. The positions that cannot load 8 bytes at p and 8 bytes back (p < 8,
+/// only when `first` is: the encoder starts a window's parse at 8; and the last 4-7 positions
+/// before `end`) take the general search (slow_step), so the hot loop holds only the fast path
+/// (in one loop with both, GCC kept the slots on the stack: docs/kraken.md, "Fortieth
+/// session"). Commands are written into room made ahead, grown between runs of the hot loop,
+/// which so calls nothing. C: Command, or SlottedCommand (each command's recent slot kept too).
+template <unsigned kProbeBits, class C>
+DefaultInitVector<C> parse_probe(MatchFinder& finder, std::size_t first, std::size_t end, const LzParams& params) {
+    DefaultInitVector<C> commands((end - first) / 12 + 1);
+    const ProbeSettings settings{end, std::max(params.nice_length, 1u), params.skip_literals ? 1u : 0u};
+    ProbeState s{first, first, 0, {}, 0};
+    auto room = [&] {  // for one command at least
+        if (s.count == commands.size()) commands.resize(2 * commands.size());
+    };
+    while (s.p < kMinDistance && s.p + kMinMatch <= end) room(), slow_step<kProbeBits>(finder, settings, s, commands.data() + s.count);
+    while (s.p + 8 <= end) {
+        room();
+        probe_hot_loop<kProbeBits>(finder, settings, s, commands.data() + s.count, commands.data() + commands.size());
+    }
+    while (s.p + kMinMatch <= end) room(), slow_step<kProbeBits>(finder, settings, s, commands.data() + s.count);
+    commands.resize(s.count);
     return commands;
+}
+
+/// parse_probe's commands as parse_lazy returns them (level 1 without slots: tests), out of
+/// line: inlined, the copy changed how GCC compiled the chained levels' loop in parse_lazy.
+template <unsigned kProbeBits>
+[[gnu::noinline]] std::vector<Command> probe_commands(MatchFinder& finder, std::size_t first, std::size_t end, const LzParams& params) {
+    const DefaultInitVector<Command> commands = parse_probe<kProbeBits, Command>(finder, first, end, params);
+    return {commands.begin(), commands.end()};
 }
 
 }  // namespace
@@ -517,14 +583,14 @@ std::vector<Command> parse_lazy(MatchFinder& finder, std::size_t first, std::siz
     // chains has lazy steps (test LevelsWithoutChainsAreGreedy).
     if (!params.chains)
         return finder.probe_hash_bits() == kSmallInputProbeHashBits
-                   ? parse_probe<kSmallInputProbeHashBits, Command>(finder, first, end, params)
-                   : parse_probe<kHashBits, Command>(finder, first, end, params);
+                   ? probe_commands<kSmallInputProbeHashBits>(finder, first, end, params)
+                   : probe_commands<kHashBits>(finder, first, end, params);
     return lazy_loop(
         first, end, params, [&](std::size_t q, const Recent& recent) { return best_at(finder, q, end, recent, params); },
         [](std::size_t, std::uint32_t) {});
 }
 
-std::vector<SlottedCommand> parse_probe_slotted(MatchFinder& finder, std::size_t first, std::size_t end, const LzParams& params) {
+SlottedCommands parse_probe_slotted(MatchFinder& finder, std::size_t first, std::size_t end, const LzParams& params) {
     return finder.probe_hash_bits() == kSmallInputProbeHashBits
                ? parse_probe<kSmallInputProbeHashBits, SlottedCommand>(finder, first, end, params)
                : parse_probe<kHashBits, SlottedCommand>(finder, first, end, params);

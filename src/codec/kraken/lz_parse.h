@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "codec/kraken/match_finder.h"
+#include "io/default_init_vector.h"
 
 namespace navlab::kraken::detail {
 
@@ -20,6 +21,13 @@ namespace navlab::kraken::detail {
 inline std::uint64_t load64(const std::uint8_t* p) {
     std::uint64_t v;
     std::memcpy(&v, p, 8);
+    return v;
+}
+
+/// Two bytes at p in the machine's order (compared only).
+inline std::uint64_t load16(const std::uint8_t* p) {
+    std::uint16_t v;
+    std::memcpy(&v, p, 2);
     return v;
 }
 
@@ -34,6 +42,8 @@ struct Command {
 struct SlottedCommand {
     std::uint32_t literals, length, distance, slot;
 };
+/// Level 1's parse, written into room made ahead (DefaultInitVector: no fill).
+using SlottedCommands = DefaultInitVector<SlottedCommand>;
 
 /// Legacy near-offset code (spec 3.5) of distance d (8 ... 8,388,359): packed byte, raw bits.
 struct OffsetCode {
@@ -94,7 +104,7 @@ std::vector<Command> parse_lazy(MatchFinder& finder, std::size_t first, std::siz
 
 /// parse_lazy() of a level without chains (level 1's greedy probe parse), each command with
 /// its recent slot.
-std::vector<SlottedCommand> parse_probe_slotted(MatchFinder& finder, std::size_t first, std::size_t end, const LzParams& params);
+SlottedCommands parse_probe_slotted(MatchFinder& finder, std::size_t first, std::size_t end, const LzParams& params);
 
 /// Optimal parse of block[first, end): a lazy parse, then three passes of price-based dynamic
 /// programming, each priced by the statistics of the parse before it. Returns all four: the
