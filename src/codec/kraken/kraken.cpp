@@ -37,11 +37,17 @@ struct Block {
     throw Error(message, offset, "Kraken block " + std::to_string(index));
 }
 
-/// Spec 1.2, 1.3, 1.6: validates the framing and returns every block.
-std::vector<Block> walk_blocks(std::span<const std::uint8_t> src, std::size_t out_size) {
+/// Spec 1.2, 1.3, 1.6: validates the framing and returns every block. Tells `done` (when set)
+/// of the input walked past, every kWalkStep bytes and at the end: the walk reads only the
+/// headers, but a mapped file's pages come in whole around each.
+std::vector<Block> walk_blocks(std::span<const std::uint8_t> src, std::size_t out_size, const InputDone& done = {}) {
     std::vector<Block> blocks;
-    std::size_t ip = 0;
+    std::size_t ip = 0, told = 0;
     for (std::size_t op = 0; op < out_size; op += kBlockSize) {
+        if (done && ip - told >= kWalkStep) {
+            done(told, ip);
+            told = ip;
+        }
         const std::size_t index = blocks.size();
         Block b{ip, 0, 0, op, std::min(kBlockSize, out_size - op), BlockKind::Compressed, false};
         if (src.size() - ip < 2) fail_block(index, ip, "block header truncated");
@@ -80,6 +86,7 @@ std::vector<Block> walk_blocks(std::span<const std::uint8_t> src, std::size_t ou
     if (ip != src.size())
         throw Error("stream continues after the last block (" + std::to_string(src.size() - ip) + " bytes)", ip,
                     "Kraken stream");
+    if (done && ip > told) done(told, ip);
     return blocks;
 }
 
@@ -162,8 +169,8 @@ void decode_blocks(std::span<const std::uint8_t> src, std::span<std::uint8_t> ds
 
 }  // namespace
 
-void decode(std::span<const std::uint8_t> src, std::span<std::uint8_t> dst, unsigned threads) {
-    const std::vector<Block> blocks = walk_blocks(src, dst.size());
+void decode(std::span<const std::uint8_t> src, std::span<std::uint8_t> dst, unsigned threads, const InputDone& done) {
+    const std::vector<Block> blocks = walk_blocks(src, dst.size(), done);
     // Windows: each restart block starts one; the first block starts one whatever its flag.
     std::vector<std::size_t> starts;
     for (std::size_t i = 0; i < blocks.size(); ++i)
@@ -175,6 +182,7 @@ void decode(std::span<const std::uint8_t> src, std::span<std::uint8_t> dst, unsi
     parallel_for(windows, threads, [&](std::size_t w) {
         try {
             decode_blocks(src, dst, blocks, starts[w], starts[w + 1]);
+            if (done) done(blocks[starts[w]].header, starts[w + 1] < blocks.size() ? blocks[starts[w + 1]].header : src.size());
         } catch (...) {
             errors[w] = std::current_exception();
         }
