@@ -43,7 +43,7 @@ std::vector<std::uint8_t> raw_deflate(Bytes src, int level);
 std::size_t zstd_frame_size(Bytes src, std::uint64_t base);
 
 /// The input step of a zstd frame decoded in steps (zstd_decompress_frame with `done`).
-inline constexpr std::size_t kZstdInputStep = std::size_t(256) << 10;
+inline constexpr std::size_t kZstdInputStep = std::size_t(1) << 20;
 
 /// Decompresses `frame` (one whole frame, as zstd_frame_size measured it) into exactly
 /// dst.size() bytes (frames without a content size are fine). Throws navlab::Error at `base`

@@ -25,7 +25,7 @@ namespace navlab::kraken {
 void decode(std::span<const std::uint8_t> src, std::span<std::uint8_t> dst, unsigned threads = 0,
             const InputDone& done = {});
 /// How far the block headers' walk reads before decode() tells `done` of it.
-inline constexpr std::size_t kWalkStep = std::size_t(256) << 10;
+inline constexpr std::size_t kWalkStep = std::size_t(1) << 20;
 
 /// Upper bound on the output of any valid stream of `stream_size` bytes. A block produces at
 /// most 256 KiB, and the smallest block that produces that much is a 6-byte memset block
