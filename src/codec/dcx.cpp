@@ -292,14 +292,7 @@ void check_stream_fits(const ByteReader& r, const Header& h, std::size_t data_st
                                     h.compressed_size, hex(data_start), hex(size)));
 }
 
-/// `done` with its offsets moved by `shift` (a stream's tellings as offsets in its file);
-/// empty when `done` is.
-InputDone shifted(const InputDone& done, std::size_t shift) {
-    if (!done) return {};
-    return [&done, shift](std::size_t begin, std::size_t end) { done(shift + begin, shift + end); };
-}
-
-Decoded decode_dcx(Bytes file, const InputDone& done) {
+Decoded decode_dcx(Bytes file) {
     ByteReader r(file, 0, Endian::Big);
     r.set_context("DCX");
     Decoded d;
@@ -324,17 +317,12 @@ Decoded decode_dcx(Bytes file, const InputDone& done) {
     } else if (codec_is(h, "KRAK")) {
         check_ratio(r, h, kraken::max_decoded_size(csize), 0x1C);
         size_for_decoding(d.payload, h.uncompressed_size);
-        kraken::decode(stream.data(), d.payload, 0, shifted(done, data_start));
+        kraken::decode(stream.data(), d.payload, 0);
     } else if (codec_is(h, "ZSTD")) {
         check_ratio(r, h, csize * kZstdMaxRatio, 0x1C);
-        // The frame's walk (every block header) before the payload's pages are mapped, so
-        // that the file's pages it brings in and gives back (`done`) are never resident
-        // beside the whole payload; it throws nothing size_for_decoding would not have let it.
-        const std::size_t frame = codec::zstd_frame_size(stream.data(), data_start);
-        if (done) done(data_start, data_start + frame);
         size_for_decoding(d.payload, h.uncompressed_size);
-        codec::zstd_decompress_frame(stream.data().first(frame), d.payload, data_start, shifted(done, data_start));
-        if (frame != csize) r.fail_at(0x20, "the zstd frame is shorter than the compressed size says");
+        if (codec::zstd_decompress(stream.data(), d.payload, data_start) != csize)
+            r.fail_at(0x20, "the zstd frame is shorter than the compressed size says");
     } else {
         check_ratio(r, h, csize * codec::kDeflateMaxRatio, 0x1C);
         size_for_decoding(d.payload, h.uncompressed_size);
@@ -488,11 +476,9 @@ Bytes compressed_stream(Bytes file) {
     return file.subspan(data_start, h.compressed_size);
 }
 
-Decoded decompress(Bytes file) { return decompress(file, {}); }
-
-Decoded decompress(Bytes file, const InputDone& done) {
+Decoded decompress(Bytes file) {
     switch (form_of(file)) {
-        case Form::Dcx: return decode_dcx(file, done);
+        case Form::Dcx: return decode_dcx(file);
         case Form::Dcp: return decode_dcp(file);
         case Form::Zlib: return decode_zlib(file);
         case Form::Plain: break;

@@ -14,7 +14,6 @@
 
 #include "io/buffer_pool.h"
 #include "io/byte_reader.h"
-#include "io/memory_advice.h"
 
 namespace navlab::dcx {
 
@@ -113,12 +112,6 @@ Bytes compressed_stream(Bytes file);
 /// decoder (codec/kraken).
 /// Throws navlab::Error with the absolute offset and the field on malformed input.
 Decoded decompress(Bytes file);
-/// decompress(file), telling `done` (io/memory_advice.h) of the parts of `file` the decoder
-/// is done with as it moves on (offsets in `file`; KRAK and ZSTD, whose stream it reads in
-/// steps; the other forms tell nothing). Same payload and same errors as decompress(file).
-/// For a caller whose file is mapped (SharedBytes::drop_pages): the compressed file's pages
-/// then need not all stay resident beside the payload until the decode ends.
-Decoded decompress(Bytes file, const InputDone& done);
 
 /// Compresses `payload` as `variant`, writing that variant's exact header constants:
 /// DFLT with zlib level 9, ZSTD with its level byte (window log 16, no content size),

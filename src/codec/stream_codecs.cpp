@@ -113,70 +113,21 @@ PayloadBuffer zlib_inflate_bounded(Bytes src, std::size_t max_out, std::uint64_t
 std::vector<std::uint8_t> zlib_deflate(Bytes src, int level) { return deflate_with(src, level, 15); }
 std::vector<std::uint8_t> raw_deflate(Bytes src, int level) { return deflate_with(src, level, -15); }
 
-std::size_t zstd_frame_size(Bytes src, std::uint64_t base) {
+std::size_t zstd_decompress(Bytes src, std::span<std::uint8_t> dst, std::uint64_t base) {
     const std::size_t frame = ZSTD_findFrameCompressedSize(src.data(), src.size());
     if (ZSTD_isError(frame))
         throw Error(fmt::format("corrupt or truncated zstd frame ({})", ZSTD_getErrorName(frame)), base);
-    return frame;
-}
-
-namespace {
-
-using ZstdDecoder = std::unique_ptr<ZSTD_DCtx, decltype(&ZSTD_freeDCtx)>;
-
-/// Throws the error a zstd call returned, in the words of the one-call decode into `dst_size` bytes.
-[[noreturn]] void fail_zstd(std::size_t code, std::size_t dst_size, std::uint64_t base) {
-    if (ZSTD_getErrorCode(code) == ZSTD_error_dstSize_tooSmall)
-        throw Error(fmt::format("zstd frame decodes past the declared size of {} bytes", dst_size), base);
-    throw Error(fmt::format("corrupt zstd frame ({})", ZSTD_getErrorName(code)), base);
-}
-
-/// True when `frame` starts with the standard frame magic: only those are decoded in steps
-/// (a skippable or legacy frame keeps the one-call decode, whose results are its own).
-bool standard_zstd_frame(Bytes frame) {
-    return frame.size() >= 4 && (frame[0] | frame[1] << 8 | frame[2] << 16 | std::uint32_t{frame[3]} << 24) == ZSTD_MAGICNUMBER;
-}
-
-/// Decodes `frame` into `dst` through the streaming decoder, handing it `step` more input bytes
-/// a call and telling `done` of what it has read. The output buffer is stable (the decoder
-/// writes straight into dst, as the one-call decode does, so a block past dst fails with the
-/// same dstSize_tooSmall) and the window limit is the format's (the one-call decode has none
-/// beyond the frame header's own check). Returns the bytes written.
-std::size_t decode_zstd_in_steps(ZSTD_DCtx* ctx, Bytes frame, std::span<std::uint8_t> dst, std::uint64_t base,
-                                 const InputDone& done, std::size_t step) {
-    ZSTD_DCtx_setParameter(ctx, ZSTD_d_windowLogMax, ZSTD_dParam_getBounds(ZSTD_d_windowLogMax).upperBound);
-    ZSTD_DCtx_setParameter(ctx, ZSTD_d_experimentalParam2, 1);  // ZSTD_d_stableOutBuffer
-    ZSTD_outBuffer out{dst.data(), dst.size(), 0};
-    ZSTD_inBuffer in{frame.data(), 0, 0};
-    for (;;) {
-        const std::size_t read = in.pos, wrote = out.pos;
-        in.size = frame.size() - in.size > step ? in.size + step : frame.size();
-        const std::size_t left = ZSTD_decompressStream(ctx, &out, &in);
-        if (ZSTD_isError(left)) fail_zstd(left, dst.size(), base);
-        // The decoder copies a block it has only part of into its own buffer: what lies
-        // before in.pos is not read again.
-        if (in.pos > read) done(read, in.pos);
-        if (left == 0) return out.pos;
-        if (in.size == frame.size() && in.pos == read && out.pos == wrote)  // cannot happen after zstd_frame_size
-            throw Error(fmt::format("corrupt zstd frame ({})", ZSTD_getErrorString(ZSTD_error_srcSize_wrong)), base);
-    }
-}
-
-}  // namespace
-
-void zstd_decompress_frame(Bytes frame, std::span<std::uint8_t> dst, std::uint64_t base, const InputDone& done,
-                           std::size_t step) {
-    ZstdDecoder ctx(ZSTD_createDCtx(), ZSTD_freeDCtx);
+    std::unique_ptr<ZSTD_DCtx, decltype(&ZSTD_freeDCtx)> ctx(ZSTD_createDCtx(), ZSTD_freeDCtx);
     if (!ctx) throw Error("out of memory allocating a zstd decoder");
-    std::size_t got = 0;
-    if (done && step > 0 && standard_zstd_frame(frame)) {
-        got = decode_zstd_in_steps(ctx.get(), frame, dst, base, done, step);
-    } else {
-        got = ZSTD_decompressDCtx(ctx.get(), dst.data(), dst.size(), frame.data(), frame.size());
-        if (ZSTD_isError(got)) fail_zstd(got, dst.size(), base);
+    const std::size_t got = ZSTD_decompressDCtx(ctx.get(), dst.data(), dst.size(), src.data(), frame);
+    if (ZSTD_isError(got)) {
+        if (ZSTD_getErrorCode(got) == ZSTD_error_dstSize_tooSmall)
+            throw Error(fmt::format("zstd frame decodes past the declared size of {} bytes", dst.size()), base);
+        throw Error(fmt::format("corrupt zstd frame ({})", ZSTD_getErrorName(got)), base);
     }
     if (got != dst.size())
         throw Error(fmt::format("zstd frame decodes to {} bytes but the declared size is {}", got, dst.size()), base);
+    return frame;
 }
 
 std::vector<std::uint8_t> zstd_compress(Bytes src, int level, int window_log) {

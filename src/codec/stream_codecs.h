@@ -10,7 +10,6 @@
 
 #include "io/buffer_pool.h"
 #include "io/byte_reader.h"
-#include "io/memory_advice.h"
 
 namespace navlab::codec {
 
@@ -38,22 +37,9 @@ std::vector<std::uint8_t> zlib_deflate(Bytes src, int level);
 /// Compresses as raw deflate (no header, no checksum) at `level`.
 std::vector<std::uint8_t> raw_deflate(Bytes src, int level);
 
-/// The length of the zstd frame that starts src (a walk over its block headers, nothing
-/// decoded). Throws navlab::Error at `base` when the frame is corrupt or truncated.
-std::size_t zstd_frame_size(Bytes src, std::uint64_t base);
-
-/// The input step of a zstd frame decoded in steps (zstd_decompress_frame with `done`).
-inline constexpr std::size_t kZstdInputStep = std::size_t(1) << 20;
-
-/// Decompresses `frame` (one whole frame, as zstd_frame_size measured it) into exactly
-/// dst.size() bytes (frames without a content size are fine). Throws navlab::Error at `base`
-/// when the frame is corrupt or does not decode to exactly dst.size() bytes.
-/// @param done when set, a standard frame is read in steps of `step` bytes and done(begin,
-///             end) is told of each step's input once it is read (offsets in `frame`), so a
-///             caller can give a mapped file's pages back while the rest decodes; the errors
-///             are the one-call decode's. Empty: the frame is decoded in one call.
-void zstd_decompress_frame(Bytes frame, std::span<std::uint8_t> dst, std::uint64_t base, const InputDone& done = {},
-                           std::size_t step = kZstdInputStep);
+/// Decompresses one zstd frame into exactly dst.size() bytes (frames without a content
+/// size are fine). @return the frame's length in src.
+std::size_t zstd_decompress(Bytes src, std::span<std::uint8_t> dst, std::uint64_t base);
 
 /// Compresses as one zstd frame without a content size and with the given window log.
 std::vector<std::uint8_t> zstd_compress(Bytes src, int level, int window_log);

@@ -10,24 +10,6 @@
 
 namespace navlab::container {
 
-namespace {
-
-/// Files at least this large give their pages back as the decoder reads them; below it the
-/// pages are few, and the stepwise zstd decode would cost more than it gives back.
-constexpr std::size_t kDropPagesFrom = std::size_t(1) << 20;
-
-/// dcx::decompress(file), giving a large mapped file's pages back to the system as the
-/// decoder is done with them. Why: the compressed file's pages stayed resident beside the
-/// payload until the decode ended, ≈ 0.3× the payload at the audit's peak (docs/audit.md,
-/// "Forty-sixth session").
-dcx::Decoded decompress_mapped(const SharedBytes& file) {
-    if (!file.mapped() || file.size() < kDropPagesFrom) return dcx::decompress(file);
-    file.map_in_small_pages();
-    return dcx::decompress(file, [&file](std::size_t begin, std::size_t end) { file.drop_pages(begin, end - begin); });
-}
-
-}  // namespace
-
 BinderFile::BinderFile(BinderFile&&) noexcept = default;
 BinderFile& BinderFile::operator=(BinderFile&&) noexcept = default;
 BinderFile::~BinderFile() = default;
@@ -49,7 +31,7 @@ BinderFile BinderFile::from_bytes(SharedBytes bytes, const std::string& name) {
 void BinderFile::parse(const std::string& name, const std::string& file) {
     try {
         if (dcx::is_dcx(payload_)) {
-            dcx::Decoded d = decompress_mapped(payload_);
+            dcx::Decoded d = dcx::decompress(payload_);
             dcx = d.header;
             payload_ = SharedBytes(std::move(d.payload));  // the mapping is released here
         }

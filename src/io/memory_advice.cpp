@@ -36,11 +36,6 @@ constexpr int kPopulateWrite = MADV_POPULATE_WRITE;
 #else
 constexpr int kPopulateWrite = kNoAdvice;
 #endif
-#if defined(__linux__) && defined(MADV_NOHUGEPAGE)
-constexpr int kNoHugePage = MADV_NOHUGEPAGE;
-#else
-constexpr int kNoHugePage = kNoAdvice;
-#endif
 #if defined(__linux__) && defined(MADV_DONTNEED)
 constexpr int kDontNeed = MADV_DONTNEED;
 #else
@@ -78,14 +73,5 @@ void prefault_pages(void* data, std::size_t size) noexcept {
 }
 
 void give_back_pages(void* data, std::size_t size) noexcept { advise_whole_pages(data, size, system_page_bytes(), kDontNeed); }
-
-// madvise takes a non-const address; a read-only mapping's pages are only unmapped, never written.
-void drop_file_pages(const void* data, std::size_t size) noexcept {
-    advise_whole_pages(const_cast<void*>(data), size, system_page_bytes(), kDontNeed);
-}
-
-void advise_small_file_pages(const void* data, std::size_t size) noexcept {
-    advise_whole_pages(const_cast<void*>(data), size, system_page_bytes(), kNoHugePage);
-}
 
 }  // namespace navlab

@@ -1,8 +1,7 @@
-// Advice to the kernel about large buffers a decoder is about to fill, or has finished reading.
+// Advice to the kernel about large buffers a decoder is about to fill.
 #pragma once
 
 #include <cstddef>
-#include <functional>
 
 namespace navlab {
 
@@ -46,26 +45,5 @@ void prefault_pages(void* data, std::size_t size) noexcept;
 /// so a buffer reused for a smaller payload holds little more memory than a new one. Errors are
 /// ignored (advice only); nothing is done outside Linux.
 void give_back_pages(void* data, std::size_t size) noexcept;
-
-/// Drops the whole pages (of the system's page size) inside [data, data + size) of a read-only
-/// file mapping from the process (madvise(MADV_DONTNEED)): the file's bytes stay, and a page
-/// touched again is read back from the file (the page cache). Only for a mapping of a file
-/// that nothing writes (on anonymous or written memory the contents would be lost). Errors are
-/// ignored (advice only); nothing is done outside Linux.
-void drop_file_pages(const void* data, std::size_t size) noexcept;
-
-/// Asks that the whole pages inside [data, data + size) of a file mapping be mapped in small
-/// pages only (madvise(MADV_NOHUGEPAGE)), for a mapping whose pages drop_file_pages gives
-/// back as they are read: a 2 MiB mapping of the page cache is unmapped whole by a drop
-/// inside it and comes back whole at the next touch, so the drop would not hold. Errors are
-/// ignored (advice only); nothing is done outside Linux or where the header lacks the advice.
-void advise_small_file_pages(const void* data, std::size_t size) noexcept;
-
-/// A decoder's note that it is done, for now, with input bytes [begin, end) (offsets in its
-/// input), so their memory may go: e.g. a mapped file's pages (drop_file_pages), which come
-/// back from the file should a later step read those bytes again. Called as the decode moves
-/// on, possibly from several threads at once (a parallel decode): it must be thread-safe.
-/// Empty: nothing is told.
-using InputDone = std::function<void(std::size_t begin, std::size_t end)>;
 
 }  // namespace navlab

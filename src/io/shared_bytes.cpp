@@ -12,7 +12,6 @@
 
 #include "io/buffer_pool.h"
 #include "io/error.h"
-#include "io/memory_advice.h"
 
 namespace navlab {
 namespace {
@@ -28,7 +27,6 @@ public:
         if (mapped_) ::munmap(const_cast<std::uint8_t*>(data_), size_);
     }
     std::span<const std::uint8_t> bytes() const noexcept { return {data_, size_}; }
-    bool mapped() const noexcept { return mapped_; }
 
 private:
     void read_stream(int fd, const std::string& name);
@@ -137,8 +135,7 @@ SharedBytes::SharedBytes(PayloadBuffer bytes) {
 SharedBytes SharedBytes::map_file(const std::filesystem::path& path) {
     auto file = std::make_shared<const MappedFile>(path);
     const std::span<const std::uint8_t> view = file->bytes();
-    const bool mapped = file->mapped();
-    return SharedBytes(std::move(file), view, mapped);
+    return SharedBytes(std::move(file), view);
 }
 
 SharedBytes SharedBytes::borrow(std::span<const std::uint8_t> bytes) noexcept { return SharedBytes(nullptr, bytes); }
@@ -147,25 +144,16 @@ SharedBytes SharedBytes::slice(std::size_t offset, std::size_t size) const {
     if (offset > view_.size() || size > view_.size() - offset)
         throw Error(fmt::format("bytes [{}, +{}) are outside a buffer of {} bytes", hex(offset), hex(size),
                                 hex(view_.size())));
-    return SharedBytes(owner_, view_.subspan(offset, size), mapped_);
+    return SharedBytes(owner_, view_.subspan(offset, size));
 }
 
 SharedBytes SharedBytes::slice(std::span<const std::uint8_t> inner) const {
     // Compare as integers: pointers into different objects are not ordered in C++.
     const auto begin = reinterpret_cast<std::uintptr_t>(view_.data());
     const auto at = reinterpret_cast<std::uintptr_t>(inner.data());
-    if (inner.empty()) return SharedBytes(owner_, {}, mapped_);
+    if (inner.empty()) return SharedBytes(owner_, {});
     if (at < begin || at - begin > view_.size()) throw Error("a span outside its buffer was sliced");
     return slice(at - begin, inner.size());
-}
-
-void SharedBytes::drop_pages(std::size_t offset, std::size_t size) const noexcept {
-    if (!mapped_ || offset > view_.size() || size > view_.size() - offset) return;
-    drop_file_pages(view_.data() + offset, size);
-}
-
-void SharedBytes::map_in_small_pages() const noexcept {
-    if (mapped_) advise_small_file_pages(view_.data(), view_.size());
 }
 
 }  // namespace navlab

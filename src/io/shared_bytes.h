@@ -60,28 +60,12 @@ public:
     auto end() const noexcept { return view_.end(); }
     /// True when these bytes keep their owner alive (false for borrow() and empty bytes).
     bool owned() const noexcept { return owner_ != nullptr; }
-    /// True when these bytes are a mapped file's (map_file() mapped it: not a pipe's, nor a
-    /// file read into memory), whose pages drop_pages() can give back.
-    bool mapped() const noexcept { return mapped_; }
-    /// Gives the mapped file's whole pages inside bytes [offset, offset + size) of these back
-    /// to the system (io/memory_advice.h, drop_file_pages); a page touched again is read back
-    /// from the file, so the bytes stay what they were. Nothing when !mapped() or the range is
-    /// not inside these bytes. Thread-safe. Why: a decoder reading a large compressed file
-    /// would otherwise hold every page it has read until the file is unmapped, beside the
-    /// payload it fills (docs/audit.md, "Forty-sixth session").
-    void drop_pages(std::size_t offset, std::size_t size) const noexcept;
-    /// Before drop_pages on a mapped file's bytes: maps them in small pages from now on
-    /// (io/memory_advice.h, advise_small_file_pages), so that the pages dropped stay dropped.
-    /// Nothing when !mapped(). Note: the advice holds for the whole pages of these bytes in
-    /// every SharedBytes on the same file.
-    void map_in_small_pages() const noexcept;
 
 private:
-    SharedBytes(std::shared_ptr<const void> owner, std::span<const std::uint8_t> view, bool mapped = false) noexcept
-        : owner_(std::move(owner)), view_(view), mapped_(mapped) {}
+    SharedBytes(std::shared_ptr<const void> owner, std::span<const std::uint8_t> view) noexcept
+        : owner_(std::move(owner)), view_(view) {}
     std::shared_ptr<const void> owner_;
     std::span<const std::uint8_t> view_;
-    bool mapped_ = false;  ///< view_ lies in a file mapping (MappedFile)
 };
 
 }  // namespace navlab

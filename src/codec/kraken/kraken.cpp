@@ -4,9 +4,7 @@
 // restart block and the non-restart blocks after it) on its own thread.
 #include "codec/kraken/kraken.h"
 
-#include <atomic>
 #include <cstring>
-#include <memory>
 #include <exception>
 #include <string>
 
@@ -39,17 +37,11 @@ struct Block {
     throw Error(message, offset, "Kraken block " + std::to_string(index));
 }
 
-/// Spec 1.2, 1.3, 1.6: validates the framing and returns every block. Tells `done` (when set)
-/// of the input walked past, every kWalkStep bytes and at the end: the walk reads only the
-/// headers, but a mapped file's pages come in whole around each.
-std::vector<Block> walk_blocks(std::span<const std::uint8_t> src, std::size_t out_size, const InputDone& done = {}) {
+/// Spec 1.2, 1.3, 1.6: validates the framing and returns every block.
+std::vector<Block> walk_blocks(std::span<const std::uint8_t> src, std::size_t out_size) {
     std::vector<Block> blocks;
-    std::size_t ip = 0, told = 0;
+    std::size_t ip = 0;
     for (std::size_t op = 0; op < out_size; op += kBlockSize) {
-        if (done && ip - told >= kWalkStep) {
-            done(told, ip);
-            told = ip;
-        }
         const std::size_t index = blocks.size();
         Block b{ip, 0, 0, op, std::min(kBlockSize, out_size - op), BlockKind::Compressed, false};
         if (src.size() - ip < 2) fail_block(index, ip, "block header truncated");
@@ -88,7 +80,6 @@ std::vector<Block> walk_blocks(std::span<const std::uint8_t> src, std::size_t ou
     if (ip != src.size())
         throw Error("stream continues after the last block (" + std::to_string(src.size() - ip) + " bytes)", ip,
                     "Kraken stream");
-    if (done && ip > told) done(told, ip);
     return blocks;
 }
 
@@ -171,8 +162,8 @@ void decode_blocks(std::span<const std::uint8_t> src, std::span<std::uint8_t> ds
 
 }  // namespace
 
-void decode(std::span<const std::uint8_t> src, std::span<std::uint8_t> dst, unsigned threads, const InputDone& done) {
-    const std::vector<Block> blocks = walk_blocks(src, dst.size(), done);
+void decode(std::span<const std::uint8_t> src, std::span<std::uint8_t> dst, unsigned threads) {
+    const std::vector<Block> blocks = walk_blocks(src, dst.size());
     // Windows: each restart block starts one; the first block starts one whatever its flag.
     std::vector<std::size_t> starts;
     for (std::size_t i = 0; i < blocks.size(); ++i)
@@ -181,23 +172,9 @@ void decode(std::span<const std::uint8_t> src, std::span<std::uint8_t> dst, unsi
     const std::size_t windows = starts.size() - 1;
     if (windows == 0) return;
     std::vector<std::exception_ptr> errors(windows);
-    // Windows are told of in runs of at least kWalkStep input bytes, by the thread that
-    // finishes a run's last window: a drop of a mapped file's pages cost ≈ 0.2 ms on the VM
-    // whatever its size (docs/audit.md, "Forty-sixth session").
-    const auto window_begin = [&](std::size_t w) { return w < windows ? blocks[starts[w]].header : src.size(); };
-    std::vector<std::size_t> run_of(windows), run_start;
-    for (std::size_t w = 0; w < windows; ++w) {
-        if (run_start.empty() || window_begin(w) - window_begin(run_start.back()) >= kWalkStep) run_start.push_back(w);
-        run_of[w] = run_start.size() - 1;
-    }
-    run_start.push_back(windows);
-    std::unique_ptr<std::atomic<std::size_t>[]> left(new std::atomic<std::size_t>[run_start.size() - 1]);
-    for (std::size_t r = 0; r + 1 < run_start.size(); ++r) left[r] = run_start[r + 1] - run_start[r];
     parallel_for(windows, threads, [&](std::size_t w) {
         try {
             decode_blocks(src, dst, blocks, starts[w], starts[w + 1]);
-            const std::size_t r = run_of[w];
-            if (done && left[r].fetch_sub(1) == 1) done(window_begin(run_start[r]), window_begin(run_start[r + 1]));
         } catch (...) {
             errors[w] = std::current_exception();
         }

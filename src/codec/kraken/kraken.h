@@ -8,24 +8,14 @@
 #include <span>
 #include <vector>
 
-#include "io/memory_advice.h"
-
 namespace navlab::kraken {
 
 /// Decodes a raw Kraken stream into exactly dst.size() bytes.
 /// @param src     the compressed stream (block headers and quanta).
 /// @param dst     output buffer; its size is the declared decompressed size.
 /// @param threads 0 = all cores; restart-flagged blocks decode in parallel.
-/// @param done    when set, told of the input each part of the decode has read for the last
-///                time (offsets in src): the block headers' walk every kWalkStep bytes and
-///                at its end, then each window (a restart block and the blocks after it) once
-///                decoded, from the thread that decoded it. For a caller that gives a mapped
-///                file's pages back as the decode moves on.
 /// Throws navlab::Error naming the block and the byte offset in src on corrupt input.
-void decode(std::span<const std::uint8_t> src, std::span<std::uint8_t> dst, unsigned threads = 0,
-            const InputDone& done = {});
-/// How far the block headers' walk reads before decode() tells `done` of it.
-inline constexpr std::size_t kWalkStep = std::size_t(1) << 20;
+void decode(std::span<const std::uint8_t> src, std::span<std::uint8_t> dst, unsigned threads = 0);
 
 /// Upper bound on the output of any valid stream of `stream_size` bytes. A block produces at
 /// most 256 KiB, and the smallest block that produces that much is a 6-byte memset block
