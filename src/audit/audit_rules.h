@@ -9,6 +9,7 @@
 
 #include "audit/audit.h"
 #include "audit/audit_context.h"
+#include "havok/tagfile.h"  // kTypeTablesKept
 
 namespace navlab::audit {
 
@@ -129,7 +130,9 @@ std::string layout_mismatch(const fromsoft::RecordInfo& t, const char* role, std
 /// comparing each tagfile's member lists with the page's by name was ≈ 8 M instructions on the
 /// Sekiro preset (forty-sixth session). A layout is known by its address while a slot holds a
 /// share of it (so no other layout can take that address), and a shared layout is never
-/// changed (RecordRef::edit() copies it first).
+/// changed (RecordRef::edit() copies it first). That last point holds only while no caller
+/// keeps the reference edit() returns across audits: none does (every edit() in src and tests
+/// is one expression); a layout changed after an audit read it would get the old verdict.
 class LayoutVerdicts {
 public:
     /// verdict(*layout), a text that depends on the layout alone; valid until the next call.
@@ -154,7 +157,7 @@ private:
         std::string text;
         bool filled = false;
     };
-    std::array<Slot, 8> slots_;  ///< as many as the tables the model reader keeps (kTypeTablesKept)
+    std::array<Slot, havok::kTypeTablesKept> slots_;  ///< as many as the tables the model reader keeps
     std::size_t last_ = 0, next_ = 0;
 };
 

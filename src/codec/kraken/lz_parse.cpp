@@ -513,7 +513,9 @@ template <unsigned kProbeBits, class C>
             gain = length >= 2 ? match_gain(length, distance, true) : 0;
             if (length < nice) probe(length, distance, gain, slot);
         } else {
-            probe(length, distance, gain, slot);  // its own copy, for the zeros
+            // No slot matched: length, distance and gain are all 0 here, and this inlined copy
+            // of the probe is compiled with them known.
+            probe(length, distance, gain, slot);
         }
         if (gain <= 0) {
             misses += counted;
@@ -548,8 +550,8 @@ template <unsigned kProbeBits, class C>
 /// only when `first` is: the encoder starts a window's parse at 8; and the last 4-7 positions
 /// before `end`) take the general search (slow_step), so the hot loop holds only the fast path
 /// (in one loop with both, GCC kept the slots on the stack: docs/kraken.md, "Fortieth
-/// session"). Commands are written into room made ahead, grown between runs of the hot loop,
-/// which so calls nothing. C: Command, or SlottedCommand (each command's recent slot kept too).
+/// session"). Commands are written into room made ahead and grown between runs of the hot
+/// loop, so the hot loop makes no calls. C: Command, or SlottedCommand (each command's recent slot kept too).
 template <unsigned kProbeBits, class C>
 DefaultInitVector<C> parse_probe(MatchFinder& finder, std::size_t first, std::size_t end, const LzParams& params) {
     DefaultInitVector<C> commands((end - first) / 12 + 1);
