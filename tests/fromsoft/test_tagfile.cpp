@@ -663,7 +663,10 @@ TEST(NavTagfile, ReusedMemoEntryForgetsTheFormerTablesTypes) {
         others.push_back(elden);
         others.back()[static_cast<std::size_t>(at - elden.begin())] = static_cast<std::uint8_t>('g' + k);
     }
-    for (const auto& [first, second] : {std::pair{&elden, &setups}, std::pair{&setups, &elden}}) {
+    for (const auto& order : {std::pair{&elden, &setups}, std::pair{&setups, &elden}}) {
+        // Plain variables, not a structured binding: clang before 16 cannot capture one in a lambda.
+        const std::vector<std::uint8_t>* first = order.first;
+        const std::vector<std::uint8_t>* second = order.second;
         std::string fresh_text;
         std::thread([&] { fresh_text = read_model_text(*second, nullptr); }).join();
         NavTagfile kept;  // read on a thread that is gone when its layouts are looked at
