@@ -77,11 +77,17 @@ void r23(RuleCheck& c) {
     std::array<std::int64_t, 64> common{};
     std::map<int, std::int64_t> histogram;  // the other sizes
     bool all_ok = true;
-    for (const auto& f : faces) {
-        const int n = f.numEdges;
-        if (n >= 0 && n < static_cast<int>(common.size())) ++common[n];
-        else ++histogram[n];
-        all_ok &= n >= 3;
+    const FaceFieldBounds& b = ctx.face_fields;
+    if (b.any && b.min[FaceFieldBounds::kNumEdges] >= 3 && b.max[FaceFieldBounds::kNumEdges] < static_cast<int>(common.size())) {
+        // Every size is a usual one and 3 or more (the fields' bounds): no test a face.
+        for (const auto& f : faces) ++common[static_cast<std::size_t>(f.numEdges)];
+    } else {
+        for (const auto& f : faces) {
+            const int n = f.numEdges;
+            if (n >= 0 && n < static_cast<int>(common.size())) ++common[n];
+            else ++histogram[n];
+            all_ok &= n >= 3;
+        }
     }
     if (all_ok) c.pass(ctx.F);
     for (std::int64_t i = 0; !all_ok && i < ctx.F; ++i) {

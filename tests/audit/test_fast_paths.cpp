@@ -1442,11 +1442,13 @@ std::array<std::int16_t, 8> pieces_of(const fromsoft::Face& f) {
 void scramble_face(fromsoft::Face& f, std::mt19937& rng, std::int64_t E, std::int64_t K) {
     switch (rng() % 5) {
         case 4: {
-            const int pick = static_cast<int>(rng() % 4);
+            const int pick = static_cast<int>(rng() % 6);
             if (pick == 0) f.numEdges = static_cast<std::int16_t>(f.numEdges + 1);
             if (pick == 1) f.numEdges = 3;
             if (pick == 2) f.startEdgeIndex += 4;
             if (pick == 3) f.startEdgeIndex = -4;
+            if (pick == 4) f.numEdges = static_cast<std::int16_t>(rng() % 2 == 0 ? 2 : -1);  // too few (R23)
+            if (pick == 5) f.numEdges = static_cast<std::int16_t>(rng() % 2 == 0 ? 63 : 64);  // the usual sizes' end
             break;
         }
         case 0: {
@@ -1526,16 +1528,16 @@ TEST(AuditFastPaths, FaceFieldBoundsEqualAPlainWalk) {
     }
 }
 
-// R22, R24, R25, R26, R34, R35 and R74, which take a tagfile where every face holds from the
-// faces' bounds, against plain walks written here: grids of both games (Elden Ring with and
+// R22, R23, R24, R25, R26, R34, R35 and R74, which take a tagfile where every face holds from
+// the faces' bounds, against plain walks written here: grids of both games (Elden Ring with and
 // without user edges) with fields changed at the first, the middle, the last or any face, one
 // or several rules failing at once, and tagfiles where all hold in between (a rule's counts
 // must not carry over to the next tagfile).
 TEST(AuditFastPaths, PerFaceRulesCountWhatAPlainWalkCounts) {
     std::mt19937 rng(4702);
-    const std::size_t r22 = rule_index("R22"), r24 = rule_index("R24"), r25 = rule_index("R25"), r26 = rule_index("R26"),
-                      r34 = rule_index("R34"), r35 = rule_index("R35"), r74 = rule_index("R74");
-    int failing[8] = {};
+    const std::size_t r22 = rule_index("R22"), r23 = rule_index("R23"), r24 = rule_index("R24"), r25 = rule_index("R25"),
+                      r26 = rule_index("R26"), r34 = rule_index("R34"), r35 = rule_index("R35"), r74 = rule_index("R74");
+    int failing[9] = {};
     for (int round = 0; round < 1500; ++round) {
         SyntheticOptions o;
         o.sekiro = round % 3 == 0;
@@ -1555,7 +1557,9 @@ TEST(AuditFastPaths, PerFaceRulesCountWhatAPlainWalkCounts) {
         bool tiled = true;
         for (const fromsoft::Face& face : m.faces) tiled = tiled && face.startEdgeIndex == R, R += std::max<std::int64_t>(0, face.numEdges);
         tiled = tiled && R <= E;
-        std::int64_t bad22 = 0, bad24 = 0, bad25 = 0, bad26 = 0, bad74 = 0, outside = 0;
+        std::int64_t bad22 = 0, bad23 = 0, bad24 = 0, bad25 = 0, bad26 = 0, bad74 = 0, outside = 0;
+        std::map<std::string, std::int64_t, std::less<>> sizes;  // R23's histogram
+        for (const fromsoft::Face& face : m.faces) ++sizes[fmt::format("numEdges_{:03}", face.numEdges)], bad23 += face.numEdges < 3;
         std::vector<int> owners(static_cast<std::size_t>(E), 0);
         auto own = [&](std::int64_t start, std::int64_t n) {
             for (std::int64_t e = std::max<std::int64_t>(0, start); e < start + n && e < E; ++e) ++owners[static_cast<std::size_t>(e)];
@@ -1599,6 +1603,8 @@ TEST(AuditFastPaths, PerFaceRulesCountWhatAPlainWalkCounts) {
             failing[slot] += exceptions > 0;
         };
         expect(r22, F, bad22, 0);
+        expect(r23, F, bad23, 8);
+        EXPECT_EQ(r.rules[r23].values.named().counts, sizes) << round;
         expect(r26, F, bad26, 1);
         expect(r34, outside + E, outside + not_once, 2);
         EXPECT_EQ(tally(r35).checked, t35.checked) << round;
@@ -1613,7 +1619,7 @@ TEST(AuditFastPaths, PerFaceRulesCountWhatAPlainWalkCounts) {
         }
         if (HasFailure()) return;
     }
-    for (int k = 0; k < 8; ++k) EXPECT_GT(failing[k], k == 7 ? 5 : 20) << k;
+    for (int k = 0; k < 9; ++k) EXPECT_GT(failing[k], k == 7 ? 5 : 20) << k;
 }
 
 // R72 sums its passes and skips and gathers its largest distance outside a leaf box before
