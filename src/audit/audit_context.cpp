@@ -313,6 +313,7 @@ TagfileContext::TagfileContext(const AuditTagfile& f)
     owner.resize(static_cast<std::size_t>(E));  // no fill: own_tiled_edges writes every entry, or fails and the fill below does
     bool user_edges = false;
     regular_tiled = own_tiled_edges(mesh.faces, owner, R, user_edges);
+    face_fields = bound_face_fields(mesh.faces);
     auto own = [&](std::int64_t start, std::int64_t n, std::int32_t face) {
         for (std::int64_t e = std::max<std::int64_t>(0, start); e < start + n && e < E; ++e)
             owner[e] = owner[e] == kNoOwner ? face : kManyOwners;

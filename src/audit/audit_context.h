@@ -13,6 +13,7 @@
 #include "formats/fromsoft/aabb_tree6.h"
 #include "audit/audit.h"
 #include "audit/audit_edge_scan.h"
+#include "audit/audit_face_fields.h"
 #include "audit/audit_face_geometry.h"
 #include "geometry/face_ring.h"
 #include "io/default_init_vector.h"
@@ -142,6 +143,7 @@ struct TagfileContext {
     /// per corner (write_sound_ring).
     bool sound_vertices = false;
     EdgeScan edge_scan;  ///< the per-edge statements over all edges, in one pass after the owners
+    FaceFieldBounds face_fields;  ///< the face records' fields bounded, for R22, R24–R26, R34, R35, R74
     std::vector<RingView> rings;  ///< per face, viewing ring_vertices
     /// per face, valid when its ring is Ok; empty without a mediator (no tree to compare with)
     std::vector<CornerBounds> corner_bounds;

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <utility>
+
 #include "audit/audit_rules.h"
 #include "io/text.h"
 
@@ -231,7 +233,9 @@ nlohmann::ordered_json audit_json(const AuditReport& report) {
     summary["unreadable"] = report.summary.unreadable;
     summary["page"] = {{"sekiro", summary_json(page_summary(Game::Sekiro))},
                        {"elden_ring", summary_json(page_summary(Game::EldenRing))}};
-    j["summary"] = summary;
+    // Each finished part is moved into its parent: copying them (the rules' array whole) was
+    // 3.1 M of audit_json's 7.7 M on the Sekiro preset (3.2 M of 8.0 M on eldenring m31).
+    j["summary"] = std::move(summary);
     json rules = json::array();
     auto defs = all_rules();
     std::int64_t invariants = 0, failed = 0;
@@ -266,19 +270,19 @@ nlohmann::ordered_json audit_json(const AuditReport& report) {
             }
             by_game[name] = {{"checked", tg.checked}, {"exceptions", r.total ? json(nullptr) : json(tg.exceptions)}};
         }
-        rule["by_game"] = by_game;
+        rule["by_game"] = std::move(by_game);
         rule["page"] = {{"sekiro", page_json(r.page_sekiro)}, {"elden_ring", page_json(r.page_elden_ring)}};
         rule["page_text"] = r.page_text;
         rule["values"] = values_json(t.values);
         json examples = json::array();
         for (const Finding& e : t.examples) examples.push_back(example_json(e));
-        rule["examples"] = examples;
-        rules.push_back(rule);
+        rule["examples"] = std::move(examples);
+        rules.push_back(std::move(rule));
     }
-    j["rules"] = rules;
+    j["rules"] = std::move(rules);
     json supplementary = json::object();
     for (const auto& [id, v] : report.supplementary) supplementary[id] = values_json(v);
-    j["supplementary"] = supplementary;
+    j["supplementary"] = std::move(supplementary);
     j["result"] = {{"rules", defs.size()}, {"invariants", invariants}, {"invariants_failed", failed},
                    {"exit_status", failed ? 1 : 0}};
     return j;

@@ -384,14 +384,18 @@ void r72(RuleCheck& c) {
     for_tree(c, [&](const fromsoft::DecodedAabbTree& w) {
         const auto& ctx = c.ctx();
         if (!w.valid) return;
-        MaximumCursor max_outside(c.values(), "max_distance_outside_m");
         std::vector<const fromsoft::Box3*> leaf_of(ctx.F, nullptr);
         for (const auto& l : w.leaves)
             if (l.face < ctx.F && !leaf_of[l.face]) leaf_of[l.face] = &w.boxes[l.node];
         std::vector<Point> scratch;
+        // The passes and skips are summed here and recorded once, and the largest distance
+        // gathered as offering each face's would leave the values (FirstAndBest): a count and
+        // a cursor in memory a face were 0.7 M of the rule's 8.9 M on eldenring m31.
+        std::int64_t passed = 0, skipped = 0;
+        FirstAndBest max_outside;
         for (std::int64_t f = 0; f < ctx.F; ++f) {
             if (!leaf_of[f] || ctx.rings[f].status != RingStatus::Ok) {
-                c.skip(std::max<std::int64_t>(0, ctx.mesh.faces[f].numEdges));
+                skipped += std::max<std::int64_t>(0, ctx.mesh.faces[f].numEdges);
                 continue;
             }
             const fromsoft::Box3& b = *leaf_of[f];
@@ -402,7 +406,7 @@ void r72(RuleCheck& c) {
             double face_max = 0;
             for (int a = 0; a < 3; ++a) face_max = std::max({face_max, b.min[a] - cb.min[a], cb.max[a] - b.max[a]});
             if (face_max <= fromsoft::kLeafBoxTolerance) {
-                c.pass(static_cast<std::int64_t>(ctx.rings[f].vertices.size()));
+                passed += static_cast<std::int64_t>(ctx.rings[f].vertices.size());
             } else {  // some corner is outside: name each one
                 const std::span<const Point> corners = ctx.corners_of(f, scratch);
                 for (std::size_t k = 0; k < corners.size(); ++k) {
@@ -413,8 +417,11 @@ void r72(RuleCheck& c) {
                     else c.fail("corner", f, fmt::format("corner {} is {:.4f} m outside its leaf box", k, out), std::to_string(k));
                 }
             }
-            max_outside.offer(face_max, [&] { return ctx.where("face", f); });
+            max_outside.offer(face_max, static_cast<std::int32_t>(f));  // F < 2^31 (a tagfile's size)
         }
+        c.pass(passed), c.skip(skipped);
+        MaximumCursor cursor(c.values(), "max_distance_outside_m");
+        max_outside.offer_to(cursor, [&](std::int32_t face) { return ctx.where("face", face); });
     });
 }
 

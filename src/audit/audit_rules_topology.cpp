@@ -39,7 +39,8 @@ void r22(RuleCheck& c) {
         const auto& f = faces[i];
         return (f.numUserEdges >= 0) & ((f.numUserEdges == 0) == (f.startUserEdgeIndex == -1));  // no jump
     };
-    if (all_hold(0, ctx.F, ok)) return c.pass(ctx.F);
+    // Without user edges every face holds (numUserEdges 0, startUserEdgeIndex -1).
+    if (ctx.face_fields.no_user_edges() || all_hold(0, ctx.F, ok)) return c.pass(ctx.F);
     for (std::int64_t i = 0; i < ctx.F; ++i) {
         const auto& f = faces[i];
         c.check(ok(i), "face", i, [&] {
@@ -76,11 +77,17 @@ void r23(RuleCheck& c) {
     std::array<std::int64_t, 64> common{};
     std::map<int, std::int64_t> histogram;  // the other sizes
     bool all_ok = true;
-    for (const auto& f : faces) {
-        const int n = f.numEdges;
-        if (n >= 0 && n < static_cast<int>(common.size())) ++common[n];
-        else ++histogram[n];
-        all_ok &= n >= 3;
+    const FaceFieldBounds& b = ctx.face_fields;
+    if (b.any && b.min[FaceFieldBounds::kNumEdges] >= 3 && b.max[FaceFieldBounds::kNumEdges] < static_cast<int>(common.size())) {
+        // Every size is a usual one and 3 or more (the fields' bounds): no test a face.
+        for (const auto& f : faces) ++common[static_cast<std::size_t>(f.numEdges)];
+    } else {
+        for (const auto& f : faces) {
+            const int n = f.numEdges;
+            if (n >= 0 && n < static_cast<int>(common.size())) ++common[n];
+            else ++histogram[n];
+            all_ok &= n >= 3;
+        }
     }
     if (all_ok) c.pass(ctx.F);
     for (std::int64_t i = 0; !all_ok && i < ctx.F; ++i) {
@@ -96,9 +103,7 @@ void r24(RuleCheck& c) {
     const auto& ctx = c.ctx();
     if (!ctx.tagfile.graph) return c.skip(ctx.F);
     std::int64_t K = static_cast<std::int64_t>(ctx.tagfile.graph->nodes.size());
-    const std::span faces(ctx.mesh.faces);
-    if (all_hold(0, ctx.F, [&](std::int64_t i) { return faces[i].clusterIndex >= 0 && faces[i].clusterIndex < K; }))
-        return c.pass(ctx.F);
+    if (ctx.face_fields.clusters_below(K)) return c.pass(ctx.F);
     for (std::int64_t i = 0; i < ctx.F; ++i) {
         int k = ctx.mesh.faces[i].clusterIndex;
         c.check(k >= 0 && k < K, "face", i, [&] { return fmt::format("clusterIndex {}, {} nodes", k, K); });
@@ -107,8 +112,7 @@ void r24(RuleCheck& c) {
 
 void r25(RuleCheck& c) {
     const auto& ctx = c.ctx();
-    const std::span faces(ctx.mesh.faces);
-    if (all_hold(0, ctx.F, [&](std::int64_t i) { return faces[i].clusterIndex == -1; })) return c.pass(ctx.F);
+    if (ctx.face_fields.all(FaceFieldBounds::kClusterIndex, -1)) return c.pass(ctx.F);
     for (std::int64_t i = 0; i < ctx.F; ++i) {
         int k = ctx.mesh.faces[i].clusterIndex;
         c.check(k == -1, "face", i, [&] { return fmt::format("clusterIndex {}", k); });
@@ -117,8 +121,7 @@ void r25(RuleCheck& c) {
 
 void r26(RuleCheck& c) {
     const auto& ctx = c.ctx();
-    const std::span faces(ctx.mesh.faces);
-    if (all_hold(0, ctx.F, [&](std::int64_t i) { return faces[i].padding == 0xCDCD; })) return c.pass(ctx.F);
+    if (ctx.face_fields.padding_cdcd()) return c.pass(ctx.F);
     for (std::int64_t i = 0; i < ctx.F; ++i) {
         unsigned p = ctx.mesh.faces[i].padding;
         c.check(p == 0xCDCD, "face", i, [&] { return fmt::format("padding 0x{:04X}", p); });
@@ -231,7 +234,10 @@ void r34(RuleCheck& c) {
     auto face_inside = [&](std::int64_t i) {
         return !outside(faces[i].startEdgeIndex, faces[i].numEdges) && !outside(faces[i].startUserEdgeIndex, faces[i].numUserEdges);
     };
-    if (ctx.edge_scan.all_owned_once && all_hold(0, ctx.F, face_inside)) return c.pass(ctx.E);
+    // Faces that tile the regular edges (R <= E) have their ranges inside, and without user
+    // edges there is no other range.
+    const bool inside = (ctx.regular_tiled && ctx.face_fields.no_user_edges()) || all_hold(0, ctx.F, face_inside);
+    if (ctx.edge_scan.all_owned_once && inside) return c.pass(ctx.E);
     for (std::int64_t i = 0; i < ctx.F; ++i) {
         const auto& f = ctx.mesh.faces[i];
         if (outside(f.startEdgeIndex, f.numEdges) || outside(f.startUserEdgeIndex, f.numUserEdges))
@@ -259,7 +265,8 @@ void r35(RuleCheck& c) {
     const auto& ctx = c.ctx();
     if (!ctx.regular_tiled) return c.skip();
     std::int64_t users = 0;
-    for (std::int64_t i = 0; i < ctx.F; ++i) {
+    // Only faces with user edges are read: with none the walk finds nothing.
+    for (std::int64_t i = 0; !ctx.face_fields.no_positive_user_counts() && i < ctx.F; ++i) {
         const auto& f = ctx.mesh.faces[i];
         if (f.numUserEdges <= 0) continue;
         users += f.numUserEdges;

@@ -23,8 +23,7 @@ void for_user_edges(RuleCheck& c, Fn&& fn) {
 
 void r74(RuleCheck& c) {
     const auto& ctx = c.ctx();
-    const std::span faces(ctx.mesh.faces);
-    if (ctx.E <= ctx.R && all_hold(0, ctx.F, [&](std::int64_t i) { return faces[i].numUserEdges == 0; })) return c.pass(ctx.F);
+    if (ctx.E <= ctx.R && ctx.face_fields.all(FaceFieldBounds::kNumUserEdges, 0)) return c.pass(ctx.F);
     for (std::int64_t i = 0; i < ctx.F; ++i) {
         int n = ctx.mesh.faces[i].numUserEdges;
         bool extra = i + 1 == ctx.F && ctx.E > ctx.R;

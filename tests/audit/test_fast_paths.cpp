@@ -28,6 +28,7 @@
 #include "audit/audit.h"
 #include "audit/audit_context.h"
 #include "audit/audit_edge_scan.h"
+#include "audit/audit_face_fields.h"
 #include "audit/audit_report.h"
 #include "audit/audit_rules.h"
 #include "audit/audit_supplementary.h"
@@ -1424,4 +1425,261 @@ TEST(AuditFastPaths, R24AndR49CountWhatAPlainWalkCounts) {
     }
     EXPECT_GT(rounds_with_exceptions[0], 150);
     EXPECT_GT(rounds_with_exceptions[1], 150);
+}
+
+namespace {
+
+/// A face's eight 16-bit pieces, as FaceFieldBounds numbers them.
+std::array<std::int16_t, 8> pieces_of(const fromsoft::Face& f) {
+    std::array<std::int16_t, 8> p;
+    std::memcpy(p.data(), &f, sizeof f);
+    return p;
+}
+
+/// A face field value from a few that sit on each bound FaceFieldBounds is asked about (a
+/// startUserEdgeIndex whose low or high half alone is 0xFFFF among them), or a regular range
+/// moved or resized (the faces then no longer tile the edges).
+void scramble_face(fromsoft::Face& f, std::mt19937& rng, std::int64_t E, std::int64_t K) {
+    switch (rng() % 5) {
+        case 4: {
+            const int pick = static_cast<int>(rng() % 6);
+            if (pick == 0) f.numEdges = static_cast<std::int16_t>(f.numEdges + 1);
+            if (pick == 1) f.numEdges = 3;
+            if (pick == 2) f.startEdgeIndex += 4;
+            if (pick == 3) f.startEdgeIndex = -4;
+            if (pick == 4) f.numEdges = static_cast<std::int16_t>(rng() % 2 == 0 ? 2 : -1);  // too few (R23)
+            if (pick == 5) f.numEdges = static_cast<std::int16_t>(rng() % 2 == 0 ? 63 : 64);  // the usual sizes' end
+            break;
+        }
+        case 0: {
+            const std::int32_t picks[] = {-1, 0, 5, -2, static_cast<std::int32_t>(E) - 1, static_cast<std::int32_t>(E),
+                                          0xFFFF, static_cast<std::int32_t>(0xFFFF0000u)};
+            f.startUserEdgeIndex = picks[rng() % std::size(picks)];
+            break;
+        }
+        case 1: {
+            const std::int16_t picks[] = {0, 1, -1, 2, -32768};
+            f.numUserEdges = picks[rng() % std::size(picks)];
+            break;
+        }
+        case 2: {
+            const std::int64_t picks[] = {-2, -1, 0, K - 1, K, K + 1, 32767};
+            f.clusterIndex = static_cast<std::int16_t>(picks[rng() % std::size(picks)]);
+            break;
+        }
+        default: {
+            const std::uint16_t picks[] = {0xCDCD, 0, 0xCDCC, 0x4DCD, 0xCDCE};
+            f.padding = picks[rng() % std::size(picks)];
+        }
+    }
+}
+
+/// Index of rule `id` in all_rules().
+std::size_t rule_index(std::string_view id) {
+    const auto rules = all_rules();
+    for (std::size_t i = 0; i < rules.size(); ++i)
+        if (rules[i].id == id) return i;
+    ADD_FAILURE() << id;
+    return 0;
+}
+
+}  // namespace
+
+// The faces' bounds piece by piece, and each question the rules ask of them, against plain
+// walks over the faces: arrays of 0 … 40 faces (odd and even, for the two pairs of bounds and
+// the last face alone) whose fields take values on and beside each bound, anywhere.
+TEST(AuditFastPaths, FaceFieldBoundsEqualAPlainWalk) {
+    std::mt19937 rng(4701);
+    for (int round = 0; round < 6000; ++round) {
+        std::vector<fromsoft::Face> faces(static_cast<std::size_t>(round % 41));
+        const std::int64_t E = 4 * static_cast<std::int64_t>(faces.size()), K = 1 + round % 7;
+        for (std::size_t i = 0; i < faces.size(); ++i) faces[i].startEdgeIndex = static_cast<std::int32_t>(4 * i), faces[i].numEdges = 4;
+        const int changes = round % 4 == 0 ? 0 : 1 + static_cast<int>(rng() % 3);
+        for (int k = 0; k < changes && !faces.empty(); ++k) {
+            const std::size_t at[] = {0, faces.size() - 1, faces.size() / 2, rng() % faces.size()};
+            scramble_face(faces[at[rng() % std::size(at)]], rng, E, K);
+        }
+        const FaceFieldBounds b = bound_face_fields(faces);
+        ASSERT_EQ(b.any, !faces.empty()) << round;
+        if (!faces.empty()) {
+            std::array<std::int16_t, 8> lo = pieces_of(faces[0]), hi = lo;
+            for (const fromsoft::Face& f : faces) {
+                const auto p = pieces_of(f);
+                for (std::size_t k = 0; k < 8; ++k) lo[k] = std::min(lo[k], p[k]), hi[k] = std::max(hi[k], p[k]);
+            }
+            ASSERT_EQ(b.min, lo) << round;
+            ASSERT_EQ(b.max, hi) << round;
+        }
+        bool no_users = true, no_positive = true, no_counts = true, padding = true, below = true, none = true;
+        for (const fromsoft::Face& f : faces) {
+            no_users = no_users && f.numUserEdges == 0 && f.startUserEdgeIndex == -1;
+            no_positive = no_positive && f.numUserEdges <= 0;
+            no_counts = no_counts && f.numUserEdges == 0;
+            padding = padding && f.padding == 0xCDCD;
+            below = below && f.clusterIndex >= 0 && f.clusterIndex < K;
+            none = none && f.clusterIndex == -1;
+        }
+        ASSERT_EQ(b.no_user_edges(), no_users) << round;
+        ASSERT_EQ(b.no_positive_user_counts(), no_positive) << round;
+        ASSERT_EQ(b.all(FaceFieldBounds::kNumUserEdges, 0), no_counts) << round;
+        ASSERT_EQ(b.padding_cdcd(), padding) << round;
+        ASSERT_EQ(b.clusters_below(K), below) << round;
+        ASSERT_EQ(b.all(FaceFieldBounds::kClusterIndex, -1), none) << round;
+    }
+}
+
+// R22, R23, R24, R25, R26, R34, R35 and R74, which take a tagfile where every face holds from
+// the faces' bounds, against plain walks written here: grids of both games (Elden Ring with and
+// without user edges) with fields changed at the first, the middle, the last or any face, one
+// or several rules failing at once, and tagfiles where all hold in between (a rule's counts
+// must not carry over to the next tagfile).
+TEST(AuditFastPaths, PerFaceRulesCountWhatAPlainWalkCounts) {
+    std::mt19937 rng(4702);
+    const std::size_t r22 = rule_index("R22"), r23 = rule_index("R23"), r24 = rule_index("R24"), r25 = rule_index("R25"),
+                      r26 = rule_index("R26"), r34 = rule_index("R34"), r35 = rule_index("R35"), r74 = rule_index("R74");
+    int failing[9] = {};
+    for (int round = 0; round < 1500; ++round) {
+        SyntheticOptions o;
+        o.sekiro = round % 3 == 0;
+        o.user_edges = round % 3 == 1;
+        o.width = 3 + round % 5, o.height = 2 + round % 3;
+        AuditTagfile f = synthetic_tagfile(o);
+        fromsoft::NavMesh& m = f.model->mesh;
+        const std::int64_t F = static_cast<std::int64_t>(m.faces.size()), E = static_cast<std::int64_t>(m.edges.size());
+        const std::int64_t K = f.model->graph ? static_cast<std::int64_t>(f.model->graph->nodes.size()) : 0;
+        const int changes = round % 4 == 0 ? 0 : 1 + static_cast<int>(rng() % 4);
+        for (int k = 0; k < changes; ++k) {
+            const std::size_t at[] = {0, m.faces.size() - 1, m.faces.size() / 2, rng() % m.faces.size()};
+            scramble_face(m.faces[at[rng() % std::size(at)]], rng, E, K);
+        }
+        // The plain walks.
+        std::int64_t R = 0;
+        bool tiled = true;
+        for (const fromsoft::Face& face : m.faces) tiled = tiled && face.startEdgeIndex == R, R += std::max<std::int64_t>(0, face.numEdges);
+        tiled = tiled && R <= E;
+        std::int64_t bad22 = 0, bad23 = 0, bad24 = 0, bad25 = 0, bad26 = 0, bad74 = 0, outside = 0;
+        std::map<std::string, std::int64_t, std::less<>> sizes;  // R23's histogram
+        for (const fromsoft::Face& face : m.faces) ++sizes[fmt::format("numEdges_{:03}", face.numEdges)], bad23 += face.numEdges < 3;
+        std::vector<int> owners(static_cast<std::size_t>(E), 0);
+        auto own = [&](std::int64_t start, std::int64_t n) {
+            for (std::int64_t e = std::max<std::int64_t>(0, start); e < start + n && e < E; ++e) ++owners[static_cast<std::size_t>(e)];
+        };
+        for (std::int64_t i = 0; i < F; ++i) {
+            const fromsoft::Face& face = m.faces[static_cast<std::size_t>(i)];
+            bad22 += !(face.numUserEdges >= 0 && (face.numUserEdges == 0) == (face.startUserEdgeIndex == -1));
+            bad24 += !(face.clusterIndex >= 0 && face.clusterIndex < K);
+            bad25 += face.clusterIndex != -1;
+            bad26 += face.padding != 0xCDCD;
+            bad74 += face.numUserEdges != 0 || (i + 1 == F && E > R);
+            auto out = [&](std::int64_t start, std::int64_t n) { return n > 0 && (start < 0 || start + n > E); };
+            outside += out(face.startEdgeIndex, face.numEdges) || out(face.startUserEdgeIndex, face.numUserEdges);
+            own(face.startEdgeIndex, face.numEdges);
+            if (face.numUserEdges > 0) own(face.startUserEdgeIndex, face.numUserEdges);
+        }
+        const std::int64_t not_once = std::count_if(owners.begin(), owners.end(), [](int n) { return n != 1; });
+        failing[7] += !tiled && outside > 0 && not_once == 0;  // R34's faces alone fail it
+        Tally t35;  // one case a tagfile: skipped unless tiled, else the first bad user range or the sum
+        if (!tiled) {
+            t35.skipped = 1;
+        } else {
+            std::int64_t users = 0;
+            bool bad = false;
+            for (const fromsoft::Face& face : m.faces) {
+                if (face.numUserEdges <= 0) continue;
+                users += face.numUserEdges;
+                if (face.startUserEdgeIndex < R || std::int64_t{face.startUserEdgeIndex} + face.numUserEdges > E) {
+                    bad = true;
+                    break;
+                }
+            }
+            t35.checked = 1, t35.exceptions = bad || users != E - R;
+        }
+        const TagfileAudit r = audit_tagfile(f, 3);
+        auto tally = [&](std::size_t rule) { return r.rules[rule].by_game[static_cast<std::size_t>(r.game)]; };
+        auto expect = [&](std::size_t rule, std::int64_t checked, std::int64_t exceptions, int slot) {
+            const Tally t = tally(rule);
+            EXPECT_EQ(t.checked, checked) << all_rules()[rule].id << " round " << round;
+            EXPECT_EQ(t.exceptions, exceptions) << all_rules()[rule].id << " round " << round;
+            failing[slot] += exceptions > 0;
+        };
+        expect(r22, F, bad22, 0);
+        expect(r23, F, bad23, 8);
+        EXPECT_EQ(r.rules[r23].values.named().counts, sizes) << round;
+        expect(r26, F, bad26, 1);
+        expect(r34, outside + E, outside + not_once, 2);
+        EXPECT_EQ(tally(r35).checked, t35.checked) << round;
+        EXPECT_EQ(tally(r35).exceptions, t35.exceptions) << round;
+        EXPECT_EQ(tally(r35).skipped, t35.skipped) << round;
+        failing[3] += t35.exceptions > 0;
+        if (o.sekiro) {
+            expect(r24, F, bad24, 4);
+            expect(r74, F, bad74, 5);
+        } else {
+            expect(r25, F, bad25, 6);
+        }
+        if (HasFailure()) return;
+    }
+    for (int k = 0; k < 9; ++k) EXPECT_GT(failing[k], k == 7 ? 5 : 20) << k;
+}
+
+// R72 sums its passes and skips and gathers its largest distance outside a leaf box before
+// recording them once: against a plain walk over every corner of every face (each corner's own
+// distance, not the corners' box), on Elden Ring grids whose vertices are pushed outside their
+// leaf boxes by less and more than the tolerance, at the first, the middle, the last or any face.
+TEST(AuditFastPaths, R72CountsAndLargestDistanceEqualAPlainWalk) {
+    std::mt19937 rng(4703);
+    const std::size_t r72 = rule_index("R72");
+    int rounds_with_exceptions = 0, rounds_with_distance = 0;
+    for (int round = 0; round < 300; ++round) {
+        SyntheticOptions o;
+        o.width = 2 + round % 6, o.height = 1 + round % 4, o.user_edges = round % 2 == 0;
+        AuditTagfile f = synthetic_tagfile(o);
+        fromsoft::NavMesh& m = f.model->mesh;
+        // Moved after the tree was built, so their faces' leaf boxes no longer hold them.
+        const int changes = round % 5 == 0 ? 0 : 1 + static_cast<int>(rng() % 3);
+        for (int k = 0; k < changes; ++k) {
+            const std::size_t faces[] = {0, m.faces.size() - 1, m.faces.size() / 2, rng() % m.faces.size()};
+            const fromsoft::Face& face = m.faces[faces[rng() % std::size(faces)]];
+            fromsoft::Vec4& v = m.vertices[static_cast<std::size_t>(m.edges[static_cast<std::size_t>(face.startEdgeIndex)].a)];
+            const float pushes[] = {0.0001f, -0.0003f, 0.002f, -0.04f, 0.75f};
+            lane_of(v, static_cast<int>(rng() % 3)) += pushes[rng() % std::size(pushes)];
+        }
+        const fromsoft::DecodedAabbTree tree = fromsoft::decode_aabb_tree6(f.model->mediator->nodes, f.model->mediator->domain);
+        ASSERT_TRUE(tree.valid) << round;
+        std::vector<const fromsoft::Box3*> box_of(m.faces.size(), nullptr);
+        for (const fromsoft::TreeLeaf& l : tree.leaves)
+            if (l.face < m.faces.size() && !box_of[l.face]) box_of[l.face] = &tree.boxes[l.node];
+        Tally plain;
+        bool any = false;
+        double largest = 0;
+        std::size_t largest_at = 0;
+        for (std::size_t i = 0; i < m.faces.size(); ++i) {
+            const fromsoft::Face& face = m.faces[i];
+            ASSERT_TRUE(box_of[i]) << round;
+            double face_largest = 0;  // a corner inside its box offers 0
+            for (int k = 0; k < face.numEdges; ++k) {
+                const fromsoft::Vec4& v = m.vertices[static_cast<std::size_t>(m.edges[static_cast<std::size_t>(face.startEdgeIndex + k)].a)];
+                const double p[3] = {v.x, v.y, v.z};
+                double out = -INFINITY;
+                for (int a = 0; a < 3; ++a) out = std::max({out, box_of[i]->min[a] - p[a], p[a] - box_of[i]->max[a]});
+                ++plain.checked;
+                plain.exceptions += out > fromsoft::kLeafBoxTolerance;
+                face_largest = std::max(face_largest, out);
+            }
+            if (!any || face_largest > largest) largest = face_largest, largest_at = i, any = true;
+        }
+        const TagfileAudit r = audit_tagfile(f, 3);
+        const Tally& t = r.rules[r72].by_game[static_cast<std::size_t>(r.game)];
+        ASSERT_EQ(t.checked, plain.checked) << round;
+        ASSERT_EQ(t.exceptions, plain.exceptions) << round;
+        ASSERT_EQ(t.skipped, 0) << round;
+        const NamedValues values = r.rules[r72].values.named();
+        ASSERT_EQ(values.maxima.count("max_distance_outside_m"), 1u) << round;
+        const Extreme& e = values.maxima.at("max_distance_outside_m");
+        ASSERT_EQ(e.value, largest) << round;
+        ASSERT_EQ(e.at.str(), f.entry + " face " + std::to_string(largest_at)) << round;
+        rounds_with_exceptions += plain.exceptions > 0, rounds_with_distance += largest > 0;
+    }
+    EXPECT_GT(rounds_with_exceptions, 60);
+    EXPECT_GT(rounds_with_distance, 100);
 }
