@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <array>
-#include <cassert>
 
 #include "geometry/fan.h"
+#include "io/promise.h"
 
 namespace navlab::audit {
 
@@ -57,7 +57,7 @@ void analyse_face(std::span<const Point> corners, FaceScratch& scratch, FaceGeom
     // One plane for both paths: the full one reuses the normal and the turns already taken,
     // and what the one loop saw of a face it gave up (OneLoopSeen). The batch's decided corner
     // turns spare the plane their arithmetic (it takes only faces of kMostTurns corners or fewer).
-    assert(!figures || corners.size() <= FaceFigures::kMostTurns);
+    NAVLAB_PROMISE(!figures || corners.size() <= FaceFigures::kMostTurns);
     const FacePlane plane = figures ? FacePlane(corners, figures->normal, figures->length, std::span(figures->turns.data(), corners.size()))
                                     : FacePlane(corners);
     OneLoopSeen seen;

@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "havok/tagfile.h"
+#include "io/promise.h"
 
 namespace navlab::havok {
 
@@ -81,7 +82,7 @@ public:
     /// place; whenever a check on the bytes fails (past DATA, an item index out of range or of
     /// another kind, a string item past DATA) the checked accessor itself answers, so every
     /// view, value and error is the checked accessor's. On a value of another kind they are
-    /// wrong: the kind is the caller's promise.
+    /// wrong: the kind is the caller's promise (checked in the sanitizer and fuzz builds).
     ArrayView known_hk_array() const;  ///< as_array() of an hkArray
     std::int64_t known_int() const;    ///< as_int() of an Int or Bool
     std::uint64_t known_uint() const;  ///< as_uint() of an Int or Bool
@@ -162,6 +163,7 @@ private:
 // tagfile, each a few loads and compares) ----
 
 inline ArrayView Value::known_hk_array() const {
+    NAVLAB_PROMISE(type().is_hk_array());
     if (const std::optional<std::uint64_t> index = stored_item()) {
         if (*index == 0) return ArrayView(*file_, type().resolved_subtype, 0, 0);
         if (*index < file_->items.size() && file_->items[*index].kind == ItemKind::Array) {
@@ -175,6 +177,7 @@ inline ArrayView Value::known_hk_array() const {
 template <bool Signed>
 std::uint64_t Value::known_integer() const {
     const Type& t = type();
+    NAVLAB_PROMISE(t.kind() == Kind::Int || t.kind() == Kind::Bool);
     const std::uint32_t size = t.resolved_size;
     if (offset_ > file_->data.size() || size > file_->data.size() - offset_)
         return Signed ? static_cast<std::uint64_t>(as_int()) : as_uint();
@@ -190,6 +193,7 @@ inline std::int64_t Value::known_int() const { return static_cast<std::int64_t>(
 inline std::uint64_t Value::known_uint() const { return known_integer<false>(); }
 
 inline std::string_view Value::known_string() const {
+    NAVLAB_PROMISE(kind() == Kind::String);
     if (const std::optional<std::uint64_t> index = stored_item()) {
         if (*index == 0) return {};
         if (*index < file_->items.size()) {
@@ -204,6 +208,7 @@ inline std::string_view Value::known_string() const {
 }
 
 inline std::optional<ObjectView> Value::known_target() const {
+    NAVLAB_PROMISE(kind() == Kind::Pointer);
     if (const std::optional<std::uint64_t> index = stored_item()) {
         if (*index == 0) return std::nullopt;
         if (*index < file_->items.size() && file_->items[*index].kind == ItemKind::Pointer) {

@@ -4,13 +4,13 @@
 
 #include <algorithm>
 #include <array>
-#include <cassert>
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "io/byte_reader.h"
+#include "io/promise.h"
 
 namespace navlab::havok {
 
@@ -41,7 +41,7 @@ public:
     std::size_t size() const noexcept { return count_; }
     /// Section i, for i < min(size(), kKept).
     const Section& operator[](std::size_t i) const noexcept {
-        assert(i < std::min(count_, kKept));
+        NAVLAB_PROMISE(i < std::min(count_, kKept));
         return kept_[i];
     }
     /// The kept sections.

@@ -1101,7 +1101,11 @@ TEST(NavTagfile, SetupsReadInPlaceEqualAPlainReading) {
             }
         const havok::Tagfile file = havok::read_tagfile(bytes);
         const havok::ArrayView setups = file.find_variant("hkaiUserEdgeSetupArray")->field("edgeSetups").as_array();
+        const std::uint64_t in_place_before = record_arrays_read_in_place();
         const NavTagfile back = read_nav_tagfile(bytes);
+        // The setups' layout is not the model's: the copy plan must have read them in place
+        // (a fallback member by member would give the same values, so the count tells).
+        EXPECT_EQ(record_arrays_read_in_place(), in_place_before + 1) << "round " << round;
         ASSERT_TRUE(back.user_edge_setups);
         ASSERT_EQ(back.user_edge_setups->size(), setups.size());
         for (std::uint32_t i = 0; i < setups.size(); ++i) {

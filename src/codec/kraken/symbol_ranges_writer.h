@@ -6,13 +6,13 @@
 #include <algorithm>
 #include <array>
 #include <bit>
-#include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <utility>
 
 #include "codec/kraken/bit_writer.h"
+#include "io/promise.h"
 
 namespace navlab::kraken::detail {
 
@@ -42,7 +42,7 @@ template <class T, std::size_t N>
 class BoundedList {
 public:
     void push_back(const T& value) {
-        assert(count_ < N);
+        NAVLAB_PROMISE(count_ < N);
         items_[count_++] = value;
     }
     std::size_t size() const { return count_; }

@@ -53,6 +53,11 @@ void recycle_nav_tagfile(NavTagfile&& nav);
 /// that decompresses a binder), since what a thread keeps is sized for the largest model it read.
 void release_recycled_storage();
 
+/// How many record arrays whose layout differs from the model's (Sekiro's UserEdgeSetup) this
+/// thread has read in place, by a copy plan, rather than member by member through Values. The
+/// two give the same model; tests ask this to know that the fast one ran.
+std::uint64_t record_arrays_read_in_place();
+
 /// Writes `nav` as a new tagfile: root variants hkaiNavMesh, then hkaiDirectedGraphExplicitCost
 /// (when `graph` is set), hkaiStaticTreeNavMeshQueryMediator (when `mediator` is set, with its
 /// hkcdStaticAabbTree; navMesh points at the mesh when nav_mesh_is_file_mesh, else is null), then
