@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <numeric>
 #include <random>
 #include <string>
@@ -282,6 +283,81 @@ TEST(SparseParse, ChainSearchEqualsABruteForceWalk) {
     }
 }
 
+// The dominance test (dominated_ahead, and the AVX2 form the parse takes where the processor
+// has it) against its definition, a comparison per cost in exact arithmetic: windows with a
+// single cost at or just past the margin in each of the 32 lanes (every lane checked), the
+// unreached cost, and random windows around the margin.
+TEST(SparseParse, DominanceTestEqualsAPlainComparison) {
+    struct Restore {
+        ~Restore() { allow_avx2_dominance(true); }
+    } restore;
+    auto plain = [](const std::vector<std::uint32_t>& window, std::size_t from, std::uint32_t c) {
+        for (std::size_t k = from; k < from + kDominanceWindow; ++k)
+            if (std::uint64_t{window[k]} <= std::uint64_t{c} + kDominanceMargin) return true;
+        return false;
+    };
+    constexpr std::uint32_t kUnreachedCost = 0x7fffffff;
+    std::mt19937 rng(41);
+    for (const bool avx2 : {false, true}) {
+        const bool on = allow_avx2_dominance(avx2);
+        if (avx2 && !on) GTEST_SKIP() << "no AVX2 on this processor: the plain test ran";
+        SCOPED_TRACE(avx2 ? "AVX2" : "plain");
+        std::size_t dominated = 0;
+        for (const std::uint32_t c : {0u, 1u, 48u, 1000u, 0x1ffffffu, kUnreachedCost - kDominanceMargin - 2}) {
+            for (std::size_t lane = 0; lane < kDominanceWindow; ++lane)
+                for (const std::uint32_t over : {0u, kDominanceMargin - 1, kDominanceMargin, kDominanceMargin + 1}) {
+                    // The window starts at 1 of a vector one longer (ahead is unaligned in the parse).
+                    std::vector<std::uint32_t> window(kDominanceWindow + 1, kUnreachedCost);
+                    window[1 + lane] = c + over;
+                    const bool want = plain(window, 1, c);
+                    ASSERT_EQ(dominated_ahead(window.data() + 1, c), want) << "c " << c << " lane " << lane << " over " << over;
+                    dominated += want;
+                }
+            std::vector<std::uint32_t> unreached(kDominanceWindow, kUnreachedCost);
+            ASSERT_FALSE(dominated_ahead(unreached.data(), c)) << c;
+        }
+        for (int round = 0; round < 20000; ++round) {
+            const std::uint32_t c = rng() % 5000;
+            std::vector<std::uint32_t> window(kDominanceWindow + 7);
+            for (auto& cost : window) cost = rng() % 8 == 0 ? kUnreachedCost : c + kDominanceMargin - 8 + rng() % 400;
+            const std::size_t from = rng() % 8;
+            const bool want = plain(window, from, c);
+            ASSERT_EQ(dominated_ahead(window.data() + from, c), want) << "round " << round;
+            dominated += want;
+        }
+        EXPECT_GT(dominated, 8000u);  // of about 26,000 windows: both answers well represented
+    }
+}
+
+// recent_pairs, which picks the recent slots whose lengths the sparse parse measures, against
+// match_length itself at every position of a small input and every end, with slots of every
+// kind: below 8, above the position, repeated, matching 2 bytes or 1 or none.
+TEST(SparseParse, RecentPairsAreTheSlotsMatchingTwoBytes) {
+    ByteVec data = random_bytes(400, 3, 42);
+    for (std::size_t i = 100; i < 140; ++i) data[i] = data[i - 16];  // a 40-byte copy at distance 16
+    std::mt19937 rng(43);
+    std::size_t pairs = 0, slots = 0;
+    for (std::size_t end = 0; end <= data.size(); end += end < 20 || end > 380 ? 1 : 37)
+        for (std::size_t p = 0; p < end; ++p)
+            for (int round = 0; round < 6; ++round) {
+                Recent recent;
+                for (auto& d : recent.slot) {
+                    switch (rng() % 5) {
+                        case 0: d = rng() % 12; break;               // around the smallest distance
+                        case 1: d = static_cast<std::uint32_t>(p + rng() % 3); break;  // at or past the position
+                        case 2: d = 16; break;
+                        default: d = 8 + rng() % 40;
+                    }
+                }
+                if (round == 0) recent.slot[2] = recent.slot[1] = recent.slot[0];  // repeated slots
+                unsigned want = 0;
+                for (unsigned k = 0; k < 3; ++k) want |= unsigned{match_length(data, p, recent.slot[k], end) >= 2} << k;
+                ASSERT_EQ(recent_pairs(data, p, end, recent), want) << "p " << p << " end " << end;
+                pairs += static_cast<std::size_t>(std::popcount(want)), slots += 3;
+            }
+    EXPECT_GT(pairs, slots / 20);
+}
+
 namespace {
 
 std::uint64_t fnv1a(const ByteVec& bytes) {
@@ -304,10 +380,17 @@ TEST(SparseParse, LevelSixStreamsStayTheSame) {
         {run_bytes(50000, 33), {675, 0x438eb60fc629527eu}},
         {periodic_bytes(40000, 300), {41, 0xe44f3093bd83fe1eu}},
     };
-    for (const auto& [input, want] : pinned) {
-        const ByteVec stream = kraken::encode(input, kraken::kDefaultLevel, 1);
-        EXPECT_EQ(stream.size(), want.first);
-        EXPECT_EQ(fnv1a(stream), want.second);
+    struct Restore {
+        ~Restore() { allow_avx2_dominance(true); }
+    } restore;
+    // With the dominance test's AVX2 form and without it (where the processor has AVX2).
+    for (const bool avx2 : {true, false}) {
+        allow_avx2_dominance(avx2);
+        for (const auto& [input, want] : pinned) {
+            const ByteVec stream = kraken::encode(input, kraken::kDefaultLevel, 1);
+            EXPECT_EQ(stream.size(), want.first) << (avx2 ? "AVX2" : "plain");
+            EXPECT_EQ(fnv1a(stream), want.second) << (avx2 ? "AVX2" : "plain");
+        }
     }
 }
 

@@ -23,12 +23,17 @@
 #include "codec/kraken/sparse_parse.h"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <limits>
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
 
 #include "codec/kraken/array_encoder.h"
 #include "codec/kraken/context.h"
 #include "codec/kraken/lz_prices.h"
+#include "io/cpu_avx2.h"
 #include "io/huge_page_allocator.h"
 
 namespace navlab::kraken::detail {
@@ -36,12 +41,6 @@ namespace {
 
 /// Literals after a match end through which positions inside other matches are still expanded.
 constexpr std::uint32_t kLiteralsAfterMatch = 2;
-/// Positions ahead that may make a position not worth expanding (two 64-byte lines of costs;
-/// 16 and 64 measured the same).
-constexpr std::size_t kDominanceWindow = 32;
-/// ... when one of them is reached at most this much dearer, in 1/16 bit (3 bits: 0 and 1 bit
-/// gave the same sizes, 10 % slower; 6 bits cost the emevd 2 %).
-constexpr std::uint32_t kDominanceMargin = 48;
 /// A position with a recent-offset match this long is not searched (16: the emevd 0.5 %
 /// larger; 24: sizes within 0.3 %, 5-10 % faster; docs/kraken.md).
 constexpr std::uint32_t kRecentLongEnough = 24;
@@ -66,6 +65,47 @@ constexpr std::uint32_t kNewDistanceDecodePrice = 40;
 constexpr std::size_t kBacktrackPrefetch = 256;
 /// Cost of a position no step has reached (dominated() works on signed 32-bit lanes).
 constexpr std::uint32_t kUnreached = std::numeric_limits<std::int32_t>::max();
+
+/// dominated_ahead() a lane at a time.
+bool dominated_plain(const std::uint32_t* ahead, std::uint32_t c) {
+    // ahead[k] <= c + margin exactly when ahead[k] - (c + margin + 1) is negative: ahead[k]
+    // lies in [0, kUnreached] and a reached cost far below 2^31 - 49 (a chunk's costs stay
+    // under about 2^25), so the difference cannot overflow a signed lane. ORing the
+    // differences keeps any sign bit: one subtraction and one OR a lane once vectorised
+    // (a comparison per lane made GCC turn each mask into 0/1 first, three times the work
+    // on a check that runs on most reached positions: a tenth of level 6's time).
+    const std::int32_t above = static_cast<std::int32_t>(c + kDominanceMargin + 1);
+    std::int32_t signs = 0;
+    for (std::size_t k = 0; k < kDominanceWindow; ++k) signs |= static_cast<std::int32_t>(ahead[k]) - above;
+    return signs < 0;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define NAVLAB_SPARSE_AVX2 1
+/// dominated_ahead() on AVX2: the 32 differences in four vectors, their sign bits ORed and
+/// taken as a mask. The SSE2 loop GCC makes of the plain one took 36 instructions, this 19
+/// with its call (out of line: only a function compiled for AVX2 may hold them); the test
+/// runs on three in four of the positions the pass visits (the emevd: 0.6 M instructions
+/// less, 3.5 % of level 6).
+__attribute__((target("avx2"), noinline)) bool dominated_avx2(const std::uint32_t* ahead, std::uint32_t c) {
+    static_assert(kDominanceWindow == 32, "four vectors of 8 costs");
+    const __m256i above = _mm256_set1_epi32(static_cast<std::int32_t>(c + kDominanceMargin + 1));
+    const auto* v = reinterpret_cast<const __m256i*>(ahead);
+    const __m256i low = _mm256_or_si256(_mm256_sub_epi32(_mm256_loadu_si256(v), above),
+                                        _mm256_sub_epi32(_mm256_loadu_si256(v + 1), above));
+    const __m256i high = _mm256_or_si256(_mm256_sub_epi32(_mm256_loadu_si256(v + 2), above),
+                                         _mm256_sub_epi32(_mm256_loadu_si256(v + 3), above));
+    const __m256i signs = _mm256_or_si256(low, high);
+    return _mm256_movemask_ps(_mm256_castsi256_ps(signs)) != 0;
+}
+
+/// Whether the parse takes dominated_avx2: the processor has AVX2 (cpu_has_avx2), unless a
+/// test switched it off (allow_avx2_dominance).
+std::atomic<bool> g_avx2_dominance_allowed{true};
+bool use_avx2_dominance() { return cpu_has_avx2() && g_avx2_dominance_allowed.load(std::memory_order_relaxed); }
+#else
+bool use_avx2_dominance() { return false; }
+#endif
 
 /// How the cheapest known path reaches a position (its cost is kept apart, see Scratch): 16
 /// bytes, four to a cache line (the backtrack and the relaxations touch one per step).
@@ -141,16 +181,10 @@ private:
     /// Whether a position in the next kDominanceWindow is reached at most at cost c.
     bool dominated(std::size_t i, std::uint32_t c) const {
         const std::uint32_t* ahead = cost_.data() + i + 1;
-        // ahead[k] <= c + margin exactly when ahead[k] - (c + margin + 1) is negative: ahead[k]
-        // lies in [0, kUnreached] and a reached cost far below 2^31 - 49 (a chunk's costs stay
-        // under about 2^25), so the difference cannot overflow a signed lane. ORing the
-        // differences keeps any sign bit: one subtraction and one OR a lane once vectorised
-        // (a comparison per lane made GCC turn each mask into 0/1 first, three times the work
-        // on a check that runs on most reached positions: a tenth of level 6's time).
-        const std::int32_t above = static_cast<std::int32_t>(c + kDominanceMargin + 1);
-        std::int32_t signs = 0;
-        for (std::size_t k = 0; k < kDominanceWindow; ++k) signs |= static_cast<std::int32_t>(ahead[k]) - above;
-        return signs < 0;
+#if NAVLAB_SPARSE_AVX2
+        if (avx2_) return dominated_avx2(ahead, c);
+#endif
+        return dominated_plain(ahead, c);
     }
 
     /// Relaxes a literal, the recent-offset matches and the found matches out of position i
@@ -164,12 +198,14 @@ private:
         const std::uint32_t base = c + (run >= 3 ? length_price(prices, run) : 0);
         const unsigned lit_field = std::min(run, 3u);
         std::uint32_t longest = 0;
-        // Recent offsets (slots 0..2): matches of 2 bytes and more, at full length.
-        for (unsigned k = 0; k < 3; ++k) {
+        // Recent offsets (slots 0..2): matches of 2 bytes and more, at full length, measured
+        // only for the slots that match the first 2 bytes (most do not), in slot order.
+        for (unsigned matching = recent_pairs(block_, p, end_, s.recent); matching != 0; matching &= matching - 1) {
+            const unsigned k = static_cast<unsigned>(std::countr_zero(matching));
             const std::uint32_t d = s.recent.slot[k];
             if ((k >= 1 && d == s.recent.slot[0]) || (k == 2 && d == s.recent.slot[1])) continue;
-            const std::uint32_t len = match_length(block_, p, d, end_);
-            if (len < 2) continue;
+            const std::uint8_t* here = block_.data() + p;
+            const auto len = static_cast<std::uint32_t>(common_length(here, here - d, 2, end_ - p));
             relax_match(prices, i, base, lit_field, len, d, k, 0, s.recent);
             longest = std::max(longest, len);
         }
@@ -239,9 +275,40 @@ private:
     HugePageVector<Step>& steps_ = scratch.steps;         ///< per position, valid where cost_ is set
     std::vector<std::uint64_t>& reached_ = scratch.reached;  ///< a bit a position, set where cost_ is
     std::vector<Command>& backtrack_ = scratch.backtrack;
+    const bool avx2_ = use_avx2_dominance();  ///< dominated() by dominated_avx2
 };
 
 }  // namespace
+
+unsigned recent_pairs(std::span<const std::uint8_t> block, std::size_t p, std::size_t end, const Recent& recent) {
+    // Measuring each slot's length (match_length) cost about 30 instructions a slot, and 6
+    // slots in 10 match less than 2 bytes; this tests all three without a branch.
+    if (p + 2 > end) return 0;
+    const std::uint8_t* here = block.data() + p;
+    const std::uint64_t pair = load16(here);
+    unsigned bits = 0;
+    for (unsigned k = 0; k < 3; ++k) {
+        const std::uint32_t d = recent.slot[k];
+        const bool usable = d >= kMinDistance && d <= p;
+        // A slot that may not be read compares the pair with itself, and is masked off.
+        bits |= static_cast<unsigned>(usable & (load16(here - (usable ? d : 0)) == pair)) << k;
+    }
+    return bits;
+}
+
+bool dominated_ahead(const std::uint32_t* ahead, std::uint32_t c) {
+#if NAVLAB_SPARSE_AVX2
+    if (use_avx2_dominance()) return dominated_avx2(ahead, c);
+#endif
+    return dominated_plain(ahead, c);
+}
+
+bool allow_avx2_dominance(bool allowed) {
+#if NAVLAB_SPARSE_AVX2
+    g_avx2_dominance_allowed.store(allowed, std::memory_order_relaxed);
+#endif
+    return use_avx2_dominance();
+}
 
 std::vector<Command> parse_sparse(MatchFinder& finder, std::span<const std::uint8_t> block, std::size_t first,
                                   std::size_t end, const LzParams& params) {
