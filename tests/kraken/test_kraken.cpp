@@ -915,6 +915,116 @@ TEST(Kraken, UnpackedLengthsEqualAPlainReading) {
     }
 }
 
+// Huffman form C's code lengths (spec 2.3.3: length = delta + sum / 4 + 1 over a running sum
+// of zigzag deltas from 30, each delta's value a unary prefix then suffix_bits raw bits, all
+// suffixes after all prefixes) against a plain reading bit by bit, on the AVX-512 loop (where
+// the processor has it) and on the scalar one: 2-256 lengths (whole 16-length steps and the
+// rest), every suffix width, prefixes small (lengths in range) or anywhere (out of range,
+// sums far below 0), suffix streams long or cut short (bits past the end read as 0). Checks
+// the lengths, the out-of-range answer, the bits consumed and the next bits after them;
+// prefixes and streams in vectors of exactly their size, so ASan sees any read past them.
+TEST(Kraken, FormCLengthsEqualAPlainReading) {
+    std::mt19937 rng(47);
+    auto pick = [&](unsigned lo, unsigned hi) { return std::uniform_int_distribution<unsigned>(lo, hi)(rng); };
+    struct Restore {
+        ~Restore() { kraken::detail::allow_avx512_huffman_tables(true); }
+    } restore;
+    int out_of_range_seen = 0;
+    for (const bool avx512 : {true, false}) {
+        const bool on = kraken::detail::allow_avx512_huffman_tables(avx512);
+        if (avx512 && !on) std::printf("note: no AVX-512F here; both passes run the scalar loop\n");
+        SCOPED_TRACE(on ? "AVX-512 loop" : "scalar loop");
+        for (int trial = 0; trial < 3000; ++trial) {
+            const unsigned n = trial % 5 == 0 ? pick(2, 40) : pick(2, 256), suffix_bits = trial % 4;
+            const unsigned stream_bytes = trial % 7 == 0 ? pick(0, n * suffix_bits / 8 + 1) : n * suffix_bits / 8 + pick(1, 12);
+            Bytes stream(stream_bytes);
+            for (auto& b : stream) b = static_cast<std::uint8_t>(pick(0, 255));
+            std::vector<std::uint8_t> prefixes(n);
+            if (trial % 2 == 0) {
+                // A valid table: lengths 1-11 chosen, each delta's value split into its prefix and
+                // its suffix bits, which are written MSB first over the random stream.
+                int s = 30;
+                for (unsigned i = 0, at = 0; i < n; ++i) {
+                    const int delta = static_cast<int>(pick(1, 11)) - 1 - static_cast<int>(std::floor(s / 4.0));
+                    s += delta;
+                    const unsigned v = delta < 0 ? 2u * static_cast<unsigned>(-delta) - 1 : 2u * static_cast<unsigned>(delta);
+                    prefixes[i] = static_cast<std::uint8_t>(v >> suffix_bits);
+                    for (unsigned b = suffix_bits; b-- > 0; ++at)
+                        if (at / 8 < stream.size()) stream[at / 8] = static_cast<std::uint8_t>((stream[at / 8] & ~(0x80u >> at % 8)) | (v >> b & 1u) << (7 - at % 8));
+                }
+            } else {
+                const unsigned spread = std::array<unsigned, 4>{1, 3, 8, 255}[trial / 4 % 4];
+                for (auto& p : prefixes) p = static_cast<std::uint8_t>(pick(0, spread));
+            }
+            // The plain reading: bit k of the stream is bit 7 - k % 8 of byte k / 8 (MSB first), 0 past the end.
+            auto bit = [&](std::size_t k) { return k / 8 < stream.size() ? stream[k / 8] >> (7 - k % 8) & 1u : 0u; };
+            std::vector<std::uint8_t> expected(n);
+            bool expected_bad = false;
+            std::size_t at = 0;
+            int sum = 30;
+            for (unsigned i = 0; i < n; ++i) {
+                unsigned v = prefixes[i];
+                for (unsigned b = 0; b < suffix_bits; ++b) v = v << 1 | bit(at++);
+                const int delta = (v & 1) ? -static_cast<int>((v + 1) / 2) : static_cast<int>(v / 2);
+                const int len = delta + static_cast<int>(std::floor(sum / 4.0)) + 1;
+                sum += delta;
+                expected_bad |= len < 1 || len > 11;
+                expected[i] = static_cast<std::uint8_t>(len & 0xFF);
+            }
+            kraken::detail::MsbForward bits(stream.data(), stream.size());
+            std::vector<std::uint8_t> lengths(n);
+            const bool bad = kraken::detail::form_c_code_lengths(suffix_bits, prefixes.data(), bits, n, lengths.data());
+            ASSERT_EQ(lengths, expected) << "trial " << trial << ", " << n << " lengths, " << suffix_bits << " suffix bits";
+            ASSERT_EQ(bad, expected_bad) << "trial " << trial;
+            ASSERT_EQ(bits.consumed(), at) << "trial " << trial;
+            unsigned next = 0;
+            for (unsigned b = 0; b < 13; ++b) next = next << 1 | bit(at + b);
+            ASSERT_EQ(bits.read(13), next) << "trial " << trial;
+            out_of_range_seen += bad;
+        }
+    }
+    EXPECT_GT(out_of_range_seen, 1000);
+    EXPECT_LT(out_of_range_seen, 4000);  // the valid tables (half) pass unless their stream was cut short
+}
+
+// The Huffman table build's sort of the symbols by code length (spec 2.3.5: canonical order
+// is by length, then by the table's order) against std::stable_sort, on the VBMI2 loop (where
+// the processor has it) and on the scalar one: 2-256 symbols (whole 64-symbol blocks and the
+// rest), repeated or distinct, lengths 1-11 spread over all, a few, or one length; the counts
+// per length too. Inputs in vectors of exactly n bytes (the loop's masked loads read no more).
+TEST(Kraken, CodeLengthSortEqualsAStableSort) {
+    std::mt19937 rng(4747);
+    auto pick = [&](unsigned lo, unsigned hi) { return std::uniform_int_distribution<unsigned>(lo, hi)(rng); };
+    struct Restore {
+        ~Restore() { kraken::detail::allow_avx512_huffman_tables(true); }
+    } restore;
+    for (const bool avx512 : {true, false}) {
+        kraken::detail::allow_avx512_huffman_tables(avx512);
+        SCOPED_TRACE(avx512 ? "VBMI2 loop if the processor has it" : "scalar loop");
+        for (int trial = 0; trial < 3000; ++trial) {
+            const unsigned n = trial % 5 == 0 ? pick(2, 70) : pick(2, 256);
+            const unsigned lo = pick(1, 11), hi = trial % 3 == 0 ? lo : pick(lo, 11);
+            Bytes symbols(n), lengths(n);
+            for (unsigned i = 0; i < n; ++i) {
+                symbols[i] = static_cast<std::uint8_t>(trial % 2 ? i : pick(0, 255));
+                lengths[i] = static_cast<std::uint8_t>(pick(lo, hi));
+            }
+            std::vector<std::pair<std::uint8_t, std::uint8_t>> pairs;  // (length, symbol)
+            for (unsigned i = 0; i < n; ++i) pairs.emplace_back(lengths[i], symbols[i]);
+            std::stable_sort(pairs.begin(), pairs.end(), [](auto& a, auto& b) { return a.first < b.first; });
+            std::array<unsigned, 12> expected_count{};
+            Bytes expected;
+            for (auto& [len, sym] : pairs) ++expected_count[len], expected.push_back(sym);
+            std::array<unsigned, 12> count;
+            count.fill(999);
+            Bytes sorted(kraken::detail::kSortedRoom);
+            kraken::detail::sort_by_code_length(symbols.data(), lengths.data(), n, count.data(), sorted.data());
+            ASSERT_EQ(count, expected_count) << "trial " << trial << ", " << n << " symbols";
+            ASSERT_EQ(Bytes(sorted.begin(), sorted.begin() + n), expected) << "trial " << trial;
+        }
+    }
+}
+
 // The wide chunks' 64-byte block copies (copy_match_wide at d >= 64: the first 64 bytes
 // whatever the length, then 64 bytes a step past n, so up to 63 bytes beyond the match) and
 // the command loop's bounds on the pointers a command advances to, against the byte
