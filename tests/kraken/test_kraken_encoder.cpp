@@ -1203,6 +1203,20 @@ TEST(KrakenEncoder, LevelOneCommandFieldsInStepsEqualAPlainLoop) {
     EXPECT_GT(fast_steps, 5000u);  // where the processor has AVX2
 }
 
+// append_reversed (bit_writer.h) moves eight bytes a step, each 8-byte load byte-swapped:
+// against a byte loop, for every length 0-70 (steps and tails) behind 0-3 bytes already there.
+TEST(KrakenEncoder, AppendReversedEqualsAByteLoop) {
+    using namespace kraken::detail;
+    const ByteVec bytes = random_bytes(70, 471);
+    for (std::size_t before = 0; before < 4; ++before)
+        for (std::size_t n = 0; n <= bytes.size(); ++n) {
+            ByteVec out(before, 0xA5), expected = out;
+            for (std::size_t i = n; i-- > 0;) expected.push_back(bytes[i]);
+            append_reversed(out, bytes.data(), bytes.data() + n);
+            ASSERT_EQ(out, expected) << n << " bytes after " << before;
+        }
+}
+
 // The bit region (spec 3.4 (7): E, the offsets' raw bits, the long lengths) is written by
 // append_bit_region on two MSB-first streams with one 8-byte store a value. Against the
 // MsbWriter form it replaced: random counts of offsets (odd and even, none included) coded

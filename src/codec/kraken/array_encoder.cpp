@@ -422,7 +422,7 @@ std::optional<std::size_t> write_group(std::span<const std::uint8_t> data, const
     out.push_back(static_cast<std::uint8_t>(a_size >> 8));
     out.insert(out.end(), starts[0], starts[0] + a_size);
     out.insert(out.end(), starts[1], starts[1] + b_size);
-    out.insert(out.end(), std::make_reverse_iterator(starts[2] + c_size), std::make_reverse_iterator(starts[2]));
+    append_reversed(out, starts[2], starts[2] + c_size);
     return b_size + c_size;
 }
 

@@ -7,7 +7,6 @@
 #include <atomic>
 #include <bit>
 #include <cstring>
-#include <iterator>
 #include <memory>
 #include <type_traits>
 
@@ -45,7 +44,7 @@ void append_bit_region(std::vector<std::uint8_t>& out, std::span<const OffsetCod
     const std::uint8_t* const a = buffer.get();
     const std::uint8_t* const b = buffer.get() + room;
     out.insert(out.end(), a, fa.finish());
-    out.insert(out.end(), std::make_reverse_iterator(fb.finish()), std::make_reverse_iterator(b));
+    append_reversed(out, b, fb.finish());
 }
 
 namespace {
