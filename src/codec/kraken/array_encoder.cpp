@@ -304,7 +304,7 @@ FormC form_c_values(const Lengths& lengths, const SymbolSet& present) {
         }
         start = present.next(end, true);
     }
-    c.ranges = range_list(present);
+    range_list(present, c.ranges);
     return c;
 }
 
