@@ -11,6 +11,7 @@
 #include <atomic>
 #include <functional>
 #include <mutex>
+#include <numeric>
 #include <queue>
 #include <random>
 #include <string>
@@ -432,18 +433,19 @@ TEST(KrakenEncoder, HuffmanArraysOfEveryLengthDecodeToTheirBytes) {
     EXPECT_GT(six, 450u);
 }
 
-// The Huffman streams gather four codes of a stream before one store (write_group in
-// array_encoder.cpp): four 11-bit codes on top of 7 pending bits are the most its 64-bit
-// accumulator holds. Arrays of 1,000-3,000 bytes of skewed bytes (codes of 1 to 11 bits) with
-// rows of 13-40 of the rarest symbols (once each: the longest codes), starting at every offset
-// against the 12-symbol steps, must decode to their bytes, in 3 and 6 streams.
+// The Huffman streams gather five codes of a stream before one store (write_stream in
+// array_encoder.cpp, one stream at a time): five 11-bit codes on top of 7 pending bits are the
+// most its 64-bit accumulator holds. Arrays of 1,000-3,000 bytes of skewed bytes (codes of 1
+// to 11 bits) with rows of 13-40 of the rarest symbols (once each: the longest codes),
+// starting at every offset against the 15-symbol steps, must decode to their bytes, in 3 and
+// 6 streams.
 TEST(KrakenEncoder, HuffmanArraysOfLongCodesInARowDecodeToTheirBytes) {
     using namespace kraken::detail;
     std::mt19937 rng(41);
     std::geometric_distribution<unsigned> skew(0.08);
     unsigned longest_coded = 0, six = 0;
     for (std::size_t n = 1000; n <= 3000; n += 97) {
-        for (std::size_t row_at = 0; row_at < 12; ++row_at) {
+        for (std::size_t row_at = 0; row_at < 15; ++row_at) {
             ByteVec data(n);
             for (auto& b : data) b = static_cast<std::uint8_t>(std::min(skew(rng), 120u));
             std::uint8_t rare = 130;  // 130..255 appear only in the rows
@@ -1127,6 +1129,92 @@ TEST(KrakenEncoder, CommandArraysEqualAPlainLoop) {
     }
     EXPECT_GT(long_values, 1000u);
     for (unsigned i = 0; i < 4; ++i) EXPECT_GT(per_index[i], 2000u) << "slot index " << i;
+}
+
+// Level 1's command fields eight commands a step under AVX2 (fields_avx2: the command bytes,
+// the kept LEN entries and new distances moved to the front of each step), and one by one
+// where a step holds a long run or match, against a plain loop of pushes (spec 3.1, 3.4):
+// 0-70 commands (steps and tails), long runs and matches from none to most steps, runs and
+// matches at every field boundary (2/3, 16/17, 257/258, 271/272), every slot, new distances
+// from none to all; once with the AVX2 loop allowed and once without.
+TEST(KrakenEncoder, LevelOneCommandFieldsInStepsEqualAPlainLoop) {
+    using namespace kraken::detail;
+    struct Restore {  // later tests get the AVX2 loop back, however this one leaves
+        ~Restore() { allow_avx2_command_fields(true); }
+    } restore;
+    std::mt19937 rng(47);
+    auto pick = [&](unsigned lo, unsigned hi) { return std::uniform_int_distribution<unsigned>(lo, hi)(rng); };
+    const unsigned edge_runs[] = {0, 1, 2, 3, 4, 16, 17, 18, 255, 256, 257, 258, 259, 270};
+    const unsigned edge_matches[] = {2, 3, 15, 16, 17, 18, 255, 256, 257, 258, 270, 271, 272, 273, 290};
+    std::size_t fast_steps = 0;
+    for (const bool avx2 : {true, false}) {
+        const bool on = allow_avx2_command_fields(avx2);
+        if (avx2 && !on) std::printf("note: no AVX2 here; both passes run the one-by-one loop\n");
+        SCOPED_TRACE(on ? "AVX2 loop" : "one by one");
+        for (int trial = 0; trial < 3000; ++trial) {
+            const unsigned count = pick(0, 70);
+            const unsigned long_share = std::array<unsigned, 4>{0, 1, 5, 40}[trial % 4];  // per cent
+            const unsigned new_share = std::array<unsigned, 4>{0, 30, 70, 100}[trial / 4 % 4];
+            std::vector<SlottedCommand> commands;
+            std::size_t p = 8;  // the arrays' literals read from the window's 8 raw bytes on
+            for (unsigned i = 0; i < count; ++i) {
+                const bool long_one = pick(1, 100) <= long_share;
+                std::uint32_t run = pick(0, 3) == 0 ? edge_runs[pick(0, 13)] : pick(0, 20);
+                std::uint32_t length = pick(0, 3) == 0 ? edge_matches[pick(0, 14)] : pick(2, 40);
+                if (!long_one) run = std::min(run, 257u), length = std::min(length, 271u);
+                else if (pick(0, 1)) run = 258 + pick(0, 300);
+                else length = 272 + pick(0, 300);
+                const std::uint32_t slot = pick(1, 100) <= new_share ? 3 : pick(0, 2);
+                const std::uint32_t distance = std::min<std::uint32_t>(8 + pick(0, 5000), static_cast<std::uint32_t>(p + run));
+                commands.push_back({run, length, distance, slot});
+                p += run + length;
+            }
+            const std::size_t end = p + pick(0, 9);
+            const ByteVec block = random_bytes(end + 8, 4700 + trial);
+            ByteVec command_bytes, lengths;
+            std::vector<std::uint32_t> distances, long_lengths;
+            auto push_length = [&](std::uint32_t value, std::uint32_t long_from) {  // value >= 0
+                lengths.push_back(static_cast<std::uint8_t>(value < 255 ? value : 255));
+                if (value >= 255) long_lengths.push_back(value + 3 - long_from);
+            };
+            for (std::size_t i = 0; i < commands.size(); ++i) {
+                const SlottedCommand& c = commands[i];
+                if (c.literals >= 3) push_length(c.literals - 3, 258);
+                if (c.length >= 17) push_length(c.length - 17, 272 - 14);
+                if (c.slot == 3) distances.push_back(c.distance);
+                command_bytes.push_back(static_cast<std::uint8_t>(std::min(c.literals, 3u) | std::min(c.length - 2, 15u) << 2 | c.slot << 6));
+                if (on && i % 8 == 7 && i < commands.size() / 8 * 8) {
+                    bool any_long = false;
+                    for (std::size_t k = i - 7; k <= i; ++k) any_long |= commands[k].literals >= 258 || commands[k].length >= 272;
+                    fast_steps += !any_long;
+                }
+            }
+            const CommandArrays a = command_arrays(block, 8, end, commands);
+            const std::string at = "trial " + std::to_string(trial) + ", " + std::to_string(count) + " commands";
+            ASSERT_EQ(ByteVec(a.command_bytes.begin(), a.command_bytes.end()), command_bytes) << at;
+            ASSERT_EQ(std::vector<std::uint32_t>(a.distances.begin(), a.distances.end()), distances) << at;
+            ASSERT_EQ(ByteVec(a.lengths.begin(), a.lengths.end()), lengths) << at;
+            ASSERT_EQ(a.long_lengths, long_lengths) << at;
+            ASSERT_EQ(a.raw.size(), end - 8 - (p - 8 - std::accumulate(commands.begin(), commands.end(), std::size_t{0},
+                                                                         [](std::size_t n, const SlottedCommand& c) { return n + c.literals; })))
+                << at;
+        }
+    }
+    EXPECT_GT(fast_steps, 5000u);  // where the processor has AVX2
+}
+
+// append_reversed (bit_writer.h) moves eight bytes a step, each 8-byte load byte-swapped:
+// against a byte loop, for every length 0-70 (steps and tails) behind 0-3 bytes already there.
+TEST(KrakenEncoder, AppendReversedEqualsAByteLoop) {
+    using namespace kraken::detail;
+    const ByteVec bytes = random_bytes(70, 471);
+    for (std::size_t before = 0; before < 4; ++before)
+        for (std::size_t n = 0; n <= bytes.size(); ++n) {
+            ByteVec out(before, 0xA5), expected = out;
+            for (std::size_t i = n; i-- > 0;) expected.push_back(bytes[i]);
+            append_reversed(out, bytes.data(), bytes.data() + n);
+            ASSERT_EQ(out, expected) << n << " bytes after " << before;
+        }
 }
 
 // The bit region (spec 3.4 (7): E, the offsets' raw bits, the long lengths) is written by

@@ -304,7 +304,7 @@ FormC form_c_values(const Lengths& lengths, const SymbolSet& present) {
         }
         start = present.next(end, true);
     }
-    c.ranges = range_list(present);
+    range_list(present, c.ranges);
     return c;
 }
 
@@ -351,19 +351,19 @@ std::array<std::uint16_t, 256> canonical_codes(const Lengths& lengths) {
 }
 
 /// An LSB-first stream of Huffman codes (at most 11 bits each) into a buffer sized for all of
-/// them up front: each write stores 8 bytes and moves on by the whole bytes filled, with no
+/// them up front: each flush stores 8 bytes and moves on by the whole bytes filled, with no
 /// capacity check or branch per code (the BitWriter's vector inserts were most of the time
 /// of writing a stream). The same bytes as LsbWriter. A plain local value, so that its
-/// fields stay in registers in the loop of write_group().
+/// fields stay in registers in the loop of write_stream().
 struct CodeStream {
     std::uint8_t* out;
     std::uint64_t acc = 0;
     unsigned count = 0;
-    /// Adds a code (CodedSymbol: bits 0-15 the code, 16-23 its length) without storing:
-    /// at most 4 between flushes (7 + 4 * 11 bits fit the 64-bit accumulator).
-    void put(std::uint32_t coded) {
-        acc |= std::uint64_t{coded & 0xFFFF} << count;
-        count += coded >> 16;
+    /// Adds a code of `length` bits without storing: at most 5 between flushes (7 + 5 * 11
+    /// bits fit the 64-bit accumulator).
+    void put(std::uint64_t code, unsigned length) {
+        acc |= code << count;
+        count += length;
     }
     /// Stores the whole bytes gathered (8 bytes written, the cursor moved by those filled).
     void flush() {
@@ -372,7 +372,6 @@ struct CodeStream {
         acc >>= count & ~7u;
         count &= 7;
     }
-    void write(std::uint32_t coded) { put(coded), flush(); }
     /// Pads the last byte with zero bits; the end of the bytes written.
     std::uint8_t* finish() {
         if (count > 0) *out++ = static_cast<std::uint8_t>(acc);
@@ -380,8 +379,30 @@ struct CodeStream {
     }
 };
 
-/// A symbol's canonical code (bits 0-15) and its length (bits 16-23), one load a symbol.
-using CodedSymbols = std::array<std::uint32_t, 256>;
+/// Each symbol's canonical code (bit-reversed) and its length, in two tables of full-width
+/// entries: a symbol is one load for its code and one added to the count (no field masks).
+struct CodedSymbols {
+    std::array<std::uint64_t, 256> code;
+    std::array<std::uint32_t, 256> length;
+};
+
+/// The codes of data[first], data[first + 3], ... (one stream of a 3-stream group) into `out`;
+/// the end of the bytes written. One stream at a time: with the three streams in one loop
+/// GCC kept their cursors, accumulators and counts on the stack (about 16 instructions a
+/// symbol); alone, a stream's state stays in registers. Five codes a store (7 + 5 * 11 bits).
+std::uint8_t* write_stream(const std::uint8_t* in, std::size_t n, std::size_t first, const CodedSymbols& coded, std::uint8_t* out) {
+    CodeStream s{out};
+    const std::uint64_t* const code = coded.code.data();
+    const std::uint32_t* const length = coded.length.data();
+    auto put = [&](std::uint8_t symbol) { s.put(code[symbol], length[symbol]); };
+    std::size_t j = first;
+    for (; j + 12 < n; j += 15) {  // symbols j .. j + 12 (< n)
+        put(in[j]), put(in[j + 3]), put(in[j + 6]), put(in[j + 9]), put(in[j + 12]);
+        s.flush();
+    }
+    for (; j < n; j += 3) put(in[j]), s.flush();
+    return s.finish();
+}
 
 /// One 3-stream group (spec 2.3.6): [|A| u16le][A][B][C reversed]. Returns |BC|, or nothing
 /// when A outgrows its 16-bit size field.
@@ -391,30 +412,17 @@ std::optional<std::size_t> write_group(std::span<const std::uint8_t> data, const
     const std::size_t room = (data.size() / 3 + 1) * kMaxCodeLength / 8 + 16;
     const auto buffer = std::make_unique_for_overwrite<std::uint8_t[]>(3 * room);
     std::uint8_t* const starts[3] = {buffer.get(), buffer.get() + room, buffer.get() + 2 * room};
-    CodeStream a{starts[0]}, b{starts[1]}, c{starts[2]};
-    const std::uint8_t* in = data.data();
-    const std::size_t n = data.size();
-    std::size_t j = 0;
-    // Symbol j goes to A, j + 1 to C, j + 2 to B (j a multiple of 3). Twelve symbols a step:
-    // four codes into each stream, then one store each (a store and a shift per code were
-    // half of this loop's instructions).
-    for (; j + 12 <= n; j += 12) {
-        for (std::size_t k = 0; k < 12; k += 3) a.put(coded[in[j + k]]), c.put(coded[in[j + k + 1]]), b.put(coded[in[j + k + 2]]);
-        a.flush(), c.flush(), b.flush();
-    }
-    for (; j + 3 <= n; j += 3) a.write(coded[in[j]]), c.write(coded[in[j + 1]]), b.write(coded[in[j + 2]]);
-    if (j < n) a.write(coded[in[j]]);
-    if (j + 1 < n) c.write(coded[in[j + 1]]);
-    const std::size_t a_size = static_cast<std::size_t>(a.finish() - starts[0]);
+    // Symbol j goes to A, j + 1 to C, j + 2 to B (j a multiple of 3).
+    const std::size_t a_size = static_cast<std::size_t>(write_stream(data.data(), data.size(), 0, coded, starts[0]) - starts[0]);
     if (a_size > 0xFFFF) return std::nullopt;
-    const std::size_t b_size = static_cast<std::size_t>(b.finish() - starts[1]);
-    const std::size_t c_size = static_cast<std::size_t>(c.finish() - starts[2]);
+    const std::size_t b_size = static_cast<std::size_t>(write_stream(data.data(), data.size(), 2, coded, starts[1]) - starts[1]);
+    const std::size_t c_size = static_cast<std::size_t>(write_stream(data.data(), data.size(), 1, coded, starts[2]) - starts[2]);
     out.reserve(out.size() + 2 + a_size + b_size + c_size);
     out.push_back(static_cast<std::uint8_t>(a_size));
     out.push_back(static_cast<std::uint8_t>(a_size >> 8));
     out.insert(out.end(), starts[0], starts[0] + a_size);
     out.insert(out.end(), starts[1], starts[1] + b_size);
-    out.insert(out.end(), std::make_reverse_iterator(starts[2] + c_size), std::make_reverse_iterator(starts[2]));
+    append_reversed(out, starts[2], starts[2] + c_size);
     return b_size + c_size;
 }
 
@@ -423,7 +431,7 @@ std::optional<std::vector<std::uint8_t>> huffman_payload(std::span<const std::ui
                                                          const std::vector<std::uint8_t>& table, bool six) {
     const auto codes = canonical_codes(lengths);
     CodedSymbols coded;
-    for (unsigned s = 0; s < 256; ++s) coded[s] = codes[s] | std::uint32_t{lengths[s]} << 16;
+    for (unsigned s = 0; s < 256; ++s) coded.code[s] = codes[s], coded.length[s] = lengths[s];
     std::vector<std::uint8_t> out = table;
     if (!six) {
         if (!write_group(data, coded, out)) return std::nullopt;

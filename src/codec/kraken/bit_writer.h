@@ -79,7 +79,22 @@ using LsbWriter = BitWriter<false>;
 inline void append(std::vector<std::uint8_t>& out, const std::vector<std::uint8_t>& bytes) {
     out.insert(out.end(), bytes.begin(), bytes.end());
 }
-/// Appends bytes last-first: a backward reader then meets them in the order written.
+/// Appends bytes [begin, end) last-first: a backward reader then meets them in the order
+/// written. Eight at a time, each 8-byte load byte-swapped (the reverse-iterator insert went a
+/// byte a step: about 1 % of level 1's encode, for the Huffman groups' third streams).
+inline void append_reversed(std::vector<std::uint8_t>& out, const std::uint8_t* begin, const std::uint8_t* end) {
+    const std::size_t n = static_cast<std::size_t>(end - begin), at = out.size();
+    out.resize(at + n);
+    std::uint8_t* o = out.data() + at;
+    std::size_t i = 0;
+    for (; i + 8 <= n; i += 8) {  // bytes end - i - 8 .. end - i - 1, last first
+        std::uint64_t x;
+        std::memcpy(&x, end - i - 8, 8);
+        x = __builtin_bswap64(x);
+        std::memcpy(o + i, &x, 8);
+    }
+    for (; i < n; ++i) o[i] = end[-1 - static_cast<std::ptrdiff_t>(i)];
+}
 inline void append_reversed(std::vector<std::uint8_t>& out, const std::vector<std::uint8_t>& bytes) {
     out.insert(out.end(), bytes.rbegin(), bytes.rend());
 }

@@ -53,6 +53,10 @@ CommandArrays command_arrays(std::span<const std::uint8_t> block, std::size_t fi
 CommandArrays command_arrays(std::span<const std::uint8_t> block, std::size_t first, std::size_t end,
                              std::span<const SlottedCommand> commands);
 
+/// For tests: whether command_arrays() of level 1's commands may take its AVX2 loop (default
+/// true); returns whether it will (false where the processor lacks AVX2, whatever `allowed` is).
+bool allow_avx2_command_fields(bool allowed);
+
 /// Appends the bit region of spec 3.4 (7): E (the count of long lengths + 1), the offsets'
 /// raw bits and the long lengths, on two alternating MSB-first streams, the first in order
 /// and the second byte-reversed behind it. Exposed for a test against MsbWriter.

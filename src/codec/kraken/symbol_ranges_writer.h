@@ -104,15 +104,16 @@ struct RangeList {
     BoundedList<std::pair<std::uint32_t, unsigned>, 256> raw;  ///< (value, bits), in reading order
 };
 
-/// The range list of the symbols in `present` (at least one of the 256).
-inline RangeList range_list(const SymbolSet& present) {
+/// The range list of the symbols in `present` (at least one of the 256) into `list` (empty):
+/// in place, where the caller holds it (a RangeList is 3 KiB; returned by value into a form-C
+/// table's values it was copied whole, a `rep movsb` each plan).
+inline void range_list(const SymbolSet& present, RangeList& list) {
     BoundedList<std::pair<unsigned, unsigned>, 128> runs;  // [start, end)
     for (unsigned s = present.next(0, true); s < 256;) {
         const unsigned e = present.next(s, false);
         runs.push_back({s, e});
         s = present.next(e, true);
     }
-    RangeList list;
     if (runs.front().first > 0) {  // leading gap: pos = read(u+1) + 2^(u+1) - 1
         const unsigned pos = runs.front().first;
         const unsigned u = static_cast<unsigned>(std::bit_width(pos + 1)) - 2;
@@ -128,6 +129,12 @@ inline RangeList range_list(const SymbolSet& present) {
         list.raw.push_back({run - (1u << a), a});
         list.raw.push_back({gap + 1 - (1u << (b + 1)), b + 1});
     }
+}
+
+/// The same, returned.
+inline RangeList range_list(const SymbolSet& present) {
+    RangeList list;
+    range_list(present, list);
     return list;
 }
 
