@@ -57,7 +57,7 @@ struct SpareStorage {
     std::vector<Point> corners;  ///< a chunk of faces' corners, in read_faces (grows to the largest chunk)
     FaceScratch scratch;
     FaceBatch batch;
-    fromsoft::DecodedAabbTree tree;
+    fromsoft::DecodedTreeLeaves tree;
 };
 
 [[gnu::noinline]] SpareStorage& spare() {
@@ -336,7 +336,7 @@ TagfileContext::TagfileContext(const AuditTagfile& f)
     read_faces();
     if (tagfile.mediator && F > 0) {
         tree.emplace(std::move(keep.tree));
-        fromsoft::decode_aabb_tree6(tagfile.mediator->nodes, tagfile.mediator->domain, *tree);
+        fromsoft::decode_aabb_tree6_leaves(tagfile.mediator->nodes, tagfile.mediator->domain, *tree);
     }
 }
 

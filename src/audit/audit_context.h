@@ -147,7 +147,7 @@ struct TagfileContext {
     std::vector<CornerBounds> corner_bounds;
     FaceTallies face_tallies;  ///< R38–R48 and X08's figures, gathered by read_faces
     ClusterCentres cluster_centres;  ///< R64's figures, gathered by read_faces
-    std::optional<fromsoft::DecodedAabbTree> tree;  ///< Decoding D of the mediator's tree, for meshes with faces
+    std::optional<fromsoft::DecodedTreeLeaves> tree;  ///< Decoding D of the mediator's tree (leaves' boxes only), for meshes with faces
 
     /// Every face's ring vertices, one after another: one allocation per tagfile instead of
     /// one per face. The corners are not kept (24 bytes each, more than the edge records:
