@@ -184,8 +184,9 @@ struct TagfileContext {
 /// Whether `cls` is among the tagfile's root-variant classes.
 bool has_root_class(const fromsoft::NavTagfile& t, std::string_view cls);
 
-/// Frees the arrays the last TagfileContext this thread destroyed left for the next one (see
-/// release_kept_storage, audit_load.h).
-void release_spare_context_storage();
+/// Frees the arrays the last TagfileContext this thread destroyed left for the next one whose
+/// capacity takes at least `min_bytes` (all of them by default; see release_kept_storage and
+/// release_large_kept_storage, audit_load.h).
+void release_spare_context_storage(std::size_t min_bytes = 0);
 
 }  // namespace navlab::audit
