@@ -12,6 +12,7 @@
 
 #include "audit/audit_face_batch.h"
 #include "io/cpu_avx2.h"
+#include "io/free_arrays.h"
 #include "geometry/planarity.h"
 #include "io/text.h"
 
@@ -57,7 +58,7 @@ struct SpareStorage {
     std::vector<Point> corners;  ///< a chunk of faces' corners, in read_faces (grows to the largest chunk)
     FaceScratch scratch;
     FaceBatch batch;
-    fromsoft::DecodedAabbTree tree;
+    fromsoft::DecodedTreeLeaves tree;
 };
 
 [[gnu::noinline]] SpareStorage& spare() {
@@ -337,7 +338,7 @@ TagfileContext::TagfileContext(const AuditTagfile& f)
     read_faces();
     if (tagfile.mediator && F > 0) {
         tree.emplace(std::move(keep.tree));
-        fromsoft::decode_aabb_tree6(tagfile.mediator->nodes, tagfile.mediator->domain, *tree);
+        fromsoft::decode_aabb_tree6_leaves(tagfile.mediator->nodes, tagfile.mediator->domain, *tree);
     }
 }
 
@@ -358,12 +359,10 @@ TagfileContext::~TagfileContext() {
 /// the largest face (or fixed: the batch's inline rows), and `spare() = SpareStorage{}` zeroed
 /// and copied the batch's rows, ≈ 0.8 M instructions a release: most of the +10.6 % own work
 /// that releasing before every binder cost on m31 (19 binders).
-void release_spare_context_storage() {
+void release_spare_context_storage(std::size_t min_bytes) {
     SpareStorage& s = spare();
-    // A() moved in, not `= {}`: that is a vector's initializer-list assignment, which keeps the capacity.
-    auto free_all = [](auto&... arrays) { ((arrays = std::remove_reference_t<decltype(arrays)>()), ...); };
-    free_all(s.owner, s.rings, s.corner_bounds, s.unusual, s.cluster_centres.centroid_sum, s.cluster_centres.faces,
-             s.ring_vertices, s.cluster_pairs, s.corners, s.tree);
+    free_arrays_of_at_least(min_bytes, s.owner, s.rings, s.corner_bounds, s.unusual, s.cluster_centres.centroid_sum,
+                            s.cluster_centres.faces, s.ring_vertices, s.cluster_pairs, s.corners, s.tree.leaves);
 }
 
 namespace {

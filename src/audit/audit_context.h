@@ -149,7 +149,7 @@ struct TagfileContext {
     std::vector<CornerBounds> corner_bounds;
     FaceTallies face_tallies;  ///< R38–R48 and X08's figures, gathered by read_faces
     ClusterCentres cluster_centres;  ///< R64's figures, gathered by read_faces
-    std::optional<fromsoft::DecodedAabbTree> tree;  ///< Decoding D of the mediator's tree, for meshes with faces
+    std::optional<fromsoft::DecodedTreeLeaves> tree;  ///< Decoding D of the mediator's tree (leaves' boxes only), for meshes with faces
 
     /// Every face's ring vertices, one after another: one allocation per tagfile instead of
     /// one per face. The corners are not kept (24 bytes each, more than the edge records:
@@ -186,8 +186,9 @@ struct TagfileContext {
 /// Whether `cls` is among the tagfile's root-variant classes.
 bool has_root_class(const fromsoft::NavTagfile& t, std::string_view cls);
 
-/// Frees the arrays the last TagfileContext this thread destroyed left for the next one (see
-/// release_kept_storage, audit_load.h).
-void release_spare_context_storage();
+/// Frees the arrays the last TagfileContext this thread destroyed left for the next one whose
+/// capacity takes at least `min_bytes` (all of them by default; see release_kept_storage and
+/// release_large_kept_storage, audit_load.h).
+void release_spare_context_storage(std::size_t min_bytes = 0);
 
 }  // namespace navlab::audit

@@ -33,6 +33,15 @@ AuditTagfile unreadable_file(const std::string& name, const Error& err) {
     return t;
 }
 
+/// Before it decompresses a binder, a worker frees the arrays it keeps between tagfiles that take
+/// at least this much (release_large_kept_storage): sized for the largest tagfile it audited
+/// (≈ 2.9 MB on Elden Ring), they were ≈ 0.3× of the largest payload in the two-worker peak.
+/// Not all of them: the small ones, regrown by every binder's first tagfiles (on Sekiro every
+/// kept array is below this), cost ≈ 4–6 % of Sekiro's audit CPU in refaults when freed too.
+/// Elden Ring, two workers, own peak ÷ largest payload: 2.11–2.21× keeping all; 1.82–1.97×
+/// from 64 KiB; 1.86–2.08× from 128 KiB; 1.78–1.88× freeing all (docs/audit.md).
+constexpr std::size_t kKeptArraysFreedFrom = std::size_t(64) << 10;
+
 /// Tagfile `e` of the file `name` read for the audit (its model owns copies of its arrays, so
 /// the file's bytes may go once this returns).
 AuditTagfile load_entry(const fromsoft::NavEntry& e, const std::string& name) {
@@ -273,6 +282,8 @@ private:
         std::optional<TagfileAudit> broken;
         const double cpu_before = thread_cpu_seconds();
         std::optional<Error> open_error;
+        // Idle while it decompresses, and the other workers' peak meets this binder's payload.
+        release_large_kept_storage(kKeptArraysFreedFrom);
         try {
             nav = std::make_shared<const fromsoft::NavFile>(u.source->open_nav(u.index));
         } catch (const Error& err) {

@@ -18,6 +18,11 @@ void release_kept_storage() {
     release_spare_context_storage();
 }
 
+void release_large_kept_storage(std::size_t min_bytes) {
+    fromsoft::release_large_recycled_storage(min_bytes);
+    release_spare_context_storage(min_bytes);
+}
+
 AuditTagfile load_audit_tagfile(std::span<const std::uint8_t> bytes, std::string binder, std::string entry,
                                 std::optional<std::size_t> entry_index, bool dcx_payload) {
     AuditTagfile f;

@@ -26,7 +26,14 @@ AuditTagfile load_audit_tagfile(std::span<const std::uint8_t> bytes, std::string
 /// tagfile the thread audited, up to ≈ 2.9 MB on the eldenring preset. bench_corpus calls it
 /// before it measures an audit's own peak. Audit workers do not call it: freed before each
 /// binder it lowered the two-worker peak by ≈ 0.2× the payload but cost ≈ 4 % of the audit's
-/// CPU in refaults (docs/audit.md, "Forty-fifth session: the two-worker audit's own peak").
+/// CPU in refaults (docs/audit.md, "Forty-fifth session: the two-worker audit's own peak");
+/// they free only the large arrays (release_large_kept_storage).
 void release_kept_storage();
+
+/// release_kept_storage for the arrays whose capacity takes at least `min_bytes` only. The
+/// audit's workers call it before they decompress a binder, with kKeptArraysFreedFrom
+/// (audit_files.cpp): the largest arrays, sized by Elden Ring's large tagfiles, go; the small
+/// ones, which every tagfile regrows, stay (docs/audit.md, "Forty-seventh session").
+void release_large_kept_storage(std::size_t min_bytes);
 
 }  // namespace navlab::audit

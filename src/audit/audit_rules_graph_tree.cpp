@@ -346,7 +346,7 @@ void for_tree(RuleCheck& c, Fn&& fn) {
 }
 
 void r69(RuleCheck& c) {
-    for_tree(c, [&](const fromsoft::DecodedAabbTree& w) {
+    for_tree(c, [&](const fromsoft::DecodedTreeLeaves& w) {
         c.values().count("internal_nodes", w.internal_nodes);
         c.values().count("leaves", static_cast<std::int64_t>(w.leaves.size()));
         const auto& nodes = mediator_of(c)->nodes;
@@ -356,7 +356,7 @@ void r69(RuleCheck& c) {
 }
 
 void r70(RuleCheck& c) {
-    for_tree(c, [&](const fromsoft::DecodedAabbTree&) {
+    for_tree(c, [&](const fromsoft::DecodedTreeLeaves&) {
         std::int64_t n = static_cast<std::int64_t>(mediator_of(c)->nodes.size()), F = c.ctx().F;
         c.values().count("tree_nodes", n);
         c.values().count("faces", F);
@@ -365,7 +365,7 @@ void r70(RuleCheck& c) {
 }
 
 void r71(RuleCheck& c) {
-    for_tree(c, [&](const fromsoft::DecodedAabbTree& w) {
+    for_tree(c, [&](const fromsoft::DecodedTreeLeaves& w) {
         if (!w.valid) return c.skip();
         std::int64_t F = c.ctx().F;
         std::vector<int> leaves(F, 0);
@@ -381,12 +381,12 @@ void r71(RuleCheck& c) {
 }
 
 void r72(RuleCheck& c) {
-    for_tree(c, [&](const fromsoft::DecodedAabbTree& w) {
+    for_tree(c, [&](const fromsoft::DecodedTreeLeaves& w) {
         const auto& ctx = c.ctx();
         if (!w.valid) return;
         std::vector<const fromsoft::Box3*> leaf_of(ctx.F, nullptr);
         for (const auto& l : w.leaves)
-            if (l.face < ctx.F && !leaf_of[l.face]) leaf_of[l.face] = &w.boxes[l.node];
+            if (l.face < ctx.F && !leaf_of[l.face]) leaf_of[l.face] = &l.box;
         std::vector<Point> scratch;
         // The passes and skips are summed here and recorded once, and the largest distance
         // gathered as offering each face's would leave the values (FirstAndBest): a count and

@@ -80,7 +80,7 @@ void x10_leaf_slack(const TagfileContext& ctx, Values& v) {
         if (leaf.face >= ctx.F || ctx.rings[leaf.face].status != RingStatus::Ok) continue;
         const CornerBounds& b = ctx.corner_bounds[leaf.face];
         double slack = 0;
-        const fromsoft::Box3& box = ctx.tree->boxes[leaf.node];
+        const fromsoft::Box3& box = leaf.box;
         for (int k = 0; k < 3; ++k) slack = std::max({slack, b.min[k] - box.min[k], box.max[k] - b.max[k]});
         max_slack.offer(slack, static_cast<std::int32_t>(leaf.face));  // below F
     }

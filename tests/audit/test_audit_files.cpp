@@ -159,6 +159,35 @@ TEST(AuditFiles, ReleaseKeptStorageFreesALargeTagfilesStorage) {
     }).join();
 }
 
+// release_large_kept_storage frees only the kept arrays of at least its size: after a large
+// tagfile, the edges' bytes as the bound free the recycled edges (the largest array)
+// and keeps the faces and the context's edge owners (each fewer bytes), whose next user then
+// gets the large tagfile's capacity.
+TEST(AuditFiles, ReleaseLargeKeptStorageFreesOnlyTheArraysAboveItsSize) {
+    test::SyntheticOptions large;
+    large.width = large.height = 60;
+    const std::vector<std::uint8_t> small = fromsoft::write_nav_tagfile(*test::synthetic_tagfile().model);
+    const audit::AuditTagfile big = test::synthetic_tagfile(large);
+    const std::size_t edges = big.model->mesh.edges.size(), faces = big.model->mesh.faces.size();
+    ASSERT_GT(sizeof(fromsoft::Edge), sizeof(std::int32_t));  // an edge's owner takes fewer bytes than the edge
+    ASSERT_LT(faces * sizeof(fromsoft::Face), edges * sizeof(fromsoft::Edge));
+    std::thread([&] {
+        audit::audit_tagfile(test::synthetic_tagfile(large), 2);
+        audit::release_large_kept_storage(edges * sizeof(fromsoft::Edge));
+        const audit::AuditTagfile t = audit::load_audit_tagfile(small, "", "small", std::nullopt);
+        const audit::TagfileContext c(t);
+        EXPECT_LT(t.model->mesh.edges.capacity(), edges / 8);  // freed
+        EXPECT_GE(t.model->mesh.faces.capacity(), faces);      // kept
+        EXPECT_GE(c.owner.capacity(), edges);                  // kept
+    }).join();
+    std::thread([&] {  // a bound above every array frees none
+        audit::audit_tagfile(test::synthetic_tagfile(large), 2);
+        audit::release_large_kept_storage(edges * sizeof(fromsoft::Edge) * 4);
+        const audit::AuditTagfile t = audit::load_audit_tagfile(small, "", "small", std::nullopt);
+        EXPECT_GE(t.model->mesh.edges.capacity(), edges);
+    }).join();
+}
+
 TEST(AuditFiles, OneHugeBinderAmongSmallOnesGivesTheSameReportWithAnyThreads) {
     // The workers share the huge binder's tagfiles and finish them out of order while the small
     // binders around it are opened: the merge must still take every result in input order.

@@ -8,8 +8,11 @@
 #include "formats/fromsoft/cluster_graph.h"
 #include "formats/fromsoft/half.h"
 #include "formats/fromsoft/mesh_views.h"
+#include "formats/fromsoft/nav_tagfile.h"
 #include "fromsoft/test_meshes.h"
+#include "io/file.h"
 #include "io/error.h"
+#include "support/samples.h"
 #include "support/sha256.h"
 
 using namespace navlab;
@@ -193,6 +196,87 @@ TEST(AabbTree6, DecodingIntoReusedBuffersEqualsAFreshDecode) {
     decode_aabb_tree6(unreached, b.domain, t);
     EXPECT_FALSE(t.valid);
     EXPECT_NE(t.problem.find("never reached"), std::string::npos);
+}
+
+namespace {
+
+/// The page's rule, plainly: node i's box from its parent's, one axis and one side at a time
+/// (shrink_min / shrink_max, not shrink_box's lanes), recursing over the pre-order. Fills
+/// `boxes` for every node of a valid tree; returns the node after i's subtree.
+std::size_t plain_boxes(std::span<const AabbTreeNode6> nodes, std::size_t i, const Box3& parent, std::vector<Box3>& boxes) {
+    Box3& b = boxes.at(i);
+    for (int k = 0; k < 3; ++k) {
+        const double extent = parent.max[k] - parent.min[k];
+        b.min[k] = fromsoft::detail::shrink_min(parent.min[k], extent, nodes[i].xyz[k] >> 4);
+        b.max[k] = fromsoft::detail::shrink_max(parent.max[k], extent, nodes[i].xyz[k] & 15u);
+    }
+    if (!tree_node_is_internal(nodes[i])) return i + 1;
+    const Box3 box = b;  // `boxes` does not move (sized up front), but the copy keeps that out of the question
+    const std::size_t second = plain_boxes(nodes, i + 1, box, boxes);
+    EXPECT_EQ(second, i + 2 * (tree_node_data(nodes[i]) & kTreePayloadMask));
+    return plain_boxes(nodes, second, box, boxes);
+}
+
+}  // namespace
+
+TEST(AabbTree6, LeavesDecodeKeepsEachLeafsBoxAsThePlainRuleComputesIt) {
+    // The audit keeps only the leaves' boxes (decode_aabb_tree6_leaves): each must be the box the
+    // page's rule gives its node, bit for bit (R72's and X10's figures read them), and the
+    // checks, problem and leaves those of decode_aabb_tree6, for valid and broken trees alike.
+    std::vector<std::pair<std::vector<AabbTreeNode6>, Aabb>> trees;
+    std::uint32_t seed = 12345;
+    auto next = [&] { return seed = seed * 1103515245u + 12345u, seed >> 16; };
+    for (auto [nx, nz] : {std::pair{1, 1}, {2, 3}, {9, 7}, {31, 17}}) {
+        const NavMesh mesh = fixture::grid_mesh(nx, nz, nullptr, [](int i, int j) { return 0.37f * i - 0.11f * j * j; });
+        const QueryMediator m = build_query_mediator(mesh);
+        trees.push_back({m.nodes, m.domain});
+        std::vector<AabbTreeNode6> shaken = m.nodes;  // the same shape, any nibbles
+        for (auto& n : shaken)
+            for (auto& b : n.xyz) b = static_cast<std::uint8_t>(next());
+        trees.push_back({shaken, m.domain});
+    }
+    if (const auto path = test::sample_or_report("havok/er/n10_01_00_00_001700.hkx")) {
+        const NavTagfile nav = read_nav_tagfile(read_file(*path));
+        ASSERT_TRUE(nav.mediator);
+        trees.push_back({nav.mediator->nodes, nav.mediator->domain});
+    }
+    const std::size_t valid_trees = trees.size();
+    const auto& big = trees[6].first;  // 31 × 17's tree, broken in each way decode_aabb_tree6 reports
+    trees.push_back({std::vector<AabbTreeNode6>(big.begin(), big.begin() + big.size() / 2), trees[6].second});
+    trees.push_back({big, trees[6].second});
+    trees.back().first.push_back(node(0x11, 0x22, 0x33, 4));
+    trees.push_back({{node(0, 0, 0, kTreeInternalBit | 5), node(0, 0, 0, 0), node(0, 0, 0, 1)}, domain(0, 1)});
+    trees.push_back({{node(0, 0, 0, kTreeInternalBit), node(0, 0, 0, 0)}, domain(0, 1)});
+    trees.push_back({{node(0x12, 0, 0, kTreeInternalBit | 2), node(0, 0x34, 0, 0), node(0, 0, 0x56, 1), node(0, 0, 0, 2), node(0, 0, 0, 3)},
+                     domain(-2, 5)});
+    trees.push_back({{}, domain(0, 1)});
+
+    DecodedTreeLeaves reused;  // decoded tree after tree, as the audit does
+    for (std::size_t t = 0; t < trees.size(); ++t) {
+        const auto& [nodes, dom] = trees[t];
+        const DecodedAabbTree full = decode_aabb_tree6(nodes, dom);
+        decode_aabb_tree6_leaves(nodes, dom, reused);
+        ASSERT_EQ(reused.valid, t < valid_trees || nodes.empty()) << "tree " << t;
+        EXPECT_EQ(full.valid, reused.valid) << "tree " << t;
+        EXPECT_EQ(reused.problem, full.problem) << "tree " << t;
+        EXPECT_EQ(reused.problem_node, full.problem_node) << "tree " << t;
+        EXPECT_EQ(reused.internal_nodes, full.internal_nodes) << "tree " << t;
+        ASSERT_EQ(reused.leaves.size(), full.leaves.size()) << "tree " << t;
+        std::vector<Box3> plain(nodes.size());
+        if (reused.valid && !nodes.empty()) {
+            EXPECT_EQ(plain_boxes(nodes, 0, box_of(dom), plain), nodes.size());
+        }
+        for (std::size_t k = 0; k < reused.leaves.size(); ++k) {
+            const BoxedLeaf& leaf = reused.leaves[k];
+            EXPECT_EQ(leaf.node, full.leaves[k].node);
+            EXPECT_EQ(leaf.face, full.leaves[k].face);
+            ASSERT_LT(leaf.node, nodes.size());
+            EXPECT_EQ(std::memcmp(&leaf.box, &full.boxes[leaf.node], sizeof(Box3)), 0) << "tree " << t << ", leaf " << k;
+            if (reused.valid) {
+                EXPECT_EQ(std::memcmp(&leaf.box, &plain[leaf.node], sizeof(Box3)), 0) << "tree " << t << ", leaf " << k;
+            }
+        }
+    }
 }
 
 TEST(AabbTree6, EncodeDecodeRoundTripContainsEveryCorner) {

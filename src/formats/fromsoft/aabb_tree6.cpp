@@ -22,38 +22,39 @@ DecodedAabbTree decode_aabb_tree6(std::span<const AabbTreeNode6> nodes, const Aa
     return out;
 }
 
-void decode_aabb_tree6(std::span<const AabbTreeNode6> nodes, const Aabb& domain, DecodedAabbTree& out) {
+namespace {
+
+/// Decoding D's walk, shared by both decodings: checks the tree as decode_aabb_tree6 documents
+/// and calls visit(i, box, leaf_data) for every node reached, in pre-order (leaf_data: the
+/// leaf's data, or kTreeInternalBit for an internal node). `out` is a DecodedAabbTree or a
+/// DecodedTreeLeaves: its valid, problem_node, problem and internal_nodes are written. Each
+/// open internal node's box is kept on the walk's stack, so a caller keeps only the boxes it
+/// needs. Returns how many nodes were reached (all of them when the tree is valid).
+template <class Out, class Visit>
+std::size_t walk_tree6(std::span<const AabbTreeNode6> nodes, const Aabb& domain, Out& out, Visit&& visit) {
     out.valid = false;
     out.problem_node = 0;
     out.problem.clear();
     out.internal_nodes = 0;
-    out.leaves.clear();
     const std::size_t n = nodes.size();
-    // A valid tree has one leaf more than internal nodes. Reserved at once: after the audit
-    // frees its kept storage before a binder (release_kept_storage), the leaves regrew by doubling.
-    out.leaves.reserve((n + 1) / 2);
-    // Every node the walk reaches gets its box before anything can fail, so only the boxes
-    // past `written` need the zero of "not reached": written on failure, not filled first
-    // (a reused vector keeps stale boxes until then).
-    out.boxes.resize(n);
-    std::size_t written = 0;
     if (n == 0) {
         out.valid = true;
-        return;
+        return 0;
     }
     // Nodes are visited in index order (pre-order); the stack holds the internal nodes whose
     // subtrees are still open. Each node is therefore visited at most once and the loop is
     // bounded by n, whatever the data says.
     struct Open {
+        Box3 box;
         std::uint32_t node;
         std::uint32_t second_child;
         bool in_second;
     };
     std::vector<Open> open;
-    auto fail = [&](std::size_t node, std::string message) {
+    auto fail = [&](std::size_t node, std::string message, std::size_t reached) {
         out.problem_node = static_cast<std::uint32_t>(node);
         out.problem = std::move(message);
-        std::fill(out.boxes.begin() + static_cast<std::ptrdiff_t>(written), out.boxes.end(), Box3{});
+        return reached;
     };
     const Box3 root = box_of(domain);
     std::size_t i = 0;
@@ -61,25 +62,24 @@ void decode_aabb_tree6(std::span<const AabbTreeNode6> nodes, const Aabb& domain,
         if (i >= n)
             return fail(open.back().node, "node " + std::to_string(open.back().node) +
                                               ": its subtree runs past the last node (" + std::to_string(n) +
-                                              " nodes)");
-        const Box3& parent = open.empty() ? root : out.boxes[open.back().node];
-        out.boxes[i] = shrink_box(parent, nodes[i].xyz);
-        written = i + 1;
+                                              " nodes)", i);
+        const Box3 box = shrink_box(open.empty() ? root : open.back().box, nodes[i].xyz);
         const std::uint32_t data = tree_node_data(nodes[i]);
         if (data & kTreeInternalBit) {
+            visit(i, box, kTreeInternalBit);
             const std::uint64_t second = i + 2 * std::uint64_t{data & kTreePayloadMask};
             if (second <= i + 1)
                 return fail(i, "internal node with second child offset " +
-                                   std::to_string(second - i) + " (first subtree empty)");
+                                   std::to_string(second - i) + " (first subtree empty)", i + 1);
             if (second >= n)
                 return fail(i, "second child " + std::to_string(second) + " out of range (" + std::to_string(n) +
-                                   " nodes)");
+                                   " nodes)", i + 1);
             ++out.internal_nodes;
-            open.push_back({static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(second), false});
+            open.push_back({box, static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(second), false});
             ++i;
             continue;
         }
-        out.leaves.push_back({static_cast<std::uint32_t>(i), data});
+        visit(i, box, data);
         ++i;
         // A leaf closes subtrees: move on to the next second child, or finish.
         while (!open.empty()) {
@@ -88,7 +88,7 @@ void decode_aabb_tree6(std::span<const AabbTreeNode6> nodes, const Aabb& domain,
                 if (i != top.second_child)
                     return fail(top.node, "first subtree of node " + std::to_string(top.node) + " ends at node " +
                                               std::to_string(i) + ", second child declared at " +
-                                              std::to_string(top.second_child));
+                                              std::to_string(top.second_child), i);
                 top.in_second = true;
                 break;
             }
@@ -97,11 +97,38 @@ void decode_aabb_tree6(std::span<const AabbTreeNode6> nodes, const Aabb& domain,
         if (open.empty()) {
             if (i != n)
                 return fail(i, "root subtree ends at node " + std::to_string(i) + " of " + std::to_string(n) +
-                                   " (nodes never reached)");
+                                   " (nodes never reached)", i);
             out.valid = true;
-            return;
+            return i;
         }
     }
+}
+
+}  // namespace
+
+void decode_aabb_tree6(std::span<const AabbTreeNode6> nodes, const Aabb& domain, DecodedAabbTree& out) {
+    const std::size_t n = nodes.size();
+    out.leaves.clear();
+    // A valid tree has one leaf more than internal nodes. Reserved at once: after the audit
+    // frees its kept storage before a binder (release_kept_storage), the leaves regrew by doubling.
+    out.leaves.reserve((n + 1) / 2);
+    // Every node the walk reaches gets its box, so only the boxes past those reached need the
+    // zero of "not reached": written on failure, not filled first (a reused vector keeps stale
+    // boxes until then).
+    out.boxes.resize(n);
+    const std::size_t reached = walk_tree6(nodes, domain, out, [&](std::size_t i, const Box3& box, std::uint32_t data) {
+        out.boxes[i] = box;
+        if (data != kTreeInternalBit) out.leaves.push_back({static_cast<std::uint32_t>(i), data});
+    });
+    std::fill(out.boxes.begin() + static_cast<std::ptrdiff_t>(reached), out.boxes.end(), Box3{});
+}
+
+void decode_aabb_tree6_leaves(std::span<const AabbTreeNode6> nodes, const Aabb& domain, DecodedTreeLeaves& out) {
+    out.leaves.clear();
+    out.leaves.reserve((nodes.size() + 1) / 2);
+    walk_tree6(nodes, domain, out, [&](std::size_t i, const Box3& box, std::uint32_t data) {
+        if (data != kTreeInternalBit) out.leaves.push_back({static_cast<std::uint32_t>(i), data, box});
+    });
 }
 
 std::vector<Box3> face_corner_boxes(const NavMesh& mesh) {

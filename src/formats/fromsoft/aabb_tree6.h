@@ -114,9 +114,31 @@ DecodedAabbTree decode_aabb_tree6(std::span<const AabbTreeNode6> nodes, const Aa
 inline constexpr double kLeafBoxTolerance = 0.0005;
 
 /// The same decoding into `out`, whose vectors keep their capacity: a caller decoding tree
-/// after tree (the audit) reuses one set of buffers instead of mapping fresh pages per tree.
+/// after tree reuses one set of buffers instead of mapping fresh pages per tree.
 /// Every field of `out` is overwritten; the result equals decode_aabb_tree6(nodes, domain).
 void decode_aabb_tree6(std::span<const AabbTreeNode6> nodes, const Aabb& domain, DecodedAabbTree& out);
+
+/// A leaf of a decoded tree with its box.
+struct BoxedLeaf {
+    std::uint32_t node = 0;  ///< node index (pre-order)
+    std::uint32_t face = 0;  ///< the leaf's data: a face index (not range-checked here)
+    Box3 box;                ///< the leaf's decoded box, bit for bit as DecodedAabbTree::boxes[node]
+};
+
+/// A decoded tree that keeps only its leaves' boxes: what the audit's rules read (R69–R72,
+/// X10). 56 bytes a leaf instead of 48 bytes a node plus 8 a leaf (≈ 104 bytes a face): the
+/// tree was the largest array a worker keeps between Elden Ring tagfiles (≈ 0.64 MB).
+struct DecodedTreeLeaves {
+    bool valid = false;
+    std::uint32_t problem_node = 0;  ///< as DecodedAabbTree's
+    std::string problem;             ///< as DecodedAabbTree's
+    std::vector<BoxedLeaf> leaves;   ///< in pre-order: DecodedAabbTree's leaves, each with its box
+    std::uint32_t internal_nodes = 0;
+};
+
+/// decode_aabb_tree6 keeping only the leaves' boxes: the same checks, problem and leaves (the
+/// same walk), into `out`, whose vectors keep their capacity.
+void decode_aabb_tree6_leaves(std::span<const AabbTreeNode6> nodes, const Aabb& domain, DecodedTreeLeaves& out);
 
 /// Bounds of each face's corners (the `a` vertex of each of its regular edges), in float64.
 /// Throws navlab::Error (field "face N") when a face's edge range or a vertex index is out of

@@ -17,6 +17,7 @@
 #include "havok/tagfile.h"
 #include "io/bulk_copy.h"
 #include "io/error.h"
+#include "io/free_arrays.h"
 
 namespace navlab::fromsoft {
 namespace {
@@ -937,6 +938,12 @@ void recycle_nav_tagfile(NavTagfile&& nav) {
 void release_recycled_storage() { spare_model() = SpareModel{}; }
 
 std::uint64_t record_arrays_read_in_place() { return arrays_read_in_place; }
+
+void release_large_recycled_storage(std::size_t min_bytes) {
+    SpareModel& s = spare_model();
+    free_arrays_of_at_least(min_bytes, s.faces, s.edges, s.vertices, s.faceData, s.edgeData, s.positions, s.nodes,
+                            s.edges_of_graph, s.nodeData, s.edgeData_of_graph, s.tree_nodes, s.setups);
+}
 
 NavTagfile read_nav_tagfile(std::span<const std::uint8_t> tagfile) {
     // The vectors of this thread's last tagfile, filled again (an audit reads thousands).

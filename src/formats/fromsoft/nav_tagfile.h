@@ -52,6 +52,9 @@ void recycle_nav_tagfile(NavTagfile&& nav);
 /// allocates anew): for a thread about to do something else for a while (the audit's worker
 /// that decompresses a binder), since what a thread keeps is sized for the largest model it read.
 void release_recycled_storage();
+/// release_recycled_storage for the arrays whose capacity takes at least `min_bytes` only: what
+/// a thread keeps from a large model, not the small arrays and containers every tagfile reuses.
+void release_large_recycled_storage(std::size_t min_bytes);
 
 /// How many record arrays whose layout differs from the model's (Sekiro's UserEdgeSetup) this
 /// thread has read in place, by a copy plan, rather than member by member through Values. The
