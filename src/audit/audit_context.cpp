@@ -11,7 +11,7 @@
 #endif
 
 #include "audit/audit_face_batch.h"
-#include "io/cpu_avx2.h"
+#include "io/cpu_features.h"
 #include "io/free_arrays.h"
 #include "geometry/planarity.h"
 #include "io/text.h"

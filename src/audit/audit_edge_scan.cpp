@@ -1,5 +1,5 @@
 #include "audit/audit_edge_scan.h"
-#include "io/cpu_avx2.h"
+#include "io/cpu_features.h"
 
 #include <algorithm>
 #include <array>

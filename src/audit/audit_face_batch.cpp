@@ -5,7 +5,7 @@
 // 32-byte ABI are why CMakeLists.txt gives this file -Wno-psabi.
 #include "audit/audit_face_batch.h"
 #include "audit/audit_context.h"
-#include "io/cpu_avx2.h"
+#include "io/cpu_features.h"
 
 #include <algorithm>
 #include <bit>

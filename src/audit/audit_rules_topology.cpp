@@ -266,7 +266,8 @@ void r35(RuleCheck& c) {
     if (!ctx.regular_tiled) return c.skip();
     std::int64_t users = 0;
     // Only faces with user edges are read: with none the walk finds nothing.
-    for (std::int64_t i = 0; !ctx.face_fields.no_positive_user_counts() && i < ctx.F; ++i) {
+    const std::int64_t walked = ctx.face_fields.no_positive_user_counts() ? 0 : ctx.F;
+    for (std::int64_t i = 0; i < walked; ++i) {
         const auto& f = ctx.mesh.faces[i];
         if (f.numUserEdges <= 0) continue;
         users += f.numUserEdges;

@@ -11,7 +11,7 @@
 #include <immintrin.h>
 #endif
 
-#include "io/cpu_avx2.h"
+#include "io/cpu_features.h"
 #include "io/error.h"
 
 namespace navlab::havok {

@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-#include "io/cpu_avx2.h"
+#include "io/cpu_features.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>

@@ -21,6 +21,7 @@
 #include "codec/kraken/kraken.h"
 #include "codec/kraken/lz.h"
 #include "codec/kraken/symbol_ranges.h"
+#include "io/cpu_features.h"
 #include "io/error.h"
 #include "io/file.h"
 #include "kraken/hand_built_streams.h"
@@ -998,6 +999,7 @@ TEST(Kraken, CodeLengthSortEqualsAStableSort) {
     struct Restore {
         ~Restore() { kraken::detail::allow_avx512_huffman_tables(true); }
     } restore;
+    if (!cpu_has_avx512_vbmi2()) std::printf("note: no AVX-512 VBMI2 here; both passes run the scalar sort\n");
     for (const bool avx512 : {true, false}) {
         kraken::detail::allow_avx512_huffman_tables(avx512);
         SCOPED_TRACE(avx512 ? "VBMI2 loop if the processor has it" : "scalar loop");

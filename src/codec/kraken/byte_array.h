@@ -38,8 +38,8 @@ void decode_huffman(const Context& ctx, const std::uint8_t* src, std::size_t src
 bool form_c_code_lengths(unsigned suffix_bits, const std::uint8_t* prefixes, MsbForward& bits, unsigned n,
                          std::uint8_t* length);
 
-/// Room for sort_by_code_length's output: 256 symbols and the 63 bytes past them its last
-/// 64-byte store may write.
+/// Room for sort_by_code_length's output: 256 symbols and the 64 bytes past them its last
+/// 64-byte store may write (a store may start right after the 256th symbol).
 inline constexpr std::size_t kSortedRoom = 256 + 64;
 
 /// The n (<= 256) symbols with code lengths 1..11 stably sorted by length into sorted[] (room

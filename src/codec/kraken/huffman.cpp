@@ -12,6 +12,7 @@
 #include "codec/kraken/bit_reader.h"
 #include "codec/kraken/byte_array.h"
 #include "codec/kraken/symbol_ranges.h"
+#include "io/cpu_features.h"
 
 namespace navlab::kraken::detail {
 namespace {
@@ -180,8 +181,7 @@ __attribute__((target("avx512f"))) bool form_c_lengths_avx512(const std::uint8_t
 /// run the scalar loop too.
 std::atomic<bool> g_avx512_huffman_tables_allowed{true};
 bool use_avx512_form_c() {
-    static const bool has = __builtin_cpu_supports("avx512f");
-    return has && g_avx512_huffman_tables_allowed.load(std::memory_order_relaxed);
+    return cpu_has_avx512f_popcnt() && g_avx512_huffman_tables_allowed.load(std::memory_order_relaxed);
 }
 #else
 bool use_avx512_form_c() { return false; }
@@ -260,7 +260,7 @@ void sort_by_code_length_scalar(const std::uint8_t* symbols, const std::uint8_t*
 #if defined(__x86_64__) && defined(__GNUC__)
 /// sort_by_code_length 64 symbols a step (AVX-512 BW and VBMI2): for each length, every block
 /// of lengths compared with it at once, the matching symbols packed together by one
-/// `vpcompressb` and stored (64 bytes, so up to 63 past the last: kSortedRoom), and counted by
+/// `vpcompressb` and stored (64 bytes, so up to 64 past the n symbols: kSortedRoom), and counted by
 /// the mask's popcount. The scalar loops' `++count[len]` and `slot[len]++` each wait on the
 /// last store to the same slot when lengths repeat (most of them do): about 2 % of the Elden
 /// Ring binders' decode time (perf). Reads symbols and lengths [0, n) only (masked loads).
@@ -292,9 +292,7 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi2,popcnt"))) void sort_by_code
 
 /// Whether sort_by_code_length takes its VBMI2 loop (asked once; the same switch as form C's).
 bool use_vbmi2_sort() {
-    static const bool has = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-                            __builtin_cpu_supports("avx512vbmi2") && __builtin_cpu_supports("popcnt");
-    return has && g_avx512_huffman_tables_allowed.load(std::memory_order_relaxed);
+    return cpu_has_avx512_vbmi2() && g_avx512_huffman_tables_allowed.load(std::memory_order_relaxed);
 }
 #endif
 

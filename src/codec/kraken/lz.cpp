@@ -15,6 +15,7 @@
 #include "codec/kraken/bit_reader.h"
 #include "codec/kraken/byte_array.h"
 #include "codec/kraken/stream_info.h"
+#include "io/cpu_features.h"
 
 namespace navlab::kraken::detail {
 namespace {
@@ -196,8 +197,7 @@ __attribute__((target("avx512f,popcnt"))) std::size_t unpack_lengths_avx512(cons
 /// once. allow_avx512_lengths' switch lets tests run the scalar loop too.
 std::atomic<bool> g_avx512_lengths_allowed{true};
 bool use_avx512_lengths() {
-    static const bool has = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("popcnt");
-    return has && g_avx512_lengths_allowed.load(std::memory_order_relaxed);
+    return cpu_has_avx512f_popcnt() && g_avx512_lengths_allowed.load(std::memory_order_relaxed);
 }
 #else
 bool use_avx512_lengths() { return false; }

@@ -18,6 +18,7 @@
 #include "codec/kraken/bit_writer.h"
 #include "codec/kraken/lz_parse.h"
 #include "codec/kraken/sparse_parse.h"
+#include "io/cpu_features.h"
 #include "io/default_init_vector.h"
 
 namespace navlab::kraken::detail {
@@ -218,8 +219,7 @@ constexpr std::array<std::uint64_t, 256> kKeptIndices = [] {
 /// switch lets tests run the one-by-one loop too.
 std::atomic<bool> g_avx2_fields_allowed{true};
 bool use_avx2_fields() {
-    static const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt");
-    return has && g_avx2_fields_allowed.load(std::memory_order_relaxed);
+    return cpu_has_avx2_popcnt() && g_avx2_fields_allowed.load(std::memory_order_relaxed);
 }
 #else
 bool use_avx2_fields() { return false; }
@@ -234,12 +234,15 @@ std::uint32_t command_fields(std::span<const C> commands, std::size_t span, Comm
     // A long command covers 258 bytes or more.
     DefaultInitVector<LongCommand> longs(std::min(commands.size(), span / 258 + 1));
     FieldCursors f{a.lengths.data(), a.command_bytes.data(), a.distances.data(), longs.data()};
+    bool done = false;
 #if defined(__x86_64__) && defined(__GNUC__)
-    if (std::is_same_v<C, SlottedCommand> && use_avx2_fields())
-        fields_avx2(reinterpret_cast<const SlottedCommand*>(commands.data()), commands.size(), f, a.lengths.data());
-    else
+    if constexpr (std::is_same_v<C, SlottedCommand>)  // level 1's commands only
+        if (use_avx2_fields()) {
+            fields_avx2(commands.data(), commands.size(), f, a.lengths.data());
+            done = true;
+        }
 #endif
-        fields_one_by_one(commands.data(), 0, commands.size(), f, a.lengths.data());
+    if (!done) fields_one_by_one(commands.data(), 0, commands.size(), f, a.lengths.data());
     a.distances.resize(static_cast<std::size_t>(f.distance_at - a.distances.data()));
     a.lengths.resize(static_cast<std::size_t>(f.length_at - a.lengths.data()));
     mend_long_lengths(commands, std::span(longs.data(), f.long_at), a);

@@ -33,7 +33,7 @@
 #include "codec/kraken/array_encoder.h"
 #include "codec/kraken/context.h"
 #include "codec/kraken/lz_prices.h"
-#include "io/cpu_avx2.h"
+#include "io/cpu_features.h"
 #include "io/huge_page_allocator.h"
 
 namespace navlab::kraken::detail {

@@ -52,7 +52,7 @@ public:
     const T& operator[](std::size_t i) const { return items_[i]; }
 
 private:
-    std::array<T, N> items_{};  // zeroed: RangeList is copied whole (3 KiB, a few stores)
+    std::array<T, N> items_{};  // zeroed: a copy of the whole list reads defined values
     std::size_t count_ = 0;
 };
 
@@ -108,6 +108,7 @@ struct RangeList {
 /// in place, where the caller holds it (a RangeList is 3 KiB; returned by value into a form-C
 /// table's values it was copied whole, a `rep movsb` each plan).
 inline void range_list(const SymbolSet& present, RangeList& list) {
+    NAVLAB_PROMISE(list.unary.size() == 0 && list.raw.size() == 0);
     BoundedList<std::pair<unsigned, unsigned>, 128> runs;  // [start, end)
     for (unsigned s = present.next(0, true); s < 256;) {
         const unsigned e = present.next(s, false);
